@@ -1,0 +1,62 @@
+// Command hookwarden governs the hooks of AI coding-agent clients across a
+// fleet of repositories. This file only wires verbs; each verb lives in its own
+// file and calls into the packages that hold the logic.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
+)
+
+func main() {
+	os.Exit(run(os.Args))
+}
+
+// run builds the app and runs it on args, returning the process exit code:
+// 0 success, 1 findings or a failed run, 2 usage or unreadable input.
+func run(args []string) int {
+	app := &cli.App{
+		Name:                   "hookwarden",
+		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
+		Version:                buildinfo.Version,
+		HideHelpCommand:        true,
+		UseShortOptionHandling: true,
+		ExitErrHandler:         func(*cli.Context, error) {},
+		Commands: []*cli.Command{
+			hookCommand(),
+			checkCommand(),
+			adoptCommand(),
+			conformCommand(),
+			auditCommand(),
+			compileContextCommand(),
+			clientsCommand(),
+			codexTrustCommand(),
+			spawnCommand(),
+			trustCommand(),
+		},
+	}
+	err := app.Run(args)
+	if err == nil {
+		return 0
+	}
+	if ec, ok := err.(cli.ExitCoder); ok {
+		if msg := ec.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(os.Stderr, "hookwarden: %v\n", err)
+	return 2
+}
+
+// notBuilt is the action of a verb whose issue has not landed yet: it says so
+// on stderr and exits 2, never pretending to have done the work.
+func notBuilt(verb string) cli.ActionFunc {
+	return func(*cli.Context) error {
+		return cli.Exit("hookwarden: "+verb+": not available in this build yet", 2)
+	}
+}

@@ -1,0 +1,69 @@
+// Package verdict is the engine's client-neutral answer to one hook call. The
+// dialects (engine/dialect) encode a Verdict in each client's own form; the
+// judges (policy, stop gate, checkpoint) produce one.
+package verdict
+
+// Kind is what the engine decided for one hook call.
+type Kind int
+
+const (
+	// Allow lets the call through after judging it. Encoded as the client's
+	// neutral allow (exit 0, empty streams; agy {"decision":"allow"}).
+	Allow Kind = iota
+	// Skip lets the call through without judging it; Reason says why and is
+	// written to stderr as a stated skip. Never silent.
+	Skip
+	// Deny refuses the call (pre-tool/pre-edit: the tool does not run; stop:
+	// the agent continues with Reason as feedback).
+	Deny
+	// Halt ends the agent session cleanly in the client's native form (stop
+	// only; e.g. Claude {"continue":false,"stopReason":…}). Used for the stop
+	// loop bound instead of denying again.
+	Halt
+	// Context lets the call through and adds Reason as context for the model
+	// in the client's documented field (post-tool annotations).
+	Context
+)
+
+// String returns the lower-case name of k: allow, skip, deny, halt, context.
+func (k Kind) String() string {
+	switch k {
+	case Allow:
+		return "allow"
+	case Skip:
+		return "skip"
+	case Deny:
+		return "deny"
+	case Halt:
+		return "halt"
+	case Context:
+		return "context"
+	}
+	return "unknown"
+}
+
+// MaxReasonBytes caps every reason the engine emits (DESIGN.md conventions).
+const MaxReasonBytes = 4096
+
+// Verdict is one decision. RuleID is the stable id of the rule that decided a
+// Deny (e.g. "git-no-verify", "checkpoint-due", "invalid-input"), empty
+// otherwise. Reason is the text the client shows (Deny, Halt, Context) or the
+// stated-skip explanation (Skip); it never contains the judged command text and
+// is capped by Cap at MaxReasonBytes.
+type Verdict struct {
+	Kind   Kind
+	RuleID string
+	Reason string
+}
+
+// Cap returns s cut to at most MaxReasonBytes bytes on a UTF-8 boundary.
+func Cap(s string) string {
+	if len(s) <= MaxReasonBytes {
+		return s
+	}
+	cut := MaxReasonBytes
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut]
+}

@@ -1,0 +1,62 @@
+// Package clientjson makes byte-preserving edits of client hook files: strict
+// JSON (.claude/settings.json, .codex/hooks.json) through sjson/gjson and JSONC
+// (.gemini/settings.json) through hujson; and it decides matcher equivalence
+// the way each client reads its matchers.
+//
+// API contract (adopt and audit build on these signatures; keep them):
+//
+//	Merge(path string, src []byte, client string, want []Handler, opts Options) (Result, error)
+//	Selects(client, matcher, tool string) bool
+//	Equivalent(client, a, b string) bool
+//	HooksDisabled(path string, src []byte, client string) (bool, error)
+//	Registered(path string, src []byte, client string, ours func(command string) bool) ([]Found, error)
+package clientjson
+
+// Handler is one hook row we want registered in a client file: under
+// hooks.<NativeEvent>, in a group whose matcher selects the same tools as
+// Matcher ("" means the group carries no matcher key), a handler
+// {"type":"command","command":Command,"timeout":Timeout}. Timeout is in the
+// client's own unit (Claude and Codex seconds, Gemini milliseconds).
+type Handler struct {
+	NativeEvent string
+	Matcher     string
+	Command     string
+	Timeout     float64
+}
+
+// Options steer Merge. Ours reports whether a handler command is one of ours
+// (runs our engine or launcher); it decides "served by" and which rows conform
+// may touch. Retract (conform) removes our handlers that are not in want and
+// updates our handlers whose timeout or command form is stale; foreign rows are
+// never touched.
+type Options struct {
+	Ours    func(command string) bool
+	Retract bool
+}
+
+// Change is one edit Merge made or one row it found already served. Kind is
+// "added", "updated", "retracted" or "served".
+type Change struct {
+	Kind        string
+	NativeEvent string
+	Matcher     string
+	Command     string
+}
+
+// Result is Merge's output: Out the new file bytes (equal to src when nothing
+// changed), Changes in file order, Warnings (e.g. several serving handlers).
+type Result struct {
+	Out      []byte
+	Changes  []Change
+	Warnings []string
+}
+
+// Found is one of our handlers found in a client file, with its 1-based Line.
+type Found struct {
+	NativeEvent string
+	Matcher     string
+	Command     string
+	Timeout     float64
+	HasTimeout  bool
+	Line        int
+}

@@ -1,0 +1,173 @@
+package safewrite
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func mustWrite(t *testing.T, path, body string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteReplacesAndKeepsMode(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, ".claude/settings.json"), "{}\n", 0o600)
+	snap, err := Preflight(root, ".claude/settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !snap.Exists || string(snap.Data) != "{}\n" || snap.Mode != 0o600 {
+		t.Fatalf("snapshot = %+v", snap)
+	}
+	if err := Write(snap, []byte(`{"hooks":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(snap.Abs())
+	if string(got) != `{"hooks":{}}` {
+		t.Fatalf("content = %q", got)
+	}
+	fi, _ := os.Stat(snap.Abs())
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode = %v, want the file's own 0600 kept", fi.Mode().Perm())
+	}
+	ents, _ := os.ReadDir(filepath.Dir(snap.Abs()))
+	if len(ents) != 1 {
+		t.Fatalf("temporary file left behind: %v", ents)
+	}
+}
+
+func TestWriteCreatesDirsAndNewMode(t *testing.T) {
+	root := t.TempDir()
+	snap, err := Preflight(root, ".hookwarden/hook.py")
+	if err != nil || snap.Exists {
+		t.Fatalf("snap=%+v err=%v", snap, err)
+	}
+	if err := Write(snap, []byte("#!/usr/bin/env python3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(snap.Abs())
+	if err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("new file not executable: %v %v", fi, err)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, root string)
+		rel   string
+	}{
+		{"symlinked file", func(t *testing.T, root string) {
+			mustWrite(t, filepath.Join(root, "elsewhere.json"), "{}", 0o644)
+			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+			if err := os.Symlink("../elsewhere.json", filepath.Join(root, ".claude/settings.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".claude/settings.json"},
+		{"dangling symlinked file", func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+			if err := os.Symlink("/nonexistent/x", filepath.Join(root, ".claude/settings.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".claude/settings.json"},
+		{"symlinked directory", func(t *testing.T, root string) {
+			other := t.TempDir()
+			if err := os.Symlink(other, filepath.Join(root, ".claude")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".claude/settings.json"},
+		{"symlinked .hookwarden", func(t *testing.T, root string) {
+			other := t.TempDir()
+			if err := os.Symlink(other, filepath.Join(root, ".hookwarden")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".hookwarden/backups/20260101T000000Z/.gitignore"},
+		{"fifo", func(t *testing.T, root string) {
+			if err := syscall.Mkfifo(filepath.Join(root, ".gitignore"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, ".gitignore"},
+		{"directory where file belongs", func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, ".gitignore"), 0o755)
+		}, ".gitignore"},
+		{"file where directory belongs", func(t *testing.T, root string) {
+			mustWrite(t, filepath.Join(root, ".claude"), "x", 0o644)
+		}, ".claude/settings.json"},
+		{"dot-dot", func(t *testing.T, root string) {}, "../x"},
+		{"absolute", func(t *testing.T, root string) {}, "/etc/passwd"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			c.setup(t, root)
+			_, err := Preflight(root, c.rel)
+			if !errors.Is(err, ErrRefused) {
+				t.Fatalf("Preflight(%s) err = %v, want ErrRefused", c.rel, err)
+			}
+			// Write must refuse too, even with a snapshot forged as absent.
+			err = Write(Snapshot{Root: root, Rel: c.rel}, []byte("x"), 0o644)
+			if err == nil {
+				t.Fatalf("Write(%s) succeeded", c.rel)
+			}
+		})
+	}
+}
+
+func TestRefusesDevice(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, ".gitignore")
+	// A character device (1,3 is /dev/null's numbers); needs CAP_MKNOD.
+	if err := syscall.Mknod(p, syscall.S_IFCHR|0o644, 1<<8|3); err != nil {
+		t.Skipf("cannot create a device node here (needs CAP_MKNOD): %v", err)
+	}
+	if _, err := Preflight(root, ".gitignore"); !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+}
+
+func TestCompareAndSwap(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, ".gitignore")
+	mustWrite(t, p, "node_modules/\n", 0o644)
+	snap, err := Preflight(root, ".gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, p, "node_modules/\ndist/\n", 0o644) // someone edits after planning
+	err = Write(snap, []byte("ours\n"), 0o644)
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("err = %v, want ErrConflict", err)
+	}
+	got, _ := os.ReadFile(p)
+	if string(got) != "node_modules/\ndist/\n" {
+		t.Fatalf("the operator's edit was overwritten: %q", got)
+	}
+
+	// Absent at planning, created since: refused too.
+	snap2, _ := Preflight(root, "new.txt")
+	mustWrite(t, filepath.Join(root, "new.txt"), "theirs", 0o644)
+	if err := Write(snap2, []byte("ours"), 0o644); !errors.Is(err, ErrConflict) {
+		t.Fatalf("err = %v, want ErrConflict", err)
+	}
+	// Present at planning, removed since: refused.
+	snap3, _ := Preflight(root, "new.txt")
+	os.Remove(filepath.Join(root, "new.txt"))
+	if err := Write(snap3, []byte("ours"), 0o644); !errors.Is(err, ErrConflict) {
+		t.Fatalf("err = %v, want ErrConflict", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+		t.Fatal("a removed file was recreated")
+	}
+}

@@ -280,7 +280,7 @@ func (s *scanner) literalString() error {
 	return s.errorf("unterminated literal string")
 }
 
-// multiline skips a """ or ”' string; q is the quote byte.
+// multiline skips a triple-quoted (basic or literal) string; q is the quote byte.
 func (s *scanner) multiline(q byte) error {
 	s.pos += 3
 	for s.pos < len(s.src) {

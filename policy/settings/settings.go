@@ -1,0 +1,562 @@
+// Package settings reads and merges the operator settings layers that decide
+// what the live engine enforces: built-in defaults < fleet file
+// (HOOKWARDEN_FLEET_CONFIG) < workstation file (HOOKWARDEN_CONFIG, else
+// $XDG_CONFIG_HOME/hookwarden/config.yaml, else ~/.config/hookwarden/config.yaml)
+// < each governed repository's `.hookwarden.yaml` (see ../../../shared/DESIGN.md,
+// "Operator settings").
+//
+// Every layer has the same YAML schema (File). Later layers may only add
+// restrictions: deny patterns are a union; `hooks.scope: all` (judge every
+// repository, governed or not) is stricter than `governed` and wins whichever
+// layer says it; checkpoint thresholds take the smallest value any layer sets
+// and `on_stop` is true if any layer sets it. No layer can switch a built-in
+// rule off, and `hooks.events` never makes the engine skip an event (it only
+// tells adopt which registrations to render).
+//
+// Files are read only when they exist; a file named explicitly by an
+// environment variable must exist. Parsing is strict: an unknown key, a value
+// of the wrong type, a duplicate key, a bad RE2 pattern or a bound exceeded is
+// an error naming the file, the key and the line.
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/hookwarden/hookwarden/policy"
+)
+
+// RepoFileName is the file at a repository root that marks it governed.
+const RepoFileName = ".hookwarden.yaml"
+
+// Bounds of one layer (DESIGN.md "Operator settings").
+const (
+	// MaxDenyPatterns is the most operator deny patterns one layer may hold.
+	MaxDenyPatterns = 64
+	// MaxPatternBytes is the longest deny pattern, in bytes.
+	MaxPatternBytes = 512
+	// MaxFileBytes is the largest settings file read, in bytes.
+	MaxFileBytes = 1 << 20
+)
+
+// Scope values for hooks.scope.
+const (
+	// ScopeGoverned judges only calls inside a governed repository (default).
+	ScopeGoverned = "governed"
+	// ScopeAll judges every call, in any repository or none.
+	ScopeAll = "all"
+)
+
+// Clients lists the client names a `clients:` entry may hold.
+var Clients = []string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}
+
+// Events lists the neutral event names a `hooks.events:` entry may hold.
+var Events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment"}
+
+var stepName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// File is one settings layer as written in YAML:
+//
+//	version: 1                      # required in .hookwarden.yaml; 1 if present elsewhere
+//	clients: [claude, codex, gemini, agy, opencode, lefthook]
+//	decline: [step, ...]            # adopt steps the operator declines (^[a-z][a-z0-9-]*$)
+//	hooks:
+//	  scope: governed | all
+//	  events: [pre-tool, stop, ...]
+//	policy:
+//	  deny: [RE2, ...]              # at most 64 patterns of at most 512 bytes
+//	checkpoint:
+//	  commit_after_minutes: 30      # integer >= 1, minutes
+//	  commit_after_files: 20        # integer >= 1, files
+//	  on_stop: false
+//
+// Every key is optional except version in a repository file. Zero values and
+// nil pointers mean "not set by this layer". DenyLines holds the YAML line of
+// each Deny entry (same index).
+type File struct {
+	Version    int
+	Clients    []string
+	Decline    []string
+	Hooks      Hooks
+	Deny       []string
+	DenyLines  []int
+	Checkpoint Checkpoint
+}
+
+// Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
+// Events is nil when the layer does not set it.
+type Hooks struct {
+	Scope  string
+	Events []string
+}
+
+// Checkpoint is the `checkpoint:` section, shared with the checkpoint
+// evaluator. CommitAfterMinutes is in minutes, CommitAfterFiles counts
+// changed files; nil means "not set".
+type Checkpoint struct {
+	CommitAfterMinutes *int
+	CommitAfterFiles   *int
+	OnStop             *bool
+}
+
+// Layer is one parsed settings source. Name is "defaults", "fleet",
+// "workstation" or "repository"; Path is the file it came from ("" for the
+// built-in defaults).
+type Layer struct {
+	Name string
+	Path string
+	File File
+}
+
+// Default values of the built-in layer.
+const (
+	DefaultCommitAfterMinutes = 30
+	DefaultCommitAfterFiles   = 20
+)
+
+// Effective is the merge of all layers for one call. Scope is ScopeGoverned or
+// ScopeAll. Deny holds every operator pattern of every layer, each tagged with
+// its layer for refusal texts. Checkpoint has every field set. Repository
+// holds the repository layers in the order given (their Clients, Decline and
+// Hooks.Events are for adopt and audit). Layers lists every layer read,
+// defaults first.
+type Effective struct {
+	Scope      string
+	Deny       []policy.OperatorPattern
+	Checkpoint Checkpoint
+	Repository []Layer
+	Layers     []Layer
+}
+
+// Sources names the optional operator files. An Explicit flag says the path
+// came from an environment variable, so the file must exist.
+type Sources struct {
+	FleetPath           string
+	FleetExplicit       bool
+	WorkstationPath     string
+	WorkstationExplicit bool
+}
+
+// SourcesFromEnv derives Sources from the environment through getenv:
+// HOOKWARDEN_FLEET_CONFIG (explicit), HOOKWARDEN_CONFIG (explicit), else
+// $XDG_CONFIG_HOME/hookwarden/config.yaml, else $HOME/.config/hookwarden/config.yaml
+// (XDG Base Directory spec default). Empty variables count as unset; a
+// relative XDG_CONFIG_HOME is ignored as the XDG spec requires.
+func SourcesFromEnv(getenv func(string) string) Sources {
+	var s Sources
+	if p := getenv("HOOKWARDEN_FLEET_CONFIG"); p != "" {
+		s.FleetPath, s.FleetExplicit = p, true
+	}
+	if p := getenv("HOOKWARDEN_CONFIG"); p != "" {
+		s.WorkstationPath, s.WorkstationExplicit = p, true
+		return s
+	}
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		s.WorkstationPath = filepath.Join(x, "hookwarden", "config.yaml")
+	} else if h := getenv("HOME"); h != "" {
+		s.WorkstationPath = filepath.Join(h, ".config", "hookwarden", "config.yaml")
+	}
+	return s
+}
+
+// Defaults returns the built-in layer: scope governed, no operator patterns,
+// checkpoint after 30 minutes or 20 files, not on stop.
+func Defaults() Layer {
+	m, f, s := DefaultCommitAfterMinutes, DefaultCommitAfterFiles, false
+	return Layer{Name: "defaults", File: File{
+		Version:    1,
+		Hooks:      Hooks{Scope: ScopeGoverned},
+		Checkpoint: Checkpoint{CommitAfterMinutes: &m, CommitAfterFiles: &f, OnStop: &s},
+	}}
+}
+
+// Load reads the fleet and workstation files named by src (when they exist)
+// and the `.hookwarden.yaml` of each repository root in repoRoots (each must
+// exist: callers pass only governed roots), then merges them over Defaults.
+// It returns the first error met, naming the file, key and line.
+func Load(src Sources, repoRoots []string) (*Effective, error) {
+	layers := []Layer{Defaults()}
+	for _, o := range []struct {
+		name, path string
+		explicit   bool
+	}{{"fleet", src.FleetPath, src.FleetExplicit}, {"workstation", src.WorkstationPath, src.WorkstationExplicit}} {
+		if o.path == "" {
+			continue
+		}
+		l, ok, err := readLayer(o.name, o.path, !o.explicit, false)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			layers = append(layers, l)
+		}
+	}
+	for _, root := range repoRoots {
+		l, _, err := readLayer("repository", filepath.Join(root, RepoFileName), false, true)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+	}
+	return Merge(layers), nil
+}
+
+// ReadRepoFile parses the `.hookwarden.yaml` at path (version required). It is
+// the entry point adopt and the stop gate use to read the repository layer.
+func ReadRepoFile(path string) (File, error) {
+	l, _, err := readLayer("repository", path, false, true)
+	return l.File, err
+}
+
+func readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		if optional && errors.Is(err, fs.ErrNotExist) {
+			return Layer{}, false, nil
+		}
+		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
+	}
+	f, err := Parse(data, repo)
+	if err != nil {
+		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
+	}
+	return Layer{Name: name, Path: path, File: f}, true, nil
+}
+
+func readBounded(path string) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("larger than %d bytes", MaxFileBytes)
+	}
+	return data, nil
+}
+
+// Merge combines layers in order (first = weakest) under the only-add-
+// restrictions rule described in the package doc. Layers named "repository"
+// are also collected into Effective.Repository.
+func Merge(layers []Layer) *Effective {
+	e := &Effective{Scope: ScopeGoverned, Layers: layers}
+	for _, l := range layers {
+		f := l.File
+		if f.Hooks.Scope == ScopeAll {
+			e.Scope = ScopeAll
+		}
+		label := l.Name
+		if l.Path != "" {
+			label += " " + l.Path
+		}
+		for _, p := range f.Deny {
+			e.Deny = append(e.Deny, policy.OperatorPattern{Layer: label, Pattern: p})
+		}
+		e.Checkpoint.CommitAfterMinutes = minPtr(e.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterMinutes)
+		e.Checkpoint.CommitAfterFiles = minPtr(e.Checkpoint.CommitAfterFiles, f.Checkpoint.CommitAfterFiles)
+		if f.Checkpoint.OnStop != nil {
+			v := *f.Checkpoint.OnStop
+			if e.Checkpoint.OnStop != nil && *e.Checkpoint.OnStop {
+				v = true
+			}
+			e.Checkpoint.OnStop = &v
+		}
+		if l.Name == "repository" {
+			e.Repository = append(e.Repository, l)
+		}
+	}
+	return e
+}
+
+func minPtr(a, b *int) *int {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case *b < *a:
+		return b
+	}
+	return a
+}
+
+// Parse decodes one settings file. With repo true, `version: 1` is required.
+// The error names the key and its line ("line 3: hooks.scope: ...").
+func Parse(data []byte, repo bool) (File, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var f File
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		if repo {
+			return File{}, errors.New("line 1: version: missing (want `version: 1`)")
+		}
+		return f, nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.Line)
+	}
+	seenVersion := false
+	err := eachKey(top, "", func(key string, k, v *yaml.Node) error {
+		switch key {
+		case "version":
+			n, err := intValue(key, v)
+			if err != nil {
+				return err
+			}
+			if n != 1 {
+				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.Line, n)
+			}
+			f.Version, seenVersion = n, true
+		case "clients":
+			l, err := enumList(key, v, Clients)
+			if err != nil {
+				return err
+			}
+			f.Clients = l
+		case "decline":
+			l, _, err := stringList(key, v)
+			if err != nil {
+				return err
+			}
+			for i, s := range l {
+				if !stepName.MatchString(s) {
+					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
+				}
+			}
+			f.Decline = l
+		case "hooks":
+			return eachKey(v, "hooks", func(key string, k, v *yaml.Node) error {
+				switch key {
+				case "hooks.scope":
+					s, err := stringValue(key, v)
+					if err != nil {
+						return err
+					}
+					if s != ScopeGoverned && s != ScopeAll {
+						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.Line, s)
+					}
+					f.Hooks.Scope = s
+				case "hooks.events":
+					l, err := enumList(key, v, Events)
+					if err != nil {
+						return err
+					}
+					f.Hooks.Events = l
+				default:
+					return unknownKey(key, k)
+				}
+				return nil
+			})
+		case "policy":
+			return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
+				if key != "policy.deny" {
+					return unknownKey(key, k)
+				}
+				l, lines, err := stringList(key, v)
+				if err != nil {
+					return err
+				}
+				if len(l) > MaxDenyPatterns {
+					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.Line, len(l), MaxDenyPatterns)
+				}
+				for i, p := range l {
+					if len(p) > MaxPatternBytes {
+						return fmt.Errorf("line %d: policy.deny[%d]: pattern of %d bytes, at most %d", lines[i], i, len(p), MaxPatternBytes)
+					}
+					if p == "" {
+						return fmt.Errorf("line %d: policy.deny[%d]: empty pattern", lines[i], i)
+					}
+					if _, err := regexp.Compile(p); err != nil {
+						return fmt.Errorf("line %d: policy.deny[%d]: not an RE2 pattern: %s", lines[i], i, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+					}
+				}
+				f.Deny, f.DenyLines = l, lines
+				return nil
+			})
+		case "checkpoint":
+			return eachKey(v, "checkpoint", func(key string, k, v *yaml.Node) error {
+				switch key {
+				case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
+					n, err := intValue(key, v)
+					if err != nil {
+						return err
+					}
+					if n < 1 {
+						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
+					}
+					if key == "checkpoint.commit_after_minutes" {
+						f.Checkpoint.CommitAfterMinutes = &n
+					} else {
+						f.Checkpoint.CommitAfterFiles = &n
+					}
+				case "checkpoint.on_stop":
+					b, err := boolValue(key, v)
+					if err != nil {
+						return err
+					}
+					f.Checkpoint.OnStop = &b
+				default:
+					return unknownKey(key, k)
+				}
+				return nil
+			})
+		default:
+			return unknownKey(key, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return File{}, err
+	}
+	if repo && !seenVersion {
+		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.Line)
+	}
+	return f, nil
+}
+
+func unknownKey(key string, k *yaml.Node) error {
+	return fmt.Errorf("line %d: %s: unknown key", k.Line, key)
+}
+
+// eachKey walks a mapping node, calling fn with the dotted key. Duplicate
+// keys and non-scalar keys are errors.
+func eachKey(m *yaml.Node, prefix string, fn func(key string, k, v *yaml.Node) error) error {
+	m = deref(m)
+	if m.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: %s: want a mapping, got %s", m.Line, prefix, kindName(m))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], deref(m.Content[i+1])
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			return fmt.Errorf("line %d: %s: keys must be plain names", k.Line, prefix)
+		}
+		key := k.Value
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		if first, dup := seen[k.Value]; dup {
+			return fmt.Errorf("line %d: %s: duplicate key (first at line %d)", k.Line, key, first)
+		}
+		seen[k.Value] = k.Line
+		if err := fn(key, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		return "a " + strings.TrimPrefix(n.Tag, "!!")
+	}
+	return "an unsupported node"
+}
+
+func intValue(key string, v *yaml.Node) (int, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.Line, key, kindName(v))
+	}
+	var n int
+	if err := v.Decode(&n); err != nil {
+		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.Line, key)
+	}
+	return n, nil
+}
+
+func boolValue(key string, v *yaml.Node) (bool, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		return false, fmt.Errorf("line %d: %s: want true or false, got %s", v.Line, key, kindName(v))
+	}
+	var b bool
+	if err := v.Decode(&b); err != nil {
+		return false, fmt.Errorf("line %d: %s: want true or false", v.Line, key)
+	}
+	return b, nil
+}
+
+func stringValue(key string, v *yaml.Node) (string, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+		return "", fmt.Errorf("line %d: %s: want a string, got %s", v.Line, key, kindName(v))
+	}
+	return v.Value, nil
+}
+
+func stringList(key string, v *yaml.Node) ([]string, []int, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, nil, fmt.Errorf("line %d: %s: want a list, got %s", v.Line, key, kindName(v))
+	}
+	out := make([]string, 0, len(v.Content))
+	lines := make([]int, 0, len(v.Content))
+	for i, e := range v.Content {
+		e = deref(e)
+		s, err := stringValue(fmt.Sprintf("%s[%d]", key, i), e)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, s)
+		lines = append(lines, e.Line)
+	}
+	return out, lines, nil
+}
+
+func enumList(key string, v *yaml.Node, allowed []string) ([]string, error) {
+	l, lines, err := stringList(key, v)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i, s := range l {
+		ok := false
+		for _, a := range allowed {
+			if s == a {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("line %d: %s: %q is not one of %s", lines[i], key, s, strings.Join(allowed, ", "))
+		}
+		if seen[s] {
+			return nil, fmt.Errorf("line %d: %s: %q listed twice", lines[i], key, s)
+		}
+		seen[s] = true
+	}
+	return l, nil
+}

@@ -1,0 +1,190 @@
+package settings
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type parseCase struct {
+	Name       string `json:"name"`
+	YAML       string `json:"yaml"`
+	DenyRepeat *struct {
+		Count int `json:"count"`
+		Bytes int `json:"bytes"`
+	} `json:"yaml_deny_repeat"`
+	Repo      bool   `json:"repo"`
+	Err       string `json:"err"`
+	DenyCount *int   `json:"want_deny_count"`
+	Want      *struct {
+		Version int      `json:"version"`
+		Clients []string `json:"clients"`
+		Decline []string `json:"decline"`
+		Scope   string   `json:"scope"`
+		Events  []string `json:"events"`
+		Deny    []string `json:"deny"`
+		Minutes *int     `json:"minutes"`
+		Files   *int     `json:"files"`
+		OnStop  *bool    `json:"on_stop"`
+	} `json:"want"`
+}
+
+func TestParseCorpus(t *testing.T) {
+	data, err := os.ReadFile("testdata/parse.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []parseCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 25 {
+		t.Fatalf("corpus has %d cases", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			src := tc.YAML
+			if r := tc.DenyRepeat; r != nil {
+				var b strings.Builder
+				b.WriteString("version: 1\npolicy:\n  deny:\n")
+				for i := 0; i < r.Count; i++ {
+					p := fmt.Sprintf("p%03d", i)
+					p += strings.Repeat("x", r.Bytes-len(p))
+					fmt.Fprintf(&b, "    - '%s'\n", p)
+				}
+				src = b.String()
+			}
+			f, err := Parse([]byte(src), tc.Repo)
+			if tc.Err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.Err) {
+					t.Fatalf("err = %v, want containing %q", err, tc.Err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if tc.DenyCount != nil && len(f.Deny) != *tc.DenyCount {
+				t.Fatalf("deny count = %d, want %d", len(f.Deny), *tc.DenyCount)
+			}
+			if w := tc.Want; w != nil {
+				got := *w
+				got.Version, got.Clients, got.Decline = f.Version, f.Clients, f.Decline
+				got.Scope, got.Events, got.Deny = f.Hooks.Scope, f.Hooks.Events, f.Deny
+				got.Minutes, got.Files, got.OnStop = f.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterFiles, f.Checkpoint.OnStop
+				if d := cmp.Diff(*w, got); d != "" {
+					t.Fatalf("parsed file differs (-want +got):\n%s", d)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadLayersOnlyAddRestrictions(t *testing.T) {
+	dir := t.TempDir()
+	fleet := filepath.Join(dir, "fleet.yaml")
+	ws := filepath.Join(dir, "xdg", "hookwarden", "config.yaml")
+	repo := filepath.Join(dir, "repo")
+	write(t, fleet, "hooks:\n  scope: all\npolicy:\n  deny: ['terraform destroy']\ncheckpoint:\n  commit_after_minutes: 20\n")
+	write(t, ws, "checkpoint:\n  commit_after_minutes: 60\n  commit_after_files: 5\n  on_stop: true\n")
+	write(t, filepath.Join(repo, RepoFileName), "version: 1\nhooks:\n  scope: governed\npolicy:\n  deny: ['kubectl delete']\ncheckpoint:\n  on_stop: false\n")
+	src := SourcesFromEnv(func(k string) string {
+		return map[string]string{"HOOKWARDEN_FLEET_CONFIG": fleet, "XDG_CONFIG_HOME": filepath.Join(dir, "xdg"), "HOME": "/nonexistent"}[k]
+	})
+	e, err := Load(src, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Scope != ScopeAll {
+		t.Errorf("scope = %s: a later `governed` narrowed an earlier `all`", e.Scope)
+	}
+	var pats []string
+	for _, p := range e.Deny {
+		pats = append(pats, p.Pattern)
+	}
+	if d := cmp.Diff([]string{"terraform destroy", "kubectl delete"}, pats); d != "" {
+		t.Errorf("deny union (-want +got):\n%s", d)
+	}
+	if !strings.HasPrefix(e.Deny[0].Layer, "fleet ") || !strings.HasPrefix(e.Deny[1].Layer, "repository ") {
+		t.Errorf("layer labels = %q, %q", e.Deny[0].Layer, e.Deny[1].Layer)
+	}
+	if *e.Checkpoint.CommitAfterMinutes != 20 || *e.Checkpoint.CommitAfterFiles != 5 || !*e.Checkpoint.OnStop {
+		t.Errorf("checkpoint = %d min, %d files, on_stop %v; want the strictest 20, 5, true",
+			*e.Checkpoint.CommitAfterMinutes, *e.Checkpoint.CommitAfterFiles, *e.Checkpoint.OnStop)
+	}
+	if len(e.Layers) != 4 || len(e.Repository) != 1 {
+		t.Errorf("layers = %d, repository layers = %d", len(e.Layers), len(e.Repository))
+	}
+}
+
+func TestLoadDefaultsWhenNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Load(SourcesFromEnv(func(k string) string {
+		if k == "HOME" {
+			return dir
+		}
+		return ""
+	}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Scope != ScopeGoverned || len(e.Deny) != 0 || *e.Checkpoint.CommitAfterMinutes != 30 || *e.Checkpoint.CommitAfterFiles != 20 || *e.Checkpoint.OnStop {
+		t.Fatalf("defaults = %+v", e)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	write(t, bad, "policy:\n  deny: ['(']\n")
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"explicit fleet file missing", map[string]string{"HOOKWARDEN_FLEET_CONFIG": filepath.Join(dir, "none.yaml")}, "settings: fleet file " + filepath.Join(dir, "none.yaml")},
+		{"explicit workstation file missing", map[string]string{"HOOKWARDEN_CONFIG": filepath.Join(dir, "none.yaml")}, "settings: workstation file"},
+		{"bad pattern fails the layer", map[string]string{"HOOKWARDEN_CONFIG": bad}, "workstation file " + bad + ": line 2: policy.deny[0]: not an RE2 pattern"},
+		{"settings path is a directory", map[string]string{"HOOKWARDEN_CONFIG": dir}, "not a regular file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(SourcesFromEnv(func(k string) string { return tc.env[k] }), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSourcesFromEnv(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want Sources
+	}{
+		{map[string]string{"HOME": "/h"}, Sources{WorkstationPath: "/h/.config/hookwarden/config.yaml"}},
+		{map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, Sources{WorkstationPath: "/x/hookwarden/config.yaml"}},
+		{map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "relative"}, Sources{WorkstationPath: "/h/.config/hookwarden/config.yaml"}},
+		{map[string]string{"HOME": "/h", "HOOKWARDEN_CONFIG": "/c.yaml", "HOOKWARDEN_FLEET_CONFIG": "/f.yaml"}, Sources{FleetPath: "/f.yaml", FleetExplicit: true, WorkstationPath: "/c.yaml", WorkstationExplicit: true}},
+	}
+	for _, tc := range cases {
+		if d := cmp.Diff(tc.want, SourcesFromEnv(func(k string) string { return tc.env[k] })); d != "" {
+			t.Errorf("env %v (-want +got):\n%s", tc.env, d)
+		}
+	}
+}

@@ -1,7 +1,73 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
 
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwarden/hookwarden/engine/conformance/observed"
+	"github.com/hookwarden/hookwarden/engine/registration"
+)
+
+// clientsCommand is `hookwarden clients [--json]`: the capability table, one
+// line per registration row with its native event, matcher, client timeout
+// with its unit, whether adopt renders it by default, and what the real-client
+// conformance suite observed (testdata/clients/observed.json, embedded).
+// Exit 0; 2 when the embedded tables are malformed.
 func clientsCommand() *cli.Command {
-	return &cli.Command{Name: "clients", Usage: "(not built yet)", Action: notBuilt("clients")}
+	return &cli.Command{
+		Name:  "clients",
+		Usage: "print the capability table: per client and event, what is rendered and what was observed against which client version",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array of rows"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cli.Exit("hookwarden: clients: takes no arguments", 2)
+			}
+			t, err := registration.Default()
+			if err != nil {
+				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+			}
+			obs, err := observed.Default()
+			if err != nil {
+				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+			}
+			caps := observed.Capabilities(t, obs)
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(caps); err != nil {
+					return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+				}
+				return nil
+			}
+			return writeCapabilities(c.App.Writer, caps)
+		},
+	}
+}
+
+// writeCapabilities prints caps as an aligned text table with the columns
+// CLIENT EVENT NATIVE MATCHER TIMEOUT RENDERED OBSERVED.
+func writeCapabilities(w io.Writer, caps []observed.Capability) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLIENT\tEVENT\tNATIVE EVENT\tMATCHER\tTIMEOUT\tRENDERED\tOBSERVED")
+	for _, c := range caps {
+		matcher := c.Matcher
+		if matcher == "" {
+			matcher = "-"
+		}
+		rendered := "no"
+		if c.Rendered {
+			rendered = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\n", c.Client, c.Event, c.NativeEvent, matcher,
+			strconv.FormatFloat(c.Timeout, 'f', -1, 64), c.TimeoutUnit, rendered, c.Observed)
+	}
+	if err := tw.Flush(); err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	return nil
 }

@@ -128,4 +128,3 @@ func CodexTrustTOML(records []CodexTrust) string {
 	}
 	return b.String()
 }
-

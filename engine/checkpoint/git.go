@@ -1,0 +1,190 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrNotRepository is returned (wrapped, naming the directory) by Evaluate
+// when cwd is not inside a git work tree, so there is nothing to checkpoint.
+// Callers answer it with a stated skip, never a silent allow.
+var ErrNotRepository = errors.New("not inside a git work tree")
+
+// gitArgs are the global options of every git call: --no-optional-locks so a
+// status never takes .git/index.lock while the agent runs its own git
+// commands (git(1), GIT_OPTIONAL_LOCKS); core.fsmonitor=false so a repository
+// configured for the builtin fsmonitor does not make us start a daemon that
+// outlives the hook, and a configured fsmonitor hook command is not run
+// (git-config(1) core.fsmonitor); core.quotepath=false keeps non-ASCII names
+// as bytes (they are NUL-separated under -z anyway).
+var gitArgs = []string{"--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false"}
+
+// gitEnv returns the environment for git: the process environment without
+// any GIT_* variable (an inherited GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE,
+// e.g. from a git hook that started the agent, would make git judge another
+// checkout than cwd), with LC_ALL=C so diagnostics are stable.
+func gitEnv() []string {
+	env := os.Environ()
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "LC_ALL=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "LC_ALL=C")
+}
+
+// runGit runs git with args in dir and returns its stdout. A context that
+// ends first kills git and yields an error wrapping ctx.Err() (so
+// errors.Is(err, context.DeadlineExceeded) holds on a slow git).
+func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, err)
+	}
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, gitArgs...), args...)...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv()
+	cmd.WaitDelay = 250 * time.Millisecond
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, ctxErr)
+	}
+	if err != nil {
+		msg := firstLine(stderr.String())
+		if strings.Contains(msg, "not a git repository") || strings.Contains(msg, "must be run in a work tree") {
+			return nil, fmt.Errorf("%s: %w", dir, ErrNotRepository)
+		}
+		if msg != "" {
+			return nil, fmt.Errorf("git %s in %s: %w: %s", args[0], dir, err, msg)
+		}
+		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, err)
+	}
+	return stdout.Bytes(), nil
+}
+
+// firstLine returns the first non-empty line of s, cut to 200 bytes.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if len(l) > 200 {
+			l = l[:200]
+		}
+		return l
+	}
+	return ""
+}
+
+// snapshot is what one status read of a checkout tells us.
+type snapshot struct {
+	root       string    // absolute top level of the checkout
+	files      []string  // changed paths relative to root, slash-separated, as git reports them
+	hasCommit  bool      // HEAD names a commit
+	lastCommit time.Time // committer date of HEAD (zero without a commit)
+}
+
+// readCLI reads the checkout that contains cwd with the git CLI: three short
+// processes (rev-parse, status, log).
+func readCLI(ctx context.Context, cwd string) (snapshot, error) {
+	var s snapshot
+	top, err := runGit(ctx, cwd, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return s, err
+	}
+	s.root = strings.TrimRight(string(top), "\n")
+	if s.root == "" {
+		// A bare repository or the inside of .git has no work tree.
+		return s, fmt.Errorf("%s: %w", cwd, ErrNotRepository)
+	}
+	out, err := runGit(ctx, s.root, "status", "--porcelain=v2", "-z", "--branch",
+		"--untracked-files=all", "--no-renames", "--ignored=no")
+	if err != nil {
+		return s, err
+	}
+	oid, files, err := parsePorcelainV2(out)
+	if err != nil {
+		return s, fmt.Errorf("git status in %s: %w", s.root, err)
+	}
+	s.files = files
+	if oid == "" {
+		return s, nil
+	}
+	s.hasCommit = true
+	ct, err := runGit(ctx, s.root, "log", "-1", "--format=%ct", oid)
+	if err != nil {
+		return s, err
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(ct)), 10, 64)
+	if err != nil {
+		return s, fmt.Errorf("git log in %s: commit time %q: %w", s.root, strings.TrimSpace(string(ct)), err)
+	}
+	s.lastCommit = time.Unix(sec, 0)
+	return s, nil
+}
+
+// parsePorcelainV2 parses `git status --porcelain=v2 -z --branch` output
+// (git-status(1) "Porcelain Format Version 2"). It returns the HEAD commit
+// id ("" for "(initial)", a repository with no commits) and every changed
+// path: ordinary (1), renamed or copied (2, both paths), unmerged (u) and
+// untracked (?) entries. Ignored (!) entries are not changes.
+func parsePorcelainV2(out []byte) (oid string, files []string, err error) {
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i < len(recs); i++ {
+		r := string(recs[i])
+		if r == "" {
+			continue
+		}
+		switch r[0] {
+		case '#':
+			if v, ok := strings.CutPrefix(r, "# branch.oid "); ok && v != "(initial)" {
+				oid = v
+			}
+		case '1':
+			f := strings.SplitN(r, " ", 9)
+			if len(f) != 9 {
+				return "", nil, fmt.Errorf("malformed status entry %q", clip(r))
+			}
+			files = append(files, f[8])
+		case '2':
+			f := strings.SplitN(r, " ", 10)
+			if len(f) != 10 || i+1 >= len(recs) {
+				return "", nil, fmt.Errorf("malformed status entry %q", clip(r))
+			}
+			i++
+			files = append(files, f[9], string(recs[i]))
+		case 'u':
+			f := strings.SplitN(r, " ", 11)
+			if len(f) != 11 {
+				return "", nil, fmt.Errorf("malformed status entry %q", clip(r))
+			}
+			files = append(files, f[10])
+		case '?':
+			files = append(files, strings.TrimPrefix(r, "? "))
+		case '!':
+		default:
+			return "", nil, fmt.Errorf("unknown status entry %q", clip(r))
+		}
+	}
+	return oid, files, nil
+}
+
+// clip cuts s to 80 bytes for a diagnostic.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80]
+	}
+	return s
+}

@@ -1,0 +1,233 @@
+package codextrust
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func oursForTest(c string) bool { return strings.Contains(c, ".hookwarden/hook.py") }
+
+// TestEntriesMatchRecordedCodexHashes replays hashes Codex 0.169.0 itself
+// reported for a file with every shape we know (matcher, empty matcher, no
+// matcher, statusMessage, async, missing timeout, non-ASCII and escapes).
+func TestEntriesMatchRecordedCodexHashes(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/adopt/codextrust/shapes.hooks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("../../testdata/adopt/codextrust/shapes.expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Entries []struct {
+			KeySuffix string `json:"key_suffix"`
+			Hash      string `json:"hash"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Entries("/r/.codex/hooks.json", src, oursForTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]Entry{}
+	for _, e := range got {
+		byKey[e.Key] = e
+	}
+	if len(got) != len(want.Entries) {
+		t.Fatalf("got %d entries, Codex listed %d", len(got), len(want.Entries))
+	}
+	for _, w := range want.Entries {
+		e, ok := byKey["/r/.codex/hooks.json:"+w.KeySuffix]
+		if !ok {
+			t.Fatalf("no entry for key suffix %s", w.KeySuffix)
+		}
+		if e.Hash != w.Hash {
+			t.Errorf("%s: hash %s, Codex says %s", w.KeySuffix, e.Hash, w.Hash)
+		}
+	}
+	if !byKey["/r/.codex/hooks.json:pre_tool_use:0:0"].Ours || byKey["/r/.codex/hooks.json:stop:0:0"].Ours {
+		t.Fatal("ours flag wrong")
+	}
+}
+
+func TestCheckAndApply(t *testing.T) {
+	src, _ := os.ReadFile("../../testdata/adopt/codextrust/shapes.hooks.json")
+	entries, err := Entries("/r/.codex/hooks.json", src, oursForTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := []byte("# mine\nmodel = \"o3\"\n")
+	st, err := Check(cfg, "/r", entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ProjectTrusted || len(st.Pending) != 1 {
+		t.Fatalf("status = %+v, want untrusted project and our one row pending", st)
+	}
+	out, err := Apply(cfg, "/r", entries, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), string(cfg)) {
+		t.Fatalf("operator bytes not kept: %q", out)
+	}
+	if strings.Count(string(out), "trusted_hash") != 1 {
+		t.Fatalf("foreign rows must never be trusted:\n%s", out)
+	}
+	st, _ = Check(out, "/r", entries)
+	if len(st.Pending) != 0 || st.ProjectTrusted {
+		t.Fatalf("after apply: %+v", st)
+	}
+	out2, err := Apply(out, "/r", entries, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ = Check(out2, "/r", entries)
+	if !st.ProjectTrusted {
+		t.Fatal("--trust-project did not trust the project")
+	}
+}
+
+func codexBin() string {
+	if b := os.Getenv("E2E_CLIENTS_BIN"); b != "" {
+		return filepath.Join(b, "codex")
+	}
+	dir := os.Getenv("HOOKWARDEN_CLIENTS_DIR")
+	if dir == "" {
+		cache := os.Getenv("XDG_CACHE_HOME")
+		if cache == "" {
+			home, _ := os.UserHomeDir()
+			cache = filepath.Join(home, ".cache")
+		}
+		dir = filepath.Join(cache, "hookwarden-clients")
+	}
+	return filepath.Join(dir, "node_modules", ".bin", "codex")
+}
+
+type listedHook struct {
+	Key         string `json:"key"`
+	CurrentHash string `json:"currentHash"`
+	TrustStatus string `json:"trustStatus"`
+}
+
+// hooksList runs `codex app-server` (JSON-RPC over stdio: initialize,
+// initialized, hooks/list {cwds:[repo]}) and returns the hooks it lists.
+func hooksList(t *testing.T, codex, home, repo string) []listedHook {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "app-server")
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		stdin.Write(append(b, '\n'))
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "hookwarden-test", "version": "0"}}})
+	send(map[string]any{"jsonrpc": "2.0", "method": "initialized"})
+	send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": map[string]any{"cwds": []string{repo}}})
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Data []struct {
+					Hooks    []listedHook `json:"hooks"`
+					Warnings []string     `json:"warnings"`
+				} `json:"data"`
+			} `json:"result"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID != 2 {
+			continue
+		}
+		if msg.Error != nil {
+			t.Fatalf("hooks/list: %s", msg.Error)
+		}
+		var out []listedHook
+		for _, d := range msg.Result.Data {
+			if len(d.Warnings) > 0 {
+				t.Fatalf("codex warnings: %v", d.Warnings)
+			}
+			out = append(out, d.Hooks...)
+		}
+		return out
+	}
+	t.Fatalf("codex app-server: no hooks/list reply (%v)", ctx.Err())
+	return nil
+}
+
+// TestAgainstCodexAppServer compares our keys and hashes with the ones the
+// real Codex computes, then writes our trust entries and checks Codex reads
+// our rows as trusted and the foreign ones as still untrusted.
+func TestAgainstCodexAppServer(t *testing.T) {
+	codex := codexBin()
+	if _, err := os.Stat(codex); err != nil {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatalf("HOOKWARDEN_E2E=require but the real codex is absent: %v", err)
+		}
+		t.Skipf("real codex not installed at %s (see ../shared/e2e/README.md Quick start); set HOOKWARDEN_E2E=require to make this a failure", codex)
+	}
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	home, repo := filepath.Join(base, "home"), filepath.Join(base, "repo")
+	os.MkdirAll(home, 0o755)
+	os.MkdirAll(filepath.Join(repo, ".codex"), 0o755)
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	src, _ := os.ReadFile("../../testdata/adopt/codextrust/shapes.hooks.json")
+	hooksPath := filepath.Join(repo, ".codex", "hooks.json")
+	os.WriteFile(hooksPath, src, 0o644)
+	entries, err := Entries(hooksPath, src, oursForTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Apply(nil, repo, entries, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, "config.toml"), cfg, 0o600)
+
+	listed := hooksList(t, codex, home, repo)
+	if len(listed) != len(entries) {
+		t.Fatalf("codex lists %d hooks, we computed %d", len(listed), len(entries))
+	}
+	mine := map[string]Entry{}
+	for _, e := range entries {
+		mine[e.Key] = e
+	}
+	for _, h := range listed {
+		e, ok := mine[h.Key]
+		if !ok {
+			t.Errorf("codex key %s not computed by us", h.Key)
+			continue
+		}
+		if e.Hash != h.CurrentHash {
+			t.Errorf("%s: our hash %s, codex %s", h.Key, e.Hash, h.CurrentHash)
+		}
+		wantStatus := "untrusted"
+		if e.Ours {
+			wantStatus = "trusted"
+		}
+		if h.TrustStatus != wantStatus {
+			t.Errorf("%s: codex trust status %q, want %q", h.Key, h.TrustStatus, wantStatus)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+// Package adopt plans and applies the adoption of repositories by hookwarden
+// (`hookwarden adopt`) and their re-application (`hookwarden conform`), one
+// repository or a fleet at a time, and reports what it did.
+//
+// A repository's run has two phases. Planning reads every file a step would
+// touch (internal/safewrite.Preflight: symlinks, FIFOs and devices refused),
+// computes each new content and decides every backup; any error there fails
+// the repository before one byte is written. Applying then writes the planned
+// files in a fixed order, each by compare-and-swap against the bytes its plan
+// read, so a file changed in between is refused, not overwritten. In a fleet
+// run, every repository is planned before any is written.
+//
+// Write order: git-ignore (so backups are ignored before any file is
+// replaced), the backups, the rendered files (launcher, interceptor,
+// agy-plugin, opencode-plugin), the client settings files (agent-hooks:
+// claude, codex, gemini), and last the manifest `.hookwarden.yaml`, which is
+// what marks a repository governed: an interrupted adopt therefore leaves a
+// repository that conform does not treat as governed, and rerunning adopt
+// converges.
+package adopt
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// Adopt step names (issue 3 item 2 and issue 4). Every step but the manifest
+// may be declined.
+const (
+	StepManifest   = "manifest"
+	StepGitIgnore  = "git-ignore"
+	StepAgentHooks = "agent-hooks"
+)
+
+// Steps lists every step name in write order, the manifest named first as in
+// the issue (it is written last).
+var Steps = []string{
+	StepManifest, StepGitIgnore,
+	templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin,
+	StepAgentHooks,
+}
+
+// DefaultClients are the clients adopt selects when neither --clients nor an
+// existing manifest names them: every client hookwarden can govern from files
+// inside a repository. Claude, Codex and Gemini get rows merged into their
+// settings files; agy and opencode get their rendered plugin files. A
+// repository is protected whichever of these clients a developer opens it
+// with; an operator narrows the list with --clients.
+var DefaultClients = []string{"claude", "codex", "gemini", "agy", "opencode"}
+
+// DefaultEvents are the neutral events registered when the manifest sets no
+// hooks.events: the pre-tool gate and the stop gate.
+var DefaultEvents = []string{"pre-tool", "stop"}
+
+// settingsFile maps a client to the repository-relative settings file that
+// adopt merges its rows into (DESIGN.md "Files in a governed repository";
+// Claude Code reads .claude/settings.json, Codex 0.169.0 .codex/hooks.json,
+// Gemini CLI 0.61.0 .gemini/settings.json: ../shared/e2e/README.md sections 1-3).
+var settingsFile = map[string]string{
+	"claude": ".claude/settings.json",
+	"codex":  ".codex/hooks.json",
+	"gemini": ".gemini/settings.json",
+}
+
+// SettingsFile returns the repository-relative settings file of client and
+// whether the client has one (claude, codex, gemini).
+func SettingsFile(client string) (string, bool) {
+	p, ok := settingsFile[client]
+	return p, ok
+}
+
+// ValidateDecline checks every name in decline is a step name other than the
+// manifest (which cannot be declined: it is what marks a repository
+// governed). It returns an error naming the first bad entry and the valid
+// names.
+func ValidateDecline(decline []string) error {
+	for _, d := range decline {
+		if d == StepManifest {
+			return fmt.Errorf("decline %q: the manifest cannot be declined (it marks the repository governed)", d)
+		}
+		if !slices.Contains(Steps, d) {
+			return fmt.Errorf("decline %q: unknown step (steps: %s)", d, strings.Join(Steps[1:], ", "))
+		}
+	}
+	return nil
+}
+
+// ValidateClients checks every name is a client adopt can govern (one of
+// DefaultClients) and that none repeats. It returns an error naming the
+// first bad entry.
+func ValidateClients(clients []string) error {
+	seen := map[string]bool{}
+	for _, c := range clients {
+		if !slices.Contains(DefaultClients, c) {
+			return fmt.Errorf("client %q: not one adopt governs (clients: %s)", c, strings.Join(DefaultClients, ", "))
+		}
+		if seen[c] {
+			return fmt.Errorf("client %q: named twice", c)
+		}
+		seen[c] = true
+	}
+	return nil
+}

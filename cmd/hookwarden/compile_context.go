@@ -1,7 +1,154 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 
+	"github.com/urfave/cli/v2"
+
+	agentcontext "github.com/hookwarden/hookwarden/templates/context"
+)
+
+// compileContextCommand is `hookwarden compile-context`: it compiles AGENTS.md
+// into the vendor instruction files and AGENTS.readonly.md (package
+// templates/context). Exit codes: 0 written or up to date; 1 --verify found
+// stale, missing or refused files, a file was refused, or a line budget was
+// exceeded; 2 usage error or unreadable source.
 func compileContextCommand() *cli.Command {
-	return &cli.Command{Name: "compile-context", Usage: "(not built yet)", Action: notBuilt("compile-context")}
+	return &cli.Command{
+		Name:      "compile-context",
+		Usage:     "write vendor instruction files and AGENTS.readonly.md from AGENTS.md; --verify writes nothing",
+		ArgsUsage: " ",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "source", Value: "AGENTS.md", Usage: "the source of agent instructions (relative to --target-dir)"},
+			&cli.StringFlag{Name: "target-dir", Value: ".", Usage: "directory the files are written into"},
+			&cli.BoolFlag{Name: "verify", Usage: "write nothing; exit 1 listing each stale, missing or refused file with a diff"},
+			&cli.StringSliceFlag{Name: "clients", Usage: "clients to compile for (claude, codex, gemini, copilot, cursor, opencode; default all)"},
+			&cli.IntFlag{Name: "line-budget", Value: agentcontext.DefaultLineBudget, Usage: "maximum lines per file (negative: no budget)"},
+			&cli.BoolFlag{Name: "json", Usage: "report as JSON on stdout"},
+		},
+		Action: runCompileContext,
+	}
+}
+
+type ccFileReport struct {
+	Path    string `json:"path"`
+	Client  string `json:"client"`
+	Status  string `json:"status"`
+	Refusal string `json:"refusal,omitempty"`
+}
+
+type ccReport struct {
+	Source       string                 `json:"source"`
+	SourceDigest string                 `json:"source_sha256"`
+	Verify       bool                   `json:"verify"`
+	Files        []ccFileReport         `json:"files"`
+	Findings     []agentcontext.Finding `json:"findings,omitempty"`
+	Written      []string               `json:"written,omitempty"`
+	Notes        []string               `json:"notes,omitempty"`
+	Error        string                 `json:"error,omitempty"`
+}
+
+func runCompileContext(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return cli.Exit("hookwarden: compile-context: takes no arguments (use --source and --target-dir)", 2)
+	}
+	budget := c.Int("line-budget")
+	if budget == 0 {
+		budget = -1
+	}
+	plan, err := agentcontext.Compile(c.Context, agentcontext.Options{
+		Source:     c.String("source"),
+		TargetDir:  c.String("target-dir"),
+		Clients:    c.StringSlice("clients"),
+		LineBudget: budget,
+	})
+	out := c.App.Writer
+	asJSON := c.Bool("json")
+	if err != nil {
+		code := 2
+		var be *agentcontext.BudgetError
+		if errors.As(err, &be) {
+			code = 1
+		} else if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			code = 2
+		}
+		if asJSON {
+			ccWriteJSON(out, ccReport{Verify: c.Bool("verify"), Error: err.Error()})
+		}
+		return cli.Exit(err.Error(), code)
+	}
+	rep := ccReport{Source: plan.Source, SourceDigest: plan.SourceDigest, Verify: c.Bool("verify"), Notes: plan.Notes}
+	for _, f := range plan.Files {
+		rep.Files = append(rep.Files, ccFileReport{Path: f.Path, Client: f.Client, Status: string(f.Status), Refusal: f.Refusal})
+	}
+	if c.Bool("verify") {
+		rep.Findings = agentcontext.Verify(plan)
+		if asJSON {
+			ccWriteJSON(out, rep)
+		} else {
+			for _, f := range rep.Findings {
+				fmt.Fprintf(out, "%s: %s: %s\n", f.Problem, f.Path, f.Reason)
+				if f.Diff != "" {
+					fmt.Fprint(out, f.Diff)
+				}
+			}
+			if len(rep.Findings) == 0 {
+				fmt.Fprintf(out, "all %d files up to date\n", len(plan.Files))
+			}
+		}
+		if len(rep.Findings) > 0 {
+			return cli.Exit(fmt.Sprintf("hookwarden: compile-context: %d file(s) not up to date; run hookwarden compile-context", len(rep.Findings)), 1)
+		}
+		return nil
+	}
+	written, err := agentcontext.Apply(c.Context, plan)
+	rep.Written = written
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	if asJSON {
+		ccWriteJSON(out, rep)
+	} else {
+		for _, f := range plan.Files {
+			switch f.Status {
+			case agentcontext.StatusRefused:
+				fmt.Fprintf(out, "refused    %s: %s\n", f.Path, f.Refusal)
+			case agentcontext.StatusUnchanged:
+				fmt.Fprintf(out, "unchanged  %s\n", f.Path)
+			default:
+				if ccContains(written, f.Path) {
+					fmt.Fprintf(out, "wrote      %s\n", f.Path)
+				}
+			}
+		}
+		for _, n := range plan.Notes {
+			fmt.Fprintf(out, "note       %s\n", n)
+		}
+	}
+	if err != nil {
+		return cli.Exit(err.Error(), 1)
+	}
+	return nil
+}
+
+func ccContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ccWriteJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(os.Stderr, "hookwarden: compile-context: json: %v\n", err)
+	}
 }

@@ -1,0 +1,337 @@
+// Package dialect decodes each client's hook payload into one neutral
+// Payload and encodes a verdict.Verdict in that client's own answer form.
+//
+// Client facts and their sources:
+//
+//   - claude (Claude Code 2.1.328): stdin is one JSON object with
+//     hook_event_name, tool_name, tool_input.command (Bash), cwd; Stop adds
+//     stop_hook_active and last_assistant_message. Exit 2 blocks and stderr is
+//     the reason. Recorded in ../../../shared/e2e/README.md section 1 and
+//     payloads/claude/. Edit tools carry tool_input.file_path (Edit,
+//     MultiEdit, Write) or tool_input.notebook_path (NotebookEdit), per the
+//     Claude Code hooks reference (PreToolUse input, tool_input by tool).
+//   - codex (Codex CLI 0.169.0): the same names as Claude; tool_name is "Bash"
+//     for exec_command; Stop's last_assistant_message may be null (the
+//     binary's embedded schema stop.command.input types it NullableString).
+//     Exit 2 needs a non-empty stderr ("PreToolUse hook exited with code 2 but
+//     did not write a blocking reason to stderr"). Section 2 of the e2e README.
+//   - gemini (Gemini CLI 0.61.0): hook_event_name BeforeTool / AfterTool /
+//     AfterAgent; run_shell_command's tool_input.command; write_file and
+//     replace carry tool_input.file_path (PARAM_FILE_PATH = "file_path" in the
+//     0.61.0 bundle); AfterAgent carries prompt_response and
+//     stop_hook_active. Exit 2 blocks with stderr as the reason. Section 3.
+//   - agy (Antigravity CLI): stdin {conversationId, stepIdx,
+//     toolCall:{name, args}, transcriptPath, workspacePaths,
+//     artifactDirectoryPath}, camelCase, tool names lower-case (run_command),
+//     argument names PascalCase (CommandLine); the answer is one JSON object
+//     {"decision":"allow"|"deny","reason":…} on stdout, and a missing or
+//     malformed decision fails closed. Sources: websentry-ai/setup pull 104
+//     ("Verified contract", agy 1.0.5) and the safe-chains crate's
+//     targets/agy module docs (agy 1.1.2, live-verified deny).
+//   - opencode (opencode 1.18.33): the rendered plugin pipes
+//     JSON.stringify({input, output}) of tool.execute.before, i.e.
+//     {"input":{"tool":"bash","sessionID":…,"callID":…},
+//     "output":{"args":{"command":…,"description":…}}}, optionally with a
+//     top-level "cwd" (the plugin context's directory). Recorded in
+//     payloads/opencode/tool.execute.before.json, section 4.
+//   - lefthook: lefthook runs jobs, not agent tools, so its stdin is the
+//     agent's own hook payload forwarded to a lefthook job (a client hook
+//     calls `lefthook run <hook>` and the job sets `use_stdin: true`;
+//     evilmartians/lefthook issue 1433 "Add LLM hooks management support"):
+//     a Claude-family object whose tool_input.command is the command;
+//     hook_event_name, when present, must be PreToolUse or BeforeTool. The
+//     environment event reads no payload (stdin may be empty).
+//
+// Decoding is strict: exactly one JSON object of valid UTF-8, no duplicate
+// member names, no trailing data; a known member of the wrong type is an
+// error, never a default; a hook_event_name that contradicts the
+// registration is an error. Unknown members are ignored (clients add fields
+// in minor versions). Errors never quote the payload.
+package dialect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+)
+
+// MaxWorkspacePaths is the most agy workspacePaths entries accepted (issue 2,
+// item 3); more is an error rather than a silently ignored tail.
+const MaxWorkspacePaths = 16
+
+// Payload is the neutral content of one hook call.
+//
+// EventName is the client's hook_event_name as sent ("" for agy, opencode and
+// a lefthook payload without it). ToolName is the tool the call is about
+// (claude/codex/gemini tool_name, agy toolCall.name, opencode input.tool).
+// Unjudged, when non-empty, says why this call is outside the registration
+// (e.g. a tool the row does not match) and the engine answers a stated skip
+// with it. Command is the shell command text (pre-tool). FilePath is the
+// edited path (pre-edit; also post-tool when present). Cwd is the cwd member
+// as sent ("" when absent). WorkspacePaths are agy's workspace roots in
+// order. LastMessage is the agent's final text (stop: last_assistant_message,
+// or Gemini's prompt_response). StopHookActive is true when the client says
+// a stop hook already continued this turn.
+type Payload struct {
+	EventName      string
+	ToolName       string
+	Unjudged       string
+	Command        string
+	FilePath       string
+	Cwd            string
+	WorkspacePaths []string
+	LastMessage    string
+	StopHookActive bool
+}
+
+// Decode decodes data, the raw stdin of one call, for row (which names the
+// client and the event). It returns an error for every malformed input
+// described in the package doc; the error text is safe to show (it never
+// quotes the payload).
+func Decode(row registration.Row, data []byte) (Payload, error) {
+	switch row.Client {
+	case "claude", "codex", "gemini":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeClaudeFamily(row, obj)
+	case "agy":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeAgy(row, obj)
+	case "opencode":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeOpencode(row, obj)
+	case "lefthook":
+		return decodeLefthook(row, data)
+	}
+	return Payload{}, fmt.Errorf("no dialect for client %s", row.Client)
+}
+
+func matches(row registration.Row, tool string) (bool, error) {
+	if row.Matcher == "" {
+		return true, nil
+	}
+	re, err := regexp.Compile(row.Matcher)
+	if err != nil {
+		return false, fmt.Errorf("registration %s %s: matcher is not a regular expression: %w", row.Client, row.Event, err)
+	}
+	return re.MatchString(tool), nil
+}
+
+func unjudgedTool(row registration.Row) string {
+	return fmt.Sprintf("%s %s judges only tools matching %s; this call is for another tool", row.Client, row.Event, row.Matcher)
+}
+
+func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
+	var p Payload
+	var err error
+	if p.EventName, err = o.reqStr("hook_event_name", "hook_event_name"); err != nil {
+		return p, err
+	}
+	if p.EventName != row.NativeEvent {
+		return p, fmt.Errorf("member hook_event_name: not %s, which the registration %s %s expects", row.NativeEvent, row.Client, row.Event)
+	}
+	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
+		return p, err
+	}
+	switch row.Event {
+	case "pre-tool", "pre-edit", "post-tool":
+		if p.ToolName, err = o.reqStr("tool_name", "tool_name"); err != nil {
+			return p, err
+		}
+		ok, err := matches(row, p.ToolName)
+		if err != nil {
+			return p, err
+		}
+		if !ok {
+			p.Unjudged = unjudgedTool(row)
+			return p, nil
+		}
+		var in object
+		if row.Event == "post-tool" {
+			if in, _, err = o.obj("tool_input", "tool_input"); err != nil {
+				return p, err
+			}
+		} else if in, err = o.reqObj("tool_input", "tool_input"); err != nil {
+			return p, err
+		}
+		cmdRequired := row.Event == "pre-tool"
+		pathRequired := row.Event == "pre-edit"
+		if cmdRequired {
+			if p.Command, err = in.reqStr("command", "tool_input.command"); err != nil {
+				return p, err
+			}
+		} else if p.Command, _, err = in.str("command", "tool_input.command"); err != nil {
+			return p, err
+		}
+		pathKey := "file_path"
+		if row.Client == "claude" && p.ToolName == "NotebookEdit" {
+			pathKey = "notebook_path"
+		}
+		if pathRequired {
+			if p.FilePath, err = in.reqStr(pathKey, "tool_input."+pathKey); err != nil {
+				return p, err
+			}
+		} else if p.FilePath, _, err = in.str(pathKey, "tool_input."+pathKey); err != nil {
+			return p, err
+		}
+	case "stop":
+		if p.StopHookActive, _, err = o.boolean("stop_hook_active", "stop_hook_active"); err != nil {
+			return p, err
+		}
+		switch row.Client {
+		case "gemini":
+			p.LastMessage, _, err = o.str("prompt_response", "prompt_response")
+		case "codex":
+			p.LastMessage, _, err = o.nullableStr("last_assistant_message", "last_assistant_message")
+		default:
+			p.LastMessage, _, err = o.str("last_assistant_message", "last_assistant_message")
+		}
+		if err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+func decodeAgy(row registration.Row, o object) (Payload, error) {
+	var p Payload
+	var err error
+	paths, _, err := o.strArray("workspacePaths", "workspacePaths")
+	if err != nil {
+		return p, err
+	}
+	if len(paths) > MaxWorkspacePaths {
+		return p, fmt.Errorf("member workspacePaths: %d entries, at most %d", len(paths), MaxWorkspacePaths)
+	}
+	p.WorkspacePaths = paths
+	switch row.Event {
+	case "pre-tool":
+		tc, err := o.reqObj("toolCall", "toolCall")
+		if err != nil {
+			return p, err
+		}
+		if p.ToolName, err = tc.reqStr("name", "toolCall.name"); err != nil {
+			return p, err
+		}
+		ok, err := matches(row, p.ToolName)
+		if err != nil {
+			return p, err
+		}
+		if !ok {
+			p.Unjudged = unjudgedTool(row)
+			return p, nil
+		}
+		args, err := tc.reqObj("args", "toolCall.args")
+		if err != nil {
+			return p, err
+		}
+		if p.Command, err = args.reqStr("CommandLine", "toolCall.args.CommandLine"); err != nil {
+			return p, err
+		}
+	case "stop":
+		// Stop carries no tool call; toolCall may be absent or null.
+		if raw, ok := o["toolCall"]; ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {
+			return p, fmt.Errorf("member toolCall: want an object or null, got %s", jsonType(raw))
+		}
+	}
+	return p, nil
+}
+
+func decodeOpencode(row registration.Row, o object) (Payload, error) {
+	var p Payload
+	var err error
+	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
+		return p, err
+	}
+	in, err := o.reqObj("input", "input")
+	if err != nil {
+		return p, err
+	}
+	if p.ToolName, err = in.reqStr("tool", "input.tool"); err != nil {
+		return p, err
+	}
+	for _, k := range []string{"sessionID", "callID"} {
+		if _, _, err := in.str(k, "input."+k); err != nil {
+			return p, err
+		}
+	}
+	ok, err := matches(row, p.ToolName)
+	if err != nil {
+		return p, err
+	}
+	if !ok {
+		p.Unjudged = unjudgedTool(row)
+		return p, nil
+	}
+	out, err := o.reqObj("output", "output")
+	if err != nil {
+		return p, err
+	}
+	args, err := out.reqObj("args", "output.args")
+	if err != nil {
+		return p, err
+	}
+	if p.Command, err = args.reqStr("command", "output.args.command"); err != nil {
+		return p, err
+	}
+	if _, _, err := args.str("description", "output.args.description"); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// lefthookShellTools are the tool names of the shell tools whose payloads a
+// lefthook job may receive (Claude/Codex "Bash", Gemini "run_shell_command").
+var lefthookShellTools = regexp.MustCompile(`^(Bash|run_shell_command)$`)
+
+func decodeLefthook(row registration.Row, data []byte) (Payload, error) {
+	var p Payload
+	if row.Event == "environment" {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return p, nil
+		}
+		_, err := parseObject(data)
+		return p, err
+	}
+	o, err := parseObject(data)
+	if err != nil {
+		return p, err
+	}
+	if p.EventName, _, err = o.str("hook_event_name", "hook_event_name"); err != nil {
+		return p, err
+	}
+	if p.EventName != "" && p.EventName != "PreToolUse" && p.EventName != "BeforeTool" {
+		return p, errors.New("member hook_event_name: not PreToolUse or BeforeTool, which lefthook pre-tool expects")
+	}
+	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
+		return p, err
+	}
+	tool, present, err := o.str("tool_name", "tool_name")
+	if err != nil {
+		return p, err
+	}
+	p.ToolName = tool
+	if present && !lefthookShellTools.MatchString(tool) {
+		p.Unjudged = "lefthook pre-tool judges only shell tools (Bash, run_shell_command); this call is for another tool"
+		return p, nil
+	}
+	in, err := o.reqObj("tool_input", "tool_input")
+	if err != nil {
+		return p, err
+	}
+	if p.Command, err = in.reqStr("command", "tool_input.command"); err != nil {
+		return p, err
+	}
+	return p, nil
+}

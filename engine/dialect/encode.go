@@ -1,0 +1,147 @@
+package dialect
+
+import (
+	"encoding/json"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+)
+
+// Answer is what the hook process emits: Stdout and Stderr bytes and the
+// process exit code.
+type Answer struct {
+	Stdout []byte
+	Stderr []byte
+	Exit   int
+}
+
+// LefthookAllowMarker is the one line `hookwarden hook lefthook pre-tool`
+// prints on stdout when it allows a command, so a lefthook job log shows the
+// command was judged (issue 2, item 3).
+const LefthookAllowMarker = "hookwarden: allow\n"
+
+// SkipPrefix starts the one stderr line of a stated skip:
+// "hookwarden: skip: <reason>\n".
+const SkipPrefix = "hookwarden: skip: "
+
+// DenyExit returns the exit code that denies for client: 1 for lefthook (a
+// failing job fails the lefthook run), 2 for every other client (Claude Code,
+// Codex and Gemini block on exit 2 with stderr as the reason: e2e README
+// sections 1-3; opencode's rendered plugin throws on 2). agy never denies by
+// exit code: it reads the JSON decision on stdout.
+func DenyExit(client string) int {
+	if client == "lefthook" {
+		return 1
+	}
+	return 2
+}
+
+func agyJSON(decision, reason string) []byte {
+	v := struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason,omitempty"`
+	}{decision, reason}
+	b, _ := json.Marshal(v)
+	return append(b, '\n')
+}
+
+// haltJSON is the documented "stop the session" form shared by Claude Code
+// (hooks reference, common JSON fields continue/stopReason), Codex 0.169.0
+// (embedded schema stop.command.output: continue, stopReason) and Gemini CLI
+// 0.61.0 (HookOutput.shouldStopExecution reads continue === false).
+func haltJSON(reason string) []byte {
+	v := struct {
+		Continue   bool   `json:"continue"`
+		StopReason string `json:"stopReason"`
+	}{false, reason}
+	b, _ := json.Marshal(v)
+	return append(b, '\n')
+}
+
+// contextJSON is the documented post-tool context form:
+// {"hookSpecificOutput":{"hookEventName":E,"additionalContext":R}} with E =
+// PostToolUse (Claude Code hooks reference; Codex 0.169.0 schema
+// PostToolUseHookSpecificOutputWire) or AfterTool (Gemini CLI 0.61.0
+// HookOutput.getAdditionalContext).
+func contextJSON(event, reason string) []byte {
+	type hso struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	}
+	v := struct {
+		HookSpecificOutput hso `json:"hookSpecificOutput"`
+	}{hso{event, reason}}
+	b, _ := json.Marshal(v)
+	return append(b, '\n')
+}
+
+func line(s string) []byte { return []byte(s + "\n") }
+
+// Encode renders v for row in the client's dialect. Reasons are capped with
+// verdict.Cap. The forms:
+//
+//	kind     claude/codex/gemini/opencode     agy (exit 0 always)            lefthook
+//	allow    exit 0, empty streams            stdout {"decision":"allow"}    exit 0; pre-tool prints LefthookAllowMarker
+//	skip     exit 0, stderr skip line         allow JSON + stderr skip line  exit 0, stderr skip line
+//	deny     exit 2, stderr reason            {"decision":"deny","reason"}   exit 1, stderr reason
+//	halt     stop: continue:false JSON, exit 0 (claude/codex/gemini); otherwise encoded as deny
+//	context  post-tool: hookSpecificOutput.additionalContext JSON, exit 0 (claude/codex/gemini);
+//	         otherwise an allow with the text on stderr as "hookwarden: note: …"
+//
+// A deny reason is never empty (Codex treats exit 2 without stderr as a hook
+// failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
+// agy halts (its stop is let through with the reason on stderr).
+func Encode(row registration.Row, v verdict.Verdict) Answer {
+	reason := verdict.Cap(v.Reason)
+	kind := v.Kind
+	if kind == verdict.Deny && reason == "" {
+		rule := v.RuleID
+		if rule == "" {
+			rule = "unspecified"
+		}
+		reason = verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] denied")
+	}
+	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini"
+	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy")) {
+		kind = verdict.Deny
+		if reason == "" {
+			reason = "[BLOCKED BY hookwarden:halt] session halted"
+		}
+	}
+	if row.Client == "agy" {
+		switch kind {
+		case verdict.Deny:
+			return Answer{Stdout: agyJSON("deny", reason)}
+		case verdict.Skip:
+			return Answer{Stdout: agyJSON("allow", ""), Stderr: line(SkipPrefix + reason)}
+		case verdict.Halt:
+			return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: halt: " + reason)}
+		case verdict.Context:
+			return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: note: " + reason)}
+		case verdict.Allow:
+			return Answer{Stdout: agyJSON("allow", "")}
+		}
+		// An unknown kind is never an allow.
+		return Answer{Stdout: agyJSON("deny", "[BLOCKED BY hookwarden:internal] unknown verdict")}
+	}
+	switch kind {
+	case verdict.Deny:
+		return Answer{Stderr: line(reason), Exit: DenyExit(row.Client)}
+	case verdict.Skip:
+		return Answer{Stderr: line(SkipPrefix + reason)}
+	case verdict.Halt:
+		return Answer{Stdout: haltJSON(reason)}
+	case verdict.Context:
+		if structured && row.Event == "post-tool" {
+			return Answer{Stdout: contextJSON(row.NativeEvent, reason)}
+		}
+		return Answer{Stderr: line("hookwarden: note: " + reason)}
+	case verdict.Allow:
+		if row.Client == "lefthook" && row.Event == "pre-tool" {
+			return Answer{Stdout: []byte(LefthookAllowMarker)}
+		}
+		return Answer{}
+	}
+	// An unknown kind is never an allow.
+	return Answer{Stderr: line("[BLOCKED BY hookwarden:internal] unknown verdict"), Exit: DenyExit(row.Client)}
+}

@@ -1,0 +1,466 @@
+package clientjson
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/tailscale/hujson"
+)
+
+// handlerView is one handler object in a matcher group.
+type handlerView struct {
+	val        *hujson.Value
+	typ        string
+	command    string
+	hasCommand bool
+	commandVal *hujson.Value
+	timeout    float64
+	hasTimeout bool
+	timeoutVal *hujson.Value
+}
+
+// groupView is one matcher group of an event list.
+type groupView struct {
+	val        *hujson.Value
+	matcher    string
+	hooksVal   *hujson.Value // nil when the group has no "hooks" array
+	handlers   []handlerView
+	onlyOurKey bool // the group has no keys besides "matcher" and "hooks"
+}
+
+// eventView is one hooks.<Event> list.
+type eventView struct {
+	name   string
+	val    *hujson.Value
+	groups []groupView
+}
+
+// hooksView is the hooks tree of a parsed doc.
+type hooksView struct {
+	hooksVal *hujson.Value // nil when the file has no "hooks" key
+	events   []eventView
+}
+
+func (dc *doc) hooks() hooksView {
+	var hv hooksView
+	root := dc.root.Value.(*hujson.Object)
+	hm := findMember(root, "hooks")
+	if hm == nil {
+		return hv
+	}
+	hv.hooksVal = &hm.Value
+	ho := hm.Value.Value.(*hujson.Object)
+	for i := range ho.Members {
+		ev := eventView{name: memberName(&ho.Members[i]), val: &ho.Members[i].Value}
+		arr := ev.val.Value.(*hujson.Array)
+		for j := range arr.Elements {
+			g := groupView{val: &arr.Elements[j], onlyOurKey: true}
+			gobj := g.val.Value.(*hujson.Object)
+			for k := range gobj.Members {
+				m := &gobj.Members[k]
+				switch memberName(m) {
+				case "matcher":
+					g.matcher = m.Value.Value.(hujson.Literal).String()
+				case "hooks":
+					g.hooksVal = &m.Value
+				default:
+					g.onlyOurKey = false
+				}
+			}
+			if g.hooksVal != nil {
+				harr := g.hooksVal.Value.(*hujson.Array)
+				for k := range harr.Elements {
+					h := handlerView{val: &harr.Elements[k]}
+					hobj := h.val.Value.(*hujson.Object)
+					for l := range hobj.Members {
+						m := &hobj.Members[l]
+						lit, isLit := m.Value.Value.(hujson.Literal)
+						switch memberName(m) {
+						case "type":
+							if isLit && lit.Kind() == '"' {
+								h.typ = lit.String()
+							}
+						case "command":
+							if isLit && lit.Kind() == '"' {
+								h.command, h.hasCommand, h.commandVal = lit.String(), true, &m.Value
+							}
+						case "timeout":
+							if isLit && lit.Kind() == '0' {
+								h.timeout, h.hasTimeout, h.timeoutVal = lit.Float(), true, &m.Value
+							}
+						}
+					}
+					g.handlers = append(g.handlers, h)
+				}
+			}
+			ev.groups = append(ev.groups, g)
+		}
+		hv.events = append(hv.events, ev)
+	}
+	return hv
+}
+
+func (hv hooksView) event(name string) *eventView {
+	for i := range hv.events {
+		if hv.events[i].name == name {
+			return &hv.events[i]
+		}
+	}
+	return nil
+}
+
+// Merge registers want in the client hook file src (path names it in errors
+// and warnings; nothing is read from disk) and returns the new bytes.
+//
+// client is "claude" (.claude/settings.json, strict JSON), "codex"
+// (.codex/hooks.json, strict JSON) or "gemini" (.gemini/settings.json, JSON
+// with comments). An empty or blank src yields a fresh file: a 2-space
+// indented object ending in "\n".
+//
+// For each Handler, in order: if the event list hooks.<NativeEvent> has a
+// group whose matcher is Equivalent to Handler.Matcher and that group holds a
+// handler whose command is ours (opts.Ours, or equal to a wanted Command), the
+// row is served (Change "served"; several such handlers: a warning, none
+// removed). With opts.Retract a single serving handler whose command or
+// timeout differs from the Handler is updated in place (Change "updated").
+// Otherwise the handler {"type":"command","command":…,"timeout":…} (timeout
+// left out when Timeout <= 0) is appended to the first equivalent group that
+// has a "hooks" array, or a new group {"matcher":…,"hooks":[…]} (no matcher
+// key when Matcher is "") is appended to the event list, creating the list and
+// the "hooks" object when missing (Change "added"). With opts.Retract, every
+// handler of ours that serves no Handler is then removed (Change "retracted"),
+// and so is its group, event list and "hooks" object when the removal leaves
+// them empty and they held nothing else. Foreign handlers are never edited or
+// removed.
+//
+// Bytes: inserted text copies the file's line ending, indent unit, separators
+// and one-line or expanded layout from its neighbours; every other byte (key
+// order, number literals, escapes, comments, a missing final newline, a BOM)
+// is kept. Inserting and then retracting a row gives back the original bytes,
+// except that an existing empty "hooks" object or event list that only ever
+// held our rows is removed with them.
+//
+// Result.Changes lists the added, updated and served rows in want order, then
+// the retractions in file order. Errors: a *ParseError for a file it refuses
+// (invalid or non-UTF-8 bytes, a NUL, duplicate keys, "__proto__", a
+// non-object root, a malformed hooks tree, a trailing comma, a comment in a
+// strict file, a BOM in a Gemini file); an error wrapping ErrUnknownClient.
+func Merge(path string, src []byte, client string, want []Handler, opts Options) (Result, error) {
+	d, err := dialectFor(client)
+	if err != nil {
+		return Result{}, err
+	}
+	ours := func(cmd string) bool {
+		for _, w := range want {
+			if w.Command == cmd {
+				return true
+			}
+		}
+		return opts.Ours != nil && opts.Ours(cmd)
+	}
+	res := Result{Out: src}
+	cur := src
+	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
+		if len(want) == 0 {
+			return res, nil
+		}
+		cur = []byte("{}\n")
+	}
+	dc, err := parseDoc(path, cur, d)
+	if err != nil {
+		return Result{}, err
+	}
+	st := inferStyle(cur, &dc.root)
+	changed := !bytes.Equal(cur, src)
+
+	for _, w := range want {
+		hv := dc.hooks()
+		var servers []handlerView
+		var target *groupView
+		if ev := hv.event(w.NativeEvent); ev != nil {
+			for gi := range ev.groups {
+				g := &ev.groups[gi]
+				if !Equivalent(client, g.matcher, w.Matcher) {
+					continue
+				}
+				if target == nil && g.hooksVal != nil {
+					target = g
+				}
+				for _, h := range g.handlers {
+					if h.hasCommand && ours(h.command) {
+						servers = append(servers, h)
+					}
+				}
+			}
+		}
+		if len(servers) > 1 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d handlers of ours serve hooks.%s with matcher %q; keeping all of them",
+				path, len(servers), w.NativeEvent, w.Matcher))
+		}
+		if len(servers) > 0 {
+			kind := "served"
+			if opts.Retract && len(servers) == 1 {
+				if sp := dc.updateSplices(st, servers[0], w); len(sp) > 0 {
+					kind = "updated"
+					if dc, err = dc.apply(sp); err != nil {
+						return Result{}, err
+					}
+					changed = true
+				}
+			}
+			res.Changes = append(res.Changes, Change{Kind: kind, NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command})
+			continue
+		}
+		sp := dc.addSplices(st, hv, target, w)
+		if dc, err = dc.apply(sp); err != nil {
+			return Result{}, err
+		}
+		changed = true
+		res.Changes = append(res.Changes, Change{Kind: "added", NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command})
+	}
+
+	if opts.Retract {
+		for {
+			sp, ch := dc.retractOne(client, want, ours)
+			if sp == nil {
+				break
+			}
+			if dc, err = dc.apply(sp); err != nil {
+				return Result{}, err
+			}
+			changed = true
+			res.Changes = append(res.Changes, ch)
+		}
+	}
+	if changed {
+		res.Out = dc.src
+	}
+	res.Warnings = append(res.Warnings, dc.disabledWarnings(want)...)
+	return res, nil
+}
+
+// apply splices dc's bytes and parses the result again. A result that does
+// not parse is a defect in this package, reported as an error rather than
+// written.
+func (dc *doc) apply(sp []splice) (*doc, error) {
+	out := apply(dc.src, sp)
+	next, err := parseDoc(dc.path, out, dc.d)
+	if err != nil {
+		return nil, fmt.Errorf("clientjson: %s: internal error, the merged file would not parse: %w", dc.path, err)
+	}
+	return next, nil
+}
+
+// addSplices inserts w at the deepest existing level: into target's hooks
+// array, else a new group into the event list, else a new event list into
+// "hooks", else a new "hooks" object into the root.
+func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) []splice {
+	src := dc.src
+	if target != nil {
+		b := boxOf(target.hooksVal)
+		parentMulti := boxOf(target.val).multiLine()
+		return st.insertText(src, b, parentMulti, func(exp bool, base string) string {
+			return st.render(handlerNode(w), exp, base)
+		})
+	}
+	member := func(key string, val *node) func(bool, string) string {
+		return func(exp bool, base string) string {
+			return quote(key) + st.colon + st.render(val, exp, base)
+		}
+	}
+	group := groupNode(w)
+	if ev := hv.event(w.NativeEvent); ev != nil {
+		return st.insertText(src, boxOf(ev.val), boxOf(hv.hooksVal).multiLine(), func(exp bool, base string) string {
+			return st.render(group, exp, base)
+		})
+	}
+	list := &node{isArr: true, arr: []*node{group}}
+	if hv.hooksVal != nil {
+		return st.insertText(src, boxOf(hv.hooksVal), boxOf(&dc.root).multiLine(), member(w.NativeEvent, list))
+	}
+	rb := boxOf(&dc.root)
+	// An empty top-level object is always opened up over several lines.
+	parentMulti := rb.multiLine() || len(rb.items) == 0
+	return st.insertText(src, rb, parentMulti, member("hooks", objNode(w.NativeEvent, list)))
+}
+
+// updateSplices rewrites the command and timeout of our serving handler h
+// when they differ from w; nil when nothing is stale.
+func (dc *doc) updateSplices(st style, h handlerView, w Handler) []splice {
+	var sp []splice
+	if h.command != w.Command {
+		sp = append(sp, splice{pos: h.commandVal.StartOffset, del: h.commandVal.EndOffset - h.commandVal.StartOffset, ins: quote(w.Command)})
+	}
+	if w.Timeout > 0 {
+		switch {
+		case h.hasTimeout && h.timeout != w.Timeout:
+			sp = append(sp, splice{pos: h.timeoutVal.StartOffset, del: h.timeoutVal.EndOffset - h.timeoutVal.StartOffset, ins: formatNumber(w.Timeout)})
+		case !h.hasTimeout:
+			b := boxOf(h.val)
+			sp = append(sp, st.insertText(dc.src, b, b.multiLine(), func(bool, string) string {
+				return quote("timeout") + st.colon + formatNumber(w.Timeout)
+			})...)
+		}
+	}
+	return sp
+}
+
+// retractOne finds the first handler of ours (file order) that serves no
+// wanted row and returns the splices removing it, widened to its group, event
+// list and "hooks" object when those would be left empty and held nothing
+// else. It returns nil when there is nothing to retract.
+func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool) ([]splice, Change) {
+	hv := dc.hooks()
+	for ei := range hv.events {
+		ev := &hv.events[ei]
+		for gi := range ev.groups {
+			g := &ev.groups[gi]
+			for hi, h := range g.handlers {
+				if !h.hasCommand || !ours(h.command) {
+					continue
+				}
+				keep := false
+				for _, w := range want {
+					if w.NativeEvent == ev.name && w.Command == h.command && Equivalent(client, g.matcher, w.Matcher) {
+						keep = true
+						break
+					}
+				}
+				if keep {
+					continue
+				}
+				ch := Change{Kind: "retracted", NativeEvent: ev.name, Matcher: g.matcher, Command: h.command}
+				if len(g.handlers) > 1 || !g.onlyOurKey {
+					return removeItem(boxOf(g.hooksVal), hi), ch
+				}
+				if len(ev.groups) > 1 {
+					return removeItem(boxOf(ev.val), gi), ch
+				}
+				if len(hv.events) > 1 {
+					return removeItem(boxOf(hv.hooksVal), ei), ch
+				}
+				rb := boxOf(&dc.root)
+				for ri := range rb.items {
+					if rb.items[ri].valStart == hv.hooksVal.StartOffset {
+						return removeItem(rb, ri), ch
+					}
+				}
+			}
+		}
+	}
+	return nil, Change{}
+}
+
+// disabledWarnings names wanted commands that Gemini's hooksConfig.disabled
+// list switches off (Gemini CLI 0.61.0 settings schema: "List of hook names
+// (commands) that should be disabled").
+func (dc *doc) disabledWarnings(want []Handler) []string {
+	if dc.d.client != "gemini" {
+		return nil
+	}
+	hc := findMember(dc.root.Value.(*hujson.Object), "hooksConfig")
+	if hc == nil {
+		return nil
+	}
+	obj, ok := hc.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	dm := findMember(obj, "disabled")
+	if dm == nil {
+		return nil
+	}
+	arr, ok := dm.Value.Value.(*hujson.Array)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i := range arr.Elements {
+		lit, ok := arr.Elements[i].Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			continue
+		}
+		for _, w := range want {
+			if lit.String() == w.Command {
+				line, _ := lineCol(dc.src, arr.Elements[i].StartOffset)
+				out = append(out, fmt.Sprintf("%s:%d: hooksConfig.disabled lists our command for %s, so Gemini CLI will not run it", dc.path, line, w.NativeEvent))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// HooksDisabled reports whether the file switches off all of the client's
+// hooks: Claude Code's top-level "disableAllHooks": true (settings schema of
+// Claude Code 2.1.328: "Disable all hooks and statusLine execution"), or
+// Gemini CLI's "hooksConfig": {"enabled": false} (Gemini CLI 0.61.0 settings
+// schema, "Canonical toggle for the hooks system"; measured in
+// ../shared/e2e/README.md section 3). Codex CLI 0.169.0 has no such key in
+// .codex/hooks.json (its switch is [features] hooks in config.toml, on by
+// default; ../shared/e2e/README.md section 2), so codex answers false. Empty
+// src answers false. Errors are those of Merge.
+func HooksDisabled(path string, src []byte, client string) (bool, error) {
+	d, err := dialectFor(client)
+	if err != nil {
+		return false, err
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
+		return false, nil
+	}
+	dc, err := parseDoc(path, src, d)
+	if err != nil {
+		return false, err
+	}
+	root := dc.root.Value.(*hujson.Object)
+	switch client {
+	case "claude":
+		if m := findMember(root, "disableAllHooks"); m != nil {
+			lit, ok := m.Value.Value.(hujson.Literal)
+			return ok && lit.Kind() == 't', nil
+		}
+	case "gemini":
+		if m := findMember(root, "hooksConfig"); m != nil {
+			if obj, ok := m.Value.Value.(*hujson.Object); ok {
+				if e := findMember(obj, "enabled"); e != nil {
+					lit, ok := e.Value.Value.(hujson.Literal)
+					return ok && lit.Kind() == 'f', nil
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// Registered lists the handlers in src whose command ours accepts, in file
+// order, each with its event, its group's matcher ("" when absent), command,
+// timeout (HasTimeout false when the handler has none; the value is in the
+// client's unit) and the 1-based Line of the handler's opening brace. Empty
+// src yields no handlers. Errors are those of Merge.
+func Registered(path string, src []byte, client string, ours func(command string) bool) ([]Found, error) {
+	d, err := dialectFor(client)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
+		return nil, nil
+	}
+	dc, err := parseDoc(path, src, d)
+	if err != nil {
+		return nil, err
+	}
+	var out []Found
+	for _, ev := range dc.hooks().events {
+		for _, g := range ev.groups {
+			for _, h := range g.handlers {
+				if !h.hasCommand || ours == nil || !ours(h.command) {
+					continue
+				}
+				line, _ := lineCol(dc.src, h.val.StartOffset)
+				out = append(out, Found{NativeEvent: ev.name, Matcher: g.matcher, Command: h.command,
+					Timeout: h.timeout, HasTimeout: h.hasTimeout, Line: line})
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,384 @@
+package clientjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
+)
+
+// ParseError is a client hook file Merge, Registered or HooksDisabled refuses
+// to edit or read: Path is the path argument as given, Line and Col the
+// 1-based position of the offending byte (Col counts UTF-8 characters from the
+// start of the line; a leading byte-order mark is not counted), Msg what is
+// wrong and Fix what the operator should do about it. Merge never repairs such
+// a file by itself.
+type ParseError struct {
+	Path string
+	Line int
+	Col  int
+	Msg  string
+	Fix  string
+}
+
+// Error renders the refusal as "<path>:<line>:<col>: <msg> (fix: <fix>)".
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s (fix: %s)", e.Path, e.Line, e.Col, e.Msg, e.Fix)
+}
+
+// ErrUnknownClient is returned (wrapped) for a client name this package has no
+// hook file dialect for. Known clients are "claude" (.claude/settings.json,
+// strict JSON), "codex" (.codex/hooks.json, strict JSON) and "gemini"
+// (.gemini/settings.json, JSON with comments).
+var ErrUnknownClient = errors.New("unknown client")
+
+// dialect is how one client reads its hook file.
+type dialect struct {
+	client string
+	// jsonc: comments are allowed (Gemini CLI strips them before JSON.parse).
+	jsonc bool
+}
+
+func dialectFor(client string) (dialect, error) {
+	switch client {
+	case "claude", "codex":
+		return dialect{client: client}, nil
+	case "gemini":
+		return dialect{client: client, jsonc: true}, nil
+	}
+	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// doc is one parsed client file: src the file bytes, root the hujson tree of
+// src with a leading BOM masked as three spaces (so every offset in the tree is
+// an offset in src).
+type doc struct {
+	path string
+	src  []byte
+	bom  bool
+	root hujson.Value
+	d    dialect
+}
+
+func (dc *doc) errAt(off int, msg, fix string) *ParseError {
+	line, col := lineCol(dc.src, off)
+	return &ParseError{Path: dc.path, Line: line, Col: col, Msg: msg, Fix: fix}
+}
+
+// lineCol returns the 1-based line and column (in UTF-8 characters, BOM not
+// counted) of byte offset off in src.
+func lineCol(src []byte, off int) (int, int) {
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	seg := src[start:off]
+	if start == 0 && bytes.HasPrefix(seg, bom) {
+		seg = seg[len(bom):]
+	}
+	return line, 1 + utf8.RuneCount(seg)
+}
+
+// parseDoc reads src as client's hook file and checks everything Merge relies
+// on. It returns a *ParseError for a file it refuses.
+func parseDoc(path string, src []byte, d dialect) (*doc, error) {
+	dc := &doc{path: path, src: src, d: d}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return nil, dc.errAt(i, "the file contains a NUL byte, so it is not a text settings file",
+			"restore the file from version control or delete it")
+	}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return nil, dc.errAt(i, "the file is not valid UTF-8", "re-save the file as UTF-8")
+	}
+	masked := src
+	if bytes.HasPrefix(src, bom) {
+		dc.bom = true
+		if d.client == "gemini" {
+			// Gemini CLI 0.61.0 reads settings with fs.readFileSync(…, "utf-8"),
+			// its bundled strip-json-comments and JSON.parse, which rejects a
+			// leading U+FEFF (checked against the bundle on 2026-11-29), so the
+			// whole file, hooks included, would be ignored.
+			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which Gemini CLI cannot read (JSON.parse rejects it and the whole file is ignored)",
+				"re-save the file as UTF-8 without a byte-order mark")
+		}
+		masked = append([]byte("   "), src[len(bom):]...)
+	}
+	root, err := hujson.Parse(masked)
+	if err != nil {
+		return nil, dc.syntaxError(masked, err)
+	}
+	dc.root = root
+	if err := dc.checkDialect(); err != nil {
+		return nil, err
+	}
+	if !d.jsonc {
+		// Belt and braces: the strict reader the client uses must accept it.
+		var v any
+		if err := json.Unmarshal(masked, &v); err != nil {
+			off := 0
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				off = int(se.Offset)
+			}
+			return nil, dc.errAt(off, "invalid JSON: "+err.Error(), "correct the JSON syntax at this position")
+		}
+	}
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return nil, dc.errAt(root.StartOffset, "the top-level value is "+kindName(root.Value)+", not an object",
+			`make the file one JSON object, for example {"hooks": {}}`)
+	}
+	if err := dc.checkKeys(&root); err != nil {
+		return nil, err
+	}
+	if err := dc.checkHooksShape(obj); err != nil {
+		return nil, err
+	}
+	return dc, nil
+}
+
+var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+func (dc *doc) syntaxError(masked []byte, err error) error {
+	msg := err.Error()
+	off := 0
+	if m := hujsonPos.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		msg = m[3]
+		// hujson counts bytes from the line start; turn that into an offset.
+		l := 1
+		for i := 0; i < len(masked) && l < line; i++ {
+			if masked[i] == '\n' {
+				l++
+				off = i + 1
+			}
+		}
+		off += col - 1
+	}
+	if len(bytes.TrimSpace(masked)) == 0 {
+		return dc.errAt(0, "the file holds no JSON value", `write {} into it or delete it`)
+	}
+	what := "invalid JSON: "
+	if dc.d.jsonc {
+		what = "invalid JSON with comments: "
+	}
+	return dc.errAt(off, what+msg, "correct the syntax at this position; the client cannot read this file either")
+}
+
+// checkDialect refuses comments and trailing commas the client cannot read:
+// Claude Code and Codex read strict JSON (a trailing comma makes Claude Code
+// reject .claude/settings.json); Gemini CLI 0.61.0 strips comments with its
+// bundled strip-json-comments (no trailing-comma option) and then calls
+// JSON.parse, so comments are fine but a trailing comma makes it ignore the
+// file (checked against the installed bundle, 2026-11-29).
+func (dc *doc) checkDialect() error {
+	type issue struct {
+		off     int
+		comment bool
+	}
+	var first *issue
+	note := func(off int, comment bool) {
+		if first == nil || off < first.off {
+			first = &issue{off, comment}
+		}
+	}
+	extra := func(start int, b hujson.Extra) {
+		if i := consumeWS(b); i < len(b) && !dc.d.jsonc {
+			note(start+i, true)
+		}
+	}
+	var walk func(v *hujson.Value)
+	walk = func(v *hujson.Value) {
+		extra(v.StartOffset-len(v.BeforeExtra), v.BeforeExtra)
+		extra(v.EndOffset, v.AfterExtra)
+		switch t := v.Value.(type) {
+		case *hujson.Object:
+			for i := range t.Members {
+				walk(&t.Members[i].Name)
+				walk(&t.Members[i].Value)
+			}
+			if n := len(t.Members); n > 0 && t.Members[n-1].Value.AfterExtra != nil {
+				last := &t.Members[n-1].Value
+				note(last.EndOffset+len(last.AfterExtra), false)
+			}
+			extra(v.EndOffset-1-len(t.AfterExtra), t.AfterExtra)
+		case *hujson.Array:
+			for i := range t.Elements {
+				walk(&t.Elements[i])
+			}
+			if n := len(t.Elements); n > 0 && t.Elements[n-1].AfterExtra != nil {
+				last := &t.Elements[n-1]
+				note(last.EndOffset+len(last.AfterExtra), false)
+			}
+			extra(v.EndOffset-1-len(t.AfterExtra), t.AfterExtra)
+		}
+	}
+	walk(&dc.root)
+	if first == nil {
+		return nil
+	}
+	if first.comment {
+		return dc.errAt(first.off, "a comment, which "+clientTitle(dc.d.client)+" cannot read in this strict JSON file",
+			"remove the comment")
+	}
+	return dc.errAt(first.off, "a trailing comma, which "+clientTitle(dc.d.client)+" cannot read (the whole file would be rejected)",
+		"remove the comma after the last element")
+}
+
+func clientTitle(c string) string {
+	switch c {
+	case "claude":
+		return "Claude Code"
+	case "codex":
+		return "Codex CLI"
+	case "gemini":
+		return "Gemini CLI"
+	}
+	return c
+}
+
+func consumeWS(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+func kindName(v hujson.ValueTrimmed) string {
+	switch v.Kind() {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "not a JSON value"
+}
+
+// name returns the decoded key of an object member.
+func memberName(m *hujson.ObjectMember) string {
+	lit, _ := m.Name.Value.(hujson.Literal)
+	return lit.String()
+}
+
+// checkKeys refuses duplicate keys and "__proto__" anywhere in the file.
+// Clients disagree on which of two duplicate keys wins (JSON.parse keeps the
+// last, others the first), and "__proto__" is a prototype-pollution vector in
+// the JavaScript clients.
+func (dc *doc) checkKeys(v *hujson.Value) error {
+	switch t := v.Value.(type) {
+	case *hujson.Object:
+		seen := make(map[string]int, len(t.Members))
+		for i := range t.Members {
+			m := &t.Members[i]
+			k := memberName(m)
+			if k == "__proto__" {
+				return dc.errAt(m.Name.StartOffset, `a "__proto__" key, which JavaScript clients treat as the object prototype`,
+					`remove or rename the "__proto__" key`)
+			}
+			if prev, dup := seen[k]; dup {
+				pl, _ := lineCol(dc.src, prev)
+				return dc.errAt(m.Name.StartOffset, fmt.Sprintf("duplicate key %s (first at line %d); clients disagree on which one wins", strconv.Quote(k), pl),
+					"merge the two entries into one key")
+			}
+			seen[k] = m.Name.StartOffset
+			if err := dc.checkKeys(&m.Value); err != nil {
+				return err
+			}
+		}
+	case *hujson.Array:
+		for i := range t.Elements {
+			if err := dc.checkKeys(&t.Elements[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkHooksShape refuses a hooks tree the clients would not read as hooks:
+// "hooks" not an object, an event value not an array, a matcher group not an
+// object, a group's "matcher" not a string, a group's "hooks" not an array, a
+// handler not an object. Shapes follow the hooks settings documented by
+// Claude Code (hooks.<Event>[].{matcher,hooks[]}) and shared by Codex CLI
+// 0.169.0 (.codex/hooks.json) and Gemini CLI 0.61.0 (../shared/e2e/README.md).
+func (dc *doc) checkHooksShape(root *hujson.Object) error {
+	hm := findMember(root, "hooks")
+	if hm == nil {
+		return nil
+	}
+	ho, ok := hm.Value.Value.(*hujson.Object)
+	if !ok {
+		return dc.errAt(hm.Value.StartOffset, `"hooks" is `+kindName(hm.Value.Value)+", not an object of events",
+			`make "hooks" an object such as {"PreToolUse": [...]}`)
+	}
+	for i := range ho.Members {
+		ev := &ho.Members[i]
+		arr, ok := ev.Value.Value.(*hujson.Array)
+		if !ok {
+			return dc.errAt(ev.Value.StartOffset, fmt.Sprintf("hooks.%s is %s, not an array of matcher groups", memberName(ev), kindName(ev.Value.Value)),
+				"make it an array of {\"matcher\": ..., \"hooks\": [...]} groups")
+		}
+		for j := range arr.Elements {
+			g := &arr.Elements[j]
+			gobj, ok := g.Value.(*hujson.Object)
+			if !ok {
+				return dc.errAt(g.StartOffset, fmt.Sprintf("hooks.%s[%d] is %s, not a matcher group object", memberName(ev), j, kindName(g.Value)),
+					"make it an object {\"matcher\": ..., \"hooks\": [...]}")
+			}
+			if mm := findMember(gobj, "matcher"); mm != nil && mm.Value.Value.Kind() != '"' {
+				return dc.errAt(mm.Value.StartOffset, fmt.Sprintf("hooks.%s[%d].matcher is %s, not a string", memberName(ev), j, kindName(mm.Value.Value)),
+					"write the matcher as a string")
+			}
+			if hh := findMember(gobj, "hooks"); hh != nil {
+				harr, ok := hh.Value.Value.(*hujson.Array)
+				if !ok {
+					return dc.errAt(hh.Value.StartOffset, fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array of handlers", memberName(ev), j, kindName(hh.Value.Value)),
+						"make it an array of {\"type\": \"command\", ...} handlers")
+				}
+				for k := range harr.Elements {
+					h := &harr.Elements[k]
+					if _, ok := h.Value.(*hujson.Object); !ok {
+						return dc.errAt(h.StartOffset, fmt.Sprintf("hooks.%s[%d].hooks[%d] is %s, not a handler object", memberName(ev), j, k, kindName(h.Value)),
+							"make it an object {\"type\": \"command\", \"command\": ...}")
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func findMember(obj *hujson.Object, name string) *hujson.ObjectMember {
+	for i := range obj.Members {
+		if memberName(&obj.Members[i]) == name {
+			return &obj.Members[i]
+		}
+	}
+	return nil
+}

@@ -274,7 +274,7 @@ func (c Client) Setup(sb *Sandbox, clientsDir, modelURL string, extraArgs ...str
 		}
 		inv.Env = append(inv.Env, "GEMINI_CLI_HOME="+sb.Home, "GOOGLE_GEMINI_BASE_URL="+modelURL,
 			"GEMINI_API_KEY=dummy", "GEMINI_CLI_TRUST_WORKSPACE=true")
-		inv.Args = append([]string{bin, "-p", "--yolo", "--output-format", "json"}, extraArgs...)
+		inv.Args = append([]string{bin, "-p", Prompt, "--yolo", "--output-format", "json"}, extraArgs...)
 	case "opencode":
 		cfg := map[string]any{
 			"model": "mock/mock-model", "small_model": "mock/mock-model", "autoupdate": false, "share": "disabled",
@@ -298,7 +298,7 @@ func (c Client) Setup(sb *Sandbox, clientsDir, modelURL string, extraArgs ...str
 	default:
 		return inv, fmt.Errorf("hookwarden: client %q has no recipe", c.Name)
 	}
-	if c.Name != "claude" {
+	if c.Name != "claude" && c.Name != "gemini" { // those take the prompt as the value of -p
 		inv.Args = append(inv.Args, Prompt)
 	}
 	return inv, nil

@@ -71,7 +71,7 @@ type Script struct {
 }
 
 // Request is one logged model request: Method and Path (with query) as
-// received, Reply the kind of answer sent ("tool", "text", "json" for Gemini
+// received, Time its arrival, Reply the kind of answer sent ("tool", "text", "json" for Gemini
 // side requests that ask for JSON, "count" for token counting, "other"),
 // Tool the name of the tool called when Reply is "tool", HasTools whether the
 // request offered any tool (main-loop turns do; title and classifier side
@@ -83,6 +83,7 @@ type Request struct {
 	Tool     string
 	HasTools bool
 	Body     []byte
+	Time     time.Time
 }
 
 // Strings returns every JSON string value in the request body, in document
@@ -212,7 +213,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
-	rec := Request{Method: req.Method, Path: req.URL.RequestURI(), Body: body, Reply: "other"}
+	rec := Request{Method: req.Method, Path: req.URL.RequestURI(), Body: body, Reply: "other", Time: time.Now()}
 	defer func() { s.record(rec) }()
 	if req.Method == http.MethodGet {
 		if strings.HasSuffix(req.URL.Path, "/models") {

@@ -1,7 +1,123 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/hookwarden/hookwarden/adopt"
+)
+
+// fleetFlags are the flags adopt and conform share.
+func fleetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "decline", Usage: "skip an adopt step (repeatable or comma separated): " + strings.Join(adopt.Steps[1:], ", ")},
+		&cli.BoolFlag{Name: "force", Usage: "register into a Gemini file whose hooks are switched off; replace hand-edited rendered files"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print a unified diff of every file that would change, and the report the real run would give"},
+		&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (schema_version 1)"},
+		&cli.StringFlag{Name: "fleet", Usage: "process every repository below `DIR` (directories holding .git)"},
+		&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --fleet, look this many directory levels below DIR"},
+		&cli.IntFlag{Name: "jobs", Usage: "repositories processed at once (default: the CPU count)"},
+	}
+}
 
 func adoptCommand() *cli.Command {
-	return &cli.Command{Name: "adopt", Usage: "(not built yet)", Action: notBuilt("adopt")}
+	return &cli.Command{
+		Name:      "adopt",
+		Usage:     "make repositories governed: manifest, .gitignore block, client hook rows, rendered launcher, interceptor and plugins",
+		ArgsUsage: "[PATH...]",
+		Flags: append(fleetFlags(),
+			&cli.StringFlag{Name: "clients", Usage: "comma-separated clients for a new manifest (default: " + strings.Join(adopt.DefaultClients, ",") + ")"},
+		),
+		Action: func(c *cli.Context) error { return runFleet(c, "adopt") },
+	}
+}
+
+// runFleet is the shared action of adopt and conform: flags to Options, the
+// run, the report, the exit code (0 ok, 1 a repository failed or, for
+// conform --strict, was not governed, 2 usage).
+func runFleet(c *cli.Context, verb string) error {
+	paths := c.Args().Slice()
+	if dir := c.String("fleet"); dir != "" {
+		found, err := adopt.Discover(dir, c.Int("depth"))
+		if err != nil {
+			return cli.Exit("hookwarden: "+verb+": --fleet: "+err.Error(), 2)
+		}
+		if len(found) == 0 {
+			fmt.Fprintf(os.Stderr, "hookwarden: %s: --fleet %s: no repository found (a directory holding .git) within depth %d\n", verb, dir, c.Int("depth"))
+		}
+		paths = append(paths, found...)
+	} else if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	opts := adopt.Options{
+		Decline: splitList(c.StringSlice("decline")),
+		Force:   c.Bool("force"),
+		DryRun:  c.Bool("dry-run"),
+		Jobs:    c.Int("jobs"),
+	}
+	if verb == "adopt" && c.IsSet("clients") {
+		opts.Clients = splitList([]string{c.String("clients")})
+	}
+	if term.IsTerminal(int(os.Stderr.Fd())) && !c.Bool("json") {
+		opts.Progress = adopt.ProgressBar(os.Stderr)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var rep *adopt.Report
+	var err error
+	if verb == "adopt" {
+		rep, err = adopt.Adopt(ctx, paths, opts)
+	} else {
+		rep, err = adopt.Conform(ctx, paths, opts)
+	}
+	if err != nil {
+		return cli.Exit("hookwarden: "+verb+": "+err.Error(), 2)
+	}
+	out := io.Writer(os.Stdout)
+	if c.Bool("json") {
+		err = rep.WriteJSON(out)
+	} else {
+		if opts.DryRun {
+			for _, r := range rep.Repositories {
+				for _, d := range r.Diffs() {
+					fmt.Fprintf(out, "# %s\n%s", r.Path, d.Unified)
+				}
+			}
+		}
+		err = rep.WriteText(out)
+	}
+	if err != nil {
+		return cli.Exit("hookwarden: "+verb+": writing the report: "+err.Error(), 1)
+	}
+	for _, r := range rep.Repositories {
+		for _, e := range r.Errors {
+			fmt.Fprintf(os.Stderr, "hookwarden: %s: %s: %s\n", verb, r.Path, e)
+		}
+	}
+	if rep.Failed() || (verb == "conform" && c.Bool("strict") && rep.Summary.NotGoverned > 0) {
+		return cli.Exit("", 1)
+	}
+	return nil
+}
+
+// splitList flattens repeatable, comma-separated flag values, dropping
+// empty items.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

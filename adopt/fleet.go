@@ -1,0 +1,203 @@
+package adopt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
+)
+
+// Adopt makes every repository in paths governed. Every repository is
+// planned before any is written (bounded by opts.Jobs); a repository whose
+// plan fails is reported failed and left untouched, and the others go on.
+// The returned report lists repositories in the order of paths. It returns
+// an error only for a run that could not start (a bad --decline or
+// --clients, a broken registration table); per-repository failures are in
+// the report.
+func Adopt(ctx context.Context, paths []string, opts Options) (*Report, error) {
+	return run(ctx, "adopt", paths, opts)
+}
+
+// Conform re-applies adoption to the governed repositories in paths (those
+// with a .hookwarden.yaml; others are reported not-governed and untouched):
+// it re-plans from each manifest and the current registration table and
+// templates, repairs drift, retracts and updates our own stale rows
+// (clientjson Options.Retract), refreshes stale rendered files and keeps
+// hand-edited ones with a warning unless opts.Force. Errors as for Adopt.
+func Conform(ctx context.Context, paths []string, opts Options) (*Report, error) {
+	return run(ctx, "conform", paths, opts)
+}
+
+func run(ctx context.Context, verb string, paths []string, opts Options) (*Report, error) {
+	if err := ValidateDecline(opts.Decline); err != nil {
+		return nil, err
+	}
+	if opts.Clients != nil {
+		if err := ValidateClients(opts.Clients); err != nil {
+			return nil, err
+		}
+	}
+	table, err := registration.Default()
+	if err != nil {
+		return nil, err
+	}
+	if opts.files.merge == nil {
+		opts.files = realClientFiles()
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	stamp := now().UTC().Format("20060102T150405Z")
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	conform := verb == "conform"
+	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, DryRun: opts.DryRun, Repositories: make([]*RepoReport, len(paths))}
+	plans := make([]*repoPlan, len(paths))
+
+	parallel(len(paths), jobs, func(i int) {
+		plans[i] = planRepo(ctx, paths[i], &opts, conform, table, stamp)
+	}, progress(opts.Progress, "plan", len(paths)))
+
+	// Two arguments naming one repository would race on its files.
+	seen := map[string]int{}
+	for i, p := range plans {
+		if p.rep.Status == StatusFailed {
+			continue
+		}
+		if j, dup := seen[p.rep.Path]; dup {
+			p.fail("the same repository as argument %d (%s); adopted once", j+1, paths[j])
+			continue
+		}
+		seen[p.rep.Path] = i
+	}
+
+	if !opts.DryRun {
+		parallel(len(paths), jobs, func(i int) {
+			applyPlan(ctx, plans[i])
+		}, progress(opts.Progress, "write", len(paths)))
+	}
+	for i, p := range plans {
+		rep.Repositories[i] = p.rep
+	}
+	rep.summarize()
+	return rep, nil
+}
+
+func progress(fn func(string, int, int), phase string, total int) func() {
+	if fn == nil {
+		return func() {}
+	}
+	var mu sync.Mutex
+	done := 0
+	return func() {
+		mu.Lock()
+		done++
+		fn(phase, done, total)
+		mu.Unlock()
+	}
+}
+
+// parallel runs fn(0..n-1) on at most jobs goroutines, calling tick after each.
+func parallel(n, jobs int, fn func(int), tick func()) {
+	idx := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				fn(i)
+				tick()
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		idx <- i
+	}
+	close(idx)
+	wg.Wait()
+}
+
+// applyPlan performs a plan's writes in order. A failed write (a file
+// changed since planning, a refused path, an IO error) stops the
+// repository's remaining writes; the report says how far it got.
+func applyPlan(ctx context.Context, p *repoPlan) {
+	if p.rep.Status == StatusFailed || len(p.writes) == 0 {
+		return
+	}
+	for n, w := range p.writes {
+		if err := ctx.Err(); err != nil {
+			p.rep.Status = StatusFailed
+			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("interrupted after %d of %d writes (%v); rerun to finish", n, len(p.writes), err))
+			return
+		}
+		if err := safewrite.Write(w.snap, w.data, w.mode); err != nil {
+			p.rep.Status = StatusFailed
+			msg := err.Error()
+			if errors.Is(err, safewrite.ErrConflict) {
+				msg += "; nothing of it was overwritten"
+			}
+			p.rep.Errors = append(p.rep.Errors, capReason(fmt.Sprintf("write %d of %d: %s; later writes not done, rerun to finish", n+1, len(p.writes), msg)))
+			return
+		}
+	}
+}
+
+// Discover returns the repositories under dir: every directory holding a
+// `.git` entry, looked for from depth 1 (the directories directly below dir)
+// down to depth, not descending into a repository once found nor into
+// directories whose name starts with a dot. Paths are sorted. It returns an
+// error when dir cannot be read or depth < 1.
+func Discover(dir string, depth int) ([]string, error) {
+	if depth < 1 {
+		return nil, fmt.Errorf("--depth %d: must be at least 1", depth)
+	}
+	var out []string
+	var walk func(d string, level int) error
+	walk = func(d string, level int) error {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			p := filepath.Join(d, e.Name())
+			fi, err := os.Stat(p)
+			if err != nil || !fi.IsDir() {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil {
+				out = append(out, p)
+				continue
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			if level < depth {
+				if err := walk(p, level+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, 1); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}

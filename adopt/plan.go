@@ -1,0 +1,497 @@
+package adopt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// Options steer an adopt or conform run. The zero value is usable: default
+// clients, no declines, jobs = CPU count, the real clock and environment.
+type Options struct {
+	// Clients selects the clients (--clients); nil means the manifest's list,
+	// else DefaultClients. A governed repository keeps its manifest's list.
+	Clients []string
+	// Decline lists steps to skip (--decline), added to the manifest's decline.
+	Decline []string
+	// Force lets adopt register into a Gemini file whose hooks are switched
+	// off, and replace hand-edited rendered files.
+	Force bool
+	// DryRun plans everything and writes nothing; the report is the one the
+	// real run would give, and every change is available as a unified diff.
+	DryRun bool
+	// Jobs bounds how many repositories are planned or written at once;
+	// 0 means runtime.NumCPU().
+	Jobs int
+	// Now is the clock for the backup stamp; nil means time.Now.
+	Now func() time.Time
+	// Getenv reads CODEX_HOME and HOME for the Codex trust check; nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// Progress, when set, is called after each repository of each phase
+	// ("plan", "write") with the count done and the total.
+	Progress func(phase string, done, total int)
+
+	files clientFiles
+}
+
+// ManifestFile is the repository file that marks a repository governed.
+const ManifestFile = settings.RepoFileName
+
+// BackupDir is the repository-relative directory of backups; each run's
+// copies go to BackupDir/<UTC stamp>/<path>.
+const BackupDir = ".hookwarden/backups"
+
+// plannedWrite is one file write of a repository's plan.
+type plannedWrite struct {
+	snap safewrite.Snapshot
+	data []byte
+	mode fs.FileMode
+	file *FileReport // nil for a backup copy
+}
+
+type repoPlan struct {
+	rep    *RepoReport
+	writes []plannedWrite
+}
+
+func (p *repoPlan) fail(format string, a ...any) *repoPlan {
+	p.rep.Status = StatusFailed
+	p.rep.Errors = append(p.rep.Errors, capReason(fmt.Sprintf(format, a...)))
+	p.writes = nil
+	return p
+}
+
+// capReason caps a reason at 4096 bytes (house rule for reasons).
+func capReason(s string) string {
+	const max = 4096
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// planRepo plans one repository; conform selects conform's rules. The
+// returned plan has Status failed (and no writes) on any error, and status
+// not-governed for conform on a repository without a manifest.
+func planRepo(ctx context.Context, path string, opts *Options, conform bool, table *registration.Table, stamp string) *repoPlan {
+	p := &repoPlan{rep: &RepoReport{Path: path}}
+	if err := ctx.Err(); err != nil {
+		return p.fail("not planned: %v", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return p.fail("%s: %v", path, err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return p.fail("%s: %v", abs, err)
+	}
+	p.rep.Path = root
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return p.fail("%s: not a directory", root)
+	}
+
+	// manifest
+	man, err := safewrite.Preflight(root, ManifestFile)
+	if err != nil {
+		return p.fail("%s: %v", ManifestFile, err)
+	}
+	if conform && !man.Exists {
+		p.rep.Status = StatusNotGoverned
+		return p
+	}
+	var clients, events, decline []string
+	manRep := &FileReport{Path: ManifestFile, Step: StepManifest, Action: ActionUnchanged}
+	var manWrite *plannedWrite
+	if man.Exists {
+		f, err := settings.Parse(man.Data, true)
+		if err != nil {
+			return p.fail("%s: %v", filepath.Join(root, ManifestFile), err)
+		}
+		clients, events, decline = f.Clients, f.Hooks.Events, f.Decline
+		if clients == nil {
+			clients = DefaultClients
+		}
+		if opts.Clients != nil && !slices.Equal(opts.Clients, clients) {
+			p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("--clients ignored: %s names clients %s and is never rewritten; edit it to change them", ManifestFile, flow(clients)))
+		}
+	} else {
+		clients = opts.Clients
+		if clients == nil {
+			clients = DefaultClients
+		}
+		decline = append([]string{}, opts.Decline...)
+	}
+	if events == nil {
+		events = DefaultEvents
+	}
+	var governed []string
+	for _, c := range clients {
+		if c == "lefthook" {
+			p.rep.Warnings = append(p.rep.Warnings, "client lefthook: nothing to adopt in the repository for it (lefthook runs the engine from its own configuration)")
+			continue
+		}
+		governed = append(governed, c)
+	}
+	if err := ValidateClients(governed); err != nil {
+		return p.fail("%v", err)
+	}
+	for _, d := range opts.Decline {
+		if !slices.Contains(decline, d) {
+			decline = append(decline, d)
+		}
+	}
+	if err := ValidateDecline(decline); err != nil {
+		return p.fail("%v", err)
+	}
+	if !man.Exists {
+		manRep.Action = ActionCreated
+		manWrite = &plannedWrite{snap: man, data: ManifestText(governed, decline, events), mode: 0o644, file: manRep}
+	}
+	declined := func(step string) bool { return slices.Contains(decline, step) }
+
+	var writes []plannedWrite
+	add := func(rep *FileReport, snap safewrite.Snapshot, data []byte, mode fs.FileMode) {
+		p.rep.Files = append(p.rep.Files, rep)
+		if rep.Action == ActionCreated || rep.Action == ActionMerged || rep.Action == ActionUpdated {
+			writes = append(writes, plannedWrite{snap: snap, data: data, mode: mode, file: rep})
+		}
+	}
+	p.rep.Files = append(p.rep.Files, manRep)
+
+	// git-ignore
+	var gitignoreData []byte
+	giRep := &FileReport{Path: ".gitignore", Step: StepGitIgnore}
+	gi, err := safewrite.Preflight(root, ".gitignore")
+	if err != nil {
+		return p.fail(".gitignore: %v", err)
+	}
+	gitignoreData = gi.Data
+	if declined(StepGitIgnore) {
+		giRep.Action, giRep.Reason = ActionDeclined, "declined"
+		add(giRep, gi, nil, 0)
+	} else {
+		out, err := EnsureGitIgnoreBlock(gi.Data)
+		if err != nil {
+			return p.fail("%s: %v", filepath.Join(root, ".gitignore"), err)
+		}
+		gitignoreData = out
+		giRep.Action = action(gi, out, ActionMerged)
+		add(giRep, gi, out, 0o644)
+	}
+
+	// rendered files
+	files, err := templates.Render(governed)
+	if err != nil {
+		return p.fail("render: %v", err)
+	}
+	for _, f := range files {
+		rep := &FileReport{Path: f.Path, Step: f.Step}
+		if declined(f.Step) {
+			rep.Action, rep.Reason = ActionDeclined, "declined"
+			p.rep.Files = append(p.rep.Files, rep)
+			continue
+		}
+		snap, err := safewrite.Preflight(root, f.Path)
+		if err != nil {
+			return p.fail("%s: %v", f.Path, err)
+		}
+		rep.Action = action(snap, f.Body, ActionUpdated)
+		if rep.Action == ActionUpdated {
+			h, ok := templates.ParseHeader(snap.Data)
+			var why string
+			switch {
+			case !ok:
+				why = "carries no hookwarden render header (written by hand or by another tool)"
+			case h.Edited:
+				why = "was edited by hand after it was rendered"
+			}
+			if why != "" {
+				if opts.Force {
+					p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("%s %s; replaced (--force)", f.Path, why))
+				} else {
+					rep.Action = ActionSkipped
+					rep.Reason = why + "; kept (rerun with --force to replace it)"
+					p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("%s %s; kept as it is", f.Path, why))
+				}
+			} else if h.Version != "" {
+				rep.Changes = []string{"refreshed a render of version " + h.Version}
+			}
+		}
+		add(rep, snap, f.Body, f.Mode)
+	}
+
+	// agent-hooks
+	var codexHooks []byte
+	codexPlanned := false
+	for _, client := range []string{"claude", "codex", "gemini"} {
+		if !slices.Contains(governed, client) {
+			continue
+		}
+		rel := settingsFile[client]
+		rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
+		if declined(StepAgentHooks) {
+			rep.Action, rep.Reason = ActionDeclined, "declined"
+			p.rep.Files = append(p.rep.Files, rep)
+			continue
+		}
+		snap, err := safewrite.Preflight(root, rel)
+		if err != nil {
+			return p.fail("%s: %v", rel, err)
+		}
+		absPath := filepath.Join(root, filepath.FromSlash(rel))
+		var want []clientjson.Handler
+		for _, ev := range events {
+			row, ok := table.Lookup(client, ev)
+			if !ok {
+				continue
+			}
+			cmd, err := templates.RegistrationCommand(client, ev)
+			if err != nil {
+				return p.fail("%s: %v", rel, err)
+			}
+			want = append(want, clientjson.Handler{NativeEvent: row.NativeEvent, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout})
+		}
+		if client == "gemini" && snap.Exists {
+			off, err := opts.files.disabled(absPath, snap.Data, client)
+			if err != nil {
+				return p.fail("%v", err)
+			}
+			if off {
+				finding := "Gemini hooks are switched off in this file (hooksConfig.enabled: false); Gemini CLI runs no hook, ours included"
+				if !opts.Force {
+					rep.Action, rep.Reason = ActionSkipped, finding+"; not registered (an operator's explicit off is kept; rerun with --force to register anyway)"
+					p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding)
+					p.rep.Files = append(p.rep.Files, rep)
+					continue
+				}
+				p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding+"; rows registered (--force) but they stay inactive until hooks are switched on")
+			}
+		}
+		var src []byte
+		if snap.Exists {
+			src = snap.Data
+		}
+		res, err := opts.files.merge(absPath, src, client, want, clientjson.Options{Ours: Ours, Retract: conform})
+		if err != nil {
+			return p.fail("%v", err)
+		}
+		rep.Action = action(snap, res.Out, ActionMerged)
+		for _, c := range res.Changes {
+			if c.Kind == "served" {
+				continue
+			}
+			s := c.Kind + " " + c.NativeEvent
+			if c.Matcher != "" {
+				s += " " + c.Matcher
+			}
+			rep.Changes = append(rep.Changes, s)
+		}
+		for _, w := range res.Warnings {
+			p.rep.Warnings = append(p.rep.Warnings, rel+": "+w)
+		}
+		add(rep, snap, res.Out, 0o644)
+		if client == "codex" {
+			codexHooks, codexPlanned = res.Out, true
+		}
+	}
+
+	// backups
+	var backupWrites []plannedWrite
+	replaced := 0
+	for _, w := range writes {
+		if w.snap.Exists {
+			replaced++
+		}
+	}
+	if replaced > 0 {
+		ignored, why := backupsIgnored(root, gitignoreData)
+		if !ignored {
+			p.rep.Warnings = append(p.rep.Warnings, "no backups written: "+why)
+		} else {
+			dir := BackupDir + "/" + stamp
+			if err := safewrite.CheckDir(root, dir); err != nil {
+				return p.fail("%v", err)
+			}
+			for _, w := range writes {
+				if !w.snap.Exists {
+					continue
+				}
+				rel := dir + "/" + w.snap.Rel
+				bs, err := safewrite.Preflight(root, rel)
+				if err != nil {
+					return p.fail("%v", err)
+				}
+				if bs.Exists {
+					return p.fail("%s: a backup of this run's stamp already exists; rerun", rel)
+				}
+				w.file.Backup = rel
+				backupWrites = append(backupWrites, plannedWrite{snap: bs, data: w.snap.Data, mode: 0o600})
+			}
+		}
+	}
+
+	// Codex trust: the rows Codex will skip until they are trusted.
+	if codexPlanned {
+		p.codexNext(root, codexHooks, opts)
+	}
+
+	// Order: git-ignore first, then backups, rendered files, client files, manifest.
+	var ordered []plannedWrite
+	rest := writes
+	if len(rest) > 0 && rest[0].file.Step == StepGitIgnore {
+		ordered = append(ordered, rest[0])
+		rest = rest[1:]
+	}
+	ordered = append(ordered, backupWrites...)
+	ordered = append(ordered, rest...)
+	if manWrite != nil {
+		ordered = append(ordered, *manWrite)
+	}
+	p.writes = ordered
+	p.rep.Status = StatusUnchanged
+	if len(ordered) > 0 {
+		p.rep.Status = StatusChanged
+	}
+	for _, w := range ordered {
+		if w.file == nil || !opts.DryRun {
+			continue
+		}
+		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: udiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, string(w.snap.Data), string(w.data))})
+	}
+	return p
+}
+
+// action names what writing data over snap does: created, unchanged, or
+// changed (merged or updated).
+func action(snap safewrite.Snapshot, data []byte, changed string) string {
+	switch {
+	case !snap.Exists:
+		return ActionCreated
+	case bytes.Equal(snap.Data, data):
+		return ActionUnchanged
+	}
+	return changed
+}
+
+// backupsIgnored decides whether git ignores BackupDir, given the
+// .gitignore content the plan will leave (gitignoreData). It uses go-git's
+// gitignore matcher over the repository's own rules: .git/info/exclude, the
+// root .gitignore as planned, and any .gitignore in .hookwarden/ or
+// .hookwarden/backups/ (a user's global excludes are not consulted: they are
+// not the repository's). Deciding at plan time, on the planned content, is
+// what makes a dry run's report equal the real run's.
+func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
+	gitPath := filepath.Join(root, ".git")
+	fi, err := os.Lstat(gitPath)
+	if err != nil {
+		return false, "not a git repository (no .git), so git cannot confirm .hookwarden/backups/ is ignored"
+	}
+	var ps []gitignore.Pattern
+	parse := func(data []byte, domain []string) {
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimRight(line, "\r")
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			ps = append(ps, gitignore.ParsePattern(line, domain))
+		}
+	}
+	if fi.IsDir() {
+		if data, err := os.ReadFile(filepath.Join(gitPath, "info", "exclude")); err == nil {
+			parse(data, nil)
+		}
+	}
+	parse(gitignoreData, nil)
+	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
+		if data, err := os.ReadFile(filepath.Join(append([]string{root}, append(d, ".gitignore")...)...)); err == nil {
+			parse(data, d)
+		}
+	}
+	m := gitignore.NewMatcher(ps)
+	if m.Match([]string{".hookwarden"}, true) || m.Match([]string{".hookwarden", "backups"}, true) {
+		return true, ""
+	}
+	return false, ".hookwarden/backups/ is not ignored by git here (the git-ignore step is declined or a rule re-includes it), and a backup must never be committed"
+}
+
+// codexNext adds the exact codex-trust command when Codex will not run our
+// rows yet: the project is untrusted or a row lacks its trusted_hash.
+func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	hooksPath := filepath.Join(root, ".codex", "hooks.json")
+	entries, err := codextrust.Entries(hooksPath, hooks, Ours)
+	if err != nil {
+		p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("codex trust: cannot compute the trust keys: %v", err))
+		return
+	}
+	cfgPath, err := codextrust.ConfigPath(getenv)
+	if err != nil {
+		p.rep.Warnings = append(p.rep.Warnings, err.Error())
+		return
+	}
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("codex trust: %s: %v", cfgPath, err))
+	}
+	st, err := codextrust.Check(cfg, root, entries)
+	if err != nil {
+		p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("codex trust: %s: %v", cfgPath, err))
+		return
+	}
+	if st.ProjectTrusted && len(st.Pending) == 0 {
+		return
+	}
+	cmd := "hookwarden codex-trust "
+	var why []string
+	if !st.ProjectTrusted {
+		cmd += "--trust-project "
+		why = append(why, "the project is not trusted in "+cfgPath+", so Codex ignores .codex/")
+	}
+	if n := len(st.Pending); n > 0 {
+		why = append(why, fmt.Sprintf("%d of our Codex rows have no trusted_hash, so Codex skips them silently", n))
+	}
+	p.rep.Warnings = append(p.rep.Warnings, "codex: "+strings.Join(why, "; ")+" (Codex CLI 0.169.0 hook trust)")
+	p.rep.Next = append(p.rep.Next, cmd+shellQuote(root))
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but safe
+// characters.
+func shellQuote(s string) string {
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,202 @@
+package adopt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// SchemaVersion is the version of the --json report schema below.
+//
+// Report JSON schema, version 1 (`hookwarden adopt|conform --json`):
+//
+//	{
+//	  "schema_version": 1,
+//	  "verb": "adopt" | "conform",
+//	  "dry_run": bool,
+//	  "repositories": [{
+//	    "path": "/abs/repo",                      // symlink-resolved root
+//	    "status": "changed" | "unchanged" | "failed" | "not-governed",
+//	    "files": [{
+//	      "path": ".claude/settings.json",        // slash, repository-relative
+//	      "step": "manifest" | "git-ignore" | "agent-hooks" | "launcher" | "interceptor" | "agy-plugin" | "opencode-plugin",
+//	      "client": "claude",                     // agent-hooks only
+//	      "action": "created" | "merged" | "updated" | "unchanged" | "skipped" | "declined",
+//	      "changes": ["added PreToolUse ^Bash$", ...],   // optional
+//	      "backup": ".hookwarden/backups/<UTC stamp>/.claude/settings.json", // optional
+//	      "reason": "..."                         // skipped/declined: why
+//	    }],
+//	    "warnings": ["..."], "errors": ["..."],
+//	    "next": ["hookwarden codex-trust /abs/repo"]   // commands the operator still has to run
+//	  }],
+//	  "summary": {"repositories": n, "changed": n, "unchanged": n, "failed": n, "not_governed": n}
+//	}
+//
+// Actions: created (the file did not exist), merged (our rows or block merged
+// into an operator file), updated (a rendered file refreshed), unchanged,
+// skipped (not written, with the reason: a finding such as Gemini hooks
+// switched off, or a hand-edited rendered file kept), declined (the step is
+// declined in the manifest or on the command line).
+const SchemaVersion = 1
+
+// Report is one adopt or conform run over one or more repositories.
+type Report struct {
+	SchemaVersion int           `json:"schema_version"`
+	Verb          string        `json:"verb"`
+	DryRun        bool          `json:"dry_run"`
+	Repositories  []*RepoReport `json:"repositories"`
+	Summary       Summary       `json:"summary"`
+}
+
+// Summary counts repositories by status.
+type Summary struct {
+	Repositories int `json:"repositories"`
+	Changed      int `json:"changed"`
+	Unchanged    int `json:"unchanged"`
+	Failed       int `json:"failed"`
+	NotGoverned  int `json:"not_governed"`
+}
+
+// Repository statuses.
+const (
+	StatusChanged     = "changed"
+	StatusUnchanged   = "unchanged"
+	StatusFailed      = "failed"
+	StatusNotGoverned = "not-governed"
+)
+
+// File actions.
+const (
+	ActionCreated   = "created"
+	ActionMerged    = "merged"
+	ActionUpdated   = "updated"
+	ActionUnchanged = "unchanged"
+	ActionSkipped   = "skipped"
+	ActionDeclined  = "declined"
+)
+
+// RepoReport is what happened in one repository.
+type RepoReport struct {
+	Path     string        `json:"path"`
+	Status   string        `json:"status"`
+	Files    []*FileReport `json:"files"`
+	Warnings []string      `json:"warnings"`
+	Errors   []string      `json:"errors"`
+	Next     []string      `json:"next"`
+
+	diffs []Diff
+}
+
+// FileReport is what happened to one file.
+type FileReport struct {
+	Path    string   `json:"path"`
+	Step    string   `json:"step"`
+	Client  string   `json:"client,omitempty"`
+	Action  string   `json:"action"`
+	Changes []string `json:"changes,omitempty"`
+	Backup  string   `json:"backup,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// Diff is the unified diff of one file a run changes (or, with --dry-run,
+// would change). Path is repository-relative.
+type Diff struct {
+	Path    string
+	Unified string
+}
+
+// Diffs returns the unified diffs of the files this repository's run
+// changed or would change, in write order.
+func (r *RepoReport) Diffs() []Diff { return r.diffs }
+
+// Failed reports whether any repository failed.
+func (r *Report) Failed() bool { return r.Summary.Failed > 0 }
+
+func (r *Report) summarize() {
+	s := Summary{Repositories: len(r.Repositories)}
+	for _, rr := range r.Repositories {
+		switch rr.Status {
+		case StatusChanged:
+			s.Changed++
+		case StatusUnchanged:
+			s.Unchanged++
+		case StatusFailed:
+			s.Failed++
+		case StatusNotGoverned:
+			s.NotGoverned++
+		}
+	}
+	r.Summary = s
+}
+
+// WriteJSON writes the report as indented JSON (schema above) and a final
+// newline. It returns the writer's error.
+func (r *Report) WriteJSON(w io.Writer) error {
+	for _, rr := range r.Repositories {
+		for _, s := range []*[]string{&rr.Warnings, &rr.Errors, &rr.Next} {
+			if *s == nil {
+				*s = []string{}
+			}
+		}
+		if rr.Files == nil {
+			rr.Files = []*FileReport{}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the human report: per repository its status, one line per
+// file (action, path, changes, backup or reason), its warnings, errors and
+// next commands; then a summary table when there is more than one
+// repository. It returns the writer's error.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	prefix := ""
+	if r.DryRun {
+		prefix = "(dry run) "
+	}
+	for _, rr := range r.Repositories {
+		fmt.Fprintf(&b, "%s%s: %s\n", prefix, rr.Path, rr.Status)
+		for _, f := range rr.Files {
+			fmt.Fprintf(&b, "  %-9s %s", f.Action, f.Path)
+			if f.Client != "" && !strings.Contains(f.Path, f.Client) {
+				fmt.Fprintf(&b, " (%s)", f.Client)
+			}
+			if len(f.Changes) > 0 {
+				fmt.Fprintf(&b, ": %s", strings.Join(f.Changes, "; "))
+			}
+			if f.Reason != "" {
+				fmt.Fprintf(&b, " — %s", f.Reason)
+			}
+			if f.Backup != "" {
+				fmt.Fprintf(&b, " [backup %s]", f.Backup)
+			}
+			b.WriteByte('\n')
+		}
+		for _, s := range rr.Warnings {
+			fmt.Fprintf(&b, "  warning: %s\n", s)
+		}
+		for _, s := range rr.Errors {
+			fmt.Fprintf(&b, "  error: %s\n", s)
+		}
+		for _, s := range rr.Next {
+			fmt.Fprintf(&b, "  next: %s\n", s)
+		}
+	}
+	if len(r.Repositories) > 1 {
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "%-13s %6s\n", "repositories", "count")
+		for _, row := range []struct {
+			k string
+			v int
+		}{{"changed", r.Summary.Changed}, {"unchanged", r.Summary.Unchanged}, {"failed", r.Summary.Failed}, {"not governed", r.Summary.NotGoverned}, {"total", r.Summary.Repositories}} {
+			fmt.Fprintf(&b, "%-13s %6d\n", row.k, row.v)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -30,8 +30,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/hookwarden/hookwarden/policy"
 )
 
 // RepoFileName is the file at a repository root that marks it governed.
@@ -130,10 +128,20 @@ const (
 // defaults first.
 type Effective struct {
 	Scope      string
-	Deny       []policy.OperatorPattern
+	Deny       []Pattern
 	Checkpoint Checkpoint
 	Repository []Layer
 	Layers     []Layer
+}
+
+// Pattern is one operator deny pattern with its source: Layer is
+// "<layer name> <file path>" (e.g. "fleet /etc/hookwarden/fleet.yaml"),
+// Pattern an RE2 expression of at most 512 bytes. It converts one to one to
+// policy.OperatorPattern (kept separate so this package builds without the
+// policy package).
+type Pattern struct {
+	Layer   string
+	Pattern string
 }
 
 // Sources names the optional operator files. An Explicit flag says the path
@@ -269,7 +277,7 @@ func Merge(layers []Layer) *Effective {
 			label += " " + l.Path
 		}
 		for _, p := range f.Deny {
-			e.Deny = append(e.Deny, policy.OperatorPattern{Layer: label, Pattern: p})
+			e.Deny = append(e.Deny, Pattern{Layer: label, Pattern: p})
 		}
 		e.Checkpoint.CommitAfterMinutes = minPtr(e.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterMinutes)
 		e.Checkpoint.CommitAfterFiles = minPtr(e.Checkpoint.CommitAfterFiles, f.Checkpoint.CommitAfterFiles)

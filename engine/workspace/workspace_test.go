@@ -1,0 +1,134 @@
+package workspace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTargetDirsCorpus(t *testing.T) {
+	data, err := os.ReadFile("testdata/targets.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Command string   `json:"command"`
+		Home    string   `json:"home"`
+		Want    []string `json:"want"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Command, func(t *testing.T) {
+			got := TargetDirs(tc.Command, "/work/cwd", tc.Home)
+			if got == nil {
+				got = []string{}
+			}
+			if d := cmp.Diff(tc.Want, got); d != "" {
+				t.Fatalf("targets (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func mkRepo(t *testing.T, dir string, governed bool) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if governed {
+		if err := os.WriteFile(filepath.Join(dir, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLocate(t *testing.T) {
+	root := t.TempDir()
+	gov := filepath.Join(root, "gov")
+	plain := filepath.Join(root, "plain")
+	other := filepath.Join(root, "other")
+	mkRepo(t, gov, true)
+	mkRepo(t, plain, false)
+	mkRepo(t, other, true)
+	if err := os.MkdirAll(filepath.Join(gov, "src", "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nowhere := filepath.Join(root, "nowhere")
+	if err := os.MkdirAll(nowhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name       string
+		candidates []string
+		command    string
+		wantBase   string
+		wantRoots  []string
+		wantGov    bool
+	}{
+		{"inside governed subdir", []string{filepath.Join(gov, "src", "pkg")}, "git commit -n", gov, []string{gov}, true},
+		{"ungoverned repo", []string{plain}, "git commit -n", plain, nil, false},
+		{"no repository", []string{nowhere}, "ls", "", nil, false},
+		{"ungoverned cwd targets governed repo", []string{plain}, "git -C " + gov + " commit -n", plain, []string{gov}, false},
+		{"cd into a not-yet-existing subdir of a governed repo", []string{nowhere}, "mkdir -p " + gov + "/new && cd " + gov + "/new && git commit -n", "", []string{gov}, false},
+		{"governed cwd plus another governed target", []string{gov}, "cd " + other + " && git commit -n", gov, []string{gov, other}, true},
+		{"agy: first governed workspace wins", []string{nowhere, plain, gov, other}, "ls", gov, []string{gov}, true},
+		{"agy: none governed, first is base", []string{plain, nowhere}, "ls", plain, nil, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Locate(tc.candidates, tc.command, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Base.RepoRoot != tc.wantBase || got.Base.Governed != tc.wantGov {
+				t.Errorf("base = %+v, want repo %q governed %v", got.Base, tc.wantBase, tc.wantGov)
+			}
+			if d := cmp.Diff(tc.wantRoots, got.Roots); d != "" {
+				t.Errorf("roots (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestLocateErrors(t *testing.T) {
+	root := t.TempDir()
+	bad := filepath.Join(root, "bad")
+	if err := os.MkdirAll(filepath.Join(bad, ".hookwarden.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mkRepo(t, bad, false)
+	brokenWT := filepath.Join(root, "wt")
+	if err := os.MkdirAll(brokenWT, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(brokenWT, ".git"), []byte("gitdir: /nonexistent/x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name       string
+		candidates []string
+		command    string
+		want       string
+	}{
+		{"no candidates", nil, "", "no working directory"},
+		{"cwd missing", []string{filepath.Join(root, "missing")}, "", "no such file"},
+		{"relative cwd", []string{"rel"}, "", "not absolute"},
+		{".hookwarden.yaml is a directory", []string{bad}, "", "not a regular file"},
+		{"broken worktree file", []string{brokenWT}, "", "gitdir /nonexistent/x"},
+		{"target with broken worktree file", []string{root}, "git -C " + brokenWT + " commit", "gitdir /nonexistent/x"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Locate(tc.candidates, tc.command, "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want containing %q", err, tc.want)
+			}
+		})
+	}
+}

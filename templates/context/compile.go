@@ -381,8 +381,9 @@ func importRef(srcRel, prefix string) string {
 }
 
 // claudeFile is CLAUDE.md: the header, the import of the source, and the
-// Claude-specific note that memory edits (the # shortcut and /memory, Claude
-// Code memory docs) belong in the source because this file is regenerated.
+// Claude-specific note that project memory Claude is asked to keep belongs in
+// the source (Claude Code memory docs: Claude edits its memory files on
+// request), because this file is regenerated.
 func claudeFile(hdr, srcRel, srcName string, body []string) []string {
 	out := []string{hdr, ""}
 	if ref := importRef(srcRel, ""); ref != "" {
@@ -394,7 +395,7 @@ func claudeFile(hdr, srcRel, srcName string, body []string) []string {
 		"## Claude Code",
 		"",
 		"- This file is generated from "+srcName+" by hookwarden compile-context. Edit "+srcName+", not this file.",
-		"- When asked to remember something for this project (the # shortcut or /memory), add it to "+srcName+".")
+		"- When you are asked to remember something for this project, add it to "+srcName+", not here.")
 }
 
 // geminiFile is the Gemini context file: the header and the import of the

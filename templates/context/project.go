@@ -136,13 +136,19 @@ func interrupts(t string) bool {
 
 func (p *projector) process(ls []srcLine, depth int) {
 	i := 0
+	var lastPara []srcLine // the paragraph right before the current block
 	for i < len(ls) {
 		t := ls[i].text
+		para := lastPara
+		if !isBlank(t) {
+			lastPara = nil
+		}
 		switch {
 		case isBlank(t):
 			i++
 		case fenceOpenRe.MatchString(t):
 			i = p.fence(ls, i)
+			p.leadIn(para, ls[i-1].idx)
 		case commentRe.MatchString(t):
 			j := i
 			for j < len(ls) && !strings.Contains(ls[j].text, "-->") {
@@ -177,6 +183,7 @@ func (p *projector) process(ls []srcLine, depth int) {
 				j++
 			}
 			p.code(ls[i:last+1], ls[i:last+1], true)
+			p.leadIn(para, ls[last].idx)
 			i = last + 1
 		case strings.Contains(t, "|") && i+1 < len(ls) && delimRowRe.MatchString(ls[i+1].text) && strings.Contains(ls[i+1].text, "|"):
 			i = p.table(ls, i)
@@ -201,7 +208,8 @@ func (p *projector) process(ls []srcLine, depth int) {
 				i = j + 1
 				continue
 			}
-			p.paragraph(ls[i:j])
+			p.paragraph(ls[i:j], false)
+			lastPara = ls[i:j]
 			i = j
 		}
 	}
@@ -237,6 +245,25 @@ func (p *projector) fence(ls []srcLine, i int) int {
 	}
 	p.code(ls[i:end], ls[i+1:innerEnd], shellInfo[info])
 	return end
+}
+
+// leadIn drops the last sentence of para when it ends with a colon and the
+// code block that follows it (ending at document line blockEnd) was dropped:
+// "Install the dependencies:" introduces nothing once its block is gone.
+func (p *projector) leadIn(para []srcLine, blockEnd int) {
+	if len(para) == 0 || !p.drop[blockEnd] {
+		return
+	}
+	for k := len(para) - 1; k >= 0; k-- {
+		idx := para[k].idx
+		if p.drop[idx] {
+			continue
+		}
+		if strings.HasSuffix(strings.TrimSpace(p.text(idx)), ":") {
+			p.paragraph(para, true)
+		}
+		return
+	}
 }
 
 // code judges a code block: whole is every line of the block (fences
@@ -323,6 +350,20 @@ done:
 		return last + 1
 	}
 	p.process(content[own:], depth+1)
+	if own > 0 && own < len(content) && strings.HasSuffix(strings.TrimSpace(content[own-1].text), ":") {
+		left := false
+		for _, c := range content[own:] {
+			if !isBlank(c.text) && !p.drop[c.idx] {
+				left = true
+				break
+			}
+		}
+		if !left {
+			for k := i; k <= last; k++ {
+				p.drop[ls[k].idx] = true
+			}
+		}
+	}
 	return last + 1
 }
 
@@ -426,7 +467,11 @@ func splitCells(row string) []string {
 // paragraph judges a paragraph sentence by sentence and cuts out every change
 // sentence (and inline HTML comments), keeping the original line breaks of
 // what remains; a line left empty is dropped.
-func (p *projector) paragraph(ls []srcLine) {
+func (p *projector) paragraph(ls []srcLine, dropLast bool) {
+	for _, l := range ls {
+		delete(p.repl, l.idx)
+		p.drop[l.idx] = false
+	}
 	var b strings.Builder
 	starts := make([]int, len(ls))
 	for k, l := range ls {
@@ -451,8 +496,9 @@ func (p *projector) paragraph(ls []srcLine) {
 			clean[x] = ' '
 		}
 	}
-	for _, s := range splitSentences(string(clean)) {
-		if p.rules.JudgeProse(string(clean[s[0]:s[1]])).Change {
+	sentences := splitSentences(string(clean))
+	for n, s := range sentences {
+		if (dropLast && n == len(sentences)-1) || p.rules.JudgeProse(string(clean[s[0]:s[1]])).Change {
 			for x := s[0]; x < s[1]; x++ {
 				mask[x] = true
 			}
@@ -473,6 +519,9 @@ func (p *projector) paragraph(ls []srcLine) {
 			if mask[x] {
 				changed = true
 				continue
+			}
+			if text[x] == ' ' && x > starts[k] && mask[x-1] && strings.HasSuffix(kb.String(), " ") {
+				continue // a cut between two spaces leaves one
 			}
 			kb.WriteByte(text[x])
 		}
@@ -594,6 +643,12 @@ func (p *projector) emit() []string {
 			continue
 		}
 		t := p.text(idx)
+		if !p.verbatim[idx] && strings.Contains(t, "<!--") {
+			t = strings.TrimRight(inlineCommRe.ReplaceAllString(t, ""), " \t")
+			if isBlank(t) {
+				continue
+			}
+		}
 		if !p.verbatim[idx] {
 			if isBlank(t) {
 				if lastBlank {

@@ -186,12 +186,12 @@ func (r *Rules) JudgeProse(text string) Judgement {
 	if best < 0 {
 		return Judgement{}
 	}
-	neutral := text
+	neutral := plain.s
 	for _, n := range r.Neutralize {
 		neutral = n.ReplaceAllStringFunc(neutral, func(m string) string { return strings.Repeat(" ", len(m)) })
 	}
 	for _, p := range r.Prohibition {
-		if loc := p.FindStringIndex(neutral); loc != nil && loc[0] < best {
+		if loc := p.FindStringIndex(neutral); loc != nil && plain.orig(loc[0]) < best {
 			return Judgement{Rule: rule, Prohibition: true}
 		}
 	}

@@ -350,8 +350,8 @@ func (st style) insertText(src []byte, b box, parentMulti bool, text func(expand
 	// expanded when there are only scalars around.
 	anyMulti, anyOneLine := false, false
 	for _, it := range b.items {
-		if !it.container {
-			continue
+		if !it.container || len(bytes.TrimSpace(src[it.valStart+1:it.end-1])) == 0 {
+			continue // scalars and empty containers say nothing about layout
 		}
 		if bytes.ContainsAny(src[it.valStart:it.end], "\n") {
 			anyMulti = true

@@ -7,7 +7,22 @@
 //	(*Policy).Judge(command string) Decision
 //	CheckEnvironment(lookup func(string) (string, bool)) Decision
 //	TextRules() []TextRule
+//
+// A command is judged in two layers. The shell layer parses the command with
+// mvdan.cc/sh/v3/syntax (bash dialect) and judges command words and the
+// arguments each command actually interprets, so quoted data (commit messages,
+// echo text, grep patterns, here-document bodies) is data. When the parse
+// fails, the text layer decides: the text rules of rules.json, searched in the
+// normalised command (see Normalisations), which deny on mention and so fail
+// closed. The same text rules are rendered into the standalone interceptors.
 package policy
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
 
 // Decision is the policy's answer for one command text. Allowed is true when no
 // rule denies. RuleID is the stable id of the first denying rule (empty when
@@ -38,3 +53,209 @@ type TextRule struct {
 	Why     string
 	Instead string
 }
+
+// Operator pattern bounds (DESIGN.md, operator settings).
+const (
+	MaxOperatorPatternsPerLayer = 64
+	MaxOperatorPatternBytes     = 512
+)
+
+// Policy is a compiled policy: the built-in rules plus the operator's deny
+// patterns. It is immutable after New and safe for concurrent use.
+type Policy struct {
+	cat       *catalog
+	norm      []*regexp.Regexp
+	normRepl  []string
+	text      []*regexp.Regexp // parallel to textIDs
+	textIDs   []string
+	operators []operatorRule
+}
+
+type operatorRule struct {
+	id     string
+	re     *regexp.Regexp
+	reason string
+}
+
+// New compiles the built-in rules and the operator deny patterns. operator may
+// be nil. Operator patterns are RE2, searched in both the raw and the
+// normalised command; at most MaxOperatorPatternsPerLayer per layer (counted
+// by OperatorPattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
+// ids are "operator:<layer>:<index>" with index counted from 0 within the
+// layer. Errors: a pattern that does not compile, is too long, or a layer with
+// too many patterns, as "policy: operator layer <layer> pattern <index>: <why>".
+func New(operator []OperatorPattern) (*Policy, error) {
+	c, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	p := &Policy{cat: c}
+	for _, n := range c.normalise {
+		re, err := regexp.Compile(n.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("policy: normalisation %q: %w", n.Pattern, err)
+		}
+		p.norm = append(p.norm, re)
+		p.normRepl = append(p.normRepl, n.Replacement)
+	}
+	for _, r := range c.rules {
+		if r.Kind != "text" {
+			continue
+		}
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("policy: text rule %s: %w", r.ID, err)
+		}
+		p.text = append(p.text, re)
+		p.textIDs = append(p.textIDs, r.ID)
+	}
+	count := map[string]int{}
+	for _, op := range operator {
+		idx := count[op.Layer]
+		count[op.Layer]++
+		if idx >= MaxOperatorPatternsPerLayer {
+			return nil, fmt.Errorf("policy: operator layer %s pattern %d: more than %d patterns in one layer", op.Layer, idx, MaxOperatorPatternsPerLayer)
+		}
+		if len(op.Pattern) > MaxOperatorPatternBytes {
+			return nil, fmt.Errorf("policy: operator layer %s pattern %d: %d bytes, more than %d", op.Layer, idx, len(op.Pattern), MaxOperatorPatternBytes)
+		}
+		if strings.TrimSpace(op.Pattern) == "" {
+			return nil, fmt.Errorf("policy: operator layer %s pattern %d: empty pattern would deny every command", op.Layer, idx)
+		}
+		re, err := regexp.Compile(op.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("policy: operator layer %s pattern %d: %w", op.Layer, idx, err)
+		}
+		id := "operator:" + op.Layer + ":" + strconv.Itoa(idx)
+		why := strings.Replace(strings.Replace(c.opWhy, "%d", strconv.Itoa(idx), 1), "%s", op.Layer, 1)
+		p.operators = append(p.operators, operatorRule{id: id, re: re, reason: refusal(id, why, c.opInstead)})
+	}
+	return p, nil
+}
+
+// Judge decides one command text (as the agent would hand it to a shell).
+// Empty or whitespace-only commands are allowed. Commands past the scan
+// bounds are denied whole. Otherwise the shell layer decides when the command
+// parses, the text layer when it does not; operator patterns are applied to
+// every command within the bounds. The returned Reason never contains the
+// command.
+func (p *Policy) Judge(command string) Decision {
+	if d, done := p.bounds(command); done {
+		return d
+	}
+	normalised := p.Normalise(command)
+	hits := newHitSet(p.cat)
+	j := &judge{p: p, hits: hits}
+	j.script(command, 0, nil)
+	if id := hits.first(); id != "" {
+		return p.deny(id)
+	}
+	for _, op := range p.operators {
+		if op.re.MatchString(command) || op.re.MatchString(normalised) {
+			return Decision{RuleID: op.id, Reason: op.reason}
+		}
+	}
+	return Decision{Allowed: true}
+}
+
+// JudgeText decides one command with the text layer alone: scan bounds, then
+// the text rules in priority order on the normalised command, then the
+// operator patterns. It is what the rendered interceptors compute, and what
+// the corpus parity cases ("text": true) require to agree with Judge.
+func (p *Policy) JudgeText(command string) Decision {
+	if d, done := p.bounds(command); done {
+		return d
+	}
+	normalised := p.Normalise(command)
+	if id := p.textMatch(normalised); id != "" {
+		return p.deny(id)
+	}
+	for _, op := range p.operators {
+		if op.re.MatchString(command) || op.re.MatchString(normalised) {
+			return Decision{RuleID: op.id, Reason: op.reason}
+		}
+	}
+	return Decision{Allowed: true}
+}
+
+// Normalise applies Normalisations() to command in order and returns the text
+// the text rules search.
+func (p *Policy) Normalise(command string) string {
+	for i, re := range p.norm {
+		command = re.ReplaceAllLiteralString(command, p.normRepl[i])
+	}
+	return command
+}
+
+func (p *Policy) textMatch(normalised string) string {
+	for i, re := range p.text {
+		if re.MatchString(normalised) {
+			return p.textIDs[i]
+		}
+	}
+	return ""
+}
+
+// bounds handles the empty command and the scan bounds.
+func (p *Policy) bounds(command string) (Decision, bool) {
+	if strings.TrimSpace(command) == "" {
+		return Decision{Allowed: true}, true
+	}
+	if len(command) > MaxCommandBytes {
+		return p.deny(RuleScanBoundCommand), true
+	}
+	for rest := command; rest != ""; {
+		i := strings.IndexByte(rest, '\n')
+		line := rest
+		if i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if len(line) > MaxLineBytes {
+			return p.deny(RuleScanBoundLine), true
+		}
+	}
+	return Decision{}, false
+}
+
+func (p *Policy) deny(id string) Decision {
+	r := p.cat.byID[id]
+	return Decision{RuleID: id, Reason: refusal(id, r.Why, r.Instead)}
+}
+
+// CheckEnvironment judges the hook process's own environment through lookup
+// (os.LookupEnv in production): LEFTHOOK set to "0" or "false" (lefthook's
+// documented off switch, evilmartians/lefthook docs/usage.md "ENV variables")
+// or LEFTHOOK_EXCLUDE set at all denies with rule env-lefthook-disabled;
+// anything else allows.
+func CheckEnvironment(lookup func(string) (string, bool)) Decision {
+	disabled := false
+	if v, ok := lookup("LEFTHOOK"); ok && (v == "0" || v == "false") {
+		disabled = true
+	}
+	if _, ok := lookup("LEFTHOOK_EXCLUDE"); ok {
+		disabled = true
+	}
+	if !disabled {
+		return Decision{Allowed: true}
+	}
+	reason, _ := Refusal(RuleEnvLefthookDisabled)
+	return Decision{RuleID: RuleEnvLefthookDisabled, Reason: reason}
+}
+
+// hitSet collects denying rule ids and answers the one of highest priority.
+type hitSet struct {
+	cat  *catalog
+	best string
+}
+
+func newHitSet(c *catalog) *hitSet { return &hitSet{cat: c} }
+
+func (h *hitSet) add(id string) {
+	if h.best == "" || h.cat.priority[id] < h.cat.priority[h.best] {
+		h.best = id
+	}
+}
+
+func (h *hitSet) first() string { return h.best }

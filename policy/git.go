@@ -1,0 +1,479 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// gitSpec is what the policy knows of one git subcommand's options, from
+// `git <sub> --git-completion-helper` and `git <sub> -h` of git 2.39.5 (the
+// installed git, checked by running it in a scratch repository):
+//   - commit: --no-verify and its unique prefixes --no-veri, --no-verif
+//     (--no-v..--no-ver are ambiguous with --no-verbose); -n in a cluster of
+//     boolean letters; -m -F -c -C -t take values, -u and -S optional stuck ones.
+//   - merge, pull: only the full --no-verify (shorter prefixes are ambiguous with
+//     --no-verify-signatures); their -n is "no diffstat".
+//   - push, rebase: --no-veri and longer; push -n is --dry-run, rebase -n --no-stat.
+//   - am: git 2.39 has no --no-verify; git 2.40 added "-n, --no-verify" (git
+//     2.40.0 release notes, "git am"). It is listed so newer git is covered.
+type gitSpec struct {
+	longs    []string // long option names without "--"; a trailing "=" takes a value
+	shortVal string   // short options taking a value (stuck or next argument)
+	shortOpt string   // short options taking an optional stuck value
+	shortN   bool     // -n means --no-verify
+}
+
+const (
+	gitCommitLongs = "quiet verbose file= author= date= message= reedit-message= reuse-message= fixup= squash= reset-author trailer= signoff template= edit cleanup= status gpg-sign all include interactive patch only no-verify dry-run short branch ahead-behind porcelain long null amend no-post-rewrite untracked-files pathspec-from-file= pathspec-file-nul verify post-rewrite no-quiet no-verbose no-file no-author no-date no-message no-reedit-message no-reuse-message no-fixup no-squash no-reset-author no-signoff no-template no-edit no-cleanup no-status no-gpg-sign no-all no-include no-interactive no-patch no-only no-dry-run no-short no-branch no-ahead-behind no-porcelain no-long no-null no-amend no-untracked-files no-pathspec-from-file no-pathspec-file-nul"
+	gitMergeLongs  = "stat summary log squash commit edit cleanup= ff ff-only rerere-autoupdate verify-signatures strategy= strategy-option= message= file= into-name= verbose quiet abort quit continue allow-unrelated-histories progress gpg-sign autostash overwrite-ignore signoff no-verify verify no-stat no-summary no-log no-squash no-commit no-edit no-cleanup no-ff no-rerere-autoupdate no-verify-signatures no-strategy no-strategy-option no-message no-into-name no-verbose no-quiet no-abort no-quit no-continue no-allow-unrelated-histories no-progress no-gpg-sign no-autostash no-overwrite-ignore no-signoff"
+	gitPushLongs   = "verbose quiet repo= all mirror delete tags dry-run porcelain force force-with-lease force-if-includes recurse-submodules= receive-pack= exec= set-upstream progress prune no-verify follow-tags signed atomic push-option= ipv4 ipv6 verify no-verbose no-quiet no-repo no-all no-mirror no-delete no-tags no-dry-run no-porcelain no-force no-force-with-lease no-force-if-includes no-recurse-submodules no-receive-pack no-exec no-set-upstream no-progress no-prune no-follow-tags no-signed no-atomic no-push-option no-ipv4 no-ipv6"
+	gitRebaseLongs = "onto= keep-base no-verify quiet verbose no-stat signoff committer-date-is-author-date reset-author-date ignore-whitespace whitespace= force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply merge interactive rerere-autoupdate empty= autosquash update-refs gpg-sign autostash exec= rebase-merges fork-point strategy= strategy-option= root reschedule-failed-exec reapply-cherry-picks verify stat ff no-onto no-keep-base no-quiet no-verbose no-signoff no-committer-date-is-author-date no-reset-author-date no-ignore-whitespace no-whitespace no-force-rebase no-rerere-autoupdate no-autosquash no-update-refs no-gpg-sign no-autostash no-exec no-rebase-merges no-fork-point no-strategy no-strategy-option no-root no-reschedule-failed-exec no-reapply-cherry-picks"
+	gitPullLongs   = "verbose quiet progress recurse-submodules rebase stat log signoff squash commit edit cleanup= ff ff-only verify verify-signatures autostash strategy= strategy-option= gpg-sign allow-unrelated-histories all append upload-pack= force tags prune jobs dry-run keep depth= shallow-since= shallow-exclude= deepen= unshallow update-shallow refmap= server-option= ipv4 ipv6 negotiation-tip= show-forced-updates set-upstream no-verbose no-quiet no-progress no-recurse-submodules no-rebase no-stat no-log no-signoff no-squash no-commit no-edit no-cleanup no-ff no-verify no-verify-signatures no-autostash no-strategy no-strategy-option no-gpg-sign no-allow-unrelated-histories no-all no-append no-upload-pack no-force no-tags no-prune no-jobs no-dry-run no-keep no-depth no-shallow-since no-shallow-exclude no-deepen no-update-shallow no-server-option no-ipv4 no-ipv6 no-negotiation-tip no-show-forced-updates no-set-upstream"
+	gitAmLongs     = "interactive 3way quiet signoff utf8 keep keep-non-patch message-id keep-cr no-keep-cr scissors quoted-cr= whitespace= ignore-space-change ignore-whitespace directory= exclude= include= patch-format= reject resolvemsg= continue resolved skip abort quit show-current-patch allow-empty committer-date-is-author-date ignore-date rerere-autoupdate gpg-sign empty= no-verify no-interactive no-3way no-quiet no-signoff no-utf8 no-keep no-keep-non-patch no-message-id no-scissors no-whitespace no-ignore-space-change no-ignore-whitespace no-directory no-exclude no-include no-patch-format no-reject no-resolvemsg no-committer-date-is-author-date no-ignore-date no-rerere-autoupdate no-gpg-sign"
+	gitConfigLongs = "global system local worktree file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list fixed-value edit get-color get-colorbool type= bool int bool-or-int bool-or-str path expiry-date null name-only includes show-origin show-scope default= no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only no-includes no-show-origin no-show-scope no-default"
+)
+
+func gitSpecFor(sub string) (gitSpec, bool) {
+	switch sub {
+	case "commit":
+		return gitSpec{longs: strings.Fields(gitCommitLongs), shortVal: "mFcCt", shortOpt: "uS", shortN: true}, true
+	case "merge":
+		return gitSpec{longs: strings.Fields(gitMergeLongs), shortVal: "mFsX", shortOpt: "S"}, true
+	case "push":
+		return gitSpec{longs: strings.Fields(gitPushLongs), shortVal: "o"}, true
+	case "rebase":
+		return gitSpec{longs: strings.Fields(gitRebaseLongs), shortVal: "sXxC", shortOpt: "S"}, true
+	case "pull":
+		return gitSpec{longs: strings.Fields(gitPullLongs), shortVal: "sXo", shortOpt: "Sj"}, true
+	case "am":
+		return gitSpec{longs: strings.Fields(gitAmLongs), shortVal: "Cp", shortOpt: "S", shortN: true}, true
+	}
+	return gitSpec{}, false
+}
+
+// resolveLong applies git's parse-options rule: an exact long name, else the
+// one long name the argument is a prefix of; ambiguous or unknown is ok=false
+// (git refuses such a command). takesValue reports a trailing "=" in the spec.
+func resolveLong(longs []string, arg string) (name string, takesValue bool, ok bool) {
+	match := ""
+	n := 0
+	for _, l := range longs {
+		base := strings.TrimSuffix(l, "=")
+		if base == arg {
+			return base, base != l, true
+		}
+		if strings.HasPrefix(base, arg) {
+			match = l
+			n++
+		}
+	}
+	if n != 1 {
+		return "", false, false
+	}
+	base := strings.TrimSuffix(match, "=")
+	return base, base != match, true
+}
+
+// gitBuiltins are git 2.39.5's commands (git --list-cmds=main,others); any
+// other word in subcommand position may be a user alias.
+const gitBuiltins = "add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree config count-objects credential describe diagnose diff diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help hook index-pack init init-db interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects pack-refs patch-id prune pull push range-diff read-tree rebase receive-pack reflog remote repack replace rerere reset restore rev-list rev-parse revert rm send-pack shortlog show show-branch show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref tag update-index update-ref upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree gui gitk citool instaweb filter-branch request-pull send-email svn p4 lfs bisect--helper subtree"
+
+func isGitBuiltin(sub string) bool {
+	for _, b := range strings.Fields(gitBuiltins) {
+		if b == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// git judges `git <global options> <subcommand> <args>`. aliases carries
+// inline aliases from -c alias.<name>=<value> (name lower-cased).
+func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases map[string]string) {
+	if depth > maxDepth {
+		j.hits.add(RuleIndirectionUnjudgable)
+		return
+	}
+	i := 0
+	for i < len(args) {
+		v := args[i].val
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		switch {
+		case v == "--":
+			i++
+		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+			i += 2
+			continue
+		case v == "-c":
+			if i+1 < len(args) {
+				aliases = j.gitConfigParam(args[i+1], aliases)
+			}
+			i += 2
+			continue
+		case v == "--config-env":
+			if i+1 < len(args) {
+				aliases = j.gitConfigEnv(args[i+1].val, aliases)
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(v, "--config-env="):
+			aliases = j.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), aliases)
+		}
+		i++
+	}
+	if i >= len(args) {
+		return
+	}
+	sub := args[i]
+	rest := args[i+1:]
+	if sub.dynamic() {
+		j.unknownGitSub(rest)
+		return
+	}
+	if !isGitBuiltin(sub.val) {
+		if a, ok := aliases[strings.ToLower(sub.val)]; ok {
+			switch {
+			case a == dyn:
+				j.hits.add(RuleIndirectionUnjudgable)
+			case strings.HasPrefix(a, "!"):
+				j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, env)
+			default:
+				var words []field
+				for _, w := range splitAlias(a) {
+					words = append(words, lit(w))
+				}
+				j.git(append(words, rest...), env, depth+1, sc, aliases)
+			}
+			return
+		}
+	}
+	j.gitSub(sub.val, rest, env, depth, sc)
+}
+
+// gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
+func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *scope) {
+	if spec, ok := gitSpecFor(sub); ok {
+		j.gitHookOpts(sub, spec, args, env, depth)
+		return
+	}
+	switch sub {
+	case "config":
+		j.gitConfig(args, env, depth)
+		return
+	case "rm", "mv":
+		for _, a := range args {
+			if strings.HasPrefix(a.val, "-") {
+				continue
+			}
+			if k := sc.classify(a); k.hooks {
+				j.hits.add(RuleHooksDirTamper)
+			}
+		}
+		return
+	}
+	if !isGitBuiltin(sub) {
+		j.unknownGitSub(args)
+	}
+}
+
+func (j *judge) gitHookOpts(sub string, spec gitSpec, args []field, env []envVar, depth int) {
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if a.dynamic() {
+			continue
+		}
+		v := a.val
+		if v == "--" {
+			return
+		}
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, val, hasEq := strings.Cut(v[2:], "=")
+			opt, takes, ok := resolveLong(spec.longs, name)
+			if !ok {
+				continue
+			}
+			if opt == "no-verify" {
+				j.hits.add(RuleGitNoVerify)
+			}
+			if takes && !hasEq {
+				k++
+				if k < len(args) {
+					val = args[k].val
+				}
+			}
+			if sub == "rebase" && opt == "exec" {
+				j.script(val, depth+1, env)
+			}
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for c := 1; c < len(v); c++ {
+				ch := v[c]
+				if ch == 'n' && spec.shortN {
+					j.hits.add(RuleGitNoVerifyShort)
+					break
+				}
+				if strings.IndexByte(spec.shortVal, ch) >= 0 {
+					val := v[c+1:]
+					if val == "" && k+1 < len(args) {
+						k++
+						val = args[k].val
+					}
+					if sub == "rebase" && ch == 'x' {
+						j.script(val, depth+1, env)
+					}
+					break
+				}
+				if strings.IndexByte(spec.shortOpt, ch) >= 0 {
+					break
+				}
+			}
+		}
+	}
+}
+
+// unknownGitSub judges the arguments of a git alias or an unknown or run-time
+// subcommand: any unambiguous spelling of --no-verify (--no-veri and longer)
+// denies, since the alias may well be commit.
+func (j *judge) unknownGitSub(args []field) {
+	for _, a := range args {
+		v := a.val
+		if v == "--" {
+			return
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if strings.HasPrefix(name, "--no-veri") && strings.HasPrefix("--no-verify", name) {
+			j.hits.add(RuleGitNoVerify)
+		}
+	}
+}
+
+// gitConfigParam judges one -c <name>[=<value>] and returns the aliases with
+// an inline alias added.
+func (j *judge) gitConfigParam(f field, aliases map[string]string) map[string]string {
+	key, val, _ := strings.Cut(f.val, "=")
+	lk := strings.ToLower(key)
+	if hooksKey(lk) || strings.Contains(lk, dyn) {
+		if hooksKey(lk) {
+			j.hits.add(RuleHooksPathConfig)
+		}
+	}
+	if name, ok := strings.CutPrefix(lk, "alias."); ok {
+		out := map[string]string{}
+		for k, v := range aliases {
+			out[k] = v
+		}
+		if strings.Contains(val, dyn) {
+			val = dyn
+		}
+		out[name] = val
+		return out
+	}
+	return aliases
+}
+
+// gitConfigEnv judges --config-env=<name>=<envvar>: the value comes from the
+// environment, so a hooks key denies and an alias is unjudgeable when used.
+func (j *judge) gitConfigEnv(spec string, aliases map[string]string) map[string]string {
+	key, _, _ := strings.Cut(spec, "=")
+	lk := strings.ToLower(key)
+	if hooksKey(lk) {
+		j.hits.add(RuleHooksPathConfig)
+	}
+	if name, ok := strings.CutPrefix(lk, "alias."); ok {
+		out := map[string]string{name: dyn}
+		for k, v := range aliases {
+			if k != name {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return aliases
+}
+
+// gitConfig judges `git config`: setting, unsetting or renaming away
+// core.hooksPath or includes denies, so does --edit; reading is allowed.
+// Both the git 2.39 syntax and the git 2.46+ subcommands (set, unset, get,
+// list, edit, rename-section, remove-section) are understood.
+func (j *judge) gitConfig(args []field, env []envVar, depth int) {
+	longs := strings.Fields(gitConfigLongs)
+	action := ""
+	var pos []field
+	for k := 0; k < len(args); k++ {
+		v := args[k].val
+		if v == "--" {
+			pos = append(pos, args[k+1:]...)
+			break
+		}
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, _, hasEq := strings.Cut(v[2:], "=")
+			opt, takes, ok := resolveLong(longs, name)
+			if !ok {
+				continue
+			}
+			switch opt {
+			case "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list":
+				action = "get"
+			case "edit":
+				action = "edit"
+			case "add", "replace-all":
+				action = "set"
+			case "unset", "unset-all":
+				action = "unset"
+			case "rename-section", "remove-section":
+				action = "section"
+			}
+			if takes && !hasEq {
+				k++
+			}
+		case v == "-f":
+			k++
+		case v == "-e":
+			action = "edit"
+		case v == "-l":
+			action = "get"
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			pos = append(pos, args[k])
+		}
+	}
+	if action == "" && len(pos) > 0 {
+		switch pos[0].val {
+		case "set":
+			action, pos = "set", pos[1:]
+		case "unset":
+			action, pos = "unset", pos[1:]
+		case "get", "list":
+			action, pos = "get", pos[1:]
+		case "edit":
+			action, pos = "edit", pos[1:]
+		case "rename-section", "remove-section":
+			action, pos = "section", pos[1:]
+		}
+	}
+	if action == "" {
+		if len(pos) >= 2 {
+			action = "set"
+		} else {
+			action = "get"
+		}
+	}
+	switch action {
+	case "edit":
+		j.hits.add(RuleGitConfigFileWrite)
+	case "unset":
+		if len(pos) > 0 && hooksKey(strings.ToLower(pos[0].val)) {
+			j.hits.add(RuleHooksPathConfig)
+		}
+	case "section":
+		if len(pos) > 0 {
+			s := strings.ToLower(pos[0].val)
+			if s == "core" || s == "include" || strings.HasPrefix(s, "includeif") {
+				j.hits.add(RuleHooksPathConfig)
+			}
+		}
+	case "set":
+		if len(pos) == 0 {
+			return
+		}
+		lk := strings.ToLower(pos[0].val)
+		if hooksKey(lk) {
+			j.hits.add(RuleHooksPathConfig)
+		}
+		if strings.HasPrefix(lk, "alias.") && len(pos) > 1 {
+			v := pos[1]
+			if v.dynamic() {
+				return
+			}
+			if strings.HasPrefix(v.val, "!") {
+				j.script(v.val[1:], depth+1, env)
+				return
+			}
+			var words []field
+			for _, w := range splitAlias(v.val) {
+				words = append(words, lit(w))
+			}
+			j.git(words, env, depth+1, &scope{vars: map[string]string{}}, nil)
+		}
+	}
+}
+
+// splitAlias splits an alias value as git's split_cmdline does: blanks
+// separate words, single and double quotes group, backslash escapes.
+func splitAlias(s string) []string {
+	var out []string
+	var cur strings.Builder
+	have := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s) && quote != '\'':
+			i++
+			cur.WriteByte(s[i])
+			have = true
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '"' || c == '\'':
+			quote = c
+			have = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+var forgeMergeURL = regexp.MustCompile(`(?i)pulls/[^/\s]+/merge(?:$|[^a-z0-9_-])`)
+
+// forgeMergeArg reports an argument naming the pull-request merge REST
+// endpoint (GitHub REST "Merge a pull request": PUT
+// /repos/{owner}/{repo}/pulls/{pull_number}/merge) or the GraphQL
+// mergePullRequest mutation.
+func forgeMergeArg(v string) bool {
+	return forgeMergeURL.MatchString(v) || strings.Contains(strings.ToLower(v), "mergepullrequest")
+}
+
+// gh judges the GitHub CLI: `gh pr merge --admin` (gh manual, gh pr merge:
+// "--admin: Use administrator privileges to merge a pull request that does
+// not meet requirements") and `gh api` calls to the merge endpoints.
+func (j *judge) gh(args []field) {
+	var pos []string
+	admin := false
+	for _, a := range args {
+		v := a.val
+		if v == "--admin" || (strings.HasPrefix(v, "--admin=") && !strings.EqualFold(strings.TrimPrefix(v, "--admin="), "false")) {
+			admin = true
+		}
+		if !strings.HasPrefix(v, "-") {
+			pos = append(pos, v)
+		}
+	}
+	if len(pos) >= 2 && pos[0] == "pr" && pos[1] == "merge" && admin {
+		j.hits.add(RuleForgeAdminMerge)
+	}
+	if len(pos) >= 1 && pos[0] == "api" {
+		for _, a := range args {
+			if forgeMergeArg(a.val) {
+				j.hits.add(RuleForgeAdminMerge)
+			}
+		}
+	}
+}

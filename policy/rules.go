@@ -1,0 +1,240 @@
+package policy
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// rulesJSON is the one wording source of the built-in policy: rule ids, the
+// two halves of every refusal text, the text-rule patterns and the
+// normalisation the text rules run on.
+//
+//go:embed rules.json
+var rulesJSON []byte
+
+// Rule ids of the built-in policy. They are stable: corpora, audits and the
+// rendered interceptors name them.
+const (
+	RuleScanBoundCommand      = "scan-bound-command"
+	RuleScanBoundLine         = "scan-bound-line"
+	RuleGitNoVerify           = "git-no-verify"
+	RuleGitNoVerifyShort      = "git-no-verify-short"
+	RuleHookManagerEnv        = "hook-manager-env"
+	RuleHooksPathConfig       = "hooks-path-config"
+	RuleGitConfigFileWrite    = "git-config-file-write"
+	RuleHooksDirTamper        = "hooks-dir-tamper"
+	RuleHookManagerUninstall  = "hook-manager-uninstall"
+	RulePrivilegeEscalation   = "privilege-escalation"
+	RuleForgeAdminMerge       = "forge-admin-merge"
+	RuleIndirectionUnjudgable = "indirection-unjudgeable"
+	RuleEnvLefthookDisabled   = "env-lefthook-disabled"
+)
+
+// Scan bounds. A command longer than MaxCommandBytes bytes (UTF-8), or with
+// one line ("\n"-separated, before any normalisation) longer than MaxLineBytes
+// bytes, is denied with RuleScanBoundCommand or RuleScanBoundLine; it is never
+// truncated. Renderers must count UTF-8 bytes, not characters.
+const (
+	MaxCommandBytes = 64 * 1024
+	MaxLineBytes    = 2 * 1024
+)
+
+// MaxReasonBytes caps every refusal text (DESIGN.md conventions).
+const MaxReasonBytes = 4096
+
+// Substitution is one step of the text normalisation: every match of Pattern
+// (a regular expression valid alike in RE2, Python re and JavaScript RegExp)
+// in the command is replaced by Replacement (a literal, no group references),
+// left to right and non-overlapping (Python re.sub, JS replace with the g
+// flag, Go ReplaceAllLiteralString). Why documents the step.
+type Substitution struct {
+	Pattern     string
+	Replacement string
+	Why         string
+}
+
+type ruleData struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Why     string `json:"why"`
+	Instead string `json:"instead"`
+	Pattern string `json:"pattern"`
+}
+
+type rulesFile struct {
+	Normalise []struct {
+		Pattern     string `json:"pattern"`
+		Replacement string `json:"replacement"`
+		Why         string `json:"why"`
+	} `json:"normalise"`
+	Fragments map[string]string `json:"fragments"`
+	Rules     []ruleData        `json:"rules"`
+	Operator  struct {
+		Why     string `json:"why"`
+		Instead string `json:"instead"`
+	} `json:"operator"`
+}
+
+// catalog is the parsed, expanded rules file. It is immutable once built.
+type catalog struct {
+	rules     []ruleData // patterns expanded
+	byID      map[string]ruleData
+	priority  map[string]int
+	normalise []Substitution
+	opWhy     string
+	opInstead string
+}
+
+// loadCatalog parses the embedded rules file once per process; the result is a
+// pure function of embedded data and never changes afterwards.
+var loadCatalog = sync.OnceValues(func() (*catalog, error) {
+	var f rulesFile
+	if err := json.Unmarshal(rulesJSON, &f); err != nil {
+		return nil, fmt.Errorf("policy: rules.json: %w", err)
+	}
+	c := &catalog{byID: map[string]ruleData{}, priority: map[string]int{}, opWhy: f.Operator.Why, opInstead: f.Operator.Instead}
+	for _, n := range f.Normalise {
+		c.normalise = append(c.normalise, Substitution{Pattern: n.Pattern, Replacement: n.Replacement, Why: n.Why})
+	}
+	for i, r := range f.Rules {
+		if r.Pattern != "" {
+			p, err := expandPattern(r.Pattern, f.Fragments)
+			if err != nil {
+				return nil, fmt.Errorf("policy: rules.json: rule %s: %w", r.ID, err)
+			}
+			r.Pattern = p
+		}
+		if _, dup := c.byID[r.ID]; dup {
+			return nil, fmt.Errorf("policy: rules.json: duplicate rule id %s", r.ID)
+		}
+		c.rules = append(c.rules, r)
+		c.byID[r.ID] = r
+		c.priority[r.ID] = i
+	}
+	return c, nil
+})
+
+var fragmentRef = regexp.MustCompile(`\{[A-Z]+\}`)
+
+// expandPattern replaces {NAME} fragments (repeatedly, they may nest) and then
+// {ci:text} case-insensitive literals.
+func expandPattern(p string, frags map[string]string) (string, error) {
+	for range 8 {
+		var missing string
+		q := fragmentRef.ReplaceAllStringFunc(p, func(m string) string {
+			v, ok := frags[m[1:len(m)-1]]
+			if !ok {
+				missing = m
+				return m
+			}
+			return v
+		})
+		if missing != "" {
+			return "", fmt.Errorf("unknown fragment %s", missing)
+		}
+		if q == p {
+			break
+		}
+		p = q
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(p, "{ci:")
+		if i < 0 {
+			b.WriteString(p)
+			return b.String(), nil
+		}
+		j := strings.IndexByte(p[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("unterminated {ci:")
+		}
+		b.WriteString(p[:i])
+		for _, r := range p[i+4 : i+j] {
+			switch {
+			case r >= 'a' && r <= 'z':
+				b.WriteString("[" + string(r-32) + string(r) + "]")
+			case r >= 'A' && r <= 'Z':
+				b.WriteString("[" + string(r) + string(r+32) + "]")
+			case r == '.':
+				b.WriteString(`\.`)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		p = p[i+j+1:]
+	}
+}
+
+func mustCatalog() *catalog {
+	c, err := loadCatalog()
+	if err != nil {
+		// The rules file is embedded and covered by tests; a broken one is a
+		// build defect, not a runtime condition.
+		panic(err)
+	}
+	return c
+}
+
+// TextRules returns the built-in text rules in priority order (the first that
+// matches decides), with every {fragment} and {ci:} macro expanded. Each
+// Pattern is meant to be searched (not anchored) in the command after
+// Normalisations() and after the scan bounds; it uses only constructs that mean
+// the same in RE2, Python re and JavaScript RegExp (no \s \b \w \d ., no
+// lookaround, backreferences or inline flags), and no flags are needed.
+func TextRules() []TextRule {
+	c := mustCatalog()
+	var out []TextRule
+	for _, r := range c.rules {
+		if r.Kind == "text" {
+			out = append(out, TextRule{ID: r.ID, Pattern: r.Pattern, Why: r.Why, Instead: r.Instead})
+		}
+	}
+	return out
+}
+
+// Normalisations returns the substitutions, in order, that turn a command into
+// the text the text rules search: backslash-newline joining and quote removal.
+func Normalisations() []Substitution {
+	return append([]Substitution(nil), mustCatalog().normalise...)
+}
+
+// RuleIDs returns every built-in rule id in priority order (operator rules,
+// "operator:<layer>:<index>", come after all of them).
+func RuleIDs() []string {
+	c := mustCatalog()
+	out := make([]string, 0, len(c.rules))
+	for _, r := range c.rules {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// Refusal returns the refusal text "[BLOCKED BY hookwarden:<id>] <why>; <instead>"
+// for a built-in rule id, capped at MaxReasonBytes; ok is false for an unknown id.
+func Refusal(id string) (reason string, ok bool) {
+	r, ok := mustCatalog().byID[id]
+	if !ok {
+		return "", false
+	}
+	return refusal(id, r.Why, r.Instead), true
+}
+
+func refusal(id, why, instead string) string {
+	return capReason("[BLOCKED BY hookwarden:" + id + "] " + why + "; " + instead)
+}
+
+// capReason cuts s to at most MaxReasonBytes bytes on a UTF-8 boundary.
+func capReason(s string) string {
+	if len(s) <= MaxReasonBytes {
+		return s
+	}
+	i := MaxReasonBytes
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i]
+}

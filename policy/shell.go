@@ -1,0 +1,892 @@
+package policy
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxDepth bounds nested scripts (bash -c, eval, cmd /c, powershell -c,
+// aliases, env -S ...). Deeper nesting denies with indirection-unjudgeable.
+const maxDepth = 8
+
+// judge is the state of one Judge call.
+type judge struct {
+	p    *Policy
+	hits *hitSet
+}
+
+// envVar is one environment assignment in effect for a command.
+type envVar struct {
+	name string
+	val  field
+}
+
+// script parses src as a shell script and judges every command in it. env
+// holds assignments inherited from enclosing launchers. A script that does
+// not parse is judged by the text rules.
+func (j *judge) script(src string, depth int, env []envVar) {
+	if depth > maxDepth {
+		j.hits.add(RuleIndirectionUnjudgable)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if id := j.p.textMatch(j.p.Normalise(src)); id != "" {
+			j.hits.add(id)
+		}
+		return
+	}
+	sc := &scope{vars: map[string]string{}}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			j.stmt(x, depth, env, sc)
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				if a.Name == nil || a.Naked {
+					continue
+				}
+				v := sc.word(a.Value)
+				j.assignment(a.Name.Value, v, true)
+				if !v.dynamic() {
+					sc.vars[a.Name.Value] = v.val
+				}
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				j.pipeline(x, depth, env, sc)
+			}
+		}
+		return true
+	})
+}
+
+// scriptField judges a field holding a script; run-time parts become a
+// parameter expansion so the parser keeps them dynamic.
+func (j *judge) scriptField(f field, depth int, env []envVar) {
+	j.script(strings.ReplaceAll(f.val, dyn, "${__hookwarden_dynamic}"), depth, env)
+}
+
+func isOutputRedirect(op syntax.RedirOperator) bool {
+	switch op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrAllClob, syntax.AppAllClob:
+		return true
+	}
+	return false
+}
+
+func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
+	for _, r := range st.Redirs {
+		if r.Word == nil {
+			continue
+		}
+		if isOutputRedirect(r.Op) || (r.Op == syntax.DplOut && r.Word.Lit() != "-" && !isDigits(r.Word.Lit())) {
+			k := sc.classify(sc.word(r.Word))
+			if k.hooks {
+				j.hits.add(RuleHooksDirTamper)
+			}
+			if k.gitConf {
+				j.hits.add(RuleGitConfigFileWrite)
+			}
+		}
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return
+	}
+	var local []envVar
+	for _, a := range call.Assigns {
+		if a.Name == nil {
+			continue
+		}
+		v := sc.word(a.Value)
+		if len(call.Args) == 0 {
+			j.assignment(a.Name.Value, v, true)
+			if !v.dynamic() {
+				sc.vars[a.Name.Value] = v.val
+			}
+			continue
+		}
+		local = append(local, envVar{name: a.Name.Value, val: v})
+	}
+	if len(call.Args) == 0 {
+		return
+	}
+	var argv []field
+	for _, w := range call.Args {
+		argv = append(argv, sc.fields(w)...)
+	}
+	all := append(append([]envVar(nil), env...), local...)
+	j.command(argv, all, depth, st, sc)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// assignment judges one environment assignment. standalone is true for a
+// plain or exported assignment statement, which affects every later command,
+// so hook-manager switches deny there whatever follows.
+func (j *judge) assignment(name string, v field, standalone bool) {
+	if id := configEnvRule(name, v); id != "" {
+		j.hits.add(id)
+	}
+	if standalone && hookManagerOff(name, v) {
+		j.hits.add(RuleHookManagerEnv)
+	}
+}
+
+// hookManagerOff reports whether name=v switches a hook manager off:
+// LEFTHOOK=0|false and LEFTHOOK_EXCLUDE (lefthook docs/usage.md, "ENV
+// variables"), HUSKY=0 (husky v9 docs) and HUSKY_SKIP_HOOKS (husky v4),
+// SKIP=<ids> (pre-commit docs, "Temporarily disabling hooks"). A value known
+// only at run time counts as off.
+func hookManagerOff(name string, v field) bool {
+	d := v.dynamic()
+	switch name {
+	case "LEFTHOOK":
+		return d || v.val == "0" || v.val == "false"
+	case "LEFTHOOK_EXCLUDE":
+		return true
+	case "HUSKY":
+		return d || v.val == "0"
+	case "HUSKY_SKIP_HOOKS", "SKIP":
+		return d || v.val != ""
+	}
+	return false
+}
+
+var gitConfigKeyVar = regexp.MustCompile(`^GIT_CONFIG_KEY_[0-9]+$`)
+
+// configEnvRule judges git's environment configuration: GIT_CONFIG_KEY_<n>
+// naming core.hooksPath or an include, and GIT_CONFIG_PARAMETERS mentioning
+// them (git-config(1), ENVIRONMENT).
+func configEnvRule(name string, v field) string {
+	switch {
+	case gitConfigKeyVar.MatchString(name):
+		if hooksKey(strings.ToLower(v.val)) {
+			return RuleHooksPathConfig
+		}
+	case name == "GIT_CONFIG_PARAMETERS":
+		l := strings.ToLower(v.val)
+		if strings.Contains(l, "core.hookspath") || strings.Contains(l, "include.path") || strings.Contains(l, "includeif.") {
+			return RuleHooksPathConfig
+		}
+	}
+	return ""
+}
+
+// hooksKey reports whether a lower-cased config key steers hooks: core.hooksPath
+// or an include that could set it.
+func hooksKey(lk string) bool {
+	return lk == "core.hookspath" || lk == "include.path" || (strings.HasPrefix(lk, "includeif.") && strings.HasSuffix(lk, ".path"))
+}
+
+// gitLike reports whether a resolved command name runs git (or may: a name
+// known only at run time).
+func gitLike(name string, known bool) bool {
+	return !known || name == "git" || strings.HasPrefix(name, "git-")
+}
+
+// command judges one simple command after launcher resolution.
+func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	for steps := 0; len(argv) > 0 && steps < 64; steps++ {
+		name, known := cmdName(argv[0])
+		args := argv[1:]
+		if gitLike(name, known) {
+			for _, e := range env {
+				if hookManagerOff(e.name, e.val) {
+					j.hits.add(RuleHookManagerEnv)
+				}
+			}
+		}
+		for _, e := range env {
+			if id := configEnvRule(e.name, e.val); id != "" {
+				j.hits.add(id)
+			}
+		}
+		if !known {
+			j.git(args, env, depth, sc, nil)
+			j.unknownGitSub(args)
+			return
+		}
+		next, more := j.launcher(name, args, &env, depth, st, sc)
+		if !more {
+			return
+		}
+		argv = next
+	}
+}
+
+// launcher judges the command called name with args. When the command runs
+// another command (a launcher), it returns that command's argv and true.
+func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	switch name {
+	case "env":
+		return j.envLauncher(args, env, depth)
+	case "exec":
+		return skipOpts(args, "a", nil), true
+	case "command":
+		for _, a := range args {
+			if a.val == "-v" || a.val == "-V" {
+				return nil, false
+			}
+		}
+		return skipOpts(args, "", nil), true
+	case "builtin", "nohup", "setsid", "nocorrect", "noglob", "caffeinate", "unbuffer", "catchsegv":
+		return skipOpts(args, "", nil), true
+	case "nice":
+		return skipOpts(args, "n", []string{"--adjustment"}), true
+	case "time":
+		return skipOpts(args, "fo", []string{"--format", "--output"}), true
+	case "timeout":
+		rest := skipOpts(args, "sk", []string{"--signal", "--kill-after"})
+		if len(rest) > 0 {
+			rest = rest[1:] // the duration
+		}
+		return rest, true
+	case "stdbuf":
+		return skipOpts(args, "ioe", []string{"--input", "--output", "--error"}), true
+	case "ionice":
+		return skipOpts(args, "cnpP", []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}), true
+	case "chrt", "taskset":
+		rest := skipOpts(args, "", nil)
+		if len(rest) > 0 {
+			rest = rest[1:] // priority or mask
+		}
+		return rest, true
+	case "xargs":
+		return skipOpts(args, "IinLlPdEeas", []string{"--max-args", "--max-lines", "--max-procs", "--delimiter", "--arg-file", "--replace", "--eof", "--max-chars", "--process-slot-var"}), true
+	case "sudo", "doas", "pkexec", "run0":
+		j.hits.add(RulePrivilegeEscalation)
+		rest := skipOpts(args, "ugphCDrtTU", []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"})
+		for len(rest) > 0 && isAssignment(rest[0].val) {
+			n, v, _ := strings.Cut(rest[0].val, "=")
+			*env = append(*env, envVar{name: n, val: lit(v)})
+			rest = rest[1:]
+		}
+		return rest, true
+	case "su":
+		for i, a := range args {
+			v := a.val
+			if v == "--command" || v == "--session-command" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c")) {
+				j.hits.add(RulePrivilegeEscalation)
+				if i+1 < len(args) {
+					j.scriptField(args[i+1], depth+1, *env)
+				}
+			} else if strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--session-command=") {
+				j.hits.add(RulePrivilegeEscalation)
+				_, s, _ := strings.Cut(v, "=")
+				j.script(s, depth+1, *env)
+			}
+		}
+		return nil, false
+	case "eval":
+		j.scriptField(joinFields(args), depth+1, *env)
+		return nil, false
+	case "alias":
+		for _, a := range args {
+			if _, v, ok := strings.Cut(a.val, "="); ok {
+				j.script(v, depth+1, *env)
+			}
+		}
+		return nil, false
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
+		j.shell(args, *env, depth, st)
+		return nil, false
+	case "busybox":
+		return args, true
+	case "cmd":
+		j.cmdExe(args, *env, depth)
+		return nil, false
+	case "powershell", "pwsh", "powershell_ise":
+		j.powershell(args, *env, depth)
+		return nil, false
+	case "watch":
+		rest := skipOpts(args, "nqs", []string{"--interval", "--differences", "--equexit"})
+		for _, a := range args {
+			if a.val == "-x" || a.val == "--exec" {
+				return rest, true
+			}
+		}
+		if len(rest) > 0 {
+			j.scriptField(joinFields(rest), depth+1, *env)
+		}
+		return nil, false
+	case "script":
+		for i, a := range args {
+			if (a.val == "-c" || a.val == "--command") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+			} else if strings.HasPrefix(a.val, "--command=") {
+				j.script(strings.TrimPrefix(a.val, "--command="), depth+1, *env)
+			}
+		}
+		return nil, false
+	case "flock":
+		for i, a := range args {
+			if (a.val == "-c" || a.val == "--command") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+				return nil, false
+			}
+		}
+		rest := skipOpts(args, "wEe", []string{"--timeout", "--conflict-exit-code"})
+		if len(rest) > 1 {
+			return rest[1:], true
+		}
+		return nil, false
+	case "npx", "bunx", "pnpx":
+		for i, a := range args {
+			if (a.val == "-c" || a.val == "--call") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+				return nil, false
+			}
+		}
+		return skipOpts(args, "p", []string{"--package"}), true
+	case "npm", "pnpm", "yarn", "bun", "uv", "pipx":
+		rest := skipOpts(args, "", nil)
+		if len(rest) == 0 {
+			return nil, false
+		}
+		switch rest[0].val {
+		case "exec", "x", "dlx", "run":
+			if rest[0].val == "run" && name != "uv" && name != "pipx" {
+				return nil, false // package scripts: not judgeable here
+			}
+			rest = skipOpts(rest[1:], "", nil)
+			if len(rest) > 0 && rest[0].val == "run" { // uv tool run
+				rest = rest[1:]
+			}
+			return rest, true
+		case "tool":
+			if len(rest) > 1 && rest[1].val == "run" {
+				return skipOpts(rest[2:], "", nil), true
+			}
+			return nil, false
+		}
+		if name == "yarn" || name == "pnpm" {
+			return rest, true
+		}
+		return nil, false
+	case "uvx":
+		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
+	case "python", "python3", "py":
+		for i, a := range args {
+			if a.val == "-m" && i+1 < len(args) {
+				return args[i+1:], true
+			}
+			if a.val == "-c" {
+				return nil, false
+			}
+		}
+		return nil, false
+	case "find":
+		j.find(args, *env, depth, st, sc)
+		return nil, false
+	case "git":
+		j.git(args, *env, depth, sc, nil)
+		return nil, false
+	case "gh":
+		j.gh(args)
+		return nil, false
+	case "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "irm", "invoke-webrequest", "iwr":
+		for _, a := range args {
+			if forgeMergeArg(a.val) {
+				j.hits.add(RuleForgeAdminMerge)
+			}
+		}
+		return nil, false
+	case "lefthook", "pre-commit", "pre_commit", "husky":
+		rest := skipOpts(args, "c", []string{"--config"})
+		if len(rest) > 0 && rest[0].val == "uninstall" {
+			j.hits.add(RuleHookManagerUninstall)
+		}
+		return nil, false
+	case "cd", "pushd", "chdir", "set-location", "sl":
+		rest := skipOpts(args, "", nil)
+		if len(rest) == 1 && !rest[0].dynamic() {
+			p := strings.ReplaceAll(rest[0].raw, `\`, "/")
+			if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
+				sc.cwd = p
+			} else {
+				sc.cwd = sc.cwd + "/" + p
+			}
+		} else {
+			sc.cwd = ""
+		}
+		return nil, false
+	}
+	if strings.HasPrefix(name, "git-") {
+		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, sc)
+		return nil, false
+	}
+	j.tamper(name, args, sc)
+	return nil, false
+}
+
+func isAssignment(s string) bool {
+	n, _, ok := strings.Cut(s, "=")
+	if !ok || n == "" {
+		return false
+	}
+	for i, c := range n {
+		if !(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipOpts drops leading options: short options whose letter is in valShort
+// take a value (stuck or next argument), long options in valLong take one
+// unless written --opt=value; "--" ends the options.
+func skipOpts(args []field, valShort string, valLong []string) []field {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			return args[i+1:]
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return args[i:]
+		}
+		if strings.HasPrefix(v, "--") {
+			if !strings.Contains(v, "=") {
+				for _, l := range valLong {
+					if v == l {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		for k := 1; k < len(v); k++ {
+			if strings.IndexByte(valShort, v[k]) >= 0 {
+				if k == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func joinFields(fs []field) field {
+	var v, r []string
+	for _, f := range fs {
+		v = append(v, f.val)
+		r = append(r, f.raw)
+	}
+	return field{val: strings.Join(v, " "), raw: strings.Join(r, " ")}
+}
+
+// envLauncher handles env(1): options, NAME=VALUE assignments, -S strings
+// (GNU coreutils env, --split-string).
+func (j *judge) envLauncher(args []field, env *[]envVar, depth int) ([]field, bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			return args[i+1:], true
+		case v == "-S" || v == "--split-string":
+			if i+1 < len(args) {
+				return append(j.splitString(args[i+1]), args[i+2:]...), true
+			}
+			return nil, false
+		case strings.HasPrefix(v, "--split-string="):
+			return append(j.splitString(lit(strings.TrimPrefix(v, "--split-string="))), args[i+1:]...), true
+		case strings.HasPrefix(v, "-S"):
+			return append(j.splitString(lit(v[2:])), args[i+1:]...), true
+		case v == "-u" || v == "-C" || v == "--unset" || v == "--chdir" || v == "-P":
+			i++
+		case strings.HasPrefix(v, "-"):
+			if strings.Contains(v[1:], "S") && !strings.HasPrefix(v, "--") {
+				// a cluster such as -iS 'cmd'
+				if i+1 < len(args) {
+					return append(j.splitString(args[i+1]), args[i+2:]...), true
+				}
+			}
+		case isAssignment(v):
+			n, val, _ := strings.Cut(v, "=")
+			raw := args[i].raw
+			if _, r, ok := strings.Cut(raw, "="); ok {
+				raw = r
+			}
+			*env = append(*env, envVar{name: n, val: field{val: val, raw: raw}})
+		default:
+			return args[i:], true
+		}
+	}
+	return nil, false
+}
+
+// splitString splits an env -S string into words with the shell parser (close
+// to env's own quoting rules).
+func (j *judge) splitString(f field) []field {
+	src := strings.ReplaceAll(f.val, dyn, "${__hookwarden_dynamic}")
+	file, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil || len(file.Stmts) != 1 {
+		if id := j.p.textMatch(j.p.Normalise(f.val)); id != "" {
+			j.hits.add(id)
+		}
+		return nil
+	}
+	call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	sc := &scope{vars: map[string]string{}}
+	var out []field
+	for _, a := range call.Assigns {
+		if a.Name != nil {
+			out = append(out, lit(a.Name.Value+"="+sc.word(a.Value).val))
+		}
+	}
+	for _, w := range call.Args {
+		out = append(out, sc.fields(w)...)
+	}
+	return out
+}
+
+// shell handles sh-family interpreters: -c strings, and a script fed on
+// stdin by a here-document or here-string.
+func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
+	cflag := false
+	k := 0
+	for ; k < len(args); k++ {
+		v := args[k].val
+		if v == "--" || v == "-" {
+			k++
+			break
+		}
+		if !(strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) {
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" || v == "--command" {
+				if v == "--command" {
+					cflag = true
+					k++
+					break
+				}
+				k++
+			}
+			continue
+		}
+		if strings.HasPrefix(v, "-") && strings.Contains(v, "c") {
+			cflag = true
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
+			k++
+		}
+	}
+	if cflag {
+		if k < len(args) {
+			j.scriptField(args[k], depth+1, env)
+		}
+		return
+	}
+	if k < len(args) {
+		return // a script file: not judged here
+	}
+	if st == nil {
+		return
+	}
+	sc := &scope{vars: map[string]string{}}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				j.scriptField(sc.word(r.Hdoc), depth+1, env)
+			}
+		case syntax.WordHdoc:
+			j.scriptField(sc.word(r.Word), depth+1, env)
+		}
+	}
+}
+
+// cmdExe handles cmd.exe /c and /k: the rest of the line is the command.
+func (j *judge) cmdExe(args []field, env []envVar, depth int) {
+	for i, a := range args {
+		l := strings.ToLower(a.raw)
+		if l == "/c" || l == "/k" || l == "/r" {
+			j.script(joinFields(args[i+1:]).raw, depth+1, env)
+			return
+		}
+		if strings.HasPrefix(l, "/c") || strings.HasPrefix(l, "/k") {
+			rest := append([]field{{val: a.val[2:], raw: a.raw[2:]}}, args[i+1:]...)
+			j.script(joinFields(rest).raw, depth+1, env)
+			return
+		}
+	}
+}
+
+// powershell handles powershell.exe and pwsh: -Command (any unique prefix,
+// -c), -EncodedCommand (base64 of UTF-16LE), or a bare command line.
+func (j *judge) powershell(args []field, env []envVar, depth int) {
+	valued := []string{"executionpolicy", "ep", "ex", "windowstyle", "version", "outputformat", "inputformat", "configurationname", "workingdirectory", "wd", "settingsfile", "custompipename"}
+	for i := 0; i < len(args); i++ {
+		a := args[i].raw
+		if !(strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/")) {
+			j.script(joinFields(args[i:]).raw, depth+1, env)
+			return
+		}
+		n := strings.ToLower(strings.TrimLeft(a, "-/"))
+		switch {
+		case n == "":
+			continue
+		case strings.HasPrefix("command", n):
+			if i+1 < len(args) {
+				j.script(joinFields(args[i+1:]).raw, depth+1, env)
+			}
+			return
+		case strings.HasPrefix("encodedcommand", n) || n == "ec":
+			if i+1 < len(args) {
+				s, ok := decodePowerShell(args[i+1].val)
+				if !ok {
+					j.hits.add(RuleIndirectionUnjudgable)
+					return
+				}
+				j.script(s, depth+1, env)
+			}
+			return
+		case strings.HasPrefix("file", n):
+			return
+		}
+		for _, v := range valued {
+			if strings.HasPrefix(v, n) && len(n) >= 2 || n == "w" || n == "v" {
+				i++
+				break
+			}
+		}
+	}
+}
+
+func decodePowerShell(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return string(utf16.Decode(u)), true
+}
+
+// find: a hooks path with -delete or -exec/-ok, and the -exec commands themselves.
+func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	var paths []field
+	i := 0
+	for ; i < len(args) && !strings.HasPrefix(args[i].val, "-") && args[i].val != "(" && args[i].val != "!"; i++ {
+		paths = append(paths, args[i])
+	}
+	hooks := false
+	for _, p := range paths {
+		if k := sc.classify(p); k.hooks || k.gitDir {
+			hooks = true
+		}
+	}
+	for ; i < len(args); i++ {
+		switch args[i].val {
+		case "-delete":
+			if hooks {
+				j.hits.add(RuleHooksDirTamper)
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var sub []field
+			for i++; i < len(args) && args[i].val != ";" && args[i].val != "+"; i++ {
+				if args[i].val == "{}" && len(paths) > 0 {
+					sub = append(sub, paths...)
+					continue
+				}
+				sub = append(sub, args[i])
+			}
+			j.command(sub, env, depth+1, nil, sc)
+		}
+	}
+}
+
+// tamper judges file-changing commands (Unix, cmd.exe, PowerShell) whose
+// target is the hooks directory or a git config file.
+func (j *judge) tamper(name string, args []field, sc *scope) {
+	cmdStyle := false
+	switch name {
+	case "del", "erase", "rd", "rmdir", "move", "copy", "xcopy", "robocopy", "ren", "rename", "attrib", "icacls", "cacls", "takeown":
+		cmdStyle = true
+	}
+	isOpt := func(v string) bool {
+		if strings.HasPrefix(v, "-") && v != "-" {
+			return true
+		}
+		if cmdStyle && strings.HasPrefix(v, "/") && len(v) <= 12 && !strings.Contains(v[1:], "/") && !strings.Contains(v[1:], `\`) {
+			return true
+		}
+		return false
+	}
+	check := func(f field, allowGitDir bool) {
+		k := sc.classify(f)
+		if k.hooks || (allowGitDir && k.gitDir) {
+			j.hits.add(RuleHooksDirTamper)
+		}
+		if k.gitConf {
+			j.hits.add(RuleGitConfigFileWrite)
+		}
+	}
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
+		"mv", "tee",
+		"del", "erase", "rd", "move", "ren", "rename", "attrib", "icacls", "cacls", "takeown",
+		"remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "add-content", "ac",
+		"out-file", "clear-content", "clc", "new-item", "ni", "set-acl", "set-itemproperty", "sp", "clear-item", "cli":
+		for _, a := range args {
+			if isOpt(a.val) && !strings.Contains(a.val, "=") {
+				continue
+			}
+			v := a
+			if _, after, ok := strings.Cut(a.val, "="); ok && isOpt(a.val) {
+				v = field{val: after, raw: after}
+			}
+			check(v, true)
+		}
+	case "cp", "ln", "install", "rsync", "scp", "copy", "xcopy", "robocopy", "copy-item", "cpi":
+		var pos []field
+		var dest *field
+		for i := 0; i < len(args); i++ {
+			v := strings.ToLower(args[i].val)
+			if isOpt(v) {
+				switch {
+				case v == "-t" || v == "--target-directory" || (strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v) && name != "cp" && name != "install"):
+					if i+1 < len(args) {
+						d := args[i+1]
+						dest = &d
+						i++
+					}
+				case strings.HasPrefix(v, "--target-directory="):
+					d := lit(args[i].val[len("--target-directory="):])
+					dest = &d
+				case strings.HasPrefix(v, "-destination:"):
+					d := lit(args[i].val[len("-destination:"):])
+					dest = &d
+				case v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude" || v == "-s" || v == "--suffix" || v == "-m" || v == "-o" || v == "-g" || v == "-e":
+					i++
+				}
+				continue
+			}
+			pos = append(pos, args[i])
+		}
+		if dest == nil && len(pos) >= 2 {
+			d := pos[len(pos)-1]
+			if name == "robocopy" || name == "xcopy" {
+				d = pos[1]
+			}
+			dest = &d
+		}
+		if dest != nil {
+			check(*dest, false)
+		}
+	case "sed", "perl", "ruby":
+		inPlace := false
+		for _, a := range args {
+			v := a.val
+			if v == "--in-place" || strings.HasPrefix(v, "--in-place=") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "i")) {
+				inPlace = true
+			}
+		}
+		if inPlace {
+			for _, a := range args {
+				if !isOpt(a.val) {
+					check(a, false)
+				}
+			}
+		}
+	case "dd":
+		for _, a := range args {
+			if strings.HasPrefix(a.val, "of=") {
+				check(field{val: a.val[3:], raw: strings.TrimPrefix(a.raw, "of=")}, false)
+			}
+		}
+	}
+}
+
+// pipeline judges what flows between stages: a listing of the hooks
+// directory piped into a removal, and literal text piped into a shell.
+func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) {
+			flatten(bc.X)
+			flatten(bc.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(b.X)
+	flatten(b.Y)
+	hooksListed := false
+	var text *field
+	for _, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			hooksListed, text = false, nil
+			continue
+		}
+		var argv []field
+		for _, w := range call.Args {
+			argv = append(argv, sc.fields(w)...)
+		}
+		names := stageNames(argv)
+		if hooksListed {
+			for _, n := range names {
+				switch n {
+				case "rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "del", "erase", "rd", "remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "clear-content", "clc", "truncate":
+					j.hits.add(RuleHooksDirTamper)
+				}
+			}
+		}
+		if text != nil && len(names) > 0 {
+			switch names[0] {
+			case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "cmd", "powershell", "pwsh", "iex", "invoke-expression":
+				if len(skipOpts(argv[1:], "", nil)) == 0 || names[0] == "iex" || names[0] == "invoke-expression" {
+					j.scriptField(*text, depth+1, env)
+				}
+			}
+		}
+		hooksListed, text = false, nil
+		for _, a := range argv[1:] {
+			if k := sc.classify(a); k.hooks {
+				hooksListed = true
+			}
+		}
+		if n := names[0]; n == "echo" || n == "printf" || n == "write-output" || n == "write-host" {
+			t := joinFields(skipOpts(argv[1:], "", nil))
+			text = &t
+		}
+	}
+}
+
+// stageNames lists the command names of a pipeline stage: its own, the one
+// xargs or ForEach-Object runs, and command names appearing among its words.
+func stageNames(argv []field) []string {
+	var out []string
+	for _, a := range argv {
+		if n, ok := cmdName(a); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// dyn marks, inside field.val, a part whose value is only known at run time
+// (a parameter with no literal assignment, a command substitution, ...).
+const dyn = "\x00"
+
+// field is one shell word after the expansions the policy can do statically.
+// val is the value the command would see, with dyn for unknown parts; raw is
+// the source spelling with quote characters dropped and backslashes kept (so
+// a Windows path .git\hooks survives, which val turns into .githooks).
+type field struct {
+	val string
+	raw string
+}
+
+func (f field) dynamic() bool { return strings.Contains(f.val, dyn) }
+
+// scope holds literal variable assignments seen so far in one script and the
+// directory the script has changed to with cd (relative, "" when unknown or
+// unchanged).
+type scope struct {
+	vars map[string]string
+	cwd  string
+}
+
+func lit(s string) field { return field{val: s, raw: s} }
+
+// fields evaluates a word into zero or more fields. An unquoted $NAME with a
+// known literal value is split on blanks, as the shell does.
+func (sc *scope) fields(w *syntax.Word) []field {
+	if w == nil {
+		return nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
+			if v, ok := sc.vars[pe.Param.Value]; ok {
+				var out []field
+				for _, s := range strings.Fields(v) {
+					out = append(out, lit(s))
+				}
+				return out
+			}
+		}
+	}
+	var val, raw strings.Builder
+	sc.parts(w.Parts, false, &val, &raw)
+	return []field{{val: val.String(), raw: raw.String()}}
+}
+
+// word evaluates a word into exactly one field (no field splitting).
+func (sc *scope) word(w *syntax.Word) field {
+	if w == nil {
+		return field{}
+	}
+	var val, raw strings.Builder
+	sc.parts(w.Parts, false, &val, &raw)
+	return field{val: val.String(), raw: raw.String()}
+}
+
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && pe.Index == nil &&
+		pe.Slice == nil && pe.Repl == nil && pe.Exp == nil && pe.NestedParam == nil
+}
+
+func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Builder) {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			raw.WriteString(x.Value)
+			val.WriteString(unescape(x.Value, inDbl))
+		case *syntax.SglQuoted:
+			raw.WriteString(x.Value)
+			if x.Dollar {
+				val.WriteString(ansiC(x.Value))
+			} else {
+				val.WriteString(x.Value)
+			}
+		case *syntax.DblQuoted:
+			sc.parts(x.Parts, true, val, raw)
+		case *syntax.ParamExp:
+			if simpleParam(x) {
+				if v, ok := sc.vars[x.Param.Value]; ok {
+					val.WriteString(v)
+					raw.WriteString(v)
+					continue
+				}
+			}
+			val.WriteString(dyn)
+			raw.WriteString("$")
+		case *syntax.CmdSubst:
+			if v, ok := gitDirSubst(x); ok {
+				val.WriteString(v)
+				raw.WriteString(v)
+				continue
+			}
+			val.WriteString(dyn)
+			raw.WriteString("$")
+		default:
+			val.WriteString(dyn)
+			raw.WriteString("$")
+		}
+	}
+}
+
+// gitDirSubst recognises $(git rev-parse --git-dir|--git-common-dir|--git-path X),
+// whose output is a path inside the repository's .git directory.
+func gitDirSubst(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 3 {
+		return "", false
+	}
+	var a []string
+	for _, w := range call.Args {
+		a = append(a, w.Lit())
+	}
+	if path.Base(a[0]) != "git" || a[1] != "rev-parse" {
+		return "", false
+	}
+	for i := 2; i < len(a); i++ {
+		switch a[i] {
+		case "--git-dir", "--git-common-dir", "--absolute-git-dir":
+			return ".git", true
+		case "--git-path":
+			if i+1 < len(a) {
+				return ".git/" + a[i+1], true
+			}
+		}
+	}
+	return "", false
+}
+
+// unescape removes shell backslash quoting from a literal: outside double
+// quotes every backslash escapes the next byte (backslash-newline vanishes);
+// inside, only before $ ` " \ and newline.
+func unescape(s string, inDbl bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		n := s[i+1]
+		if inDbl && !strings.ContainsRune("$`\"\\\n", rune(n)) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if n != '\n' {
+			b.WriteByte(n)
+		}
+	}
+	return b.String()
+}
+
+// ansiC decodes the common escapes of a $'...' string.
+func ansiC(s string) string {
+	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\'`, "'", `\"`, `"`, `\e`, "\x1b", `\E`, "\x1b")
+	return r.Replace(s)
+}
+
+// cmdName is the lower-case base name of a command word without a .exe
+// suffix, taken from the value and, for Windows paths, from the raw spelling.
+// ok is false when the name is only known at run time.
+func cmdName(f field) (string, bool) {
+	v := f.val
+	if i := strings.LastIndexAny(v, `/\`); i >= 0 {
+		v = v[i+1:]
+	}
+	if strings.Contains(v, dyn) || v == "" {
+		return "", false
+	}
+	if strings.ContainsAny(f.raw, `\`) {
+		r := f.raw
+		if i := strings.LastIndexAny(r, `/\`); i >= 0 {
+			r = r[i+1:]
+		}
+		if r != "" && !strings.Contains(r, "$") {
+			v = r
+		}
+	}
+	v = strings.ToLower(v)
+	v = strings.TrimSuffix(v, ".exe")
+	return v, true
+}
+
+// pathKind classifies a path argument.
+type pathKind struct {
+	hooks   bool // inside or naming a hooks directory (.git/hooks, .husky, ...)
+	gitDir  bool // the .git directory itself
+	gitConf bool // a git config file
+}
+
+// classify inspects both spellings of a path, joined to the scope's cwd when
+// relative.
+func (sc *scope) classify(f field) pathKind {
+	var k pathKind
+	for _, s := range []string{f.val, f.raw} {
+		if s == "" {
+			continue
+		}
+		if sc.cwd != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':') {
+			s = sc.cwd + "/" + s
+		}
+		c := classifyPath(s)
+		k.hooks = k.hooks || c.hooks
+		k.gitDir = k.gitDir || c.gitDir
+		k.gitConf = k.gitConf || c.gitConf
+	}
+	return k
+}
+
+var hookDirNames = []string{".husky", ".lefthook", ".lefthook-local", ".githooks"}
+
+func classifyPath(s string) pathKind {
+	var k pathKind
+	s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+	// Keep a URL-looking string out: a hooks path never has a scheme.
+	if strings.Contains(s, "://") {
+		return k
+	}
+	var comps []string
+	for _, c := range strings.Split(s, "/") {
+		if c == "" || c == "." {
+			continue
+		}
+		comps = append(comps, c)
+	}
+	for i, c := range comps {
+		glob := strings.ContainsAny(c, "*?[")
+		isGit := c == ".git" || (glob && matchGlob(c, ".git"))
+		if isGit {
+			if i+1 < len(comps) {
+				n := comps[i+1]
+				if n == "hooks" || (strings.ContainsAny(n, "*?[") && matchGlob(n, "hooks")) {
+					k.hooks = true
+				}
+				if n == "config" || n == "config.worktree" {
+					k.gitConf = true
+				}
+				if n == "worktrees" && i+3 < len(comps) && comps[i+3] == "config.worktree" {
+					k.gitConf = true
+				}
+			} else {
+				k.gitDir = true
+			}
+		}
+		if strings.Contains(c, dyn) && i+1 < len(comps) && comps[i+1] == "hooks" {
+			k.hooks = true
+		}
+		for _, h := range hookDirNames {
+			if c == h || (glob && matchGlob(c, h)) {
+				k.hooks = true
+			}
+		}
+	}
+	if n := len(comps); n > 0 {
+		if comps[n-1] == ".gitconfig" || (n >= 3 && comps[n-3] == ".config" && comps[n-2] == "git" && comps[n-1] == "config") ||
+			(n >= 2 && comps[n-2] == "etc" && comps[n-1] == "gitconfig") {
+			k.gitConf = true
+		}
+	}
+	return k
+}
+
+func matchGlob(pattern, name string) bool {
+	ok, err := path.Match(pattern, name)
+	return err == nil && ok
+}

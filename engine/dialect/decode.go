@@ -51,6 +51,7 @@ package dialect
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -74,7 +75,8 @@ const MaxWorkspacePaths = 16
 // as sent ("" when absent). WorkspacePaths are agy's workspace roots in
 // order. LastMessage is the agent's final text (stop: last_assistant_message,
 // or Gemini's prompt_response). StopHookActive is true when the client says
-// a stop hook already continued this turn.
+// a stop hook already continued this turn (stop_hook_active; agy: an
+// executionNum above 1).
 type Payload struct {
 	EventName      string
 	ToolName       string
@@ -243,6 +245,15 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 		// Stop carries no tool call; toolCall may be absent or null.
 		if raw, ok := o["toolCall"]; ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {
 			return p, fmt.Errorf("member toolCall: want an object or null, got %s", jsonType(raw))
+		}
+		// executionNum counts stop passes; above 1 is a repeated pass
+		// (issue 6, as engine/stopgate reads it).
+		if raw, ok := o["executionNum"]; ok {
+			var n int64
+			if jsonType(raw) != "a number" || json.Unmarshal(raw, &n) != nil {
+				return p, fmt.Errorf("member executionNum: want an integer, got %s", jsonType(raw))
+			}
+			p.StopHookActive = n > 1
 		}
 	}
 	return p, nil

@@ -1,0 +1,57 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/policy/settings"
+)
+
+// ErrInvalid marks a Check failure caused by its input (empty or non-UTF-8
+// command, unreadable directory, invalid settings), as opposed to a verdict.
+var ErrInvalid = errors.New("invalid input")
+
+// Check judges one command text as `hookwarden check` does: with the
+// built-in policy, plus the operator patterns of the fleet and workstation
+// layers (from getenv) and of every governed repository the command runs in
+// or targets, starting from dir (absolute; the --cwd flag or the process
+// cwd). Unlike the hook it judges in any directory, governed or not, and does
+// not look at the process environment's LEFTHOOK variables.
+//
+// It returns Allow or Deny, or an error wrapping ErrInvalid when the command
+// is empty or not valid UTF-8, dir cannot be resolved, a settings layer is
+// invalid, or the policy cannot be built.
+func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.Verdict, error) {
+	if !utf8.ValidString(command) {
+		return verdict.Verdict{}, fmt.Errorf("%w: the command is not valid UTF-8", ErrInvalid)
+	}
+	if strings.TrimSpace(command) == "" {
+		return verdict.Verdict{}, fmt.Errorf("%w: no command given (pass it after -- or on stdin)", ErrInvalid)
+	}
+	if deps.NewPolicy == nil {
+		return verdict.Verdict{}, fmt.Errorf("%w: this build has no command policy wired in", ErrInvalid)
+	}
+	if !filepath.IsAbs(dir) {
+		return verdict.Verdict{}, fmt.Errorf("%w: %s: directory is not absolute", ErrInvalid, dir)
+	}
+	tgt, err := workspace.Locate([]string{dir}, command, getenv("HOME"))
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	eff, err := settings.Load(settings.SourcesFromEnv(getenv), tgt.Roots)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	pol, err := deps.NewPolicy(eff.Deny)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	v := pol.Judge(command)
+	v.Reason = verdict.Cap(v.Reason)
+	return v, nil
+}

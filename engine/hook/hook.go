@@ -1,0 +1,287 @@
+// Package hook is the live dispatcher behind `hookwarden hook <client>
+// <event>`: it reads one bounded payload from stdin, decodes it in the
+// client's dialect, finds the repositories the call is judged in, loads the
+// settings layers, judges, and encodes the verdict in the client's answer
+// form. It never lets a call through silently: whatever it cannot judge is a
+// deny with the reason or a stated skip.
+//
+// The pre-tool path starts no child process: repository discovery is in
+// process (internal/gitdisc) and the command policy is a Go function.
+//
+// The judges of the other events are a seam (Judges): a nil judge answers a
+// stated skip "not evaluated in this build"; package engine/hook/live wires
+// the stop gate and the checkpoint into it.
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookwarden/hookwarden/engine/dialect"
+	"github.com/hookwarden/hookwarden/engine/record"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/policy/settings"
+)
+
+// Rule ids of the denies the dispatcher itself makes.
+const (
+	// RuleInvalidInput: stdin could not be read or decoded.
+	RuleInvalidInput = "invalid-input"
+	// RuleWorkspace: the working directory or a repository could not be
+	// inspected (unreadable directory, broken .git file).
+	RuleWorkspace = "workspace-unreadable"
+	// RuleSettings: a settings layer is invalid (bad YAML, unknown key, bad
+	// deny pattern) or the policy could not be compiled with it.
+	RuleSettings = "settings-invalid"
+	// RuleRecord: record mode could not save the payload.
+	RuleRecord = "record-failed"
+	// RuleNoJudge: a judge is missing from the dispatcher's wiring.
+	RuleNoJudge = "engine-incomplete"
+)
+
+// NotEvaluated is the stated-skip reason of an event whose judge is not
+// wired into this build.
+const NotEvaluated = "not evaluated in this build"
+
+// Usage is printed on stderr for a malformed or unknown client argument.
+const Usage = `usage: hookwarden hook [CLIENT EVENT]
+  With no arguments, list every "client event" pair this build serves, one per line.
+  CLIENT and EVENT must match ^[a-z-]+$ and name a served pair; the payload is read from stdin.
+`
+
+// CommandPolicy judges one command text. Judge returns Allow or Deny (with
+// RuleID and a Reason that never quotes the command).
+type CommandPolicy interface {
+	Judge(command string) verdict.Verdict
+}
+
+// Call is what an event judge receives. Row is the registration served.
+// Payload is the decoded payload. Dir is the absolute directory the call runs
+// in. RepoRoot is the governed repository root the call is judged in ("" when
+// the call is judged only because a settings layer sets hooks.scope: all and
+// no repository is governed). Settings is the merged settings.
+type Call struct {
+	Row      registration.Row
+	Payload  dialect.Payload
+	Dir      string
+	RepoRoot string
+	Settings *settings.Effective
+}
+
+// Judge decides one call of a stop, pre-edit or post-tool event. ctx carries
+// the event's budget as its deadline.
+type Judge func(ctx context.Context, c Call) verdict.Verdict
+
+// Judges holds the event judges other than pre-tool and environment. A nil
+// field answers a stated skip with NotEvaluated.
+type Judges struct {
+	PreEdit  Judge
+	PostTool Judge
+	Stop     Judge
+}
+
+// Deps are the dispatcher's collaborators. Table is the registration table.
+// NewPolicy compiles the command policy with the operator deny patterns of
+// the settings layers (an error denies with RuleSettings). Environment judges
+// the hook process's own environment through lookup (LEFTHOOK=0|false,
+// LEFTHOOK_EXCLUDE; policy.CheckEnvironment) and returns Allow or Deny.
+// Judges are the other events' judges.
+type Deps struct {
+	Table       *registration.Table
+	NewPolicy   func(operator []settings.Pattern) (CommandPolicy, error)
+	Environment func(lookup func(string) (string, bool)) verdict.Verdict
+	Judges      Judges
+}
+
+// Request is one invocation. Client and Event are the two arguments. Stdin is
+// the payload stream. LookupEnv reads the process environment (os.LookupEnv).
+// Cwd is the process working directory (absolute), used when the payload has
+// no cwd. Now returns the current time (record file names).
+type Request struct {
+	Client    string
+	Event     string
+	Stdin     io.Reader
+	LookupEnv func(string) (string, bool)
+	Cwd       string
+	Now       func() time.Time
+}
+
+// Response is the answer to emit: the dialect's Answer (stdout, stderr, exit
+// code) and the verdict it encodes. Usage is true when the arguments were
+// malformed or named no client (exit 2, usage on stderr).
+type Response struct {
+	dialect.Answer
+	Verdict verdict.Verdict
+	Usage   bool
+}
+
+// Run serves one hook call; see the package doc. It never panics on input
+// and always returns an answer in the client's dialect.
+func Run(ctx context.Context, deps Deps, req Request) Response {
+	if !registration.ValidName(req.Client) || !registration.ValidName(req.Event) || deps.Table == nil || !deps.Table.HasClient(req.Client) {
+		r := Response{Usage: true, Answer: dialect.Answer{Stderr: []byte(Usage), Exit: 2}}
+		if req.Client == "agy" {
+			// agy reads only the JSON decision; give it a deny it can read.
+			r.Answer = dialect.Encode(registration.Row{Client: "agy", Event: "pre-tool"},
+				verdict.Verdict{Kind: verdict.Deny, RuleID: RuleInvalidInput, Reason: "[BLOCKED BY hookwarden:invalid-input] malformed hook arguments; see `hookwarden hook` for the served pairs"})
+			r.Answer.Stderr = []byte(Usage)
+			r.Answer.Exit = 2
+		}
+		return r
+	}
+	row, ok := deps.Table.Lookup(req.Client, req.Event)
+	if !ok {
+		row = registration.Row{Client: req.Client, Event: req.Event}
+		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
+			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
+	}
+	if row.BudgetMillis > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, row.Budget())
+		defer cancel()
+	}
+	return answer(row, judge(ctx, deps, req, row))
+}
+
+func answer(row registration.Row, v verdict.Verdict) Response {
+	v.Reason = verdict.Cap(v.Reason)
+	return Response{Answer: dialect.Encode(row, v), Verdict: v}
+}
+
+func deny(rule, format string, args ...any) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: rule, Reason: verdict.Cap(
+		"[BLOCKED BY hookwarden:" + rule + "] " + fmt.Sprintf(format, args...))}
+}
+
+func skip(format string, args ...any) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap(fmt.Sprintf(format, args...))}
+}
+
+func judge(ctx context.Context, deps Deps, req Request, row registration.Row) verdict.Verdict {
+	lookup := req.LookupEnv
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	var stdin io.Reader = strings.NewReader("")
+	if req.Stdin != nil {
+		stdin = req.Stdin
+	}
+	data, err := dialect.ReadInput(ctx, stdin)
+	if err != nil {
+		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
+	}
+	if dir, ok := lookup(record.EnvVar); ok && dir != "" {
+		now := time.Now
+		if req.Now != nil {
+			now = req.Now
+		}
+		if _, err := record.Write(dir, row.Client, row.Event, data, now()); err != nil {
+			return deny(RuleRecord, "record mode (%s) could not save the payload: %v", record.EnvVar, err)
+		}
+		return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
+	}
+	p, err := dialect.Decode(row, data)
+	if err != nil {
+		return deny(RuleInvalidInput, "hookwarden could not decode the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
+	}
+	if p.Unjudged != "" {
+		return skip("%s", p.Unjudged)
+	}
+
+	candidates, err := baseDirs(row, p, req.Cwd)
+	if err != nil {
+		return deny(RuleWorkspace, "%v", err)
+	}
+	command := ""
+	if row.Event == "pre-tool" {
+		command = p.Command
+	}
+	home, _ := lookup("HOME")
+	tgt, err := workspace.Locate(candidates, command, home)
+	if err != nil {
+		return deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err)
+	}
+	getenv := func(k string) string { v, _ := lookup(k); return v }
+	eff, err := settings.Load(settings.SourcesFromEnv(getenv), tgt.Roots)
+	if err != nil {
+		return deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
+	}
+	if len(tgt.Roots) == 0 && eff.Scope != settings.ScopeAll {
+		if tgt.Base.RepoRoot == "" {
+			return skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir)
+		}
+		return skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName)
+	}
+	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff}
+	if len(tgt.Roots) > 0 {
+		call.RepoRoot = tgt.Roots[0]
+	}
+
+	switch row.Event {
+	case "pre-tool":
+		if deps.Environment == nil || deps.NewPolicy == nil {
+			return deny(RuleNoJudge, "this build has no command policy wired in")
+		}
+		if v := deps.Environment(lookup); v.Kind != verdict.Allow {
+			return v
+		}
+		pol, err := deps.NewPolicy(eff.Deny)
+		if err != nil {
+			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
+		}
+		return pol.Judge(p.Command)
+	case "environment":
+		if deps.Environment == nil {
+			return deny(RuleNoJudge, "this build has no environment check wired in")
+		}
+		return deps.Environment(lookup)
+	}
+	var j Judge
+	switch row.Event {
+	case "pre-edit":
+		j = deps.Judges.PreEdit
+	case "post-tool":
+		j = deps.Judges.PostTool
+	case "stop":
+		j = deps.Judges.Stop
+	}
+	if j == nil {
+		return skip("%s %s: %s", row.Client, row.Event, NotEvaluated)
+	}
+	return j(ctx, call)
+}
+
+// baseDirs returns the base directory candidates of a call: agy's
+// workspacePaths (else the process cwd); otherwise the payload cwd (else the
+// process cwd). Relative paths are made absolute against the process cwd.
+func baseDirs(row registration.Row, p dialect.Payload, cwd string) ([]string, error) {
+	var dirs []string
+	switch {
+	case row.Client == "agy" && len(p.WorkspacePaths) > 0:
+		dirs = append(dirs, p.WorkspacePaths...)
+	case p.Cwd != "":
+		dirs = []string{p.Cwd}
+	default:
+		dirs = []string{cwd}
+	}
+	for i, d := range dirs {
+		if d == "" {
+			return nil, errors.New("hookwarden could not inspect the workspace: an empty directory path")
+		}
+		if !filepath.IsAbs(d) {
+			if !filepath.IsAbs(cwd) {
+				return nil, errors.New("hookwarden could not inspect the workspace: no absolute working directory")
+			}
+			d = filepath.Join(cwd, d)
+		}
+		dirs[i] = filepath.Clean(d)
+	}
+	return dirs, nil
+}

@@ -1,0 +1,310 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/policy/settings"
+)
+
+// fakePolicy stands in for package policy in the dispatcher's own tests; the
+// real policy is replayed through the hook path in engine/hook/live.
+type fakePolicy struct{ ops []*regexp.Regexp }
+
+func (f fakePolicy) Judge(command string) verdict.Verdict {
+	if strings.Contains(command, "--no-verify") {
+		return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-no-verify", Reason: "[BLOCKED BY hookwarden:fake-no-verify] skipping hooks; run them"}
+	}
+	for _, re := range f.ops {
+		if re.MatchString(command) {
+			return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-operator", Reason: "[BLOCKED BY hookwarden:fake-operator] operator pattern"}
+		}
+	}
+	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+func fakeDeps(t testing.TB, withJudges bool) Deps {
+	tab, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Deps{
+		Table: tab,
+		NewPolicy: func(ops []settings.Pattern) (CommandPolicy, error) {
+			var f fakePolicy
+			for _, o := range ops {
+				re, err := regexp.Compile(o.Pattern)
+				if err != nil {
+					return nil, err
+				}
+				f.ops = append(f.ops, re)
+			}
+			return f, nil
+		},
+		Environment: func(lookup func(string) (string, bool)) verdict.Verdict {
+			if v, ok := lookup("LEFTHOOK"); ok && v == "0" {
+				return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-env", Reason: "[BLOCKED BY hookwarden:fake-env] hooks switched off"}
+			}
+			return verdict.Verdict{Kind: verdict.Allow}
+		},
+	}
+	if withJudges {
+		d.Judges = Judges{
+			Stop: func(_ context.Context, c Call) verdict.Verdict {
+				if c.Payload.StopHookActive {
+					return verdict.Verdict{Kind: verdict.Halt, Reason: "fake halt in " + c.RepoRoot}
+				}
+				return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-stop", Reason: "fake stop deny"}
+			},
+			PostTool: func(context.Context, Call) verdict.Verdict {
+				return verdict.Verdict{Kind: verdict.Context, Reason: "fake context"}
+			},
+			PreEdit: func(_ context.Context, c Call) verdict.Verdict {
+				if strings.HasSuffix(c.Payload.FilePath, "blocked.go") {
+					return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-edit", Reason: "fake edit deny"}
+				}
+				return verdict.Verdict{Kind: verdict.Allow}
+			},
+		}
+	}
+	return d
+}
+
+// fixture is a temporary world: a governed repo, an ungoverned repo, a plain
+// directory, a broken worktree, an empty home.
+type fixture struct {
+	root, gov, plain, nowhere, broken, home, xdg, rec string
+}
+
+func newFixture(t testing.TB, repoYAML string) fixture {
+	t.Helper()
+	r := t.TempDir()
+	f := fixture{root: r, gov: filepath.Join(r, "gov"), plain: filepath.Join(r, "plain"), nowhere: filepath.Join(r, "nowhere"),
+		broken: filepath.Join(r, "broken"), home: filepath.Join(r, "home"), xdg: filepath.Join(r, "xdg"), rec: filepath.Join(r, "rec")}
+	for _, d := range []string{f.gov + "/.git", f.gov + "/src", f.plain + "/.git", f.nowhere, f.broken, f.home, f.xdg} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if repoYAML == "" {
+		repoYAML = "version: 1\n"
+	}
+	must(t, os.WriteFile(filepath.Join(f.gov, settings.RepoFileName), []byte(repoYAML), 0o644))
+	must(t, os.WriteFile(filepath.Join(f.broken, ".git"), []byte("gitdir: /nonexistent/hookwarden\n"), 0o644))
+	return f
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f fixture) subst(s string) string {
+	return strings.NewReplacer("$GOV", f.gov, "$PLAIN", f.plain, "$NOWHERE", f.nowhere, "$BROKEN", f.broken, "$REPO", f.gov).Replace(s)
+}
+
+func (f fixture) env(extra map[string]string) func(string) (string, bool) {
+	m := map[string]string{"HOME": f.home, "XDG_CONFIG_HOME": f.xdg}
+	for k, v := range extra {
+		m[k] = f.subst(v)
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+type dispatchCase struct {
+	Name        string            `json:"name"`
+	Client      string            `json:"client"`
+	Event       string            `json:"event"`
+	Cwd         string            `json:"cwd"`
+	Stdin       json.RawMessage   `json:"stdin"`
+	StdinRaw    *string           `json:"stdin_raw"`
+	Env         map[string]string `json:"env"`
+	Workstation string            `json:"workstation"`
+	RepoYAML    string            `json:"repo_yaml"`
+	Record      bool              `json:"record"`
+	NoJudges    bool              `json:"no_judges"`
+	Want        struct {
+		Exit           int     `json:"exit"`
+		Stdout         *string `json:"stdout"`
+		StdoutContains string  `json:"stdout_contains"`
+		Stderr         *string `json:"stderr"`
+		StderrContains string  `json:"stderr_contains"`
+		StderrLacks    string  `json:"stderr_lacks"`
+		Rule           string  `json:"rule"`
+		Kind           string  `json:"kind"`
+		Usage          bool    `json:"usage"`
+		Recorded       int     `json:"recorded"`
+	} `json:"want"`
+}
+
+func TestDispatchCorpus(t *testing.T) {
+	data, err := os.ReadFile("testdata/dispatch.json")
+	must(t, err)
+	var cases []dispatchCase
+	must(t, json.Unmarshal(data, &cases))
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			f := newFixture(t, tc.RepoYAML)
+			if tc.Workstation != "" {
+				p := filepath.Join(f.xdg, "hookwarden", "config.yaml")
+				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				must(t, os.WriteFile(p, []byte(tc.Workstation), 0o644))
+			}
+			env := map[string]string{}
+			for k, v := range tc.Env {
+				env[k] = v
+			}
+			if tc.Record {
+				env["HOOKWARDEN_RECORD_DIR"] = f.rec
+			}
+			stdin := ""
+			if tc.StdinRaw != nil {
+				stdin = *tc.StdinRaw
+			} else {
+				stdin = string(tc.Stdin)
+			}
+			resp := Run(context.Background(), fakeDeps(t, !tc.NoJudges), Request{
+				Client: tc.Client, Event: tc.Event,
+				Stdin:     strings.NewReader(f.subst(stdin)),
+				LookupEnv: f.env(env),
+				Cwd:       f.subst(tc.Cwd),
+			})
+			w := tc.Want
+			out, errs := string(resp.Stdout), string(resp.Stderr)
+			if resp.Exit != w.Exit {
+				t.Errorf("exit %d, want %d (stderr %q)", resp.Exit, w.Exit, errs)
+			}
+			if w.Stdout != nil && out != f.subst(*w.Stdout) {
+				t.Errorf("stdout %q, want %q", out, f.subst(*w.Stdout))
+			}
+			if w.StdoutContains != "" && !strings.Contains(out, f.subst(w.StdoutContains)) {
+				t.Errorf("stdout %q lacks %q", out, f.subst(w.StdoutContains))
+			}
+			if w.Stderr != nil && errs != f.subst(*w.Stderr) {
+				t.Errorf("stderr %q, want %q", errs, f.subst(*w.Stderr))
+			}
+			if w.StderrContains != "" && !strings.Contains(errs, f.subst(w.StderrContains)) {
+				t.Errorf("stderr %q lacks %q", errs, f.subst(w.StderrContains))
+			}
+			if w.StderrLacks != "" && (strings.Contains(errs, w.StderrLacks) || strings.Contains(out, w.StderrLacks)) {
+				t.Errorf("output echoes %q", w.StderrLacks)
+			}
+			if w.Rule != "" && resp.Verdict.RuleID != w.Rule {
+				t.Errorf("rule %q, want %q", resp.Verdict.RuleID, w.Rule)
+			}
+			if w.Kind != "" && resp.Verdict.Kind.String() != w.Kind {
+				t.Errorf("kind %s, want %s", resp.Verdict.Kind, w.Kind)
+			}
+			if resp.Usage != w.Usage {
+				t.Errorf("usage %v, want %v", resp.Usage, w.Usage)
+			}
+			if tc.Record {
+				entries, _ := os.ReadDir(f.rec)
+				if len(entries) != w.Recorded {
+					t.Errorf("%d recorded files, want %d", len(entries), w.Recorded)
+				}
+				for _, e := range entries {
+					got, _ := os.ReadFile(filepath.Join(f.rec, e.Name()))
+					if string(got) != stdin {
+						t.Errorf("recorded %q, want the raw stdin %q", got, stdin)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A client that never closes stdin cannot hold the hook past the event's
+// budget: the call is denied in time.
+func TestStdinNeverClosed(t *testing.T) {
+	deps := fakeDeps(t, false)
+	deps.Table = &registration.Table{Rows: []registration.Row{{Client: "claude", Event: "pre-tool", NativeEvent: "PreToolUse",
+		Matcher: "^Bash$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 200}}}
+	pr, pw, err := os.Pipe()
+	must(t, err)
+	defer pr.Close()
+	defer pw.Close()
+	pw.Write([]byte(`{"hook_event_name":"PreToolUse",`))
+	start := time.Now()
+	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", Stdin: pr, Cwd: "/"})
+	el := time.Since(start)
+	if resp.Exit != 2 || !strings.Contains(string(resp.Stderr), "stdin was not closed within the event's budget") {
+		t.Fatalf("exit %d stderr %q", resp.Exit, resp.Stderr)
+	}
+	if el > 3*time.Second {
+		t.Fatalf("hook held for %v with a 200 ms budget", el)
+	}
+}
+
+// A reason longer than the cap is cut to verdict.MaxReasonBytes.
+func TestLongReasonCapped(t *testing.T) {
+	deps := fakeDeps(t, false)
+	deps.NewPolicy = func([]settings.Pattern) (CommandPolicy, error) {
+		return longPolicy{}, nil
+	}
+	f := newFixture(t, "")
+	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov,
+		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"x"}}`)})
+	if resp.Exit != 2 || len(resp.Stderr) != verdict.MaxReasonBytes+1 {
+		t.Fatalf("exit %d, stderr of %d bytes", resp.Exit, len(resp.Stderr))
+	}
+}
+
+type longPolicy struct{}
+
+func (longPolicy) Judge(string) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: "long", Reason: strings.Repeat("r", 10000)}
+}
+
+// A build without a policy wired denies rather than allowing.
+func TestMissingPolicyDenies(t *testing.T) {
+	deps := fakeDeps(t, false)
+	deps.NewPolicy = nil
+	f := newFixture(t, "")
+	resp := Run(context.Background(), deps, Request{Client: "codex", Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov,
+		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)})
+	if resp.Exit != 2 || resp.Verdict.RuleID != RuleNoJudge {
+		t.Fatalf("exit %d rule %q", resp.Exit, resp.Verdict.RuleID)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	f := newFixture(t, "version: 1\npolicy:\n  deny: ['terraform destroy']\n")
+	deps := fakeDeps(t, false)
+	getenv := func(k string) string { v, _ := f.env(nil)(k); return v }
+	cases := []struct {
+		dir, command, wantKind, wantRule, wantErr string
+	}{
+		{f.gov, "git commit --no-verify", "deny", "fake-no-verify", ""},
+		{f.gov, "terraform destroy", "deny", "fake-operator", ""},
+		{f.plain, "terraform destroy", "allow", "", ""},
+		{f.plain, "git -C " + f.gov + " status && terraform destroy", "deny", "fake-operator", ""},
+		{f.nowhere, "ls", "allow", "", ""},
+		{f.gov, "   ", "", "", "no command given"},
+		{f.gov, "\xff", "", "", "not valid UTF-8"},
+		{f.broken, "ls", "", "", "gitdir"},
+		{"relative", "ls", "", "", "not absolute"},
+	}
+	for _, tc := range cases {
+		v, err := Check(deps, tc.dir, tc.command, getenv)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%q in %s: err %v, want %q", tc.command, tc.dir, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || v.Kind.String() != tc.wantKind || v.RuleID != tc.wantRule {
+			t.Errorf("%q in %s: %v %q err %v; want %s %q", tc.command, tc.dir, v.Kind, v.RuleID, err, tc.wantKind, tc.wantRule)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+// Package live wires the production collaborators into the dispatcher of
+// engine/hook: the registration table compiled into the binary, the built-in
+// command policy (package policy) with the operator patterns of the settings
+// layers, the environment check, and the stop gate and checkpoint
+// (engine/stopgate) for the stop, pre-edit and post-tool events. The CLI (`hookwarden hook`,
+// `hookwarden check`) and the acceptance tests use the same wiring.
+package live
+
+import (
+	"context"
+
+	"github.com/hookwarden/hookwarden/engine/checkpoint"
+	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/stopgate"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/policy/settings"
+)
+
+// Deps returns the production dependencies of hook.Run. It returns an error
+// only when the embedded registration table is malformed (a build defect).
+func Deps() (hook.Deps, error) {
+	tab, err := registration.Default()
+	if err != nil {
+		return hook.Deps{}, err
+	}
+	return hook.Deps{
+		Table:       tab,
+		NewPolicy:   NewPolicy,
+		Environment: Environment,
+		Judges:      judges(),
+	}, nil
+}
+
+// NewPolicy compiles policy.New with the operator patterns of the settings
+// layers and returns it as a hook.CommandPolicy. Errors are policy.New's.
+func NewPolicy(ops []settings.Pattern) (hook.CommandPolicy, error) {
+	conv := make([]policy.OperatorPattern, len(ops))
+	for i, o := range ops {
+		conv[i] = policy.OperatorPattern{Layer: o.Layer, Pattern: o.Pattern}
+	}
+	p, err := policy.New(conv)
+	if err != nil {
+		return nil, err
+	}
+	return commandPolicy{p}, nil
+}
+
+type commandPolicy struct{ p *policy.Policy }
+
+// Judge converts policy.Decision into a verdict: Allowed → Allow, else Deny
+// with the rule id and the policy's refusal text.
+func (c commandPolicy) Judge(command string) verdict.Verdict {
+	return FromDecision(c.p.Judge(command))
+}
+
+// FromDecision converts a policy.Decision into a verdict.Verdict: Allow when
+// d.Allowed, otherwise Deny with d.RuleID and d.Reason capped at
+// verdict.MaxReasonBytes.
+func FromDecision(d policy.Decision) verdict.Verdict {
+	if d.Allowed {
+		return verdict.Verdict{Kind: verdict.Allow}
+	}
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: d.RuleID, Reason: verdict.Cap(d.Reason)}
+}
+
+// Environment runs policy.CheckEnvironment through lookup and converts the
+// decision with FromDecision.
+func Environment(lookup func(string) (string, bool)) verdict.Verdict {
+	return FromDecision(policy.CheckEnvironment(lookup))
+}
+
+// judges returns the event judges wired into this build: the stop gate and
+// the checkpoint (engine/stopgate) for stop, pre-edit and post-tool.
+func judges() hook.Judges {
+	return hook.Judges{
+		Stop: func(ctx context.Context, c hook.Call) verdict.Verdict {
+			return stopgate.JudgeStop(ctx, stopgate.StopInput{
+				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot,
+				LastMessage: c.Payload.LastMessage, Repeated: c.Payload.StopHookActive,
+				Config: CheckpointConfig(c.Settings),
+			})
+		},
+		PostTool: func(ctx context.Context, c hook.Call) verdict.Verdict {
+			return stopgate.JudgePostTool(ctx, stopgate.PostToolInput{
+				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, Config: CheckpointConfig(c.Settings),
+			})
+		},
+		PreEdit: func(ctx context.Context, c hook.Call) verdict.Verdict {
+			return stopgate.JudgeEdit(ctx, stopgate.EditInput{
+				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, FilePath: c.Payload.FilePath,
+				Config: CheckpointConfig(c.Settings),
+			})
+		},
+	}
+}
+
+// CheckpointConfig converts the merged settings' checkpoint section into the
+// checkpoint evaluator's Config (minutes, changed-file count, on_stop);
+// fields no layer set keep checkpoint.DefaultConfig's values.
+func CheckpointConfig(e *settings.Effective) checkpoint.Config {
+	cfg := checkpoint.DefaultConfig()
+	if e == nil {
+		return cfg
+	}
+	if v := e.Checkpoint.CommitAfterMinutes; v != nil {
+		cfg.CommitAfterMinutes = *v
+	}
+	if v := e.Checkpoint.CommitAfterFiles; v != nil {
+		cfg.CommitAfterFiles = *v
+	}
+	if v := e.Checkpoint.OnStop; v != nil {
+		cfg.OnStop = *v
+	}
+	return cfg
+}

@@ -103,7 +103,7 @@ func (s *suite) unavailable(t *testing.T, reason string) {
 	if s.require {
 		t.Fatalf("HOOKWARDEN_E2E=require: %s", reason)
 	}
-	t.Skipf("stated skip: %s (set HOOKWARDEN_CLIENTS_DIR; HOOKWARDEN_E2E=require makes this a failure)", reason)
+	t.Skipf("stated skip: %s (HOOKWARDEN_E2E=require makes this a failure)", reason)
 }
 
 // client returns the named client and its installed version, or skips/fails.
@@ -130,9 +130,14 @@ func (s *suite) client(t *testing.T, name string) (Client, string) {
 
 // hookwarden builds ./cmd/hookwarden once per test run and returns its
 // absolute path, or skips/fails the test when the build fails.
+// HOOKWARDEN_CONFORMANCE_BIN names a prebuilt binary to use instead.
 func (s *suite) hookwarden(t *testing.T) string {
 	t.Helper()
 	s.buildOnce.Do(func() {
+		if p := os.Getenv("HOOKWARDEN_CONFORMANCE_BIN"); p != "" {
+			s.bin, s.binErr = filepath.Abs(p)
+			return
+		}
 		dir, err := os.MkdirTemp("", "hookwarden-conformance-bin-")
 		if err != nil {
 			s.binErr = err
@@ -436,10 +441,11 @@ func toolCommand(p map[string]any) string {
 
 // redactor replaces the run's absolute paths with placeholders, longest
 // first: $REPO, $HOME_DIR, $OUT, $WORK, $TEST_HOOK, $HOOKWARDEN, $CLIENTS_DIR,
-// and Claude's project slug of the repo path as $REPO_SLUG.
+// and Claude's project slug of the repo path as "-work-repo" (the form the
+// engine's earlier copies in testdata/clients use).
 func (s *suite) redactor(sb *Sandbox) func(string) string {
 	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(sb.Repo, "-")
-	pairs := [][2]string{{slug, "$REPO_SLUG"}, {sb.Repo, "$REPO"}, {sb.Home, "$HOME_DIR"}, {sb.Out, "$OUT"},
+	pairs := [][2]string{{slug, "-work-repo"}, {sb.Repo, "$REPO"}, {sb.Home, "$HOME_DIR"}, {sb.Out, "$OUT"},
 		{sb.Root, "$WORK"}, {s.testBin, "$TEST_HOOK"}}
 	if s.bin != "" {
 		pairs = append(pairs, [2]string{s.bin, "$HOOKWARDEN"})
@@ -459,10 +465,39 @@ func (s *suite) redactor(sb *Sandbox) func(string) string {
 	}
 }
 
-// recordPayloads copies every payload a test hook saved in dir to
-// testdata/clients/<client>/<version>/<event>.<scenario>[.<n>].json with
-// paths replaced by placeholders (only with HOOKWARDEN_E2E_RECORD=1). The
-// call number n is added only when the event fired more than once.
+// neutralEvent maps a recorded payload to hookwarden's neutral event name
+// through the registration table: the client's row whose native event is
+// the payload's hook_event_name (opencode: tool.execute.before) and whose
+// matcher matches its tool_name (opencode: input.tool). It returns "" when no
+// row matches.
+func neutralEvent(client string, p map[string]any) string {
+	tbl, err := registration.Default()
+	if err != nil {
+		return ""
+	}
+	native, tool := str(p["hook_event_name"]), str(p["tool_name"])
+	if in := obj(p["input"]); in != nil && client == "opencode" {
+		native, tool = "tool.execute.before", str(in["tool"])
+	}
+	for _, row := range tbl.ForClient(client) {
+		if row.NativeEvent != native {
+			continue
+		}
+		if row.Matcher == "" {
+			return row.Event
+		}
+		if re, err := regexp.Compile(row.Matcher); err == nil && re.MatchString(tool) {
+			return row.Event
+		}
+	}
+	return ""
+}
+
+// recordPayloads copies every payload a recorder saved in dir to
+// testdata/clients/<client>/<version>/<event>.<scenario>[.<n>].json, where
+// event is the neutral event (neutralEvent), with paths replaced by
+// placeholders (only with HOOKWARDEN_E2E_RECORD=1). The call number n is
+// added only when the event fired more than once in the run.
 func (s *suite) recordPayloads(t *testing.T, sb *Sandbox, dir, client, version, scenario string) {
 	t.Helper()
 	if !s.record {
@@ -473,31 +508,49 @@ func (s *suite) recordPayloads(t *testing.T, sb *Sandbox, dir, client, version, 
 		return
 	}
 	re := regexp.MustCompile(`^(.+)\.(\d+)\.json$`)
-	count := map[string]int{}
+	type rec struct {
+		event string
+		raw   []byte
+		order string
+	}
+	var recs []rec
 	for _, e := range entries {
-		if m := re.FindStringSubmatch(e.Name()); m != nil {
-			count[m[1]]++
+		m := re.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
 		}
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p map[string]any
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		ev := neutralEvent(client, p)
+		if ev == "" {
+			continue
+		}
+		recs = append(recs, rec{event: ev, raw: raw, order: fmt.Sprintf("%s.%06s", m[1], m[2])})
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].order < recs[j].order })
+	count := map[string]int{}
+	for _, r := range recs {
+		count[r.event]++
 	}
 	red := s.redactor(sb)
 	dest := filepath.Join(s.repoRoot, "testdata", "clients", client, version)
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		m := re.FindStringSubmatch(e.Name())
-		if m == nil {
-			continue
+	seq := map[string]int{}
+	for _, r := range recs {
+		seq[r.event]++
+		name := r.event + "." + scenario
+		if count[r.event] > 1 {
+			name += fmt.Sprintf(".%d", seq[r.event])
 		}
-		name := m[1] + "." + scenario
-		if count[m[1]] > 1 {
-			name += "." + m[2]
-		}
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dest, name+".json"), []byte(red(string(raw))), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dest, name+".json"), []byte(red(string(r.raw))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,495 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+)
+
+// The engine cases run the real clients with hookwarden's own rows
+// registered (`<abs hookwarden> hook <client> <event>` for every row the
+// registration table gives the client), next to one foreign row in the
+// repository and one hook in the user-level settings of the isolated home
+// (both the test hook in record mode). They check that the client called the
+// hooks, that the foreign and user hooks still ran, and that the client
+// honoured hookwarden's verdict.
+
+const (
+	// denyCommand creates the marker and then skips commit hooks: the
+	// built-in policy denies the whole command (rule for --no-verify), so
+	// the marker exists only if the client ran it anyway.
+	denyCommand  = "touch " + marker + " && git commit -q --no-verify -m conformance"
+	allowCommand = "touch " + marker
+	// question ends the final message with a question: the stop gate's
+	// prose-question check denies it once.
+	question = "I changed the parser. Shall I run the full test suite now?"
+	// editFile is the file the "edit this file" scenario writes, relative
+	// to the repo.
+	editFile    = "edited.txt"
+	editContent = "written by the scripted model\n"
+)
+
+// engineCase is one hookwarden case for one client.
+type engineCase struct {
+	name   string
+	client string
+	// rows are the registration rows (neutral events) the case observes.
+	rows []string
+	// check is the sentence recorded in observed.json for each row.
+	check string
+	// needs names the (event) the engine must evaluate for the case to
+	// be meaningful; "" = pre-tool (the hook verb must exist).
+	needs    string
+	manifest string
+	// dirty writes an untracked file so the working tree has changes.
+	dirty  bool
+	script func(sb *Sandbox) Script
+	verify func(t *testing.T, r *caseRun)
+}
+
+// caseRun is everything a finished case can inspect.
+type caseRun struct {
+	c        Client
+	version  string
+	sb       *Sandbox
+	srv      *Server
+	res      Result
+	foreign  string // dir of the repository foreign row's payloads
+	user     string // dir of the user-level hook's payloads
+	settings map[string]string
+}
+
+func manifestWith(extra string) string { return "version: 1\n" + extra }
+
+func engineCases() []engineCase {
+	var cases []engineCase
+	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
+		cases = append(cases,
+			engineCase{name: "pre-tool-deny", client: client, rows: []string{"pre-tool"},
+				check:    "deny honoured: the command never ran (marker absent) and the model's next request carries the refusal",
+				manifest: manifestWith(""),
+				script:   func(*Sandbox) Script { return Script{Command: denyCommand} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantMarker(t, false)
+					r.wantCarried(t, blockedPrefix)
+					if r.c.Name == "opencode" {
+						// opencode 1.18.33 runs plugin hooks one after another and a
+						// throw ends the chain: a project plugin after ours never sees
+						// a call ours blocked (measured). The user-level plugin runs first.
+						r.wantUserSaw(t, "pre-tool", denyCommand)
+					} else {
+						r.wantForeignSaw(t, "pre-tool", denyCommand)
+					}
+					if r.c.Name == "claude" {
+						var out struct {
+							PermissionDenials []any `json:"permission_denials"`
+						}
+						_ = json.Unmarshal(r.res.Stdout, &out)
+						if len(out.PermissionDenials) == 0 {
+							t.Errorf("claude result lists no permission_denials: %s", r.res.Tail(1500))
+						}
+					}
+				}},
+			engineCase{name: "pre-tool-allow", client: client, rows: []string{"pre-tool"},
+				check:    "allow passes: the command ran (marker present) and no refusal reached the model",
+				manifest: manifestWith(""),
+				script:   func(*Sandbox) Script { return Script{Command: allowCommand} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantMarker(t, true)
+					r.wantNotCarried(t, blockedPrefix)
+					r.wantForeignSaw(t, "pre-tool", allowCommand)
+				}},
+		)
+	}
+	for _, client := range []string{"claude", "codex", "gemini"} {
+		cases = append(cases,
+			engineCase{name: "stop-continue", client: client, rows: []string{"stop"}, needs: "stop",
+				check:    "stop deny continues the turn once: the model's next request carries the prose-question refusal, the repeated stop passes",
+				manifest: manifestWith(""),
+				script:   func(*Sandbox) Script { return Script{FinalText: question} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantTurns(t, 2)
+					r.wantCarried(t, "stop-prose-question")
+					r.wantStopCalls(t, []bool{false, true})
+				}},
+			engineCase{name: "stop-halt", client: client, rows: []string{"stop"}, needs: "stop",
+				check:    "stop halt: a checkpoint still due on the repeated stop ends the session instead of denying again",
+				manifest: manifestWith("checkpoint:\n  on_stop: true\n"), dirty: true,
+				script: func(*Sandbox) Script { return Script{FinalText: "All done."} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantTurns(t, 2)
+					r.wantCarried(t, "checkpoint-due")
+					r.wantStopCalls(t, []bool{false, true})
+					if r.c.Name == "claude" {
+						var out struct {
+							TerminalReason string `json:"terminal_reason"`
+						}
+						_ = json.Unmarshal(r.res.Stdout, &out)
+						if out.TerminalReason != "stop_hook_prevented" {
+							t.Errorf("claude terminal_reason %q, want stop_hook_prevented (the halt form)", out.TerminalReason)
+						}
+					}
+				}},
+		)
+	}
+	for _, client := range []string{"claude", "gemini"} {
+		cases = append(cases,
+			engineCase{name: "pre-edit-deny", client: client, rows: []string{"pre-edit"}, needs: "pre-edit",
+				check:    "pre-edit deny honoured: with a checkpoint due, a write outside the change set never happened and the refusal reached the model",
+				manifest: manifestWith("checkpoint:\n  commit_after_files: 1\n"), dirty: true,
+				script: func(sb *Sandbox) Script {
+					return Script{Edit: &Edit{Path: filepath.Join(sb.Repo, editFile), Content: editContent}}
+				},
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					if r.sb.Exists("repo/" + editFile) {
+						t.Errorf("%s was written although hookwarden denied the edit", editFile)
+					}
+					r.wantCarried(t, "checkpoint-due")
+					r.wantForeignEvent(t, "pre-edit")
+				}},
+			engineCase{name: "pre-edit-allow", client: client, rows: []string{"pre-edit"}, needs: "pre-edit",
+				check:    "pre-edit allow passes: with no checkpoint due the write happened",
+				manifest: manifestWith(""),
+				script: func(sb *Sandbox) Script {
+					return Script{Edit: &Edit{Path: filepath.Join(sb.Repo, editFile), Content: editContent}}
+				},
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					b, err := os.ReadFile(filepath.Join(r.sb.Repo, editFile))
+					if err != nil || string(b) != editContent {
+						t.Errorf("%s not written as asked (err %v, %q)", editFile, err, b)
+					}
+					r.wantNotCarried(t, blockedPrefix)
+					r.wantForeignEvent(t, "pre-edit")
+				}},
+		)
+	}
+	return cases
+}
+
+// TestEngineCases runs every engine case against the real client.
+func TestEngineCases(t *testing.T) {
+	for _, ec := range engineCases() {
+		t.Run(ec.client+"/"+ec.name, func(t *testing.T) {
+			t.Parallel()
+			s := theSuite
+			c, version := s.client(t, ec.client)
+			bin := s.hookwarden(t)
+			if ok, why := verbBuilt(bin, "hook"); !ok {
+				s.unavailable(t, why)
+			}
+			if ec.needs != "" {
+				if ok, why := engineServes(t, bin, "claude", ec.needs, probePayload(ec.needs)); !ok {
+					s.unavailable(t, why)
+				}
+			}
+			for _, row := range ec.rows {
+				s.observe(t, ec.client, version, row, ec.name+": "+ec.check)
+			}
+			r := s.runEngineCase(t, ec, c, version, bin)
+			ec.verify(t, r)
+			if t.Failed() {
+				t.Logf("client output:\n%s", r.res.Tail(3000))
+				for k, v := range r.settings {
+					t.Logf("%s:\n%s", k, v)
+				}
+			} else {
+				s.recordPayloads(t, r.sb, r.foreign, ec.client, version, strings.TrimPrefix(strings.TrimPrefix(ec.name, "pre-tool-"), "pre-edit-"))
+			}
+		})
+	}
+}
+
+// probePayload is a Claude payload for event used to ask the built engine
+// whether it evaluates that event yet.
+func probePayload(event string) map[string]any {
+	p := map[string]any{"session_id": "probe", "transcript_path": "/dev/null", "permission_mode": "default"}
+	switch event {
+	case "stop":
+		p["hook_event_name"] = "Stop"
+		p["stop_hook_active"] = false
+		p["last_assistant_message"] = question
+	case "pre-edit":
+		p["hook_event_name"] = "PreToolUse"
+		p["tool_name"] = "Write"
+		p["tool_input"] = map[string]any{"file_path": "probe.txt", "content": "x"}
+		p["tool_use_id"] = "toolu_probe"
+	}
+	return p
+}
+
+// runEngineCase prepares the sandbox (manifest committed, optional dirty
+// file, client config, hookwarden rows, foreign and user-level recorder
+// rows), runs the client once and returns what happened.
+func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bin string) *caseRun {
+	t.Helper()
+	sb := s.sandbox(t)
+	srv, err := NewServer(c.API, ec.script(sb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &caseRun{c: c, version: version, sb: sb, srv: srv, foreign: filepath.Join(sb.Out, "repo"),
+		user: filepath.Join(sb.Out, "user"), settings: map[string]string{}}
+	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte(ec.manifest)); err != nil {
+		t.Fatal(err)
+	}
+	s.registerRows(t, r, bin)
+	// Commit everything the setup wrote, so only the case's own dirt counts
+	// as a change for the checkpoint.
+	if err := sb.Commit(t.Context(), "governed"); err != nil {
+		t.Fatal(err)
+	}
+	if ec.dirty {
+		if err := sb.WriteFile("repo/wip.txt", []byte("work in progress\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.res = s.run(t, inv)
+	return r
+}
+
+// registerRows writes hookwarden's rows for every registration row of the
+// client plus the foreign repository row and the user-level row, in the
+// client's own files.
+func (s *suite) registerRows(t *testing.T, r *caseRun, bin string) {
+	t.Helper()
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := r.c.Name
+	if client == "opencode" {
+		s.registerOpencode(t, r, bin)
+		return
+	}
+	var ours []hookRow
+	for _, row := range tbl.ForClient(client) {
+		ours = append(ours, hookRow{Native: row.NativeEvent, Matcher: row.Matcher,
+			Command: shellQuote(bin) + " hook " + client + " " + row.Event, Timeout: row.Timeout})
+	}
+	rec := func(dir string) []hookRow {
+		var rows []hookRow
+		for _, f := range foreignRows(client) {
+			f.Command = s.testHookCommand(dir, "record")
+			rows = append(rows, f)
+		}
+		return rows
+	}
+	// foreign row first: adopt must keep it where it is.
+	writeHooks(t, r.sb, client, append(rec(r.foreign), ours...), rec(r.user))
+	repoFile, userFile := hookFiles(client)
+	for _, f := range []string{repoFile, userFile, "home/config.toml"} {
+		if b, err := os.ReadFile(filepath.Join(r.sb.Root, f)); err == nil {
+			r.settings[f] = string(b)
+		}
+	}
+}
+
+// foreignRows are the operator's own rows the suite keeps next to ours:
+// a recorder on the shell tool, the write tool and the stop event, with
+// plain (unanchored) matchers as operators write them.
+func foreignRows(client string) []hookRow {
+	switch client {
+	case "claude":
+		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "PreToolUse", Matcher: "Write", Timeout: 15},
+			{Native: "Stop", Timeout: 15}}
+	case "codex":
+		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "Stop", Timeout: 15}}
+	case "gemini":
+		return []hookRow{{Native: "BeforeTool", Matcher: "run_shell_command", Timeout: 15000},
+			{Native: "BeforeTool", Matcher: "write_file", Timeout: 15000}, {Native: "AfterAgent", Timeout: 15000}}
+	}
+	return nil
+}
+
+// opencodeRecorder is a foreign opencode plugin: it saves what
+// tool.execute.before saw as JSON.stringify({input, output}) to
+// OUT/tool.execute.before.<n>.json and never blocks.
+const opencodeRecorder = `import fs from "node:fs";
+const OUT = %s;
+export const ConformanceRecorder = async () => ({
+  "tool.execute.before": async (input, output) => {
+    fs.mkdirSync(OUT, { recursive: true });
+    let n = 1;
+    while (fs.existsSync(OUT + "/tool.execute.before." + n + ".json")) n++;
+    fs.writeFileSync(OUT + "/tool.execute.before." + n + ".json", JSON.stringify({ input, output }));
+  },
+});
+`
+
+// opencodeOurs is the harness's stand-in for the rendered
+// .opencode/plugins/hookwarden.js until adopt renders it: it pipes
+// {input, output} to `hookwarden hook opencode pre-tool` in the project
+// directory and throws (opencode's way to block a tool, ../shared/e2e/README.md
+// §4) on any non-zero exit, with the engine's stderr as the message. It
+// fails closed when the engine cannot be run.
+const opencodeOurs = `import { spawnSync } from "node:child_process";
+const BIN = %s;
+export const HookwardenConformance = async (ctx) => ({
+  "tool.execute.before": async (input, output) => {
+    const r = spawnSync(BIN, ["hook", "opencode", "pre-tool"], {
+      input: JSON.stringify({ input, output }), encoding: "utf8", cwd: ctx.directory, timeout: 15000,
+    });
+    if (r.status === 0) return;
+    throw new Error((r.stderr || "").trim() || ("hookwarden: no verdict (exit " + r.status + ")"));
+  },
+});
+`
+
+func (s *suite) registerOpencode(t *testing.T, r *caseRun, bin string) {
+	t.Helper()
+	js := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	files := map[string]string{
+		"repo/.opencode/plugins/aaa-operator-recorder.js": fmt.Sprintf(opencodeRecorder, js(r.foreign)),
+		"repo/.opencode/plugins/hookwarden.js":            fmt.Sprintf(opencodeOurs, js(bin)),
+		"home/.config/opencode/plugins/user-recorder.js":  fmt.Sprintf(opencodeRecorder, js(r.user)),
+	}
+	for rel, body := range files {
+		if err := r.sb.WriteFile(rel, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+		r.settings[rel] = body
+	}
+}
+
+// --- checks --------------------------------------------------------------------
+
+func (r *caseRun) wantExit(t *testing.T, code int) {
+	t.Helper()
+	if r.res.ExitCode != code {
+		t.Errorf("client exit %d, want %d", r.res.ExitCode, code)
+	}
+}
+
+func (r *caseRun) wantMarker(t *testing.T, present bool) {
+	t.Helper()
+	if got := r.sb.Exists("repo/" + marker); got != present {
+		t.Errorf("marker present = %v, want %v (did the command run?)", got, present)
+	}
+}
+
+func (r *caseRun) wantTurns(t *testing.T, n int) {
+	t.Helper()
+	if got := len(r.srv.MainTurns()); got != n {
+		t.Errorf("%d main model turns, want %d", got, n)
+	}
+}
+
+// wantCarried asserts the model's second main turn carries text (the
+// client forwarded hookwarden's reason to the model).
+func (r *caseRun) wantCarried(t *testing.T, text string) {
+	t.Helper()
+	turns := r.srv.MainTurns()
+	if len(turns) < 2 {
+		t.Errorf("only %d main model turns: the client never went back to the model", len(turns))
+		return
+	}
+	if !turns[1].Carries(text) {
+		t.Errorf("the model's second turn does not carry %q", text)
+	}
+}
+
+func (r *caseRun) wantNotCarried(t *testing.T, text string) {
+	t.Helper()
+	for i, turn := range r.srv.MainTurns() {
+		if turn.Carries(text) {
+			t.Errorf("model turn %d carries %q although nothing was refused", i+1, text)
+		}
+	}
+}
+
+// payloads returns the payloads the recorder in dir saw for the neutral
+// event (mapped through the registration table).
+func (r *caseRun) payloads(t *testing.T, dir, event string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, native := range []string{"PreToolUse", "BeforeTool", "Stop", "AfterAgent", "PostToolUse", "AfterTool"} {
+		for _, p := range calls(t, dir, native) {
+			if neutralEvent(r.c.Name, p) == event {
+				out = append(out, p)
+			}
+		}
+	}
+	if r.c.Name == "opencode" {
+		for n := 1; ; n++ {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("tool.execute.before.%d.json", n)))
+			if err != nil {
+				break
+			}
+			var p map[string]any
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Errorf("opencode recorder payload %d: %v", n, err)
+			}
+			if neutralEvent("opencode", p) == event {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// wantForeignSaw asserts that both the repository's foreign row and the
+// user-level hook ran for event and saw command.
+func (r *caseRun) wantForeignSaw(t *testing.T, event, command string) {
+	t.Helper()
+	for _, d := range []struct{ name, dir string }{{"foreign repository row", r.foreign}, {"user-level hook", r.user}} {
+		ps := r.payloads(t, d.dir, event)
+		if len(ps) == 0 {
+			t.Errorf("the %s did not run for %s alongside hookwarden", d.name, event)
+			continue
+		}
+		if got := toolCommand(ps[0]); got != command {
+			t.Errorf("the %s saw command %q, want %q", d.name, got, command)
+		}
+	}
+}
+
+// wantUserSaw asserts the user-level hook ran for event and saw command.
+func (r *caseRun) wantUserSaw(t *testing.T, event, command string) {
+	t.Helper()
+	ps := r.payloads(t, r.user, event)
+	if len(ps) == 0 {
+		t.Errorf("the user-level hook did not run for %s alongside hookwarden", event)
+		return
+	}
+	if got := toolCommand(ps[0]); got != command {
+		t.Errorf("the user-level hook saw command %q, want %q", got, command)
+	}
+}
+
+func (r *caseRun) wantForeignEvent(t *testing.T, event string) {
+	t.Helper()
+	if len(r.payloads(t, r.foreign, event)) == 0 {
+		t.Errorf("the foreign repository row did not run for %s", event)
+	}
+}
+
+// wantStopCalls asserts the stop recorder's calls had the stop_hook_active
+// values want, in order.
+func (r *caseRun) wantStopCalls(t *testing.T, want []bool) {
+	t.Helper()
+	ps := r.payloads(t, r.foreign, "stop")
+	var got []bool
+	for _, p := range ps {
+		a, _ := p["stop_hook_active"].(bool)
+		got = append(got, a)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stop calls with stop_hook_active %v, want %v", got, want)
+	}
+}

@@ -321,7 +321,10 @@ func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool)
 				}
 				keep := false
 				for _, w := range want {
-					if w.NativeEvent == ev.name && w.Command == h.command && Equivalent(client, g.matcher, w.Matcher) {
+					// Any handler of ours serving a wanted row stays, even a
+					// duplicate or an older command form (several servers: warn,
+					// remove none).
+					if w.NativeEvent == ev.name && Equivalent(client, g.matcher, w.Matcher) {
 						keep = true
 						break
 					}

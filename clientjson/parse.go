@@ -109,12 +109,15 @@ func parseDoc(path string, src []byte, d dialect) (*doc, error) {
 	masked := src
 	if bytes.HasPrefix(src, bom) {
 		dc.bom = true
-		if d.client == "gemini" {
-			// Gemini CLI 0.61.0 reads settings with fs.readFileSync(…, "utf-8"),
-			// its bundled strip-json-comments and JSON.parse, which rejects a
-			// leading U+FEFF (checked against the bundle on 2026-11-29), so the
-			// whole file, hooks included, would be ignored.
-			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which Gemini CLI cannot read (JSON.parse rejects it and the whole file is ignored)",
+		if d.client != "claude" {
+			// Measured 2026-11-29 with the e2e harness (../shared/e2e, deny
+			// scenario, settings written with a leading U+FEFF): Gemini CLI
+			// 0.61.0 exits 52 without running any hook (it reads settings with
+			// strip-json-comments and JSON.parse, which rejects the BOM); Codex
+			// CLI 0.169.0 silently ignores .codex/hooks.json and runs the
+			// command. Claude Code 2.1.328 reads the file and runs the hook, so
+			// a BOM is kept there.
+			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which "+clientTitle(d.client)+" cannot read (its hooks would not run)",
 				"re-save the file as UTF-8 without a byte-order mark")
 		}
 		masked = append([]byte("   "), src[len(bom):]...)

@@ -195,7 +195,7 @@ func (g *gen) doc(client string) []byte {
 	}
 	root.one = g.oneAll || g.r.Intn(8) == 0
 	var b strings.Builder
-	if !g.jsonc && g.r.Intn(8) == 0 {
+	if client == "claude" && g.r.Intn(8) == 0 { // only Claude Code reads a BOM
 		b.WriteString("\xef\xbb\xbf")
 	}
 	if g.jsonc && g.r.Intn(3) == 0 {

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwarden/hookwarden/engine/conformance/observed"
+	"github.com/hookwarden/hookwarden/engine/registration"
+)
+
+// runClients runs the clients verb with args and returns stdout and the
+// exit code the app would give.
+func runClients(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var out bytes.Buffer
+	app := &cli.App{Name: "hookwarden", Writer: &out, ErrWriter: &out, ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{clientsCommand()}}
+	err := app.Run(append([]string{"hookwarden", "clients"}, args...))
+	if ec, ok := err.(cli.ExitCoder); ok {
+		return out.String(), ec.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), 0
+}
+
+// TestClientsJSONListsEveryRow: `hookwarden clients --json` prints one
+// object per registration row, with the timeout unit and an observed field
+// that is either "unverified" or names a client version.
+func TestClientsJSONListsEveryRow(t *testing.T) {
+	out, code := runClients(t, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var caps []observed.Capability
+	if err := json.Unmarshal([]byte(out), &caps); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out)
+	}
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(caps) != len(tbl.Rows) {
+		t.Fatalf("%d rows printed, table has %d", len(caps), len(tbl.Rows))
+	}
+	for i, c := range caps {
+		if c.Client != tbl.Rows[i].Client || c.Event != tbl.Rows[i].Event {
+			t.Errorf("row %d is %s %s, want %s %s", i, c.Client, c.Event, tbl.Rows[i].Client, tbl.Rows[i].Event)
+		}
+		if c.TimeoutUnit != "s" && c.TimeoutUnit != "ms" {
+			t.Errorf("%s %s: timeout unit %q", c.Client, c.Event, c.TimeoutUnit)
+		}
+		if c.Observed != "unverified" && !strings.Contains(c.Observed, " "+c.Client+" "+c.Version+" (") {
+			t.Errorf("%s %s: observed %q names no client version", c.Client, c.Event, c.Observed)
+		}
+	}
+}
+
+// TestClientsText: the text table has a header and one line per row, with
+// the timeout and its unit and yes/no for rendered.
+func TestClientsText(t *testing.T) {
+	out, code := runClients(t)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	tbl, _ := registration.Default()
+	if len(lines) != len(tbl.Rows)+1 {
+		t.Fatalf("%d lines for %d rows:\n%s", len(lines), len(tbl.Rows), out)
+	}
+	if !strings.HasPrefix(lines[0], "CLIENT") || !strings.Contains(lines[0], "OBSERVED") {
+		t.Errorf("header %q", lines[0])
+	}
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "gemini ") && !strings.Contains(l, " ms ") {
+			t.Errorf("gemini row without a millisecond timeout: %q", l)
+		}
+		if !strings.Contains(l, " yes ") && !strings.Contains(l, " no ") {
+			t.Errorf("row without rendered yes/no: %q", l)
+		}
+	}
+	if _, code := runClients(t, "extra"); code != 2 {
+		t.Errorf("an argument gave exit %d, want 2", code)
+	}
+}

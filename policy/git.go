@@ -33,6 +33,24 @@ const (
 	gitConfigLongs = "global system local worktree file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list fixed-value edit get-color get-colorbool type= bool int bool-or-int bool-or-str path expiry-date null name-only includes show-origin show-scope default= no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only no-includes no-show-origin no-show-scope no-default"
 )
 
+// gitData is the option data of git.go, split into lookups once per Policy.
+type gitData struct {
+	specs    map[string]gitSpec
+	builtins map[string]bool
+	config   []string
+}
+
+func newGitData() *gitData {
+	g := &gitData{specs: map[string]gitSpec{}, builtins: map[string]bool{}, config: strings.Fields(gitConfigLongs)}
+	for _, sub := range []string{"commit", "merge", "push", "rebase", "pull", "am"} {
+		g.specs[sub], _ = gitSpecFor(sub)
+	}
+	for _, b := range strings.Fields(gitBuiltins) {
+		g.builtins[b] = true
+	}
+	return g
+}
+
 func gitSpecFor(sub string) (gitSpec, bool) {
 	switch sub {
 	case "commit":
@@ -78,14 +96,7 @@ func resolveLong(longs []string, arg string) (name string, takesValue bool, ok b
 // other word in subcommand position may be a user alias.
 const gitBuiltins = "add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree config count-objects credential describe diagnose diff diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help hook index-pack init init-db interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects pack-refs patch-id prune pull push range-diff read-tree rebase receive-pack reflog remote repack replace rerere reset restore rev-list rev-parse revert rm send-pack shortlog show show-branch show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref tag update-index update-ref upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree gui gitk citool instaweb filter-branch request-pull send-email svn p4 lfs bisect--helper subtree"
 
-func isGitBuiltin(sub string) bool {
-	for _, b := range strings.Fields(gitBuiltins) {
-		if b == sub {
-			return true
-		}
-	}
-	return false
-}
+func (g *gitData) isBuiltin(sub string) bool { return g.builtins[sub] }
 
 // git judges `git <global options> <subcommand> <args>`. aliases carries
 // inline aliases from -c alias.<name>=<value> (name lower-cased).
@@ -132,7 +143,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 		j.unknownGitSub(rest)
 		return
 	}
-	if !isGitBuiltin(sub.val) {
+	if !j.p.git.isBuiltin(sub.val) {
 		if a, ok := aliases[strings.ToLower(sub.val)]; ok {
 			switch {
 			case a == dyn:
@@ -154,7 +165,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
 func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *scope) {
-	if spec, ok := gitSpecFor(sub); ok {
+	if spec, ok := j.p.git.specs[sub]; ok {
 		j.gitHookOpts(sub, spec, args, env, depth)
 		return
 	}
@@ -173,7 +184,7 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 		}
 		return
 	}
-	if !isGitBuiltin(sub) {
+	if !j.p.git.isBuiltin(sub) {
 		j.unknownGitSub(args)
 	}
 }
@@ -298,7 +309,7 @@ func (j *judge) gitConfigEnv(spec string, aliases map[string]string) map[string]
 // Both the git 2.39 syntax and the git 2.46+ subcommands (set, unset, get,
 // list, edit, rename-section, remove-section) are understood.
 func (j *judge) gitConfig(args []field, env []envVar, depth int) {
-	longs := strings.Fields(gitConfigLongs)
+	longs := j.p.git.config
 	action := ""
 	var pos []field
 	for k := 0; k < len(args); k++ {

@@ -47,11 +47,16 @@ type OperatorPattern struct {
 // Python re and JavaScript RegExp, so standalone interceptors can be rendered
 // from it. ID is the stable rule id; Pattern the regular expression; Why and
 // Instead the two halves of the refusal text.
+//
+// Requires is a prefilter added beside the contract fields: lower-case
+// literals of which at least one occurs in the ASCII-lowercased line for the
+// pattern to match (see TextRules).
 type TextRule struct {
-	ID      string
-	Pattern string
-	Why     string
-	Instead string
+	ID       string
+	Pattern  string
+	Why      string
+	Instead  string
+	Requires []string
 }
 
 // Operator pattern bounds (DESIGN.md, operator settings).
@@ -66,8 +71,10 @@ type Policy struct {
 	cat       *catalog
 	norm      []*regexp.Regexp
 	normRepl  []string
-	text      []*regexp.Regexp // parallel to textIDs
+	text      []*regexp.Regexp // parallel to textIDs and textReq
 	textIDs   []string
+	textReq   [][]string
+	git       *gitData
 	operators []operatorRule
 }
 
@@ -89,7 +96,7 @@ func New(operator []OperatorPattern) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Policy{cat: c}
+	p := &Policy{cat: c, git: newGitData()}
 	for _, n := range c.normalise {
 		re, err := regexp.Compile(n.Pattern)
 		if err != nil {
@@ -108,6 +115,7 @@ func New(operator []OperatorPattern) (*Policy, error) {
 		}
 		p.text = append(p.text, re)
 		p.textIDs = append(p.textIDs, r.ID)
+		p.textReq = append(p.textReq, r.Requires)
 	}
 	count := map[string]int{}
 	for _, op := range operator {
@@ -187,13 +195,47 @@ func (p *Policy) Normalise(command string) string {
 	return command
 }
 
+// textMatch returns the first text rule matching the normalised command,
+// searching line by line and skipping lines that hold none of a rule's
+// required literals (equivalent to one search of the whole text; see
+// TextRules).
 func (p *Policy) textMatch(normalised string) string {
+	lines := strings.Split(normalised, "\n")
+	lower := strings.Split(asciiLower(normalised), "\n")
 	for i, re := range p.text {
-		if re.MatchString(normalised) {
-			return p.textIDs[i]
+		for k, line := range lines {
+			if !containsAny(lower[k], p.textReq[i]) {
+				continue
+			}
+			if re.MatchString(line) {
+				return p.textIDs[i]
+			}
 		}
 	}
 	return ""
+}
+
+func containsAny(s string, lits []string) bool {
+	if len(lits) == 0 {
+		return true
+	}
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower lower-cases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
 }
 
 // bounds handles the empty command and the scan bounds.

@@ -58,11 +58,12 @@ type Substitution struct {
 }
 
 type ruleData struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Why     string `json:"why"`
-	Instead string `json:"instead"`
-	Pattern string `json:"pattern"`
+	ID       string   `json:"id"`
+	Kind     string   `json:"kind"`
+	Why      string   `json:"why"`
+	Instead  string   `json:"instead"`
+	Pattern  string   `json:"pattern"`
+	Requires []string `json:"requires"`
 }
 
 type rulesFile struct {
@@ -184,13 +185,17 @@ func mustCatalog() *catalog {
 // Pattern is meant to be searched (not anchored) in the command after
 // Normalisations() and after the scan bounds; it uses only constructs that mean
 // the same in RE2, Python re and JavaScript RegExp (no \s \b \w \d ., no
-// lookaround, backreferences or inline flags), and no flags are needed.
+// lookaround, backreferences or inline flags), and no flags are needed. No
+// match spans a newline, so searching each "\n"-separated line of the
+// normalised command gives the same answer as searching the whole. Requires
+// lists literals of which at least one occurs, ASCII-lowercased, in any line
+// the pattern matches: a renderer may skip the search on lines holding none.
 func TextRules() []TextRule {
 	c := mustCatalog()
 	var out []TextRule
 	for _, r := range c.rules {
 		if r.Kind == "text" {
-			out = append(out, TextRule{ID: r.ID, Pattern: r.Pattern, Why: r.Why, Instead: r.Instead})
+			out = append(out, TextRule{ID: r.ID, Pattern: r.Pattern, Why: r.Why, Instead: r.Instead, Requires: append([]string(nil), r.Requires...)})
 		}
 	}
 	return out

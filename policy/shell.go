@@ -328,7 +328,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	case "script":
 		for i, a := range args {
-			if (a.val == "-c" || a.val == "--command") && i+1 < len(args) {
+			short := strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.HasSuffix(a.val, "c")
+			if (short || a.val == "--command") && i+1 < len(args) {
 				j.scriptField(args[i+1], depth+1, *env)
 			} else if strings.HasPrefix(a.val, "--command=") {
 				j.script(strings.TrimPrefix(a.val, "--command="), depth+1, *env)

@@ -1,0 +1,127 @@
+package policy
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// corpusCase is one case of testdata/policy/cases.json (schema documented in
+// testdata/policy/README.md).
+type corpusCase struct {
+	ID      string  `json:"id"`
+	Command *string `json:"command"`
+	Repeat  []struct {
+		Text  string `json:"text"`
+		Count int    `json:"count"`
+	} `json:"repeat"`
+	Verdict string `json:"verdict"`
+	Rule    string `json:"rule"`
+	Text    bool   `json:"text"`
+	Note    string `json:"note"`
+}
+
+func (c corpusCase) command(t testing.TB) string {
+	if c.Command != nil {
+		if len(c.Repeat) > 0 {
+			t.Fatalf("case %s: both command and repeat", c.ID)
+		}
+		return *c.Command
+	}
+	if len(c.Repeat) == 0 {
+		t.Fatalf("case %s: neither command nor repeat", c.ID)
+	}
+	var b strings.Builder
+	for _, r := range c.Repeat {
+		b.WriteString(strings.Repeat(r.Text, r.Count))
+	}
+	return b.String()
+}
+
+func loadCorpus(t testing.TB) []corpusCase {
+	t.Helper()
+	raw, err := os.ReadFile("../testdata/policy/cases.json")
+	if err != nil {
+		t.Fatalf("read corpus: %v", err)
+	}
+	var f struct {
+		Schema int          `json:"schema"`
+		Cases  []corpusCase `json:"cases"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		t.Fatalf("decode corpus: %v", err)
+	}
+	if f.Schema != 1 {
+		t.Fatalf("corpus schema %d, want 1", f.Schema)
+	}
+	return f.Cases
+}
+
+func checkDecision(t *testing.T, c corpusCase, cmd string, d Decision, layer string) {
+	t.Helper()
+	want := c.Verdict == "allow"
+	if d.Allowed != want || d.RuleID != c.Rule {
+		t.Errorf("%s: %s: got allowed=%v rule=%q, want %s rule=%q (%s)", layer, c.ID, d.Allowed, d.RuleID, c.Verdict, c.Rule, c.Note)
+		return
+	}
+	if d.Allowed {
+		if d.Reason != "" {
+			t.Errorf("%s: %s: allowed with a reason %q", layer, c.ID, d.Reason)
+		}
+		return
+	}
+	prefix := "[BLOCKED BY hookwarden:" + c.Rule + "] "
+	if !strings.HasPrefix(d.Reason, prefix) || !strings.Contains(d.Reason, "; ") {
+		t.Errorf("%s: %s: reason %q does not have the form %s<why>; <instead>", layer, c.ID, d.Reason, prefix)
+	}
+	if len(d.Reason) > MaxReasonBytes {
+		t.Errorf("%s: %s: reason is %d bytes", layer, c.ID, len(d.Reason))
+	}
+	if len(strings.TrimSpace(cmd)) >= 12 && strings.Contains(d.Reason, strings.TrimSpace(cmd)) {
+		t.Errorf("%s: %s: reason echoes the command", layer, c.ID)
+	}
+}
+
+// TestCorpus replays every case of the shared corpus through Judge, and the
+// parity subset ("text": true) through JudgeText too, which must agree.
+func TestCorpus(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := loadCorpus(t)
+	if len(cases) < 300 {
+		t.Errorf("corpus has %d cases, want at least 300", len(cases))
+	}
+	seen := map[string]bool{}
+	rules := map[string]bool{}
+	textCount := 0
+	for _, c := range cases {
+		if seen[c.ID] {
+			t.Errorf("duplicate case id %s", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Verdict != "allow" && c.Verdict != "deny" {
+			t.Errorf("%s: verdict %q", c.ID, c.Verdict)
+		}
+		cmd := c.command(t)
+		checkDecision(t, c, cmd, p.Judge(cmd), "Judge")
+		if c.Text {
+			textCount++
+			checkDecision(t, c, cmd, p.JudgeText(cmd), "JudgeText")
+		}
+		rules[c.Rule] = true
+	}
+	for _, id := range RuleIDs() {
+		if id == RuleEnvLefthookDisabled {
+			continue // judged by CheckEnvironment, not by Judge
+		}
+		if !rules[id] {
+			t.Errorf("no corpus case expects rule %s", id)
+		}
+	}
+	t.Logf("%d cases, %d in the text parity subset", len(cases), textCount)
+}

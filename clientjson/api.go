@@ -1,7 +1,12 @@
 // Package clientjson makes byte-preserving edits of client hook files: strict
-// JSON (.claude/settings.json, .codex/hooks.json) through sjson/gjson and JSONC
-// (.gemini/settings.json) through hujson; and it decides matcher equivalence
-// the way each client reads its matchers.
+// JSON (.claude/settings.json, .codex/hooks.json) and JSON with comments
+// (.gemini/settings.json). Both are parsed with tailscale/hujson, whose tree
+// carries the byte offset of every value, comment and separator; edits are
+// splices at those offsets written by this package (our own formatting,
+// copied from the file), never a re-serialisation, so every byte outside the
+// inserted or removed text stays as it was. Strict files are also checked
+// with encoding/json. The package also decides matcher equivalence the way
+// each client reads its matchers (see Selects and Equivalent).
 //
 // API contract (adopt and audit build on these signatures; keep them):
 //

@@ -185,12 +185,15 @@ func (dc *doc) syntaxError(masked []byte, err error) error {
 	return dc.errAt(off, what+msg, "correct the syntax at this position; the client cannot read this file either")
 }
 
-// checkDialect refuses comments and trailing commas the client cannot read:
-// Claude Code and Codex read strict JSON (a trailing comma makes Claude Code
-// reject .claude/settings.json); Gemini CLI 0.61.0 strips comments with its
-// bundled strip-json-comments (no trailing-comma option) and then calls
-// JSON.parse, so comments are fine but a trailing comma makes it ignore the
-// file (checked against the installed bundle, 2026-11-29).
+// checkDialect refuses comments and trailing commas the client cannot read.
+// Measured 2026-11-29 with clientjson/testdata/reader_probe.py (the e2e
+// harness's deny scenario with the quirk written into the repo's file):
+// Claude Code 2.1.328 ignores a .claude/settings.json with a trailing comma
+// or a comment and runs the command unguarded; Codex CLI 0.169.0 skips a
+// .codex/hooks.json with a trailing comma the same way; Gemini CLI 0.61.0
+// reads comments (its bundled strip-json-comments, then JSON.parse) but exits
+// 52 on a trailing comma. So comments pass only for Gemini, and a trailing
+// comma is refused for every client.
 func (dc *doc) checkDialect() error {
 	type issue struct {
 		off     int

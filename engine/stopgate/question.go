@@ -439,54 +439,58 @@ func stripInline(text string) string {
 
 // stripCodeSpans replaces every code span (an opening backtick run closed by
 // the next run of the same length) with the placeholder; unmatched runs and
-// backslash-escaped backticks stay literal.
+// backslash-escaped backticks stay literal. Linear: runs are indexed by
+// length first.
 func stripCodeSpans(text string) string {
-	var b strings.Builder
-	i := 0
-	for i < len(text) {
-		c := text[i]
-		if c == '\\' && i+1 < len(text) && text[i+1] == '`' {
-			b.WriteString("\\`")
+	type run struct{ pos, n int }
+	var runs []run
+	for i := 0; i < len(text); {
+		switch {
+		case text[i] == '\\' && i+1 < len(text) && text[i+1] == '`':
 			i += 2
-			continue
-		}
-		if c != '`' {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		n := runLen(text, i)
-		closeAt := -1
-		for j := i + n; j < len(text); {
-			if text[j] != '`' {
-				j++
-				continue
+		case text[i] == '`':
+			n := 1
+			for i+n < len(text) && text[i+n] == '`' {
+				n++
 			}
-			m := runLen(text, j)
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
-		}
-		if closeAt < 0 {
-			b.WriteString(text[i : i+n])
+			runs = append(runs, run{i, n})
 			i += n
-			continue
+		default:
+			i++
 		}
-		b.WriteString(placeholder)
-		i = closeAt + n
 	}
+	if len(runs) < 2 {
+		return text
+	}
+	byLen := map[int][]int{} // run length -> indexes into runs, ascending
+	for k, r := range runs {
+		byLen[r.n] = append(byLen[r.n], k)
+	}
+	var b strings.Builder
+	last := 0
+	for k := 0; k < len(runs); k++ {
+		r := runs[k]
+		q := byLen[r.n]
+		for len(q) > 0 && q[0] <= k {
+			q = q[1:]
+		}
+		byLen[r.n] = q
+		if len(q) == 0 {
+			continue // no closer: literal backticks
+		}
+		c := runs[q[0]]
+		b.WriteString(text[last:r.pos])
+		b.WriteString(placeholder)
+		last = c.pos + c.n
+		k = q[0]
+	}
+	b.WriteString(text[last:])
 	return b.String()
 }
 
-func runLen(s string, i int) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == '`' {
-		n++
-	}
-	return n
-}
+// maxDestination bounds how far a link destination is looked for, so many
+// unclosed "](" cannot make the check quadratic.
+const maxDestination = 2048
 
 // stripLinkDestinations turns "[text](destination "title")" into "[text]",
 // balancing parentheses inside the destination.
@@ -500,7 +504,8 @@ func stripLinkDestinations(text string) string {
 		}
 		b.WriteString(text[:k+1])
 		depth, j := 0, k+1
-		for ; j < len(text); j++ {
+		end := min(len(text), k+1+maxDestination)
+		for ; j < end; j++ {
 			if text[j] == '(' {
 				depth++
 			} else if text[j] == ')' {
@@ -512,7 +517,7 @@ func stripLinkDestinations(text string) string {
 				break
 			}
 		}
-		if j >= len(text) || text[j] != ')' {
+		if j >= end || text[j] != ')' {
 			// Not a link after all: keep the text as it was.
 			b.WriteString(text[k+1 : k+2])
 			text = text[k+2:]

@@ -45,7 +45,7 @@ func TestProseQuestionLargeInputs(t *testing.T) {
 		runs.WriteString(" x ")
 	}
 	inputs := map[string]string{
-		"unmatched backtick runs": runs.String() + " Done?",
+		"unmatched backtick runs":    runs.String() + " Done?",
 		"unclosed link destinations": strings.Repeat("[a](b ", 50000) + " Done?",
 		"one huge paragraph":         strings.Repeat("word ", 200000) + "Done?",
 		"many list items":            strings.Repeat("- item\n", 50000) + "- Done?",

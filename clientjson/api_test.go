@@ -3,6 +3,7 @@ package clientjson
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -176,6 +177,22 @@ func TestNothingWantedLeavesFileAlone(t *testing.T) {
 		res, err := Merge("s.json", []byte(src), "claude", nil, Options{Ours: oursProp})
 		if err != nil || string(res.Out) != src || len(res.Changes) != 0 {
 			t.Errorf("Merge(%q, nothing wanted, no retract) = %q, %+v, %v", src, res.Out, res.Changes, err)
+		}
+	}
+}
+
+func TestMergeRefusesMalformedWant(t *testing.T) {
+	bad := []Handler{
+		{NativeEvent: "", Command: "x"},
+		{NativeEvent: "Stop", Command: ""},
+		{NativeEvent: "Stop", Command: "x", Timeout: -1},
+		{NativeEvent: "Stop", Command: "x", Timeout: math.Inf(1)},
+		{NativeEvent: "Stop", Command: "x", Timeout: math.NaN()},
+	}
+	for _, h := range bad {
+		res, err := Merge("s.json", []byte("{}"), "claude", []Handler{h}, Options{})
+		if err == nil {
+			t.Errorf("Merge accepted %+v and wrote %q", h, res.Out)
 		}
 	}
 }

@@ -26,30 +26,42 @@ func inferStyle(src []byte, root *hujson.Value) style {
 	if lf := bytes.Count(src, []byte("\n")); crlf > 0 && crlf*2 >= lf {
 		st.nl = "\r\n"
 	}
-	// Indent unit: the smallest non-empty indentation of a line.
-	minSpaces, tabs, spaced := 0, 0, 0
-	for _, line := range bytes.Split(src, []byte("\n")) {
-		i := 0
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
+	// Indent unit: the most common step between a multi-line container's
+	// line and the lines of its items (ties: the shorter step). Lines inside
+	// comments are never looked at, so " * " block-comment bodies do not
+	// count.
+	steps := map[string]int{}
+	var indents func(v *hujson.Value)
+	indents = func(v *hujson.Value) {
+		if v.Value.Kind() != '{' && v.Value.Kind() != '[' {
+			return
 		}
-		if i == 0 || i == len(line) || line[i] == '\r' {
-			continue
+		b := boxOf(v)
+		parent := lineIndent(src, b.open)
+		for _, it := range b.items {
+			if bytes.ContainsAny(it.before, "\n") {
+				if c := lineIndent(src, it.start); len(c) > len(parent) && strings.HasPrefix(c, parent) {
+					steps[c[len(parent):]]++
+				}
+			}
 		}
-		switch line[0] {
-		case '\t':
-			tabs++
-		case ' ':
-			spaced++
-			if minSpaces == 0 || i < minSpaces {
-				minSpaces = i
+		switch t := v.Value.(type) {
+		case *hujson.Object:
+			for i := range t.Members {
+				indents(&t.Members[i].Value)
+			}
+		case *hujson.Array:
+			for i := range t.Elements {
+				indents(&t.Elements[i])
 			}
 		}
 	}
-	if tabs > spaced {
-		st.unit = "\t"
-	} else if minSpaces > 0 {
-		st.unit = strings.Repeat(" ", minSpaces)
+	indents(root)
+	best := 0
+	for step, n := range steps {
+		if n > best || n == best && (len(step) < len(st.unit) || len(step) == len(st.unit) && step < st.unit) {
+			st.unit, best = step, n
+		}
 	}
 	// Separators.
 	var colonTight, colonSpaced, commaTight, commaSpaced, pad, nopad int

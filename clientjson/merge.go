@@ -3,6 +3,7 @@ package clientjson
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/tailscale/hujson"
 )
@@ -149,6 +150,12 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 	d, err := dialectFor(client)
 	if err != nil {
 		return Result{}, err
+	}
+	for i, w := range want {
+		if w.NativeEvent == "" || w.Command == "" || math.IsNaN(w.Timeout) || math.IsInf(w.Timeout, 0) || w.Timeout < 0 {
+			return Result{}, fmt.Errorf("clientjson: %s: wanted row %d needs a native event, a command and a finite timeout >= 0 (got %q, %q, %v)",
+				path, i, w.NativeEvent, w.Command, w.Timeout)
+		}
 	}
 	ours := func(cmd string) bool {
 		for _, w := range want {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/tailscale/hujson"
 )
@@ -141,8 +142,8 @@ func (hv hooksView) event(name string) *eventView {
 // except that an existing empty "hooks" object or event list that only ever
 // held our rows is removed with them.
 //
-// Result.Changes lists the added, updated and served rows in want order, then
-// the retractions in file order. Errors: a *ParseError for a file it refuses
+// Result.Changes lists the added, updated and served rows in the order their
+// handlers appear in the output, then the retractions in file order. Errors: a *ParseError for a file it refuses
 // (invalid or non-UTF-8 bytes, a NUL, duplicate keys, "__proto__", a
 // non-object root, a malformed hooks tree, a trailing comma, a comment in a
 // strict file, a BOM in a Gemini file); an error wrapping ErrUnknownClient.
@@ -226,6 +227,8 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		res.Changes = append(res.Changes, Change{Kind: "added", NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command})
 	}
 
+	dc.sortChanges(client, res.Changes, ours)
+
 	if opts.Retract {
 		for {
 			sp, ch := dc.retractOne(client, want, ours)
@@ -244,6 +247,31 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 	}
 	res.Warnings = append(res.Warnings, dc.disabledWarnings(want)...)
 	return res, nil
+}
+
+// sortChanges orders added, updated and served changes by the offset of the
+// handler that carries each row in dc (stable; a row not found keeps its
+// place at the end).
+func (dc *doc) sortChanges(client string, changes []Change, ours func(string) bool) {
+	hv := dc.hooks()
+	pos := func(c Change) int {
+		ev := hv.event(c.NativeEvent)
+		if ev == nil {
+			return len(dc.src)
+		}
+		for _, g := range ev.groups {
+			if !Equivalent(client, g.matcher, c.Matcher) {
+				continue
+			}
+			for _, h := range g.handlers {
+				if h.hasCommand && (h.command == c.Command || ours(h.command)) {
+					return h.val.StartOffset
+				}
+			}
+		}
+		return len(dc.src)
+	}
+	sort.SliceStable(changes, func(i, j int) bool { return pos(changes[i]) < pos(changes[j]) })
 }
 
 // apply splices dc's bytes and parses the result again. A result that does

@@ -1,0 +1,130 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/hook"
+)
+
+// trivialSource is the comparison program of the whole-process target: a Go
+// binary that reads stdin to end of file and exits.
+const trivialSource = `package main
+
+import (
+	"io"
+	"os"
+)
+
+func main() { io.Copy(io.Discard, os.Stdin) }
+`
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// binaries builds the hookwarden binary (from ../../../cmd/hookwarden) and
+// the trivial binary once per test process, into a temporary directory that
+// lives until the process ends. It returns their paths.
+func binaries(tb testing.TB) (hookwarden, trivial string) {
+	tb.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "hookwarden-bin-")
+		if buildErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "hookwarden"), "../../../cmd/hookwarden").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{"hookwarden", err, out}
+			return
+		}
+		src := filepath.Join(buildDir, "trivial.go")
+		if buildErr = os.WriteFile(src, []byte(trivialSource), 0o644); buildErr != nil {
+			return
+		}
+		out, err = exec.Command("go", "build", "-o", filepath.Join(buildDir, "trivial"), src).CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{"trivial", err, out}
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "hookwarden"), filepath.Join(buildDir, "trivial")
+}
+
+type buildError struct {
+	what string
+	err  error
+	out  []byte
+}
+
+func (e *buildError) Error() string { return "go build " + e.what + ": " + e.err.Error() + "\n" + string(e.out) }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// claudePayload returns the recorded Claude pre-tool payload with its cwd
+// pointing at repo and its command replaced.
+func claudePayload(tb testing.TB, repo, command string) []byte {
+	return payloadFor(tb, "claude", command, repo)
+}
+
+// BenchmarkHookProcess measures the whole process: exec the built
+// hookwarden binary on a Claude pre-tool payload in a governed temporary
+// repository, against exec of a trivial Go binary that reads stdin and
+// exits. The target (issue 2) is hookwarden's median within 1.5x of the
+// trivial binary's.
+func BenchmarkHookProcess(b *testing.B) {
+	hw, trivial := binaries(b)
+	repo, _ := governedRepo(b)
+	payload := claudePayload(b, repo, "git status")
+	home := filepath.Join(filepath.Dir(repo), "home")
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}
+	run := func(b *testing.B, path string, args ...string) {
+		for i := 0; i < b.N; i++ {
+			cmd := exec.Command(path, args...)
+			cmd.Stdin = bytes.NewReader(payload)
+			cmd.Env = env
+			cmd.Dir = repo
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("hookwarden", func(b *testing.B) { run(b, hw, "hook", "claude", "pre-tool") })
+	b.Run("trivial", func(b *testing.B) { run(b, trivial) })
+}
+
+// BenchmarkHookRun measures the dispatcher in process (no exec): read,
+// decode, locate the repository, load settings, build the policy, judge,
+// encode.
+func BenchmarkHookRun(b *testing.B) {
+	deps, err := Deps()
+	if err != nil {
+		b.Fatal(err)
+	}
+	repo, lookup := governedRepo(b)
+	payload := string(claudePayload(b, repo, "git commit -m 'fix: typo' && git push origin HEAD"))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		resp := hook.Run(context.Background(), deps, hook.Request{Client: "claude", Event: "pre-tool",
+			Stdin: strings.NewReader(payload), LookupEnv: lookup, Cwd: "/"})
+		if resp.Exit != 0 {
+			b.Fatalf("exit %d: %s", resp.Exit, resp.Stderr)
+		}
+	}
+}

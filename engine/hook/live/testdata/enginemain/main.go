@@ -1,0 +1,26 @@
+// Command enginemain is a measurement aid for BenchmarkHookProcess: the hook
+// path alone (engine/hook/live) without the rest of the hookwarden CLI, to
+// separate the engine's own process cost from that of the other verbs'
+// package initialisation. Usage: enginemain CLIENT EVENT < payload.
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/engine/hook/live"
+)
+
+func main() {
+	deps, err := live.Deps()
+	if err != nil || len(os.Args) != 3 {
+		os.Exit(2)
+	}
+	cwd, _ := os.Getwd()
+	resp := hook.Run(context.Background(), deps, hook.Request{Client: os.Args[1], Event: os.Args[2],
+		Stdin: os.Stdin, LookupEnv: os.LookupEnv, Cwd: cwd})
+	os.Stdout.Write(resp.Stdout)
+	os.Stderr.Write(resp.Stderr)
+	os.Exit(resp.Exit)
+}

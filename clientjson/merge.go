@@ -166,6 +166,19 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		}
 		return opts.Ours != nil && opts.Ours(cmd)
 	}
+	// serves: a handler of ours carries row w unless its command is exactly
+	// the command of a different wanted row.
+	serves := func(cmd string, w Handler) bool {
+		if cmd == w.Command {
+			return true
+		}
+		for _, o := range want {
+			if o.Command == cmd {
+				return false
+			}
+		}
+		return opts.Ours != nil && opts.Ours(cmd)
+	}
 	res := Result{Out: src}
 	cur := src
 	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
@@ -195,7 +208,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 					target = g
 				}
 				for _, h := range g.handlers {
-					if h.hasCommand && ours(h.command) {
+					if h.hasCommand && serves(h.command, w) {
 						servers = append(servers, h)
 					}
 				}
@@ -231,7 +244,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 
 	if opts.Retract {
 		for {
-			sp, ch := dc.retractOne(client, want, ours)
+			sp, ch := dc.retractOne(client, want, ours, serves)
 			if sp == nil {
 				break
 			}
@@ -344,7 +357,7 @@ func (dc *doc) updateSplices(st style, h handlerView, w Handler) []splice {
 // wanted row and returns the splices removing it, widened to its group, event
 // list and "hooks" object when those would be left empty and held nothing
 // else. It returns nil when there is nothing to retract.
-func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool) ([]splice, Change) {
+func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool, serves func(string, Handler) bool) ([]splice, Change) {
 	hv := dc.hooks()
 	for ei := range hv.events {
 		ev := &hv.events[ei]
@@ -359,7 +372,7 @@ func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool)
 					// Any handler of ours serving a wanted row stays, even a
 					// duplicate or an older command form (several servers: warn,
 					// remove none).
-					if w.NativeEvent == ev.name && Equivalent(client, g.matcher, w.Matcher) {
+					if w.NativeEvent == ev.name && serves(h.command, w) && Equivalent(client, g.matcher, w.Matcher) {
 						keep = true
 						break
 					}

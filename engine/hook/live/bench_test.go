@@ -67,7 +67,9 @@ type buildError struct {
 	out  []byte
 }
 
-func (e *buildError) Error() string { return "go build " + e.what + ": " + e.err.Error() + "\n" + string(e.out) }
+func (e *buildError) Error() string {
+	return "go build " + e.what + ": " + e.err.Error() + "\n" + string(e.out)
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()

@@ -1,0 +1,141 @@
+package live
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestProcess runs the built hookwarden binary as a client would: payload on
+// stdin, arguments, environment; it checks exit code, stdout and stderr.
+func TestProcess(t *testing.T) {
+	hw, _ := binaries(t)
+	data, err := os.ReadFile("testdata/process.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name     string   `json:"name"`
+		Args     []string `json:"args"`
+		Client   string   `json:"client"`
+		Command  string   `json:"command"`
+		Stdin    *string  `json:"stdin"`
+		Env      []string `json:"env"`
+		RepoYAML string   `json:"repo_yaml"`
+		Want     struct {
+			Exit          int     `json:"exit"`
+			Stdout        *string `json:"stdout"`
+			StdoutPrefix  string  `json:"stdout_prefix"`
+			StdoutListing bool    `json:"stdout_listing"`
+			Stderr        *string `json:"stderr"`
+			StderrPrefix  string  `json:"stderr_prefix"`
+		} `json:"want"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	deps, err := Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			repo, _ := governedRepo(t)
+			if tc.RepoYAML != "" {
+				if err := os.WriteFile(filepath.Join(repo, ".hookwarden.yaml"), []byte(tc.RepoYAML), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			home := filepath.Join(filepath.Dir(repo), "home")
+			var stdin []byte
+			switch {
+			case tc.Stdin != nil:
+				stdin = []byte(*tc.Stdin)
+			case tc.Client != "":
+				stdin = payloadFor(t, tc.Client, tc.Command, repo)
+			}
+			args := make([]string, len(tc.Args))
+			for i, a := range tc.Args {
+				args[i] = strings.ReplaceAll(a, "$REPO", repo)
+			}
+			cmd := exec.Command(hw, args...)
+			cmd.Dir = repo
+			cmd.Stdin = bytes.NewReader(stdin)
+			cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}, tc.Env...)
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			w := tc.Want
+			so, se := out.String(), errb.String()
+			if code != w.Exit {
+				t.Errorf("exit %d, want %d (stderr %q)", code, w.Exit, se)
+			}
+			if w.Stdout != nil && so != *w.Stdout {
+				t.Errorf("stdout %q, want %q", so, *w.Stdout)
+			}
+			if w.StdoutPrefix != "" && !strings.HasPrefix(so, w.StdoutPrefix) {
+				t.Errorf("stdout %q, want prefix %q", so, w.StdoutPrefix)
+			}
+			if w.StdoutListing && so != deps.Table.Listing() {
+				t.Errorf("stdout %q, want the registration listing", so)
+			}
+			if w.Stderr != nil && se != *w.Stderr {
+				t.Errorf("stderr %q, want %q", se, *w.Stderr)
+			}
+			if w.StderrPrefix != "" && !strings.HasPrefix(se, w.StderrPrefix) {
+				t.Errorf("stderr %q, want prefix %q", se, w.StderrPrefix)
+			}
+			if tc.Command != "" && len(tc.Command) > 12 && (strings.Contains(so, tc.Command) || strings.Contains(se, tc.Command)) {
+				t.Errorf("the answer echoes the command")
+			}
+		})
+	}
+}
+
+// TestNoChildProcessOnPreTool traces the real process with strace: the
+// pre-tool path (deny and allow) executes no program besides itself.
+func TestNoChildProcessOnPreTool(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Fatalf("strace is required for this check (apt-get install strace): %v", err)
+	}
+	hw, _ := binaries(t)
+	repo, _ := governedRepo(t)
+	for _, command := range []string{"git status", "git commit --no-verify -m x", "cd " + repo + " && git -C " + repo + " push"} {
+		trace := filepath.Join(t.TempDir(), "trace")
+		cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", trace, hw, "hook", "claude", "pre-tool")
+		cmd.Dir = repo
+		cmd.Stdin = bytes.NewReader(payloadFor(t, "claude", command, repo))
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("strace: %v\n%s", err, out)
+		}
+		data, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		execs := 0
+		for _, l := range lines {
+			if strings.Contains(l, "execve(") || strings.Contains(l, "execveat(") || strings.Contains(l, "fork(") {
+				execs++
+			}
+		}
+		if execs != 1 {
+			t.Fatalf("pre-tool started a child process (%d exec/fork calls):\n%s", execs, data)
+		}
+	}
+}

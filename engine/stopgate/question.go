@@ -39,7 +39,8 @@ import (
 //
 // Inline rules, applied to each prose block of the closing unit: code spans
 // (backtick runs of matching length, which may span lines of one paragraph
-// but never a blank line; an unmatched run is literal), autolinks <…>, link
+// but never a blank line; an unmatched run is literal), HTML comments
+// <!-- … --> within the block, autolinks <…>, link
 // destinations ](…) and bare URLs (http, https, ftp, file, mailto, www.; a
 // trailing ?!.,:;*_~'" or unbalanced ')' is not part of the URL, as in the
 // GFM autolink extension) are replaced by a placeholder word.
@@ -91,6 +92,7 @@ var (
 	reDelimiter = regexp.MustCompile(`^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
 	reOrdered   = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
 	reURL       = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp|file)://|\bmailto:|\bwww\.)[^\s<>]*`)
+	reComment   = regexp.MustCompile(`(?s)<!--.*?-->`)
 	reAutolink  = regexp.MustCompile(`<(?i:[a-z][a-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`)
 )
 
@@ -419,6 +421,7 @@ const placeholder = "code"
 // from one prose block's text.
 func stripInline(text string) string {
 	text = stripCodeSpans(text)
+	text = reComment.ReplaceAllString(text, " ")
 	text = reAutolink.ReplaceAllString(text, placeholder)
 	text = stripLinkDestinations(text)
 	return reURL.ReplaceAllStringFunc(text, func(u string) string {

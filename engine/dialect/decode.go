@@ -8,8 +8,9 @@
 //     stop_hook_active and last_assistant_message. Exit 2 blocks and stderr is
 //     the reason. Recorded in ../../../shared/e2e/README.md section 1 and
 //     payloads/claude/. Edit tools carry tool_input.file_path (Edit,
-//     MultiEdit, Write) or tool_input.notebook_path (NotebookEdit), per the
-//     Claude Code hooks reference (PreToolUse input, tool_input by tool).
+//     MultiEdit, Write) or tool_input.notebook_path (NotebookEdit): the
+//     FileEditInput, FileWriteInput and NotebookEditInput types of
+//     sdk-tools.d.ts in @anthropic-ai/claude-code 2.1.328.
 //   - codex (Codex CLI 0.169.0): the same names as Claude; tool_name is "Bash"
 //     for exec_command; Stop's last_assistant_message may be null (the
 //     binary's embedded schema stop.command.input types it NullableString).

@@ -107,7 +107,7 @@ type Result struct {
 // len(Files) >= cfg.CommitAfterFiles, or atStop && cfg.OnStop).
 //
 // Errors (wrapped, naming the directory): ErrNotRepository when cwd is not in
-// a git work tree; an error wrapping ctx.Err() (context.DeadlineExceeded on a
+// a git work tree; ErrNoGit when git is not on PATH; an error wrapping ctx.Err() (context.DeadlineExceeded on a
 // slow git) when ctx ends first, git being killed; any git failure with its
 // first stderr line.
 func Evaluate(ctx context.Context, cwd string, cfg Config, atStop bool) (Result, error) {

@@ -235,8 +235,8 @@ func TestEvaluateSlowGitDeadline(t *testing.T) {
 func TestEvaluateMissingGit(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := Evaluate(context.Background(), t.TempDir(), DefaultConfig(), true)
-	if err == nil {
-		t.Fatal("Evaluate without git succeeded")
+	if !errors.Is(err, ErrNoGit) {
+		t.Fatalf("Evaluate without git: %v, want ErrNoGit", err)
 	}
 }
 

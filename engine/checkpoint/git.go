@@ -17,6 +17,11 @@ import (
 // Callers answer it with a stated skip, never a silent allow.
 var ErrNotRepository = errors.New("not inside a git work tree")
 
+// ErrNoGit is returned (wrapped) by Evaluate when no git executable is found
+// on PATH. Callers answer it with a stated skip: the agent cannot fix it, so
+// denying would only cost a turn.
+var ErrNoGit = errors.New("git is not installed (not found on PATH)")
+
 // gitArgs are the global options of every git call: --no-optional-locks so a
 // status never takes .git/index.lock while the agent runs its own git
 // commands (git(1), GIT_OPTIONAL_LOCKS); core.fsmonitor=false so a repository
@@ -59,6 +64,9 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	err := cmd.Run()
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, ctxErr)
+	}
+	if errors.Is(err, exec.ErrNotFound) {
+		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, ErrNoGit)
 	}
 	if err != nil {
 		msg := firstLine(stderr.String())

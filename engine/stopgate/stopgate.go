@@ -68,7 +68,8 @@ type StopInput struct {
 //     cleanly with the reason shown to the user instead of a second deny.
 //   - Skip when a check could not run and nothing is denied: an empty
 //     message (question check), a repeated pass (question check; a failed
-//     checkpoint evaluation), a cwd outside any git work tree (checkpoint).
+//     checkpoint evaluation), a cwd outside any git work tree or no git on
+//     PATH (checkpoint).
 //   - Allow otherwise.
 //
 // Every reason is capped with verdict.Cap and never quotes the message.
@@ -86,8 +87,8 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 
 	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, true)
 	switch {
-	case errors.Is(err, checkpoint.ErrNotRepository):
-		skips = append(skips, "checkpoint skipped: the session's directory is not inside a git work tree")
+	case unjudgeable(err) != "":
+		skips = append(skips, unjudgeable(err))
 	case err != nil && in.Repeated:
 		skips = append(skips, "checkpoint could not be evaluated on the repeated stop pass: "+err.Error())
 	case err != nil:
@@ -126,12 +127,12 @@ type PostToolInput struct {
 // verdict.Context whose reason gives the checkpoint's reason and actions
 // (the dialect puts it in the client's context field); a clean or
 // under-the-limits tree is Allow; any failure to evaluate (git error, ctx
-// deadline, no git work tree) is a Skip with the reason.
+// deadline, no git work tree, no git) is a Skip with the reason.
 func JudgePostTool(ctx context.Context, in PostToolInput) verdict.Verdict {
 	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false)
 	switch {
-	case errors.Is(err, checkpoint.ErrNotRepository):
-		return verdict.Verdict{Kind: verdict.Skip, Reason: "checkpoint skipped: the session's directory is not inside a git work tree"}
+	case unjudgeable(err) != "":
+		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
 	case err != nil:
 		return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap("checkpoint could not be evaluated: " + err.Error())}
 	case res.Due:
@@ -160,12 +161,13 @@ type EditInput struct {
 // checkpoint's actions. A checkpoint that cannot be evaluated (git error,
 // ctx deadline) is a Deny with RuleCheckpointUnavailable; a due checkpoint
 // with no FilePath is a Deny with RuleInvalidInput; a cwd outside any git
-// work tree is a Skip. The reason never names the edited file.
+// work tree, or no git on PATH, is a Skip. The reason never names the edited
+// file.
 func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
 	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false)
 	switch {
-	case errors.Is(err, checkpoint.ErrNotRepository):
-		return verdict.Verdict{Kind: verdict.Skip, Reason: "checkpoint skipped: the session's directory is not inside a git work tree"}
+	case unjudgeable(err) != "":
+		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
 	case err != nil:
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleCheckpointUnavailable, Reason: verdict.Cap(
 			RuleCheckpointUnavailable + ": the checkpoint could not be evaluated (" + err.Error() +
@@ -191,6 +193,18 @@ func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
 	}
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleCheckpointDue, Reason: verdict.Cap(
 		RuleCheckpointDue + ": a checkpoint is due (" + res.Reason + "); until it is committed, edits are limited to the files already changed, and this file is not one of them. " + res.Actions())}
+}
+
+// unjudgeable returns the stated-skip reason for an evaluation error the
+// agent cannot act on (no git work tree, no git installed), "" otherwise.
+func unjudgeable(err error) string {
+	switch {
+	case errors.Is(err, checkpoint.ErrNotRepository):
+		return "checkpoint skipped: the session's directory is not inside a git work tree"
+	case errors.Is(err, checkpoint.ErrNoGit):
+		return "checkpoint skipped: git is not installed (not found on PATH)"
+	}
+	return ""
 }
 
 // dirOf returns cwd, or root when cwd is empty.

@@ -269,6 +269,28 @@ func TestSlowGitBudgets(t *testing.T) {
 	})
 }
 
+// TestNoGitIsStatedSkip: without git on PATH every judge states a skip (the
+// agent cannot install git; denying would only cost turns), and the stop
+// gate still denies a closing question.
+func TestNoGitIsStatedSkip(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("PATH", t.TempDir())
+	cfg := checkpoint.DefaultConfig()
+	for name, v := range map[string]verdict.Verdict{
+		"stop":      JudgeStop(context.Background(), StopInput{Client: "claude", Cwd: root, LastMessage: "done", Config: cfg}),
+		"post-tool": JudgePostTool(context.Background(), PostToolInput{Client: "claude", Cwd: root, Config: cfg}),
+		"pre-edit":  JudgeEdit(context.Background(), EditInput{Client: "claude", Cwd: root, FilePath: "a.txt", Config: cfg}),
+	} {
+		if v.Kind != verdict.Skip || !strings.Contains(v.Reason, "git is not installed") {
+			t.Errorf("%s: got %s (%q), want a stated skip naming the missing git", name, v.Kind, v.Reason)
+		}
+	}
+	v := JudgeStop(context.Background(), StopInput{Client: "gemini", Cwd: root, LastMessage: "Shall I?", Config: cfg})
+	if v.Kind != verdict.Deny || v.RuleID != RuleProseQuestion {
+		t.Errorf("question without git: got %s %q, want deny %s", v.Kind, v.RuleID, RuleProseQuestion)
+	}
+}
+
 func TestJudgePostTool(t *testing.T) {
 	cfg := checkpoint.DefaultConfig()
 	old := newRepo(t, 2*time.Hour)

@@ -240,7 +240,7 @@ func asciiLower(s string) string {
 
 // bounds handles the empty command and the scan bounds.
 func (p *Policy) bounds(command string) (Decision, bool) {
-	if strings.TrimSpace(command) == "" {
+	if strings.Trim(command, asciiSpace) == "" {
 		return Decision{Allowed: true}, true
 	}
 	if len(command) > MaxCommandBytes {
@@ -301,3 +301,8 @@ func (h *hitSet) add(id string) {
 }
 
 func (h *hitSet) first() string { return h.best }
+
+// asciiSpace is the whitespace an empty command may consist of (ASCII only,
+// so every renderer agrees): space, tab, newline, carriage return, vertical
+// tab, form feed.
+const asciiSpace = " \t\n\r\v\f"

@@ -203,9 +203,11 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	}
 
 	// rendered files
-	files, err := templates.Render(governed)
-	if err != nil {
-		return p.fail("render: %v", err)
+	var files []templates.File
+	if !declined(templates.StepLauncher) || !declined(templates.StepInterceptor) || !declined(templates.StepAgyPlugin) || !declined(templates.StepOpencodePlugin) {
+		if files, err = templates.Render(governed); err != nil {
+			return p.fail("render: %v", err)
+		}
 	}
 	for _, f := range files {
 		rep := &FileReport{Path: f.Path, Step: f.Step}
@@ -332,8 +334,14 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			p.rep.Warnings = append(p.rep.Warnings, "no backups written: "+why)
 		} else {
 			dir := BackupDir + "/" + stamp
-			if err := safewrite.CheckDir(root, dir); err != nil {
-				return p.fail("%v", err)
+			for n := 1; ; n++ {
+				if err := safewrite.CheckDir(root, dir); err != nil {
+					return p.fail("%v", err)
+				}
+				if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir))); errors.Is(err, fs.ErrNotExist) {
+					break
+				}
+				dir = fmt.Sprintf("%s/%s-%d", BackupDir, stamp, n)
 			}
 			for _, w := range writes {
 				if !w.snap.Exists {

@@ -1,0 +1,117 @@
+package adopt
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixedNow is the clock of every test run: backups go to 20260102T030405Z.
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+const fixedStamp = "20260102T030405Z"
+
+// testOptions returns Options with the fixed clock and a private, empty
+// CODEX_HOME so no test reads the real user's Codex config.
+func testOptions(t testing.TB) Options {
+	codexHome := t.TempDir()
+	return Options{
+		Now: fixedNow,
+		Getenv: func(k string) string {
+			if k == "CODEX_HOME" {
+				return codexHome
+			}
+			return ""
+		},
+		Jobs: 2,
+	}
+}
+
+// tree reads every file below root (skipping .git) into path → content,
+// with symlinks as "-> target" and directories omitted.
+func tree(t testing.TB, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if rel == ".git" {
+			return filepath.SkipDir
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			out[rel] = "-> " + target
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			out[rel] = "special " + d.Type().String()
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		out[rel] = info.Mode().Perm().String() + "\n" + string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// makeRepo creates a repository directory with files and symlinks; git adds
+// an empty .git directory (enough for discovery and the ignore check).
+func makeRepo(t testing.TB, dir string, git bool, files, symlinks map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if git {
+		if err := os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, target := range symlinks {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.Symlink(target, full); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func fileReport(r *RepoReport, path string) *FileReport {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
+}
+
+func anyContains(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -6,27 +6,6 @@ import (
 	"strings"
 )
 
-// How each client reads a matcher (the "matcher" string of a hook group,
-// tested against the tool name of PreToolUse/PostToolUse/BeforeTool/AfterTool):
-//
-//   - Claude Code 2.1.328 (read from the installed binary's bundled JS, the
-//     matcher function used for hook groups): absent, "" and "*" select every
-//     tool. A matcher made only of ASCII letters, digits, "_", "|", ",", "-"
-//     and space (the list form for tool events) is a list of exact tool names,
-//     split on "|" and ",", each entry trimmed, empty entries dropped.
-//     Anything else is `new RegExp(matcher)` tested against the name, so it is
-//     unanchored. Both forms are also tried against the tool's alias names.
-//   - Codex CLI (openai/codex codex-rs/hooks/src/events/common.rs,
-//     matches_matcher and is_exact_matcher): absent, "" and "*" select every
-//     tool; a matcher made only of ASCII letters, digits, "_" and "|" is a list
-//     of exact names split on "|"; anything else is an unanchored Rust regex
-//     (an invalid one selects nothing).
-//   - Gemini CLI 0.61.0 (bundle, HookPlanner.matchesContext and
-//     matchesToolName): the matcher is trimmed; "" and "*" select every tool;
-//     anything else is `new RegExp(matcher).test(toolName)` — unanchored, so
-//     "run_shell_command" also selects "run_shell_command_v2" — and an invalid
-//     regex falls back to exact string equality.
-
 var (
 	claudeList = regexp.MustCompile(`^[a-zA-Z0-9_|, -]+$`)
 	codexList  = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
@@ -93,13 +72,35 @@ func selectionOf(client, m string) selection {
 }
 
 // Selects reports whether a hook group with the given matcher runs for tool
-// under client ("claude", "codex" or "gemini"; see the notes above for the
-// source of each reading). A matcher that is neither a name list nor a
-// literal alternation is evaluated with Go's RE2, which agrees with the JS and
-// Rust engines on the syntax common to them; a pattern RE2 cannot compile
-// selects nothing for Claude and Codex (as an invalid pattern does there) and
-// falls back to exact equality for Gemini (its documented fallback).
-// An unknown client selects nothing.
+// under client ("claude", "codex" or "gemini"), for the tool events
+// (PreToolUse/PostToolUse, BeforeTool/AfterTool) where the matcher is tested
+// against the tool name. How each client reads a matcher:
+//
+//   - Claude Code 2.1.328 (read from the installed binary's bundled JS, the
+//     matcher function used for hook groups): absent, "" and "*" select every
+//     tool. A matcher made only of ASCII letters, digits, "_", "|", ",", "-"
+//     and space (the list form for tool events) is a list of exact tool names,
+//     split on "|" and ",", each entry trimmed, empty entries dropped.
+//     Anything else is `new RegExp(matcher)` tested against the name, so it is
+//     unanchored. Both forms are also tried against the tool's alias names.
+//   - Codex CLI (openai/codex codex-rs/hooks/src/events/common.rs at commit
+//     0b9770e; "Bash" and "^Bash$" measured on 0.169.0 with reader_probe.py;
+//     matches_matcher and is_exact_matcher): absent, "" and "*" select every
+//     tool; a matcher made only of ASCII letters, digits, "_" and "|" is a list
+//     of exact names split on "|"; anything else is an unanchored Rust regex
+//     (an invalid one selects nothing).
+//   - Gemini CLI 0.61.0 (bundle, HookPlanner.matchesContext and
+//     matchesToolName): the matcher is trimmed; "" and "*" select every tool;
+//     anything else is `new RegExp(matcher).test(toolName)` — unanchored, so
+//     "run_shell_command" also selects "run_shell_command_v2" — and an invalid
+//     regex falls back to exact string equality.
+//
+// A matcher that is neither a name list nor a literal alternation is
+// evaluated with Go's RE2, which agrees with the JS and Rust engines on the
+// syntax common to them; a pattern RE2 cannot compile selects nothing for
+// Claude and Codex (as an invalid pattern does there) and falls back to exact
+// equality for Gemini. Claude's alias names are not modelled. An unknown
+// client selects nothing.
 func Selects(client, matcher, tool string) bool {
 	if _, err := dialectFor(client); err != nil {
 		return false
@@ -128,9 +129,11 @@ func Selects(client, matcher, tool string) bool {
 // "^(Edit|Write)$" or "^Edit$|^Write$"), or both are the same regex text
 // (Gemini: after trimming). Anything it cannot decide answers false: a false
 // "not equivalent" only makes Merge add a new matcher group, while a false
-// "equivalent" could leave a tool unguarded. Claude's alias names are applied
-// to a name list and to a regex in the same way, so they do not change the
-// answer. An unknown client answers false.
+// "equivalent" could leave a tool unguarded. Claude Code also tries a tool's
+// alias and family names, for a name list and for an anchored literal regex
+// alike (its bundle tests both forms against them), so this assumes aliases
+// widen two equivalent matchers in the same way. An unknown client answers
+// false.
 func Equivalent(client, a, b string) bool {
 	if _, err := dialectFor(client); err != nil {
 		return false

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProcess runs the built hookwarden binary as a client would: payload on
@@ -137,5 +138,46 @@ func TestNoChildProcessOnPreTool(t *testing.T) {
 		if execs != 1 {
 			t.Fatalf("pre-tool started a child process (%d exec/fork calls):\n%s", execs, data)
 		}
+	}
+}
+
+// TestProcessStdinNeverClosed: a client that never closes stdin cannot hold
+// the real process past the pre-tool budget (5 s in the registration
+// table); the call is denied with the reason.
+func TestProcessStdinNeverClosed(t *testing.T) {
+	hw, _ := binaries(t)
+	repo, _ := governedRepo(t)
+	deps, err := Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, ok := deps.Table.Lookup("claude", "pre-tool")
+	if !ok {
+		t.Fatal("no claude pre-tool row")
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	pw.Write([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash",`))
+	cmd := exec.Command(hw, "hook", "claude", "pre-tool")
+	cmd.Dir = repo
+	cmd.Stdin = pr
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	start := time.Now()
+	err = cmd.Run()
+	elapsed := time.Since(start)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("err %v, want exit 2", err)
+	}
+	if !strings.Contains(errb.String(), "stdin was not closed within the event's budget") {
+		t.Fatalf("stderr %q", errb.String())
+	}
+	if elapsed < row.Budget() || elapsed > row.ClientTimeout() {
+		t.Fatalf("answered after %v; want after the %v budget and before the client's %v timeout", elapsed, row.Budget(), row.ClientTimeout())
 	}
 }

@@ -141,6 +141,18 @@ func engineCases() []engineCase {
 				}},
 		)
 	}
+	for _, client := range []string{"claude", "codex", "gemini"} {
+		cases = append(cases,
+			engineCase{name: "post-tool-context", client: client, rows: []string{"post-tool"}, needs: "post-tool",
+				check:    "post-tool context delivered: with a checkpoint due, the command ran and the model's next request carries the checkpoint note",
+				manifest: manifestWith("checkpoint:\n  commit_after_files: 1\n"), dirty: true,
+				script: func(*Sandbox) Script { return Script{Command: allowCommand} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantMarker(t, true)
+					r.wantCarried(t, "checkpoint is due")
+				}})
+	}
 	for _, client := range []string{"claude", "gemini"} {
 		cases = append(cases,
 			engineCase{name: "pre-edit-deny", client: client, rows: []string{"pre-edit"}, needs: "pre-edit",
@@ -219,6 +231,12 @@ func probePayload(event string) map[string]any {
 		p["hook_event_name"] = "Stop"
 		p["stop_hook_active"] = false
 		p["last_assistant_message"] = question
+	case "post-tool":
+		p["hook_event_name"] = "PostToolUse"
+		p["tool_name"] = "Bash"
+		p["tool_input"] = map[string]any{"command": "true"}
+		p["tool_response"] = map[string]any{"stdout": ""}
+		p["tool_use_id"] = "toolu_probe"
 	case "pre-edit":
 		p["hook_event_name"] = "PreToolUse"
 		p["tool_name"] = "Write"

@@ -62,22 +62,7 @@ func factCases() []factCase {
 		)
 	}
 	codexOverrides := func(sb *Sandbox, url string, inv *Invocation, hooksRel string) {
-		recs, err := ComputeCodexTrust(filepath.Join(sb.Root, hooksRel))
-		if err != nil {
-			panic(err)
-		}
-		args := []string{"-c", "model=\"mock-model\"", "-c", "model_provider=\"mock\"",
-			"-c", `model_providers.mock={name="mock",base_url=` + TOMLString(url+"/v1") + `,wire_api="responses",env_key="MOCK_API_KEY"}`,
-			"-c", "projects={" + TOMLString(sb.Repo) + "={trust_level=\"trusted\"}}"}
-		// one inline table: a dotted -c path cannot name a key that holds dots itself
-		var tbl []string
-		for _, r := range recs {
-			tbl = append(tbl, TOMLString(r.Key)+"={trusted_hash="+TOMLString(r.Hash)+"}")
-		}
-		args = append(args, "-c", "hooks.state={"+strings.Join(tbl, ",")+"}")
-		// insert before the prompt
-		p := inv.Args[len(inv.Args)-1]
-		inv.Args = append(append(inv.Args[:len(inv.Args)-1], args...), p)
+		codexOverrideArgs(sb, url, inv, hooksRel, false)
 	}
 	cases = append(cases,
 		// Codex: a trusted project whose hooks have no trust record: the hook is
@@ -111,6 +96,15 @@ func factCases() []factCase {
 				url := modelURLOf(*inv)
 				os.Remove(filepath.Join(sb.Home, "config.toml"))
 				codexOverrides(sb, url, inv, "repo/.codex/hooks.json")
+			}},
+		// Codex: the same trust records as dotted -c paths
+		// (hooks.state."<key>".trusted_hash=…) are not applied: the hook is
+		// skipped and the command runs. Only the inline-table form works.
+		factCase{name: "c-overrides-dotted", client: "codex", mode: "exit2", wantHookRan: false, wantToolRan: true,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				url := modelURLOf(*inv)
+				os.Remove(filepath.Join(sb.Home, "config.toml"))
+				codexOverrideArgs(sb, url, inv, "repo/.codex/hooks.json", true)
 			}},
 		// Codex: --ignore-user-config with everything as -c overrides: still runs.
 		factCase{name: "ignore-user-config-overrides", client: "codex", mode: "exit2", wantHookRan: true, wantToolRan: false, wantCarried: reason,
@@ -154,6 +148,34 @@ func factCases() []factCase {
 			}},
 	)
 	return cases
+}
+
+// codexOverrideArgs inserts, before the prompt, -c overrides for the mock
+// provider, the project trust and the hook-trust records of hooksRel. With
+// dotted, each record is one dotted path
+// hooks.state."<key>".trusted_hash="<hash>"; otherwise all records are one
+// inline table hooks.state={"<key>"={trusted_hash="<hash>"},…}.
+func codexOverrideArgs(sb *Sandbox, url string, inv *Invocation, hooksRel string, dotted bool) {
+	recs, err := ComputeCodexTrust(filepath.Join(sb.Root, hooksRel))
+	if err != nil {
+		panic(err)
+	}
+	args := []string{"-c", "model=\"mock-model\"", "-c", "model_provider=\"mock\"",
+		"-c", `model_providers.mock={name="mock",base_url=` + TOMLString(url+"/v1") + `,wire_api="responses",env_key="MOCK_API_KEY"}`,
+		"-c", "projects={" + TOMLString(sb.Repo) + "={trust_level=\"trusted\"}}"}
+	if dotted {
+		for _, r := range recs {
+			args = append(args, "-c", "hooks.state."+TOMLString(r.Key)+".trusted_hash="+TOMLString(r.Hash))
+		}
+	} else {
+		var tbl []string
+		for _, r := range recs {
+			tbl = append(tbl, TOMLString(r.Key)+"={trusted_hash="+TOMLString(r.Hash)+"}")
+		}
+		args = append(args, "-c", "hooks.state={"+strings.Join(tbl, ",")+"}")
+	}
+	p := inv.Args[len(inv.Args)-1]
+	inv.Args = append(append(inv.Args[:len(inv.Args)-1], args...), p)
 }
 
 func writeRaw(t *testing.T, sb *Sandbox, rel, text string) {

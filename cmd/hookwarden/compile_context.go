@@ -148,6 +148,7 @@ func ccContains(list []string, s string) bool {
 func ccWriteJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(os.Stderr, "hookwarden: compile-context: json: %v\n", err)
 	}

@@ -58,11 +58,23 @@ var AllClients = []string{ClientClaude, ClientCodex, ClientGemini, ClientCopilot
 
 // Target file paths (slash-separated, relative to the target directory).
 const (
+	// ReadonlyPath is the read-only projection of the source.
 	ReadonlyPath = "AGENTS.readonly.md"
-	ClaudePath   = "CLAUDE.md"
-	GeminiPath   = "GEMINI.md"
-	CopilotPath  = ".github/copilot-instructions.md"
-	CursorPath   = ".cursor/rules/agents.mdc"
+	// ClaudePath is the file Claude Code loads as project memory (Claude Code
+	// memory docs; measured with Claude Code 2.1.328 against the e2e mock:
+	// with CLAUDE.md importing "@AGENTS.md" the request carries AGENTS.md once,
+	// and the HTML-comment header is not sent to the model).
+	ClaudePath = "CLAUDE.md"
+	// GeminiPath is Gemini CLI's default context file name (Gemini CLI 0.61.0
+	// docs cli/gemini-md.md; measured: without it Gemini CLI 0.61.0 does not
+	// read AGENTS.md).
+	GeminiPath = "GEMINI.md"
+	// CopilotPath is GitHub Copilot's repository-wide custom instructions file
+	// (docs.github.com, "Adding repository custom instructions").
+	CopilotPath = ".github/copilot-instructions.md"
+	// CursorPath is the Cursor project rule hookwarden writes (Cursor docs,
+	// "Rules": .cursor/rules/*.mdc).
+	CursorPath = ".cursor/rules/agents.mdc"
 	// GeminiSettingsPath is where the Gemini context file name is read from.
 	GeminiSettingsPath = ".gemini/settings.json"
 )
@@ -143,6 +155,8 @@ type BudgetError struct {
 	Line    int
 }
 
+// Error returns the one-line diagnostic: the file, its line count, the
+// budget, and the line and section where the overflow starts.
 func (e *BudgetError) Error() string {
 	sec := "before the first heading"
 	if e.Section != "" {
@@ -264,7 +278,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 	srcName := path.Base(srcRel)
 	lines, eol := splitDoc(srcBytes)
 	body := lines[frontMatterEnd(lines):]
-	hdr := header(o.Version, srcName, digest)
+	hdr := header(o.Version, srcRel, digest)
 
 	plan := Plan{TargetDir: target, Source: src, SourceDigest: digest}
 	add := func(client, rel string, out []string) {
@@ -272,7 +286,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 	}
 
 	proj := Project(rules, lines)
-	ro := []string{hdr, "", readonlyBanner(srcName), ""}
+	ro := []string{hdr, "", readonlyBanner(srcRel), ""}
 	if len(proj) == 0 {
 		ro = ro[:len(ro)-1]
 	}
@@ -283,7 +297,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 		switch c {
 		case ClientClaude:
 			importing = true
-			add(c, ClaudePath, claudeFile(hdr, srcRel, srcName, body))
+			add(c, ClaudePath, claudeFile(hdr, srcRel, srcRel, body))
 		case ClientGemini:
 			name, note, err := geminiFileName(target, srcName)
 			if err != nil {
@@ -294,13 +308,13 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 				continue
 			}
 			importing = true
-			add(c, name, geminiFile(hdr, srcRel, srcName, body))
+			add(c, name, geminiFile(hdr, srcRel, srcRel, body))
 		case ClientCopilot:
 			add(c, CopilotPath, append([]string{hdr, ""}, body...))
 		case ClientCursor:
-			add(c, CursorPath, append([]string{"---", "description: Project instructions compiled from " + srcName + " by hookwarden", "globs:", "alwaysApply: true", "---", hdr, ""}, body...))
+			add(c, CursorPath, append([]string{"---", "description: Project instructions compiled from " + srcRel + " by hookwarden", "globs:", "alwaysApply: true", "---", hdr, ""}, body...))
 		case ClientCodex, ClientOpencode:
-			if srcName == "AGENTS.md" {
+			if srcRel == "AGENTS.md" {
 				plan.Notes = append(plan.Notes, c+": reads AGENTS.md itself; nothing to write")
 			} else {
 				plan.Notes = append(plan.Notes, c+": reads AGENTS.md, not "+srcRel+"; nothing written for it (name the source AGENTS.md to reach "+c+")")

@@ -21,6 +21,7 @@ const testVersion = "0.0.0-test"
 
 // caseConfig is testdata/context/cases/<case>/case.json (optional).
 type caseConfig struct {
+	Source     string   `json:"source"` // default AGENTS.md
 	Clients    []string `json:"clients"`
 	LineBudget int      `json:"line_budget"`
 	Error      string   `json:"error"`   // Compile must fail with this substring
@@ -93,12 +94,16 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			in := readTree(t, filepath.Join(dir, "in"))
-			if _, ok := in["AGENTS.md"]; !ok {
-				t.Fatal("case has no in/AGENTS.md")
+			source := cfg.Source
+			if source == "" {
+				source = "AGENTS.md"
+			}
+			if _, ok := in[source]; !ok {
+				t.Fatalf("case has no in/%s", source)
 			}
 			target := t.TempDir()
 			writeTree(t, target, in)
-			opts := Options{TargetDir: target, Clients: cfg.Clients, LineBudget: cfg.LineBudget, Version: testVersion}
+			opts := Options{TargetDir: target, Source: source, Clients: cfg.Clients, LineBudget: cfg.LineBudget, Version: testVersion}
 			plan, err := Compile(context.Background(), opts)
 			if cfg.Error != "" {
 				if err == nil || !strings.Contains(err.Error(), cfg.Error) {

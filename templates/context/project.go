@@ -134,7 +134,25 @@ func interrupts(t string) bool {
 		commentRe.MatchString(t) || thematicRe.MatchString(t) || listItemRe.MatchString(t)
 }
 
+// maxNest bounds the nesting of list items and block quotes the projection
+// parses; deeper content is judged as one unit (dropped whole on any change
+// sentence), which keeps the work linear on pathological input.
+const maxNest = 16
+
 func (p *projector) process(ls []srcLine, depth int) {
+	if depth > maxNest {
+		var b strings.Builder
+		for _, l := range ls {
+			b.WriteString(l.text)
+			b.WriteByte('\n')
+		}
+		if p.changeText(b.String()) {
+			for _, l := range ls {
+				p.drop[l.idx] = true
+			}
+		}
+		return
+	}
 	i := 0
 	var lastPara []srcLine // the paragraph right before the current block
 	for i < len(ls) {

@@ -6,11 +6,12 @@
 //
 // Status source: the git CLI, not go-git. Measured by BenchmarkCheckpoint20k
 // on a generated 20,000-file repository (2026-11-29, 2 cores shared with
-// other builds, git 2.39.5, go-git v5.19.3, 5 iterations each):
+// other builds at load average 6-12, git 2.39.5, go-git v5.19.3, two runs of
+// 5 iterations each, ns/op as the range of the two runs):
 //
-//	                 clean                    dirty (200 changes)
-//	git CLI          73 ms, 45 KB, 353 allocs 56 ms, 123 KB, 668 allocs
-//	go-git Status    736 ms, 73 MB, 1.6 M     565 ms, 78 MB, 1.6 M
+//	                 clean                      dirty (200 changes)
+//	git CLI          73-85 ms, 45 KB, 350 allocs 56-84 ms, 124 KB, 670 allocs
+//	go-git Status    0.72-0.74 s, 73 MB, 1.6 M   0.56-1.52 s, 78 MB, 1.6 M
 //
 // Both fit the stop budget (20 s) and the pre-edit budget (5 s) on this
 // repository, but the CLI is 10x faster and 600x lighter in memory, so it

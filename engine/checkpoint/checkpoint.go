@@ -16,7 +16,7 @@
 // Both fit the stop budget (20 s) and the pre-edit budget (5 s) on this
 // repository, but the CLI is 8-18x faster and allocates over 500x less, so
 // it keeps the margin where go-git would not (linearly, a 100,000-file
-// repository would cost go-git 3.5-7.5 s, past the pre-edit budget); it can
+// repository would cost go-git 3.5-7.5 s against the 5 s pre-edit budget); it can
 // be stopped at the deadline (exec.CommandContext kills it; go-git's Status
 // takes no context and would keep running); and it applies every ignore
 // source exactly as the agent's own git does (go-git v5.19.3 Status reads

@@ -44,6 +44,8 @@ const (
 	RuleRecord = "record-failed"
 	// RuleNoJudge: a judge is missing from the dispatcher's wiring.
 	RuleNoJudge = "engine-incomplete"
+	// RuleInternal: a judge panicked; the call is refused.
+	RuleInternal = "internal-error"
 )
 
 // NotEvaluated is the stated-skip reason of an event whose judge is not
@@ -122,9 +124,10 @@ type Response struct {
 	Usage   bool
 }
 
-// Run serves one hook call; see the package doc. It never panics on input
-// and always returns an answer in the client's dialect.
-func Run(ctx context.Context, deps Deps, req Request) Response {
+// Run serves one hook call; see the package doc. It always returns an answer
+// in the client's dialect: a panic in a judge is recovered into a deny with
+// RuleInternal (the panic value is not shown: it may hold the command).
+func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	if !registration.ValidName(req.Client) || !registration.ValidName(req.Event) || deps.Table == nil || !deps.Table.HasClient(req.Client) {
 		r := Response{Usage: true, Answer: dialect.Answer{Stderr: []byte(Usage), Exit: 2}}
 		if req.Client == "agy" {
@@ -142,6 +145,11 @@ func Run(ctx context.Context, deps Deps, req Request) Response {
 		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
 			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
 	}
+	defer func() {
+		if recover() != nil {
+			resp = answer(row, deny(RuleInternal, "hookwarden failed internally while judging this %s %s call; the call is refused", row.Client, row.Event))
+		}
+	}()
 	if row.BudgetMillis > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, row.Budget())

@@ -308,3 +308,34 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+type panicPolicy struct{}
+
+func (panicPolicy) Judge(command string) verdict.Verdict { panic("boom: " + command) }
+
+// A judge that panics denies in the client's form and does not leak the
+// panic value (which may hold the command).
+func TestPanicDenies(t *testing.T) {
+	f := newFixture(t, "")
+	for _, client := range []string{"claude", "agy"} {
+		deps := fakeDeps(t, false)
+		deps.NewPolicy = func([]settings.Pattern) (CommandPolicy, error) { return panicPolicy{}, nil }
+		stdin := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"SECRET-CMD"}}`
+		if client == "agy" {
+			stdin = `{"toolCall":{"name":"run_command","args":{"CommandLine":"SECRET-CMD"}}}`
+		}
+		resp := Run(context.Background(), deps, Request{Client: client, Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov, Stdin: strings.NewReader(stdin)})
+		if resp.Verdict.Kind != verdict.Deny || resp.Verdict.RuleID != RuleInternal {
+			t.Fatalf("%s: verdict %v %q", client, resp.Verdict.Kind, resp.Verdict.RuleID)
+		}
+		if strings.Contains(string(resp.Stdout)+string(resp.Stderr), "SECRET-CMD") {
+			t.Fatalf("%s: answer leaks the command", client)
+		}
+		if client == "agy" && !strings.HasPrefix(string(resp.Stdout), `{"decision":"deny"`) {
+			t.Fatalf("agy stdout %q", resp.Stdout)
+		}
+		if client == "claude" && resp.Exit != 2 {
+			t.Fatalf("claude exit %d", resp.Exit)
+		}
+	}
+}

@@ -84,7 +84,8 @@ type Target struct {
 // expands a leading `~` in target directories.
 //
 // Errors: no candidate; a candidate that cannot be resolved; a command target
-// that exists but cannot be inspected. A target directory that does not exist
+// that exists but cannot be inspected (that error does not name the path,
+// which comes from the command text). A target directory that does not exist
 // yet (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
 func Locate(candidates []string, command, home string) (Target, error) {
 	if len(candidates) == 0 {
@@ -111,7 +112,8 @@ func Locate(candidates []string, command, home string) (Target, error) {
 	for _, d := range TargetDirs(command, t.Base.Dir, home) {
 		p, err := resolveNearest(d)
 		if err != nil {
-			return Target{}, err
+			// The path comes from the command text: do not repeat it.
+			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
 		}
 		if p.Governed && !contains(t.Roots, p.RepoRoot) {
 			t.Roots = append(t.Roots, p.RepoRoot)

@@ -121,7 +121,7 @@ func TestLocateErrors(t *testing.T) {
 		{"relative cwd", []string{"rel"}, "", "not absolute"},
 		{".hookwarden.yaml is a directory", []string{bad}, "", "not a regular file"},
 		{"broken worktree file", []string{brokenWT}, "", "gitdir /nonexistent/x"},
-		{"target with broken worktree file", []string{root}, "git -C " + brokenWT + " commit", "gitdir /nonexistent/x"},
+		{"target with broken worktree file", []string{root}, "git -C " + brokenWT + " commit", "a directory the command targets could not be inspected"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

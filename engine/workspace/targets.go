@@ -18,26 +18,19 @@ func isENOTDIR(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // as git documents), `git --git-dir[=]<dir>`, `git --work-tree[=]<dir>`,
 // GIT_DIR=<dir> / GIT_WORK_TREE=<dir> assignments (also through `env`),
 // `cd <dir>` / `pushd <dir>`, `env -C <dir>` / `env --chdir[=]<dir>`.
-// Relative paths are taken relative to cwd and to every earlier `cd` target
+// The script of `sh|bash|dash|zsh|ksh -c '<script>'` is parsed the same way
+// (up to 3 levels deep). Relative paths are taken relative to cwd and to
+// every earlier `cd` target
 // (both candidates are returned: more repositories only add restrictions).
 // Only literal words count (quotes removed, a leading `~` or `~/` expanded
 // with home); a word built from variables or substitutions is skipped. A
 // command the shell parser (mvdan.cc/sh/v3/syntax, bash dialect) rejects
 // yields nil: the policy still judges its text.
 func TargetDirs(command, cwd, home string) []string {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
-	if err != nil {
+	raw := rawTargets(command, home, 0)
+	if len(raw) == 0 {
 		return nil
 	}
-	var raw []string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		ce, ok := n.(*syntax.CallExpr)
-		if !ok {
-			return true
-		}
-		raw = append(raw, callTargets(ce, home)...)
-		return true
-	})
 	bases := []string{cwd}
 	var out []string
 	seen := map[string]bool{}
@@ -69,6 +62,31 @@ func TargetDirs(command, cwd, home string) []string {
 	}
 	return out
 }
+
+// maxShellDepth bounds how deep `bash -c '…'` strings are parsed for targets.
+const maxShellDepth = 3
+
+// rawTargets parses command and returns its targets in order, cd-like ones
+// marked with the "\x00cd:" prefix.
+func rawTargets(command, home string, depth int) []string {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return nil
+	}
+	var raw []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		ce, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		raw = append(raw, callTargets(ce, home, depth)...)
+		return true
+	})
+	return raw
+}
+
+// shells run their -c string as a script; its targets count too.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true}
 
 // wordLit returns the literal value of w with quotes removed, and false when
 // w contains expansions.
@@ -121,7 +139,7 @@ func unescape(s string) string {
 // command word).
 var launchers = map[string]bool{"command": true, "exec": true, "nohup": true, "builtin": true, "time": true, "sudo": true, "doas": true}
 
-func callTargets(ce *syntax.CallExpr, home string) []string {
+func callTargets(ce *syntax.CallExpr, home string, depth int) []string {
 	var out []string
 	for _, a := range ce.Assigns {
 		if a.Name != nil && (a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE") {
@@ -163,6 +181,24 @@ func callTargets(ce *syntax.CallExpr, home string) []string {
 					out = append(out, "\x00cd:"+args[j])
 				}
 				break
+			}
+			return out
+		case shells[name]:
+			if depth >= maxShellDepth {
+				return out
+			}
+			for j := i + 1; j < len(args) && lit[j]; j++ {
+				a := args[j]
+				if !strings.HasPrefix(a, "-") {
+					return out
+				}
+				// -c, or a flag cluster holding c (-ec, -lc).
+				if a != "--" && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
+					if j+1 < len(args) && lit[j+1] {
+						out = append(out, rawTargets(args[j+1], home, depth+1)...)
+					}
+					return out
+				}
 			}
 			return out
 		case name == "git" || strings.HasPrefix(name, "git-"):

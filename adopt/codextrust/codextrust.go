@@ -21,7 +21,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -109,11 +108,11 @@ func Entries(hooksPath string, src []byte, ours func(string) bool) ([]Entry, err
 				}
 				timeout := int64(600)
 				if len(h.Timeout) > 0 && string(h.Timeout) != "null" {
-					f, err := strconv.ParseFloat(string(h.Timeout), 64)
-					if err != nil || math.IsNaN(f) {
-						return nil, fmt.Errorf("%s: hooks.%s[%d].hooks[%d]: timeout %s is not a number", hooksPath, ev, gi, hi, h.Timeout)
+					n, err := strconv.ParseUint(string(h.Timeout), 10, 63)
+					if err != nil {
+						return nil, fmt.Errorf("%s: hooks.%s[%d].hooks[%d]: timeout %s is not a non-negative integer; Codex CLI 0.169.0 then loads no hook at all from this file (measured with codex app-server hooks/list: \"expected u64\"); write whole seconds", hooksPath, ev, gi, hi, h.Timeout)
 					}
-					timeout = int64(f)
+					timeout = int64(n)
 				}
 				if timeout < 1 {
 					timeout = 1

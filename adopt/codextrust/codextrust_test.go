@@ -231,3 +231,15 @@ func TestAgainstCodexAppServer(t *testing.T) {
 		}
 	}
 }
+
+// TestNonIntegerTimeoutRefused: Codex 0.169.0 drops every hook of a
+// hooks.json whose timeout is not an unsigned integer (15.0 and 15.7 both,
+// measured with hooks/list), so no trust entry can be computed for it.
+func TestNonIntegerTimeoutRefused(t *testing.T) {
+	for _, v := range []string{"15.0", "15.7", "-1", "1e3", `"15"`} {
+		src := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":` + v + `}]}]}}`
+		if _, err := Entries("/r/.codex/hooks.json", []byte(src), nil); err == nil || !strings.Contains(err.Error(), "loads no hook") {
+			t.Errorf("timeout %s: err = %v", v, err)
+		}
+	}
+}

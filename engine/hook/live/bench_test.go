@@ -139,3 +139,27 @@ func BenchmarkHookRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPolicyBuild measures building the command policy (policy.New
+// through NewPolicy), which the pre-tool path does once per call.
+func BenchmarkPolicyBuild(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := NewPolicy(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPolicyJudge measures judging one typical command with a built
+// policy.
+func BenchmarkPolicyJudge(b *testing.B) {
+	p, err := NewPolicy(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p.Judge("git commit -m 'fix: typo' && git push origin HEAD")
+	}
+}

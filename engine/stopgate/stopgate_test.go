@@ -389,3 +389,17 @@ func TestReasonCapped(t *testing.T) {
 		t.Errorf("capped reason lost the first check: %q", v.Reason[:200])
 	}
 }
+
+// TestEditRelativeToRepoRootWithoutCwd: a payload without cwd resolves a
+// relative file path against the governed repository's root.
+func TestEditRelativeToRepoRootWithoutCwd(t *testing.T) {
+	due := newRepo(t, 2*time.Hour)
+	write(t, filepath.Join(due, "a.txt"), "changed\n")
+	cfg := checkpoint.DefaultConfig()
+	if v := JudgeEdit(context.Background(), EditInput{Client: "gemini", RepoRoot: due, FilePath: "a.txt", Config: cfg}); v.Kind != verdict.Allow {
+		t.Errorf("changed file: got %s (%q), want allow", v.Kind, v.Reason)
+	}
+	if v := JudgeEdit(context.Background(), EditInput{Client: "gemini", RepoRoot: due, FilePath: "b.txt", Config: cfg}); v.Kind != verdict.Deny {
+		t.Errorf("unchanged file: got %s (%q), want deny", v.Kind, v.Reason)
+	}
+}

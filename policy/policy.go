@@ -22,6 +22,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Decision is the policy's answer for one command text. Allowed is true when no
@@ -69,13 +72,18 @@ const (
 // patterns. It is immutable after New and safe for concurrent use.
 type Policy struct {
 	cat       *catalog
-	norm      []*regexp.Regexp
-	normRepl  []string
-	text      []*regexp.Regexp // parallel to textIDs and textReq
-	textIDs   []string
-	textReq   [][]string
 	git       *gitData
 	operators []operatorRule
+	parsers   sync.Pool // *syntax.Parser, reused across calls
+
+	// The text layer is compiled on first use: Judge needs it only for a
+	// command the shell parser rejects, so a hook process that judges one
+	// parseable command never pays for it.
+	textOnce sync.Once
+	textErr  error
+	text     []*regexp.Regexp // parallel to textIDs and textReq
+	textIDs  []string
+	textReq  [][]string
 }
 
 type operatorRule struct {
@@ -97,26 +105,7 @@ func New(operator []OperatorPattern) (*Policy, error) {
 		return nil, err
 	}
 	p := &Policy{cat: c, git: newGitData()}
-	for _, n := range c.normalise {
-		re, err := regexp.Compile(n.Pattern)
-		if err != nil {
-			return nil, fmt.Errorf("policy: normalisation %q: %w", n.Pattern, err)
-		}
-		p.norm = append(p.norm, re)
-		p.normRepl = append(p.normRepl, n.Replacement)
-	}
-	for _, r := range c.rules {
-		if r.Kind != "text" {
-			continue
-		}
-		re, err := regexp.Compile(r.Pattern)
-		if err != nil {
-			return nil, fmt.Errorf("policy: text rule %s: %w", r.ID, err)
-		}
-		p.text = append(p.text, re)
-		p.textIDs = append(p.textIDs, r.ID)
-		p.textReq = append(p.textReq, r.Requires)
-	}
+	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
 	count := map[string]int{}
 	for _, op := range operator {
 		idx := count[op.Layer]
@@ -151,16 +140,18 @@ func (p *Policy) Judge(command string) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}
-	normalised := p.Normalise(command)
 	hits := newHitSet(p.cat)
 	j := &judge{p: p, hits: hits}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
 		return p.deny(id)
 	}
-	for _, op := range p.operators {
-		if op.re.MatchString(command) || op.re.MatchString(normalised) {
-			return Decision{RuleID: op.id, Reason: op.reason}
+	if len(p.operators) > 0 {
+		normalised := p.Normalise(command)
+		for _, op := range p.operators {
+			if op.re.MatchString(command) || op.re.MatchString(normalised) {
+				return Decision{RuleID: op.id, Reason: op.reason}
+			}
 		}
 	}
 	return Decision{Allowed: true}
@@ -187,12 +178,55 @@ func (p *Policy) JudgeText(command string) Decision {
 }
 
 // Normalise applies Normalisations() to command in order and returns the text
-// the text rules search.
+// the text rules search. It is a hand-written equivalent of the data's
+// substitutions (TestNormaliseMatchesData holds them equal): backslash-newline
+// and backslash-CR-LF pairs are removed, then every ' and " is removed.
 func (p *Policy) Normalise(command string) string {
-	for i, re := range p.norm {
-		command = re.ReplaceAllLiteralString(command, p.normRepl[i])
+	if !strings.ContainsAny(command, "\\\"'") {
+		return command
 	}
-	return command
+	b := make([]byte, 0, len(command))
+	for i := 0; i < len(command); i++ {
+		c := command[i]
+		if c == '\\' {
+			if i+1 < len(command) && command[i+1] == '\n' {
+				i++
+				continue
+			}
+			if i+2 < len(command) && command[i+1] == '\r' && command[i+2] == '\n' {
+				i += 2
+				continue
+			}
+		}
+		b = append(b, c)
+	}
+	out := b[:0]
+	for _, c := range b {
+		if c != '"' && c != '\'' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+// compileText compiles the text rules once per Policy.
+func (p *Policy) compileText() error {
+	p.textOnce.Do(func() {
+		for _, r := range p.cat.rules {
+			if r.Kind != "text" {
+				continue
+			}
+			re, err := regexp.Compile(r.Pattern)
+			if err != nil {
+				p.textErr = fmt.Errorf("policy: text rule %s: %w", r.ID, err)
+				return
+			}
+			p.text = append(p.text, re)
+			p.textIDs = append(p.textIDs, r.ID)
+			p.textReq = append(p.textReq, r.Requires)
+		}
+	})
+	return p.textErr
 }
 
 // textMatch returns the first text rule matching the normalised command,
@@ -200,6 +234,11 @@ func (p *Policy) Normalise(command string) string {
 // required literals (equivalent to one search of the whole text; see
 // TextRules).
 func (p *Policy) textMatch(normalised string) string {
+	if err := p.compileText(); err != nil {
+		// Embedded rules that do not compile are a build defect the tests
+		// catch; at run time the command cannot be judged, so it is denied.
+		return RuleIndirectionUnjudgable
+	}
 	lines := strings.Split(normalised, "\n")
 	lower := strings.Split(asciiLower(normalised), "\n")
 	for i, re := range p.text {

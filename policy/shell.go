@@ -34,7 +34,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.hits.add(RuleIndirectionUnjudgable)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	parser := j.p.parsers.Get().(*syntax.Parser)
+	f, err := parser.Parse(strings.NewReader(src), "")
+	j.p.parsers.Put(parser)
 	if err != nil {
 		if id := j.p.textMatch(j.p.Normalise(src)); id != "" {
 			j.hits.add(id)
@@ -42,6 +44,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		return
 	}
 	sc := &scope{vars: map[string]string{}}
+	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Stmt:
@@ -58,7 +61,20 @@ func (j *judge) script(src string, depth int, env []envVar) {
 				}
 			}
 		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !innerPipes[x] {
+				var mark func(b *syntax.BinaryCmd)
+				mark = func(b *syntax.BinaryCmd) {
+					for _, side := range []*syntax.Stmt{b.X, b.Y} {
+						if inner, ok := side.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
+							if innerPipes == nil {
+								innerPipes = map[*syntax.BinaryCmd]bool{}
+							}
+							innerPipes[inner] = true
+							mark(inner)
+						}
+					}
+				}
+				mark(x)
 				j.pipeline(x, depth, env, sc)
 			}
 		}

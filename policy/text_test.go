@@ -50,6 +50,9 @@ func TestTextRulesPerLineEquivalent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := p.compileText(); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range loadCorpus(t) {
 		cmd := c.command(t)
 		if len(cmd) > MaxCommandBytes {
@@ -167,4 +170,45 @@ func TestTextRulesInPythonAndNode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dataNormalise applies Normalisations() with Go regexp, as a renderer would.
+func dataNormalise(t testing.TB, s string) string {
+	for _, n := range Normalisations() {
+		s = regexp.MustCompile(n.Pattern).ReplaceAllLiteralString(s, n.Replacement)
+	}
+	return s
+}
+
+// TestNormaliseMatchesData holds the hand-written Normalise equal to the
+// substitutions the renderers apply from the data.
+func TestNormaliseMatchesData(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := []string{"a\\\\\nb", "\\\r\n", "\\\"\n", "'\\\n'", "x\\\r\r\n", "\\", "\\\\\n\\\n"}
+	for _, c := range loadCorpus(t) {
+		extra = append(extra, c.command(t))
+	}
+	for _, s := range extra {
+		if got, want := p.Normalise(s), dataNormalise(t, s); got != want {
+			t.Errorf("Normalise(%q) = %q, data gives %q", s, got, want)
+		}
+	}
+}
+
+func FuzzNormalise(f *testing.F) {
+	for _, s := range []string{"a\\\nb", "\\\r\n", "'\"\\", "git commit \\\n --no-verify"} {
+		f.Add(s)
+	}
+	p, err := New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := p.Normalise(s), dataNormalise(t, s); got != want {
+			t.Fatalf("Normalise(%q) = %q, data gives %q", s, got, want)
+		}
+	})
 }

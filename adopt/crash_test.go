@@ -18,6 +18,7 @@ import (
 // decimal digits, in the target's own directory.
 var renameioTemp = regexp.MustCompile(`^\..+[0-9]+$`)
 
+// buildBinary builds cmd/hookwarden into dir and returns its path.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "hookwarden")

@@ -1,0 +1,76 @@
+package adopt
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCLI runs the built binary: exit codes (0 ok, 1 a failed repository or
+// conform --strict on an ungoverned one, 2 usage), the --json schema
+// version, and --fleet discovery.
+func TestCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := buildBinary(t)
+	base := t.TempDir()
+	good, bad, plain := filepath.Join(base, "fleet", "good"), filepath.Join(base, "fleet", "bad"), filepath.Join(base, "plain")
+	makeRepo(t, good, true, nil, nil)
+	makeRepo(t, bad, true, map[string]string{".gitignore": "# END hookwarden\n"}, nil)
+	makeRepo(t, plain, true, nil, nil)
+	env := append(os.Environ(), "CODEX_HOME="+t.TempDir())
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return so.String(), se.String(), code
+	}
+
+	out, errOut, code := run("adopt", "--json", "--fleet", filepath.Join(base, "fleet"))
+	if code != 1 {
+		t.Fatalf("adopt of a fleet with a broken repository: exit %d, want 1\n%s", code, errOut)
+	}
+	var rep Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.SchemaVersion != 1 || rep.Summary.Repositories != 2 || rep.Summary.Failed != 1 {
+		t.Fatalf("json report: %v %+v\n%s", err, rep.Summary, out)
+	}
+	if !strings.Contains(errOut, "hookwarden: adopt: "+bad) {
+		t.Fatalf("stderr does not name the failed repository: %s", errOut)
+	}
+	if _, _, code := run("adopt", "--decline", "nope", good); code != 2 {
+		t.Fatalf("unknown decline step: exit %d, want 2", code)
+	}
+	if _, _, code := run("adopt", "--clients", "claude,cursor", good); code != 2 {
+		t.Fatalf("unknown client: exit %d, want 2", code)
+	}
+	if out, _, code := run("conform", plain); code != 0 || !strings.Contains(out, "not-governed") {
+		t.Fatalf("conform on an ungoverned repository: exit %d\n%s", code, out)
+	}
+	if _, _, code := run("conform", "--strict", plain); code != 1 {
+		t.Fatalf("conform --strict on an ungoverned repository: exit %d, want 1", code)
+	}
+	if out, _, code := run("conform", good); code != 0 || !strings.Contains(out, good+": unchanged") {
+		t.Fatalf("conform on an adopted repository: exit %d\n%s", code, out)
+	}
+	out, _, code = run("adopt", "--dry-run", plain)
+	if code != 0 || !strings.Contains(out, "--- a/.gitignore\n+++ b/.gitignore\n") || !strings.Contains(out, "(dry run) "+plain+": changed") {
+		t.Fatalf("dry run: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(plain, ManifestFile)); err == nil {
+		t.Fatal("dry run wrote the manifest")
+	}
+}

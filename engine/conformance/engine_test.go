@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
@@ -46,6 +47,9 @@ type engineCase struct {
 	// be meaningful; "" = pre-tool (the hook verb must exist).
 	needs    string
 	manifest string
+	// launcher: "" (any registration), "path" (adopt, hookwarden on PATH)
+	// or "fallback" (adopt, no hookwarden anywhere: the interceptor decides).
+	launcher string
 	// dirty writes an untracked file so the working tree has changes.
 	dirty  bool
 	script func(sb *Sandbox) Script
@@ -62,6 +66,7 @@ type caseRun struct {
 	foreign  string // dir of the repository foreign row's payloads
 	user     string // dir of the user-level hook's payloads
 	settings map[string]string
+	adopted  bool // rows written by the real `hookwarden adopt`
 }
 
 func manifestWith(extra string) string { return "version: 1\n" + extra }
@@ -107,6 +112,18 @@ func engineCases() []engineCase {
 					r.wantForeignSaw(t, "pre-tool", allowCommand)
 				}},
 		)
+	}
+	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
+		cases = append(cases,
+			engineCase{name: "launcher-fallback", client: client, rows: []string{"pre-tool"}, launcher: "fallback",
+				check:    "launcher without hookwarden on PATH: the rendered interceptor denied, the command never ran and the refusal reached the model",
+				manifest: manifestWith(""),
+				script:   func(*Sandbox) Script { return Script{Command: denyCommand} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantMarker(t, false)
+					r.wantCarried(t, blockedPrefix)
+				}})
 	}
 	for _, client := range []string{"claude", "codex", "gemini"} {
 		cases = append(cases,
@@ -205,8 +222,15 @@ func TestEngineCases(t *testing.T) {
 					s.unavailable(t, why)
 				}
 			}
+			how := " (rows written by the harness)"
+			if ok, _ := s.adoptWorks(t, bin); ok {
+				how = " (rows written by hookwarden adopt, launcher with hookwarden on PATH)"
+				if ec.launcher == "fallback" {
+					how = " (rows written by hookwarden adopt)"
+				}
+			}
 			for _, row := range ec.rows {
-				s.observe(t, ec.client, version, row, ec.name+": "+ec.check)
+				s.observe(t, ec.client, version, row, ec.name+": "+ec.check+how)
 			}
 			r := s.runEngineCase(t, ec, c, version, bin)
 			ec.verify(t, r)
@@ -251,6 +275,10 @@ func probePayload(event string) map[string]any {
 // rows), runs the client once and returns what happened.
 func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bin string) *caseRun {
 	t.Helper()
+	adopted, why := s.adoptWorks(t, bin)
+	if ec.launcher != "" && !adopted {
+		s.unavailable(t, "the launcher case needs a working `hookwarden adopt`: "+why)
+	}
 	sb := s.sandbox(t)
 	srv, err := NewServer(c.API, ec.script(sb))
 	if err != nil {
@@ -262,11 +290,23 @@ func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bi
 		t.Fatal(err)
 	}
 	r := &caseRun{c: c, version: version, sb: sb, srv: srv, foreign: filepath.Join(sb.Out, "repo"),
-		user: filepath.Join(sb.Out, "user"), settings: map[string]string{}}
-	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte(ec.manifest)); err != nil {
+		user: filepath.Join(sb.Out, "user"), settings: map[string]string{}, adopted: adopted}
+	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte(manifestFor(c.Name, ec.manifest))); err != nil {
 		t.Fatal(err)
 	}
-	s.registerRows(t, r, bin)
+	// PATH never holds a stray installed hookwarden; with adopt, the
+	// launcher finds the binary under test on PATH unless the case tests
+	// the interceptor fallback.
+	path := pathWithout("hookwarden")
+	if adopted && ec.launcher != "fallback" {
+		path = filepath.Dir(bin) + string(os.PathListSeparator) + path
+	}
+	inv.Env = append(inv.Env, "PATH="+path)
+	if adopted {
+		s.adoptRows(t, r, bin, path)
+	} else {
+		s.registerRows(t, r, bin)
+	}
 	// Commit everything the setup wrote, so only the case's own dirt counts
 	// as a change for the checkpoint.
 	if err := sb.Commit(t.Context(), "governed"); err != nil {
@@ -279,6 +319,182 @@ func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bi
 	}
 	r.res = s.run(t, inv)
 	return r
+}
+
+// manifestFor returns the .hookwarden.yaml of a case: version 1, the one
+// client, every event the registration table has for it (so adopt renders
+// all of the client's rows), then the case's extra keys (checkpoint).
+func manifestFor(client, extra string) string {
+	tbl, _ := registration.Default()
+	var events []string
+	for _, r := range tbl.ForClient(client) {
+		events = append(events, r.Event)
+	}
+	return "version: 1\nclients: [" + client + "]\nhooks:\n  events: [" + strings.Join(events, ", ") + "]\n" + extra
+}
+
+// pathWithout returns $PATH without the directories that hold an
+// executable named name.
+func pathWithout(name string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+// adoptWorks reports, once per test run, whether `hookwarden adopt` can
+// govern a fresh repository end to end (manifest, client rows, rendered
+// launcher). Until it can, cases register hookwarden's rows themselves.
+func (s *suite) adoptWorks(t *testing.T, bin string) (bool, string) {
+	t.Helper()
+	s.adoptOnce.Do(func() {
+		if ok, why := verbBuilt(bin, "adopt"); !ok {
+			s.adoptWhy = why
+			return
+		}
+		dir, err := os.MkdirTemp("", "hw-conf-adopt-probe-")
+		if err != nil {
+			s.adoptWhy = err.Error()
+			return
+		}
+		defer os.RemoveAll(dir)
+		sb, err := NewSandbox(t.Context(), dir)
+		if err != nil {
+			s.adoptWhy = err.Error()
+			return
+		}
+		out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", "claude", sb.Repo)
+		if err != nil {
+			s.adoptWhy = fmt.Sprintf("`hookwarden adopt` failed on a fresh repository: %v: %s", err, out)
+			return
+		}
+		if !sb.Exists("repo/.hookwarden/hook.py") {
+			s.adoptWhy = "`hookwarden adopt` rendered no .hookwarden/hook.py launcher"
+			return
+		}
+		s.adoptOK = true
+	})
+	return s.adoptOK, s.adoptWhy
+}
+
+// hookwardenCmd runs the hookwarden binary with args in the sandbox repo,
+// with the sandbox home as HOME and CODEX_HOME, and returns its combined
+// output.
+func (s *suite) hookwardenCmd(t *testing.T, bin string, sb *Sandbox, path string, args ...string) (string, error) {
+	t.Helper()
+	res, err := Run(t.Context(), Invocation{Args: append([]string{bin}, args...), Dir: sb.Repo,
+		Env: []string{"HOME=" + sb.Home, "CODEX_HOME=" + sb.Home, "PWD=" + sb.Repo, "PATH=" + path}}, 2*time.Minute)
+	if err != nil {
+		return "", err
+	}
+	out := string(res.Stdout) + string(res.Stderr)
+	if res.ExitCode != 0 {
+		return out, fmt.Errorf("exit %d", res.ExitCode)
+	}
+	return out, nil
+}
+
+// adoptRows writes the foreign repository row and the user-level row, then
+// runs the real `hookwarden adopt` (and for Codex `hookwarden codex-trust
+// --trust-project`, plus the harness's own trust records for the foreign
+// rows, which codex-trust rightly never trusts).
+func (s *suite) adoptRows(t *testing.T, r *caseRun, bin, path string) {
+	t.Helper()
+	client := r.c.Name
+	if client == "opencode" {
+		s.writeOpencodeRecorders(t, r)
+	} else {
+		rec := func(dir string) []hookRow {
+			var rows []hookRow
+			for _, f := range foreignRows(client) {
+				f.Command = s.testHookCommand(dir, "record")
+				rows = append(rows, f)
+			}
+			return rows
+		}
+		repoFile, userFile := hookFiles(client)
+		if err := r.sb.WriteFile(repoFile, hooksDoc(nil, rec(r.foreign))); err != nil {
+			t.Fatal(err)
+		}
+		var userBase map[string]any
+		if client == "gemini" {
+			userBase = geminiUserBase()
+		}
+		if err := r.sb.WriteFile(userFile, hooksDoc(userBase, rec(r.user))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := s.hookwardenCmd(t, bin, r.sb, path, "adopt", r.sb.Repo); err != nil {
+		t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+	}
+	if client == "codex" {
+		if out, err := s.hookwardenCmd(t, bin, r.sb, path, "codex-trust", "--trust-project", r.sb.Repo); err != nil {
+			t.Fatalf("hookwarden codex-trust: %v\n%s", err, out)
+		}
+		for _, rel := range []string{"repo/.codex/hooks.json", "home/hooks.json"} {
+			recs, err := ComputeCodexTrust(filepath.Join(r.sb.Root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var foreign []CodexTrust
+			b, _ := os.ReadFile(filepath.Join(r.sb.Root, rel))
+			for _, rc := range recs {
+				if handlerCommand(b, rc.Key) != "" && strings.Contains(handlerCommand(b, rc.Key), hookArg) {
+					foreign = append(foreign, rc)
+				}
+			}
+			f, err := os.OpenFile(filepath.Join(r.sb.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.WriteString(CodexTrustTOML(foreign))
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, f := range []string{"repo/.claude/settings.json", "repo/.codex/hooks.json", "repo/.gemini/settings.json",
+		"repo/.opencode/plugins/hookwarden.js", "home/config.toml", "repo/.hookwarden.yaml"} {
+		if b, err := os.ReadFile(filepath.Join(r.sb.Root, f)); err == nil {
+			r.settings[f] = string(b)
+		}
+	}
+}
+
+// handlerCommand returns the command of the handler a Codex trust key
+// names ("…:<snake event>:<group>:<handler>") in the hooks document b.
+func handlerCommand(b []byte, key string) string {
+	parts := strings.Split(key, ":")
+	if len(parts) < 4 {
+		return ""
+	}
+	var gi, hi int
+	fmt.Sscan(parts[len(parts)-2], &gi)
+	fmt.Sscan(parts[len(parts)-1], &hi)
+	snake := parts[len(parts)-3]
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(b, &doc) != nil {
+		return ""
+	}
+	for ev, groups := range doc.Hooks {
+		name, ok := codexEvents()[ev]
+		if !ok || name != snake || gi >= len(groups) || hi >= len(groups[gi].Hooks) {
+			continue
+		}
+		return groups[gi].Hooks[hi].Command
+	}
+	return ""
 }
 
 // registerRows writes hookwarden's rows for every registration row of the
@@ -369,13 +585,29 @@ export const HookwardenConformance = async (ctx) => ({
 });
 `
 
+func jsString(v string) string { b, _ := json.Marshal(v); return string(b) }
+
+// writeOpencodeRecorders writes the foreign project plugin and the
+// user-level plugin, both recorders.
+func (s *suite) writeOpencodeRecorders(t *testing.T, r *caseRun) {
+	t.Helper()
+	files := map[string]string{
+		"repo/.opencode/plugins/aaa-operator-recorder.js": fmt.Sprintf(opencodeRecorder, jsString(r.foreign)),
+		"home/.config/opencode/plugins/user-recorder.js":  fmt.Sprintf(opencodeRecorder, jsString(r.user)),
+	}
+	for rel, body := range files {
+		if err := r.sb.WriteFile(rel, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+		r.settings[rel] = body
+	}
+}
+
 func (s *suite) registerOpencode(t *testing.T, r *caseRun, bin string) {
 	t.Helper()
-	js := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	s.writeOpencodeRecorders(t, r)
 	files := map[string]string{
-		"repo/.opencode/plugins/aaa-operator-recorder.js": fmt.Sprintf(opencodeRecorder, js(r.foreign)),
-		"repo/.opencode/plugins/hookwarden.js":            fmt.Sprintf(opencodeOurs, js(bin)),
-		"home/.config/opencode/plugins/user-recorder.js":  fmt.Sprintf(opencodeRecorder, js(r.user)),
+		"repo/.opencode/plugins/hookwarden.js": fmt.Sprintf(opencodeOurs, jsString(bin)),
 	}
 	for rel, body := range files {
 		if err := r.sb.WriteFile(rel, []byte(body)); err != nil {

@@ -51,6 +51,10 @@ type suite struct {
 	bin       string
 	binErr    error
 
+	adoptOnce sync.Once
+	adoptOK   bool
+	adoptWhy  string
+
 	mu   sync.Mutex
 	seen map[string]*rowResult // key client/version/event
 }

@@ -303,9 +303,9 @@ func decodeOpencode(row registration.Row, o object) (Payload, error) {
 	return p, nil
 }
 
-// lefthookShellTools are the tool names of the shell tools whose payloads a
-// lefthook job may receive (Claude/Codex "Bash", Gemini "run_shell_command").
-var lefthookShellTools = regexp.MustCompile(`^(Bash|run_shell_command)$`)
+// lefthookShellTool reports the tool names of the shell tools whose payloads
+// a lefthook job may receive (Claude/Codex "Bash", Gemini "run_shell_command").
+func lefthookShellTool(name string) bool { return name == "Bash" || name == "run_shell_command" }
 
 func decodeLefthook(row registration.Row, data []byte) (Payload, error) {
 	var p Payload
@@ -334,7 +334,7 @@ func decodeLefthook(row registration.Row, data []byte) (Payload, error) {
 		return p, err
 	}
 	p.ToolName = tool
-	if present && !lefthookShellTools.MatchString(tool) {
+	if present && !lefthookShellTool(tool) {
 		p.Unjudged = "lefthook pre-tool judges only shell tools (Bash, run_shell_command); this call is for another tool"
 		return p, nil
 	}

@@ -10,7 +10,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"time"
 )
@@ -55,11 +54,20 @@ type Table struct {
 	Rows []Row
 }
 
-var namePattern = regexp.MustCompile(`^[a-z-]+$`)
-
 // ValidName reports whether s is a well-formed client or event argument:
-// it must match ^[a-z-]+$.
-func ValidName(s string) bool { return namePattern.MatchString(s) }
+// it must match ^[a-z-]+$ (checked without a regular expression, to keep
+// package initialisation off the hook's start-up path).
+func ValidName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // Default returns the table compiled into this binary. It returns an error
 // only if the embedded data is malformed (a build defect caught by tests).

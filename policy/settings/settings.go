@@ -59,7 +59,19 @@ var Clients = []string{"claude", "codex", "gemini", "agy", "opencode", "lefthook
 // Events lists the neutral event names a `hooks.events:` entry may hold.
 var Events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment"}
 
-var stepName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+// stepName reports whether s matches ^[a-z][a-z0-9-]*$ (an adopt step name).
+func stepName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // File is one settings layer as written in YAML:
 //
@@ -349,7 +361,7 @@ func Parse(data []byte, repo bool) (File, error) {
 				return err
 			}
 			for i, s := range l {
-				if !stepName.MatchString(s) {
+				if !stepName(s) {
 					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
 				}
 			}

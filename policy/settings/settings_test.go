@@ -188,3 +188,15 @@ func TestSourcesFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseRepoFile measures parsing a typical .hookwarden.yaml, which
+// the hook does on every call in a governed repository.
+func BenchmarkParseRepoFile(b *testing.B) {
+	src := []byte("version: 1\nclients: [claude, codex, gemini]\nhooks:\n  scope: governed\n  events: [pre-tool, stop]\npolicy:\n  deny: ['terraform destroy', 'kubectl delete ns']\ncheckpoint:\n  commit_after_minutes: 30\n")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse(src, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

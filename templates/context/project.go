@@ -154,19 +154,15 @@ func (p *projector) process(ls []srcLine, depth int) {
 		return
 	}
 	i := 0
-	var lastPara []srcLine // the paragraph right before the current block
+	var paras [][2]int     // paragraphs of this container: [start, end) in ls
+	stops := map[int]bool{} // ls indexes that start a paragraph, heading or break
 	for i < len(ls) {
 		t := ls[i].text
-		para := lastPara
-		if !isBlank(t) {
-			lastPara = nil
-		}
 		switch {
 		case isBlank(t):
 			i++
 		case fenceOpenRe.MatchString(t):
 			i = p.fence(ls, i)
-			p.leadIn(para, ls[i-1].idx)
 		case commentRe.MatchString(t):
 			j := i
 			for j < len(ls) && !strings.Contains(ls[j].text, "-->") {
@@ -180,12 +176,14 @@ func (p *projector) process(ls []srcLine, depth int) {
 			}
 			i = j + 1
 		case atxRe.MatchString(t):
+			stops[i] = true
 			if depth == 0 {
 				p.heads = append(p.heads, headingGroup{lines: []int{ls[i].idx}, level: len(atxRe.FindStringSubmatch(t)[1])})
 				p.isHead[ls[i].idx] = true
 			}
 			i++
 		case thematicRe.MatchString(t):
+			stops[i] = true
 			i++
 		case listItemRe.MatchString(t):
 			i = p.listItem(ls, i, depth)
@@ -201,7 +199,6 @@ func (p *projector) process(ls []srcLine, depth int) {
 				j++
 			}
 			p.code(ls[i:last+1], ls[i:last+1], true)
-			p.leadIn(para, ls[last].idx)
 			i = last + 1
 		case strings.Contains(t, "|") && i+1 < len(ls) && delimRowRe.MatchString(ls[i+1].text) && strings.Contains(ls[i+1].text, "|"):
 			i = p.table(ls, i)
@@ -215,6 +212,7 @@ func (p *projector) process(ls []srcLine, depth int) {
 				if strings.Contains(ls[j].text, "=") {
 					level = 1
 				}
+				stops[i] = true
 				if depth == 0 {
 					g := headingGroup{level: level}
 					for k := i; k <= j; k++ {
@@ -227,8 +225,32 @@ func (p *projector) process(ls []srcLine, depth int) {
 				continue
 			}
 			p.paragraph(ls[i:j], false)
-			lastPara = ls[i:j]
+			paras = append(paras, [2]int{i, j})
+			stops[i] = true
 			i = j
+		}
+	}
+	// A paragraph ending with a colon introduces the block after it; when
+	// that block (up to the next paragraph or heading) is gone, so is the
+	// introducing sentence.
+	for _, pr := range paras {
+		k := pr[1]
+		for k < len(ls) && isBlank(ls[k].text) {
+			k++
+		}
+		n, all := 0, true
+		for m := k; m < len(ls) && !stops[m]; m++ {
+			if isBlank(ls[m].text) {
+				continue
+			}
+			n++
+			if !p.drop[ls[m].idx] {
+				all = false
+				break
+			}
+		}
+		if n > 0 && all {
+			p.leadIn(ls[pr[0]:pr[1]])
 		}
 	}
 }
@@ -265,13 +287,10 @@ func (p *projector) fence(ls []srcLine, i int) int {
 	return end
 }
 
-// leadIn drops the last sentence of para when it ends with a colon and the
-// code block that follows it (ending at document line blockEnd) was dropped:
-// "Install the dependencies:" introduces nothing once its block is gone.
-func (p *projector) leadIn(para []srcLine, blockEnd int) {
-	if len(para) == 0 || !p.drop[blockEnd] {
-		return
-	}
+// leadIn drops the last sentence of para when it ends with a colon: called
+// when the block that followed it was dropped, since "Install the
+// dependencies:" introduces nothing once its block is gone.
+func (p *projector) leadIn(para []srcLine) {
 	for k := len(para) - 1; k >= 0; k-- {
 		idx := para[k].idx
 		if p.drop[idx] {

@@ -36,6 +36,17 @@ type Rules struct {
 	Prohibition []*regexp.Regexp
 	Change      []Rule
 	Command     []Rule
+	Targets     Targets
+}
+
+// Targets judges task-runner targets inside code ("just write-config-schema",
+// "make fmt-check"): Runner matches a runner (make, just, npm run …); each of
+// the following target tokens is split at - : _ . / into words; a token with a
+// Read word is read-only, else a token with a Write word is a change.
+type Targets struct {
+	Runner *regexp.Regexp
+	Write  map[string]bool
+	Read   map[string]bool
 }
 
 type rawRule struct {
@@ -50,6 +61,11 @@ type rawRules struct {
 	Prohibition []string  `json:"prohibition"`
 	Change      []rawRule `json:"change"`
 	Command     []rawRule `json:"command"`
+	Targets     struct {
+		Runner string   `json:"runner"`
+		Write  []string `json:"write"`
+		Read   []string `json:"read"`
+	} `json:"targets"`
 }
 
 // DefaultRules compiles the rule set embedded from rules.json. It returns an
@@ -81,6 +97,18 @@ func ParseRules(data []byte) (*Rules, error) {
 	}
 	if r.Command, err = compileRules("command", raw.Command); err != nil {
 		return nil, err
+	}
+	if raw.Targets.Runner != "" {
+		if r.Targets.Runner, err = regexp.Compile("(?i)" + raw.Targets.Runner); err != nil {
+			return nil, fmt.Errorf("hookwarden: projection rules: targets runner: %w", err)
+		}
+	}
+	r.Targets.Write, r.Targets.Read = map[string]bool{}, map[string]bool{}
+	for _, w := range raw.Targets.Write {
+		r.Targets.Write[strings.ToLower(w)] = true
+	}
+	for _, w := range raw.Targets.Read {
+		r.Targets.Read[strings.ToLower(w)] = true
 	}
 	return r, nil
 }
@@ -162,6 +190,9 @@ func (r *Rules) JudgeProse(text string) Judgement {
 	}
 	for _, m := range inlineCode.FindAllStringSubmatchIndex(text, -1) {
 		code := strings.TrimSpace(text[m[4]:m[5]])
+		if r.Targets.change(code) {
+			consider(m[0], "targets")
+		}
 		for _, seg := range commandSegments(code) {
 			for _, cr := range r.Command {
 				if cr.Block {
@@ -203,6 +234,9 @@ func (r *Rules) JudgeProse(text string) Judgement {
 // too. A shell prompt ("$ ", "> ", "PS> ") is ignored; the line is split into
 // command segments at &&, ||, ; and |.
 func (r *Rules) JudgeCommandLine(line string, shell bool) Judgement {
+	if r.Targets.change(line) {
+		return Judgement{Change: true, Rule: "targets"}
+	}
 	for _, seg := range commandSegments(line) {
 		for _, cr := range r.Command {
 			if cr.Block && !shell {
@@ -266,4 +300,39 @@ func stripEmphasis(text string) plainText {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// change reports whether code runs a task-runner target that writes: up to
+// six tokens after each runner match are judged, stopping at a shell
+// separator.
+func (t Targets) change(code string) bool {
+	if t.Runner == nil {
+		return false
+	}
+	for _, loc := range t.Runner.FindAllStringIndex(code, -1) {
+		rest := code[loc[1]:]
+		if i := strings.IndexAny(rest, ";&|`"); i >= 0 {
+			rest = rest[:i]
+		}
+		for n, tok := range strings.Fields(rest) {
+			if n >= 6 {
+				break
+			}
+			if strings.HasPrefix(tok, "-") || strings.Contains(tok, "=") {
+				continue
+			}
+			words := strings.FieldsFunc(strings.ToLower(tok), func(c rune) bool {
+				return c == '-' || c == ':' || c == '_' || c == '.' || c == '/'
+			})
+			read, write := false, false
+			for _, w := range words {
+				read = read || t.Read[w]
+				write = write || t.Write[w]
+			}
+			if write && !read {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -154,7 +154,7 @@ func (p *projector) process(ls []srcLine, depth int) {
 		return
 	}
 	i := 0
-	var paras [][2]int     // paragraphs of this container: [start, end) in ls
+	var paras [][2]int      // paragraphs of this container: [start, end) in ls
 	stops := map[int]bool{} // ls indexes that start a paragraph, heading or break
 	for i < len(ls) {
 		t := ls[i].text

@@ -22,8 +22,10 @@ import (
 
 // DefaultLineBudget is the line budget of a generated file (and of the source
 // every import-based client loads whole) when Options.LineBudget is 0: 500
-// lines, the size Anthropic's Claude Code memory docs suggest keeping a
-// CLAUDE.md under.
+// lines, the default issue 7 sets. It is a ceiling, not advice: Claude Code's
+// memory docs target under 200 lines per CLAUDE.md for adherence, imported
+// files included, and Codex stops reading project docs at project_doc_max_bytes
+// (32 KiB by default, developers.openai.com codex/guides/agents-md).
 const DefaultLineBudget = 500
 
 // Client names accepted in Options.Clients.

@@ -32,6 +32,9 @@ func checkPath(target, rel string) (string, fs.FileInfo, error) {
 		shown := strings.Join(parts[:i+1], "/")
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			dest, _ := os.Readlink(cur)
+			if len(dest) > 256 { // keep reasons well under the 4096-byte cap
+				dest = dest[:256] + "…"
+			}
 			what := "is a symlink"
 			if dest != "" {
 				what = "is a symlink to " + dest

@@ -191,11 +191,7 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 
 func (j *judge) gitHookOpts(sub string, spec gitSpec, args []field, env []envVar, depth int) {
 	for k := 0; k < len(args); k++ {
-		a := args[k]
-		if a.dynamic() {
-			continue
-		}
-		v := a.val
+		v := args[k].val
 		if v == "--" {
 			return
 		}
@@ -221,6 +217,9 @@ func (j *judge) gitHookOpts(sub string, spec gitSpec, args []field, env []envVar
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			for c := 1; c < len(v); c++ {
 				ch := v[c]
+				if ch == dyn[0] {
+					break // the rest of the cluster is known only at run time
+				}
 				if ch == 'n' && spec.shortN {
 					j.hits.add(RuleGitNoVerifyShort)
 					break

@@ -782,11 +782,15 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	case "cp", "ln", "install", "rsync", "scp", "copy", "xcopy", "robocopy", "copy-item", "cpi":
 		var pos []field
 		var dest *field
+		powershell := name == "copy-item" || name == "cpi" || name == "copy"
 		for i := 0; i < len(args); i++ {
-			v := strings.ToLower(args[i].val)
+			v := args[i].val
+			if powershell {
+				v = strings.ToLower(v) // PowerShell parameter names are case-insensitive
+			}
 			if isOpt(v) {
 				switch {
-				case v == "-t" || v == "--target-directory" || (strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v) && name != "cp" && name != "install"):
+				case v == "-t" || v == "--target-directory" || (powershell && strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v)):
 					if i+1 < len(args) {
 						d := args[i+1]
 						dest = &d
@@ -798,7 +802,13 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				case strings.HasPrefix(v, "-destination:"):
 					d := lit(args[i].val[len("-destination:"):])
 					dest = &d
-				case v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude" || v == "-s" || v == "--suffix" || v == "-m" || v == "-o" || v == "-g" || v == "-e":
+				case powershell && (v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude"):
+					i++
+				case v == "-S" || v == "--suffix":
+					i++ // cp, ln, install: backup suffix
+				case name == "install" && (v == "-m" || v == "-o" || v == "-g"):
+					i++
+				case name == "rsync" && (v == "-e" || v == "--rsh"):
 					i++
 				}
 				continue

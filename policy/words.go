@@ -234,10 +234,13 @@ func classifyPath(s string) pathKind {
 	}
 	var comps []string
 	for _, c := range strings.Split(s, "/") {
-		if c == "" || c == "." {
-			continue
+		switch {
+		case c == "" || c == ".":
+		case c == ".." && len(comps) > 0 && comps[len(comps)-1] != "..":
+			comps = comps[:len(comps)-1]
+		default:
+			comps = append(comps, c)
 		}
-		comps = append(comps, c)
 	}
 	for i, c := range comps {
 		glob := strings.ContainsAny(c, "*?[")

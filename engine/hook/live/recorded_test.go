@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/engine/verdict"
 )
+
+const clientsDir = "../../../testdata/clients"
 
 // realRepo makes a governed git repository with one commit holding
 // .hookwarden.yaml (a clean tree), using the git CLI for setup only.
@@ -37,55 +41,104 @@ func realRepo(t testing.TB) (string, func(string) (string, bool)) {
 	return repo, lookup
 }
 
-// TestRecordedPayloads replays the real clients' recorded payloads
-// (testdata/clients) through the hook path in a clean governed repository:
-// the recorded command (`touch e2e_tool_ran.txt`) is allowed with empty
-// streams, the recorded first stop calls (final message "done", clean tree)
-// are let through by the stop gate, and the repeated stop passes
-// (stop_hook_active true) answer one stated-skip line.
+// replay runs one recorded payload through the hook path with $REPO pointing
+// at repo. opencode payloads get the cwd member the rendered plugin adds.
+func replay(t *testing.T, deps hook.Deps, repo string, lookup func(string) (string, bool), file, client, event string) hook.Response {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(clientsDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin := strings.ReplaceAll(string(data), "$REPO", repo)
+	if client == "opencode" {
+		stdin = strings.Replace(stdin, `{"input"`, `{"cwd":"`+repo+`","input"`, 1)
+	}
+	return hook.Run(context.Background(), deps, hook.Request{Client: client, Event: event,
+		Stdin: strings.NewReader(stdin), LookupEnv: lookup, Cwd: "/"})
+}
+
+// TestRecordedPayloads replays the real clients' recorded payloads listed in
+// testdata/recorded.json through the hook path in a clean governed
+// repository: the recorded command (`touch e2e_tool_ran.txt`) is a plain
+// allow (exit 0, empty streams; lefthook prints its allow marker), the first stop calls (final message
+// "done", clean tree) are let through by the stop gate, and the repeated
+// stop passes (stop_hook_active true) answer one stated-skip line.
 func TestRecordedPayloads(t *testing.T) {
 	deps, err := Deps()
 	if err != nil {
 		t.Fatal(err)
 	}
 	repo, lookup := realRepo(t)
-	files, err := filepath.Glob("../../../testdata/clients/*/*/*.json")
+	data, err := os.ReadFile("testdata/recorded.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 9 {
-		t.Fatalf("found %d recorded payloads", len(files))
+	var cases []struct{ File, Client, Event, Want string }
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
 	}
+	for _, tc := range cases {
+		t.Run(tc.Client+"/"+tc.File, func(t *testing.T) {
+			resp := replay(t, deps, repo, lookup, tc.File, tc.Client, tc.Event)
+			errs := string(resp.Stderr)
+			switch tc.Want {
+			case "allow":
+				if resp.Exit != 0 || len(resp.Stdout) != 0 || errs != "" {
+					t.Fatalf("exit %d stdout %q stderr %q (verdict %v %s), want a plain allow",
+						resp.Exit, resp.Stdout, errs, resp.Verdict.Kind, resp.Verdict.RuleID)
+				}
+			case "marker":
+				if resp.Exit != 0 || string(resp.Stdout) != "hookwarden: allow\n" || errs != "" {
+					t.Fatalf("exit %d stdout %q stderr %q, want lefthook's allow marker", resp.Exit, resp.Stdout, errs)
+				}
+			case "skip":
+				if resp.Exit != 0 || len(resp.Stdout) != 0 || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {
+					t.Fatalf("exit %d stdout %q stderr %q, want one stated-skip line", resp.Exit, resp.Stdout, errs)
+				}
+			default:
+				t.Fatalf("unknown expectation %q", tc.Want)
+			}
+		})
+	}
+}
+
+// TestEveryRecordedPayloadDecodes replays every payload under
+// testdata/clients/<client>/<version>/ (also those the conformance suite
+// records, named <event>.<scenario>[.<n>].json) and checks that the engine
+// reads it: whatever the verdict, it is never invalid-input or a usage
+// error. (A scenario name such as "badjson" describes what the recording
+// hook answered, not the payload.)
+func TestEveryRecordedPayloadDecodes(t *testing.T) {
+	deps, err := Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, lookup := realRepo(t)
+	files, err := filepath.Glob(filepath.Join(clientsDir, "*", "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
 	for _, f := range files {
-		rel, _ := filepath.Rel("../../../testdata/clients", f)
+		rel, _ := filepath.Rel(clientsDir, f)
 		parts := strings.Split(rel, string(filepath.Separator))
 		client := parts[0]
 		event, _, _ := strings.Cut(strings.TrimSuffix(parts[2], ".json"), ".")
+		if _, ok := deps.Table.Lookup(client, event); !ok {
+			continue
+		}
+		n++
 		t.Run(rel, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+			resp := replay(t, deps, repo, lookup, rel, client, event)
+			if resp.Usage {
+				t.Fatalf("usage error")
 			}
-			stdin := strings.ReplaceAll(string(data), "$REPO", repo)
-			if client == "opencode" {
-				// The rendered plugin adds the session directory as cwd.
-				stdin = strings.Replace(stdin, `{"input"`, `{"cwd":"`+repo+`","input"`, 1)
-			}
-			resp := hook.Run(context.Background(), deps, hook.Request{Client: client, Event: event,
-				Stdin: strings.NewReader(stdin), LookupEnv: lookup, Cwd: "/"})
-			if strings.Contains(rel, ".active.") {
-				// The repeated stop pass: the stop gate's loop bound skips
-				// the question check and says so.
-				errs := string(resp.Stderr)
-				if resp.Exit != 0 || len(resp.Stdout) != 0 || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {
-					t.Fatalf("%s %s repeated pass: exit %d stdout %q stderr %q, want one stated-skip line", client, event, resp.Exit, resp.Stdout, errs)
-				}
-				return
-			}
-			if resp.Exit != 0 || len(resp.Stdout) != 0 || len(resp.Stderr) != 0 {
-				t.Fatalf("%s %s: exit %d stdout %q stderr %q (verdict %v %s), want a plain allow",
-					client, event, resp.Exit, resp.Stdout, resp.Stderr, resp.Verdict.Kind, resp.Verdict.RuleID)
+			if resp.Verdict.Kind == verdict.Deny && resp.Verdict.RuleID == hook.RuleInvalidInput {
+				t.Fatalf("a real payload was refused as invalid input: %s", resp.Stderr)
 			}
 		})
+	}
+	if n < 9 {
+		t.Fatalf("replayed %d recorded payloads", n)
 	}
 }

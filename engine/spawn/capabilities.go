@@ -1,0 +1,78 @@
+package spawn
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+//go:embed capabilities/*.json
+var embeddedTables embed.FS
+
+// Tables returns the capability tables shipped with hookwarden, one JSON
+// file per engine version named capabilities/<engine>-<version>.json.
+func Tables() fs.FS {
+	sub, _ := fs.Sub(embeddedTables, "capabilities")
+	return sub
+}
+
+// TableEvent is how one spawn event is rendered for an engine: Native is
+// the engine's own event name; Source names the observation.
+type TableEvent struct {
+	Native string `json:"native"`
+	Source string `json:"source"`
+}
+
+// Table is the capability table of one engine at one exact version,
+// holding only what the real-client suite observed there: Events (spawn
+// event -> native event), Capabilities (name such as "pre_tool.deny" ->
+// source of the observation), SettingsKeys (Claude settings keys a caller's
+// settings file may carry), ProjectLayerKeys (Codex project config keys
+// tolerated between cwd and project root), InertEvents (events a later
+// layer may add to under a required baseline) and ExecForm (whether the
+// engine takes an argv hook handler instead of a shell string).
+type Table struct {
+	Engine           string                `json:"engine"`
+	Version          string                `json:"version"`
+	Source           string                `json:"source"`
+	Events           map[string]TableEvent `json:"events"`
+	Capabilities     map[string]string     `json:"capabilities"`
+	SettingsKeys     []string              `json:"settings_keys"`
+	ProjectLayerKeys []string              `json:"project_layer_keys"`
+	InertEvents      []string              `json:"inert_events"`
+	ExecForm         bool                  `json:"exec_form"`
+}
+
+// LoadTable returns the table for engine at version from fsys (file
+// "<engine>-<version>.json"). A version with no table returns an empty
+// table (no events, no capabilities) and no error; a table that exists but
+// does not parse, or names another engine or version, is an error.
+func LoadTable(fsys fs.FS, engine, version string) (*Table, error) {
+	name := engine + "-" + version + ".json"
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Table{Engine: engine, Version: version}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("capability table %s: %w", name, err)
+	}
+	var t Table
+	if err := decodeStrict(b, &t); err != nil {
+		return nil, fmt.Errorf("capability table %s: %w", name, err)
+	}
+	if t.Engine != engine || t.Version != version {
+		return nil, fmt.Errorf("capability table %s names %s %s", name, t.Engine, t.Version)
+	}
+	return &t, nil
+}
+
+func (t *Table) has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+

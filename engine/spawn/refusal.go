@@ -1,0 +1,89 @@
+package spawn
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Reason is the stable code of one refusal kind. Orchestrators match on it;
+// the set only grows.
+type Reason string
+
+// Refusal reasons, one per kind of refusal listed in issue 8.
+const (
+	ReasonEngineNoRenderer      Reason = "engine-no-renderer"      // engine is neither claude nor codex
+	ReasonEngineWrapper         Reason = "engine-wrapper"          // argv[0] is a wrapper such as env, not the engine
+	ReasonEngineNotFound        Reason = "engine-not-found"        // binary cannot be resolved to an executable file
+	ReasonEngineVersion         Reason = "engine-version"          // the --version probe failed or printed no version
+	ReasonRegistryUnreadable    Reason = "registry-unreadable"     // hooks/agents.json exists but cannot be read
+	ReasonRegistryInvalid       Reason = "registry-invalid"        // hooks/agents.json is not a version-1 registry
+	ReasonLibraryUnreadable     Reason = "library-unreadable"      // hooks/library.json cannot be read (or is absent while attached to)
+	ReasonLibraryInvalid        Reason = "library-invalid"         // hooks/library.json is not valid
+	ReasonHookUnknown           Reason = "hook-unknown"            // an attachment names an entry the library lacks
+	ReasonLayerInvalid          Reason = "layer-invalid"           // a profile or operator layer file is unreadable or invalid
+	ReasonRequirementUnreadable Reason = "requirement-unreadable"  // HOOKWARDEN_HOOKS_REQUIREMENT names a missing/unreadable file
+	ReasonRequirementInvalid    Reason = "requirement-invalid"     // the requirement is not absolute or not valid JSON of version 1
+	ReasonRequirementNoRegistry Reason = "requirement-registry-absent"
+	ReasonRequirementElsewhere  Reason = "requirement-registry-elsewhere"
+	ReasonRequirementMissing    Reason = "requirement-attachment-missing"
+	ReasonRequirementWeakened   Reason = "requirement-attachment-weakened"
+	ReasonApprovalMissing       Reason = "approval-missing"     // no approval for the final argv
+	ReasonApprovalStale         Reason = "approval-stale"       // approved, but resolved path or content digest changed
+	ReasonApprovalsUnreadable   Reason = "approvals-unreadable" // approvals.json cannot be read or parsed
+	ReasonEventUnknown          Reason = "event-unknown"        // not a hookwarden spawn event (includes post_response)
+	ReasonEventNotRendered      Reason = "event-not-rendered"   // the engine table at this version has no such event
+	ReasonCapabilityMissing     Reason = "capability-missing"   // a `requires` capability the table lacks
+	ReasonArgvEmpty             Reason = "argv-empty"
+	ReasonArgv0Relative         Reason = "argv0-relative"
+	ReasonArgv0NotExecutable    Reason = "argv0-not-executable"
+	ReasonTimeoutInvalid        Reason = "timeout-invalid"     // timeout absent, not a number, or not positive
+	ReasonPinMissing            Reason = "pin-missing"         // a required entry without a pin
+	ReasonPinIncomplete         Reason = "pin-incomplete"      // the pin leaves out an absolute file its argv names
+	ReasonPinMismatch           Reason = "pin-mismatch"        // a pinned file's SHA-256 differs
+	ReasonPinFileMissing        Reason = "pin-file-missing"    // a pinned file is absent
+	ReasonWritableByOthers      Reason = "writable-by-others"  // a trusted file or its directory is group/world writable
+	ReasonLegacyCommand         Reason = "legacy-command"      // a legacy `command` string attached by the registry or a profile
+	ReasonCallerHooks           Reason = "caller-hooks"        // the caller brings hooks (settings, -c hooks, plugin dir, trust bypass)
+	ReasonSettingsKey           Reason = "settings-key"        // a caller settings key outside the table's settings_keys
+	ReasonSettingSources        Reason = "setting-sources"     // a non-empty caller --setting-sources
+	ReasonCodexProjectLayer     Reason = "codex-project-layer" // a .codex layer between cwd and project root declares hooks/MCP/other keys
+	ReasonCodexLayersUnknown    Reason = "codex-layers-unknown"
+	ReasonRedaction             Reason = "redaction-unsupported" // an entry on agent_prompt/agent_exit
+	ReasonBaselineWeakened      Reason = "baseline-weakened"     // a later layer removes, narrows, re-argues or disables a required attachment
+	ReasonBaselineAddition      Reason = "baseline-addition"     // a later layer adds outside inert_events under a required baseline
+	ReasonRunFileExists         Reason = "run-file-exists"
+	ReasonRunFileUnwritable     Reason = "run-file-unwritable"
+)
+
+// Refusal is the typed error of a spawn that must not start. Reason is the
+// stable code; Detail names the file, hook or key concerned (never a judged
+// command) and is capped at 4096 bytes by Error.
+type Refusal struct {
+	Reason Reason
+	Detail string
+}
+
+// Error returns "<reason>: <detail>", at most 4096 bytes.
+func (r *Refusal) Error() string {
+	s := string(r.Reason)
+	if r.Detail != "" {
+		s += ": " + r.Detail
+	}
+	if len(s) > 4096 {
+		s = s[:4093] + "..."
+	}
+	return s
+}
+
+func refuse(reason Reason, format string, a ...any) *Refusal {
+	return &Refusal{Reason: reason, Detail: fmt.Sprintf(format, a...)}
+}
+
+// AsRefusal returns the *Refusal in err's chain, or nil.
+func AsRefusal(err error) *Refusal {
+	var r *Refusal
+	if errors.As(err, &r) {
+		return r
+	}
+	return nil
+}

@@ -71,8 +71,11 @@ func EnsureGitIgnoreBlock(src []byte) ([]byte, error) {
 		if !strings.HasSuffix(cur, "\n") { // block at end of a file without final newline
 			want = strings.TrimSuffix(block, nl)
 		}
-		if cur == want {
-			return src, nil
+		// A current block in either line ending is left as it is.
+		for _, ending := range []string{"\n", "\r\n"} {
+			if b := GitIgnoreBlock(ending); cur == b || cur == strings.TrimSuffix(b, ending) {
+				return src, nil
+			}
 		}
 		out := append([]byte{}, src[:begin]...)
 		out = append(out, want...)

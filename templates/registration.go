@@ -27,7 +27,7 @@ func RegistrationCommand(client, event string) (string, error) {
 	case "codex":
 		prefix = `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`
 	case "gemini":
-		prefix = `python3 "${GEMINI_PROJECT_DIR}/.hookwarden/hook.py"`
+		prefix = `python3 .hookwarden/hook.py`
 	case "agy":
 		prefix = `python3 hook.py`
 	case "opencode", "lefthook":

@@ -1,13 +1,366 @@
 package templates
 
-import "errors"
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hookwarden/hookwarden/engine/dialect"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/policy"
+)
+
+//go:embed files/hook.py
+var launcherTemplate []byte
+
+//go:embed files/interceptor.py
+var interceptorTemplate []byte
+
+//go:embed files/hookwarden.js
+var opencodeTemplate []byte
+
+// Paths of the rendered files, slash-separated and relative to the
+// repository root (DESIGN.md, "Files in a governed repository").
+const (
+	LauncherPath       = ".hookwarden/hook.py"
+	InterceptorPath    = ".hookwarden/interceptor.py"
+	AgyPluginDir       = ".agents/plugins/hookwarden"
+	AgyPluginJSONPath  = AgyPluginDir + "/plugin.json"
+	AgyHooksJSONPath   = AgyPluginDir + "/hooks.json"
+	AgyLauncherPath    = AgyPluginDir + "/hook.py"
+	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
+)
+
+// ruleInvalidInput is the engine's rule id for a payload it cannot read or
+// decode (engine/hook.RuleInvalidInput; not imported to keep this package
+// free of the engine's judges).
+const ruleInvalidInput = "invalid-input"
+
+// asciiSpace is the whitespace an empty command may consist of, as
+// policy.Judge trims it (policy's unexported asciiSpace; the parity corpus
+// holds the two equal).
+const asciiSpace = " \t\n\r\v\f"
+
+// probeMillis caps one listing probe of an engine candidate, in
+// milliseconds (the probe runs `hookwarden hook`, which prints a constant).
+const probeMillis = 2000
+
+// DeadlineMillis returns the launcher's deadline for a row, in milliseconds
+// from the launcher's start: the row's client timeout less a margin of
+// max(1000 ms, a tenth of the timeout), so the launcher's answer, fail-closed
+// or not, reaches the client before the client gives up on the hook (Claude
+// Code and Codex kill a hook at its timeout; Gemini CLI 0.61.0 sends SIGTERM
+// at hookConfig.timeout, bundle executeCommandHook). It is always above the
+// row's engine budget for the rows of registration.Default.
+func DeadlineMillis(r registration.Row) int {
+	t := int(r.ClientTimeout().Milliseconds())
+	margin := t / 10
+	if margin < 1000 {
+		margin = 1000
+	}
+	return t - margin
+}
+
+type ruleData struct {
+	ID       string   `json:"id"`
+	Pattern  string   `json:"pattern"`
+	Requires []string `json:"requires"`
+}
+
+type normData struct {
+	Pattern     string `json:"pattern"`
+	Replacement string `json:"replacement"`
+}
+
+type preToolData struct {
+	Matcher      string   `json:"matcher"`
+	NativeEvents []string `json:"native_events"`
+}
+
+// interceptorData is the data block rendered into interceptor.py and the
+// opencode plugin: every rule, reason and bound comes from policy, dialect
+// and registration, never from a hand-kept copy.
+type interceptorData struct {
+	Rules            []ruleData             `json:"rules"`
+	Reasons          map[string]string      `json:"reasons"`
+	Normalise        []normData             `json:"normalise"`
+	MaxCommandBytes  int                    `json:"max_command_bytes"`
+	MaxLineBytes     int                    `json:"max_line_bytes"`
+	MaxReasonBytes   int                    `json:"max_reason_bytes"`
+	MaxInputBytes    int                    `json:"max_input_bytes"`
+	ASCIISpace       string                 `json:"ascii_space"`
+	BoundCommandRule string                 `json:"bound_command_rule"`
+	BoundLineRule    string                 `json:"bound_line_rule"`
+	SkipPrefix       string                 `json:"skip_prefix"`
+	LefthookAllow    string                 `json:"lefthook_allow"`
+	PreTool          map[string]preToolData `json:"pre_tool"`
+	InvalidInput     string                 `json:"invalid_input"`
+	UnreadableInput  string                 `json:"unreadable_input"`
+	UnjudgedTool     string                 `json:"unjudged_tool"`
+	// opencode plugin only.
+	Python             string `json:"python,omitempty"`
+	OpencodeDeadlineMs int    `json:"opencode_deadline_ms,omitempty"`
+	InvalidInputJS     string `json:"invalid_input_js,omitempty"`
+	DeniedNoReason     string `json:"denied_no_reason,omitempty"`
+	LauncherTimeout    string `json:"launcher_timeout,omitempty"`
+	LauncherFailed     string `json:"launcher_failed,omitempty"`
+}
+
+func buildInterceptorData(t *registration.Table) (interceptorData, error) {
+	d := interceptorData{
+		Reasons:          map[string]string{},
+		MaxCommandBytes:  policy.MaxCommandBytes,
+		MaxLineBytes:     policy.MaxLineBytes,
+		MaxReasonBytes:   policy.MaxReasonBytes,
+		MaxInputBytes:    dialect.MaxInputBytes,
+		ASCIISpace:       asciiSpace,
+		BoundCommandRule: policy.RuleScanBoundCommand,
+		BoundLineRule:    policy.RuleScanBoundLine,
+		SkipPrefix:       dialect.SkipPrefix,
+		LefthookAllow:    dialect.LefthookAllowMarker,
+		PreTool:          map[string]preToolData{},
+		InvalidInput:     "[BLOCKED BY hookwarden:" + ruleInvalidInput + "] hookwarden could not decode the %s pre-tool payload: %s; the call is refused because it was not judged",
+		UnreadableInput:  "[BLOCKED BY hookwarden:" + ruleInvalidInput + "] hookwarden could not read the %s pre-tool payload: %s; the call is refused because it was not judged",
+		UnjudgedTool:     "%s pre-tool judges only tools matching %s; this call is for another tool",
+	}
+	for _, r := range policy.TextRules() {
+		req := r.Requires
+		if req == nil {
+			req = []string{}
+		}
+		d.Rules = append(d.Rules, ruleData{ID: r.ID, Pattern: r.Pattern, Requires: req})
+	}
+	if len(d.Rules) == 0 {
+		return d, fmt.Errorf("hookwarden: render: policy.TextRules is empty; refusing to render an interceptor that judges nothing")
+	}
+	for _, id := range policy.RuleIDs() {
+		reason, ok := policy.Refusal(id)
+		if !ok {
+			return d, fmt.Errorf("hookwarden: render: policy rule %s has no refusal text", id)
+		}
+		d.Reasons[id] = reason
+	}
+	for _, n := range policy.Normalisations() {
+		d.Normalise = append(d.Normalise, normData{Pattern: n.Pattern, Replacement: n.Replacement})
+	}
+	for _, r := range t.Rows {
+		if r.Event != "pre-tool" {
+			continue
+		}
+		native := []string{r.NativeEvent}
+		if r.Client == "lefthook" {
+			// lefthook forwards the agent's own payload (engine/dialect
+			// package doc): hook_event_name, when present, is PreToolUse or
+			// BeforeTool.
+			native = []string{"PreToolUse", "BeforeTool"}
+		}
+		d.PreTool[r.Client] = preToolData{Matcher: r.Matcher, NativeEvents: native}
+	}
+	return d, nil
+}
+
+type launcherRow struct {
+	DeadlineMs int `json:"deadline_ms"`
+	TimeoutMs  int `json:"timeout_ms"`
+	BudgetMs   int `json:"budget_ms"`
+}
+
+type launcherData struct {
+	Version        string                 `json:"version"`
+	Rows           map[string]launcherRow `json:"rows"`
+	ProbeMs        int                    `json:"probe_ms"`
+	MaxInputBytes  int                    `json:"max_input_bytes"`
+	MaxReasonBytes int                    `json:"max_reason_bytes"`
+	SkipPrefix     string                 `json:"skip_prefix"`
+}
+
+// jsonText marshals v compactly without HTML escaping.
+func jsonText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// substitute replaces the one occurrence of token in tmpl with value; a
+// template without exactly one occurrence is a build defect.
+func substitute(tmpl []byte, token string, value []byte) ([]byte, error) {
+	if n := bytes.Count(tmpl, []byte(token)); n != 1 {
+		return nil, fmt.Errorf("hookwarden: render: template holds %s %d times, want once", token, n)
+	}
+	return bytes.Replace(tmpl, []byte(token), value, 1), nil
+}
+
+// pythonString returns data as a Python string literal: a JSON string is one
+// (Python reads \" \\ \n \t \uXXXX alike; Go never writes \/).
+func pythonString(data []byte) ([]byte, error) {
+	return jsonText(string(data))
+}
+
+// renderInterceptor returns the body (no header) of interceptor.py.
+func renderInterceptor(d interceptorData) ([]byte, error) {
+	data, err := jsonText(d)
+	if err != nil {
+		return nil, err
+	}
+	lit, err := pythonString(data)
+	if err != nil {
+		return nil, err
+	}
+	return substitute(interceptorTemplate, "__HOOKWARDEN_DATA__", lit)
+}
+
+// renderOpencode returns the body (no header) of the opencode plugin.
+func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
+	row, ok := t.Lookup("opencode", "pre-tool")
+	if !ok {
+		return nil, fmt.Errorf("hookwarden: render: the registration table has no opencode pre-tool row")
+	}
+	d.Python = "python3"
+	d.OpencodeDeadlineMs = int(row.ClientTimeout().Milliseconds()) - 500
+	d.InvalidInputJS = fmt.Sprintf(d.InvalidInput, "opencode", "member output.args.command is missing or not a string")
+	d.DeniedNoReason = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher denied the call without a reason"
+	d.LauncherTimeout = fmt.Sprintf("[BLOCKED BY hookwarden:launcher] the hookwarden launcher did not answer within %d ms; the call is refused because it was not judged", d.OpencodeDeadlineMs)
+	d.LauncherFailed = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher failed; the call is refused because it was not judged"
+	data, err := jsonText(d)
+	if err != nil {
+		return nil, err
+	}
+	return substitute(opencodeTemplate, "__HOOKWARDEN_DATA__", data)
+}
+
+// renderLauncher returns the body (no header) of hook.py.
+func renderLauncher(t *registration.Table) ([]byte, error) {
+	d := launcherData{
+		Version:        buildinfo.Version,
+		Rows:           map[string]launcherRow{},
+		ProbeMs:        probeMillis,
+		MaxInputBytes:  dialect.MaxInputBytes,
+		MaxReasonBytes: policy.MaxReasonBytes,
+		SkipPrefix:     dialect.SkipPrefix,
+	}
+	for _, r := range t.Rows {
+		d.Rows[r.Client+" "+r.Event] = launcherRow{
+			DeadlineMs: DeadlineMillis(r),
+			TimeoutMs:  int(r.ClientTimeout().Milliseconds()),
+			BudgetMs:   r.BudgetMillis,
+		}
+	}
+	data, err := jsonText(d)
+	if err != nil {
+		return nil, err
+	}
+	lit, err := pythonString(data)
+	if err != nil {
+		return nil, err
+	}
+	return substitute(launcherTemplate, "__HOOKWARDEN_TABLE__", lit)
+}
+
+// agyHooks renders the body of the Antigravity plugin's hooks.json (without
+// the _generated_by member): the Claude-compatible nested schema
+// {"hooks":{EVENT:[{"matcher":M,"hooks":[{"type":"command","command":C,"timeout":T}]}]}}
+// that agy reads (websentry-ai/setup pull 104, "Verified contract", agy
+// 1.0.5), one entry per agy row of the table, commands relative to the
+// plugin directory (agy runs hook commands from the directory holding
+// hooks.json; issue 4).
+func agyHooks(t *registration.Table) (map[string]any, error) {
+	hooks := map[string][]any{}
+	for _, r := range t.ForClient("agy") {
+		cmd, err := RegistrationCommand("agy", r.Event)
+		if err != nil {
+			return nil, err
+		}
+		group := map[string]any{
+			"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": r.Timeout}},
+		}
+		if r.Matcher != "" {
+			group["matcher"] = r.Matcher
+		}
+		hooks[r.NativeEvent] = append(hooks[r.NativeEvent], group)
+	}
+	return map[string]any{"hooks": hooks}, nil
+}
+
+// knownClients are the client names Render accepts.
+var knownClients = map[string]bool{"claude": true, "codex": true, "gemini": true, "agy": true, "opencode": true, "lefthook": true}
 
 // Render returns the files to write for a repository governing the named
-// clients (as in .hookwarden.yaml `clients`), in a stable order. The launcher
-// and the standalone interceptor are always included; the Antigravity plugin
-// when clients contains "agy"; the opencode plugin when it contains
-// "opencode". It returns an error for an unknown client name or when a
-// template fails to render.
+// clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
+// (.hookwarden/hook.py) and the standalone interceptor
+// (.hookwarden/interceptor.py) are always included; the Antigravity plugin
+// (.agents/plugins/hookwarden/plugin.json, hooks.json and a byte-identical
+// copy of the launcher) when clients contains "agy"; the opencode plugin
+// (.opencode/plugins/hookwarden.js) when it contains "opencode". Every Body
+// starts with its render header (see ParseHeader); Mode is 0o644 (the files
+// are run through python3 or node, never executed directly). Errors: an
+// unknown client name, or a template or data defect, wrapped as
+// "hookwarden: render: …".
 func Render(clients []string) ([]File, error) {
-	return nil, errors.New("hookwarden: render: templates not rendered yet (issue 4 in progress)")
+	t, err := registration.Default()
+	if err != nil {
+		return nil, fmt.Errorf("hookwarden: render: %w", err)
+	}
+	want := map[string]bool{}
+	for _, c := range clients {
+		if !knownClients[c] {
+			return nil, fmt.Errorf("hookwarden: render: unknown client %q", c)
+		}
+		want[c] = true
+	}
+	d, err := buildInterceptorData(t)
+	if err != nil {
+		return nil, err
+	}
+	launcher, err := renderLauncher(t)
+	if err != nil {
+		return nil, err
+	}
+	interceptor, err := renderInterceptor(d)
+	if err != nil {
+		return nil, err
+	}
+	launcherFile := withHeader(launcher, "# ")
+	files := []File{
+		{Path: LauncherPath, Body: launcherFile, Mode: 0o644, Step: StepLauncher},
+		{Path: InterceptorPath, Body: withHeader(interceptor, "# "), Mode: 0o644, Step: StepInterceptor},
+	}
+	if want["agy"] {
+		hooks, err := agyHooks(t)
+		if err != nil {
+			return nil, err
+		}
+		hooksJSON, err := jsonWithHeader(hooks)
+		if err != nil {
+			return nil, err
+		}
+		pluginJSON, err := jsonWithHeader(map[string]any{
+			"name":        "hookwarden",
+			"version":     buildinfo.Version,
+			"description": "hookwarden: the repository's hook policy for Antigravity (rendered by hookwarden adopt; do not edit by hand)",
+		})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files,
+			File{Path: AgyPluginJSONPath, Body: pluginJSON, Mode: 0o644, Step: StepAgyPlugin},
+			File{Path: AgyHooksJSONPath, Body: hooksJSON, Mode: 0o644, Step: StepAgyPlugin},
+			File{Path: AgyLauncherPath, Body: append([]byte(nil), launcherFile...), Mode: 0o644, Step: StepAgyPlugin},
+		)
+	}
+	if want["opencode"] {
+		js, err := renderOpencode(d, t)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: OpencodePluginPath, Body: withHeader(js, "// "), Mode: 0o644, Step: StepOpencodePlugin})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
 }

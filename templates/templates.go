@@ -28,7 +28,7 @@ const (
 // File is one rendered file. Path is slash-separated and relative to the
 // repository root (e.g. ".hookwarden/hook.py"). Body is the complete file
 // content, render header included. Mode is the permission bits to create the
-// file with (0o755 for scripts, 0o644 otherwise). Step is the adopt step name
+// file with (Render uses 0o644: every file is run through python3 or node). Step is the adopt step name
 // (one of the Step* constants).
 type File struct {
 	Path string

@@ -1,0 +1,194 @@
+"""hookwarden standalone interceptor (rendered; do not edit by hand).
+
+Judges one pre-tool hook call with hookwarden's built-in text rules when no
+installed hookwarden engine serves the call. Python 3.8+ standard library only.
+
+usage: python3 interceptor.py CLIENT        (payload on stdin, at most 1 MiB)
+
+CLIENT is claude, codex, gemini, agy, opencode or lefthook. The answer is in the
+client's dialect, the same bytes the engine gives for the same verdict:
+  claude/codex/gemini/opencode: deny = exit 2, refusal on stderr; allow = exit 0
+  agy: one JSON object on stdout, {"decision":"allow"} or
+       {"decision":"deny","reason":...}, exit 0
+  lefthook: deny = exit 1, refusal on stderr; allow = "hookwarden: allow" on stdout
+Input it cannot judge is denied. The rules below are data rendered from
+hookwarden's policy package (policy.TextRules, policy.Normalisations and the
+scan bounds); the refusal texts are the engine's.
+"""
+import json
+import re
+import sys
+
+DATA = json.loads(__HOOKWARDEN_DATA__)
+
+MAX_INPUT_BYTES = DATA["max_input_bytes"]
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_RULES = [(r["id"], re.compile(r["pattern"]), r["requires"]) for r in DATA["rules"]]
+_NORMALISE = [(re.compile(n["pattern"]), n["replacement"]) for n in DATA["normalise"]]
+
+
+def refusal(rule_id):
+    """The refusal text of a built-in rule, as the engine words it."""
+    return DATA["reasons"][rule_id]
+
+
+def cap(text):
+    """Cut text to at most max_reason_bytes UTF-8 bytes on a character boundary."""
+    b = text.encode("utf-8", "surrogatepass")
+    if len(b) <= DATA["max_reason_bytes"]:
+        return text
+    return b[: DATA["max_reason_bytes"]].decode("utf-8", "ignore")
+
+
+def judge_text(command):
+    """Return (allowed, rule_id) for one command text: empty command allows,
+    the scan bounds deny, then the first text rule (priority order) that
+    matches a line of the normalised command denies."""
+    if command.strip(DATA["ascii_space"]) == "":
+        return True, ""
+    if len(command.encode("utf-8", "surrogatepass")) > DATA["max_command_bytes"]:
+        return False, DATA["bound_command_rule"]
+    for line in command.split("\n"):
+        if len(line.encode("utf-8", "surrogatepass")) > DATA["max_line_bytes"]:
+            return False, DATA["bound_line_rule"]
+    text = command
+    for pattern, replacement in _NORMALISE:
+        text = pattern.sub(lambda _m: replacement, text)
+    lines = text.split("\n")
+    lower = [line.translate(_ASCII_LOWER) for line in lines]
+    for rule_id, pattern, requires in _RULES:
+        for k, line in enumerate(lines):
+            if requires and not any(lit in lower[k] for lit in requires):
+                continue
+            if pattern.search(line):
+                return False, rule_id
+    return True, ""
+
+
+class Unjudgeable(Exception):
+    """The payload cannot be judged; the message never quotes it."""
+
+
+def _no_duplicates(pairs):
+    seen = {}
+    for k, v in pairs:
+        if k in seen:
+            raise Unjudgeable("duplicate member name")
+        seen[k] = v
+    return seen
+
+
+def _member(obj, key, kind, where):
+    if not isinstance(obj, dict) or key not in obj:
+        raise Unjudgeable("member %s is missing" % where)
+    v = obj[key]
+    if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
+        raise Unjudgeable("member %s has the wrong type" % where)
+    return v
+
+
+def extract(client, data):
+    """Return the command text of a pre-tool payload, or None when the call is
+    for a tool the registration does not judge. Raises Unjudgeable."""
+    try:
+        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    except Unjudgeable:
+        raise
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise Unjudgeable("stdin is not one JSON object of valid UTF-8")
+    if not isinstance(obj, dict):
+        raise Unjudgeable("stdin is not a JSON object")
+    row = DATA["pre_tool"].get(client)
+    if row is None:
+        raise Unjudgeable("no pre-tool registration for this client")
+    matcher = re.compile(row["matcher"]) if row["matcher"] else None
+    if client == "agy":
+        call = _member(obj, "toolCall", dict, "toolCall")
+        tool = _member(call, "name", str, "toolCall.name")
+        if matcher and not matcher.search(tool):
+            return None
+        args = _member(call, "args", dict, "toolCall.args")
+        return _member(args, "CommandLine", str, "toolCall.args.CommandLine")
+    if client == "opencode":
+        inp = _member(obj, "input", dict, "input")
+        tool = _member(inp, "tool", str, "input.tool")
+        if matcher and not matcher.search(tool):
+            return None
+        out = _member(obj, "output", dict, "output")
+        args = _member(out, "args", dict, "output.args")
+        return _member(args, "command", str, "output.args.command")
+    if client != "lefthook" or "hook_event_name" in obj:
+        event = _member(obj, "hook_event_name", str, "hook_event_name")
+        if event not in row["native_events"]:
+            raise Unjudgeable("member hook_event_name names another event")
+    if client != "lefthook":
+        tool = _member(obj, "tool_name", str, "tool_name")
+        if matcher and not matcher.search(tool):
+            return None
+    tin = _member(obj, "tool_input", dict, "tool_input")
+    return _member(tin, "command", str, "tool_input.command")
+
+
+def _go_json(obj):
+    """JSON as Go's encoding/json writes it (HTML characters escaped)."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                 ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        s = s.replace(a, b)
+    return s + "\n"
+
+
+def answer(client, kind, reason=""):
+    """(stdout, stderr, exit) for a verdict kind (allow, skip, deny) in the
+    client's dialect, as the engine encodes it."""
+    reason = cap(reason)
+    if client == "agy":
+        if kind == "deny":
+            return _go_json({"decision": "deny", "reason": reason}), "", 0
+        err = DATA["skip_prefix"] + reason + "\n" if kind == "skip" else ""
+        return _go_json({"decision": "allow"}), err, 0
+    if kind == "deny":
+        return "", reason + "\n", 1 if client == "lefthook" else 2
+    if kind == "skip":
+        return "", DATA["skip_prefix"] + reason + "\n", 0
+    if client == "lefthook":
+        return DATA["lefthook_allow"], "", 0
+    return "", "", 0
+
+
+def judge_payload(client, data):
+    """Judge one raw pre-tool payload (bytes) for client; returns
+    (stdout, stderr, exit) in the client's dialect."""
+    if client not in DATA["pre_tool"]:
+        client_shown = client if re.match(r"^[a-z-]+$", client or "") else "?"
+        return answer(client, "deny", DATA["invalid_input"] % (client_shown, "no pre-tool registration for this client"))
+    if len(data) > MAX_INPUT_BYTES:
+        return answer(client, "deny", DATA["unreadable_input"] % (client, "stdin is larger than %d bytes" % MAX_INPUT_BYTES))
+    try:
+        command = extract(client, data)
+    except Unjudgeable as e:
+        return answer(client, "deny", DATA["invalid_input"] % (client, str(e)))
+    if command is None:
+        row = DATA["pre_tool"][client]
+        return answer(client, "skip", DATA["unjudged_tool"] % (client, row["matcher"]))
+    allowed, rule_id = judge_text(command)
+    if allowed:
+        return answer(client, "allow")
+    return answer(client, "deny", refusal(rule_id))
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: interceptor.py CLIENT  (pre-tool payload on stdin)\n")
+        return 2
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    out, err, code = judge_payload(argv[1], data)
+    sys.stdout.buffer.write(out.encode("utf-8", "surrogatepass"))
+    sys.stderr.buffer.write(err.encode("utf-8", "surrogatepass"))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

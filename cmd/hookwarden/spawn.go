@@ -1,7 +1,145 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwarden/hookwarden/engine/spawn"
+)
+
+// spawnCommand is `hookwarden spawn compile|exec` (issue 8): compile one
+// spawn's hooks from the registry in HOOKWARDEN_HOME, or compile and run
+// the engine with them. A refusal exits 125 from exec (DESIGN.md exit codes)
+// and 1 from compile.
 func spawnCommand() *cli.Command {
-	return &cli.Command{Name: "spawn", Usage: "(not built yet)", Action: notBuilt("spawn")}
+	layerFlags := []cli.Flag{
+		&cli.StringFlag{Name: "profile", Usage: "profile layer file (attachments added after the registry)"},
+		&cli.StringFlag{Name: "operator", Usage: "operator layer file (attachments added last)"},
+	}
+	return &cli.Command{
+		Name:  "spawn",
+		Usage: "compile the registry's hooks for one claude -p / codex exec spawn, isolated from every other hook source",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "compile",
+				Usage: "print the render (argv additions, run files, hooks) or the refusal",
+				Flags: append([]cli.Flag{
+					&cli.StringFlag{Name: "engine", Required: true, Usage: "claude or codex"},
+					&cli.StringFlag{Name: "binary", Usage: "engine binary (default: the engine's name on PATH)"},
+					&cli.StringFlag{Name: "cwd", Usage: "working directory of the spawn (default: the current one)"},
+					&cli.BoolFlag{Name: "json", Usage: "print the render or refusal as JSON"},
+				}, layerFlags...),
+				Action: spawnCompile,
+			},
+			{
+				Name:      "exec",
+				Usage:     "compile, then run the engine with the render appended; exits with the engine's code, 125 on a refusal",
+				ArgsUsage: "-- claude -p … | -- codex exec …",
+				Flags:     layerFlags,
+				Action:    spawnExec,
+			},
+		},
+	}
+}
+
+func absCwd(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	return filepath.Abs(dir)
+}
+
+func refusalExit(err error, code int, w io.Writer, asJSON bool) error {
+	r := spawn.AsRefusal(err)
+	if r == nil {
+		return cli.Exit("hookwarden: spawn: "+err.Error(), 2)
+	}
+	if asJSON {
+		b, _ := json.MarshalIndent(map[string]any{"refused": map[string]string{"reason": string(r.Reason), "detail": r.Detail}}, "", "  ")
+		fmt.Fprintln(w, string(b))
+	}
+	return cli.Exit("hookwarden: spawn refused: "+r.Error(), code)
+}
+
+func spawnCompile(c *cli.Context) error {
+	home, err := spawn.Home(os.Getenv)
+	if err != nil {
+		return cli.Exit("hookwarden: spawn: "+err.Error(), 2)
+	}
+	cwd, err := absCwd(c.String("cwd"))
+	if err != nil {
+		return cli.Exit("hookwarden: spawn: cwd: "+err.Error(), 2)
+	}
+	engine := c.String("engine")
+	bin := c.String("binary")
+	if bin == "" {
+		bin = engine
+	}
+	if !strings.Contains(bin, "/") {
+		if p, err := exec.LookPath(bin); err == nil {
+			bin = p
+		}
+	}
+	if !filepath.IsAbs(bin) {
+		bin = filepath.Join(cwd, bin)
+	}
+	r, err := spawn.Compile(context.Background(), spawn.Options{Engine: engine, Binary: bin, Cwd: cwd, Home: home,
+		RequirementPath: os.Getenv(spawn.EnvRequirement), ProfilePath: c.String("profile"), OperatorPath: c.String("operator")})
+	if err != nil {
+		return refusalExit(err, 1, os.Stdout, c.Bool("json"))
+	}
+	if c.Bool("json") {
+		b, _ := json.MarshalIndent(r, "", "  ")
+		fmt.Println(string(b))
+		return nil
+	}
+	fmt.Printf("engine: %s %s (%s)\nrun id: %s\nsnapshot: %s\n", r.Engine, r.Version, r.Binary, r.RunID, r.SnapshotDigest)
+	if r.RequirementPath != "" {
+		fmt.Printf("requirement: %s\n", r.RequirementPath)
+	} else {
+		fmt.Println("requirement: none")
+	}
+	fmt.Printf("args: %s\n", spawn.ShellQuote(r.Args))
+	for _, f := range r.Files {
+		fmt.Printf("file (remove when the spawn ends): %s\n", f)
+	}
+	for _, h := range r.Hooks {
+		fmt.Printf("hook: %s %s on %s (%s) argv %s\n", h.Layer, h.Hook, h.Event, h.Native, h.ArgvHash[:16])
+	}
+	for _, n := range r.Notes {
+		fmt.Printf("note: %s\n", n)
+	}
+	return nil
+}
+
+func spawnExec(c *cli.Context) error {
+	home, err := spawn.Home(os.Getenv)
+	if err != nil {
+		return cli.Exit("hookwarden: spawn refused: "+err.Error(), spawn.RefusedExit)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return cli.Exit("hookwarden: spawn refused: cwd: "+err.Error(), spawn.RefusedExit)
+	}
+	code, err := spawn.Exec(context.Background(), spawn.ExecOptions{Argv: c.Args().Slice(), Home: home, Cwd: cwd,
+		Env: os.Environ(), ProfilePath: c.String("profile"), OperatorPath: c.String("operator"),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	if err != nil {
+		if spawn.AsRefusal(err) != nil {
+			return refusalExit(err, spawn.RefusedExit, os.Stderr, false)
+		}
+		return cli.Exit(err.Error(), code)
+	}
+	if code != 0 {
+		return cli.Exit("", code)
+	}
+	return nil
 }

@@ -152,3 +152,106 @@ func Revoke(home string, prefixes []string) (int, error) {
 	}
 	return n, writeApprovals(home, s)
 }
+
+// TrustRow is one concrete argv the registry and layers attach, for one or
+// more engines: its hash, argv, approval state (a State* constant), the
+// attachments ("<layer>:<hook>@<event>") and engines that produce it.
+type TrustRow struct {
+	ArgvHash    string   `json:"argv_hash"`
+	Argv        []string `json:"argv"`
+	State       string   `json:"state"`
+	Attachments []string `json:"attachments"`
+	Engines     []string `json:"engines"`
+}
+
+// TrustList returns every concrete argv the registry of home and the
+// optional profile and operator layer files attach, per renderable engine
+// ({engine} substituted), with its approval state, in attachment order.
+// Attachments whose entry has no argv are listed with argv empty and state
+// "no argv". A registry or library that cannot be read is an error.
+func TrustList(home, profilePath, operatorPath string) ([]TrustRow, error) {
+	snap := TakeSnapshot(home)
+	for _, f := range []string{RegistryFile, LibraryFile} {
+		if err := snap.readErr[f]; err != nil {
+			return nil, fmt.Errorf("hookwarden: trust: %s: %w", filepath.Join(home, f), err)
+		}
+	}
+	var atts []layered
+	if !snap.RegistryAbsent {
+		var l Layer
+		if err := decodeStrict(snap.Registry, &l); err != nil {
+			return nil, refuse(ReasonRegistryInvalid, "%s: %v", filepath.Join(home, RegistryFile), err)
+		}
+		for _, a := range l.Attachments {
+			atts = append(atts, layered{LayerRegistry, a})
+		}
+	}
+	for _, l := range []struct{ name, path string }{{LayerProfile, profilePath}, {LayerOperator, operatorPath}} {
+		if l.path == "" {
+			continue
+		}
+		layer, err := ReadLayer(l.path)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range layer.Attachments {
+			atts = append(atts, layered{l.name, a})
+		}
+	}
+	var lib library
+	if len(atts) > 0 {
+		if snap.LibraryAbsent {
+			return nil, refuse(ReasonLibraryUnreadable, "%s is absent", filepath.Join(home, LibraryFile))
+		}
+		if err := decodeStrict(snap.Library, &lib); err != nil {
+			return nil, refuse(ReasonLibraryInvalid, "%s: %v", filepath.Join(home, LibraryFile), err)
+		}
+	}
+	store, err := ReadApprovals(home)
+	if err != nil {
+		return nil, err
+	}
+	rows := []TrustRow{}
+	index := map[string]int{}
+	for _, l := range atts {
+		if l.att.Disable {
+			continue
+		}
+		e, ok := lib.Entries[l.att.Hook]
+		label := l.layer + ":" + l.att.Hook + "@" + l.att.Event
+		for _, engine := range renderers {
+			if !appliesTo(l.att, engine) {
+				continue
+			}
+			var argv []string
+			if ok && len(e.Argv) > 0 {
+				argv = append(slices.Clone(e.Argv), substitute(l.att.Args, engine)...)
+			} else if ok && e.Command != nil {
+				argv = []string{"/bin/sh", "-c", *e.Command}
+			}
+			key := "\x00" + label
+			state := "no argv"
+			if argv != nil {
+				key = ArgvHash(argv)
+				state, _ = approvalState(store, argv)
+			}
+			if i, seen := index[key]; seen {
+				r := &rows[i]
+				if !slices.Contains(r.Attachments, label) {
+					r.Attachments = append(r.Attachments, label)
+				}
+				if !slices.Contains(r.Engines, engine) {
+					r.Engines = append(r.Engines, engine)
+				}
+				continue
+			}
+			hash := ""
+			if argv != nil {
+				hash = key
+			}
+			index[key] = len(rows)
+			rows = append(rows, TrustRow{ArgvHash: hash, Argv: argv, State: state, Attachments: []string{label}, Engines: []string{engine}})
+		}
+	}
+	return rows, nil
+}

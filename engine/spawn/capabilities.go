@@ -75,4 +75,3 @@ func (t *Table) has(list []string, s string) bool {
 	}
 	return false
 }
-

@@ -11,18 +11,18 @@ type Reason string
 
 // Refusal reasons, one per kind of refusal listed in issue 8.
 const (
-	ReasonEngineNoRenderer      Reason = "engine-no-renderer"      // engine is neither claude nor codex
-	ReasonEngineWrapper         Reason = "engine-wrapper"          // argv[0] is a wrapper such as env, not the engine
-	ReasonEngineNotFound        Reason = "engine-not-found"        // binary cannot be resolved to an executable file
-	ReasonEngineVersion         Reason = "engine-version"          // the --version probe failed or printed no version
-	ReasonRegistryUnreadable    Reason = "registry-unreadable"     // hooks/agents.json exists but cannot be read
-	ReasonRegistryInvalid       Reason = "registry-invalid"        // hooks/agents.json is not a version-1 registry
-	ReasonLibraryUnreadable     Reason = "library-unreadable"      // hooks/library.json cannot be read (or is absent while attached to)
-	ReasonLibraryInvalid        Reason = "library-invalid"         // hooks/library.json is not valid
-	ReasonHookUnknown           Reason = "hook-unknown"            // an attachment names an entry the library lacks
-	ReasonLayerInvalid          Reason = "layer-invalid"           // a profile or operator layer file is unreadable or invalid
-	ReasonRequirementUnreadable Reason = "requirement-unreadable"  // HOOKWARDEN_HOOKS_REQUIREMENT names a missing/unreadable file
-	ReasonRequirementInvalid    Reason = "requirement-invalid"     // the requirement is not absolute or not valid JSON of version 1
+	ReasonEngineNoRenderer      Reason = "engine-no-renderer"     // engine is neither claude nor codex
+	ReasonEngineWrapper         Reason = "engine-wrapper"         // argv[0] is a wrapper such as env, not the engine
+	ReasonEngineNotFound        Reason = "engine-not-found"       // binary cannot be resolved to an executable file
+	ReasonEngineVersion         Reason = "engine-version"         // the --version probe failed or printed no version
+	ReasonRegistryUnreadable    Reason = "registry-unreadable"    // hooks/agents.json exists but cannot be read
+	ReasonRegistryInvalid       Reason = "registry-invalid"       // hooks/agents.json is not a version-1 registry
+	ReasonLibraryUnreadable     Reason = "library-unreadable"     // hooks/library.json cannot be read (or is absent while attached to)
+	ReasonLibraryInvalid        Reason = "library-invalid"        // hooks/library.json is not valid
+	ReasonHookUnknown           Reason = "hook-unknown"           // an attachment names an entry the library lacks
+	ReasonLayerInvalid          Reason = "layer-invalid"          // a profile or operator layer file is unreadable or invalid
+	ReasonRequirementUnreadable Reason = "requirement-unreadable" // HOOKWARDEN_HOOKS_REQUIREMENT names a missing/unreadable file
+	ReasonRequirementInvalid    Reason = "requirement-invalid"    // the requirement is not absolute or not valid JSON of version 1
 	ReasonRequirementNoRegistry Reason = "requirement-registry-absent"
 	ReasonRequirementElsewhere  Reason = "requirement-registry-elsewhere"
 	ReasonRequirementMissing    Reason = "requirement-attachment-missing"

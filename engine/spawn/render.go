@@ -23,7 +23,7 @@ var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 // ShellQuote joins argv into one POSIX shell command line that a POSIX
 // shell splits back into exactly argv: words made only of
 // [A-Za-z0-9_@%+=:,./-] stay bare, every other word is single-quoted with
-// each ' written as '\''; the empty word is ''.
+// each ' written as '\”; the empty word is ”.
 func ShellQuote(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {

@@ -1,0 +1,249 @@
+package spawn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// RefusedExit is the exit code of `spawn exec` when it refuses before the
+// engine starts (DESIGN.md "Exit codes": the code env and docker run use).
+const RefusedExit = 125
+
+// ExecOptions are the inputs of one `spawn exec`.
+type ExecOptions struct {
+	// Argv is the engine command as the caller wrote it after `--`:
+	// argv[0] must be claude or codex itself (a path or a name on PATH).
+	Argv         []string
+	Home         string   // hookwarden home (absolute)
+	Cwd          string   // working directory of the engine (absolute)
+	Env          []string // environment of the call (KEY=VALUE); PATH resolves argv[0]
+	ProfilePath  string
+	OperatorPath string
+	Snapshot     *Snapshot // nil: read the home now
+	Tables       fs.FS     // nil: the shipped capability tables
+	Stdin        io.Reader
+	Stdout       io.Writer
+	Stderr       io.Writer
+	// Started, when set, is called with the render and the child's argv
+	// once the engine process has started (tests and logging).
+	Started func(r *Render, argv []string)
+}
+
+func getenvFrom(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// lookPath resolves name like a shell would with PATH from env, or makes a
+// path containing a slash absolute against cwd.
+func lookPath(name, cwd string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		return filepath.Clean(p), nil
+	}
+	for _, dir := range filepath.SplitList(getenvFrom(env, "PATH")) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // an empty or relative PATH entry would resolve against cwd: never
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found on PATH", name)
+}
+
+// flagValue returns the value of a flag at args[i] written as "--name v" or
+// "--name=v", how many args it used, and whether args[i] is that flag.
+func flagValue(args []string, i int, names ...string) (string, int, bool) {
+	a := args[i]
+	for _, n := range names {
+		if a == n {
+			if i+1 < len(args) {
+				return args[i+1], 2, true
+			}
+			return "", 1, true
+		}
+		if strings.HasPrefix(a, n+"=") {
+			return a[len(n)+1:], 1, true
+		}
+	}
+	return "", 0, false
+}
+
+// callerArgs inspects the caller's engine arguments: it removes Claude's
+// --settings and --setting-sources (handing their values to the compile),
+// notes Codex's -C/--cd, and refuses caller hook sources (Claude
+// --plugin-dir; Codex -c hooks…, features.hooks, --disable hooks,
+// --profile, --dangerously-bypass-hook-trust).
+func callerArgs(engine string, args []string, cwd string, o *Options) ([]string, error) {
+	var kept []string
+	for i := 0; i < len(args); {
+		a := args[i]
+		if a == "--" {
+			kept = append(kept, args[i:]...)
+			break
+		}
+		switch engine {
+		case "claude":
+			if v, n, ok := flagValue(args, i, "--settings"); ok {
+				if strings.HasPrefix(strings.TrimSpace(v), "{") {
+					o.CallerSettings = []byte(v)
+				} else {
+					p := v
+					if !filepath.IsAbs(p) {
+						p = filepath.Join(cwd, p)
+					}
+					b, err := os.ReadFile(p)
+					if err != nil {
+						return nil, refuse(ReasonSettingsKey, "the caller's settings file %s: %v", p, err)
+					}
+					o.CallerSettings = b
+				}
+				i += n
+				continue
+			}
+			if v, n, ok := flagValue(args, i, "--setting-sources"); ok {
+				o.CallerSettingSources = &v
+				i += n
+				continue
+			}
+			if _, _, ok := flagValue(args, i, "--plugin-dir"); ok {
+				return nil, refuse(ReasonCallerHooks, "the caller passes --plugin-dir; plugins carry hooks")
+			}
+		case "codex":
+			if v, n, ok := flagValue(args, i, "-c", "--config"); ok {
+				k, _, _ := strings.Cut(v, "=")
+				k = strings.TrimSpace(k)
+				if k == "hooks" || strings.HasPrefix(k, "hooks.") || k == "features.hooks" || k == "features.codex_hooks" || k == "features" {
+					return nil, refuse(ReasonCallerHooks, "the caller overrides %q; hooks come from the registry only", k)
+				}
+				kept = append(kept, args[i:i+n]...)
+				i += n
+				continue
+			}
+			if v, n, ok := flagValue(args, i, "--disable", "--enable"); ok {
+				if v == "hooks" || v == "codex_hooks" {
+					return nil, refuse(ReasonCallerHooks, "the caller passes %s %s", a, v)
+				}
+				kept = append(kept, args[i:i+n]...)
+				i += n
+				continue
+			}
+			if _, _, ok := flagValue(args, i, "-p", "--profile"); ok {
+				return nil, refuse(ReasonCallerHooks, "the caller selects a Codex profile layer, which may carry hooks")
+			}
+			if a == "--dangerously-bypass-hook-trust" {
+				return nil, refuse(ReasonCallerHooks, "the caller passes --dangerously-bypass-hook-trust; a spawn runs registry hooks through trust records only")
+			}
+			if v, n, ok := flagValue(args, i, "-C", "--cd"); ok {
+				if !filepath.IsAbs(v) {
+					v = filepath.Join(cwd, v)
+				}
+				o.Cwd = filepath.Clean(v)
+				kept = append(kept, args[i:i+n]...)
+				i += n
+				continue
+			}
+		}
+		kept = append(kept, a)
+		i++
+	}
+	return kept, nil
+}
+
+// Exec compiles the spawn for the engine named by opts.Argv[0], appends the
+// render to that exact binary's argv, sets HOOKWARDEN_HOOKS_REQUIREMENT in
+// the child's environment to the requirement it read (or removes it), runs
+// the engine with stdio passed through, removes the run's files when it
+// exits, and returns the engine's exit code (128+signal when it was killed
+// by one). A refusal returns RefusedExit and the *Refusal; no engine
+// process has started then (the version probe excepted, which runs
+// `--version` only) and no file the call created remains.
+func Exec(ctx context.Context, opts ExecOptions) (int, error) {
+	if len(opts.Argv) == 0 {
+		return 2, errors.New("hookwarden: spawn exec: no engine command after --")
+	}
+	engine := filepath.Base(opts.Argv[0])
+	if !slices.Contains(renderers, engine) {
+		return RefusedExit, refuse(ReasonEngineWrapper, "argv[0] %q is not claude or codex; run the engine itself, not through a wrapper", engine)
+	}
+	bin, err := lookPath(opts.Argv[0], opts.Cwd, opts.Env)
+	if err != nil {
+		return RefusedExit, refuse(ReasonEngineNotFound, "%v", err)
+	}
+	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home,
+		RequirementPath: getenvFrom(opts.Env, EnvRequirement), ProfilePath: opts.ProfilePath,
+		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables}
+	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)
+	if err != nil {
+		return RefusedExit, err
+	}
+	r, err := Compile(ctx, co)
+	if err != nil {
+		if AsRefusal(err) != nil {
+			return RefusedExit, err
+		}
+		return RefusedExit, refuse(ReasonRunFileUnwritable, "%v", err)
+	}
+	defer r.Cleanup()
+	argv := append(append([]string{bin}, args...), r.Args...)
+	env := slices.DeleteFunc(slices.Clone(opts.Env), func(kv string) bool {
+		return strings.HasPrefix(kv, EnvRequirement+"=")
+	})
+	if r.RequirementPath != "" {
+		env = append(env, EnvRequirement+"="+r.RequirementPath)
+	}
+	cmd := &exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: env,
+		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return RefusedExit, refuse(ReasonEngineNotFound, "start %s: %v", bin, err)
+	}
+	if opts.Started != nil {
+		opts.Started(r, argv)
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = cmd.Process.Signal(s)
+			case <-ctx.Done():
+				_ = cmd.Process.Signal(syscall.SIGTERM)
+				return
+			case <-done:
+				return
+			}
+		}
+	}()
+	werr := cmd.Wait()
+	close(done)
+	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+		return 128 + int(st.Signal()), nil
+	}
+	if werr != nil && cmd.ProcessState == nil {
+		return 1, fmt.Errorf("hookwarden: spawn exec %s: %w", bin, werr)
+	}
+	return cmd.ProcessState.ExitCode(), nil
+}

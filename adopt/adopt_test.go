@@ -140,6 +140,12 @@ func TestCASConflict(t *testing.T) {
 	if p.rep.Status != StatusFailed || !anyContains(p.rep.Errors, "changed since it was planned") {
 		t.Fatalf("status %s errors %v", p.rep.Status, p.rep.Errors)
 	}
+	if f := fileReport(p.rep, ".claude/settings.json"); f == nil || f.Action != ActionSkipped {
+		t.Fatalf("report for the refused file: %+v", f)
+	}
+	if f := fileReport(p.rep, ManifestFile); f == nil || f.Action != ActionSkipped {
+		t.Fatalf("report for the manifest not written: %+v", f)
+	}
 	got, _ := os.ReadFile(filepath.Join(root, ".claude/settings.json"))
 	if string(got) != edited {
 		t.Fatalf("the concurrent edit was overwritten: %q", got)

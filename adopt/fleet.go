@@ -133,26 +133,34 @@ func parallel(n, jobs int, fn func(int), tick func()) {
 
 // applyPlan performs a plan's writes in order. A failed write (a file
 // changed since planning, a refused path, an IO error) stops the
-// repository's remaining writes; the report says how far it got.
+// repository's remaining writes; the report says how far it got, and the
+// files not written are reported skipped with that reason.
 func applyPlan(ctx context.Context, p *repoPlan) {
 	if p.rep.Status == StatusFailed || len(p.writes) == 0 {
 		return
 	}
 	for n, w := range p.writes {
+		var msg string
 		if err := ctx.Err(); err != nil {
-			p.rep.Status = StatusFailed
-			p.rep.Errors = append(p.rep.Errors, fmt.Sprintf("interrupted after %d of %d writes (%v); rerun to finish", n, len(p.writes), err))
-			return
-		}
-		if err := safewrite.Write(w.snap, w.data, w.mode); err != nil {
-			p.rep.Status = StatusFailed
-			msg := err.Error()
+			msg = fmt.Sprintf("interrupted after %d of %d writes (%v); rerun to finish", n, len(p.writes), err)
+		} else if err := safewrite.Write(w.snap, w.data, w.mode); err != nil {
+			msg = err.Error()
 			if errors.Is(err, safewrite.ErrConflict) {
 				msg += "; nothing of it was overwritten"
 			}
-			p.rep.Errors = append(p.rep.Errors, capReason(fmt.Sprintf("write %d of %d: %s; later writes not done, rerun to finish", n+1, len(p.writes), msg)))
-			return
+			msg = fmt.Sprintf("write %d of %d: %s; later writes not done, rerun to finish", n+1, len(p.writes), msg)
 		}
+		if msg == "" {
+			continue
+		}
+		p.rep.Status = StatusFailed
+		p.rep.Errors = append(p.rep.Errors, capReason(msg))
+		for _, rest := range p.writes[n:] {
+			if rest.file != nil {
+				rest.file.Action, rest.file.Reason, rest.file.Backup = ActionSkipped, "not written: the run stopped at an error", ""
+			}
+		}
+		return
 	}
 }
 

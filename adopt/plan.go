@@ -76,6 +76,8 @@ func (p *repoPlan) fail(format string, a ...any) *repoPlan {
 	p.rep.Status = StatusFailed
 	p.rep.Errors = append(p.rep.Errors, capReason(fmt.Sprintf(format, a...)))
 	p.writes = nil
+	p.rep.Files = nil // nothing of the plan is written
+	p.rep.diffs = nil
 	return p
 }
 

@@ -1,0 +1,297 @@
+// Package audit is `hookwarden audit`: the read-only CI check of governed
+// repositories. For each repository it lists every finding at once — not
+// governed, an invalid .hookwarden.yaml or operator settings layer, a
+// selected client's hook row missing, under a matcher that does not select
+// the row's tools, with a timeout at or below the engine's budget or in the
+// wrong unit, a row present but not served, duplicate serving handlers,
+// hooks switched off, a client file the client cannot parse, hook commands
+// that break under Git Bash, rendered files missing, stale or edited, the
+// managed .gitignore block missing, malformed or stale, backups not ignored,
+// core.hooksPath pointing away from the declared hook runner, and Codex hook
+// trust — each with a stable ID (Rules), a severity, the file and line, a
+// message and the fix (usually `hookwarden conform <path>`).
+//
+// Audit never writes: it reads files with lstat-checked reads
+// (internal/safewrite.Preflight refuses symlinks, FIFOs and devices) and
+// never creates, renames or touches a path.
+//
+// # JSON report (schema_version 1)
+//
+//	{
+//	  "schema_version": 1,            // integer; bumped on any incompatible change
+//	  "tool": "hookwarden",
+//	  "version": "<hookwarden version>",
+//	  "repositories": [               // in argument order, then --fleet order
+//	    {
+//	      "path": "<path as given>",
+//	      "root": "<absolute, symlink-resolved path>",
+//	      "governed": true,           // a .hookwarden.yaml exists
+//	      "findings": [               // sorted by file, line, id
+//	        {
+//	          "id": "row-missing",    // one of Rules[].ID, stable
+//	          "severity": "error",    // "error" | "warning" | "note"
+//	          "file": ".claude/settings.json", // slash-separated, relative to root; "" for the repository itself
+//	          "line": 0,              // 1-based; 0 when no line applies
+//	          "client": "claude",     // omitted when no client applies
+//	          "event": "pre-tool",    // neutral event; omitted when none applies
+//	          "message": "…",         // at most 4096 bytes
+//	          "fix": "hookwarden conform ."  // a command, or an instruction when no command repairs it
+//	        }
+//	      ]
+//	    }
+//	  ],
+//	  "summary": {"repositories": 1, "clean": 0, "errors": 1, "warnings": 0, "notes": 0}
+//	}
+//
+// A repository is clean when it has no error and no warning (notes do not
+// count).
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// Finding is one problem in one repository. ID is a Rules ID; File is
+// slash-separated and relative to the repository root ("" for the
+// repository as a whole); Line is 1-based (0: no line applies); Client and
+// Event name the client and neutral event when one applies; Message says
+// what is wrong (never more than 4096 bytes); Fix is the command that
+// repairs it, or an instruction when no command does.
+type Finding struct {
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Client   string   `json:"client,omitempty"`
+	Event    string   `json:"event,omitempty"`
+	Message  string   `json:"message"`
+	Fix      string   `json:"fix"`
+}
+
+// RepoResult is the audit of one repository: Path as given, Root its
+// absolute symlink-resolved path, Governed whether it has a .hookwarden.yaml,
+// Findings sorted by file, line and ID.
+type RepoResult struct {
+	Path     string    `json:"path"`
+	Root     string    `json:"root"`
+	Governed bool      `json:"governed"`
+	Findings []Finding `json:"findings"`
+}
+
+// Summary counts a report: repositories audited, clean ones (no error and no
+// warning), and findings by severity.
+type Summary struct {
+	Repositories int `json:"repositories"`
+	Clean        int `json:"clean"`
+	Errors       int `json:"errors"`
+	Warnings     int `json:"warnings"`
+	Notes        int `json:"notes"`
+}
+
+// SchemaVersion is the version of the JSON report's schema (package doc).
+const SchemaVersion = 1
+
+// Report is the result of an audit run, in the JSON schema of the package
+// doc.
+type Report struct {
+	SchemaVersion int           `json:"schema_version"`
+	Tool          string        `json:"tool"`
+	Version       string        `json:"version"`
+	Repositories  []*RepoResult `json:"repositories"`
+	Summary       Summary       `json:"summary"`
+}
+
+// Options steer an audit. The zero value is usable.
+type Options struct {
+	// Jobs bounds how many repositories are audited at once; 0 means
+	// runtime.NumCPU().
+	Jobs int
+	// Getenv reads the settings-layer variables (HOOKWARDEN_FLEET_CONFIG,
+	// HOOKWARDEN_CONFIG, XDG_CONFIG_HOME, HOME); nil means os.Getenv.
+	Getenv func(string) string
+	// Version is the hookwarden version written into the report; "" means
+	// internal/buildinfo.Version.
+	Version string
+}
+
+// ErrNotDirectory is returned (wrapped, naming the path) by Audit for a
+// PATH argument that does not exist or is not a directory.
+var ErrNotDirectory = errors.New("not a directory")
+
+// Audit audits every repository in paths (each a directory; a repository's
+// root is the directory given). It returns an error, before auditing
+// anything, only for an unusable invocation: no path, a path that does not
+// exist or is not a directory (wrapping ErrNotDirectory), or a registration
+// table this build cannot read. Everything found inside a repository is a
+// finding, never an error.
+func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no repository to audit")
+	}
+	roots := make([]string, len(paths))
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		root, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, ErrNotDirectory)
+		}
+		fi, err := os.Stat(root)
+		if err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("%s: %w", p, ErrNotDirectory)
+		}
+		roots[i] = root
+	}
+	table, err := registration.Default()
+	if err != nil {
+		return nil, err
+	}
+	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}}
+	if a.getenv == nil {
+		a.getenv = os.Getenv
+	}
+	version := opts.Version
+	if version == "" {
+		version = buildVersion()
+	}
+	rep := &Report{SchemaVersion: SchemaVersion, Tool: "hookwarden", Version: version, Repositories: make([]*RepoResult, len(paths))}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	idx := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < len(paths); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				rep.Repositories[i] = a.repo(ctx, paths[i], roots[i])
+			}
+		}()
+	}
+	for i := range paths {
+		idx <- i
+	}
+	close(idx)
+	wg.Wait()
+	rep.Summary = summarize(rep.Repositories)
+	return rep, nil
+}
+
+func summarize(repos []*RepoResult) Summary {
+	s := Summary{Repositories: len(repos)}
+	for _, r := range repos {
+		clean := true
+		for _, f := range r.Findings {
+			switch f.Severity {
+			case Error:
+				s.Errors++
+				clean = false
+			case Warning:
+				s.Warnings++
+				clean = false
+			default:
+				s.Notes++
+			}
+		}
+		if clean {
+			s.Clean++
+		}
+	}
+	return s
+}
+
+// Failed reports whether the report should exit 1: any error finding, or
+// with strict any warning.
+func (r *Report) Failed(strict bool) bool {
+	return r.Summary.Errors > 0 || (strict && r.Summary.Warnings > 0)
+}
+
+// renderResult caches templates.Render per client list within one run.
+type renderResult struct {
+	files []templates.File
+	err   error
+}
+
+// auditor holds what one run shares between repositories: the registration
+// table, the environment and the render cache.
+type auditor struct {
+	table  *registration.Table
+	getenv func(string) string
+
+	mu      sync.Mutex
+	renders map[string]renderResult
+}
+
+func (a *auditor) render(clients []string) ([]templates.File, error) {
+	key := strings.Join(clients, ",")
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.renders[key]; ok {
+		return r.files, r.err
+	}
+	files, err := templates.Render(clients)
+	a.renders[key] = renderResult{files, err}
+	return files, err
+}
+
+// sortFindings orders findings by file, line, id, client, event.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		if a.Client != b.Client {
+			return a.Client < b.Client
+		}
+		return a.Event < b.Event
+	})
+}
+
+// capReason caps a message at 4096 bytes on a UTF-8 boundary (house rule).
+func capReason(s string) string {
+	const max = 4096
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// shellQuote quotes s for a POSIX shell unless it is made of safe
+// characters only.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}

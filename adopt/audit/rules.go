@@ -1,0 +1,119 @@
+package audit
+
+// Severity of a finding. An error means a governed client is not guarded as
+// the manifest says (exit 1); a warning means it is guarded but something
+// will bite later (exit 1 only with --strict); a note is information that
+// never changes the exit code.
+type Severity string
+
+// The three severities, spelled as SARIF 2.1.0 result levels.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Note    Severity = "note"
+)
+
+// Rule is one finding kind: ID is the stable identifier a finding carries
+// (also the SARIF ruleId), Severity its level, Summary one line for SARIF's
+// shortDescription and Help what it means and how to repair it.
+type Rule struct {
+	ID       string
+	Severity Severity
+	Summary  string
+	Help     string
+}
+
+// Finding IDs. They are stable: a new kind gets a new ID, an ID is never
+// reused for another meaning.
+const (
+	IDNotGoverned          = "not-governed"
+	IDManifestInvalid      = "manifest-invalid"
+	IDSettingsLayer        = "settings-layer-invalid"
+	IDRowMissing           = "row-missing"
+	IDMatcherMismatch      = "matcher-mismatch"
+	IDTimeoutBudget        = "timeout-at-or-below-budget"
+	IDTimeoutUnit          = "timeout-wrong-unit"
+	IDNotServed            = "row-not-served"
+	IDDuplicateHandler     = "duplicate-handler"
+	IDHooksDisabled        = "hooks-disabled"
+	IDClientFileInvalid    = "client-file-unparseable"
+	IDCommandPath          = "command-path-breaks-git-bash"
+	IDRenderedMissing      = "rendered-missing"
+	IDRenderedStale        = "rendered-stale"
+	IDRenderedEdited       = "rendered-edited"
+	IDRenderUnavailable    = "render-unavailable"
+	IDGitIgnoreMissing     = "gitignore-block-missing"
+	IDGitIgnoreMalformed   = "gitignore-block-malformed"
+	IDGitIgnoreStale       = "gitignore-block-stale"
+	IDBackupsNotIgnored    = "backups-not-ignored"
+	IDHooksPath            = "core-hookspath"
+	IDCodexTrust           = "codex-trust-required"
+	IDCodexHooksUnloaded   = "codex-hooks-unloadable"
+	IDStepDeclined         = "step-declined"
+	IDRepositoryUnreadable = "repository-unreadable"
+)
+
+// Rules lists every finding kind in a stable order (the order of the SARIF
+// rules array).
+var Rules = []Rule{
+	{IDNotGoverned, Error, "The repository is not governed (no .hookwarden.yaml).",
+		"No .hookwarden.yaml at the repository root, so no agent client is guarded here. Run `hookwarden adopt <path>`."},
+	{IDManifestInvalid, Error, "The repository's .hookwarden.yaml is invalid.",
+		"hookwarden refuses a .hookwarden.yaml with unknown keys, wrong types or bad deny patterns, so the engine cannot read the repository's settings. The message names the key and line; edit the file, then run `hookwarden conform <path>`."},
+	{IDSettingsLayer, Error, "An operator settings layer (fleet or workstation file) is invalid.",
+		"A fleet (HOOKWARDEN_FLEET_CONFIG) or workstation (HOOKWARDEN_CONFIG or $XDG_CONFIG_HOME/hookwarden/config.yaml) settings file fails to parse; the message names the layer, the file, the key or pattern and the line. Fix that file."},
+	{IDRowMissing, Error, "A selected client's hook row is missing.",
+		"The manifest selects the client and event, but the client's settings file has no handler that runs the hookwarden launcher or engine for that event. Run `hookwarden conform <path>`."},
+	{IDMatcherMismatch, Error, "Our hook row is registered under a matcher that does not select the row's tools.",
+		"The handler runs hookwarden for the event, but its group's matcher, read the way that client reads matchers, does not select every tool the row guards (e.g. Gemini reads every matcher as an unanchored regex). Run `hookwarden conform <path>`."},
+	{IDTimeoutBudget, Error, "Our hook row's timeout is at or below the engine's budget.",
+		"The client kills the hook before the engine's budget for the event has run out, so a slow verdict becomes the client's timeout behaviour instead of a deny. Run `hookwarden conform <path>` to write the timeout from the registration table."},
+	{IDTimeoutUnit, Error, "Our hook row's timeout is written in the wrong unit.",
+		"Claude Code and Codex read hook timeouts in seconds, Gemini CLI in milliseconds (engine/registration table). A Gemini value that reads as seconds gives the hook milliseconds; a Claude or Codex value that reads as milliseconds lets a hung hook block the agent for hours. Run `hookwarden conform <path>`."},
+	{IDNotServed, Error, "A hookwarden row is present but not served by the launcher or the engine.",
+		"A handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.py) nor `hookwarden hook`, so the event is not judged by the engine. Run `hookwarden conform <path>`; remove the stray handler by hand."},
+	{IDDuplicateHandler, Warning, "Several handlers serve the same hook row.",
+		"More than one handler runs hookwarden for the same client event and tools; the client may run each, so one tool call is judged twice. Keep one (hookwarden never removes a row it did not write)."},
+	{IDHooksDisabled, Error, "Hooks are switched off in the client's settings file.",
+		"Claude Code `disableAllHooks: true`, Gemini CLI `hooksConfig.enabled: false`, or Gemini `hooksConfig.disabled` naming our hook command: the client runs none of these hooks, ours included. Remove the switch (adopt and conform keep an operator's explicit off)."},
+	{IDClientFileInvalid, Error, "A client settings file cannot be parsed by the client.",
+		"A comment or trailing comma in .claude/settings.json makes Claude Code ignore the whole file; a trailing comma or BOM in .codex/hooks.json makes Codex run no hook; Gemini CLI 0.61 exits 52 on a trailing comma or BOM. The message names the line and the fix."},
+	{IDCommandPath, Error, "A hook command uses backslash paths or unquoted paths that can split on spaces.",
+		"Claude Code, Codex and Gemini CLI run hook commands through a shell (Git Bash on Windows): backslashes are escape characters there and an unquoted path with a space splits into two words, so the hook never runs. Run `hookwarden conform <path>` to rewrite our rows in the quoted, forward-slash form."},
+	{IDRenderedMissing, Error, "A rendered hookwarden file is missing.",
+		"The launcher, the standalone interceptor or a plugin file the manifest's clients need is absent, so the registered hooks have nothing to run. Run `hookwarden conform <path>`."},
+	{IDRenderedStale, Warning, "A rendered hookwarden file is an older render.",
+		"The file carries an intact render header from another hookwarden version or render. Run `hookwarden conform <path>` to refresh it."},
+	{IDRenderedEdited, Warning, "A rendered hookwarden file was edited by hand (or carries no render header).",
+		"The SHA-256 of the body differs from the digest in its render header, or it has no header: conform keeps it. Review the edit, then run `hookwarden conform --force <path>` to restore the rendered file."},
+	{IDRenderUnavailable, Error, "This build cannot render the repository's files, so they were not checked.",
+		"templates.Render failed in this hookwarden build; rendered files could not be compared. Use a build whose templates render."},
+	{IDGitIgnoreMissing, Error, "The managed .gitignore block is missing.",
+		"Without the `# BEGIN hookwarden` … `# END hookwarden` block, .hookwarden/backups/ (copies of settings files) can be committed. Run `hookwarden conform <path>`."},
+	{IDGitIgnoreMalformed, Error, "The managed .gitignore block is malformed.",
+		"A BEGIN without END, an END without BEGIN, or two blocks: adopt and conform refuse to edit the file. Repair the markers by hand, then run `hookwarden conform <path>`."},
+	{IDGitIgnoreStale, Warning, "The managed .gitignore block differs from the current one.",
+		"The lines between the markers are not the block this version writes. Run `hookwarden conform <path>`."},
+	{IDBackupsNotIgnored, Error, "Backups are not ignored by git.",
+		"A rule in the repository's ignore files re-includes .hookwarden/backups/, so a backup of a settings file could be committed. Remove that rule."},
+	{IDHooksPath, Error, "core.hooksPath points away from the hook runner the repository declares.",
+		"The repository's git config sets core.hooksPath to a directory that is not the declared runner's (e.g. /dev/null), so git hooks, hookwarden's lefthook and pre-commit jobs included, do not run. Run `git config --unset core.hooksPath` or point it at the runner's directory."},
+	{IDCodexTrust, Note, "Codex skips project hooks until each user trusts them.",
+		"Codex CLI 0.169.0 reads .codex/ only in a trusted project and runs a hook only when the user's config.toml holds its trusted_hash (../shared/e2e/README.md section 2); that lives outside the repository. Each developer runs `hookwarden codex-trust <path>` once."},
+	{IDCodexHooksUnloaded, Error, "Codex loads no hook from .codex/hooks.json.",
+		"The file has a shape Codex CLI 0.169.0 refuses as a whole (e.g. a non-integer timeout or a handler without a command), so none of its hooks run. Run `hookwarden conform <path>` or repair the named handler."},
+	{IDStepDeclined, Note, "An adopt step is declined, so audit does not check it.",
+		"The manifest's `decline:` lists the step; the files it writes are neither written by adopt nor checked by audit."},
+	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",
+		"A file audit must read is a symlink, FIFO, device or unreadable; audit reads nothing through a symlink and reports what it could not check."},
+}
+
+// RuleByID returns the rule with id and whether it exists.
+func RuleByID(id string) (Rule, bool) {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}

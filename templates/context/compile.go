@@ -381,7 +381,7 @@ func normClients(in []string) ([]string, error) {
 
 // readonlyBanner is the first visible text of AGENTS.readonly.md.
 func readonlyBanner(src string) string {
-	return "> **Read-only agent.** You may read, search, build and test, and you report what you find; you do not change this repository: no edits, no new files, no installs, no commits, no pushes, no syncs. This file is " + src + " with every instruction to change the repository removed."
+	return "> **Read-only agent.** You read, search and run checks that change nothing (tests, linters), and you report what you find. You do not change this repository: no edits, no new files, no installs, no commits, no pushes, no syncs. This file is " + src + " with every instruction to change the repository removed."
 }
 
 // importRef returns the import target for a client that imports the source,

@@ -1,0 +1,137 @@
+package templates
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusCase is one case of testdata/policy/cases.json or
+// testdata/templates/parity_seed.json.
+type corpusCase struct {
+	ID      string  `json:"id"`
+	Command *string `json:"command"`
+	Repeat  []struct {
+		Text  string `json:"text"`
+		Count int    `json:"count"`
+	} `json:"repeat"`
+	Verdict string `json:"verdict"`
+	Rule    string `json:"rule"`
+	Text    bool   `json:"text"`
+}
+
+func (c corpusCase) command(t testing.TB) string {
+	if c.Command != nil {
+		return *c.Command
+	}
+	if len(c.Repeat) == 0 {
+		t.Fatalf("case %s: neither command nor repeat", c.ID)
+	}
+	var b strings.Builder
+	for _, r := range c.Repeat {
+		b.WriteString(strings.Repeat(r.Text, r.Count))
+	}
+	return b.String()
+}
+
+func loadCases(t testing.TB, path string) []corpusCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	var doc struct {
+		Cases []corpusCase `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("decoding %s: %v", path, err)
+	}
+	if len(doc.Cases) == 0 {
+		t.Fatalf("%s holds no cases", path)
+	}
+	return doc.Cases
+}
+
+// renderRepo writes the files Render returns for clients under a new
+// temporary directory (with an empty .hookwarden.yaml) and returns it.
+func renderRepo(t testing.TB, clients ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, err := Render(clients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Body, f.Mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func need(t testing.TB, bin string) string {
+	t.Helper()
+	p, err := exec.LookPath(bin)
+	if err != nil {
+		t.Fatalf("%s is required by this test: %v", bin, err)
+	}
+	return p
+}
+
+// runDriver runs a test driver with req as JSON stdin and decodes its JSON
+// stdout into out.
+func runDriver(t testing.TB, dir string, env []string, out any, req any, argv ...string) {
+	t.Helper()
+	in, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("%s: decoding output: %v\n%s", argv[0], err, stderr.String())
+	}
+}
+
+// noEngineEnv is an environment in which no hookwarden engine can be found:
+// PATH holds only the directories of the named tools, HOOKWARDEN_BIN is unset.
+func noEngineEnv(t testing.TB, tools ...string) []string {
+	t.Helper()
+	var dirs []string
+	for _, tool := range tools {
+		dirs = append(dirs, filepath.Dir(need(t, tool)))
+	}
+	env := []string{"PATH=" + strings.Join(dirs, string(os.PathListSeparator))}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH", "HOOKWARDEN_BIN":
+		default:
+			env = append(env, kv)
+		}
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "hookwarden")); err == nil {
+			t.Fatalf("%s holds a hookwarden binary; the no-engine environment cannot use it", d)
+		}
+	}
+	return env
+}

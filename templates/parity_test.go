@@ -1,0 +1,156 @@
+package templates
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/dialect"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/policy"
+)
+
+const (
+	policyCorpus = "../testdata/policy/cases.json"
+	seedCorpus   = "../testdata/templates/parity_seed.json"
+)
+
+type parityCase struct {
+	id      string
+	command string
+	want    policy.Decision
+}
+
+// parityCases returns every text-rule case of the policy corpus and every
+// seed case, with policy.Judge's decision. Seed cases also assert their
+// recorded verdict and rule against Judge.
+func parityCases(t *testing.T) []parityCase {
+	p, err := policy.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []parityCase
+	for _, c := range loadCases(t, policyCorpus) {
+		if !c.Text {
+			continue
+		}
+		cmd := c.command(t)
+		out = append(out, parityCase{c.ID, cmd, p.Judge(cmd)})
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no text-rule cases", policyCorpus)
+	}
+	for _, c := range loadCases(t, seedCorpus) {
+		cmd := c.command(t)
+		d := p.Judge(cmd)
+		if got := map[bool]string{true: "allow", false: "deny"}[d.Allowed]; got != c.Verdict || d.RuleID != c.Rule {
+			t.Errorf("seed %s: policy.Judge = %s %q, the seed records %s %q", c.ID, got, d.RuleID, c.Verdict, c.Rule)
+		}
+		out = append(out, parityCase{c.ID, cmd, d})
+	}
+	for _, c := range out {
+		if tx := p.JudgeText(c.command); tx != c.want {
+			t.Errorf("case %s: policy.JudgeText %+v differs from policy.Judge %+v (a text case the interceptors cannot match)", c.id, tx, c.want)
+		}
+	}
+	return out
+}
+
+func claudePayload(command string) string {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	return string(b)
+}
+
+func agyPayload(command string) string {
+	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}})
+	return string(b)
+}
+
+// TestParityPythonNodeEngine replays every text-rule case of the policy
+// corpus (and the seeds) through policy.Judge, the rendered
+// .hookwarden/interceptor.py (python3) and the rendered
+// .opencode/plugins/hookwarden.js (node, no engine installed, so its own
+// rules judge) and requires the same verdict and the same refusal text, in
+// the engine's dialect bytes for claude and agy.
+func TestParityPythonNodeEngine(t *testing.T) {
+	cases := parityCases(t)
+	dir := renderRepo(t, "claude", "agy", "opencode")
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	claudeRow, _ := tbl.Lookup("claude", "pre-tool")
+	agyRow, _ := tbl.Lookup("agy", "pre-tool")
+	encode := func(row registration.Row, d policy.Decision) dialect.Answer {
+		if d.Allowed {
+			return dialect.Encode(row, verdict.Verdict{Kind: verdict.Allow})
+		}
+		return dialect.Encode(row, verdict.Verdict{Kind: verdict.Deny, RuleID: d.RuleID, Reason: d.Reason})
+	}
+
+	t.Run("python", func(t *testing.T) {
+		type call struct {
+			Client  string `json:"client"`
+			Payload string `json:"payload"`
+		}
+		var calls []call
+		for _, c := range cases {
+			calls = append(calls, call{"claude", claudePayload(c.command)}, call{"agy", agyPayload(c.command)})
+		}
+		var got [][3]any
+		drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
+		runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
+			need(t, "python3"), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
+		if len(got) != len(calls) {
+			t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
+		}
+		for i, c := range cases {
+			for k, row := range []registration.Row{claudeRow, agyRow} {
+				want := encode(row, c.want)
+				g := got[2*i+k]
+				if g[0] != string(want.Stdout) || g[1] != string(want.Stderr) || int(g[2].(float64)) != want.Exit {
+					t.Errorf("case %s (%s): python answered stdout %q stderr %q exit %v; the engine answers stdout %q stderr %q exit %d",
+						c.id, row.Client, g[0], g[1], g[2], want.Stdout, want.Stderr, want.Exit)
+				}
+			}
+		}
+	})
+
+	t.Run("node", func(t *testing.T) {
+		mjs := filepath.Join(dir, "plugin.mjs")
+		body, err := os.ReadFile(filepath.Join(dir, ".opencode", "plugins", "hookwarden.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(mjs, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		type hookCall struct {
+			Input  map[string]any `json:"input"`
+			Output map[string]any `json:"output"`
+		}
+		var calls []hookCall
+		for _, c := range cases {
+			calls = append(calls, hookCall{
+				map[string]any{"tool": "bash", "sessionID": "ses_1", "callID": "call_1"},
+				map[string]any{"args": map[string]any{"command": c.command, "description": "d"}},
+			})
+		}
+		var got []struct {
+			Thrown  bool   `json:"thrown"`
+			Message string `json:"message"`
+		}
+		abs, _ := filepath.Abs("../testdata/templates/opencode_driver.mjs")
+		runDriver(t, dir, noEngineEnv(t), &got, map[string]any{"mode": "hook", "calls": calls}, need(t, "node"), abs, mjs)
+		if len(got) != len(calls) {
+			t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
+		}
+		for i, c := range cases {
+			if got[i].Thrown == c.want.Allowed || (!c.want.Allowed && got[i].Message != c.want.Reason) {
+				t.Errorf("case %s: the plugin threw=%v %q; the engine decides allowed=%v %q", c.id, got[i].Thrown, got[i].Message, c.want.Allowed, c.want.Reason)
+			}
+		}
+	})
+}

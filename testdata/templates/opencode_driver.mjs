@@ -1,0 +1,44 @@
+// Test driver (templates parity and work-budget tests): imports a rendered
+// opencode plugin (copied to a .mjs path) and calls its tool.execute.before
+// hook the way opencode 1.18.33 does, for many commands in one process.
+//
+// usage: node opencode_driver.mjs RENDERED_PLUGIN.mjs < {"mode":..., ...}
+// mode "hook": {"calls":[{"input":{...},"output":{...}}]} -> [{"thrown":bool,"message":str}...]
+// mode "cost": {"commands":[TEXT...], "reps":N} -> [seconds per hook call...]
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const mod = await import(pathToFileURL(process.argv[2]).href);
+const exported = Object.entries(mod);
+if (exported.length !== 1 || typeof exported[0][1] !== "function") {
+  throw new Error("the plugin must export exactly one function, got " + exported.map((e) => e[0]).join(","));
+}
+const hooks = await exported[0][1]({ directory: process.cwd(), worktree: process.cwd() });
+const hook = hooks["tool.execute.before"];
+const req = JSON.parse(fs.readFileSync(0, "utf8"));
+const out = [];
+async function call(input, output) {
+  try {
+    await hook(input, output);
+    return { thrown: false, message: "" };
+  } catch (e) {
+    return { thrown: true, message: String(e && e.message) };
+  }
+}
+if (req.mode === "hook") {
+  for (const c of req.calls) out.push(await call(c.input, c.output));
+} else if (req.mode === "cost") {
+  for (const cmd of req.commands) {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < req.reps; i++) await call({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: cmd, description: "" } });
+      const dt = Number(process.hrtime.bigint() - t0) / 1e9 / req.reps;
+      if (dt < best) best = dt;
+    }
+    out.push(best);
+  }
+} else {
+  throw new Error("unknown mode");
+}
+process.stdout.write(JSON.stringify(out));

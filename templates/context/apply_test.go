@@ -334,3 +334,30 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Error("equal inputs must give an empty diff")
 	}
 }
+
+// TestParseHeaderDetectsHandEdits: a generated file edited by hand (CRLF and
+// MDC front matter included) reports Edited; a file without a complete header
+// is not parsed.
+func TestParseHeaderDetectsHandEdits(t *testing.T) {
+	dir := newRepo(t, strings.ReplaceAll(sampleAgents, "\n", "\r\n"))
+	compileApply(t, dir)
+	for _, rel := range []string{CursorPath, ClaudePath, ReadonlyPath} {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := ParseHeader(b); !ok || h.Edited {
+			t.Fatalf("%s: fresh file: %+v ok=%v", rel, h, ok)
+		}
+		edited := []byte(strings.Replace(string(b), "\r\n\r\n", "\r\nsneaky line\r\n\r\n", 1))
+		if h, ok := ParseHeader(edited); !ok || !h.Edited {
+			t.Errorf("%s: edited file: %+v ok=%v, want Edited", rel, h, ok)
+		}
+	}
+	if _, ok := ParseHeader([]byte(HeaderPrefix + " -->\nhanded over\n")); ok {
+		t.Error("a bare handed-over header parsed as complete")
+	}
+	if _, ok := ParseHeader(nil); ok {
+		t.Error("empty file parsed")
+	}
+}

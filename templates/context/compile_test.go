@@ -152,6 +152,10 @@ func TestFixtures(t *testing.T) {
 				t.Fatalf("written files (-want +got):\n%s", diff)
 			}
 			for rel := range want {
+				h, ok := ParseHeader(got[rel])
+				if !ok || h.Edited || h.Version != testVersion || h.SourceDigest != plan.SourceDigest || h.Source != source {
+					t.Errorf("%s: header %+v ok=%v, want an unedited %s header for %s", rel, h, ok, testVersion, source)
+				}
 				if string(want[rel]) != string(got[rel]) {
 					t.Errorf("%s differs from want/%s:\n%s", rel, rel, UnifiedDiff("want/"+rel, "got/"+rel, want[rel], got[rel]))
 				}

@@ -361,3 +361,37 @@ func TestParseHeaderDetectsHandEdits(t *testing.T) {
 		t.Error("empty file parsed")
 	}
 }
+
+// TestHandEditedGeneratedRefused: a generated file edited by hand is not
+// overwritten (the edit would be lost); deleting it hands it back.
+func TestHandEditedGeneratedRefused(t *testing.T) {
+	dir := newRepo(t, sampleAgents)
+	compileApply(t, dir)
+	p := filepath.Join(dir, CopilotPath)
+	b, _ := os.ReadFile(p)
+	edited := string(b) + "- Staging is at staging.example.com.\n"
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Compile(context.Background(), Options{TargetDir: dir, Version: testVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := plan.Refusals()
+	if len(ref) != 1 || ref[0].Path != CopilotPath || !strings.Contains(ref[0].Refusal, "edited by hand") {
+		t.Fatalf("refusals = %+v", ref)
+	}
+	if _, err := Apply(context.Background(), plan); err == nil {
+		t.Fatal("Apply overwrote a hand edit")
+	}
+	if got, _ := os.ReadFile(p); string(got) != edited {
+		t.Fatal("hand edit lost")
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	compileApply(t, dir)
+	if got, _ := os.ReadFile(p); string(got) != string(b) {
+		t.Fatal("deleted file not generated again")
+	}
+}

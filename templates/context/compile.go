@@ -120,7 +120,7 @@ const (
 // the plan was made (nil when missing); Mode is the permission bits to write
 // with (the existing file's, else 0o644). Refusal is set (and Status is
 // StatusRefused) when the file must not be written: a symlink at or above it,
-// or a file hookwarden did not generate.
+// a file hookwarden did not generate, or a generated file edited by hand.
 type File struct {
 	Path    string
 	Abs     string

@@ -1,7 +1,89 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/adopt/audit"
+)
+
+// auditCommand is `hookwarden audit [PATH...] [--fleet DIR] [--format
+// text|json|sarif] [--strict]`: the read-only CI check (adopt/audit). Exit
+// 0 clean, 1 any error finding (or, with --strict, any warning), 2 an
+// unusable invocation (bad flag or format, a PATH that is not a directory,
+// an unreadable --fleet directory).
 func auditCommand() *cli.Command {
-	return &cli.Command{Name: "audit", Usage: "(not built yet)", Action: notBuilt("audit")}
+	return &cli.Command{
+		Name:      "audit",
+		Usage:     "check that governed repositories' agents are really guarded; every finding with its fix (never writes)",
+		ArgsUsage: "[PATH...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "fleet", Usage: "audit every repository below `DIR` (directories holding .git)"},
+			&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --fleet, look this many directory levels below DIR"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text, json (schema_version 1) or sarif (SARIF 2.1.0)"},
+			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on warnings too"},
+			&cli.IntFlag{Name: "jobs", Usage: "repositories audited at once (default: the CPU count)"},
+		},
+		Action: runAudit,
+	}
+}
+
+func runAudit(c *cli.Context) error {
+	format := c.String("format")
+	if c.Bool("json") {
+		if c.IsSet("format") && format != "json" {
+			return cli.Exit("hookwarden: audit: --json and --format "+format+" disagree", 2)
+		}
+		format = "json"
+	}
+	switch format {
+	case "text", "json", "sarif":
+	default:
+		return cli.Exit(fmt.Sprintf("hookwarden: audit: --format %q: want text, json or sarif", format), 2)
+	}
+	paths := c.Args().Slice()
+	if dir := c.String("fleet"); dir != "" {
+		found, err := adopt.Discover(dir, c.Int("depth"))
+		if err != nil {
+			return cli.Exit("hookwarden: audit: --fleet: "+err.Error(), 2)
+		}
+		if len(found) == 0 && len(paths) == 0 {
+			return cli.Exit(fmt.Sprintf("hookwarden: audit: --fleet %s: no repository found (a directory holding .git) within depth %d", dir, c.Int("depth")), 2)
+		}
+		paths = append(paths, found...)
+	} else if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs")})
+	if err != nil {
+		if errors.Is(err, audit.ErrNotDirectory) {
+			return cli.Exit("hookwarden: audit: "+err.Error(), 2)
+		}
+		return cli.Exit("hookwarden: audit: "+err.Error(), 2)
+	}
+	switch format {
+	case "json":
+		err = rep.WriteJSON(os.Stdout)
+	case "sarif":
+		err = rep.WriteSARIF(os.Stdout)
+	default:
+		err = rep.WriteText(os.Stdout)
+	}
+	if err != nil {
+		return cli.Exit("hookwarden: audit: writing the report: "+err.Error(), 2)
+	}
+	if rep.Failed(c.Bool("strict")) {
+		return cli.Exit("", 1)
+	}
+	return nil
 }

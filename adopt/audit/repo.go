@@ -1,0 +1,232 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+func buildVersion() string { return buildinfo.Version }
+
+// repoAudit collects the findings of one repository.
+type repoAudit struct {
+	a       *auditor
+	root    string
+	conform string // the repair command for this repository
+	res     *RepoResult
+}
+
+func (r *repoAudit) add(id, file string, line int, client, event, msg, fix string) {
+	rule, _ := RuleByID(id)
+	r.res.Findings = append(r.res.Findings, Finding{ID: id, Severity: rule.Severity, File: file, Line: line,
+		Client: client, Event: event, Message: capReason(msg), Fix: capReason(fix)})
+}
+
+// read reads a repository file without following symlinks; a refusal is a
+// repository-unreadable finding and ok false.
+func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
+	s, err := safewrite.Preflight(r.root, rel)
+	if err != nil {
+		r.add(IDRepositoryUnreadable, rel, 0, "", "", fmt.Sprintf("%s: cannot be read safely: %v", rel, err), "replace it with a regular file, then run "+r.conform)
+		return s, false
+	}
+	return s, true
+}
+
+func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
+	r := &repoAudit{a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
+	r.conform = "hookwarden conform " + shellQuote(path)
+	defer sortFindings(r.res.Findings)
+	if err := ctx.Err(); err != nil {
+		r.add(IDRepositoryUnreadable, "", 0, "", "", "not audited: "+err.Error(), "rerun hookwarden audit")
+		return r.res
+	}
+
+	man, ok := r.read(adopt.ManifestFile)
+	if !ok {
+		return r.res
+	}
+	if !man.Exists {
+		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", "hookwarden adopt "+shellQuote(path))
+		return r.res
+	}
+	r.res.Governed = true
+	f, err := settings.Parse(man.Data, true)
+	if err != nil {
+		r.add(IDManifestInvalid, adopt.ManifestFile, lineOf(err.Error()), "", "", "repository layer "+adopt.ManifestFile+": "+err.Error(), "edit "+adopt.ManifestFile+" as the message says, then run "+r.conform)
+		return r.res
+	}
+	r.layers()
+
+	clients := f.Clients
+	if clients == nil {
+		clients = adopt.DefaultClients
+	}
+	var governed []string
+	for _, c := range clients {
+		if c != "lefthook" {
+			governed = append(governed, c)
+		}
+	}
+	events := f.Hooks.Events
+	if events == nil {
+		events = adopt.DefaultEvents
+	}
+	declined := func(step string) bool { return slices.Contains(f.Decline, step) }
+	for _, d := range f.Decline {
+		r.add(IDStepDeclined, adopt.ManifestFile, 0, "", "", "adopt step "+d+" is declined in "+adopt.ManifestFile+"; audit does not check what it writes", "remove "+d+" from decline: to have it written and checked")
+	}
+
+	if !declined(adopt.StepGitIgnore) {
+		r.gitignore()
+	}
+	r.rendered(governed, declined)
+	if !declined(adopt.StepAgentHooks) {
+		for _, c := range []string{"claude", "codex", "gemini"} {
+			if slices.Contains(governed, c) {
+				r.clientFile(c, events)
+			}
+		}
+	}
+	r.hooksPath(clients)
+	return r.res
+}
+
+var lineRE = regexp.MustCompile(`line (\d+)`)
+
+// lineOf returns the first "line N" number in msg, or 0.
+func lineOf(msg string) int {
+	m := lineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// layers checks the operator settings layers (fleet and workstation files)
+// the engine will merge under this repository's manifest.
+func (r *repoAudit) layers() {
+	src := settings.SourcesFromEnv(r.a.getenv)
+	for _, l := range []struct {
+		name, path string
+		explicit   bool
+	}{{"fleet", src.FleetPath, src.FleetExplicit}, {"workstation", src.WorkstationPath, src.WorkstationExplicit}} {
+		if l.path == "" {
+			continue
+		}
+		one := settings.Sources{}
+		if l.name == "fleet" {
+			one.FleetPath, one.FleetExplicit = l.path, l.explicit
+		} else {
+			one.WorkstationPath, one.WorkstationExplicit = l.path, l.explicit
+		}
+		if _, err := settings.Load(one, nil); err != nil {
+			r.add(IDSettingsLayer, "", lineOf(err.Error()), "", "", l.name+" layer "+l.path+": "+err.Error(), "edit "+l.path+" as the message says")
+		}
+	}
+}
+
+// gitignore checks the managed block of the root .gitignore and that
+// .hookwarden/backups/ is ignored.
+func (r *repoAudit) gitignore() {
+	gi, ok := r.read(".gitignore")
+	if !ok {
+		return
+	}
+	hasBlock := false
+	for _, l := range strings.Split(string(gi.Data), "\n") {
+		t := strings.TrimRight(l, " \t\r")
+		if t == adopt.BlockBegin || t == adopt.BlockEnd {
+			hasBlock = true
+		}
+	}
+	if !hasBlock {
+		r.add(IDGitIgnoreMissing, ".gitignore", 0, "", "", "the managed block ("+adopt.BlockBegin+" … "+adopt.BlockEnd+") is missing, so .hookwarden/backups/ is not ignored by it", r.conform)
+		return
+	}
+	out, err := adopt.EnsureGitIgnoreBlock(gi.Data)
+	if err != nil {
+		line := lineOf(err.Error())
+		if line == 0 {
+			line = lineOfText(gi.Data, adopt.BlockBegin)
+		}
+		r.add(IDGitIgnoreMalformed, ".gitignore", line, "", "", "the managed block is malformed: "+err.Error(), "repair the "+adopt.BlockBegin+" / "+adopt.BlockEnd+" markers by hand, then run "+r.conform)
+		return
+	}
+	if !bytes.Equal(out, gi.Data) {
+		r.add(IDGitIgnoreStale, ".gitignore", lineOfText(gi.Data, adopt.BlockBegin), "", "", "the managed block's lines differ from the block this version writes", r.conform)
+	}
+	if ok, why := backupsIgnored(r.root, gi.Data); !ok {
+		r.add(IDBackupsNotIgnored, ".gitignore", 0, "", "", why, "remove the rule that re-includes .hookwarden/backups/ (see git check-ignore -v .hookwarden/backups/x)")
+	}
+}
+
+// lineOfText returns the 1-based line of the first line of data that,
+// trimmed, equals text; 0 when none does.
+func lineOfText(data []byte, text string) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == text {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// rendered compares each rendered file with this build's render.
+func (r *repoAudit) rendered(governed []string, declined func(string) bool) {
+	files, err := r.a.render(governed)
+	if err != nil {
+		r.add(IDRenderUnavailable, "", 0, "", "", "rendered files not checked: "+err.Error(), "use a hookwarden build whose templates render")
+		return
+	}
+	for _, f := range files {
+		if declined(f.Step) {
+			continue
+		}
+		snap, ok := r.read(f.Path)
+		if !ok {
+			continue
+		}
+		switch {
+		case !snap.Exists:
+			r.add(IDRenderedMissing, f.Path, 0, "", "", f.Path+" ("+f.Step+") is missing", r.conform)
+		case bytes.Equal(snap.Data, f.Body):
+		default:
+			h, ok := templates.ParseHeader(snap.Data)
+			switch {
+			case !ok:
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellQuote(r.res.Path))
+			case h.Edited:
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+shellQuote(r.res.Path))
+			default:
+				v := h.Version
+				if v == "" {
+					v = "unknown"
+				}
+				r.add(IDRenderedStale, f.Path, 1, "", "", f.Path+" is an older render (version "+v+"; this build renders it differently)", r.conform)
+			}
+		}
+	}
+}
+
+// errorsAs is errors.As for a target type, kept local for readability.
+func errorsAs[T error](err error) (T, bool) {
+	var t T
+	ok := errors.As(err, &t)
+	return t, ok
+}
+
+func relJoin(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }

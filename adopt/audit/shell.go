@@ -1,0 +1,112 @@
+package audit
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// commandPathProblem returns why a hook command breaks when a POSIX shell
+// (Git Bash on Windows, where Claude Code, Codex and Gemini CLI run hook
+// commands through bash) runs it, or "" when it does not: a path written
+// with backslashes (an escape character in bash, so `C:\hooks\x` reaches the
+// program as `C:hooksx`, and inside quotes Windows programs get a path bash
+// tools do not), a parameter expansion such as $CLAUDE_PROJECT_DIR used
+// unquoted inside a path (split on the spaces of a directory name), a path
+// visibly split in two by a space, or text that is not shell syntax at all.
+// It never returns the command itself (it may hold a secret).
+func commandPathProblem(cmd string) string {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return "is not valid shell syntax"
+	}
+	why := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if why != "" {
+			return false
+		}
+		call, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		var prev *syntax.Word
+		for _, w := range call.Args {
+			raw := cmd[w.Pos().Offset():w.End().Offset()]
+			switch {
+			case backslashPath(raw):
+				why = "writes a path with backslashes"
+			case unquotedExpansionInPath(w):
+				why = "uses an unquoted variable in a path (a directory name with a space splits it into two words)"
+			case prev != nil && splitPath(cmd[prev.Pos().Offset():prev.End().Offset()], raw, prev, w):
+				why = "writes a path with a space and no quotes"
+			}
+			if why != "" {
+				return false
+			}
+			prev = w
+		}
+		return true
+	})
+	return why
+}
+
+// backslashPath reports whether a word's source text holds a backslash
+// between path characters (C:\x, dir\file, \\server).
+func backslashPath(raw string) bool {
+	for i := 0; i+1 < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		next := raw[i+1]
+		if isPathChar(next) || next == '\\' {
+			if i == 0 || isPathChar(raw[i-1]) || raw[i-1] == ':' || raw[i-1] == '"' || raw[i-1] == '\'' || raw[i-1] == '}' || raw[i-1] == '\\' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isPathChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// unquotedExpansionInPath reports whether w holds an unquoted parameter
+// expansion next to a literal slash (a path built from a variable).
+func unquotedExpansionInPath(w *syntax.Word) bool {
+	hasExp, hasSlash := false, false
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst:
+			hasExp = true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "/") {
+				hasSlash = true
+			}
+		}
+	}
+	return hasExp && hasSlash
+}
+
+// splitPath reports whether two adjacent unquoted words look like one path
+// split at a space: the first starts like an absolute or home path and has
+// no file extension in its last element, the second is relative and holds
+// a slash (`/home/my user/.hookwarden/hook.py`).
+func splitPath(a, b string, wa, wb *syntax.Word) bool {
+	if !plainLit(wa) || !plainLit(wb) {
+		return false
+	}
+	rooted := strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~/") || len(a) >= 3 && a[1] == ':' && (a[2] == '/' || a[2] == '\\')
+	if !rooted || strings.HasSuffix(a, "/") {
+		return false
+	}
+	last := a[strings.LastIndexAny(a, `/\`)+1:]
+	if strings.Contains(last, ".") {
+		return false
+	}
+	return strings.Contains(b, "/") && !strings.HasPrefix(b, "/") && !strings.HasPrefix(b, "-")
+}
+
+func plainLit(w *syntax.Word) bool {
+	return len(w.Parts) == 1 && func() bool { _, ok := w.Parts[0].(*syntax.Lit); return ok }()
+}

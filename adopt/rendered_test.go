@@ -2,6 +2,8 @@ package adopt
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,6 +66,25 @@ func TestRenderedFiles(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(lp); string(got) != string(launcher.Body) {
 		t.Fatal("--force did not restore the render")
+	}
+
+	// A stale render (an older version, not edited since) is refreshed by
+	// conform without --force, and backed up. The header form is templates'
+	// own: "# hookwarden-render: version=V sha256=<hex of the rest>".
+	opts.Force = false
+	oldBody := "print('an older launcher')\n"
+	sum := sha256.Sum256([]byte(oldBody))
+	stale := "# hookwarden-render: version=0.0.1 sha256=" + hex.EncodeToString(sum[:]) + "\n" + oldBody
+	if h, ok := templates.ParseHeader([]byte(stale)); !ok || h.Edited || h.Version != "0.0.1" {
+		t.Fatalf("the stale fixture is not a clean older render: %+v %v", h, ok)
+	}
+	os.WriteFile(lp, []byte(stale), 0o755)
+	rep, _ = Conform(context.Background(), []string{root}, opts)
+	if f := fileReport(rep.Repositories[0], launcher.Path); f == nil || f.Action != ActionUpdated || !anyContains(f.Changes, "version 0.0.1") || f.Backup == "" {
+		t.Fatalf("stale render: %+v", f)
+	}
+	if got, _ := os.ReadFile(lp); string(got) != string(launcher.Body) {
+		t.Fatal("conform did not refresh the stale render")
 	}
 
 	// Declined rendered steps are not written.

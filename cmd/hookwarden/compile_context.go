@@ -27,7 +27,7 @@ func compileContextCommand() *cli.Command {
 			&cli.StringFlag{Name: "source", Value: "AGENTS.md", Usage: "the source of agent instructions (relative to --target-dir)"},
 			&cli.StringFlag{Name: "target-dir", Value: ".", Usage: "directory the files are written into"},
 			&cli.BoolFlag{Name: "verify", Usage: "write nothing; exit 1 listing each stale, missing or refused file with a diff"},
-			&cli.StringSliceFlag{Name: "clients", Usage: "clients to compile for (claude, codex, gemini, copilot, cursor, opencode; default all)"},
+			&cli.StringSliceFlag{Name: "clients", Usage: "clients to compile for (claude, codex, gemini, copilot, cursor, opencode, agy; default all)"},
 			&cli.IntFlag{Name: "line-budget", Value: agentcontext.DefaultLineBudget, Usage: "maximum lines per file (negative: no budget)"},
 			&cli.BoolFlag{Name: "json", Usage: "report as JSON on stdout"},
 		},

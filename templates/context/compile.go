@@ -54,10 +54,15 @@ const (
 	// ClientOpencode is opencode: it reads AGENTS.md itself (opencode.ai docs,
 	// "Rules"/"Instructions"), so nothing is written for it.
 	ClientOpencode = "opencode"
+	// ClientAgy is Google Antigravity: it reads AGENTS.md itself next to
+	// GEMINI.md since v1.20.3 (third-party antigravity.codes "user rules";
+	// not measured here: no agy binary in ../shared/e2e), so nothing is
+	// written for it. Accepted so adopt can pass .hookwarden.yaml clients.
+	ClientAgy = "agy"
 )
 
 // AllClients is every accepted client name, in the order files are planned.
-var AllClients = []string{ClientClaude, ClientCodex, ClientGemini, ClientCopilot, ClientCursor, ClientOpencode}
+var AllClients = []string{ClientClaude, ClientCodex, ClientGemini, ClientCopilot, ClientCursor, ClientOpencode, ClientAgy}
 
 // Target file paths (slash-separated, relative to the target directory).
 const (
@@ -374,7 +379,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 			add(c, CopilotPath, append([]string{hdr, ""}, body...))
 		case ClientCursor:
 			add(c, CursorPath, append([]string{"---", "description: Project instructions compiled from " + srcRel + " by hookwarden", "globs:", "alwaysApply: true", "---", hdr, ""}, body...))
-		case ClientCodex, ClientOpencode:
+		case ClientCodex, ClientOpencode, ClientAgy:
 			if srcRel == "AGENTS.md" {
 				plan.Notes = append(plan.Notes, c+": reads AGENTS.md itself; nothing to write")
 			} else {
@@ -388,7 +393,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 		}
 	}
 	if budget > 0 {
-		if importing || slices.Contains(clients, ClientCodex) || slices.Contains(clients, ClientOpencode) {
+		if importing || slices.Contains(clients, ClientCodex) || slices.Contains(clients, ClientOpencode) || slices.Contains(clients, ClientAgy) {
 			if err := checkBudget(srcRel, lines, budget); err != nil {
 				return Plan{}, err
 			}

@@ -102,7 +102,7 @@ func runCompileContext(c *cli.Context) error {
 			}
 		}
 		if len(rep.Findings) > 0 {
-			return cli.Exit(fmt.Sprintf("hookwarden: compile-context: %d file(s) not up to date; run hookwarden compile-context", len(rep.Findings)), 1)
+			return cli.Exit(fmt.Sprintf("hookwarden: compile-context: %d file(s) missing, stale or refused; run hookwarden compile-context (and resolve any refusal it prints)", len(rep.Findings)), 1)
 		}
 		return nil
 	}

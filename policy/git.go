@@ -173,6 +173,22 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 	case "config":
 		j.gitConfig(args, env, depth)
 		return
+	case "submodule":
+		// git submodule [--quiet] foreach [--recursive] <command>: the command
+		// runs in a shell in each submodule (git-submodule(1), foreach).
+		rest := skipOpts(args, "", nil)
+		if len(rest) > 0 && rest[0].val == "foreach" {
+			if cmd := skipOpts(rest[1:], "", nil); len(cmd) > 0 {
+				j.scriptField(joinFields(cmd), depth+1, env)
+			}
+		}
+		return
+	case "bisect":
+		// git bisect run <cmd> [<args>...] runs the command directly.
+		if len(args) > 1 && args[0].val == "run" {
+			j.command(args[1:], env, depth+1, nil, sc)
+		}
+		return
 	case "rm", "mv":
 		for _, a := range args {
 			if strings.HasPrefix(a.val, "-") {

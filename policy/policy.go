@@ -8,6 +8,11 @@
 //	CheckEnvironment(lookup func(string) (string, bool)) Decision
 //	TextRules() []TextRule
 //
+// Beyond the contract: (*Policy).JudgeText (the text layer alone, what the
+// rendered interceptors compute), (*Policy).Normalise and Normalisations (the
+// text normalisation), Refusal and RuleIDs (wording and ids from rules.json),
+// and the scan-bound and operator-limit constants.
+//
 // A command is judged in two layers. The shell layer parses the command with
 // mvdan.cc/sh/v3/syntax (bash dialect) and judges command words and the
 // arguments each command actually interprets, so quoted data (commit messages,

@@ -199,3 +199,37 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentJudge: one Policy judged from many goroutines (the parser
+// pool and the lazily compiled text layer) gives the same answers as serially.
+func TestConcurrentJudge(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := []string{"git commit -n -m x", "git status", "echo 'unbalanced", "git commit --no-verify -m 'unbalanced", "sudo ls"}
+	want := make([]Decision, len(cmds))
+	serial, _ := New(nil)
+	for i, c := range cmds {
+		want[i] = serial.Judge(c)
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 50; k++ {
+				for i, c := range cmds {
+					if d := p.Judge(c); d != want[i] {
+						done <- fmt.Errorf("%q: %+v, want %+v", c, d, want[i])
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

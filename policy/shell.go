@@ -643,7 +643,7 @@ func (j *judge) cmdExe(args []field, env []envVar, depth int) {
 			j.script(joinFields(args[i+1:]).raw, depth+1, env)
 			return
 		}
-		if strings.HasPrefix(l, "/c") || strings.HasPrefix(l, "/k") {
+		if (strings.HasPrefix(l, "/c") || strings.HasPrefix(l, "/k")) && len(a.val) >= 2 && len(a.raw) >= 2 {
 			rest := append([]field{{val: a.val[2:], raw: a.raw[2:]}}, args[i+1:]...)
 			j.script(joinFields(rest).raw, depth+1, env)
 			return

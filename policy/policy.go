@@ -284,7 +284,7 @@ func asciiLower(s string) string {
 
 // bounds handles the empty command and the scan bounds.
 func (p *Policy) bounds(command string) (Decision, bool) {
-	if strings.Trim(command, asciiSpace) == "" {
+	if strings.Trim(command, ASCIISpace) == "" {
 		return Decision{Allowed: true}, true
 	}
 	if len(command) > MaxCommandBytes {
@@ -346,7 +346,7 @@ func (h *hitSet) add(id string) {
 
 func (h *hitSet) first() string { return h.best }
 
-// asciiSpace is the whitespace an empty command may consist of (ASCII only,
-// so every renderer agrees): space, tab, newline, carriage return, vertical
-// tab, form feed.
-const asciiSpace = " \t\n\r\v\f"
+// ASCIISpace is the whitespace an allowed empty command may consist of
+// (ASCII only, so every renderer agrees): space, tab, newline, carriage
+// return, vertical tab, form feed. A command made only of these is allowed.
+const ASCIISpace = " \t\n\r\v\f"

@@ -310,8 +310,23 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 		}
 		return nil, false
-	case "eval":
-		j.scriptField(joinFields(args), depth+1, *env)
+	case "eval", "iex", "invoke-expression":
+		j.scriptField(joinFields(skipOpts(args, "", nil)), depth+1, *env)
+		return nil, false
+	case "runas", "gsudo":
+		// Windows elevation: runas /user:<admin> <command>, gsudo <command>.
+		j.hits.add(RulePrivilegeEscalation)
+		return nil, false
+	case "start-process", "saps", "start":
+		// PowerShell Start-Process -Verb RunAs elevates.
+		for i, a := range args {
+			if strings.EqualFold(a.val, "-verb") && i+1 < len(args) && strings.EqualFold(args[i+1].val, "runas") {
+				j.hits.add(RulePrivilegeEscalation)
+			}
+			if strings.EqualFold(a.val, "-verb:runas") {
+				j.hits.add(RulePrivilegeEscalation)
+			}
+		}
 		return nil, false
 	case "alias":
 		for _, a := range args {

@@ -295,7 +295,7 @@ func (r *repoAudit) codex(abs, rel string, src []byte) {
 	if n == 0 {
 		return
 	}
-	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; that is outside the repository, so audit cannot see it", n), "each developer runs: hookwarden codex-trust "+shellQuote(r.res.Path))
+	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; that is outside the repository, so audit cannot see it", n), "each developer runs: hookwarden codex-trust "+shellQuote(r.res.Path)+" (with --trust-project where Codex does not trust the project yet)")
 }
 
 // hooksPath checks core.hooksPath in the repository's git config against

@@ -134,7 +134,7 @@ func (r *repoAudit) layers() {
 			one.WorkstationPath, one.WorkstationExplicit = l.path, l.explicit
 		}
 		if _, err := settings.Load(one, nil); err != nil {
-			r.add(IDSettingsLayer, "", lineOf(err.Error()), "", "", l.name+" layer "+l.path+": "+err.Error(), "edit "+l.path+" as the message says")
+			r.add(IDSettingsLayer, l.path, lineOf(err.Error()), "", "", l.name+" layer "+l.path+": "+err.Error(), "edit "+l.path+" as the message says")
 		}
 	}
 }

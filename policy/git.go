@@ -102,7 +102,7 @@ func (g *gitData) isBuiltin(sub string) bool { return g.builtins[sub] }
 // inline aliases from -c alias.<name>=<value> (name lower-cased).
 func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases map[string]string) {
 	if depth > maxDepth {
-		j.hits.add(RuleIndirectionUnjudgable)
+		j.hits.add(RuleIndirectionUnjudgeable)
 		return
 	}
 	i := 0
@@ -147,7 +147,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 		if a, ok := aliases[strings.ToLower(sub.val)]; ok {
 			switch {
 			case a == dyn:
-				j.hits.add(RuleIndirectionUnjudgable)
+				j.hits.add(RuleIndirectionUnjudgeable)
 			case strings.HasPrefix(a, "!"):
 				j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, env)
 			default:

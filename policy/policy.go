@@ -242,7 +242,7 @@ func (p *Policy) textMatch(normalised string) string {
 	if err := p.compileText(); err != nil {
 		// Embedded rules that do not compile are a build defect the tests
 		// catch; at run time the command cannot be judged, so it is denied.
-		return RuleIndirectionUnjudgable
+		return RuleIndirectionUnjudgeable
 	}
 	lines := strings.Split(normalised, "\n")
 	lower := strings.Split(asciiLower(normalised), "\n")

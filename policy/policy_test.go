@@ -233,3 +233,24 @@ func TestConcurrentJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleIDConstants keeps the exported ids and rules.json in step, in
+// priority order.
+func TestRuleIDConstants(t *testing.T) {
+	want := []string{RuleScanBoundCommand, RuleScanBoundLine, RuleGitNoVerify, RuleGitNoVerifyShort,
+		RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
+		RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
+		RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
+	got := RuleIDs()
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("rules.json ids %v, constants %v", got, want)
+	}
+	for _, id := range got {
+		if r, ok := Refusal(id); !ok || len(r) > MaxReasonBytes {
+			t.Errorf("%s: refusal %q", id, r)
+		}
+	}
+	if _, ok := Refusal("no-such-rule"); ok {
+		t.Error("Refusal accepted an unknown id")
+	}
+}

@@ -16,22 +16,41 @@ import (
 //go:embed rules.json
 var rulesJSON []byte
 
-// Rule ids of the built-in policy. They are stable: corpora, audits and the
-// rendered interceptors name them.
+// Rule ids of the built-in policy, in priority order. They are stable:
+// corpora, audits and the rendered interceptors name them. The wording of
+// each is in rules.json (Refusal).
 const (
-	RuleScanBoundCommand      = "scan-bound-command"
-	RuleScanBoundLine         = "scan-bound-line"
-	RuleGitNoVerify           = "git-no-verify"
-	RuleGitNoVerifyShort      = "git-no-verify-short"
-	RuleHookManagerEnv        = "hook-manager-env"
-	RuleHooksPathConfig       = "hooks-path-config"
-	RuleGitConfigFileWrite    = "git-config-file-write"
-	RuleHooksDirTamper        = "hooks-dir-tamper"
-	RuleHookManagerUninstall  = "hook-manager-uninstall"
-	RulePrivilegeEscalation   = "privilege-escalation"
-	RuleForgeAdminMerge       = "forge-admin-merge"
-	RuleIndirectionUnjudgable = "indirection-unjudgeable"
-	RuleEnvLefthookDisabled   = "env-lefthook-disabled"
+	// RuleScanBoundCommand: the command is over MaxCommandBytes.
+	RuleScanBoundCommand = "scan-bound-command"
+	// RuleScanBoundLine: a line of the command is over MaxLineBytes.
+	RuleScanBoundLine = "scan-bound-line"
+	// RuleGitNoVerify: --no-verify or an abbreviation git accepts for it.
+	RuleGitNoVerify = "git-no-verify"
+	// RuleGitNoVerifyShort: -n on git commit or git am.
+	RuleGitNoVerifyShort = "git-no-verify-short"
+	// RuleHookManagerEnv: LEFTHOOK=0|false, LEFTHOOK_EXCLUDE, HUSKY=0,
+	// HUSKY_SKIP_HOOKS or SKIP for a git call or exported.
+	RuleHookManagerEnv = "hook-manager-env"
+	// RuleHooksPathConfig: setting, unsetting or including away core.hooksPath.
+	RuleHooksPathConfig = "hooks-path-config"
+	// RuleGitConfigFileWrite: writing a git config file directly.
+	RuleGitConfigFileWrite = "git-config-file-write"
+	// RuleHooksDirTamper: removing, moving, overwriting or re-permissioning a
+	// hooks directory (.git/hooks, .husky, .lefthook, .githooks).
+	RuleHooksDirTamper = "hooks-dir-tamper"
+	// RuleHookManagerUninstall: lefthook, pre-commit or husky uninstall.
+	RuleHookManagerUninstall = "hook-manager-uninstall"
+	// RulePrivilegeEscalation: sudo, doas, pkexec, run0, su -c, runas, gsudo,
+	// Start-Process -Verb RunAs at command position.
+	RulePrivilegeEscalation = "privilege-escalation"
+	// RuleForgeAdminMerge: gh pr merge --admin, the REST merge endpoint, the
+	// GraphQL mergePullRequest mutation.
+	RuleForgeAdminMerge = "forge-admin-merge"
+	// RuleIndirectionUnjudgeable: nesting past the depth bound or an encoding
+	// that cannot be decoded (engine only, no text pattern).
+	RuleIndirectionUnjudgeable = "indirection-unjudgeable"
+	// RuleEnvLefthookDisabled: CheckEnvironment's deny.
+	RuleEnvLefthookDisabled = "env-lefthook-disabled"
 )
 
 // Scan bounds. A command longer than MaxCommandBytes bytes (UTF-8), or with

@@ -31,7 +31,7 @@ type envVar struct {
 // not parse is judged by the text rules.
 func (j *judge) script(src string, depth int, env []envVar) {
 	if depth > maxDepth {
-		j.hits.add(RuleIndirectionUnjudgable)
+		j.hits.add(RuleIndirectionUnjudgeable)
 		return
 	}
 	parser := j.p.parsers.Get().(*syntax.Parser)
@@ -689,7 +689,7 @@ func (j *judge) powershell(args []field, env []envVar, depth int) {
 			if i+1 < len(args) {
 				s, ok := decodePowerShell(args[i+1].val)
 				if !ok {
-					j.hits.add(RuleIndirectionUnjudgable)
+					j.hits.add(RuleIndirectionUnjudgeable)
 					return
 				}
 				j.script(s, depth+1, env)

@@ -101,6 +101,10 @@ func TestFleet200(t *testing.T) {
 	}
 }
 
+// benchJobs is the parallelism of BenchmarkAdoptFleet200 (0: the CPU count,
+// as --jobs defaults to).
+var benchJobs = 0
+
 // BenchmarkAdoptFleet200 reports repositories adopted per second on a fleet
 // of 200 generated repositories (fresh fleet each iteration).
 func BenchmarkAdoptFleet200(b *testing.B) {
@@ -111,7 +115,7 @@ func BenchmarkAdoptFleet200(b *testing.B) {
 		base := b.TempDir()
 		paths, _ := genFleet(b, base, 200)
 		opts := testOptions(b)
-		opts.Jobs = 0
+		opts.Jobs = benchJobs
 		b.StartTimer()
 		start := time.Now()
 		rep, err := Adopt(context.Background(), paths, opts)

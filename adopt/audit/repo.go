@@ -48,7 +48,7 @@ func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	r := &repoAudit{a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
 	r.conform = "hookwarden conform " + shellQuote(path)
-	defer sortFindings(r.res.Findings)
+	defer func() { sortFindings(r.res.Findings) }()
 	if err := ctx.Err(); err != nil {
 		r.add(IDRepositoryUnreadable, "", 0, "", "", "not audited: "+err.Error(), "rerun hookwarden audit")
 		return r.res

@@ -96,24 +96,30 @@ func Preflight(root, rel string) (Snapshot, error) {
 // returns nil when every existing component is a real directory, and an
 // error wrapping ErrRefused otherwise.
 func CheckDir(root, rel string) error {
+	_, err := checkDir(root, rel)
+	return err
+}
+
+// checkDir is CheckDir that also reports whether every component exists.
+func checkDir(root, rel string) (complete bool, err error) {
 	if err := checkRel(rel); err != nil {
-		return err
+		return false, err
 	}
 	cur := root
 	for _, p := range strings.Split(rel, "/") {
 		cur = filepath.Join(cur, p)
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return false, nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", cur, err)
+			return false, fmt.Errorf("%s: %w", cur, err)
 		}
 		if err := checkMode(cur, fi.Mode(), false); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 func checkRel(rel string) error {
@@ -192,15 +198,18 @@ func Write(snap Snapshot, data []byte, newMode fs.FileMode) error {
 	path := snap.Abs()
 	dirRel := pathDir(snap.Rel)
 	if dirRel != "" {
-		if err := CheckDir(snap.Root, dirRel); err != nil {
+		complete, err := checkDir(snap.Root, dirRel)
+		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Join(snap.Root, filepath.FromSlash(dirRel)), 0o755); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Dir(path), err)
-		}
-		// MkdirAll follows links; check again that it created real directories.
-		if err := CheckDir(snap.Root, dirRel); err != nil {
-			return err
+		if !complete {
+			if err := os.MkdirAll(filepath.Join(snap.Root, filepath.FromSlash(dirRel)), 0o755); err != nil {
+				return fmt.Errorf("%s: %w", filepath.Dir(path), err)
+			}
+			// MkdirAll follows links; check again that it created real directories.
+			if err := CheckDir(snap.Root, dirRel); err != nil {
+				return err
+			}
 		}
 	}
 	if err := compare(snap); err != nil {

@@ -1,0 +1,269 @@
+package spawn
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// clientsBin returns the directory holding the pinned real clients:
+// $E2E_CLIENTS_BIN, else $HOOKWARDEN_CLIENTS_DIR/node_modules/.bin, else
+// ~/.cache/hookwarden-clients/node_modules/.bin (../shared/e2e/README.md).
+func clientsBin() string {
+	if d := os.Getenv("E2E_CLIENTS_BIN"); d != "" {
+		return d
+	}
+	if d := os.Getenv("HOOKWARDEN_CLIENTS_DIR"); d != "" {
+		return filepath.Join(d, "node_modules", ".bin")
+	}
+	h, _ := os.UserHomeDir()
+	return filepath.Join(h, ".cache", "hookwarden-clients", "node_modules", ".bin")
+}
+
+// unavailable skips with the reason, or fails under HOOKWARDEN_E2E=require.
+func unavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("HOOKWARDEN_E2E") == "require" {
+		t.Fatalf("HOOKWARDEN_E2E=require but %s", why)
+	}
+	t.Skip(why)
+}
+
+// startMock starts ../shared/e2e/mock_llm.py on 127.0.0.1 for api, whose
+// model asks for `touch e2e_tool_ran.txt` once; it returns the port and the
+// request log path, and kills the mock (by its PID) when the test ends.
+func startMock(t *testing.T, api, dir string) (int, string) {
+	t.Helper()
+	script := filepath.Join("..", "..", "..", "shared", "e2e", "mock_llm.py")
+	if _, err := os.Stat(script); err != nil {
+		unavailable(t, "the e2e mock is absent: "+err.Error())
+	}
+	log := filepath.Join(dir, "mock."+api+".jsonl")
+	cmd := exec.Command("python3", script, "--api", api, "--port", "0", "--command", "touch e2e_tool_ran.txt",
+		"--log", log, "--log-bodies", "--lifetime", "240")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		unavailable(t, "python3 cannot start the mock: "+err.Error())
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	var port int
+	if _, serr := fmt.Sscanf(line, "READY %d", &port); err != nil || serr != nil {
+		t.Fatalf("mock: %q %v", line, err)
+	}
+	return port, log
+}
+
+const guardScript = `#!/bin/sh
+# registry guard for TestRealClients: record stdin and the ancestors' argv, then deny
+out=%s
+cat > "$out/registry.$1.json"
+p=$PPID; i=0
+while [ $i -lt 3 ] && [ "$p" -gt 1 ]; do
+  tr '\000' ' ' < /proc/$p/cmdline >> "$out/ancestors.$1.txt"; echo >> "$out/ancestors.$1.txt"
+  p=$(awk '{print $4}' /proc/$p/stat); i=$((i+1))
+done
+echo "blocked by the registry guard" >&2
+exit 2
+`
+
+const plantedScript = `#!/bin/sh
+# a hook planted outside the registry: it only leaves a marker and allows
+cat > %s/planted.$1.json
+exit 0
+`
+
+type realWorld struct {
+	work, home, repo, out, clientHome, guard, planted string
+}
+
+func newRealWorld(t *testing.T) *realWorld {
+	t.Helper()
+	work := t.TempDir()
+	w := &realWorld{work: work, home: filepath.Join(work, "hw"), repo: filepath.Join(work, "repo"), out: filepath.Join(work, "out"),
+		clientHome: filepath.Join(work, "client-home")}
+	for _, d := range []string{w.home, filepath.Join(w.home, "hooks"), filepath.Join(w.home, "bin"), filepath.Join(w.repo, ".git"), w.out, w.clientHome} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(w.home, 0o700)
+	w.guard = filepath.Join(w.home, "bin", "guard.sh")
+	w.planted = filepath.Join(work, "planted.sh")
+	os.WriteFile(w.guard, []byte(fmt.Sprintf(guardScript, shq(w.out))), 0o755)
+	os.WriteFile(w.planted, []byte(fmt.Sprintf(plantedScript, shq(w.out))), 0o755)
+	d, _ := fileDigest(w.guard)
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+		"guard": {Argv: []string{w.guard}, Pin: map[string]string{w.guard: d}, Timeout: json.RawMessage("15")}}})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+		{Hook: "guard", Event: "pre_tool", Matcher: "Bash", Required: true, Args: []string{"{engine}"}, Requires: []string{"pre_tool.deny"}}}})
+	if err := Approve(w.home, [][]string{{w.guard, "claude"}, {w.guard, "codex"}}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w *realWorld) marker(name string) bool {
+	_, err := os.Stat(filepath.Join(w.out, name))
+	return err == nil
+}
+
+func plantedHooks(cmd string) map[string]any {
+	return map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
+		"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": 15}}}}}}
+}
+
+func mockTurns(t *testing.T, log string) string {
+	t.Helper()
+	b, _ := os.ReadFile(log)
+	return string(b)
+}
+
+// TestRealClients runs `spawn exec` on the pinned real claude and codex
+// against the loopback mock model: the rendered flags are in the running
+// engine's argv (read by the registry hook from /proc), hooks planted in
+// the client's user settings and the repository's own settings never run
+// while the registry's hook does and its deny reaches the model, and Codex
+// runs the rendered hook through the computed trust records without any
+// bypass flag. A control run of each client without spawn shows that the
+// planted hooks do run there, so the isolation is what keeps them out.
+func TestRealClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real clients take seconds; -short")
+	}
+	bin := clientsBin()
+	for _, engine := range []string{"claude", "codex"} {
+		t.Run(engine, func(t *testing.T) {
+			engineBin := filepath.Join(bin, engine)
+			if _, err := os.Stat(engineBin); err != nil {
+				unavailable(t, "the pinned "+engine+" is not installed at "+engineBin)
+			}
+			w := newRealWorld(t)
+			api := map[string]string{"claude": "anthropic", "codex": "responses"}[engine]
+			var env, args []string
+			base := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo}
+			switch engine {
+			case "claude":
+				writeJSONFile(t, filepath.Join(w.clientHome, "settings.json"), plantedHooks(w.planted+" user"))
+				writeJSONFile(t, filepath.Join(w.repo, ".claude", "settings.json"), plantedHooks(w.planted+" project"))
+				args = []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"}
+			case "codex":
+				writeJSONFile(t, filepath.Join(w.clientHome, "hooks.json"), plantedHooks(w.planted+" user-hooks-json"))
+				// user config.toml: a hook, trust for it and for hooks.json, and the project trusted,
+				// so that Codex would run both planted hooks if it read this file
+				toml := fmt.Sprintf("[projects.%s]\ntrust_level = \"trusted\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = 15\n\n"+
+					"[hooks.state.%s]\ntrusted_hash = %s\n\n[hooks.state.%s]\ntrusted_hash = %s\n",
+					tomlString(w.repo), tomlString(w.planted+" user-config-toml"),
+					tomlString(filepath.Join(w.clientHome, "config.toml")+":pre_tool_use:0:0"), tomlString(CodexTrustHash("pre_tool_use", w.planted+" user-config-toml", 15, "Bash")),
+					tomlString(filepath.Join(w.clientHome, "hooks.json")+":pre_tool_use:0:0"), tomlString(CodexTrustHash("pre_tool_use", w.planted+" user-hooks-json", 15, "Bash")))
+				os.WriteFile(filepath.Join(w.clientHome, "config.toml"), []byte(toml), 0o600)
+				args = []string{"codex", "exec", "--json", "--skip-git-repo-check"}
+			}
+			run := func(viaSpawn bool) (string, string, []string) {
+				t.Helper()
+				port, log := startMock(t, api, w.work)
+				env = append(cloneStrings(base), map[string][]string{
+					"claude": {"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port),
+						"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"},
+					"codex": {"CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"},
+				}[engine]...)
+				a := cloneStrings(args)
+				if engine == "codex" {
+					a = append(a, "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
+						fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it")
+				}
+				var stdout, stderr bytes.Buffer
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+				defer cancel()
+				var childArgv []string
+				if viaSpawn {
+					code, err := Exec(ctx, ExecOptions{Argv: a, Home: w.home, Cwd: w.repo, Env: env, Stdout: &stdout, Stderr: &stderr,
+						Started: func(_ *Render, argv []string) { childArgv = argv }})
+					if err != nil || code != 0 {
+						t.Fatalf("spawn exec: code %d err %v\nstderr: %s", code, err, stderr.String())
+					}
+				} else {
+					cmd := exec.CommandContext(ctx, filepath.Join(bin, engine), a[1:]...)
+					cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = w.repo, env, &stdout, &stderr
+					if err := cmd.Run(); err != nil {
+						t.Fatalf("control run: %v\nstderr: %s", err, stderr.String())
+					}
+				}
+				return mockTurns(t, log), stdout.String() + stderr.String(), childArgv
+			}
+
+			// control: the engine alone runs the planted hooks
+			run(false)
+			plantedNames := map[string][]string{"claude": {"planted.user.json", "planted.project.json"}, "codex": {"planted.user-config-toml.json", "planted.user-hooks-json.json"}}[engine]
+			for _, m := range plantedNames {
+				if !w.marker(m) {
+					t.Fatalf("control: the planted hook %s did not run without spawn, so this test could not tell isolation apart", m)
+				}
+				os.Remove(filepath.Join(w.out, m))
+			}
+			os.Remove(filepath.Join(w.repo, "e2e_tool_ran.txt"))
+
+			mock, output, childArgv := run(true)
+			for _, m := range plantedNames {
+				if w.marker(m) {
+					t.Errorf("planted hook %s ran under spawn", m)
+				}
+			}
+			if !w.marker("registry." + engine + ".json") {
+				t.Fatalf("the registry hook did not run; engine output:\n%s", output)
+			}
+			anc, _ := os.ReadFile(filepath.Join(w.out, "ancestors."+engine+".txt"))
+			t.Logf("ancestors of the registry hook:\n%.1500s", anc)
+			want := map[string][]string{"claude": {"--setting-sources  --strict-mcp-config --settings " + filepath.Join(w.home, RunHooksDir)},
+				"codex": {"--ignore-user-config -c hooks={PreToolUse=", "trusted_hash="}}[engine]
+			for _, s := range want {
+				if !strings.Contains(string(anc), s) {
+					t.Errorf("no running ancestor of the hook carries %q:\n%s", s, anc)
+				}
+			}
+			if strings.Contains(string(anc), "dangerously-bypass-hook-trust") || strings.Contains(strings.Join(childArgv, " "), "dangerously") {
+				t.Errorf("a bypass flag reached the engine")
+			}
+			denial := map[string]string{"claude": "blocked by the registry guard", "codex": "Command blocked by PreToolUse hook: blocked by the registry guard"}[engine]
+			if !strings.Contains(mock, denial) {
+				t.Errorf("the model never saw the deny %q", denial)
+			}
+			if _, err := os.Stat(filepath.Join(w.repo, "e2e_tool_ran.txt")); err == nil {
+				t.Errorf("the denied tool ran")
+			}
+			es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir))
+			if len(es) != 0 {
+				t.Errorf("run/hooks not empty after the engine exited: %v", es)
+			}
+		})
+	}
+	t.Run("codex-project-hooks", func(t *testing.T) {
+		engineBin := filepath.Join(bin, "codex")
+		if _, err := os.Stat(engineBin); err != nil {
+			unavailable(t, "the pinned codex is not installed at "+engineBin)
+		}
+		w := newRealWorld(t)
+		writeJSONFile(t, filepath.Join(w.repo, ".codex", "hooks.json"), plantedHooks(w.planted+" project"))
+		code, err := Exec(context.Background(), ExecOptions{Argv: []string{engineBin, "exec", "run it"}, Home: w.home, Cwd: w.repo,
+			Env: []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CODEX_HOME=" + w.clientHome}})
+		if r := AsRefusal(err); r == nil || r.Reason != ReasonCodexProjectLayer || code != RefusedExit {
+			t.Fatalf("want %s, got %d %v", ReasonCodexProjectLayer, code, err)
+		}
+		if w.marker("planted.project.json") {
+			t.Fatal("the repository's hook ran")
+		}
+	})
+}
+
+func cloneStrings(s []string) []string { return append([]string(nil), s...) }

@@ -1,0 +1,93 @@
+// Package spawn is the spawn compiler (issue 8): for one `claude -p` or
+// `codex exec` an orchestrator starts, it compiles the hooks that process
+// must run from one registry with additive layers, isolates the engine from
+// every other hook source, and refuses the spawn before it starts when it
+// cannot deliver what the registry requires.
+//
+// # Files
+//
+// Under the home (HOOKWARDEN_HOME, default ~/.hookwarden):
+//
+//	hooks/library.json   {"version":1,"entries":{name:{description,argv:[abs argv0,…],pin:{abs path:sha256 hex},timeout:seconds}}}
+//	                     a legacy {"command":"…"} entry is readable; only the operator layer may attach it
+//	hooks/agents.json    the registry {"version":1,"attachments":[{hook,event,matcher?,required?,engines?,args?,requires?}]}
+//	approvals.json       {"version":1,"approvals":[{argv_hash,argv,path,digest}]}; argv_hash = SHA-256 of
+//	                     Python's json.dumps(argv) (PyJSONArgv), path = argv0 resolved, digest = "sha256:<hex>" of it
+//	run/hooks/<run id>.settings.json   Claude's per-run settings (0600, exclusive), removed when the run ends
+//	cache/engine-versions.json         --version probe results keyed by path, device, inode, size, mtime, ctime
+//
+// The requirement file is named only by HOOKWARDEN_HOOKS_REQUIREMENT
+// (absolute): {"version":1,"registry":"/abs/…/hooks/agents.json","mandatory":[{hook,event,matcher?,args?,engines?}]}.
+// Profile and operator layers (--profile, --operator) have the registry's
+// shape; they may not mark attachments required, and may set "disable":true
+// to remove an earlier non-required attachment with the same hook, event
+// and matcher.
+//
+// # Compile
+//
+// Layers apply registry < profile < operator; an attachment equal in hook,
+// event, matcher and final argv to an earlier one collapses into it. The
+// registry's required attachments are the baseline: a later layer that
+// names a baseline hook on its event with another matcher, other args,
+// fewer engines or disable refuses (baseline-weakened), and under a
+// baseline a later layer may add only on the table's inert_events
+// (baseline-addition). {engine} in args is the only substitution.
+//
+// A capability table (capabilities/<engine>-<version>.json) holds only what
+// the real-client suite observed at that exact version; a version without a
+// table renders no event, so any attachment for it refuses. The shipped
+// tables list pre_tool (deny observed) and the engine's Stop for
+// Claude Code 2.1.328 and codex-cli 0.169.0; settings_keys,
+// project_layer_keys and inert_events are empty because nothing was
+// measured for them.
+//
+// # Claude Code 2.1.328
+//
+// The render appends --setting-sources "" --strict-mcp-config --settings
+// <run file>; the run file holds only the compiled hooks, each argv joined
+// with POSIX shell quoting (the table has no exec form). Measured by
+// TestRealClients/claude on 2026-11-29: hooks planted in
+// $CLAUDE_CONFIG_DIR/settings.json and in the repository's
+// .claude/settings.json run in a control run without spawn and do not run
+// under spawn; the registry hook runs, its exit-2 deny reaches the model
+// and the tool does not run; the hook's parent process carries the
+// rendered flags. A caller's --settings is merged only for settings_keys
+// (none yet), a caller's hooks or a non-empty --setting-sources refuse.
+//
+// # codex-cli 0.169.0 (measured on 2026-11-29, not yet in testdata/clients/FACTS.md)
+//
+//   - Hooks given as -c overrides are listed by `codex app-server -c hooks=…`
+//     (hooks/list) with source "sessionFlags" and trust keys
+//     "/<session-flags>/config.toml:<snake event>:<group>:<handler>"; their
+//     currentHash equals CodexTrustHash (the same formula as for files).
+//   - A trust record given as a separate dotted override
+//     -c 'hooks.state."<key>".trusted_hash=…' left the hook "untrusted";
+//     the same record inside one inline layer
+//     -c 'hooks={PreToolUse=[…],state={"<key>"={trusted_hash="sha256:…"}}}'
+//     made it "trusted". The render therefore emits exactly one -c with
+//     hooks and state together.
+//   - With --ignore-user-config and that one -c layer, `codex exec` ran the
+//     inline hook (no bypass flag) and honoured its exit-2 deny ("Command
+//     blocked by PreToolUse hook: …" in the model's next request). A hook in
+//     $CODEX_HOME/config.toml and one in $CODEX_HOME/hooks.json, both
+//     trusted by records in that config.toml (and run in a control run
+//     without spawn), did not run (TestRealClients/codex). So -c overrides
+//     and --ignore-user-config keep both hooks and trust working.
+//   - Project layers: a .codex/hooks.json, or a .codex/config.toml with
+//     hooks, mcp_servers or any key outside project_layer_keys, in any
+//     directory from cwd up to the project root (nearest .git), refuses
+//     the spawn; an unreadable or unparsable layer refuses too.
+//   - The version cache stamps node_modules/.bin/codex, a JS launcher that
+//     execs a platform binary; replacing only the platform binary does not
+//     change the stamp (re-probe by touching the launcher).
+//
+// # Refusals
+//
+// Every refusal is a *Refusal with a stable Reason (refusal.go); the
+// fixtures in testdata/spawn/refusals hold one home per refusal kind.
+// Compile creates its only file (Claude's run file) after every check, so a
+// refusal leaves nothing behind; Exec removes the run file when the engine
+// exits. Exec refuses a wrapper (argv[0] not named claude or codex) and
+// caller hook sources (Claude --plugin-dir; Codex -c hooks…, --enable or
+// --disable hooks, --profile, --dangerously-bypass-hook-trust).
+package spawn

@@ -117,6 +117,10 @@ func TestSARIFValidates(t *testing.T) {
 			}
 		}
 	}
+	broken, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"version":"2.1.0","runs":[{"tool":{"driver":{}},"results":[]}]}`))
+	if schema.Validate(broken) == nil {
+		t.Fatal("the schema accepts a driver without a name: the validator is not checking")
+	}
 	doc := check("all fixtures", rep)
 	rules := doc["runs"].([]any)[0].(map[string]any)["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)
 	if len(rules) != len(Rules) {

@@ -142,6 +142,13 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	row, ok := deps.Table.Lookup(req.Client, req.Event)
 	if !ok {
 		row = registration.Row{Client: req.Client, Event: req.Event}
+		if dir, on := lookupEnv(req)(record.EnvVar); on && dir != "" {
+			// Record mode also captures payloads of pairs this build does
+			// not serve yet: that is how a new row's payload is learnt.
+			ctx, cancel := context.WithTimeout(ctx, UnknownPairBudget)
+			defer cancel()
+			return answer(row, recordCall(ctx, req, row, dir))
+		}
 		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
 			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
 	}
@@ -172,28 +179,50 @@ func skip(format string, args ...any) verdict.Verdict {
 	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap(fmt.Sprintf(format, args...))}
 }
 
-func judge(ctx context.Context, deps Deps, req Request, row registration.Row) verdict.Verdict {
-	lookup := req.LookupEnv
-	if lookup == nil {
-		lookup = func(string) (string, bool) { return "", false }
+// UnknownPairBudget bounds reading stdin for a pair without a registration
+// row (record mode only): the pre-tool budget of the table, 5 seconds.
+const UnknownPairBudget = 5 * time.Second
+
+func lookupEnv(req Request) func(string) (string, bool) {
+	if req.LookupEnv == nil {
+		return func(string) (string, bool) { return "", false }
 	}
+	return req.LookupEnv
+}
+
+func readStdin(ctx context.Context, req Request) ([]byte, error) {
 	var stdin io.Reader = strings.NewReader("")
 	if req.Stdin != nil {
 		stdin = req.Stdin
 	}
-	data, err := dialect.ReadInput(ctx, stdin)
+	return dialect.ReadInput(ctx, stdin)
+}
+
+// recordCall is record mode: save the raw bounded stdin, answer a stated
+// skip (the call is let through unjudged, and says so).
+func recordCall(ctx context.Context, req Request, row registration.Row, dir string) verdict.Verdict {
+	data, err := readStdin(ctx, req)
 	if err != nil {
 		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	if _, err := record.Write(dir, row.Client, row.Event, data, now()); err != nil {
+		return deny(RuleRecord, "record mode (%s) could not save the payload: %v", record.EnvVar, err)
+	}
+	return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
+}
+
+func judge(ctx context.Context, deps Deps, req Request, row registration.Row) verdict.Verdict {
+	lookup := lookupEnv(req)
 	if dir, ok := lookup(record.EnvVar); ok && dir != "" {
-		now := time.Now
-		if req.Now != nil {
-			now = req.Now
-		}
-		if _, err := record.Write(dir, row.Client, row.Event, data, now()); err != nil {
-			return deny(RuleRecord, "record mode (%s) could not save the payload: %v", record.EnvVar, err)
-		}
-		return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
+		return recordCall(ctx, req, row, dir)
+	}
+	data, err := readStdin(ctx, req)
+	if err != nil {
+		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
 	p, err := dialect.Decode(row, data)
 	if err != nil {

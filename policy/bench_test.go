@@ -76,3 +76,25 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCatalogParse: parsing and expanding the embedded rules file, paid
+// once per process on the first New, TextRules or CheckEnvironment deny.
+func BenchmarkCatalogParse(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseCatalog(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkColdHookPath: what one hook process pays for the policy on a
+// typical command: New (catalog already parsed) plus one Judge.
+func BenchmarkColdHookPath(b *testing.B) {
+	for b.Loop() {
+		p, err := New(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Judge("git commit -m 'feat: add the parser' && git push origin HEAD")
+	}
+}

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -17,10 +16,10 @@ import (
 //   - am: git 2.39 has no --no-verify; git 2.40 added "-n, --no-verify" (git
 //     2.40.0 release notes, "git am"). It is listed so newer git is covered.
 type gitSpec struct {
-	longs    []string // long option names without "--"; a trailing "=" takes a value
-	shortVal string   // short options taking a value (stuck or next argument)
-	shortOpt string   // short options taking an optional stuck value
-	shortN   bool     // -n means --no-verify
+	longs    string // space-separated long option names without "--"; a trailing "=" takes a value
+	shortVal string // short options taking a value (stuck or next argument)
+	shortOpt string // short options taking an optional stuck value
+	shortN   bool   // -n means --no-verify
 }
 
 const (
@@ -33,38 +32,20 @@ const (
 	gitConfigLongs = "global system local worktree file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list fixed-value edit get-color get-colorbool type= bool int bool-or-int bool-or-str path expiry-date null name-only includes show-origin show-scope default= no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only no-includes no-show-origin no-show-scope no-default"
 )
 
-// gitData is the option data of git.go, split into lookups once per Policy.
-type gitData struct {
-	specs    map[string]gitSpec
-	builtins map[string]bool
-	config   []string
-}
-
-func newGitData() *gitData {
-	g := &gitData{specs: map[string]gitSpec{}, builtins: map[string]bool{}, config: strings.Fields(gitConfigLongs)}
-	for _, sub := range []string{"commit", "merge", "push", "rebase", "pull", "am"} {
-		g.specs[sub], _ = gitSpecFor(sub)
-	}
-	for _, b := range strings.Fields(gitBuiltins) {
-		g.builtins[b] = true
-	}
-	return g
-}
-
 func gitSpecFor(sub string) (gitSpec, bool) {
 	switch sub {
 	case "commit":
-		return gitSpec{longs: strings.Fields(gitCommitLongs), shortVal: "mFcCt", shortOpt: "uS", shortN: true}, true
+		return gitSpec{longs: gitCommitLongs, shortVal: "mFcCt", shortOpt: "uS", shortN: true}, true
 	case "merge":
-		return gitSpec{longs: strings.Fields(gitMergeLongs), shortVal: "mFsX", shortOpt: "S"}, true
+		return gitSpec{longs: gitMergeLongs, shortVal: "mFsX", shortOpt: "S"}, true
 	case "push":
-		return gitSpec{longs: strings.Fields(gitPushLongs), shortVal: "o"}, true
+		return gitSpec{longs: gitPushLongs, shortVal: "o"}, true
 	case "rebase":
-		return gitSpec{longs: strings.Fields(gitRebaseLongs), shortVal: "sXxC", shortOpt: "S"}, true
+		return gitSpec{longs: gitRebaseLongs, shortVal: "sXxC", shortOpt: "S"}, true
 	case "pull":
-		return gitSpec{longs: strings.Fields(gitPullLongs), shortVal: "sXo", shortOpt: "Sj"}, true
+		return gitSpec{longs: gitPullLongs, shortVal: "sXo", shortOpt: "Sj"}, true
 	case "am":
-		return gitSpec{longs: strings.Fields(gitAmLongs), shortVal: "Cp", shortOpt: "S", shortN: true}, true
+		return gitSpec{longs: gitAmLongs, shortVal: "Cp", shortOpt: "S", shortN: true}, true
 	}
 	return gitSpec{}, false
 }
@@ -72,10 +53,19 @@ func gitSpecFor(sub string) (gitSpec, bool) {
 // resolveLong applies git's parse-options rule: an exact long name, else the
 // one long name the argument is a prefix of; ambiguous or unknown is ok=false
 // (git refuses such a command). takesValue reports a trailing "=" in the spec.
-func resolveLong(longs []string, arg string) (name string, takesValue bool, ok bool) {
+func resolveLong(longs string, arg string) (name string, takesValue bool, ok bool) {
 	match := ""
 	n := 0
-	for _, l := range longs {
+	for rest := longs; rest != ""; {
+		l := rest
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if l == "" {
+			continue
+		}
 		base := strings.TrimSuffix(l, "=")
 		if base == arg {
 			return base, base != l, true
@@ -96,7 +86,9 @@ func resolveLong(longs []string, arg string) (name string, takesValue bool, ok b
 // other word in subcommand position may be a user alias.
 const gitBuiltins = "add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree config count-objects credential describe diagnose diff diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help hook index-pack init init-db interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects pack-refs patch-id prune pull push range-diff read-tree rebase receive-pack reflog remote repack replace rerere reset restore rev-list rev-parse revert rm send-pack shortlog show show-branch show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref tag update-index update-ref upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree write-tree gui gitk citool instaweb filter-branch request-pull send-email svn p4 lfs bisect--helper subtree"
 
-func (g *gitData) isBuiltin(sub string) bool { return g.builtins[sub] }
+func isGitBuiltin(sub string) bool {
+	return sub != "" && !strings.Contains(sub, " ") && strings.Contains(" "+gitBuiltins+" ", " "+sub+" ")
+}
 
 // git judges `git <global options> <subcommand> <args>`. aliases carries
 // inline aliases from -c alias.<name>=<value> (name lower-cased).
@@ -143,7 +135,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 		j.unknownGitSub(rest)
 		return
 	}
-	if !j.p.git.isBuiltin(sub.val) {
+	if !isGitBuiltin(sub.val) {
 		if a, ok := aliases[strings.ToLower(sub.val)]; ok {
 			switch {
 			case a == dyn:
@@ -165,7 +157,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
 func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *scope) {
-	if spec, ok := j.p.git.specs[sub]; ok {
+	if spec, ok := gitSpecFor(sub); ok {
 		j.gitHookOpts(sub, spec, args, env, depth)
 		return
 	}
@@ -200,7 +192,7 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 		}
 		return
 	}
-	if !j.p.git.isBuiltin(sub) {
+	if !isGitBuiltin(sub) {
 		j.unknownGitSub(args)
 	}
 }
@@ -324,7 +316,7 @@ func (j *judge) gitConfigEnv(spec string, aliases map[string]string) map[string]
 // Both the git 2.39 syntax and the git 2.46+ subcommands (set, unset, get,
 // list, edit, rename-section, remove-section) are understood.
 func (j *judge) gitConfig(args []field, env []envVar, depth int) {
-	longs := j.p.git.config
+	longs := gitConfigLongs
 	action := ""
 	var pos []field
 	for k := 0; k < len(args); k++ {
@@ -467,14 +459,35 @@ func splitAlias(s string) []string {
 	return out
 }
 
-var forgeMergeURL = regexp.MustCompile(`(?i)pulls/[^/\s]+/merge(?:$|[^a-z0-9_-])`)
-
 // forgeMergeArg reports an argument naming the pull-request merge REST
 // endpoint (GitHub REST "Merge a pull request": PUT
 // /repos/{owner}/{repo}/pulls/{pull_number}/merge) or the GraphQL
 // mergePullRequest mutation.
 func forgeMergeArg(v string) bool {
-	return forgeMergeURL.MatchString(v) || strings.Contains(strings.ToLower(v), "mergepullrequest")
+	l := strings.ToLower(v)
+	if strings.Contains(l, "mergepullrequest") {
+		return true
+	}
+	// .../pulls/<segment>/merge, the segment non-empty and "merge" not
+	// continued by a name character.
+	for rest := l; ; {
+		i := strings.Index(rest, "pulls/")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("pulls/"):]
+		seg := strings.IndexAny(rest, "/ \t\n")
+		if seg > 0 && rest[seg] == '/' && strings.HasPrefix(rest[seg+1:], "merge") {
+			after := rest[seg+1+len("merge"):]
+			if after == "" || !isNameByte(after[0]) {
+				return true
+			}
+		}
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
 // gh judges the GitHub CLI: `gh pr merge --admin` (gh manual, gh pr merge:

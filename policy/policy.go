@@ -76,8 +76,6 @@ const (
 // Policy is a compiled policy: the built-in rules plus the operator's deny
 // patterns. It is immutable after New and safe for concurrent use.
 type Policy struct {
-	cat       *catalog
-	git       *gitData
 	operators []operatorRule
 	parsers   sync.Pool // *syntax.Parser, reused across calls
 
@@ -105,13 +103,16 @@ type operatorRule struct {
 // layer. Errors: a pattern that does not compile, is too long, or a layer with
 // too many patterns, as "policy: operator layer <layer> pattern <index>: <why>".
 func New(operator []OperatorPattern) (*Policy, error) {
-	c, err := loadCatalog()
-	if err != nil {
-		return nil, err
-	}
-	p := &Policy{cat: c, git: newGitData()}
+	p := &Policy{}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
 	count := map[string]int{}
+	var c *catalog
+	if len(operator) > 0 {
+		var err error
+		if c, err = loadCatalog(); err != nil {
+			return nil, err
+		}
+	}
 	for _, op := range operator {
 		idx := count[op.Layer]
 		count[op.Layer]++
@@ -145,7 +146,7 @@ func (p *Policy) Judge(command string) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}
-	hits := newHitSet(p.cat)
+	hits := &hitSet{}
 	j := &judge{p: p, hits: hits}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
@@ -217,7 +218,12 @@ func (p *Policy) Normalise(command string) string {
 // compileText compiles the text rules once per Policy.
 func (p *Policy) compileText() error {
 	p.textOnce.Do(func() {
-		for _, r := range p.cat.rules {
+		c, err := loadCatalog()
+		if err != nil {
+			p.textErr = err
+			return
+		}
+		for _, r := range c.rules {
 			if r.Kind != "text" {
 				continue
 			}
@@ -306,8 +312,11 @@ func (p *Policy) bounds(command string) (Decision, bool) {
 }
 
 func (p *Policy) deny(id string) Decision {
-	r := p.cat.byID[id]
-	return Decision{RuleID: id, Reason: refusal(id, r.Why, r.Instead)}
+	reason, ok := Refusal(id)
+	if !ok {
+		reason = refusal(id, "hookwarden could not load its rule wording", "report this to the operator")
+	}
+	return Decision{RuleID: id, Reason: reason}
 }
 
 // CheckEnvironment judges the hook process's own environment through lookup
@@ -332,16 +341,27 @@ func CheckEnvironment(lookup func(string) (string, bool)) Decision {
 
 // hitSet collects denying rule ids and answers the one of highest priority.
 type hitSet struct {
-	cat  *catalog
 	best string
 }
 
-func newHitSet(c *catalog) *hitSet { return &hitSet{cat: c} }
-
 func (h *hitSet) add(id string) {
-	if h.best == "" || h.cat.priority[id] < h.cat.priority[h.best] {
+	if h.best == "" || rulePriority(id) < rulePriority(h.best) {
 		h.best = id
 	}
+}
+
+// rulePriority is a rule's position in rules.json (TestRuleIDConstants holds
+// the constants in that order), so an allowed command never parses the file.
+func rulePriority(id string) int {
+	for i, r := range []string{RuleScanBoundCommand, RuleScanBoundLine, RuleGitNoVerify, RuleGitNoVerifyShort,
+		RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
+		RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
+		RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled} {
+		if r == id {
+			return i
+		}
+	}
+	return 1 << 20
 }
 
 func (h *hitSet) first() string { return h.best }

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 )
@@ -103,7 +102,6 @@ type rulesFile struct {
 type catalog struct {
 	rules     []ruleData // patterns expanded
 	byID      map[string]ruleData
-	priority  map[string]int
 	normalise []Substitution
 	opWhy     string
 	opInstead string
@@ -111,16 +109,19 @@ type catalog struct {
 
 // loadCatalog parses the embedded rules file once per process; the result is a
 // pure function of embedded data and never changes afterwards.
-var loadCatalog = sync.OnceValues(func() (*catalog, error) {
+var loadCatalog = sync.OnceValues(parseCatalog)
+
+// parseCatalog parses and expands the embedded rules file.
+func parseCatalog() (*catalog, error) {
 	var f rulesFile
 	if err := json.Unmarshal(rulesJSON, &f); err != nil {
 		return nil, fmt.Errorf("policy: rules.json: %w", err)
 	}
-	c := &catalog{byID: map[string]ruleData{}, priority: map[string]int{}, opWhy: f.Operator.Why, opInstead: f.Operator.Instead}
+	c := &catalog{byID: map[string]ruleData{}, opWhy: f.Operator.Why, opInstead: f.Operator.Instead}
 	for _, n := range f.Normalise {
 		c.normalise = append(c.normalise, Substitution{Pattern: n.Pattern, Replacement: n.Replacement, Why: n.Why})
 	}
-	for i, r := range f.Rules {
+	for _, r := range f.Rules {
 		if r.Pattern != "" {
 			p, err := expandPattern(r.Pattern, f.Fragments)
 			if err != nil {
@@ -133,33 +134,44 @@ var loadCatalog = sync.OnceValues(func() (*catalog, error) {
 		}
 		c.rules = append(c.rules, r)
 		c.byID[r.ID] = r
-		c.priority[r.ID] = i
 	}
 	return c, nil
-})
-
-var fragmentRef = regexp.MustCompile(`\{[A-Z]+\}`)
+}
 
 // expandPattern replaces {NAME} fragments (repeatedly, they may nest) and then
 // {ci:text} case-insensitive literals.
 func expandPattern(p string, frags map[string]string) (string, error) {
 	for range 8 {
-		var missing string
-		q := fragmentRef.ReplaceAllStringFunc(p, func(m string) string {
-			v, ok := frags[m[1:len(m)-1]]
-			if !ok {
-				missing = m
-				return m
+		var out strings.Builder
+		changed := false
+		for {
+			i := strings.IndexByte(p, '{')
+			if i < 0 {
+				out.WriteString(p)
+				break
 			}
-			return v
-		})
-		if missing != "" {
-			return "", fmt.Errorf("unknown fragment %s", missing)
+			j := i + 1
+			for j < len(p) && p[j] >= 'A' && p[j] <= 'Z' {
+				j++
+			}
+			if j == i+1 || j >= len(p) || p[j] != '}' {
+				out.WriteString(p[:i+1])
+				p = p[i+1:]
+				continue
+			}
+			v, ok := frags[p[i+1:j]]
+			if !ok {
+				return "", fmt.Errorf("unknown fragment %s", p[i:j+1])
+			}
+			out.WriteString(p[:i])
+			out.WriteString(v)
+			p = p[j+1:]
+			changed = true
 		}
-		if q == p {
+		p = out.String()
+		if !changed {
 			break
 		}
-		p = q
 	}
 	var b strings.Builder
 	for {

@@ -3,7 +3,6 @@ package policy
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"regexp"
 	"strings"
 	"unicode/utf16"
 
@@ -185,14 +184,18 @@ func hookManagerOff(name string, v field) bool {
 	return false
 }
 
-var gitConfigKeyVar = regexp.MustCompile(`^GIT_CONFIG_KEY_[0-9]+$`)
+// isGitConfigKeyVar reports GIT_CONFIG_KEY_<n>.
+func isGitConfigKeyVar(name string) bool {
+	n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_")
+	return ok && isDigits(n)
+}
 
 // configEnvRule judges git's environment configuration: GIT_CONFIG_KEY_<n>
 // naming core.hooksPath or an include, and GIT_CONFIG_PARAMETERS mentioning
 // them (git-config(1), ENVIRONMENT).
 func configEnvRule(name string, v field) string {
 	switch {
-	case gitConfigKeyVar.MatchString(name):
+	case isGitConfigKeyVar(name):
 		if hooksKey(strings.ToLower(v.val)) {
 			return RuleHooksPathConfig
 		}

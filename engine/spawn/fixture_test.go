@@ -50,7 +50,7 @@ var shaPlaceholder = regexp.MustCompile(`\{\{sha256:([^}]+)\}\}`)
 // fakeEngine writes a fake engine script: `--version` prints versionOut,
 // anything else appends its argv and HOOKWARDEN_HOOKS_REQUIREMENT to the
 // start log, then exits with $FAKE_EXIT (default 0).
-func fakeEngine(t *testing.T, dir, name, versionOut, startLog string) string {
+func fakeEngine(t testing.TB, dir, name, versionOut, startLog string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	script := "#!/bin/sh\nif [ \"$1\" = \"--version\" ]; then echo " + shq(versionOut) + "; exit 0; fi\n" +
@@ -75,7 +75,7 @@ func defaultVersion(engine string) string {
 // $HOME, $REPO and $WORK in every file and then {{sha256:<home-relative
 // path>}} with that file's digest; dirs get 0755, files 0644, files under
 // bin/ 0755, the home 0700.
-func materialise(t *testing.T, src string) *world {
+func materialise(t testing.TB, src string) *world {
 	t.Helper()
 	work := t.TempDir()
 	w := &world{work: work, home: filepath.Join(work, "home"), repo: filepath.Join(work, "repo"),
@@ -166,7 +166,7 @@ func (w *world) runFiles(t *testing.T) []string {
 	return out
 }
 
-func (w *world) approveAll(t *testing.T, profile, operator string) {
+func (w *world) approveAll(t testing.TB, profile, operator string) {
 	t.Helper()
 	rows, err := TrustList(w.home, profile, operator)
 	if err != nil {

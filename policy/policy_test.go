@@ -246,8 +246,13 @@ func TestRuleIDConstants(t *testing.T) {
 		t.Fatalf("rules.json ids %v, constants %v", got, want)
 	}
 	for _, id := range got {
-		if r, ok := Refusal(id); !ok || len(r) > MaxReasonBytes {
+		r, ok := Refusal(id)
+		if !ok || len(r) > MaxReasonBytes {
 			t.Errorf("%s: refusal %q", id, r)
+		}
+		// "; " separates why from instead exactly once, so a reader can split.
+		if strings.Count(r, "; ") != 1 {
+			t.Errorf("%s: refusal %q must hold exactly one \"; \"", id, r)
 		}
 	}
 	if _, ok := Refusal("no-such-rule"); ok {

@@ -56,6 +56,8 @@ type Options struct {
 	CallerSettingSources *string
 	// Tables overrides the shipped capability tables (tests); nil = Tables().
 	Tables fs.FS
+	// runID fixes the run id (tests of an existing run file); "" = random.
+	runID string
 }
 
 // CompiledHook is one hook a render carries: the attachment it came from
@@ -552,9 +554,12 @@ func newRunID() (string, error) {
 }
 
 func (c *compiler) baseRender() (*Render, error) {
-	id, err := newRunID()
-	if err != nil {
-		return nil, err
+	id := c.opts.runID
+	if id == "" {
+		var err error
+		if id, err = newRunID(); err != nil {
+			return nil, err
+		}
 	}
 	hooks := c.hooks
 	if hooks == nil {

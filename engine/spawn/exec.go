@@ -37,6 +37,7 @@ type ExecOptions struct {
 	// Started, when set, is called with the render and the child's argv
 	// once the engine process has started (tests and logging).
 	Started func(r *Render, argv []string)
+	runID   string // fixes the run id (tests); "" = random
 }
 
 func getenvFrom(env []string, key string) string {
@@ -192,7 +193,7 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	}
 	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home,
 		RequirementPath: getenvFrom(opts.Env, EnvRequirement), ProfilePath: opts.ProfilePath,
-		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables}
+		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables, runID: opts.runID}
 	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)
 	if err != nil {
 		return RefusedExit, err

@@ -6,31 +6,34 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
 // fixtureCase is testdata/spawn/refusals/<case>/case.json.
 type fixtureCase struct {
-	Engine        string            `json:"engine"`
-	Argv          []string          `json:"argv"`
-	Reason        Reason            `json:"reason"`
-	Why           string            `json:"why"`
-	Mode          string            `json:"mode"` // "" (exec) or "compile"
-	Profile       string            `json:"profile"`
-	Operator      string            `json:"operator"`
-	Requirement   string            `json:"requirement"`
-	Cwd           string            `json:"cwd"`
-	ApproveAll    *bool             `json:"approve_all"`
-	NoEngine      bool              `json:"no_engine"`
-	VersionOutput string            `json:"version_output"`
-	After         fixtureAfter      `json:"after"`
-	Env           map[string]string `json:"env"`
+	Engine        string       `json:"engine"`
+	Argv          []string     `json:"argv"`
+	Reason        Reason       `json:"reason"`
+	Why           string       `json:"why"`
+	Mode          string       `json:"mode"` // "" (exec) or "compile"
+	Profile       string       `json:"profile"`
+	Operator      string       `json:"operator"`
+	Requirement   string       `json:"requirement"`
+	Cwd           string       `json:"cwd"`
+	ApproveAll    *bool        `json:"approve_all"`
+	NoEngine      bool         `json:"no_engine"`
+	VersionOutput string       `json:"version_output"`
+	After         fixtureAfter `json:"after"`
+	RunID         string       `json:"run_id"`
 }
 
 type fixtureAfter struct {
@@ -153,7 +156,7 @@ func (w *world) started(t *testing.T) string {
 func (w *world) runFiles(t *testing.T) []string {
 	t.Helper()
 	es, err := os.ReadDir(filepath.Join(w.home, RunHooksDir))
-	if os.IsNotExist(err) {
+	if os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 		return nil
 	}
 	if err != nil {
@@ -262,6 +265,10 @@ func TestRefusalFixtures(t *testing.T) {
 			if c.Cwd != "" {
 				cwd = filepath.Join(w.work, c.Cwd)
 			}
+			before := w.runFiles(t)
+			if c.RunID == "" && len(before) != 0 {
+				t.Fatalf("fixture starts with run files %v", before)
+			}
 			var code int
 			if c.Mode == "compile" {
 				_, err = Compile(context.Background(), Options{Engine: c.Engine, Binary: bin, Cwd: cwd, Home: w.home,
@@ -274,7 +281,7 @@ func TestRefusalFixtures(t *testing.T) {
 				}
 				var out, errb bytes.Buffer
 				code, err = Exec(context.Background(), ExecOptions{Argv: argv, Home: w.home, Cwd: cwd, Env: w.env(extra...),
-					ProfilePath: opt(c.Profile), OperatorPath: opt(c.Operator), Stdout: &out, Stderr: &errb})
+					ProfilePath: opt(c.Profile), OperatorPath: opt(c.Operator), Stdout: &out, Stderr: &errb, runID: c.RunID})
 			}
 			r := AsRefusal(err)
 			if r == nil {
@@ -289,8 +296,8 @@ func TestRefusalFixtures(t *testing.T) {
 			if s := w.started(t); s != "" {
 				t.Errorf("an engine process started:\n%s", s)
 			}
-			if f := w.runFiles(t); len(f) != 0 {
-				t.Errorf("run/hooks not empty: %v", f)
+			if f := w.runFiles(t); !slices.Equal(f, before) {
+				t.Errorf("run/hooks changed: %v, before %v", f, before)
 			}
 			if len(r.Error()) > 4096 {
 				t.Errorf("reason longer than 4096 bytes")

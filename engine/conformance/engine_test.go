@@ -24,8 +24,12 @@ const (
 	// denyCommand creates the marker and then skips commit hooks: the
 	// built-in policy denies the whole command (rule for --no-verify), so
 	// the marker exists only if the client ran it anyway.
-	denyCommand  = "touch " + marker + " && git commit -q --no-verify -m conformance"
-	allowCommand = "touch " + marker
+	denyCommand  = "touch " + deniedMarker + " && git commit -q --no-verify -m conformance"
+	allowCommand = "touch " + allowedMarker
+	// deniedMarker exists only if the client ran the denied command anyway;
+	// allowedMarker only if the allowed one really ran.
+	deniedMarker  = "hw_denied.txt"
+	allowedMarker = "hw_allowed.txt"
 	// question ends the final message with a question: the stop gate's
 	// prose-question check denies it once.
 	question = "I changed the parser. Shall I run the full test suite now?"
@@ -75,41 +79,35 @@ func engineCases() []engineCase {
 	var cases []engineCase
 	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
 		cases = append(cases,
-			engineCase{name: "pre-tool-deny", client: client, rows: []string{"pre-tool"},
-				check:    "deny honoured: the command never ran (marker absent) and the model's next request carries the refusal",
+			engineCase{name: "pre-tool", client: client, rows: []string{"pre-tool"},
+				check:    "deny honoured (the denied command never ran, the refusal reached the model) and allow passes (the next command ran)",
 				manifest: manifestWith(""),
-				script:   func(*Sandbox) Script { return Script{Command: denyCommand} },
+				script:   func(*Sandbox) Script { return Script{Commands: []string{denyCommand, allowCommand}} },
 				verify: func(t *testing.T, r *caseRun) {
 					r.wantExit(t, 0)
-					r.wantMarker(t, false)
+					r.wantFile(t, deniedMarker, false)
+					r.wantFile(t, allowedMarker, true)
+					r.wantTurns(t, 3)
 					r.wantCarried(t, blockedPrefix)
-					if r.c.Name == "opencode" {
-						// opencode 1.18.33 runs plugin hooks one after another and a
-						// throw ends the chain: a project plugin after ours never sees
-						// a call ours blocked (measured). The user-level plugin runs first.
-						r.wantUserSaw(t, "pre-tool", denyCommand)
-					} else {
+					r.wantUserSaw(t, "pre-tool", denyCommand)
+					r.wantUserSaw(t, "pre-tool", allowCommand)
+					// opencode 1.18.33 runs plugin hooks one after another and a
+					// throw ends the chain: a project plugin after ours never sees
+					// a call ours blocked (measured). Every other client runs the
+					// foreign row for both calls.
+					if r.c.Name != "opencode" {
 						r.wantForeignSaw(t, "pre-tool", denyCommand)
 					}
+					r.wantForeignSaw(t, "pre-tool", allowCommand)
 					if r.c.Name == "claude" {
 						var out struct {
 							PermissionDenials []any `json:"permission_denials"`
 						}
 						_ = json.Unmarshal(r.res.Stdout, &out)
-						if len(out.PermissionDenials) == 0 {
-							t.Errorf("claude result lists no permission_denials: %s", r.res.Tail(1500))
+						if len(out.PermissionDenials) != 1 {
+							t.Errorf("claude result lists %d permission_denials, want 1", len(out.PermissionDenials))
 						}
 					}
-				}},
-			engineCase{name: "pre-tool-allow", client: client, rows: []string{"pre-tool"},
-				check:    "allow passes: the command ran (marker present) and no refusal reached the model",
-				manifest: manifestWith(""),
-				script:   func(*Sandbox) Script { return Script{Command: allowCommand} },
-				verify: func(t *testing.T, r *caseRun) {
-					r.wantExit(t, 0)
-					r.wantMarker(t, true)
-					r.wantNotCarried(t, blockedPrefix)
-					r.wantForeignSaw(t, "pre-tool", allowCommand)
 				}},
 		)
 	}
@@ -121,7 +119,7 @@ func engineCases() []engineCase {
 				script:   func(*Sandbox) Script { return Script{Command: denyCommand} },
 				verify: func(t *testing.T, r *caseRun) {
 					r.wantExit(t, 0)
-					r.wantMarker(t, false)
+					r.wantFile(t, deniedMarker, false)
 					r.wantCarried(t, blockedPrefix)
 				}})
 	}
@@ -166,7 +164,7 @@ func engineCases() []engineCase {
 				script: func(*Sandbox) Script { return Script{Command: allowCommand} },
 				verify: func(t *testing.T, r *caseRun) {
 					r.wantExit(t, 0)
-					r.wantMarker(t, true)
+					r.wantFile(t, allowedMarker, true)
 					r.wantCarried(t, "checkpoint is due")
 				}})
 	}
@@ -240,10 +238,23 @@ func TestEngineCases(t *testing.T) {
 					t.Logf("%s:\n%s", k, v)
 				}
 			} else {
-				s.recordPayloads(t, r.sb, r.foreign, ec.client, version, strings.TrimPrefix(strings.TrimPrefix(ec.name, "pre-tool-"), "pre-edit-"))
+				s.recordPayloads(t, r.sb, r.user, ec.client, version, recordName(ec.name))
 			}
 		})
 	}
+}
+
+// recordName is the scenario part of a recorded payload's file name.
+func recordName(caseName string) string {
+	switch caseName {
+	case "pre-tool":
+		return "deny-allow"
+	case "pre-edit-deny":
+		return "deny"
+	case "pre-edit-allow":
+		return "allow"
+	}
+	return caseName
 }
 
 // probePayload is a Claude payload for event used to ask the built engine
@@ -626,10 +637,12 @@ func (r *caseRun) wantExit(t *testing.T, code int) {
 	}
 }
 
-func (r *caseRun) wantMarker(t *testing.T, present bool) {
+// wantFile asserts whether the marker file rel (below the repo) exists,
+// that is whether the command that creates it ran.
+func (r *caseRun) wantFile(t *testing.T, rel string, present bool) {
 	t.Helper()
-	if got := r.sb.Exists("repo/" + marker); got != present {
-		t.Errorf("marker present = %v, want %v (did the command run?)", got, present)
+	if got := r.sb.Exists("repo/" + rel); got != present {
+		t.Errorf("%s present = %v, want %v (did the command run?)", rel, got, present)
 	}
 }
 
@@ -694,17 +707,12 @@ func (r *caseRun) payloads(t *testing.T, dir, event string) []map[string]any {
 }
 
 // wantForeignSaw asserts that both the repository's foreign row and the
-// user-level hook ran for event and saw command.
+// user-level hook ran for event on command.
 func (r *caseRun) wantForeignSaw(t *testing.T, event, command string) {
 	t.Helper()
 	for _, d := range []struct{ name, dir string }{{"foreign repository row", r.foreign}, {"user-level hook", r.user}} {
-		ps := r.payloads(t, d.dir, event)
-		if len(ps) == 0 {
-			t.Errorf("the %s did not run for %s alongside hookwarden", d.name, event)
-			continue
-		}
-		if got := toolCommand(ps[0]); got != command {
-			t.Errorf("the %s saw command %q, want %q", d.name, got, command)
+		if !sawCommand(r.payloads(t, d.dir, event), command) {
+			t.Errorf("the %s did not run for %s %q alongside hookwarden", d.name, event, command)
 		}
 	}
 }
@@ -712,14 +720,19 @@ func (r *caseRun) wantForeignSaw(t *testing.T, event, command string) {
 // wantUserSaw asserts the user-level hook ran for event and saw command.
 func (r *caseRun) wantUserSaw(t *testing.T, event, command string) {
 	t.Helper()
-	ps := r.payloads(t, r.user, event)
-	if len(ps) == 0 {
-		t.Errorf("the user-level hook did not run for %s alongside hookwarden", event)
-		return
+	if !sawCommand(r.payloads(t, r.user, event), command) {
+		t.Errorf("the user-level hook did not run for %s %q alongside hookwarden", event, command)
 	}
-	if got := toolCommand(ps[0]); got != command {
-		t.Errorf("the user-level hook saw command %q, want %q", got, command)
+}
+
+// sawCommand reports whether one of the payloads names command.
+func sawCommand(ps []map[string]any, command string) bool {
+	for _, p := range ps {
+		if toolCommand(p) == command {
+			return true
+		}
 	}
+	return false
 }
 
 func (r *caseRun) wantForeignEvent(t *testing.T, event string) {

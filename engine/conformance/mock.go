@@ -80,13 +80,16 @@ type Edit struct {
 // FinalText as plain assistant text.
 //
 // Command is the shell command of the tool call (the "run this shell command,
-// then end" scenario). Edit, when non-nil, replaces the shell call by a file
+// then end" scenario). Commands, when set, replaces Command by a sequence:
+// the request holding n tool results gets a call of Commands[n], so one run
+// can try a denied command and then an allowed one. Edit, when non-nil, replaces the shell call by a file
 // write with the client's write tool (the "edit this file" scenario). With
 // neither, every request gets FinalText (the "end with this final message"
 // scenario, used for stop hooks). MaxToolCalls defaults to 1; FinalText to
 // "done".
 type Script struct {
 	Command      string
+	Commands     []string
 	Edit         *Edit
 	FinalText    string
 	MaxToolCalls int
@@ -167,7 +170,7 @@ func NewServer(api API, script Script) (*Server, error) {
 		return nil, fmt.Errorf("hookwarden: model server: unknown api %q", api)
 	}
 	if script.MaxToolCalls == 0 {
-		script.MaxToolCalls = 1
+		script.MaxToolCalls = max(1, len(script.Commands))
 	}
 	if script.FinalText == "" {
 		script.FinalText = "done"
@@ -207,20 +210,32 @@ func (s *Server) MainTurns() []Request {
 	return out
 }
 
-// toolWanted decides, under the lock, whether this request gets the tool
-// call: the request offers tool, holds no tool result yet, and the call
-// budget is not spent.
-func (s *Server) toolWanted(offered bool, hasResult bool) bool {
+// toolWanted decides, under the lock, whether this request gets a tool
+// call, and with which shell command: the request offers the tool, the call
+// budget is not spent, and the conversation holds fewer tool results than
+// the script has calls (an edit is one call). command is "" for an edit.
+func (s *Server) toolWanted(offered bool, results int) (command string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !offered || hasResult || s.toolCalls >= s.script.MaxToolCalls {
-		return false
+	if !offered || s.toolCalls >= s.script.MaxToolCalls {
+		return "", false
 	}
-	if s.script.Command == "" && s.script.Edit == nil {
-		return false
+	if s.script.Edit != nil {
+		if results > 0 {
+			return "", false
+		}
+		s.toolCalls++
+		return "", true
+	}
+	cmds := s.script.Commands
+	if len(cmds) == 0 && s.script.Command != "" {
+		cmds = []string{s.script.Command}
+	}
+	if results >= len(cmds) {
+		return "", false
 	}
 	s.toolCalls++
-	return true
+	return cmds[results], true
 }
 
 func (s *Server) record(r Request) {
@@ -341,11 +356,11 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 		writeJSON(w, map[string]any{"input_tokens": 10})
 		return
 	}
-	hasResult := false
+	results := 0
 	for _, m := range list(doc["messages"]) {
 		for _, c := range list(obj(m)["content"]) {
 			if str(obj(c)["type"]) == "tool_result" {
-				hasResult = true
+				results++
 			}
 		}
 	}
@@ -354,14 +369,18 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 		names = append(names, str(obj(t)["name"]))
 	}
 	rec.HasTools = len(names) > 0
-	tool, input := "Bash", map[string]any{"command": s.script.Command, "description": "run the requested command"}
+	tool := "Bash"
 	if s.script.Edit != nil {
-		tool, input = "Write", map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		tool = "Write"
 	}
 	n := len(s.Requests())
 	var content []map[string]any
 	stop := "end_turn"
-	if s.toolWanted(contains(names, tool), hasResult) {
+	if command, ok := s.toolWanted(contains(names, tool), results); ok {
+		input := map[string]any{"command": command, "description": "run the requested command"}
+		if s.script.Edit != nil {
+			input = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		}
 		rec.Reply, rec.Tool = "tool", tool
 		content = []map[string]any{{"type": "tool_use", "id": fmt.Sprintf("toolu_%02d", n), "name": tool, "input": input}}
 		stop = "tool_use"
@@ -416,11 +435,11 @@ func codexArgs(tool, command string) map[string]any {
 // response.created, response.output_item.added, (response.output_text.delta),
 // response.output_item.done and response.completed.
 func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Request) {
-	hasResult := false
+	results := 0
 	for _, it := range list(doc["input"]) {
 		switch str(obj(it)["type"]) {
 		case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-			hasResult = true
+			results++
 		}
 	}
 	var names []string
@@ -441,9 +460,13 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 	}
 	n := len(s.Requests())
 	var item map[string]any
-	if s.script.Edit == nil && s.toolWanted(tool != "", hasResult) {
+	command, ok := "", false
+	if s.script.Edit == nil {
+		command, ok = s.toolWanted(tool != "", results)
+	}
+	if ok {
 		rec.Reply, rec.Tool = "tool", tool
-		args, _ := json.Marshal(codexArgs(tool, s.script.Command))
+		args, _ := json.Marshal(codexArgs(tool, command))
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%02d", n), "call_id": fmt.Sprintf("call_%02d", n),
 			"name": tool, "arguments": string(args), "status": "completed"}
 	} else {
@@ -492,11 +515,11 @@ func (s *Server) gemini(w http.ResponseWriter, req *http.Request, doc map[string
 		writeJSON(w, map[string]any{"embedding": map[string]any{"values": make([]float64, 8)}})
 		return
 	}
-	hasResult := false
+	results := 0
 	for _, c := range list(doc["contents"]) {
 		for _, p := range list(obj(c)["parts"]) {
 			if _, ok := obj(p)["functionResponse"]; ok {
-				hasResult = true
+				results++
 			}
 		}
 	}
@@ -507,15 +530,20 @@ func (s *Server) gemini(w http.ResponseWriter, req *http.Request, doc map[string
 		}
 	}
 	rec.HasTools = len(names) > 0
-	tool, args := "run_shell_command", map[string]any{"command": s.script.Command, "description": "run the requested command"}
+	tool := "run_shell_command"
 	if s.script.Edit != nil {
-		tool, args = "write_file", map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		tool = "write_file"
 	}
 	gc := obj(doc["generationConfig"])
 	var parts []any
+	command, isTool := s.toolWanted(contains(names, tool), results)
 	switch {
-	case s.toolWanted(contains(names, tool), hasResult):
+	case isTool:
 		rec.Reply, rec.Tool = "tool", tool
+		args := map[string]any{"command": command, "description": "run the requested command"}
+		if s.script.Edit != nil {
+			args = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		}
 		parts = []any{map[string]any{"functionCall": map[string]any{"name": tool, "args": args}}}
 	case str(gc["responseMimeType"]) == "application/json":
 		rec.Reply = "json"
@@ -584,10 +612,10 @@ func fromSchema(schema map[string]any, key string) any {
 // (../shared/e2e/README.md §4; write's argument names from the tool schema
 // opencode sends, checked by the edit case).
 func (s *Server) chat(w http.ResponseWriter, doc map[string]any, rec *Request) {
-	hasResult := false
+	results := 0
 	for _, m := range list(doc["messages"]) {
 		if str(obj(m)["role"]) == "tool" {
-			hasResult = true
+			results++
 		}
 	}
 	var names []string
@@ -595,14 +623,18 @@ func (s *Server) chat(w http.ResponseWriter, doc map[string]any, rec *Request) {
 		names = append(names, str(obj(obj(t)["function"])["name"]))
 	}
 	rec.HasTools = len(names) > 0
-	tool, args := "bash", map[string]any{"command": s.script.Command, "description": "run the requested command"}
+	tool := "bash"
 	if s.script.Edit != nil {
-		tool, args = "write", map[string]any{"filePath": s.script.Edit.Path, "content": s.script.Edit.Content}
+		tool = "write"
 	}
 	n := len(s.Requests())
 	id, created, model := fmt.Sprintf("chatcmpl-%02d", n), time.Now().Unix(), str(doc["model"])
 	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-	isTool := s.toolWanted(contains(names, tool), hasResult)
+	command, isTool := s.toolWanted(contains(names, tool), results)
+	args := map[string]any{"command": command, "description": "run the requested command"}
+	if s.script.Edit != nil {
+		args = map[string]any{"filePath": s.script.Edit.Path, "content": s.script.Edit.Content}
+	}
 	if isTool {
 		rec.Reply, rec.Tool = "tool", tool
 	} else {

@@ -24,8 +24,9 @@ func TestScriptedServers(t *testing.T) {
 			Name   string `json:"name"`
 			API    API    `json:"api"`
 			Script struct {
-				Command   string `json:"command"`
-				FinalText string `json:"final_text"`
+				Command   string   `json:"command"`
+				Commands  []string `json:"commands"`
+				FinalText string   `json:"final_text"`
 				Edit      *struct {
 					Path    string `json:"path"`
 					Content string `json:"content"`
@@ -49,7 +50,7 @@ func TestScriptedServers(t *testing.T) {
 	}
 	for _, tc := range corpus.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			sc := Script{Command: tc.Script.Command, FinalText: tc.Script.FinalText}
+			sc := Script{Command: tc.Script.Command, Commands: tc.Script.Commands, FinalText: tc.Script.FinalText}
 			if e := tc.Script.Edit; e != nil {
 				sc.Edit = &Edit{Path: e.Path, Content: e.Content}
 			}

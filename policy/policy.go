@@ -147,6 +147,11 @@ func (p *Policy) Judge(command string) Decision {
 		return d
 	}
 	hits := &hitSet{}
+	if parenDepth(command) > maxParenDepth {
+		// Nesting this deep costs the parser far more than its length
+		// (mvdan.cc/sh recurses per level) and no real command needs it.
+		return p.deny(RuleIndirectionUnjudgeable)
+	}
 	j := &judge{p: p, hits: hits}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
@@ -370,3 +375,22 @@ func (h *hitSet) first() string { return h.best }
 // (ASCII only, so every renderer agrees): space, tab, newline, carriage
 // return, vertical tab, form feed. A command made only of these is allowed.
 const ASCIISpace = " \t\n\r\v\f"
+
+// maxParenDepth bounds how deeply parentheses may nest in a command judged by
+// the shell layer.
+const maxParenDepth = 256
+
+// parenDepth is the deepest nesting of '(' in s, quotes ignored.
+func parenDepth(s string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+			deepest = max(deepest, depth)
+		case ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
+}

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"path"
 	"strings"
 	"unicode/utf16"
 
@@ -456,7 +457,10 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
 				sc.cwd = p
 			} else {
-				sc.cwd = sc.cwd + "/" + p
+				sc.cwd = path.Clean(sc.cwd + "/" + p)
+			}
+			if len(sc.cwd) > MaxLineBytes {
+				sc.cwd = "" // a directory this long is not tracked
 			}
 		} else {
 			sc.cwd = ""

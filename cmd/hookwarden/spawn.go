@@ -91,8 +91,12 @@ func spawnCompile(c *cli.Context) error {
 	if !filepath.IsAbs(bin) {
 		bin = filepath.Join(cwd, bin)
 	}
+	req, set := os.LookupEnv(spawn.EnvRequirement)
+	if set && req == "" {
+		req = "(set but empty)" // ReadRequirement refuses it as not absolute
+	}
 	r, err := spawn.Compile(context.Background(), spawn.Options{Engine: engine, Binary: bin, Cwd: cwd, Home: home,
-		RequirementPath: os.Getenv(spawn.EnvRequirement), ProfilePath: c.String("profile"), OperatorPath: c.String("operator")})
+		RequirementPath: req, ProfilePath: c.String("profile"), OperatorPath: c.String("operator")})
 	if err != nil {
 		return refusalExit(err, 1, os.Stdout, c.Bool("json"))
 	}

@@ -204,3 +204,16 @@ func TestReplacedExecutableAndChangedPinAreSeparate(t *testing.T) {
 		}
 	})
 }
+
+// TestRenderGoesBeforeCallersDoubleDash: after a caller's "--" the engine
+// reads only positional arguments, so the render is inserted before it.
+func TestRenderGoesBeforeCallersDoubleDash(t *testing.T) {
+	w := auditWorld(t)
+	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"codex", "exec", "--", "--not-a-flag"}, Home: w.home, Cwd: w.repo, Env: w.env()})
+	if err != nil || code != 0 {
+		t.Fatal(code, err)
+	}
+	if log := w.started(t); !strings.Contains(log, "start exec --ignore-user-config -- --not-a-flag\n") {
+		t.Fatalf("engine argv: %q", log)
+	}
+}

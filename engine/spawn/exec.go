@@ -41,13 +41,19 @@ type ExecOptions struct {
 }
 
 func getenvFrom(env []string, key string) string {
-	v := ""
+	v, _ := lookupEnvFrom(env, key)
+	return v
+}
+
+// lookupEnvFrom returns the last value of key in env and whether it is set.
+func lookupEnvFrom(env []string, key string) (string, bool) {
+	v, set := "", false
 	for _, kv := range env {
 		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
+			v, set = val, true
 		}
 	}
-	return v
+	return v, set
 }
 
 // lookPath resolves name like a shell would with PATH from env, or makes a
@@ -191,8 +197,12 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if err != nil {
 		return RefusedExit, refuse(ReasonEngineNotFound, "%v", err)
 	}
+	reqPath, reqSet := lookupEnvFrom(opts.Env, EnvRequirement)
+	if reqSet && reqPath == "" {
+		return RefusedExit, refuse(ReasonRequirementInvalid, "%s is set but empty", EnvRequirement)
+	}
 	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home,
-		RequirementPath: getenvFrom(opts.Env, EnvRequirement), ProfilePath: opts.ProfilePath,
+		RequirementPath: reqPath, ProfilePath: opts.ProfilePath,
 		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables, runID: opts.runID}
 	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)
 	if err != nil {
@@ -206,7 +216,20 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 		return RefusedExit, refuse(ReasonRunFileUnwritable, "%v", err)
 	}
 	defer r.Cleanup()
-	argv := append(append([]string{bin}, args...), r.Args...)
+	if opts.Stderr != nil {
+		for _, n := range r.Notes {
+			fmt.Fprintf(opts.Stderr, "hookwarden: spawn: %s\n", n)
+		}
+	}
+	// the render goes before a caller's "--", after which the engine takes
+	// only positional arguments
+	at := slices.Index(args, "--")
+	if at < 0 {
+		at = len(args)
+	}
+	argv := append([]string{bin}, args[:at]...)
+	argv = append(argv, r.Args...)
+	argv = append(argv, args[at:]...)
 	env := slices.DeleteFunc(slices.Clone(opts.Env), func(kv string) bool {
 		return strings.HasPrefix(kv, EnvRequirement+"=")
 	})

@@ -20,20 +20,21 @@ import (
 
 // fixtureCase is testdata/spawn/refusals/<case>/case.json.
 type fixtureCase struct {
-	Engine        string       `json:"engine"`
-	Argv          []string     `json:"argv"`
-	Reason        Reason       `json:"reason"`
-	Why           string       `json:"why"`
-	Mode          string       `json:"mode"` // "" (exec) or "compile"
-	Profile       string       `json:"profile"`
-	Operator      string       `json:"operator"`
-	Requirement   string       `json:"requirement"`
-	Cwd           string       `json:"cwd"`
-	ApproveAll    *bool        `json:"approve_all"`
-	NoEngine      bool         `json:"no_engine"`
-	VersionOutput string       `json:"version_output"`
-	After         fixtureAfter `json:"after"`
-	RunID         string       `json:"run_id"`
+	Engine           string       `json:"engine"`
+	Argv             []string     `json:"argv"`
+	Reason           Reason       `json:"reason"`
+	Why              string       `json:"why"`
+	Mode             string       `json:"mode"` // "" (exec) or "compile"
+	Profile          string       `json:"profile"`
+	Operator         string       `json:"operator"`
+	Requirement      string       `json:"requirement"`
+	Cwd              string       `json:"cwd"`
+	ApproveAll       *bool        `json:"approve_all"`
+	NoEngine         bool         `json:"no_engine"`
+	VersionOutput    string       `json:"version_output"`
+	After            fixtureAfter `json:"after"`
+	RunID            string       `json:"run_id"`
+	RequirementEmpty bool         `json:"requirement_empty"`
 }
 
 type fixtureAfter struct {
@@ -258,7 +259,7 @@ func TestRefusalFixtures(t *testing.T) {
 				}
 			}
 			var extra []string
-			if c.Requirement != "" {
+			if c.Requirement != "" || c.RequirementEmpty {
 				extra = append(extra, EnvRequirement+"="+repl.Replace(c.Requirement))
 			}
 			cwd := w.repo

@@ -73,7 +73,9 @@ type caseRun struct {
 	adopted  bool // rows written by the real `hookwarden adopt`
 }
 
-func manifestWith(extra string) string { return "version: 1\n" + extra }
+// manifestWith returns the case-specific keys of .hookwarden.yaml (manifestFor
+// adds version, clients and hooks.events).
+func manifestWith(extra string) string { return extra }
 
 func engineCases() []engineCase {
 	var cases []engineCase

@@ -212,3 +212,25 @@ func FuzzNormalise(f *testing.F) {
 		}
 	})
 }
+
+// TestTextRulesEndOfText: Python's $ also matches before a final newline, Go's
+// and JavaScript's do not; every "$" alternative in a pattern must therefore
+// sit beside a class that matches "\n", so the three agree on "<match>\n".
+func TestTextRulesEndOfText(t *testing.T) {
+	for _, r := range TextRules() {
+		for i := 0; ; {
+			k := strings.Index(r.Pattern[i:], "(?:$|")
+			if k < 0 {
+				break
+			}
+			i += k + len("(?:$|")
+			end := strings.IndexByte(r.Pattern[i:], ']')
+			class := r.Pattern[i : i+end+1]
+			negated := strings.HasPrefix(class, "[^")
+			hasNL := strings.Contains(class, `\n`)
+			if negated == hasNL {
+				t.Errorf("%s: end alternative %q does not match a newline", r.ID, class)
+			}
+		}
+	}
+}

@@ -31,16 +31,17 @@ type TableEvent struct {
 // settings file may carry), ProjectLayerKeys (Codex project config keys
 // tolerated between cwd and project root), InertEvents (events a later
 // layer may add to under a required baseline) and ExecForm (whether the
-// engine takes an argv hook handler instead of a shell string).
+// engine takes an argv hook handler instead of a shell string). The three
+// key sets map each key or event to the source of its observation.
 type Table struct {
 	Engine           string                `json:"engine"`
 	Version          string                `json:"version"`
 	Source           string                `json:"source"`
 	Events           map[string]TableEvent `json:"events"`
 	Capabilities     map[string]string     `json:"capabilities"`
-	SettingsKeys     []string              `json:"settings_keys"`
-	ProjectLayerKeys []string              `json:"project_layer_keys"`
-	InertEvents      []string              `json:"inert_events"`
+	SettingsKeys     map[string]string     `json:"settings_keys"`
+	ProjectLayerKeys map[string]string     `json:"project_layer_keys"`
+	InertEvents      map[string]string     `json:"inert_events"`
 	ExecForm         bool                  `json:"exec_form"`
 }
 
@@ -67,11 +68,7 @@ func LoadTable(fsys fs.FS, engine, version string) (*Table, error) {
 	return &t, nil
 }
 
-func (t *Table) has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }

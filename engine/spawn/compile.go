@@ -400,7 +400,7 @@ func (c *compiler) merge() error {
 		if !appliesTo(a, engine) {
 			continue
 		}
-		if l.layer != LayerRegistry && len(baseline) > 0 && !slices.Contains(c.table.InertEvents, a.Event) {
+		if l.layer != LayerRegistry && len(baseline) > 0 && !hasKey(c.table.InertEvents, a.Event) {
 			dup := false
 			for _, b := range baseline {
 				dup = dup || (a.Hook == b.Hook && a.Event == b.Event)

@@ -37,9 +37,11 @@
 // the real-client suite observed at that exact version; a version without a
 // table renders no event, so any attachment for it refuses. The shipped
 // tables list pre_tool (deny observed) and the engine's Stop for
-// Claude Code 2.1.328 and codex-cli 0.169.0; settings_keys,
-// project_layer_keys and inert_events are empty because nothing was
-// measured for them.
+// Claude Code 2.1.328 and codex-cli 0.169.0; Claude's settings_keys holds
+// only "permissions" (TestRealClaudeCallerPermissions: a caller's
+// permissions.deny ["Bash"] merged into the run file withholds Bash from
+// the model); project_layer_keys and inert_events are empty because nothing
+// was measured for them. Each key maps to the source of its observation.
 //
 // # Claude Code 2.1.328
 //
@@ -51,8 +53,8 @@
 // .claude/settings.json run in a control run without spawn and do not run
 // under spawn; the registry hook runs, its exit-2 deny reaches the model
 // and the tool does not run; the hook's parent process carries the
-// rendered flags. A caller's --settings is merged only for settings_keys
-// (none yet), a caller's hooks or a non-empty --setting-sources refuse.
+// rendered flags. A caller's --settings is merged only for settings_keys,
+// a caller's hooks or a non-empty --setting-sources refuse.
 //
 // # codex-cli 0.169.0 (measured on 2026-11-29, not yet in testdata/clients/FACTS.md)
 //

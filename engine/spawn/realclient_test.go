@@ -266,4 +266,77 @@ func TestRealClients(t *testing.T) {
 	})
 }
 
+// offersTool reports whether any request in the mock log offered the tool
+// named name to the model.
+func offersTool(t *testing.T, log, name string) bool {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var rec struct {
+			Body struct {
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"`
+			} `json:"body"`
+		}
+		if json.Unmarshal([]byte(line), &rec) != nil {
+			continue
+		}
+		for _, tool := range rec.Body.Tools {
+			if tool.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestRealClaudeCallerPermissions measures the one settings key in the
+// Claude 2.1.328 table: a caller's --settings {"permissions":{"deny":["Bash"]}}
+// is merged into the run file and honoured under --setting-sources "" (the
+// model is not offered Bash); without it the same spawn offers Bash and the
+// tool runs.
+func TestRealClaudeCallerPermissions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real clients take seconds; -short")
+	}
+	bin := clientsBin()
+	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
+		unavailable(t, "the pinned claude is not installed in "+bin)
+	}
+	w := newRealWorld(t)
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{}})
+	for _, deny := range []bool{false, true} {
+		port, log := startMock(t, "anthropic", t.TempDir())
+		args := []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"}
+		if deny {
+			args = append(args, "--settings", `{"permissions":{"deny":["Bash"]}}`)
+		}
+		env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
+			fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+		var runFile []byte
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		code, err := Exec(ctx, ExecOptions{Argv: args, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+			Started: func(r *Render, _ []string) { runFile, _ = os.ReadFile(r.Files[0]) }})
+		cancel()
+		if err != nil || code != 0 {
+			t.Fatalf("deny=%v: code %d err %v\n%s", deny, code, err, out.String())
+		}
+		sentinel := filepath.Join(w.repo, "e2e_tool_ran.txt")
+		_, statErr := os.Stat(sentinel)
+		ran := statErr == nil
+		os.Remove(sentinel)
+		if offersTool(t, log, "Bash") == deny || ran == deny {
+			t.Fatalf("deny=%v: Bash offered %v, tool ran %v; run file %s", deny, offersTool(t, log, "Bash"), ran, runFile)
+		}
+		if deny && !strings.Contains(string(runFile), `"deny"`) {
+			t.Fatalf("the caller's permissions are not in the run file: %s", runFile)
+		}
+	}
+}
+
 func cloneStrings(s []string) []string { return append([]string(nil), s...) }

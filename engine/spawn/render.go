@@ -72,7 +72,7 @@ func (c *compiler) renderClaude() (*Render, error) {
 			if k == "hooks" || k == "disableAllHooks" {
 				return nil, refuse(ReasonCallerHooks, "the caller's settings carry %q; hooks come from the registry only", k)
 			}
-			if !slices.Contains(c.table.SettingsKeys, k) {
+			if !hasKey(c.table.SettingsKeys, k) {
 				return nil, refuse(ReasonSettingsKey, "the caller's settings key %q is not in claude %s settings_keys", k, c.version)
 			}
 			settings[k] = caller[k]
@@ -317,7 +317,7 @@ func (c *compiler) checkCodexProjectLayers() error {
 				return refuse(ReasonCodexProjectLayer, "%s declares hooks", ct)
 			case k == "mcp_servers":
 				return refuse(ReasonCodexProjectLayer, "%s declares MCP servers", ct)
-			case !slices.Contains(c.table.ProjectLayerKeys, k):
+			case !hasKey(c.table.ProjectLayerKeys, k):
 				return refuse(ReasonCodexProjectLayer, "%s sets %q, outside codex %s project_layer_keys", ct, k, c.version)
 			}
 		}

@@ -214,23 +214,33 @@ func FuzzNormalise(f *testing.F) {
 }
 
 // TestTextRulesEndOfText: Python's $ also matches before a final newline, Go's
-// and JavaScript's do not; every "$" alternative in a pattern must therefore
-// sit beside a class that matches "\n", so the three agree on "<match>\n".
+// and JavaScript's do not, and Go searches line by line where a renderer may
+// search the whole text; every "^" or "$" alternative in a pattern must
+// therefore sit beside a class that matches "\n", so all of them agree.
 func TestTextRulesEndOfText(t *testing.T) {
 	for _, r := range TextRules() {
-		for i := 0; ; {
-			k := strings.Index(r.Pattern[i:], "(?:$|")
-			if k < 0 {
-				break
-			}
-			i += k + len("(?:$|")
-			end := strings.IndexByte(r.Pattern[i:], ']')
-			class := r.Pattern[i : i+end+1]
-			negated := strings.HasPrefix(class, "[^")
-			hasNL := strings.Contains(class, `\n`)
-			if negated == hasNL {
-				t.Errorf("%s: end alternative %q does not match a newline", r.ID, class)
-			}
+		for _, anchor := range []string{"(?:$|", "(?:^|"} {
+			checkAnchorClasses(t, r, anchor)
+		}
+	}
+}
+
+// checkAnchorClasses: the class beside each anchor alternative matches "\n",
+// so a per-line search (^ and $ at each line) equals a whole-text search.
+func checkAnchorClasses(t *testing.T, r TextRule, anchor string) {
+	t.Helper()
+	for i := 0; ; {
+		k := strings.Index(r.Pattern[i:], anchor)
+		if k < 0 {
+			return
+		}
+		i += k + len(anchor)
+		end := strings.IndexByte(r.Pattern[i:], ']')
+		class := r.Pattern[i : i+end+1]
+		negated := strings.HasPrefix(class, "[^")
+		hasNL := strings.Contains(class, `\n`)
+		if negated == hasNL {
+			t.Errorf("%s: the class %q beside %s does not match a newline", r.ID, class, anchor)
 		}
 	}
 }

@@ -217,3 +217,29 @@ func TestRenderGoesBeforeCallersDoubleDash(t *testing.T) {
 		t.Fatalf("engine argv: %q", log)
 	}
 }
+
+// TestOperatorLegacyCommand: the operator layer may attach a legacy command
+// string; it is approved as ["/bin/sh","-c",command] and rendered verbatim.
+func TestOperatorLegacyCommand(t *testing.T) {
+	w := auditWorld(t)
+	var lib library
+	readJSON(t, filepath.Join(w.home, LibraryFile), &lib)
+	cmd := filepath.Join(w.home, "bin", "guard.sh") + " --legacy"
+	lib.Entries["old"] = Entry{Command: &cmd, Timeout: json.RawMessage("7")}
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), lib)
+	op := filepath.Join(w.work, "operator.json")
+	writeJSONFile(t, op, Layer{Version: 1, Attachments: []Attachment{{Hook: "old", Event: "pre_tool"}}})
+	if res := w.exec(t, "codex", "", op); res.refusal == nil || res.refusal.Reason != ReasonApprovalMissing {
+		t.Fatalf("unapproved legacy: %v", res.err)
+	}
+	if err := Approve(w.home, [][]string{{"/bin/sh", "-c", cmd}}); err != nil {
+		t.Fatal(err)
+	}
+	res := w.exec(t, "codex", "", op)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if joined := strings.Join(res.argv, " "); !strings.Contains(joined, `command="`+cmd+`",timeout=7`) {
+		t.Fatalf("legacy command not rendered verbatim: %s", joined)
+	}
+}

@@ -217,8 +217,38 @@ func TestConformRepairsDrift(t *testing.T) {
 	if !anyContains(f.Changes, "retracted Stop") || !anyContains(f.Changes, "added PreToolUse") {
 		t.Errorf("changes %v", f.Changes)
 	}
-	// adopt (not conform) never retracts: adding stop back to the events
-	// and adopting restores the row.
+}
+
+// TestConformDeselectedClient: a client dropped from the manifest loses our
+// rows (foreign rows stay) and its leftover plugin files are reported.
+func TestConformDeselectedClient(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	makeRepo(t, root, true, nil, nil)
+	opts := testOptions(t)
+	if rep, _ := Adopt(context.Background(), []string{root}, opts); rep.Failed() {
+		t.Fatalf("%+v", rep.Repositories[0])
+	}
+	codexPath := filepath.Join(root, ".codex/hooks.json")
+	adopted, _ := os.ReadFile(codexPath)
+	withForeign := strings.Replace(string(adopted), `"hooks": {`, `"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./hello.sh"}]}], `, 1)
+	os.WriteFile(codexPath, []byte(withForeign), 0o644)
+	os.WriteFile(filepath.Join(root, ManifestFile), []byte("version: 1\nclients: [claude]\n"), 0o644)
+	rep, err := Conform(context.Background(), []string{root}, opts)
+	if err != nil || rep.Failed() {
+		t.Fatalf("%v %+v", err, rep.Repositories[0])
+	}
+	r := rep.Repositories[0]
+	f := fileReport(r, ".codex/hooks.json")
+	if f == nil || f.Action != ActionMerged || !anyContains(f.Changes, "retracted PreToolUse") {
+		t.Fatalf("codex file: %+v", f)
+	}
+	got, _ := os.ReadFile(codexPath)
+	if Ours(string(got)) || !strings.Contains(string(got), "./hello.sh") {
+		t.Fatalf("after conform:\n%s", got)
+	}
+	if !anyContains(r.Warnings, "opencode is no longer selected") || !anyContains(r.Warnings, "agy is no longer selected") {
+		t.Fatalf("warnings %v", r.Warnings)
+	}
 }
 
 // TestOneFailureDoesNotStopTheFleet: one broken repository fails alone.

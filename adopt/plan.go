@@ -247,15 +247,49 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		add(rep, snap, f.Body, f.Mode)
 	}
 
+	if conform {
+		for _, r := range []struct{ client, path string }{{"agy", ".agents/plugins/hookwarden"}, {"opencode", ".opencode/plugins/hookwarden.js"}} {
+			if slices.Contains(governed, r.client) {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(r.path))); err == nil {
+				p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("%s is no longer selected in %s but %s is still there; hookwarden deletes no file, remove it by hand", r.client, ManifestFile, r.path))
+			}
+		}
+	}
+
 	// agent-hooks
 	var codexHooks []byte
 	codexPlanned := false
 	for _, client := range []string{"claude", "codex", "gemini"} {
-		if !slices.Contains(governed, client) {
+		selected := slices.Contains(governed, client)
+		if !selected && !conform {
 			continue
 		}
 		rel := settingsFile[client]
 		rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
+		if !selected {
+			// conform: a client no longer selected keeps no row of ours.
+			snap, err := safewrite.Preflight(root, rel)
+			if err != nil {
+				return p.fail("%s: %v", rel, err)
+			}
+			if !snap.Exists || declined(StepAgentHooks) {
+				continue
+			}
+			res, err := opts.files.merge(filepath.Join(root, filepath.FromSlash(rel)), snap.Data, client, nil, clientjson.Options{Ours: Ours, Retract: true})
+			if err != nil {
+				return p.fail("%v", err)
+			}
+			rep.Action = action(snap, res.Out, ActionMerged)
+			if rep.Action == ActionUnchanged {
+				continue
+			}
+			rep.Reason = "client no longer selected in " + ManifestFile
+			rep.Changes = changeList(res.Changes)
+			add(rep, snap, res.Out, 0o644)
+			continue
+		}
 		if declined(StepAgentHooks) {
 			rep.Action, rep.Reason = ActionDeclined, "declined"
 			p.rep.Files = append(p.rep.Files, rep)
@@ -303,16 +337,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			return p.fail("%v", err)
 		}
 		rep.Action = action(snap, res.Out, ActionMerged)
-		for _, c := range res.Changes {
-			if c.Kind == "served" {
-				continue
-			}
-			s := c.Kind + " " + c.NativeEvent
-			if c.Matcher != "" {
-				s += " " + c.Matcher
-			}
-			rep.Changes = append(rep.Changes, s)
-		}
+		rep.Changes = changeList(res.Changes)
 		for _, w := range res.Warnings {
 			p.rep.Warnings = append(p.rep.Warnings, rel+": "+w)
 		}
@@ -392,6 +417,23 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: udiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, string(w.snap.Data), string(w.data))})
 	}
 	return p
+}
+
+// changeList renders clientjson changes for the report ("added PreToolUse
+// ^Bash$", "retracted Stop"), leaving out rows found already served.
+func changeList(changes []clientjson.Change) []string {
+	var out []string
+	for _, c := range changes {
+		if c.Kind == "served" {
+			continue
+		}
+		s := c.Kind + " " + c.NativeEvent
+		if c.Matcher != "" {
+			s += " " + c.Matcher
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // action names what writing data over snap does: created, unchanged, or

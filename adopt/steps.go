@@ -10,6 +10,14 @@
 // read, so a file changed in between is refused, not overwritten. In a fleet
 // run, every repository is planned before any is written.
 //
+// Files adopt writes in a repository (DESIGN.md "Files in a governed
+// repository"): .hookwarden.yaml (created once, never rewritten), the managed
+// block of .gitignore, .hookwarden/hook.py and .hookwarden/interceptor.py,
+// .agents/plugins/hookwarden/{plugin.json,hooks.json,hook.py} (agy),
+// .opencode/plugins/hookwarden.js (opencode), our rows in
+// .claude/settings.json, .codex/hooks.json and .gemini/settings.json, and
+// copies of replaced files under .hookwarden/backups/<UTC stamp>/.
+//
 // Write order: git-ignore (so backups are ignored before any file is
 // replaced), the backups, the rendered files (launcher, interceptor,
 // agy-plugin, opencode-plugin), the client settings files (agent-hooks:

@@ -898,7 +898,12 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 		for _, w := range call.Args {
 			argv = append(argv, sc.fields(w)...)
 		}
+		if len(argv) == 0 {
+			hooksListed, text = false, nil
+			continue
+		}
 		names := stageNames(argv)
+		first, known := cmdName(argv[0])
 		if hooksListed {
 			for _, n := range names {
 				switch n {
@@ -907,10 +912,10 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 				}
 			}
 		}
-		if text != nil && len(names) > 0 {
-			switch names[0] {
+		if text != nil && known {
+			switch first {
 			case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "cmd", "powershell", "pwsh", "iex", "invoke-expression":
-				if len(skipOpts(argv[1:], "", nil)) == 0 || names[0] == "iex" || names[0] == "invoke-expression" {
+				if len(skipOpts(argv[1:], "", nil)) == 0 || first == "iex" || first == "invoke-expression" {
 					j.scriptField(*text, depth+1, env)
 				}
 			}
@@ -921,7 +926,7 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 				hooksListed = true
 			}
 		}
-		if n := names[0]; n == "echo" || n == "printf" || n == "write-output" || n == "write-host" {
+		if first == "echo" || first == "printf" || first == "write-output" || first == "write-host" {
 			t := joinFields(skipOpts(argv[1:], "", nil))
 			text = &t
 		}

@@ -143,6 +143,23 @@ func New(operator []OperatorPattern) (*Policy, error) {
 // every command within the bounds. The returned Reason never contains the
 // command.
 func (p *Policy) Judge(command string) Decision {
+	d, _ := p.judgeRecover(command)
+	return d
+}
+
+// judgeRecover is Judge with a safety net: a panic inside the shell layer (a
+// defect) denies the command as unjudgeable instead of crashing the hook
+// process; recovered reports it so the fuzz test still fails on it.
+func (p *Policy) judgeRecover(command string) (d Decision, recovered any) {
+	defer func() {
+		if r := recover(); r != nil {
+			d, recovered = p.deny(RuleIndirectionUnjudgeable), r
+		}
+	}()
+	return p.judge(command), nil
+}
+
+func (p *Policy) judge(command string) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}

@@ -176,7 +176,10 @@ func FuzzJudge(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		d := p.Judge(cmd)
+		d, recovered := p.judgeRecover(cmd)
+		if recovered != nil {
+			t.Fatalf("Judge panicked (denied by the safety net): %v", recovered)
+		}
 		if d.Allowed != (d.RuleID == "") || d.Allowed != (d.Reason == "") {
 			t.Fatalf("inconsistent decision %+v", d)
 		}

@@ -244,3 +244,25 @@ func checkAnchorClasses(t *testing.T, r TextRule, anchor string) {
 		}
 	}
 }
+
+// TestRequiresIsNecessary: on every corpus command and its lines, a text rule
+// that matches a line finds one of its Requires literals there, so the
+// prefilter never hides a match.
+func TestRequiresIsNecessary(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.compileText(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range loadCorpus(t) {
+		for _, line := range strings.Split(p.Normalise(c.command(t)), "\n") {
+			for i, re := range p.text {
+				if re.MatchString(line) && !containsAny(asciiLower(line), p.textReq[i]) {
+					t.Errorf("%s: rule %s matches a line holding none of %v", c.ID, p.textIDs[i], p.textReq[i])
+				}
+			}
+		}
+	}
+}

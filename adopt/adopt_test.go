@@ -314,3 +314,35 @@ func TestDiscover(t *testing.T) {
 }
 
 var _ = safewrite.ErrConflict
+
+// TestBackupsInNestedAndLinkedRepositories: the ignore check follows git:
+// a repository root below the work tree root uses the work tree's rules, and
+// a linked worktree reads info/exclude from its common git directory.
+func TestBackupsInNestedAndLinkedRepositories(t *testing.T) {
+	base := t.TempDir()
+	// The adopted directory is a subdirectory of a git work tree.
+	mono := filepath.Join(base, "mono")
+	makeRepo(t, mono, true, map[string]string{"pkg/app/.claude/settings.json": "{}\n"}, nil)
+	opts := testOptions(t)
+	opts.Clients = []string{"claude"}
+	rep, _ := Adopt(context.Background(), []string{filepath.Join(mono, "pkg/app")}, opts)
+	if f := fileReport(rep.Repositories[0], ".claude/settings.json"); f == nil || f.Backup == "" {
+		t.Fatalf("nested: %+v warnings %v", f, rep.Repositories[0].Warnings)
+	}
+
+	// A linked worktree whose backups are ignored only by the common
+	// directory's info/exclude (git-ignore step declined).
+	common := filepath.Join(base, "main.git")
+	gitdir := filepath.Join(common, "worktrees", "wt")
+	os.MkdirAll(filepath.Join(common, "info"), 0o755)
+	os.MkdirAll(gitdir, 0o755)
+	os.WriteFile(filepath.Join(common, "info", "exclude"), []byte("/.hookwarden/\n"), 0o644)
+	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644)
+	wt := filepath.Join(base, "wt")
+	makeRepo(t, wt, false, map[string]string{".git": "gitdir: " + gitdir + "\n", ".claude/settings.json": "{}\n"}, nil)
+	opts.Decline = []string{StepGitIgnore}
+	rep, _ = Adopt(context.Background(), []string{wt}, opts)
+	if f := fileReport(rep.Repositories[0], ".claude/settings.json"); f == nil || f.Backup == "" {
+		t.Fatalf("linked worktree: %+v warnings %v errors %v", f, rep.Repositories[0].Warnings, rep.Repositories[0].Errors)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -448,18 +449,28 @@ func action(snap safewrite.Snapshot, data []byte, changed string) string {
 	return changed
 }
 
-// backupsIgnored decides whether git ignores BackupDir, given the
-// .gitignore content the plan will leave (gitignoreData). It uses go-git's
-// gitignore matcher over the repository's own rules: .git/info/exclude, the
-// root .gitignore as planned, and any .gitignore in .hookwarden/ or
-// .hookwarden/backups/ (a user's global excludes are not consulted: they are
-// not the repository's). Deciding at plan time, on the planned content, is
-// what makes a dry run's report equal the real run's.
+// backupsIgnored decides whether git ignores BackupDir of the repository at
+// root, given the .gitignore content the plan will leave there
+// (gitignoreData). It finds the enclosing git work tree (internal/gitdisc: a
+// .git directory, or a .git file of a linked worktree or submodule, at root
+// or above it) and runs go-git's gitignore matcher over that repository's own
+// rules: info/exclude of its common git directory, every .gitignore from the
+// work tree down to root, root's .gitignore as planned, and any .gitignore in
+// .hookwarden/ or .hookwarden/backups/ (a user's global excludes are not
+// consulted: they are not the repository's). Deciding at plan time, on the
+// planned content, is what makes a dry run's report equal the real run's.
+// It returns the verdict and, when false, the reason for the report.
 func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
-	gitPath := filepath.Join(root, ".git")
-	fi, err := os.Lstat(gitPath)
+	repo, found, err := gitdisc.Find(root)
 	if err != nil {
-		return false, "not a git repository (no .git), so git cannot confirm .hookwarden/backups/ is ignored"
+		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
+	}
+	if !found {
+		return false, "not a git repository (no .git here or above), so git cannot confirm .hookwarden/backups/ is ignored"
+	}
+	var base []string
+	if rel, err := filepath.Rel(repo.WorkTree, root); err == nil && rel != "." {
+		base = strings.Split(filepath.ToSlash(rel), "/")
 	}
 	var ps []gitignore.Pattern
 	parse := func(data []byte, domain []string) {
@@ -471,20 +482,34 @@ func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
 			ps = append(ps, gitignore.ParsePattern(line, domain))
 		}
 	}
-	if fi.IsDir() {
-		if data, err := os.ReadFile(filepath.Join(gitPath, "info", "exclude")); err == nil {
-			parse(data, nil)
+	common := repo.GitDir
+	if data, err := os.ReadFile(filepath.Join(repo.GitDir, "commondir")); err == nil {
+		if c := strings.TrimSpace(string(data)); filepath.IsAbs(c) {
+			common = c
+		} else if c != "" {
+			common = filepath.Join(repo.GitDir, c)
 		}
 	}
-	parse(gitignoreData, nil)
+	if data, err := os.ReadFile(filepath.Join(common, "info", "exclude")); err == nil {
+		parse(data, nil)
+	}
+	for i := 0; i < len(base); i++ {
+		dir := append([]string{repo.WorkTree}, base[:i]...)
+		if data, err := os.ReadFile(filepath.Join(append(dir, ".gitignore")...)); err == nil {
+			parse(data, base[:i])
+		}
+	}
+	parse(gitignoreData, base)
 	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
 		if data, err := os.ReadFile(filepath.Join(append([]string{root}, append(d, ".gitignore")...)...)); err == nil {
-			parse(data, d)
+			parse(data, append(append([]string{}, base...), d...))
 		}
 	}
 	m := gitignore.NewMatcher(ps)
-	if m.Match([]string{".hookwarden"}, true) || m.Match([]string{".hookwarden", "backups"}, true) {
-		return true, ""
+	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
+		if m.Match(append(append([]string{}, base...), d...), true) {
+			return true, ""
+		}
 	}
 	return false, ".hookwarden/backups/ is not ignored by git here (the git-ignore step is declined or a rule re-includes it), and a backup must never be committed"
 }

@@ -266,3 +266,37 @@ func TestRequiresIsNecessary(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTextLayer: the prefiltered per-line search (textMatch) equals a plain
+// search of the whole normalised text with every rule in order, as a renderer
+// without the prefilter computes it.
+func FuzzTextLayer(f *testing.F) {
+	for _, c := range loadCorpus(f) {
+		if c.Command != nil {
+			f.Add(*c.Command)
+		}
+	}
+	p, err := New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := p.compileText(); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if len(cmd) > MaxCommandBytes {
+			return
+		}
+		n := p.Normalise(cmd)
+		whole := ""
+		for i, re := range p.text {
+			if re.MatchString(n) {
+				whole = p.textIDs[i]
+				break
+			}
+		}
+		if got := p.textMatch(n); got != whole {
+			t.Fatalf("per-line prefiltered %q, whole text %q", got, whole)
+		}
+	})
+}

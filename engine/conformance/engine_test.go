@@ -81,7 +81,7 @@ func engineCases() []engineCase {
 	var cases []engineCase
 	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
 		cases = append(cases,
-			engineCase{name: "pre-tool", client: client, rows: []string{"pre-tool"},
+			engineCase{name: "deny-allow", client: client, rows: []string{"pre-tool"},
 				check:    "deny honoured (the denied command never ran, the refusal reached the model) and allow passes (the next command ran)",
 				manifest: manifestWith(""),
 				script:   func(*Sandbox) Script { return Script{Commands: []string{denyCommand, allowCommand}} },
@@ -168,6 +168,7 @@ func engineCases() []engineCase {
 					r.wantExit(t, 0)
 					r.wantFile(t, allowedMarker, true)
 					r.wantCarried(t, "checkpoint is due")
+					r.wantForeignEvent(t, "post-tool")
 				}})
 	}
 	for _, client := range []string{"claude", "gemini"} {
@@ -240,23 +241,10 @@ func TestEngineCases(t *testing.T) {
 					t.Logf("%s:\n%s", k, v)
 				}
 			} else {
-				s.recordPayloads(t, r.sb, r.user, ec.client, version, recordName(ec.name))
+				s.recordPayloads(t, r.sb, r.user, ec.client, version, ec.name)
 			}
 		})
 	}
-}
-
-// recordName is the scenario part of a recorded payload's file name.
-func recordName(caseName string) string {
-	switch caseName {
-	case "pre-tool":
-		return "deny-allow"
-	case "pre-edit-deny":
-		return "deny"
-	case "pre-edit-allow":
-		return "allow"
-	}
-	return caseName
 }
 
 // probePayload is a Claude payload for event used to ask the built engine
@@ -548,18 +536,21 @@ func (s *suite) registerRows(t *testing.T, r *caseRun, bin string) {
 }
 
 // foreignRows are the operator's own rows the suite keeps next to ours:
-// a recorder on the shell tool, the write tool and the stop event, with
-// plain (unanchored) matchers as operators write them.
+// a recorder before the shell tool and the write tool, after the shell
+// tool, and on the stop event, with plain (unanchored) matchers as
+// operators write them.
 func foreignRows(client string) []hookRow {
 	switch client {
 	case "claude":
 		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "PreToolUse", Matcher: "Write", Timeout: 15},
-			{Native: "Stop", Timeout: 15}}
+			{Native: "PostToolUse", Matcher: "Bash", Timeout: 15}, {Native: "Stop", Timeout: 15}}
 	case "codex":
-		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "Stop", Timeout: 15}}
+		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "PostToolUse", Matcher: "Bash", Timeout: 15},
+			{Native: "Stop", Timeout: 15}}
 	case "gemini":
 		return []hookRow{{Native: "BeforeTool", Matcher: "run_shell_command", Timeout: 15000},
-			{Native: "BeforeTool", Matcher: "write_file", Timeout: 15000}, {Native: "AfterAgent", Timeout: 15000}}
+			{Native: "BeforeTool", Matcher: "write_file", Timeout: 15000}, {Native: "AfterTool", Matcher: "run_shell_command", Timeout: 15000},
+			{Native: "AfterAgent", Timeout: 15000}}
 	}
 	return nil
 }

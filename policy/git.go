@@ -183,7 +183,7 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 			j.command(args[1:], env, depth+1, nil, sc)
 		}
 		return
-	case "rm", "mv":
+	case "rm", "mv", "clean":
 		for _, a := range args {
 			if strings.HasPrefix(a.val, "-") {
 				continue

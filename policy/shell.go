@@ -450,20 +450,21 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			j.hits.add(RuleHookManagerUninstall)
 		}
 		return nil, false
-	case "cd", "pushd", "chdir", "set-location", "sl":
+	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
 		rest := skipOpts(args, "", nil)
-		if len(rest) == 1 && !rest[0].dynamic() {
+		if name != "popd" && len(rest) == 1 && !rest[0].dynamic() {
 			p := strings.ReplaceAll(rest[0].raw, `\`, "/")
 			if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
 				sc.cwd = p
 			} else {
 				sc.cwd = path.Clean(sc.cwd + "/" + p)
 			}
+			sc.cwdUnknown = false
 			if len(sc.cwd) > MaxLineBytes {
-				sc.cwd = "" // a directory this long is not tracked
+				sc.cwd, sc.cwdUnknown = "", true // a directory this long is not tracked
 			}
 		} else {
-			sc.cwd = ""
+			sc.cwd, sc.cwdUnknown = "", true
 		}
 		return nil, false
 	}

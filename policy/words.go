@@ -23,11 +23,12 @@ type field struct {
 func (f field) dynamic() bool { return strings.Contains(f.val, dyn) }
 
 // scope holds literal variable assignments seen so far in one script and the
-// directory the script has changed to with cd (relative, "" when unknown or
-// unchanged).
+// directory the script has changed to with cd ("" when unchanged or unknown;
+// cwdUnknown after a cd whose target is known only at run time).
 type scope struct {
-	vars map[string]string
-	cwd  string
+	vars       map[string]string
+	cwd        string
+	cwdUnknown bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -216,6 +217,11 @@ func (sc *scope) classify(f field) pathKind {
 			s = sc.cwd + "/" + s
 		}
 		c := classifyPath(s)
+		if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
+			// After cd to a directory known only at run time, a bare hook
+			// name may well be inside the hooks directory.
+			c.hooks = true
+		}
 		k.hooks = k.hooks || c.hooks
 		k.gitDir = k.gitDir || c.gitDir
 		k.gitConf = k.gitConf || c.gitConf
@@ -223,7 +229,39 @@ func (sc *scope) classify(f field) pathKind {
 	return k
 }
 
-var hookDirNames = []string{".husky", ".lefthook", ".lefthook-local", ".githooks"}
+// isHookDirName reports the directories hook managers keep hooks in: husky's
+// .husky, lefthook's .lefthook and .lefthook-local (script dirs), and the
+// conventional .githooks of core.hooksPath setups.
+func isHookDirName(c string) bool {
+	switch c {
+	case ".husky", ".lefthook", ".lefthook-local", ".githooks":
+		return true
+	}
+	return false
+}
+
+func isRelative(s string) bool {
+	return !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':')
+}
+
+// hookFileName reports a relative path whose first component is a git hook
+// name (githooks(5); "update" is left out as too common a file name).
+func hookFileName(s string) bool {
+	first := strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+	first = strings.TrimPrefix(first, "./")
+	if i := strings.IndexByte(first, '/'); i >= 0 {
+		first = first[:i]
+	}
+	switch first {
+	case "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+		"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+		"pre-push", "pre-receive", "proc-receive", "post-receive", "post-update", "reference-transaction",
+		"push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman",
+		"post-index-change":
+		return true
+	}
+	return false
+}
 
 func classifyPath(s string) pathKind {
 	var k pathKind
@@ -264,10 +302,8 @@ func classifyPath(s string) pathKind {
 		if strings.Contains(c, dyn) && i+1 < len(comps) && comps[i+1] == "hooks" {
 			k.hooks = true
 		}
-		for _, h := range hookDirNames {
-			if c == h || (glob && matchGlob(c, h)) {
-				k.hooks = true
-			}
+		if isHookDirName(c) || (glob && (matchGlob(c, ".husky") || matchGlob(c, ".lefthook") || matchGlob(c, ".lefthook-local") || matchGlob(c, ".githooks"))) {
+			k.hooks = true
 		}
 	}
 	if n := len(comps); n > 0 {
@@ -279,7 +315,12 @@ func classifyPath(s string) pathKind {
 	return k
 }
 
+// matchGlob reports whether a glob component matches name; as in the shell,
+// a name starting with "." is matched only by a pattern starting with ".".
 func matchGlob(pattern, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") {
+		return false
+	}
 	ok, err := path.Match(pattern, name)
 	return err == nil && ok
 }

@@ -1,0 +1,520 @@
+package policy
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"path"
+	"strings"
+	"unicode/utf16"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// launcher judges the command called name with args. When the command runs
+// another command (a launcher), it returns that command's argv and true.
+func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	switch name {
+	case "env":
+		return j.envLauncher(args, env, depth)
+	case "exec":
+		return skipOpts(args, "a", nil), true
+	case "command":
+		for _, a := range args {
+			if a.val == "-v" || a.val == "-V" {
+				return nil, false
+			}
+		}
+		return skipOpts(args, "", nil), true
+	case "builtin", "nohup", "setsid", "nocorrect", "noglob", "caffeinate", "unbuffer", "catchsegv":
+		return skipOpts(args, "", nil), true
+	case "nice":
+		return skipOpts(args, "n", []string{"--adjustment"}), true
+	case "time":
+		return skipOpts(args, "fo", []string{"--format", "--output"}), true
+	case "timeout":
+		rest := skipOpts(args, "sk", []string{"--signal", "--kill-after"})
+		if len(rest) > 0 {
+			rest = rest[1:] // the duration
+		}
+		return rest, true
+	case "stdbuf":
+		return skipOpts(args, "ioe", []string{"--input", "--output", "--error"}), true
+	case "ionice":
+		return skipOpts(args, "cnpP", []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}), true
+	case "chrt", "taskset":
+		rest := skipOpts(args, "", nil)
+		if len(rest) > 0 {
+			rest = rest[1:] // priority or mask
+		}
+		return rest, true
+	case "xargs":
+		return skipOpts(args, "IinLlPdEeas", []string{"--max-args", "--max-lines", "--max-procs", "--delimiter", "--arg-file", "--replace", "--eof", "--max-chars", "--process-slot-var"}), true
+	case "sudo", "doas", "pkexec", "run0":
+		j.hits.add(RulePrivilegeEscalation)
+		rest := skipOpts(args, "ugphCDrtTU", []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"})
+		for len(rest) > 0 && isAssignment(rest[0].val) {
+			n, v, _ := strings.Cut(rest[0].val, "=")
+			*env = append(*env, envVar{name: n, val: lit(v)})
+			rest = rest[1:]
+		}
+		return rest, true
+	case "su":
+		for i, a := range args {
+			v := a.val
+			if v == "--command" || v == "--session-command" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c")) {
+				j.hits.add(RulePrivilegeEscalation)
+				if i+1 < len(args) {
+					j.scriptField(args[i+1], depth+1, *env)
+				}
+			} else if strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--session-command=") {
+				j.hits.add(RulePrivilegeEscalation)
+				_, s, _ := strings.Cut(v, "=")
+				j.script(s, depth+1, *env)
+			}
+		}
+		return nil, false
+	case "eval", "iex", "invoke-expression":
+		j.scriptField(joinFields(skipOpts(args, "", nil)), depth+1, *env)
+		return nil, false
+	case "runas", "gsudo":
+		// Windows elevation: runas /user:<admin> <command>, gsudo <command>.
+		j.hits.add(RulePrivilegeEscalation)
+		return nil, false
+	case "start-process", "saps", "start":
+		// PowerShell Start-Process -Verb RunAs elevates.
+		for i, a := range args {
+			if strings.EqualFold(a.val, "-verb") && i+1 < len(args) && strings.EqualFold(args[i+1].val, "runas") {
+				j.hits.add(RulePrivilegeEscalation)
+			}
+			if strings.EqualFold(a.val, "-verb:runas") {
+				j.hits.add(RulePrivilegeEscalation)
+			}
+		}
+		return nil, false
+	case "alias":
+		for _, a := range args {
+			if _, v, ok := strings.Cut(a.val, "="); ok {
+				j.script(v, depth+1, *env)
+			}
+		}
+		return nil, false
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
+		j.shell(args, *env, depth, st)
+		return nil, false
+	case "busybox":
+		return args, true
+	case "cmd":
+		j.cmdExe(args, *env, depth)
+		return nil, false
+	case "powershell", "pwsh", "powershell_ise":
+		j.powershell(args, *env, depth)
+		return nil, false
+	case "watch":
+		rest := skipOpts(args, "nqs", []string{"--interval", "--differences", "--equexit"})
+		for _, a := range args {
+			if a.val == "-x" || a.val == "--exec" {
+				return rest, true
+			}
+		}
+		if len(rest) > 0 {
+			j.scriptField(joinFields(rest), depth+1, *env)
+		}
+		return nil, false
+	case "script":
+		for i, a := range args {
+			short := strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.HasSuffix(a.val, "c")
+			if (short || a.val == "--command") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+			} else if strings.HasPrefix(a.val, "--command=") {
+				j.script(strings.TrimPrefix(a.val, "--command="), depth+1, *env)
+			}
+		}
+		return nil, false
+	case "flock":
+		for i, a := range args {
+			if (a.val == "-c" || a.val == "--command") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+				return nil, false
+			}
+		}
+		rest := skipOpts(args, "wEe", []string{"--timeout", "--conflict-exit-code"})
+		if len(rest) > 1 {
+			return rest[1:], true
+		}
+		return nil, false
+	case "npx", "bunx", "pnpx":
+		for i, a := range args {
+			if (a.val == "-c" || a.val == "--call") && i+1 < len(args) {
+				j.scriptField(args[i+1], depth+1, *env)
+				return nil, false
+			}
+		}
+		return skipOpts(args, "p", []string{"--package"}), true
+	case "npm", "pnpm", "yarn", "bun", "uv", "pipx":
+		rest := skipOpts(args, "", nil)
+		if len(rest) == 0 {
+			return nil, false
+		}
+		switch rest[0].val {
+		case "exec", "x", "dlx", "run":
+			if rest[0].val == "run" && name != "uv" && name != "pipx" {
+				return nil, false // package scripts: not judgeable here
+			}
+			rest = skipOpts(rest[1:], "", nil)
+			if len(rest) > 0 && rest[0].val == "run" { // uv tool run
+				rest = rest[1:]
+			}
+			return rest, true
+		case "tool":
+			if len(rest) > 1 && rest[1].val == "run" {
+				return skipOpts(rest[2:], "", nil), true
+			}
+			return nil, false
+		}
+		if name == "yarn" || name == "pnpm" {
+			return rest, true
+		}
+		return nil, false
+	case "uvx":
+		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
+	case "python", "python3", "py":
+		for i, a := range args {
+			if a.val == "-m" && i+1 < len(args) {
+				return args[i+1:], true
+			}
+			if a.val == "-c" {
+				return nil, false
+			}
+		}
+		return nil, false
+	case "find":
+		j.find(args, *env, depth, st, sc)
+		return nil, false
+	case "git":
+		j.git(args, *env, depth, sc, nil)
+		return nil, false
+	case "gh":
+		j.gh(args)
+		return nil, false
+	case "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "irm", "invoke-webrequest", "iwr":
+		for _, a := range args {
+			if forgeMergeArg(a.val) {
+				j.hits.add(RuleForgeAdminMerge)
+			}
+		}
+		return nil, false
+	case "lefthook", "pre-commit", "pre_commit", "husky":
+		rest := skipOpts(args, "c", []string{"--config"})
+		if len(rest) > 0 && rest[0].val == "uninstall" {
+			j.hits.add(RuleHookManagerUninstall)
+		}
+		return nil, false
+	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
+		rest := skipOpts(args, "", nil)
+		if name != "popd" && len(rest) == 1 && !rest[0].dynamic() {
+			p := strings.ReplaceAll(rest[0].raw, `\`, "/")
+			if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
+				sc.cwd = p
+			} else {
+				sc.cwd = path.Clean(sc.cwd + "/" + p)
+			}
+			sc.cwdUnknown = false
+			if len(sc.cwd) > MaxLineBytes {
+				sc.cwd, sc.cwdUnknown = "", true // a directory this long is not tracked
+			}
+		} else {
+			sc.cwd, sc.cwdUnknown = "", true
+		}
+		return nil, false
+	}
+	if strings.HasPrefix(name, "git-") {
+		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, sc)
+		return nil, false
+	}
+	j.tamper(name, args, sc)
+	return nil, false
+}
+
+func isAssignment(s string) bool {
+	n, _, ok := strings.Cut(s, "=")
+	if !ok || n == "" {
+		return false
+	}
+	for i, c := range n {
+		if !(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipOpts drops leading options: short options whose letter is in valShort
+// take a value (stuck or next argument), long options in valLong take one
+// unless written --opt=value; "--" ends the options.
+func skipOpts(args []field, valShort string, valLong []string) []field {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			return args[i+1:]
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return args[i:]
+		}
+		if strings.HasPrefix(v, "--") {
+			if !strings.Contains(v, "=") {
+				for _, l := range valLong {
+					if v == l {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		for k := 1; k < len(v); k++ {
+			if strings.IndexByte(valShort, v[k]) >= 0 {
+				if k == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func joinFields(fs []field) field {
+	var v, r []string
+	for _, f := range fs {
+		v = append(v, f.val)
+		r = append(r, f.raw)
+	}
+	return field{val: strings.Join(v, " "), raw: strings.Join(r, " ")}
+}
+
+// envLauncher handles env(1): options, NAME=VALUE assignments, -S strings
+// (GNU coreutils env, --split-string).
+func (j *judge) envLauncher(args []field, env *[]envVar, depth int) ([]field, bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			return args[i+1:], true
+		case v == "-S" || v == "--split-string":
+			if i+1 < len(args) {
+				return append(j.splitString(args[i+1]), args[i+2:]...), true
+			}
+			return nil, false
+		case strings.HasPrefix(v, "--split-string="):
+			return append(j.splitString(lit(strings.TrimPrefix(v, "--split-string="))), args[i+1:]...), true
+		case strings.HasPrefix(v, "-S"):
+			return append(j.splitString(lit(v[2:])), args[i+1:]...), true
+		case v == "-u" || v == "-C" || v == "--unset" || v == "--chdir" || v == "-P":
+			i++
+		case strings.HasPrefix(v, "-"):
+			if strings.Contains(v[1:], "S") && !strings.HasPrefix(v, "--") {
+				// a cluster such as -iS 'cmd'
+				if i+1 < len(args) {
+					return append(j.splitString(args[i+1]), args[i+2:]...), true
+				}
+			}
+		case isAssignment(v):
+			n, val, _ := strings.Cut(v, "=")
+			raw := args[i].raw
+			if _, r, ok := strings.Cut(raw, "="); ok {
+				raw = r
+			}
+			*env = append(*env, envVar{name: n, val: field{val: val, raw: raw}})
+		default:
+			return args[i:], true
+		}
+	}
+	return nil, false
+}
+
+// splitString splits an env -S string into words with the shell parser (close
+// to env's own quoting rules).
+func (j *judge) splitString(f field) []field {
+	src := strings.ReplaceAll(f.val, dyn, "${__hookwarden_dynamic}")
+	file, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil || len(file.Stmts) != 1 {
+		if id := j.p.textMatch(j.p.Normalise(f.val)); id != "" {
+			j.hits.add(id)
+		}
+		return nil
+	}
+	call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	sc := &scope{vars: map[string]string{}}
+	var out []field
+	for _, a := range call.Assigns {
+		if a.Name != nil {
+			out = append(out, lit(a.Name.Value+"="+sc.word(a.Value).val))
+		}
+	}
+	for _, w := range call.Args {
+		out = append(out, sc.fields(w)...)
+	}
+	return out
+}
+
+// shell handles sh-family interpreters: -c strings, and a script fed on
+// stdin by a here-document or here-string.
+func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
+	cflag := false
+	k := 0
+	for ; k < len(args); k++ {
+		v := args[k].val
+		if v == "--" || v == "-" {
+			k++
+			break
+		}
+		if !(strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) {
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" || v == "--command" {
+				if v == "--command" {
+					cflag = true
+					k++
+					break
+				}
+				k++
+			}
+			continue
+		}
+		if strings.HasPrefix(v, "-") && strings.Contains(v, "c") {
+			cflag = true
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
+			k++
+		}
+	}
+	if cflag {
+		if k < len(args) {
+			j.scriptField(args[k], depth+1, env)
+		}
+		return
+	}
+	if k < len(args) {
+		return // a script file: not judged here
+	}
+	if st == nil {
+		return
+	}
+	sc := &scope{vars: map[string]string{}}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				j.scriptField(sc.word(r.Hdoc), depth+1, env)
+			}
+		case syntax.WordHdoc:
+			j.scriptField(sc.word(r.Word), depth+1, env)
+		}
+	}
+}
+
+// cmdExe handles cmd.exe /c and /k: the rest of the line is the command.
+func (j *judge) cmdExe(args []field, env []envVar, depth int) {
+	for i, a := range args {
+		l := strings.ToLower(a.raw)
+		if l == "/c" || l == "/k" || l == "/r" {
+			j.script(joinFields(args[i+1:]).raw, depth+1, env)
+			return
+		}
+		if (strings.HasPrefix(l, "/c") || strings.HasPrefix(l, "/k")) && len(a.val) >= 2 && len(a.raw) >= 2 {
+			rest := append([]field{{val: a.val[2:], raw: a.raw[2:]}}, args[i+1:]...)
+			j.script(joinFields(rest).raw, depth+1, env)
+			return
+		}
+	}
+}
+
+// powershell handles powershell.exe and pwsh: -Command (any unique prefix,
+// -c), -EncodedCommand (base64 of UTF-16LE), or a bare command line.
+func (j *judge) powershell(args []field, env []envVar, depth int) {
+	valued := []string{"executionpolicy", "ep", "ex", "windowstyle", "version", "outputformat", "inputformat", "configurationname", "workingdirectory", "wd", "settingsfile", "custompipename"}
+	for i := 0; i < len(args); i++ {
+		a := args[i].raw
+		if !(strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/")) {
+			j.script(joinFields(args[i:]).raw, depth+1, env)
+			return
+		}
+		n := strings.ToLower(strings.TrimLeft(a, "-/"))
+		switch {
+		case n == "":
+			continue
+		case strings.HasPrefix("command", n):
+			if i+1 < len(args) {
+				j.script(joinFields(args[i+1:]).raw, depth+1, env)
+			}
+			return
+		case strings.HasPrefix("encodedcommand", n) || n == "ec":
+			if i+1 < len(args) {
+				s, ok := decodePowerShell(args[i+1].val)
+				if !ok {
+					j.hits.add(RuleIndirectionUnjudgeable)
+					return
+				}
+				j.script(s, depth+1, env)
+			}
+			return
+		case strings.HasPrefix("file", n):
+			return
+		}
+		for _, v := range valued {
+			if strings.HasPrefix(v, n) && len(n) >= 2 || n == "w" || n == "v" {
+				i++
+				break
+			}
+		}
+	}
+}
+
+func decodePowerShell(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return string(utf16.Decode(u)), true
+}
+
+// find: a hooks path with -delete or -exec/-ok, and the -exec commands themselves.
+func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	var paths []field
+	i := 0
+	for ; i < len(args) && !strings.HasPrefix(args[i].val, "-") && args[i].val != "(" && args[i].val != "!"; i++ {
+		paths = append(paths, args[i])
+	}
+	hooks := false
+	for _, p := range paths {
+		if k := sc.classify(p); k.hooks || k.gitDir {
+			hooks = true
+		}
+	}
+	for ; i < len(args); i++ {
+		switch args[i].val {
+		case "-delete":
+			if hooks {
+				j.hits.add(RuleHooksDirTamper)
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			var sub []field
+			for i++; i < len(args) && args[i].val != ";" && args[i].val != "+"; i++ {
+				if args[i].val == "{}" && len(paths) > 0 {
+					sub = append(sub, paths...)
+					continue
+				}
+				sub = append(sub, args[i])
+			}
+			j.command(sub, env, depth+1, nil, sc)
+		}
+	}
+}

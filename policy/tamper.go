@@ -1,0 +1,193 @@
+package policy
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// tamper judges file-changing commands (Unix, cmd.exe, PowerShell) whose
+// target is the hooks directory or a git config file.
+func (j *judge) tamper(name string, args []field, sc *scope) {
+	cmdStyle := false
+	switch name {
+	case "del", "erase", "rd", "rmdir", "move", "copy", "xcopy", "robocopy", "ren", "rename", "attrib", "icacls", "cacls", "takeown":
+		cmdStyle = true
+	}
+	isOpt := func(v string) bool {
+		if strings.HasPrefix(v, "-") && v != "-" {
+			return true
+		}
+		if cmdStyle && strings.HasPrefix(v, "/") && len(v) <= 12 && !strings.Contains(v[1:], "/") && !strings.Contains(v[1:], `\`) {
+			return true
+		}
+		return false
+	}
+	check := func(f field, allowGitDir bool) {
+		k := sc.classify(f)
+		if k.hooks || (allowGitDir && k.gitDir) {
+			j.hits.add(RuleHooksDirTamper)
+		}
+		if k.gitConf {
+			j.hits.add(RuleGitConfigFileWrite)
+		}
+	}
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
+		"mv", "tee",
+		"del", "erase", "rd", "move", "ren", "rename", "attrib", "icacls", "cacls", "takeown",
+		"remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "add-content", "ac",
+		"out-file", "clear-content", "clc", "new-item", "ni", "set-acl", "set-itemproperty", "sp", "clear-item", "cli":
+		for _, a := range args {
+			if isOpt(a.val) && !strings.Contains(a.val, "=") {
+				continue
+			}
+			v := a
+			if _, after, ok := strings.Cut(a.val, "="); ok && isOpt(a.val) {
+				v = field{val: after, raw: after}
+			}
+			check(v, true)
+		}
+	case "cp", "ln", "install", "rsync", "scp", "copy", "xcopy", "robocopy", "copy-item", "cpi":
+		var pos []field
+		var dest *field
+		powershell := name == "copy-item" || name == "cpi" || name == "copy"
+		for i := 0; i < len(args); i++ {
+			v := args[i].val
+			if powershell {
+				v = strings.ToLower(v) // PowerShell parameter names are case-insensitive
+			}
+			if isOpt(v) {
+				switch {
+				case v == "-t" || v == "--target-directory" || (powershell && strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v)):
+					if i+1 < len(args) {
+						d := args[i+1]
+						dest = &d
+						i++
+					}
+				case strings.HasPrefix(v, "--target-directory="):
+					d := lit(args[i].val[len("--target-directory="):])
+					dest = &d
+				case strings.HasPrefix(v, "-destination:"):
+					d := lit(args[i].val[len("-destination:"):])
+					dest = &d
+				case powershell && (v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude"):
+					i++
+				case v == "-S" || v == "--suffix":
+					i++ // cp, ln, install: backup suffix
+				case name == "install" && (v == "-m" || v == "-o" || v == "-g"):
+					i++
+				case name == "rsync" && (v == "-e" || v == "--rsh"):
+					i++
+				}
+				continue
+			}
+			pos = append(pos, args[i])
+		}
+		if dest == nil && len(pos) >= 2 {
+			d := pos[len(pos)-1]
+			if name == "robocopy" || name == "xcopy" {
+				d = pos[1]
+			}
+			dest = &d
+		}
+		if dest != nil {
+			check(*dest, false)
+		}
+	case "sed", "perl", "ruby":
+		inPlace := false
+		for _, a := range args {
+			v := a.val
+			if v == "--in-place" || strings.HasPrefix(v, "--in-place=") || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "i")) {
+				inPlace = true
+			}
+		}
+		if inPlace {
+			for _, a := range args {
+				if !isOpt(a.val) {
+					check(a, false)
+				}
+			}
+		}
+	case "dd":
+		for _, a := range args {
+			if strings.HasPrefix(a.val, "of=") {
+				check(field{val: a.val[3:], raw: strings.TrimPrefix(a.raw, "of=")}, false)
+			}
+		}
+	}
+}
+
+// pipeline judges what flows between stages: a listing of the hooks
+// directory piped into a removal, and literal text piped into a shell.
+func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) {
+			flatten(bc.X)
+			flatten(bc.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(b.X)
+	flatten(b.Y)
+	hooksListed := false
+	var text *field
+	for _, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			hooksListed, text = false, nil
+			continue
+		}
+		var argv []field
+		for _, w := range call.Args {
+			argv = append(argv, sc.fields(w)...)
+		}
+		if len(argv) == 0 {
+			hooksListed, text = false, nil
+			continue
+		}
+		names := stageNames(argv)
+		first, known := cmdName(argv[0])
+		if hooksListed {
+			for _, n := range names {
+				switch n {
+				case "rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "del", "erase", "rd", "remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "clear-content", "clc", "truncate":
+					j.hits.add(RuleHooksDirTamper)
+				}
+			}
+		}
+		if text != nil && known {
+			switch first {
+			case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "cmd", "powershell", "pwsh", "iex", "invoke-expression":
+				if len(skipOpts(argv[1:], "", nil)) == 0 || first == "iex" || first == "invoke-expression" {
+					j.scriptField(*text, depth+1, env)
+				}
+			}
+		}
+		hooksListed, text = false, nil
+		for _, a := range argv[1:] {
+			if k := sc.classify(a); k.hooks {
+				hooksListed = true
+			}
+		}
+		if first == "echo" || first == "printf" || first == "write-output" || first == "write-host" {
+			t := joinFields(skipOpts(argv[1:], "", nil))
+			text = &t
+		}
+	}
+}
+
+// stageNames lists the command names of a pipeline stage: its own, the one
+// xargs or ForEach-Object runs, and command names appearing among its words.
+func stageNames(argv []field) []string {
+	var out []string
+	for _, a := range argv {
+		if n, ok := cmdName(a); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -4,11 +4,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 var (
-	claudeList = regexp.MustCompile(`^[a-zA-Z0-9_|, -]+$`)
-	codexList  = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+	claudeList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_|, -]+$`) })
+	codexList  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 )
 
 type selKind int
@@ -40,7 +41,7 @@ func selectionOf(client, m string) selection {
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}
-		if claudeList.MatchString(m) {
+		if claudeList().MatchString(m) {
 			var list []string
 			for _, p := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 				if p = strings.TrimSpace(p); p != "" {
@@ -53,7 +54,7 @@ func selectionOf(client, m string) selection {
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}
-		if codexList.MatchString(m) {
+		if codexList().MatchString(m) {
 			var list []string
 			for _, p := range strings.Split(m, "|") {
 				if p != "" {

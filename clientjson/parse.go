@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
@@ -156,12 +157,12 @@ func parseDoc(path string, src []byte, d dialect) (*doc, error) {
 	return dc, nil
 }
 
-var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`) })
 
 func (dc *doc) syntaxError(masked []byte, err error) error {
 	msg := err.Error()
 	off := 0
-	if m := hujsonPos.FindStringSubmatch(msg); m != nil {
+	if m := hujsonPos().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		msg = m[3]

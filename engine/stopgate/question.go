@@ -3,6 +3,7 @@ package stopgate
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -86,14 +87,22 @@ type block struct {
 func (b *block) prose() bool { return b.kind == kPara || b.kind == kHeading || b.kind == kItem }
 
 var (
-	reThematic  = regexp.MustCompile(`^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	reSetextEq  = regexp.MustCompile(`^=+[ \t]*$`)
-	reHeading   = regexp.MustCompile(`^(#{1,6})(?:[ \t]+|$)`)
-	reDelimiter = regexp.MustCompile(`^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
-	reOrdered   = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
-	reURL       = regexp.MustCompile(`(?i)(?:\b(?:https?|ftp|file)://|\bmailto:|\bwww\.)[^\s<>]*`)
-	reComment   = regexp.MustCompile(`(?s)<!--.*?-->`)
-	reAutolink  = regexp.MustCompile(`<(?i:[a-z][a-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`)
+	reThematic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	})
+	reSetextEq  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=+[ \t]*$`) })
+	reHeading   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(#{1,6})(?:[ \t]+|$)`) })
+	reDelimiter = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
+	})
+	reOrdered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,9}[.)]`) })
+	reURL     = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:\b(?:https?|ftp|file)://|\bmailto:|\bwww\.)[^\s<>]*`)
+	})
+	reComment  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
+	reAutolink = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<(?i:[a-z][a-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>`)
+	})
 )
 
 // indentOf returns the indentation of line in columns (tabs to the next
@@ -151,7 +160,7 @@ func listMarker(rest string) (width int, content string, ok bool) {
 	case rest != "" && (rest[0] == '-' || rest[0] == '+' || rest[0] == '*'):
 		m = 1
 	default:
-		loc := reOrdered.FindStringIndex(rest)
+		loc := reOrdered().FindStringIndex(rest)
 		if loc == nil {
 			return 0, "", false
 		}
@@ -182,13 +191,13 @@ func startsBlock(rest string, rel int) bool {
 	if _, ok := fenceOpen(rest); ok {
 		return true
 	}
-	if strings.HasPrefix(rest, ">") || strings.HasPrefix(rest, "|") || reHeading.MatchString(rest) || reThematic.MatchString(rest) {
+	if strings.HasPrefix(rest, ">") || strings.HasPrefix(rest, "|") || reHeading().MatchString(rest) || reThematic().MatchString(rest) {
 		return true
 	}
 	// Only a non-empty item interrupts a paragraph, and of ordered items
 	// only one numbered 1 (CommonMark 0.31, 5.2), so "in\n2026. Then" stays
 	// one paragraph.
-	if _, c, ok := listMarker(rest); ok && c != "" && (!reOrdered.MatchString(rest) || strings.HasPrefix(rest, "1.") || strings.HasPrefix(rest, "1)")) {
+	if _, c, ok := listMarker(rest); ok && c != "" && (!reOrdered().MatchString(rest) || strings.HasPrefix(rest, "1.") || strings.HasPrefix(rest, "1)")) {
 		return true
 	}
 	return false
@@ -258,7 +267,7 @@ func (s *scanner) line(line string) {
 		}
 		s.inTable = false
 	}
-	if s.cur >= 0 && !wasBlank && rel <= 3 && reDelimiter.MatchString(rest) && strings.Contains(rest, "|") {
+	if s.cur >= 0 && !wasBlank && rel <= 3 && reDelimiter().MatchString(rest) && strings.Contains(rest, "|") {
 		// A delimiter row makes the paragraph's last line a table header.
 		b := &s.blocks[s.cur]
 		if last := b.lines[len(b.lines)-1]; strings.Contains(last, "|") {
@@ -272,7 +281,7 @@ func (s *scanner) line(line string) {
 		}
 	}
 	if s.cur >= 0 && !wasBlank && !interrupts {
-		if rel <= 3 && (reSetextEq.MatchString(rest) || isSetextDash(rest)) {
+		if rel <= 3 && (reSetextEq().MatchString(rest) || isSetextDash(rest)) {
 			s.add(kBreak, "")
 			return
 		}
@@ -309,11 +318,11 @@ func (s *scanner) block(rest string, ind int) {
 		s.quote = strings.TrimSpace(strings.TrimLeft(rest, "> \t")) != ""
 		return
 	}
-	if reThematic.MatchString(rest) || reSetextEq.MatchString(rest) {
+	if reThematic().MatchString(rest) || reSetextEq().MatchString(rest) {
 		s.add(kBreak, "")
 		return
 	}
-	if m := reHeading.FindStringSubmatchIndex(rest); m != nil {
+	if m := reHeading().FindStringSubmatchIndex(rest); m != nil {
 		text := strings.TrimSpace(rest[m[1]:])
 		text = strings.TrimSpace(strings.TrimRight(text, "#"))
 		s.add(kHeading, text)
@@ -421,10 +430,10 @@ const placeholder = "code"
 // from one prose block's text.
 func stripInline(text string) string {
 	text = stripCodeSpans(text)
-	text = reComment.ReplaceAllString(text, " ")
-	text = reAutolink.ReplaceAllString(text, placeholder)
+	text = reComment().ReplaceAllString(text, " ")
+	text = reAutolink().ReplaceAllString(text, placeholder)
 	text = stripLinkDestinations(text)
-	return reURL.ReplaceAllStringFunc(text, func(u string) string {
+	return reURL().ReplaceAllStringFunc(text, func(u string) string {
 		trail := ""
 		for u != "" {
 			c := u[len(u)-1]

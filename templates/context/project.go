@@ -3,6 +3,7 @@ package agentcontext
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // srcLine is one line of a container (the document, a list item, a block
@@ -31,15 +32,19 @@ type projector struct {
 }
 
 var (
-	fenceOpenRe  = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})(.*)$")
-	atxRe        = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]|$)`)
-	thematicRe   = regexp.MustCompile(`^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
-	setextRe     = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	listItemRe   = regexp.MustCompile(`^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)`)
-	quoteRe      = regexp.MustCompile(`^ {0,3}> ?`)
-	commentRe    = regexp.MustCompile(`^ {0,3}<!--`)
-	delimRowRe   = regexp.MustCompile(`^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
-	inlineCommRe = regexp.MustCompile(`(?s)<!--.*?-->`)
+	fenceOpenRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^( {0,3})(`{3,}|~{3,})(.*)$") })
+	atxRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]|$)`) })
+	thematicRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+	})
+	setextRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`) })
+	listItemRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)`) })
+	quoteRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}> ?`) })
+	commentRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}<!--`) })
+	delimRowRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
+	})
+	inlineCommRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
 )
 
 var shellInfo = map[string]bool{
@@ -130,8 +135,8 @@ func dedent(s string, n int) string {
 
 // interrupts reports whether t starts a block that ends a paragraph.
 func interrupts(t string) bool {
-	return fenceOpenRe.MatchString(t) || atxRe.MatchString(t) || quoteRe.MatchString(t) ||
-		commentRe.MatchString(t) || thematicRe.MatchString(t) || listItemRe.MatchString(t)
+	return fenceOpenRe().MatchString(t) || atxRe().MatchString(t) || quoteRe().MatchString(t) ||
+		commentRe().MatchString(t) || thematicRe().MatchString(t) || listItemRe().MatchString(t)
 }
 
 // maxNest bounds the nesting of list items and block quotes the projection
@@ -161,9 +166,9 @@ func (p *projector) process(ls []srcLine, depth int) {
 		switch {
 		case isBlank(t):
 			i++
-		case fenceOpenRe.MatchString(t):
+		case fenceOpenRe().MatchString(t):
 			i = p.fence(ls, i)
-		case commentRe.MatchString(t):
+		case commentRe().MatchString(t):
 			j := i
 			for j < len(ls) && !strings.Contains(ls[j].text, "-->") {
 				j++
@@ -175,19 +180,19 @@ func (p *projector) process(ls []srcLine, depth int) {
 				p.drop[ls[k].idx] = true
 			}
 			i = j + 1
-		case atxRe.MatchString(t):
+		case atxRe().MatchString(t):
 			stops[i] = true
 			if depth == 0 {
-				p.heads = append(p.heads, headingGroup{lines: []int{ls[i].idx}, level: len(atxRe.FindStringSubmatch(t)[1])})
+				p.heads = append(p.heads, headingGroup{lines: []int{ls[i].idx}, level: len(atxRe().FindStringSubmatch(t)[1])})
 				p.isHead[ls[i].idx] = true
 			}
 			i++
-		case thematicRe.MatchString(t):
+		case thematicRe().MatchString(t):
 			stops[i] = true
 			i++
-		case listItemRe.MatchString(t):
+		case listItemRe().MatchString(t):
 			i = p.listItem(ls, i, depth)
-		case quoteRe.MatchString(t):
+		case quoteRe().MatchString(t):
 			i = p.quote(ls, i, depth)
 		case indentCols(t) >= 4:
 			j := i
@@ -200,14 +205,14 @@ func (p *projector) process(ls []srcLine, depth int) {
 			}
 			p.code(ls[i:last+1], ls[i:last+1], true)
 			i = last + 1
-		case strings.Contains(t, "|") && i+1 < len(ls) && delimRowRe.MatchString(ls[i+1].text) && strings.Contains(ls[i+1].text, "|"):
+		case strings.Contains(t, "|") && i+1 < len(ls) && delimRowRe().MatchString(ls[i+1].text) && strings.Contains(ls[i+1].text, "|"):
 			i = p.table(ls, i)
 		default:
 			j := i + 1
-			for j < len(ls) && !isBlank(ls[j].text) && !setextRe.MatchString(ls[j].text) && !interrupts(ls[j].text) {
+			for j < len(ls) && !isBlank(ls[j].text) && !setextRe().MatchString(ls[j].text) && !interrupts(ls[j].text) {
 				j++
 			}
-			if j < len(ls) && setextRe.MatchString(ls[j].text) {
+			if j < len(ls) && setextRe().MatchString(ls[j].text) {
 				level := 2
 				if strings.Contains(ls[j].text, "=") {
 					level = 1
@@ -258,7 +263,7 @@ func (p *projector) process(ls []srcLine, depth int) {
 // fence handles the fenced code block opening at ls[i] and returns the index
 // after it. An unclosed fence runs to the end of its container.
 func (p *projector) fence(ls []srcLine, i int) int {
-	m := fenceOpenRe.FindStringSubmatch(ls[i].text)
+	m := fenceOpenRe().FindStringSubmatch(ls[i].text)
 	char, n := m[2][0], len(m[2])
 	info := strings.ToLower(strings.TrimSpace(m[3]))
 	if f := strings.Fields(info); len(f) > 0 {
@@ -327,7 +332,7 @@ func (p *projector) code(whole, inner []srcLine, shell bool) {
 // projected in turn.
 func (p *projector) listItem(ls []srcLine, i, depth int) int {
 	t := ls[i].text
-	m := listItemRe.FindStringSubmatch(t)
+	m := listItemRe().FindStringSubmatch(t)
 	w := len(m[1]) + len(m[2])
 	sp := indentCols(strings.Repeat(" ", w) + m[3]) // columns incl. spacing
 	switch {
@@ -349,7 +354,7 @@ func (p *projector) listItem(ls []srcLine, i, depth int) int {
 		case indentCols(lt) >= w:
 			last = j
 			lazyOK = true
-		case lazyOK && !isBlank(ls[j-1].text) && !interrupts(lt) && !setextRe.MatchString(lt):
+		case lazyOK && !isBlank(ls[j-1].text) && !interrupts(lt) && !setextRe().MatchString(lt):
 			last = j
 		default:
 			goto done
@@ -410,7 +415,7 @@ func dedentItemFirst(t string, markerEnd int) string {
 
 // changeText reports whether any sentence of text asks for a change.
 func (p *projector) changeText(text string) bool {
-	text = inlineCommRe.ReplaceAllString(text, "")
+	text = inlineCommRe().ReplaceAllString(text, "")
 	for _, s := range splitSentences(text) {
 		if p.rules.JudgeProse(text[s[0]:s[1]]).Change {
 			return true
@@ -426,7 +431,7 @@ func (p *projector) quote(ls []srcLine, i, depth int) int {
 	var content []srcLine
 	for j < len(ls) {
 		lt := ls[j].text
-		if loc := quoteRe.FindStringIndex(lt); loc != nil {
+		if loc := quoteRe().FindStringIndex(lt); loc != nil {
 			content = append(content, srcLine{idx: ls[j].idx, text: lt[loc[1]:]})
 		} else if j > i && !isBlank(lt) && !isBlank(ls[j-1].text) && !interrupts(lt) {
 			content = append(content, srcLine{idx: ls[j].idx, text: strings.TrimLeft(lt, " \t")})
@@ -521,7 +526,7 @@ func (p *projector) paragraph(ls []srcLine, dropLast bool) {
 	text := b.String()
 	mask := make([]bool, len(text))
 	any := false
-	for _, loc := range inlineCommRe.FindAllStringIndex(text, -1) {
+	for _, loc := range inlineCommRe().FindAllStringIndex(text, -1) {
 		for x := loc[0]; x < loc[1]; x++ {
 			mask[x] = true
 		}
@@ -579,7 +584,9 @@ func (p *projector) paragraph(ls []srcLine, dropLast bool) {
 	}
 }
 
-var abbrevRe = regexp.MustCompile(`(?i)(?:^|[\s(])(?:e\.g|i\.e|vs|cf|etc|approx|incl|no|dr|mr|ms|mrs)\.$`)
+var abbrevRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[\s(])(?:e\.g|i\.e|vs|cf|etc|approx|incl|no|dr|mr|ms|mrs)\.$`)
+})
 
 // splitSentences returns the byte spans of the sentences of text; each span
 // includes the whitespace that follows it, so cutting spans leaves the rest
@@ -613,7 +620,7 @@ func splitSentences(text string) [][2]int {
 		if e < n && text[e] != ' ' && text[e] != '\t' && text[e] != '\n' {
 			continue
 		}
-		if c == '.' && abbrevRe.MatchString(text[start:k+1]) && !strings.HasSuffix(strings.ToLower(text[start:k+1]), "etc.") {
+		if c == '.' && abbrevRe().MatchString(text[start:k+1]) && !strings.HasSuffix(strings.ToLower(text[start:k+1]), "etc.") {
 			continue
 		}
 		for e < n && (text[e] == ' ' || text[e] == '\t' || text[e] == '\n') {
@@ -637,7 +644,7 @@ func (p *projector) pruneHeadings() {
 			return false
 		}
 		t := p.text(idx)
-		return !isBlank(t) && !(thematicRe.MatchString(t) && !p.verbatim[idx])
+		return !isBlank(t) && !(thematicRe().MatchString(t) && !p.verbatim[idx])
 	}
 	for h, g := range p.heads {
 		from := g.lines[len(g.lines)-1] + 1
@@ -681,7 +688,7 @@ func (p *projector) emit() []string {
 		}
 		t := p.text(idx)
 		if !p.verbatim[idx] && strings.Contains(t, "<!--") {
-			t = strings.TrimRight(inlineCommRe.ReplaceAllString(t, ""), " \t")
+			t = strings.TrimRight(inlineCommRe().ReplaceAllString(t, ""), " \t")
 			if isBlank(t) {
 				continue
 			}
@@ -695,7 +702,7 @@ func (p *projector) emit() []string {
 				lastBlank = true
 				continue
 			}
-			if thematicRe.MatchString(t) && !p.isHead[idx] {
+			if thematicRe().MatchString(t) && !p.isHead[idx] {
 				if lastBreak {
 					continue
 				}
@@ -707,7 +714,7 @@ func (p *projector) emit() []string {
 		out = append(out, t)
 		lastBlank, lastBreak = false, false
 	}
-	for len(out) > 0 && (isBlank(out[len(out)-1]) || thematicRe.MatchString(out[len(out)-1])) {
+	for len(out) > 0 && (isBlank(out[len(out)-1]) || thematicRe().MatchString(out[len(out)-1])) {
 		out = out[:len(out)-1]
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 //go:embed rules.json
@@ -175,7 +176,7 @@ type Judgement struct {
 	Prohibition bool
 }
 
-var inlineCode = regexp.MustCompile("(`+)([^`]|[^`].*?[^`])(`+)")
+var inlineCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(`+)([^`]|[^`].*?[^`])(`+)") })
 
 // JudgeProse judges one unit of prose (a sentence, a list item's own text or a
 // table row, markdown included). Inline code spans are judged by the command
@@ -188,7 +189,7 @@ func (r *Rules) JudgeProse(text string) Judgement {
 			best, rule = pos, id
 		}
 	}
-	for _, m := range inlineCode.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range inlineCode().FindAllStringSubmatchIndex(text, -1) {
 		code := strings.TrimSpace(text[m[4]:m[5]])
 		if r.Targets.change(code) {
 			consider(m[0], "targets")
@@ -250,13 +251,13 @@ func (r *Rules) JudgeCommandLine(line string, shell bool) Judgement {
 	return Judgement{}
 }
 
-var promptRe = regexp.MustCompile(`^\s*(?:\$|%|#|>|PS[^>]*>)\s+`)
+var promptRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:\$|%|#|>|PS[^>]*>)\s+`) })
 
 // commandSegments splits a command line at &&, ||, ; and | into trimmed
 // segments without a leading shell prompt. The whole line is kept as the
 // first segment so rules that span a pipe (curl … | sh) still see it.
 func commandSegments(line string) []string {
-	line = promptRe.ReplaceAllString(line, "")
+	line = promptRe().ReplaceAllString(line, "")
 	out := []string{strings.TrimSpace(line)}
 	f := strings.FieldsFunc(line, func(c rune) bool { return c == ';' || c == '&' || c == '|' })
 	if len(f) > 1 {

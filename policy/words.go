@@ -265,7 +265,8 @@ func hookFileName(s string) bool {
 
 func classifyPath(s string) pathKind {
 	var k pathKind
-	s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+	// cmd.exe drops its ^ escapes before a command sees the path.
+	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "^", ""), `\`, "/"))
 	// Keep a URL-looking string out: a hooks path never has a scheme.
 	if strings.Contains(s, "://") {
 		return k
@@ -299,7 +300,10 @@ func classifyPath(s string) pathKind {
 				k.gitDir = true
 			}
 		}
-		if strings.Contains(c, dyn) && i+1 < len(comps) && comps[i+1] == "hooks" {
+		// A component known only at run time ($VAR, $(...), cmd's %VAR%,
+		// PowerShell's $env:VAR) followed by hooks may be the git directory.
+		runtime := strings.Contains(c, dyn) || strings.Contains(c, "$") || (len(c) > 2 && c[0] == '%' && c[len(c)-1] == '%')
+		if runtime && i+1 < len(comps) && comps[i+1] == "hooks" {
 			k.hooks = true
 		}
 		if isHookDirName(c) || (glob && (matchGlob(c, ".husky") || matchGlob(c, ".lefthook") || matchGlob(c, ".lefthook-local") || matchGlob(c, ".githooks"))) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
@@ -138,8 +139,10 @@ const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/
 // repository the artifactLocation uri is the file relative to the
 // repository root (uriBaseId %SRCROOT%, as code scanning expects when the
 // audit runs at the checkout root); with several it is the repository's
-// path as given joined with the file. A finding about the repository as a
-// whole points at .hookwarden.yaml; a finding without a line has no region.
+// path as given joined with the file (a file: URI when that is absolute).
+// URIs are percent-encoded. A finding about the repository as a whole points
+// at .hookwarden.yaml; one about a file outside the repository (an operator
+// settings layer) at its file: URI; a finding without a line has no region.
 func (r *Report) WriteSARIF(w io.Writer) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "hookwarden", Version: r.Version,
 		InformationURI: "https://github.com/hookwarden/hookwarden"}}, Results: []sarifResult{}}
@@ -161,12 +164,11 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 			if file == "" {
 				file = ".hookwarden.yaml"
 			}
-			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: file, URIBaseID: "%SRCROOT%"}}
-			if filepath.IsAbs(filepath.FromSlash(file)) {
-				loc.ArtifactLocation = sarifArtifact{URI: "file://" + filepath.ToSlash(file)}
-			} else if !single {
-				loc.ArtifactLocation.URI = path.Join(filepath.ToSlash(repo.Path), file)
+			p := filepath.ToSlash(file)
+			if !single && !filepath.IsAbs(file) {
+				p = path.Join(filepath.ToSlash(repo.Path), p)
 			}
+			loc := sarifPhysical{ArtifactLocation: artifact(p)}
 			if f.Line > 0 {
 				loc.Region = &sarifRegion{StartLine: f.Line}
 			}
@@ -182,6 +184,19 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// artifact returns the SARIF artifactLocation of slash path p: an absolute
+// path as a file URI, a relative one as a percent-encoded URI reference
+// against %SRCROOT%.
+func artifact(p string) sarifArtifact {
+	if strings.HasPrefix(p, "/") || filepath.IsAbs(filepath.FromSlash(p)) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // a Windows drive path: file:///C:/...
+		}
+		return sarifArtifact{URI: (&url.URL{Scheme: "file", Path: p}).String()}
+	}
+	return sarifArtifact{URI: (&url.URL{Path: p}).String(), URIBaseID: "%SRCROOT%"}
 }
 
 // ruleName turns a kebab-case ID into the PascalCase name SARIF viewers show.

@@ -79,7 +79,7 @@ var Rules = []Rule{
 	{IDClientFileInvalid, Error, "A client settings file cannot be parsed by the client.",
 		"A comment or trailing comma in .claude/settings.json makes Claude Code ignore the whole file; a trailing comma or BOM in .codex/hooks.json makes Codex run no hook; Gemini CLI 0.61 exits 52 on a trailing comma or BOM. The message names the line and the fix."},
 	{IDCommandPath, Error, "A hook command uses backslash paths or unquoted paths that can split on spaces.",
-		"Claude Code, Codex and Gemini CLI run hook commands through a shell (Git Bash on Windows): backslashes are escape characters there and an unquoted path with a space splits into two words, so the hook never runs. Run `hookwarden conform <path>` to rewrite our rows in the quoted, forward-slash form."},
+		"Hook commands are shell text; on Windows, Claude Code 2.1.328 runs its shell commands through Git Bash when it is installed (its bundle names CLAUDE_CODE_GIT_BASH_PATH). In bash a backslash is an escape character and an unquoted path with a space splits into two words, so the hook never runs. Run `hookwarden conform <path>` to rewrite our rows in the quoted, forward-slash form."},
 	{IDRenderedMissing, Error, "A rendered hookwarden file is missing.",
 		"The launcher, the standalone interceptor or a plugin file the manifest's clients need is absent, so the registered hooks have nothing to run. Run `hookwarden conform <path>`."},
 	{IDRenderedStale, Warning, "A rendered hookwarden file is an older render.",

@@ -6,12 +6,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// commandPathProblem returns why a hook command breaks when a POSIX shell
-// (Git Bash on Windows, where Claude Code, Codex and Gemini CLI run hook
-// commands through bash) runs it, or "" when it does not: a path written
-// with backslashes (an escape character in bash, so `C:\hooks\x` reaches the
-// program as `C:hooksx`, and inside quotes Windows programs get a path bash
-// tools do not), a parameter expansion such as $CLAUDE_PROJECT_DIR used
+// commandPathProblem returns why a hook command breaks when bash runs it
+// (Git Bash on Windows: Claude Code 2.1.328 runs its shell commands through
+// Git Bash when installed, bundle string CLAUDE_CODE_GIT_BASH_PATH), or ""
+// when it does not: a path written with backslashes (an escape character in
+// bash, so an unquoted `C:\hooks\x` reaches the program as `C:hooksx`; the
+// issue counts quoted backslash paths too), a parameter expansion such as
+// $CLAUDE_PROJECT_DIR used
 // unquoted inside a path (split on the spaces of a directory name), a path
 // visibly split in two by a space, or text that is not shell syntax at all.
 // It never returns the command itself (it may hold a secret).

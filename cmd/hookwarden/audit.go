@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -66,9 +65,8 @@ func runAudit(c *cli.Context) error {
 	defer stop()
 	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs")})
 	if err != nil {
-		if errors.Is(err, audit.ErrNotDirectory) {
-			return cli.Exit("hookwarden: audit: "+err.Error(), 2)
-		}
+		// A PATH that is not a directory (audit.ErrNotDirectory) or a
+		// registration table this build cannot read: nothing was audited.
 		return cli.Exit("hookwarden: audit: "+err.Error(), 2)
 	}
 	switch format {

@@ -99,6 +99,7 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 		j.hits.add(RuleIndirectionUnjudgeable)
 		return
 	}
+	aliases = envAliases(env, aliases)
 	i := 0
 	for i < len(args) {
 		v := args[i].val
@@ -517,4 +518,37 @@ func (j *judge) gh(args []field) {
 			}
 		}
 	}
+}
+
+// envAliases adds the aliases set through GIT_CONFIG_KEY_<n>=alias.<name> and
+// GIT_CONFIG_VALUE_<n> (git-config(1), ENVIRONMENT) to aliases.
+func envAliases(env []envVar, aliases map[string]string) map[string]string {
+	var out map[string]string
+	for _, e := range env {
+		n, ok := strings.CutPrefix(e.name, "GIT_CONFIG_KEY_")
+		if !ok || !isDigits(n) {
+			continue
+		}
+		name, ok := strings.CutPrefix(strings.ToLower(e.val.val), "alias.")
+		if !ok {
+			continue
+		}
+		val := dyn
+		for _, v := range env {
+			if v.name == "GIT_CONFIG_VALUE_"+n && !v.val.dynamic() {
+				val = v.val.val
+			}
+		}
+		if out == nil {
+			out = map[string]string{}
+			for k, v := range aliases {
+				out[k] = v
+			}
+		}
+		out[name] = val
+	}
+	if out == nil {
+		return aliases
+	}
+	return out
 }

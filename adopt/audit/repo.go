@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,16 +103,26 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	return r.res
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
-// lineOf returns the first "line N" number in msg, or 0.
+// lineOf returns the number N of the first "line N" in msg (the form of
+// policy/settings and adopt errors), or 0. It uses no regular expression:
+// this package is linked into the binary whose hook path must not compile
+// any at start-up.
 func lineOf(msg string) int {
-	m := lineRE.FindStringSubmatch(msg)
-	if m == nil {
-		return 0
+	for rest := msg; ; {
+		i := strings.Index(rest, "line ")
+		if i < 0 {
+			return 0
+		}
+		rest = rest[i+len("line "):]
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if j > 0 {
+			n, _ := strconv.Atoi(rest[:j])
+			return n
+		}
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // layers checks the operator settings layers (fleet and workstation files)

@@ -51,26 +51,39 @@ func commandPathProblem(cmd string) string {
 	return why
 }
 
-// backslashPath reports whether a word's source text holds a backslash
-// between path characters (C:\x, dir\file, \\server).
+// backslashPath reports whether a word's source text holds a Windows path
+// written with backslashes: a drive prefix (`C:\`), a UNC prefix (`\\`), or
+// a backslash followed by a dot-directory (`\.hookwarden`) or by a file name
+// with an extension (`\hook.py`). A lone escape such as `\n` or `\ ` is not
+// a path.
 func backslashPath(raw string) bool {
-	for i := 0; i+1 < len(raw); i++ {
+	for i := 0; i < len(raw); i++ {
 		if raw[i] != '\\' {
 			continue
 		}
-		next := raw[i+1]
-		if isPathChar(next) || next == '\\' {
-			if i == 0 || isPathChar(raw[i-1]) || raw[i-1] == ':' || raw[i-1] == '"' || raw[i-1] == '\'' || raw[i-1] == '}' || raw[i-1] == '\\' {
-				return true
-			}
+		if i+1 < len(raw) && raw[i+1] == '\\' {
+			return true
+		}
+		if i >= 2 && raw[i-1] == ':' && isLetter(raw[i-2]) && (i == 2 || !isPathChar(raw[i-3])) {
+			return true
+		}
+		seg := raw[i+1:]
+		end := 0
+		for end < len(seg) && isPathChar(seg[end]) {
+			end++
+		}
+		seg = seg[:end]
+		if strings.HasPrefix(seg, ".") && len(seg) > 1 {
+			return true
+		}
+		if k := strings.LastIndexByte(seg, '.'); k > 0 && k < len(seg)-1 {
+			return true
 		}
 	}
 	return false
 }
 
-func isPathChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
-}
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // unquotedExpansionInPath reports whether w holds an unquoted parameter
 // expansion next to a literal slash (a path built from a variable).
@@ -110,4 +123,8 @@ func splitPath(a, b string, wa, wb *syntax.Word) bool {
 
 func plainLit(w *syntax.Word) bool {
 	return len(w.Parts) == 1 && func() bool { _, ok := w.Parts[0].(*syntax.Lit); return ok }()
+}
+
+func isPathChar(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
 }

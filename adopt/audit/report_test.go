@@ -311,3 +311,35 @@ func TestUnusableInvocation(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFFleetURIs audits two repositories given by relative paths, one
+// with a space: each result's uri is the repository path joined with the
+// file, percent-encoded, and the log validates.
+func TestSARIFFleetURIs(t *testing.T) {
+	cases := loadCases(t)
+	a, getenv := buildCase(t, "row-missing", cases["row-missing"])
+	b, _ := buildCase(t, "rendered-missing", cases["rendered-missing"])
+	base := t.TempDir()
+	must(t, os.Rename(a, filepath.Join(base, "my repo")))
+	must(t, os.Rename(b, filepath.Join(base, "other")))
+	schema := sarifSchema(t)
+	t.Chdir(base)
+	rep, err := Audit(context.Background(), []string{"my repo", "other"}, Options{Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteSARIF(&buf); err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("SARIF does not validate: %v", err)
+	}
+	out := buf.String()
+	for _, want := range []string{`"uri": "my%20repo/.claude/settings.json"`, `"uri": "other/.hookwarden/interceptor.py"`, `"text": "my repo: `} {
+		if !strings.Contains(out, want) {
+			t.Errorf("SARIF lacks %s", want)
+		}
+	}
+}

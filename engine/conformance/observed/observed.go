@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
@@ -169,21 +170,12 @@ type Capability struct {
 
 // RenderedByDefault reports whether `hookwarden adopt` writes the row
 // (client, event) into a repository without the operator asking for more:
-// the pre-tool and stop rows of claude, codex and gemini (agent-hooks step,
-// default events pre-tool and stop per issue 3), the agy rows (its plugin
-// carries pre-tool and stop) and opencode pre-tool (its plugin). Other rows
-// (pre-edit, post-tool, lefthook) are written only when listed in the
-// manifest's hooks.events or by lefthook's own configuration. This mirrors
-// the adopt step plan of issue 3; when adopt exports its plan this function
-// should defer to it.
+// the client is one of adopt.DefaultClients and the event one of
+// adopt.DefaultEvents (pre-tool and stop). Other rows (pre-edit, post-tool,
+// lefthook) are written only when the manifest's hooks.events or --clients
+// name them.
 func RenderedByDefault(client, event string) bool {
-	switch client {
-	case "claude", "codex", "gemini", "agy":
-		return event == "pre-tool" || event == "stop"
-	case "opencode":
-		return event == "pre-tool"
-	}
-	return false
+	return slices.Contains(adopt.DefaultClients, client) && slices.Contains(adopt.DefaultEvents, event)
 }
 
 // Capabilities returns one Capability per row of t, in table order, joined

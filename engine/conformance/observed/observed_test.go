@@ -100,6 +100,18 @@ func TestCapabilities(t *testing.T) {
 			t.Errorf("%s %s: %q, want unverified", c.Client, c.Event, c.Observed)
 		}
 	}
+	rendered := map[string]bool{}
+	for _, c := range caps {
+		rendered[c.Client+" "+c.Event] = c.Rendered
+	}
+	// adopt's defaults (issue 3): pre-tool and stop of every default client;
+	// pre-edit only on request; lefthook is not a default client.
+	for pair, want := range map[string]bool{"claude pre-tool": true, "codex stop": true, "opencode pre-tool": true,
+		"claude pre-edit": false, "gemini post-tool": false, "lefthook pre-tool": false} {
+		if rendered[pair] != want {
+			t.Errorf("%s: rendered %v, want %v", pair, rendered[pair], want)
+		}
+	}
 	if got := Capabilities(tbl, nil); got[0].Observed != "unverified" {
 		t.Errorf("nil observations: %q", got[0].Observed)
 	}

@@ -277,8 +277,14 @@ func probePayload(event string) map[string]any {
 func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bin string) *caseRun {
 	t.Helper()
 	adopted, why := s.adoptWorks(t, bin)
-	if ec.launcher != "" && !adopted {
-		s.unavailable(t, "the launcher case needs a working `hookwarden adopt`: "+why)
+	if !adopted {
+		// Under HOOKWARDEN_E2E=require a broken adopt fails every case: the
+		// harness's own rows must never mask it. Locally the cases still
+		// check the engine with rows the harness writes.
+		if ec.launcher != "" || s.require {
+			s.unavailable(t, "the case needs a working `hookwarden adopt`: "+why)
+		}
+		t.Logf("hookwarden adopt unusable (%s): the harness writes the rows itself", why)
 	}
 	sb := s.sandbox(t)
 	srv, err := NewServer(c.API, ec.script(sb))

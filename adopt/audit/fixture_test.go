@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,7 +115,58 @@ func emptyEnv(home string, env map[string]string) func(string) string {
 // returns its path and the Getenv for the audit.
 func buildCase(t testing.TB, name string, c fixtureCase) (string, func(string) string) {
 	t.Helper()
-	base := t.TempDir()
+	return buildCaseIn(t, t.TempDir(), name, c)
+}
+
+// sharedDir holds the repositories sharedCase builds once per test binary
+// (TestMain removes it).
+var sharedDir string
+
+type builtRepo struct {
+	repo   string
+	getenv func(string) string
+}
+
+var (
+	sharedMu    sync.Mutex
+	sharedBuilt = map[string]builtRepo{}
+)
+
+// sharedCase returns the repository of case name, built once per test
+// binary; callers must not change it (audit only reads).
+func sharedCase(t testing.TB, name string) (string, func(string) string) {
+	t.Helper()
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if b, ok := sharedBuilt[name]; ok {
+		return b.repo, b.getenv
+	}
+	c, ok := loadCases(t)[name]
+	if !ok {
+		t.Fatalf("no fixture case %q", name)
+	}
+	base := filepath.Join(sharedDir, name)
+	must(t, os.MkdirAll(base, 0o755))
+	repo, getenv := buildCaseIn(t, base, name, c)
+	sharedBuilt[name] = builtRepo{repo, getenv}
+	return repo, getenv
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hookwarden-audit-test-")
+	if err != nil {
+		panic(err)
+	}
+	sharedDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildCaseIn builds the case's repository below base (base/repo, with
+// base/home as HOME).
+func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(string) string) {
+	t.Helper()
 	repo := filepath.Join(base, "repo")
 	home := filepath.Join(base, "home")
 	must(t, os.MkdirAll(repo, 0o755))
@@ -218,7 +270,7 @@ func TestFixtures(t *testing.T) {
 	for _, name := range names {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
-			repo, getenv := buildCase(t, name, c)
+			repo, getenv := sharedCase(t, name)
 			rep, err := Audit(context.Background(), []string{repo}, Options{Getenv: getenv, Jobs: 1, Version: "test"})
 			if err != nil {
 				t.Fatal(err)

@@ -21,9 +21,8 @@ import (
 // directory and the Getenv to audit with.
 func makeFleet(t testing.TB, n int) (string, func(string) string) {
 	t.Helper()
-	cases := loadCases(t)
-	tmpl, getenv := buildCase(t, "clean", cases["clean"])
-	fleet := filepath.Join(filepath.Dir(tmpl), "fleet")
+	tmpl, getenv := sharedCase(t, "clean")
+	fleet := filepath.Join(t.TempDir(), "fleet")
 	for i := 0; i < n; i++ {
 		repo := filepath.Join(fleet, fmt.Sprintf("repo%03d", i))
 		copyTree(t, tmpl, repo)
@@ -133,10 +132,9 @@ func TestCLI(t *testing.T) {
 		t.Skip("builds the binary; skipped with -short")
 	}
 	bin := buildBinary(t)
-	cases := loadCases(t)
-	clean, _ := buildCase(t, "clean", cases["clean"])
-	stale, _ := buildCase(t, "rendered-stale", cases["rendered-stale"])
-	broken, _ := buildCase(t, "row-missing", cases["row-missing"])
+	clean, _ := sharedCase(t, "clean")
+	stale, _ := sharedCase(t, "rendered-stale")
+	broken, _ := sharedCase(t, "row-missing")
 	home := t.TempDir()
 
 	if out, _, code := runBin(t, bin, home, "audit", clean); code != 0 || !strings.Contains(out, "1 clean") {
@@ -180,8 +178,7 @@ func TestCLI(t *testing.T) {
 // (ns/op), start-up included.
 func BenchmarkAuditProcess(b *testing.B) {
 	bin := buildBinary(b)
-	cases := loadCases(b)
-	repo, _ := buildCase(b, "clean", cases["clean"])
+	repo, _ := sharedCase(b, "clean")
 	home := b.TempDir()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -55,7 +55,7 @@ func auditAll(t *testing.T) (*Report, []string) {
 	sort.Strings(names)
 	var repos []string
 	for _, n := range names {
-		repo, _ := buildCase(t, n, cases[n])
+		repo, _ := sharedCase(t, n)
 		repos = append(repos, repo)
 	}
 	rep, err := Audit(context.Background(), repos, Options{Getenv: emptyEnv(t.TempDir(), nil), Version: "test"})
@@ -199,10 +199,9 @@ func TestJSONSchemaVersion1(t *testing.T) {
 // TestTextGroupsByRepository checks the text report: one heading per
 // repository in order, each finding's fix under it, and the summary line.
 func TestTextGroupsByRepository(t *testing.T) {
-	cases := loadCases(t)
 	var repos []string
 	for _, n := range []string{"clean-without-codex", "row-missing", "rendered-stale"} {
-		repo, _ := buildCase(t, n, cases[n])
+		repo, _ := sharedCase(t, n)
 		repos = append(repos, repo)
 	}
 	rep, err := Audit(context.Background(), repos, Options{Getenv: emptyEnv(t.TempDir(), nil)})
@@ -271,8 +270,8 @@ func treeDigest(t testing.TB, root string) string {
 func TestAuditNeverWrites(t *testing.T) {
 	cases := loadCases(t)
 	past := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
-	for name, c := range cases {
-		repo, getenv := buildCase(t, name, c)
+	for name := range cases {
+		repo, getenv := sharedCase(t, name)
 		_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type()&fs.ModeSymlink == 0 {
 				_ = os.Chtimes(p, past, past)

@@ -419,7 +419,7 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 // codexShellTools lists the shell tools Codex may offer, in order of
 // preference: exec_command ({"cmd": str}) is the one codex-cli 0.169.0 offers
 // (../shared/e2e/README.md §2, "Wire facts").
-var codexShellTools = []string{"exec_command", "shell_command", "shell"}
+func codexShellTools() []string { return []string{"exec_command", "shell_command", "shell"} }
 
 func codexArgs(tool, command string) map[string]any {
 	switch tool {
@@ -452,7 +452,7 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 	}
 	rec.HasTools = len(names) > 0
 	tool := ""
-	for _, c := range codexShellTools {
+	for _, c := range codexShellTools() {
 		if contains(names, c) {
 			tool = c
 			break

@@ -48,7 +48,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		}
 		return rest, true
 	case "xargs":
-		return skipOpts(args, "IinLlPdEeas", []string{"--max-args", "--max-lines", "--max-procs", "--delimiter", "--arg-file", "--replace", "--eof", "--max-chars", "--process-slot-var"}), true
+		return skipOpts(args, "InLPdEas", []string{"--max-args", "--max-lines", "--max-procs", "--delimiter", "--arg-file", "--replace", "--eof", "--max-chars", "--process-slot-var"}), true
 	case "sudo", "doas", "pkexec", "run0":
 		j.hits.add(RulePrivilegeEscalation)
 		rest := skipOpts(args, "ugphCDrtTU", []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"})

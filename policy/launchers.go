@@ -40,7 +40,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	case "stdbuf":
 		return skipOpts(args, "ioe", []string{"--input", "--output", "--error"}), true
 	case "ionice":
-		return skipOpts(args, "cnpP", []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}), true
+		return skipOpts(args, "cnpPu", []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}), true
 	case "chrt", "taskset":
 		rest := skipOpts(args, "", nil)
 		if len(rest) > 0 {
@@ -48,7 +48,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		}
 		return rest, true
 	case "xargs":
-		return skipOpts(args, "InLPdEas", []string{"--max-args", "--max-lines", "--max-procs", "--delimiter", "--arg-file", "--replace", "--eof", "--max-chars", "--process-slot-var"}), true
+		return skipOpts(args, "InLPdEas", []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"}), true
 	case "sudo", "doas", "pkexec", "run0":
 		j.hits.add(RulePrivilegeEscalation)
 		rest := skipOpts(args, "ugphCDrtTU", []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"})
@@ -137,7 +137,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 				return nil, false
 			}
 		}
-		rest := skipOpts(args, "wEe", []string{"--timeout", "--conflict-exit-code"})
+		rest := skipOpts(args, "wE", []string{"--timeout", "--conflict-exit-code"})
 		if len(rest) > 1 {
 			return rest[1:], true
 		}

@@ -12,6 +12,10 @@ import (
 
 // launcher judges the command called name with args. When the command runs
 // another command (a launcher), it returns that command's argv and true.
+// Which options take a separate value comes from the --help of GNU coreutils
+// (env, nice, timeout, stdbuf), findutils (xargs) and util-linux (flock,
+// setsid, ionice) as installed on the build machine, and sudo(8), su(1),
+// watch(1), script(1) manuals; an unknown option is taken as a flag.
 func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
 	switch name {
 	case "env":

@@ -26,30 +26,55 @@ type Rule struct {
 // Finding IDs. They are stable: a new kind gets a new ID, an ID is never
 // reused for another meaning.
 const (
-	IDNotGoverned          = "not-governed"
-	IDManifestInvalid      = "manifest-invalid"
-	IDSettingsLayer        = "settings-layer-invalid"
-	IDRowMissing           = "row-missing"
-	IDMatcherMismatch      = "matcher-mismatch"
-	IDTimeoutBudget        = "timeout-at-or-below-budget"
-	IDTimeoutUnit          = "timeout-wrong-unit"
-	IDNotServed            = "row-not-served"
-	IDDuplicateHandler     = "duplicate-handler"
-	IDHooksDisabled        = "hooks-disabled"
-	IDClientFileInvalid    = "client-file-unparseable"
-	IDCommandPath          = "command-path-breaks-git-bash"
-	IDRenderedMissing      = "rendered-missing"
-	IDRenderedStale        = "rendered-stale"
-	IDRenderedEdited       = "rendered-edited"
-	IDRenderUnavailable    = "render-unavailable"
-	IDGitIgnoreMissing     = "gitignore-block-missing"
-	IDGitIgnoreMalformed   = "gitignore-block-malformed"
-	IDGitIgnoreStale       = "gitignore-block-stale"
-	IDBackupsNotIgnored    = "backups-not-ignored"
-	IDHooksPath            = "core-hookspath"
-	IDCodexTrust           = "codex-trust-required"
-	IDCodexHooksUnloaded   = "codex-hooks-unloadable"
-	IDStepDeclined         = "step-declined"
+	// IDNotGoverned: the repository is not governed (no .hookwarden.yaml).
+	IDNotGoverned = "not-governed"
+	// IDManifestInvalid: the repository's .hookwarden.yaml is invalid.
+	IDManifestInvalid = "manifest-invalid"
+	// IDSettingsLayer: an operator settings layer (fleet or workstation file) is invalid.
+	IDSettingsLayer = "settings-layer-invalid"
+	// IDRowMissing: a selected client's hook row is missing.
+	IDRowMissing = "row-missing"
+	// IDMatcherMismatch: our hook row is registered under a matcher that does not select the row's tools.
+	IDMatcherMismatch = "matcher-mismatch"
+	// IDTimeoutBudget: our hook row's timeout is at or below the engine's budget.
+	IDTimeoutBudget = "timeout-at-or-below-budget"
+	// IDTimeoutUnit: our hook row's timeout is written in the wrong unit.
+	IDTimeoutUnit = "timeout-wrong-unit"
+	// IDNotServed: a hookwarden row is present but not served by the launcher or the engine.
+	IDNotServed = "row-not-served"
+	// IDDuplicateHandler: several handlers serve the same hook row.
+	IDDuplicateHandler = "duplicate-handler"
+	// IDHooksDisabled: hooks are switched off in the client's settings file.
+	IDHooksDisabled = "hooks-disabled"
+	// IDClientFileInvalid: a client settings file cannot be parsed by the client.
+	IDClientFileInvalid = "client-file-unparseable"
+	// IDCommandPath: a hook command uses backslash paths or unquoted paths that can split on spaces.
+	IDCommandPath = "command-path-breaks-git-bash"
+	// IDRenderedMissing: a rendered hookwarden file is missing.
+	IDRenderedMissing = "rendered-missing"
+	// IDRenderedStale: a rendered hookwarden file is an older render.
+	IDRenderedStale = "rendered-stale"
+	// IDRenderedEdited: a rendered hookwarden file was edited by hand (or carries no render header).
+	IDRenderedEdited = "rendered-edited"
+	// IDRenderUnavailable: this build cannot render the repository's files, so they were not checked.
+	IDRenderUnavailable = "render-unavailable"
+	// IDGitIgnoreMissing: the managed .gitignore block is missing.
+	IDGitIgnoreMissing = "gitignore-block-missing"
+	// IDGitIgnoreMalformed: the managed .gitignore block is malformed.
+	IDGitIgnoreMalformed = "gitignore-block-malformed"
+	// IDGitIgnoreStale: the managed .gitignore block differs from the current one.
+	IDGitIgnoreStale = "gitignore-block-stale"
+	// IDBackupsNotIgnored: backups are not ignored by git.
+	IDBackupsNotIgnored = "backups-not-ignored"
+	// IDHooksPath: core.hooksPath points away from the hook runner the repository declares.
+	IDHooksPath = "core-hookspath"
+	// IDCodexTrust: codex skips project hooks until each user trusts them.
+	IDCodexTrust = "codex-trust-required"
+	// IDCodexHooksUnloaded: codex loads no hook from .codex/hooks.json.
+	IDCodexHooksUnloaded = "codex-hooks-unloadable"
+	// IDStepDeclined: an adopt step is declined, so audit does not check it.
+	IDStepDeclined = "step-declined"
+	// IDRepositoryUnreadable: a repository file could not be read safely.
 	IDRepositoryUnreadable = "repository-unreadable"
 )
 

@@ -74,7 +74,9 @@ const (
 )
 
 // Policy is a compiled policy: the built-in rules plus the operator's deny
-// patterns. It is immutable after New and safe for concurrent use.
+// patterns. Its answers never change after New, and it is safe for
+// concurrent use (the lazily compiled parts sit behind sync.Once and a
+// sync.Pool).
 type Policy struct {
 	operators []operatorRule
 	parsers   sync.Pool // *syntax.Parser, reused across calls
@@ -95,8 +97,9 @@ type operatorRule struct {
 	reason string
 }
 
-// New compiles the built-in rules and the operator deny patterns. operator may
-// be nil. Operator patterns are RE2, searched in both the raw and the
+// New prepares a Policy: the operator deny patterns are compiled now, the
+// built-in text rules on first use (Judge needs them only for a command the
+// shell parser rejects). operator may be nil. Operator patterns are RE2, searched in both the raw and the
 // normalised command; at most MaxOperatorPatternsPerLayer per layer (counted
 // by OperatorPattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
 // ids are "operator:<layer>:<index>" with index counted from 0 within the

@@ -111,7 +111,14 @@ func buildBinary(t testing.TB) string {
 // stdout, stderr and the exit code.
 func runBin(t testing.TB, bin, home string, args ...string) (string, string, int) {
 	t.Helper()
+	return runBinIn(t, "", bin, home, args...)
+}
+
+// runBinIn is runBin with the working directory dir ("" = the test's).
+func runBinIn(t testing.TB, dir, bin, home string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	cmd.Env = []string{"HOME=" + home, "CODEX_HOME=" + home, "PATH=" + os.Getenv("PATH")}
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -141,6 +148,9 @@ func TestCLI(t *testing.T) {
 
 	if out, _, code := runBin(t, bin, home, "audit", clean); code != 0 || !strings.Contains(out, "1 clean") {
 		t.Errorf("clean: exit %d\n%s", code, out)
+	}
+	if out, _, code := runBinIn(t, broken, bin, home, "audit", "--json"); code != 1 || !strings.Contains(out, `"path": "."`) {
+		t.Errorf("no PATH audits the working directory: exit %d\n%s", code, out)
 	}
 	if _, _, code := runBin(t, bin, home, "audit", stale); code != 0 {
 		t.Errorf("warning only: exit %d, want 0", code)

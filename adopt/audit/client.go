@@ -143,6 +143,27 @@ func (r *repoAudit) clientFile(client string, events []string) {
 	if client == "codex" && snap.Exists {
 		r.codex(abs, rel, snap.Data)
 	}
+	if client == "claude" {
+		r.claudeLocal()
+	}
+}
+
+// claudeLocalFile is the per-checkout Claude settings file: Claude Code
+// 2.1.328 reads it with .claude/settings.json as project settings (its
+// bundle: "Project settings (.claude/settings.json and
+// .claude/settings.local.json)"), usually git-ignored, so a workstation
+// audit sees it and CI does not.
+const claudeLocalFile = ".claude/settings.local.json"
+
+// claudeLocal reports disableAllHooks: true in .claude/settings.local.json.
+func (r *repoAudit) claudeLocal() {
+	snap, ok := r.read(claudeLocalFile)
+	if !ok || !snap.Exists {
+		return
+	}
+	if off, err := clientjson.HooksDisabled(claudeLocalFile, snap.Data, "claude"); err == nil && off {
+		r.add(IDHooksDisabled, claudeLocalFile, lineOfKey(snap.Data, 0, `"disableAllHooks"`), "claude", "", "disableAllHooks: true in the local project settings — Claude Code runs no hook in this checkout, ours included", "remove disableAllHooks from "+claudeLocalFile)
+	}
 }
 
 func missingWhy(exists bool, rel string) string {

@@ -100,7 +100,7 @@ var Rules = []Rule{
 	{IDDuplicateHandler, Warning, "Several handlers serve the same hook row.",
 		"More than one handler runs hookwarden for the same client event and tools; the client may run each, so one tool call is judged twice. Keep one (hookwarden never removes a row it did not write)."},
 	{IDHooksDisabled, Error, "Hooks are switched off in the client's settings file.",
-		"Claude Code `disableAllHooks: true`, Gemini CLI `hooksConfig.enabled: false`, or Gemini `hooksConfig.disabled` naming our hook command: the client runs none of these hooks, ours included. Remove the switch (adopt and conform keep an operator's explicit off)."},
+		"Claude Code `disableAllHooks: true` (in .claude/settings.json or .claude/settings.local.json), Gemini CLI `hooksConfig.enabled: false`, or Gemini `hooksConfig.disabled` naming our hook command: the client runs none of these hooks, ours included. Remove the switch (adopt and conform keep an operator's explicit off)."},
 	{IDClientFileInvalid, Error, "A client settings file cannot be parsed by the client.",
 		"A comment or trailing comma in .claude/settings.json makes Claude Code ignore the whole file; a trailing comma or BOM in .codex/hooks.json makes Codex run no hook; Gemini CLI 0.61 exits 52 on a trailing comma or BOM. The message names the line and the fix."},
 	{IDCommandPath, Error, "A hook command uses backslash paths or unquoted paths that can split on spaces.",

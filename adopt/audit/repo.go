@@ -67,6 +67,10 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 		r.add(IDManifestInvalid, adopt.ManifestFile, lineOf(err.Error()), "", "", "repository layer "+adopt.ManifestFile+": "+err.Error(), "edit "+adopt.ManifestFile+" as the message says, then run "+r.conform)
 		return r.res
 	}
+	if err := adopt.ValidateDecline(f.Decline); err != nil {
+		r.add(IDManifestInvalid, adopt.ManifestFile, lineOfKey(man.Data, 0, "decline:"), "", "", "repository layer "+adopt.ManifestFile+": "+err.Error(), "edit "+adopt.ManifestFile+" as the message says, then run "+r.conform)
+		return r.res
+	}
 	r.layers()
 
 	clients := f.Clients

@@ -38,3 +38,36 @@ func TestCommandPathCorpus(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCommandPathProblem feeds arbitrary hook commands (seeded with the
+// corpus) to commandPathProblem: it never panics, and its answer is one of
+// its fixed texts, so it never carries the command.
+func FuzzCommandPathProblem(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "audit", "commands.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			Command string `json:"command"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range doc.Cases {
+		f.Add(c.Command)
+	}
+	fixed := map[string]bool{
+		"":                               true,
+		"is not valid shell syntax":      true,
+		"writes a path with backslashes": true,
+		"writes a path with a space and no quotes":                                                     true,
+		"uses an unquoted variable in a path (a directory name with a space splits it into two words)": true,
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if got := commandPathProblem(cmd); !fixed[got] {
+			t.Fatalf("answer %q is not one of the fixed texts", got)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
 // sarifSchema compiles the SARIF 2.1.0 JSON schema (sarif-2.1.0-rtm.5.json,
@@ -340,5 +343,28 @@ func TestSARIFFleetURIs(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("SARIF lacks %s", want)
 		}
+	}
+}
+
+// TestRenderUnavailable makes this build's render fail (through the run's
+// render cache) and checks the audit says the rendered files were not
+// checked, as an error, instead of passing them.
+func TestRenderUnavailable(t *testing.T) {
+	repo, getenv := sharedCase(t, "rendered-missing")
+	table, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &auditor{table: table, getenv: getenv, renders: map[string]renderResult{
+		"claude,codex,gemini,agy,opencode": {err: errors.New("hookwarden: render: template broken")},
+	}}
+	res := a.repo(context.Background(), repo, repo)
+	var ids []string
+	for _, f := range res.Findings {
+		ids = append(ids, f.ID+"@"+string(f.Severity))
+	}
+	want := []string{IDRenderUnavailable + "@error", IDCodexTrust + "@note"}
+	if strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Fatalf("findings %v, want %v (a render failure hides rendered-missing; it must be an error itself)", ids, want)
 	}
 }

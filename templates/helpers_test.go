@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,4 +135,36 @@ func noEngineEnv(t testing.TB, tools ...string) []string {
 		}
 	}
 	return env
+}
+
+// copyPluginMJS copies the rendered opencode plugin of a rendered repository
+// to a .mjs path node loads as an ES module, and returns that path.
+func copyPluginMJS(t testing.TB, dir string) string {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join(dir, ".opencode", "plugins", "hookwarden.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mjs := filepath.Join(dir, "plugin.mjs")
+	if err := os.WriteFile(mjs, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return mjs
+}
+
+// fmtSscanf parses a driver progress line "start <i>".
+func fmtSscanf(line string, i *int) (int, error) {
+	return fmt.Sscanf(line, "start %d", i)
+}
+
+// realPython returns the absolute path of the Python interpreter python3
+// runs (sys.executable), so tests can run it with a PATH that holds no
+// hookwarden (a pyenv shim needs its own PATH entries).
+func realPython(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command(need(t, "python3"), "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }

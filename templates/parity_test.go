@@ -102,7 +102,7 @@ func TestParityPythonNodeEngine(t *testing.T) {
 		var got [][3]any
 		drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
 		runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
-			need(t, "python3"), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
+			realPython(t), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
 		if len(got) != len(calls) {
 			t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
 		}

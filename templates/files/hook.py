@@ -297,20 +297,31 @@ def _kill(p):
         pass
 
 
-def run_interceptor(root, client, data):
-    """Judge a pre-tool call with the standalone interceptor, loaded in this
-    process; any failure to load it denies."""
+def run_interceptor(root, client, data, deadline):
+    """Judge a pre-tool call with the standalone interceptor, run as a child
+    process of this Python (so a rule that backtracks too long cannot hold the
+    call past the deadline); a missing interceptor, a failure or the deadline
+    denies."""
     path = os.path.join(root, ".hookwarden", "interceptor.py") if root else ""
     if not path or not os.path.isfile(path):
         return answer(client, "deny", "[BLOCKED BY hookwarden:launcher] no installed hookwarden engine serves this call and the standalone interceptor .hookwarden/interceptor.py is missing; the call is refused because it was not judged")
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return fail_closed(client, "pre-tool", "no time was left to run the standalone interceptor")
+    kw = {"start_new_session": True} if os.name != "nt" else {}
     try:
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("hookwarden_interceptor", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod.judge_payload(client, data)
-    except Exception as e:  # a broken interceptor must not let the call through
-        return answer(client, "deny", "[BLOCKED BY hookwarden:launcher] the standalone interceptor failed (%s); the call is refused because it was not judged" % type(e).__name__)
+        p = subprocess.Popen([sys.executable, path, client], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    except OSError as e:
+        return fail_closed(client, "pre-tool", "the standalone interceptor could not be started (%s)" % e.strerror)
+    try:
+        out, err = p.communicate(input=data, timeout=left)
+    except subprocess.TimeoutExpired:
+        _kill(p)
+        return fail_closed(client, "pre-tool", "the standalone interceptor did not answer within %d ms" % TABLE["rows"][client + " pre-tool"]["deadline_ms"])
+    if p.returncode not in {"lefthook": (0, 1), "agy": (0,)}.get(client, (0, 2)):
+        return fail_closed(client, "pre-tool", "the standalone interceptor failed (exit %d)" % p.returncode)
+    return out, err, p.returncode
 
 
 def usage(argv):
@@ -349,11 +360,11 @@ def main(argv):
         return emit(*hand_off(chosen, client, event, data, deadline))
     why = "no installed hookwarden engine serves %s (%s)" % (pair, "tried: " + ", ".join(tried) if tried else "none installed")
     if event == "pre-tool":
-        out, err, code = run_interceptor(root, client, data)
+        out, err, code = run_interceptor(root, client, data, deadline)
         note = "hookwarden: launcher: %s; the standalone interceptor judged this call with the built-in rules only\n" % why
-        if isinstance(err, bytes):
-            err = err.decode("utf-8", "replace")
-        return emit(out, err + note, code)
+        if isinstance(err, str):
+            err = err.encode("utf-8", "surrogatepass")
+        return emit(out, err + note.encode("utf-8"), code)
     return emit(*answer(client, "skip", "launcher: %s; install or upgrade hookwarden" % why))
 
 

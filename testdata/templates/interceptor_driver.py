@@ -19,7 +19,9 @@ if req["mode"] == "payloads":
     out = [list(mod.judge_payload(c["client"], c["payload"].encode("utf-8", "surrogatepass"))) for c in req["calls"]]
 elif req["mode"] == "cost":
     out = []
-    for cmd in req["commands"]:
+    for i, cmd in enumerate(req["commands"]):
+        sys.stderr.write("start %d\n" % i)
+        sys.stderr.flush()
         best = None
         for _ in range(3):
             t0 = time.process_time()

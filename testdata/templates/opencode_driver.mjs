@@ -28,7 +28,8 @@ async function call(input, output) {
 if (req.mode === "hook") {
   for (const c of req.calls) out.push(await call(c.input, c.output));
 } else if (req.mode === "cost") {
-  for (const cmd of req.commands) {
+  for (const [i, cmd] of req.commands.entries()) {
+    process.stderr.write("start " + i + "\n");
     let best = Infinity;
     for (let k = 0; k < 3; k++) {
       const t0 = process.hrtime.bigint();

@@ -222,7 +222,7 @@ def probe(path, deadline):
     except UnicodeDecodeError:
         return None, True
     pairs = []
-    for line in text.splitlines():
+    for line in text.replace("\r\n", "\n").split("\n"):
         if not line:
             continue
         if not _LISTING_LINE.match(line):

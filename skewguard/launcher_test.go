@@ -1,0 +1,505 @@
+package skewguard
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// engineBin is the real cmd/hookwarden binary, built once per test run.
+var (
+	engineOnce sync.Once
+	engineBin  string
+	engineErr  error
+	engineDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if engineDir != "" {
+		os.RemoveAll(engineDir)
+	}
+	os.Exit(code)
+}
+
+func realEngine(t *testing.T) string {
+	t.Helper()
+	engineOnce.Do(func() {
+		engineDir, engineErr = os.MkdirTemp("", "skewguard-engine-")
+		if engineErr != nil {
+			return
+		}
+		engineBin = filepath.Join(engineDir, "hookwarden")
+		out, err := exec.Command("go", "build", "-o", engineBin, "../cmd/hookwarden").CombinedOutput()
+		if err != nil {
+			engineErr = fmt.Errorf("go build ./cmd/hookwarden: %v\n%s", err, out)
+		}
+	})
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return engineBin
+}
+
+// world is one governed repository rendered by templates.Render, plus an
+// environment in which no hookwarden engine is installed: PATH holds a
+// directory with python3 (the real interpreter), git and sh only.
+type world struct {
+	repo  string
+	tools string // PATH directory with python3, git, sh, bash
+	cache string // XDG_CACHE_HOME
+	home  string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	base := t.TempDir()
+	w := &world{repo: filepath.Join(base, "repo"), tools: filepath.Join(base, "tools"), cache: filepath.Join(base, "cache"), home: filepath.Join(base, "home")}
+	for _, d := range []string{w.repo, w.tools, w.cache, w.home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := templates.Render([]string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		p := filepath.Join(w.repo, filepath.FromSlash(f.Path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Body, f.Mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.repo, ".hookwarden.yaml"), []byte("version: 1\nclients: [claude, codex, gemini, agy, opencode, lefthook]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	py, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatalf("python3 is required: %v", err)
+	}
+	link := func(name, target string) {
+		if err := os.Symlink(target, filepath.Join(w.tools, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("python3", strings.TrimSpace(string(py)))
+	for _, tool := range []string{"git", "sh", "bash", "cat", "sleep", "printf", "dirname", "env", "id"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Fatalf("%s is required: %v", tool, err)
+		}
+		link(tool, p)
+	}
+	if out, err := exec.Command("git", "init", "-q", w.repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	return w
+}
+
+// env returns the no-engine environment plus extra "K=V" entries.
+func (w *world) env(extra ...string) []string {
+	env := []string{"PATH=" + w.tools, "HOME=" + w.home, "XDG_CACHE_HOME=" + w.cache, "LANG=C.UTF-8"}
+	return append(env, extra...)
+}
+
+type result struct {
+	stdout, stderr string
+	exit           int
+	took           time.Duration
+}
+
+// run runs argv in dir with env and stdin and returns its answer.
+func run(t *testing.T, dir string, env []string, stdin string, argv ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(stdin)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%v: %v", argv, err)
+		}
+		code = ee.ExitCode()
+	}
+	return result{so.String(), se.String(), code, took}
+}
+
+func (w *world) launcher(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
+	return run(t, w.repo, env, stdin, append([]string{filepath.Join(w.tools, "python3"), filepath.Join(w.repo, ".hookwarden", "hook.py")}, args...)...)
+}
+
+func claudePre(command string) string {
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	return string(b)
+}
+
+func geminiPre(command string) string {
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}})
+	return string(b)
+}
+
+func agyPre(command string) string {
+	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}})
+	return string(b)
+}
+
+func refusal(t *testing.T, rule string) string {
+	r, ok := policy.Refusal(rule)
+	if !ok {
+		t.Fatalf("no refusal for %s", rule)
+	}
+	return r
+}
+
+// fakeEngine writes a /bin/sh engine that lists the given pairs, logs every
+// invocation's arguments to log, and answers a hand-off with a marker on
+// stdout and stderr and exit code 7 (or sleeps when hang is set).
+func fakeEngine(t *testing.T, dir string, pairs []string, hang, hangProbe bool) (bin, log string) {
+	t.Helper()
+	bin = filepath.Join(dir, "hookwarden")
+	log = filepath.Join(dir, "calls.log")
+	listing := strings.Join(pairs, "\n")
+	probe := fmt.Sprintf("printf '%%s\\n' '%s'", strings.ReplaceAll(listing, "\n", "' '"))
+	if hangProbe {
+		probe = "sleep 60"
+	}
+	answer := `cat >/dev/null; echo "fake-engine $2 $3"; echo "fake-stderr $2 $3" >&2; exit 7`
+	if hang {
+		answer = "sleep 60"
+	}
+	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> '%s'\nif [ \"$1\" = hook ] && [ $# -eq 1 ]; then %s; exit 0; fi\nif [ \"$1\" = hook ] && [ $# -eq 3 ]; then %s; fi\nexit 2\n", log, probe, answer)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
+
+func calls(t *testing.T, log string) []string {
+	b, err := os.ReadFile(log)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+func allPairs(t *testing.T) []string {
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(tbl.Listing()), "\n")
+}
+
+// TestCurrentEngine: with the real engine as HOOKWARDEN_BIN the launcher's
+// answer is byte for byte the engine's own answer (stdout, stderr, exit).
+func TestCurrentEngine(t *testing.T) {
+	w := newWorld(t)
+	bin := realEngine(t)
+	env := w.env("HOOKWARDEN_BIN=" + bin)
+	for _, tc := range []struct{ client, event, stdin string }{
+		{"claude", "pre-tool", claudePre("git commit --no-verify -m x")},
+		{"claude", "pre-tool", claudePre("ls -la")},
+		{"agy", "pre-tool", agyPre("sudo true")},
+		{"claude", "stop", `{"hook_event_name":"Stop","stop_hook_active":false}`},
+		{"claude", "pre-tool", "not json"},
+	} {
+		direct := run(t, w.repo, env, tc.stdin, bin, "hook", tc.client, tc.event)
+		got := w.launcher(t, env, tc.stdin, tc.client, tc.event)
+		if got.stdout != direct.stdout || got.stderr != direct.stderr || got.exit != direct.exit {
+			t.Errorf("%s %s: launcher answered %q %q exit %d; the engine answers %q %q exit %d", tc.client, tc.event, got.stdout, got.stderr, got.exit, direct.stdout, direct.stderr, direct.exit)
+		}
+	}
+	deny := w.launcher(t, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
+	if deny.exit != 2 || !strings.HasPrefix(deny.stderr, "[BLOCKED BY hookwarden:git-no-verify]") {
+		t.Errorf("the engine behind the launcher did not deny --no-verify: exit %d, stderr %q", deny.exit, deny.stderr)
+	}
+}
+
+// TestWarmCacheOneProcess: the listing is asked once per binary; later calls
+// cost one engine process; a changed binary (size or mtime) is asked again;
+// a corrupt cache is ignored and rewritten.
+func TestWarmCacheOneProcess(t *testing.T) {
+	w := newWorld(t)
+	bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+	env := w.env("HOOKWARDEN_BIN=" + bin)
+	for i := 0; i < 3; i++ {
+		r := w.launcher(t, env, "{}", "claude", "stop")
+		if r.exit != 7 || r.stdout != "fake-engine claude stop\n" || r.stderr != "fake-stderr claude stop\n" {
+			t.Fatalf("call %d: hand-off not passed through unchanged: %q %q exit %d", i, r.stdout, r.stderr, r.exit)
+		}
+	}
+	want := []string{"hook", "hook claude stop", "hook claude stop", "hook claude stop"}
+	if got := calls(t, log); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("engine invocations %q, want %q (one probe, then one process per call)", got, want)
+	}
+	cacheFile := filepath.Join(w.cache, "hookwarden", "launcher-cache.json")
+	if _, err := os.Stat(cacheFile); err != nil {
+		t.Fatalf("no cache file at %s: %v", cacheFile, err)
+	}
+	// A new engine binary at the same path (new mtime) is probed again.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(bin, later, later); err != nil {
+		t.Fatal(err)
+	}
+	w.launcher(t, env, "{}", "claude", "stop")
+	if got := calls(t, log); len(got) != 6 || got[4] != "hook" {
+		t.Fatalf("after the binary changed: invocations %q, want a new probe", got)
+	}
+	// A corrupt cache is ignored and rewritten.
+	if err := os.WriteFile(cacheFile, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := w.launcher(t, env, "{}", "claude", "stop")
+	if r.exit != 7 {
+		t.Fatalf("with a corrupt cache: exit %d, stderr %q", r.exit, r.stderr)
+	}
+	var doc map[string]any
+	if b, _ := os.ReadFile(cacheFile); json.Unmarshal(b, &doc) != nil {
+		t.Fatalf("the corrupt cache was not rewritten: %q", b)
+	}
+}
+
+// TestEngineWithoutRow: an engine whose table lacks a row is skipped for
+// that row: the next candidate serving it gets the call, and when none does,
+// pre-tool is judged by the standalone interceptor (and says so) while other
+// events are a stated skip.
+func TestEngineWithoutRow(t *testing.T) {
+	w := newWorld(t)
+	var small []string
+	for _, p := range allPairs(t) {
+		if p != "claude pre-tool" && p != "gemini stop" {
+			small = append(small, p)
+		}
+	}
+	old, oldLog := fakeEngine(t, filepath.Join(t.TempDir(), "old"), small, false, false)
+	env := w.env("HOOKWARDEN_BIN=" + old)
+
+	r := w.launcher(t, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
+	want := refusal(t, "git-no-verify") + "\n"
+	if r.exit != 2 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "standalone interceptor judged this call") {
+		t.Errorf("old engine, claude pre-tool: exit %d stderr %q; want the interceptor's deny and a note", r.exit, r.stderr)
+	}
+	r = w.launcher(t, env, claudePre("ls"), "claude", "pre-tool")
+	if r.exit != 0 || r.stdout != "" {
+		t.Errorf("old engine, harmless command: exit %d stdout %q, want an allow", r.exit, r.stdout)
+	}
+	r = w.launcher(t, env, "{}", "gemini", "stop")
+	if r.exit != 0 || !strings.HasPrefix(r.stderr, "hookwarden: skip: launcher: no installed hookwarden engine serves gemini stop") {
+		t.Errorf("old engine, gemini stop: exit %d stderr %q, want a stated skip", r.exit, r.stderr)
+	}
+	r = w.launcher(t, env, "{}", "claude", "stop")
+	if r.exit != 7 {
+		t.Errorf("old engine, claude stop (a row it has): exit %d, want the engine's", r.exit)
+	}
+	for _, c := range calls(t, oldLog) {
+		if strings.HasPrefix(c, "hook claude pre-tool") || strings.HasPrefix(c, "hook gemini stop") {
+			t.Errorf("the old engine was handed a pair it does not serve: %q", c)
+		}
+	}
+
+	// A second candidate (the repository's bin/hookwarden) that serves the
+	// row gets the call.
+	repoBin, repoLog := fakeEngine(t, filepath.Join(w.repo, "bin"), allPairs(t), false, false)
+	_ = repoBin
+	r = w.launcher(t, env, claudePre("ls"), "claude", "pre-tool")
+	if r.exit != 7 || r.stdout != "fake-engine claude pre-tool\n" {
+		t.Errorf("newer repository engine: exit %d stdout %q, want its answer", r.exit, r.stdout)
+	}
+	if got := calls(t, repoLog); len(got) != 2 || got[1] != "hook claude pre-tool" {
+		t.Errorf("repository engine invocations %q", got)
+	}
+}
+
+// TestNoEngine: nothing installed. pre-tool denies through the interceptor in
+// each client's dialect; other events are stated skips in the dialect.
+func TestNoEngine(t *testing.T) {
+	w := newWorld(t)
+	env := w.env()
+	nv := refusal(t, "git-no-verify")
+	cases := []struct {
+		client, event, stdin string
+		stdout               string
+		stderrPrefix         string
+		exit                 int
+	}{
+		{"claude", "pre-tool", claudePre("git commit --no-verify -m x"), "", nv + "\n", 2},
+		{"codex", "pre-tool", claudePre("git commit --no-verify -m x"), "", nv + "\n", 2},
+		{"gemini", "pre-tool", geminiPre("git commit --no-verify"), "", nv + "\n", 2},
+		{"agy", "pre-tool", agyPre("sudo true"), `{"decision":"deny","reason":` + jsonString(refusal(t, "privilege-escalation")) + "}\n", "hookwarden: launcher:", 0},
+		{"opencode", "pre-tool", `{"input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"git commit --no-verify","description":"d"}}}`, "", nv + "\n", 2},
+		{"lefthook", "pre-tool", claudePre("git commit --no-verify"), "", nv + "\n", 1},
+		{"claude", "pre-tool", "not json", "", "[BLOCKED BY hookwarden:invalid-input]", 2},
+		{"claude", "stop", "{}", "", "hookwarden: skip: launcher: no installed hookwarden engine serves claude stop", 0},
+		{"agy", "stop", "{}", `{"decision":"allow"}` + "\n", "hookwarden: skip: launcher:", 0},
+		{"claude", "pre-edit", "{}", "", "hookwarden: skip: launcher:", 0},
+	}
+	for _, tc := range cases {
+		r := w.launcher(t, env, tc.stdin, tc.client, tc.event)
+		if r.exit != tc.exit || r.stdout != tc.stdout || !strings.HasPrefix(r.stderr, tc.stderrPrefix) {
+			t.Errorf("%s %s: stdout %q stderr %q exit %d; want stdout %q, stderr starting %q, exit %d", tc.client, tc.event, r.stdout, r.stderr, r.exit, tc.stdout, tc.stderrPrefix, tc.exit)
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestHangingEngine: an engine that never answers is ended and the launcher
+// answers before the client's timeout for the row: deny for pre-tool (fail
+// closed), in the client's dialect; a probe that hangs is given up and the
+// next candidate (here none: the interceptor) decides.
+func TestHangingEngine(t *testing.T) {
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		client, stdin string
+		hangProbe     bool
+	}{
+		{"claude", claudePre("ls"), false},
+		{"agy", agyPre("ls"), false},
+		{"gemini", geminiPre("git commit --no-verify"), true},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			bin, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), true, tc.hangProbe)
+			row, _ := tbl.Lookup(tc.client, "pre-tool")
+			r := w.launcher(t, w.env("HOOKWARDEN_BIN="+bin), tc.stdin, tc.client, "pre-tool")
+			if r.took >= row.ClientTimeout() {
+				t.Errorf("the launcher answered after %v, not before the client's timeout %v", r.took, row.ClientTimeout())
+			}
+			switch {
+			case tc.hangProbe:
+				// The probe gave up within its 2 s cap; the interceptor judged.
+				if r.exit != 2 || !strings.HasPrefix(r.stderr, refusal(t, "git-no-verify")) || r.took > 8*time.Second {
+					t.Errorf("hanging probe: exit %d stderr %q after %v", r.exit, r.stderr, r.took)
+				}
+			case tc.client == "agy":
+				if r.exit != 0 || !strings.HasPrefix(r.stdout, `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
+					t.Errorf("hanging engine, agy: stdout %q exit %d, want a deny JSON", r.stdout, r.exit)
+				}
+			default:
+				if r.exit != 2 || !strings.Contains(r.stderr, "did not answer within") {
+					t.Errorf("hanging engine: exit %d stderr %q, want a deny (exit 2)", r.exit, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestMalformedArguments: the launcher's own arguments are checked first;
+// malformed ones exit 2 (and agy also gets a deny it can read).
+func TestMalformedArguments(t *testing.T) {
+	w := newWorld(t)
+	for _, args := range [][]string{{}, {"claude"}, {"claude", "pre-tool", "extra"}, {"Claude", "pre-tool"}, {"claude", "no-such-event"}, {"nobody", "pre-tool"}, {"claude", "pre tool"}, {"agy", "bogus"}} {
+		r := w.launcher(t, w.env(), claudePre("ls"), args...)
+		if r.exit != 2 || !strings.Contains(r.stderr, "usage: hook.py CLIENT EVENT") {
+			t.Errorf("args %q: exit %d stderr %q, want exit 2 with usage", args, r.exit, r.stderr)
+		}
+		if len(args) > 0 && args[0] == "agy" && !strings.HasPrefix(r.stdout, `{"decision":"deny"`) {
+			t.Errorf("args %q: stdout %q, want a deny JSON for agy", args, r.stdout)
+		}
+	}
+}
+
+// TestRegistrationStrings runs every client's registration command for
+// pre-tool the way that client runs it (measured, see templates
+// RegistrationCommand: Claude Code /bin/sh -c with CLAUDE_PROJECT_DIR and cwd
+// the project; Codex /bin/bash -c with cwd the session directory, possibly a
+// subdirectory; Gemini bash -c with cwd the project; agy from the directory
+// holding hooks.json), also under `$SHELL -lc`, with and without an engine.
+func TestRegistrationStrings(t *testing.T) {
+	w := newWorld(t)
+	bin := realEngine(t)
+	engDir := filepath.Join(t.TempDir(), "enginepath")
+	os.MkdirAll(engDir, 0o755)
+	if err := os.Symlink(bin, filepath.Join(engDir, "hookwarden")); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(w.repo, "deep", "sub")
+	os.MkdirAll(sub, 0o755)
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	nv := "git commit --no-verify -m x"
+	gem := geminiPre(nv)
+	for _, tc := range []struct {
+		client, dir, stdin string
+		env                []string
+		wantOut            string
+		wantExit           int
+	}{
+		{"claude", w.repo, claudePre(nv), []string{"CLAUDE_PROJECT_DIR=" + w.repo}, "", 2},
+		{"codex", sub, claudePre(nv), nil, "", 2},
+		{"codex", w.repo, claudePre(nv), nil, "", 2},
+		{"gemini", w.repo, gem, []string{"GEMINI_PROJECT_DIR=" + w.repo, "CLAUDE_PROJECT_DIR=" + w.repo}, "", 2},
+		{"agy", filepath.Join(w.repo, ".agents", "plugins", "hookwarden"), agyPre(nv), nil, `{"decision":"deny"`, 0},
+		{"opencode", w.repo, `{"input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"` + nv + `","description":"d"}}}`, nil, "", 2},
+		{"lefthook", w.repo, claudePre(nv), nil, "", 1},
+	} {
+		cmdline, err := templates.RegistrationCommand(tc.client, "pre-tool")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, installed := range []bool{false, true} {
+			env := w.env(tc.env...)
+			if installed {
+				env[0] = "PATH=" + engDir + string(os.PathListSeparator) + w.tools
+			}
+			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {shell, "-lc"}} {
+				argv := append(append([]string{}, sh...), cmdline)
+				if sh[1] == "-lc" {
+					// A login shell may reset PATH from /etc/profile; the
+					// client hands the hook its own PATH, which we restore the
+					// way a profile-respecting setup would.
+					argv = append(append([]string{}, sh...), "PATH="+strings.TrimPrefix(env[0], "PATH=")+"; export PATH; "+cmdline)
+				}
+				r := run(t, tc.dir, env, tc.stdin, argv...)
+				if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || (tc.client != "agy" && !strings.Contains(r.stderr, "git-no-verify")) {
+					t.Errorf("%s via %s (engine installed: %v): %q → exit %d stdout %q stderr %q; want exit %d and the no-verify deny", tc.client, strings.Join(sh, " "), installed, cmdline, r.exit, r.stdout, r.stderr, tc.wantExit)
+				}
+				if !installed && tc.client != "agy" && !strings.Contains(r.stderr, "standalone interceptor") {
+					t.Errorf("%s via %s without an engine: stderr %q does not say the interceptor judged", tc.client, strings.Join(sh, " "), r.stderr)
+				}
+			}
+		}
+	}
+	if runtime.GOOS == "windows" {
+		t.Log("Windows shells are not exercised on this platform")
+	}
+}

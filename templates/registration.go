@@ -6,12 +6,56 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
+// launcherPrefix returns how client's hook runner reaches the launcher. Each
+// form was checked against the client's bundle and the real client on this
+// machine (2026-11-29, a probe hook at .hookwarden/hook.py recording argv, cwd
+// and the parent shell, run through ../shared/e2e's mock):
+//
+//   - claude (Claude Code 2.1.328): shell-form hook commands run as
+//     `/bin/sh -c <command>` with cwd the project and CLAUDE_PROJECT_DIR set
+//     (measured); the bundle also substitutes ${CLAUDE_PROJECT_DIR}
+//     textually in exec-form commands/args and rewrites it to
+//     ${env:CLAUDE_PROJECT_DIR} for PowerShell hooks, while a bare
+//     $CLAUDE_PROJECT_DIR draws a PowerShell warning — so the braced,
+//     double-quoted form is the portable one.
+//   - codex (Codex CLI 0.169.0): hooks run as `/bin/bash -c <command>` with
+//     cwd the session's directory, which may be a subdirectory of the
+//     repository (measured: session in repo/sub, hook cwd repo/sub), and
+//     Codex exports no project variable (e2e README section 2: CODEX_HOME,
+//     CODEX_MANAGED_BY_NPM, CODEX_MANAGED_PACKAGE_ROOT only), so the command
+//     asks git for the repository root. Codex's trust hash covers the command
+//     string (e2e README section 2), so changing this string needs re-trust.
+//   - gemini (Gemini CLI 0.61.0): hooks run as `bash -c <command>` (Windows:
+//     PowerShell -Command) with cwd the project directory (bundle
+//     executeCommandHook: spawn(shell, [...argsPrefix, command], {cwd:
+//     input.cwd}); measured cwd = project), so a relative path works in both
+//     shells; Gemini's own $GEMINI_PROJECT_DIR substitution is not needed.
+//   - agy (Antigravity): runs plugin hook commands from the directory holding
+//     hooks.json (issue 4), where a byte-identical launcher copy lives.
+//   - opencode: the rendered plugin runs the launcher itself with cwd the
+//     project (ctx.worktree or ctx.directory), so the path is relative.
+//   - lefthook: jobs run from the repository root (lefthook's default root).
+func launcherPrefix(client string) (string, bool) {
+	switch client {
+	case "claude":
+		return `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, true
+	case "codex":
+		return `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, true
+	case "gemini", "opencode", "lefthook":
+		return `python3 .hookwarden/hook.py`, true
+	case "agy":
+		return `python3 hook.py`, true
+	}
+	return "", false
+}
+
 // RegistrationCommand returns the hook command string adopt writes into the
-// client's settings (or plugin hooks file) for the (client, event) row, e.g.
-// `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`.
-// It returns an error when the pair is not a row of the registration table
-// (engine/registration.Default) or the client has no settings-file
-// registration form.
+// client's settings file (or, for agy, the plugin's hooks.json) for the
+// (client, event) row, e.g.
+// `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`. It is
+// the one source of these strings; see launcherPrefix for the client facts
+// behind each form. It returns an error when (client, event) is not a row of
+// engine/registration.Default or the client has no registration form.
 func RegistrationCommand(client, event string) (string, error) {
 	t, err := registration.Default()
 	if err != nil {
@@ -20,20 +64,29 @@ func RegistrationCommand(client, event string) (string, error) {
 	if _, ok := t.Lookup(client, event); !ok {
 		return "", fmt.Errorf("hookwarden: registration command: %s %s is not a served pair", client, event)
 	}
-	var prefix string
-	switch client {
-	case "claude":
-		prefix = `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`
-	case "codex":
-		prefix = `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`
-	case "gemini":
-		prefix = `python3 .hookwarden/hook.py`
-	case "agy":
-		prefix = `python3 hook.py`
-	case "opencode", "lefthook":
-		prefix = `python3 .hookwarden/hook.py`
-	default:
+	prefix, ok := launcherPrefix(client)
+	if !ok {
 		return "", fmt.Errorf("hookwarden: registration command: client %q has no registration form", client)
 	}
 	return prefix + " " + client + " " + event, nil
+}
+
+// RegistrationCommandWindows returns the string for a client's separate
+// Windows command field, or "" (and no error) when the client has none and
+// RegistrationCommand's string is used everywhere. Only Codex has one: its
+// 0.169.0 binary declares a `commandWindows` member in HookHandlerConfig's
+// Command variant (binary strings: "commandWindows", "struct variant
+// HookHandlerConfig::Command with 6 elements"). The Windows form uses
+// `python` (python.org installers ship python.exe and py.exe, not
+// python3.exe) and PowerShell's $(…) subexpression; that Codex runs
+// commandWindows through PowerShell is an assumption not verified on Windows
+// here. Errors as RegistrationCommand.
+func RegistrationCommandWindows(client, event string) (string, error) {
+	if _, err := RegistrationCommand(client, event); err != nil {
+		return "", err
+	}
+	if client != "codex" {
+		return "", nil
+	}
+	return `python "$(git rev-parse --show-toplevel)/.hookwarden/hook.py" codex ` + event, nil
 }

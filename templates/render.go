@@ -107,6 +107,8 @@ type interceptorData struct {
 	DeniedNoReason     string `json:"denied_no_reason,omitempty"`
 	LauncherTimeout    string `json:"launcher_timeout,omitempty"`
 	LauncherFailed     string `json:"launcher_failed,omitempty"`
+	JudgeTimeout       string `json:"judge_timeout,omitempty"`
+	JudgeFailed        string `json:"judge_failed,omitempty"`
 }
 
 func buildInterceptorData(t *registration.Table) (interceptorData, error) {
@@ -228,6 +230,8 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 	d.DeniedNoReason = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher denied the call without a reason"
 	d.LauncherTimeout = fmt.Sprintf("[BLOCKED BY hookwarden:launcher] the hookwarden launcher did not answer within %d ms; the call is refused because it was not judged", d.OpencodeDeadlineMs)
 	d.LauncherFailed = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher failed; the call is refused because it was not judged"
+	d.JudgeTimeout = fmt.Sprintf("[BLOCKED BY hookwarden:plugin] the built-in rules did not finish judging this command within %d ms; the call is refused because it was not judged", d.OpencodeDeadlineMs)
+	d.JudgeFailed = "[BLOCKED BY hookwarden:plugin] the built-in rules could not be run; the call is refused because it was not judged"
 	data, err := jsonText(d)
 	if err != nil {
 		return nil, err

@@ -17,38 +17,73 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 
 const DATA = __HOOKWARDEN_DATA__;
 
-const RULES = DATA.rules.map((r) => ({ id: r.id, re: new RegExp(r.pattern), requires: r.requires }));
-const NORMALISE = DATA.normalise.map((n) => ({ re: new RegExp(n.pattern, "g"), replacement: n.replacement }));
-const utf8Bytes = (s) => Buffer.byteLength(s, "utf8");
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-
-// judgeText returns {allowed, rule} for one command text: an empty command
-// allows, the scan bounds deny, then the first text rule (priority order)
-// matching a line of the normalised command denies.
-function judgeText(command) {
-  let start = 0;
-  let end = command.length;
-  while (start < end && DATA.ascii_space.includes(command[start])) start++;
-  while (end > start && DATA.ascii_space.includes(command[end - 1])) end--;
-  if (start === end) return { allowed: true, rule: "" };
-  if (utf8Bytes(command) > DATA.max_command_bytes) return { allowed: false, rule: DATA.bound_command_rule };
-  for (const line of command.split("\n")) {
-    if (utf8Bytes(line) > DATA.max_line_bytes) return { allowed: false, rule: DATA.bound_line_rule };
-  }
-  let text = command;
-  for (const n of NORMALISE) text = text.replace(n.re, () => n.replacement);
-  const lines = text.split("\n");
-  const lower = lines.map(asciiLower);
-  for (const r of RULES) {
-    for (let k = 0; k < lines.length; k++) {
-      if (r.requires.length > 0 && !r.requires.some((lit) => lower[k].includes(lit))) continue;
-      if (r.re.test(lines[k])) return { allowed: false, rule: r.id };
+// makeJudge returns judgeText(command) -> {allowed, rule} for the rendered
+// data d: an empty command allows, the scan bounds deny, then the first text
+// rule (priority order) matching a line of the normalised command denies. It
+// is self-contained: its source also runs in a worker thread (judgeBounded).
+function makeJudge(d) {
+  const rules = d.rules.map((r) => ({ id: r.id, re: new RegExp(r.pattern), requires: r.requires }));
+  const normalise = d.normalise.map((n) => ({ re: new RegExp(n.pattern, "g"), replacement: n.replacement }));
+  const utf8Bytes = (s) => Buffer.byteLength(s, "utf8");
+  const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  return function judgeText(command) {
+    let start = 0;
+    let end = command.length;
+    while (start < end && d.ascii_space.includes(command[start])) start++;
+    while (end > start && d.ascii_space.includes(command[end - 1])) end--;
+    if (start === end) return { allowed: true, rule: "" };
+    if (utf8Bytes(command) > d.max_command_bytes) return { allowed: false, rule: d.bound_command_rule };
+    for (const line of command.split("\n")) {
+      if (utf8Bytes(line) > d.max_line_bytes) return { allowed: false, rule: d.bound_line_rule };
     }
-  }
-  return { allowed: true, rule: "" };
+    let text = command;
+    for (const n of normalise) text = text.replace(n.re, () => n.replacement);
+    const lines = text.split("\n");
+    const lower = lines.map(asciiLower);
+    for (const r of rules) {
+      for (let k = 0; k < lines.length; k++) {
+        if (r.requires.length > 0 && !r.requires.some((lit) => lower[k].includes(lit))) continue;
+        if (r.re.test(lines[k])) return { allowed: false, rule: r.id };
+      }
+    }
+    return { allowed: true, rule: "" };
+  };
+}
+
+// judgeBounded judges command in a worker thread and ends it at the row's
+// deadline: JavaScript RegExp backtracks, and a rule that backtracks too long
+// must not hold opencode; a verdict not reached in time is a deny.
+function judgeBounded(command) {
+  return new Promise((resolve) => {
+    const src =
+      "const { parentPort, workerData } = require('node:worker_threads');\n" +
+      "const makeJudge = " + makeJudge.toString() + ";\n" +
+      "parentPort.postMessage(makeJudge(workerData.data)(workerData.command));\n";
+    let w;
+    try {
+      w = new Worker(src, { eval: true, workerData: { data: DATA, command } });
+    } catch (e) {
+      resolve({ allowed: false, rule: "", why: DATA.judge_failed });
+      return;
+    }
+    let done = false;
+    const finish = (v) => {
+      if (!done) {
+        done = true;
+        clearTimeout(timer);
+        w.terminate();
+        resolve(v);
+      }
+    };
+    const timer = setTimeout(() => finish({ allowed: false, rule: "", why: DATA.judge_timeout }), DATA.opencode_deadline_ms);
+    w.once("message", (v) => finish(v));
+    w.once("error", () => finish({ allowed: false, rule: "", why: DATA.judge_failed }));
+    w.once("exit", () => finish({ allowed: false, rule: "", why: DATA.judge_failed }));
+  });
 }
 
 // refusal returns the engine's refusal text for a built-in rule id.
@@ -126,8 +161,13 @@ export const HookwardenPlugin = async (ctx) => {
         if (!r.spawnError) throw new Error(DATA.launcher_failed);
         // python3 could not be started: judge here with the same rules.
       }
-      const v = judgeText(command);
-      if (!v.allowed) throw new Error(refusal(v.rule));
+      const v = await judgeBounded(command);
+      if (!v.allowed) throw new Error(v.rule ? refusal(v.rule) : v.why);
     },
   };
 };
+
+// The judge of the built-in rules, for hookwarden's own tests (the work-budget
+// test measures it without the worker's start-up cost). Not enumerable, so
+// the module still exports exactly one plugin.
+Object.defineProperty(HookwardenPlugin, "judgeText", { value: makeJudge(DATA), enumerable: false });

@@ -4,7 +4,7 @@
 //
 // usage: node opencode_driver.mjs RENDERED_PLUGIN.mjs < {"mode":..., ...}
 // mode "hook": {"calls":[{"input":{...},"output":{...}}]} -> [{"thrown":bool,"message":str}...]
-// mode "cost": {"commands":[TEXT...], "reps":N} -> [seconds per hook call...]
+// mode "cost": {"commands":[TEXT...], "reps":N} -> [seconds per judge call...]
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -15,6 +15,8 @@ if (exported.length !== 1 || typeof exported[0][1] !== "function") {
 }
 const hooks = await exported[0][1]({ directory: process.cwd(), worktree: process.cwd() });
 const hook = hooks["tool.execute.before"];
+// cost mode measures the plugin's judge of the built-in rules itself.
+const judge = exported[0][1].judgeText;
 const req = JSON.parse(fs.readFileSync(0, "utf8"));
 const out = [];
 async function call(input, output) {
@@ -33,7 +35,7 @@ if (req.mode === "hook") {
     let best = Infinity;
     for (let k = 0; k < 3; k++) {
       const t0 = process.hrtime.bigint();
-      for (let i = 0; i < req.reps; i++) await call({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: cmd, description: "" } });
+      for (let i = 0; i < req.reps; i++) judge(cmd);
       const dt = Number(process.hrtime.bigint() - t0) / 1e9 / req.reps;
       if (dt < best) best = dt;
     }

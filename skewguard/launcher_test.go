@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func realEngine(t *testing.T) string {
+func realEngine(t testing.TB) string {
 	t.Helper()
 	engineOnce.Do(func() {
 		engineDir, engineErr = os.MkdirTemp("", "skewguard-engine-")
@@ -64,7 +64,7 @@ type world struct {
 	home  string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	base := t.TempDir()
 	w := &world{repo: filepath.Join(base, "repo"), tools: filepath.Join(base, "tools"), cache: filepath.Join(base, "cache"), home: filepath.Join(base, "home")}

@@ -1,0 +1,88 @@
+package skewguard
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// TestRealClients runs the real Claude Code, Codex, Gemini CLI and opencode
+// (../shared/e2e recipes against its mock model) in a repository holding the
+// rendered launcher and interceptor, registered with
+// templates.RegistrationCommand (opencode: the rendered plugin), with the
+// engine on PATH and with no engine installed. The scripted model runs
+// `git commit --no-verify …`; every run must block it (the sentinel file is
+// absent) and hand the refusal to the model. Needs HOOKWARDEN_CLIENTS_DIR
+// (as the e2e README installs it); without it this is a stated skip, a
+// failure under HOOKWARDEN_E2E=require (the conformance suite's convention).
+func TestRealClients(t *testing.T) {
+	if os.Getenv("HOOKWARDEN_CLIENTS_DIR") == "" {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatal("HOOKWARDEN_CLIENTS_DIR is not set and HOOKWARDEN_E2E=require")
+		}
+		t.Skip("stated skip: HOOKWARDEN_CLIENTS_DIR is not set, so the real clients cannot be found (HOOKWARDEN_E2E=require makes this a failure)")
+	}
+	e2eDir := os.Getenv("HOOKWARDEN_E2E_DIR")
+	if e2eDir == "" {
+		e2eDir, _ = filepath.Abs("../../shared/e2e")
+	}
+	if _, err := os.Stat(filepath.Join(e2eDir, "e2e.py")); err != nil {
+		t.Fatalf("the e2e harness is not at %s (set HOOKWARDEN_E2E_DIR): %v", e2eDir, err)
+	}
+	w := newWorld(t)
+	engineDir := filepath.Dir(realEngine(t))
+	driver, _ := filepath.Abs("../testdata/templates/e2e_launcher.py")
+	sem := make(chan struct{}, 2) // 2 cores on the shared machine
+	var wg sync.WaitGroup
+	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
+		reg, err := templates.RegistrationCommand(client, "pre-tool")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, eng := range []string{"-", engineDir} {
+			wg.Add(1)
+			go func(client, eng string) {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				label := client + " with the engine on PATH"
+				if eng == "-" {
+					label = client + " with no engine installed"
+				}
+				out, err := exec.Command("python3", driver, e2eDir, client, w.repo, eng, reg).Output()
+				if err != nil {
+					t.Errorf("%s: driver: %v", label, err)
+					return
+				}
+				var r struct {
+					RC         int     `json:"rc"`
+					Seconds    float64 `json:"seconds"`
+					ToolRan    bool    `json:"tool_ran"`
+					Turns      int     `json:"turns"`
+					DenialSeen bool    `json:"denial_seen"`
+					NoteSeen   bool    `json:"interceptor_note_seen"`
+				}
+				if err := json.Unmarshal(out, &r); err != nil {
+					t.Errorf("%s: driver output %q: %v", label, strings.TrimSpace(string(out)), err)
+					return
+				}
+				t.Logf("%s: rc %d, %.1f s, tool ran %v, %d model turns, refusal reached the model %v", label, r.RC, r.Seconds, r.ToolRan, r.Turns, r.DenialSeen)
+				// The launcher's note says who judged; opencode's plugin keeps
+				// only the refusal line, so the note cannot reach its model.
+				if client != "opencode" && r.NoteSeen != (eng == "-") {
+					t.Errorf("%s: the interceptor note reached the model: %v; want it exactly when no engine is installed", label, r.NoteSeen)
+				}
+				if r.RC != 0 || r.ToolRan || !r.DenialSeen {
+					t.Errorf("%s: rc %d, tool ran %v, refusal reached the model %v; want the deny honoured", label, r.RC, r.ToolRan, r.DenialSeen)
+				}
+			}(client, eng)
+		}
+	}
+	wg.Wait()
+}

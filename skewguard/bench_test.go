@@ -36,9 +36,9 @@ func BenchmarkLauncherOverhead(b *testing.B) {
 	})
 	py := filepath.Join(w.tools, "python3")
 	hook := filepath.Join(w.repo, ".hookwarden", "hook.py")
-	benchRun(&testing.B{N: 1}, w.repo, env, stdin, py, hook, "claude", "pre-tool") // warm the cache
+	benchRun(&testing.B{N: 1}, w.repo, env, stdin, py, "-I", "-S", hook, "claude", "pre-tool") // warm the cache
 	b.Run("launcher-warm-cache", func(b *testing.B) {
-		benchRun(b, w.repo, env, stdin, py, hook, "claude", "pre-tool")
+		benchRun(b, w.repo, env, stdin, py, "-I", "-S", hook, "claude", "pre-tool")
 	})
 }
 
@@ -53,10 +53,13 @@ func BenchmarkInterceptor(b *testing.B) {
 	b.Run("python3-c-pass", func(b *testing.B) {
 		benchRun(b, w.repo, env, "", py, "-c", "pass")
 	})
+	b.Run("python3-I-S-c-pass", func(b *testing.B) {
+		benchRun(b, w.repo, env, "", py, "-I", "-S", "-c", "pass")
+	})
 	b.Run("interceptor", func(b *testing.B) {
-		benchRun(b, w.repo, env, stdin, py, filepath.Join(w.repo, ".hookwarden", "interceptor.py"), "claude")
+		benchRun(b, w.repo, env, stdin, py, "-I", "-S", filepath.Join(w.repo, ".hookwarden", "interceptor.py"), "claude")
 	})
 	b.Run("launcher-no-engine", func(b *testing.B) {
-		benchRun(b, w.repo, env, stdin, py, filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool")
+		benchRun(b, w.repo, env, stdin, py, "-I", "-S", filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool")
 	})
 }

@@ -35,16 +35,23 @@ import (
 //   - opencode: the rendered plugin runs the launcher itself with cwd the
 //     project (ctx.worktree or ctx.directory), so the path is relative.
 //   - lefthook: jobs run from the repository root (lefthook's default root).
+//
+// Every form runs Python with -I (isolated: PYTHON* variables, the user site
+// directory and the script's directory stay out of the import path, so the
+// environment cannot swap in modules) and -S (no site module: the rendered
+// files need the standard library only). Measured here: `python3 -c pass`
+// 60 ms, `python3 -I -S -c pass` 10 ms, because site-packages .pth files
+// import third-party modules at every start.
 func launcherPrefix(client string) (string, bool) {
 	switch client {
 	case "claude":
-		return `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, true
+		return `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, true
 	case "codex":
-		return `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, true
+		return `python3 -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, true
 	case "gemini", "opencode", "lefthook":
-		return `python3 .hookwarden/hook.py`, true
+		return `python3 -I -S .hookwarden/hook.py`, true
 	case "agy":
-		return `python3 hook.py`, true
+		return `python3 -I -S hook.py`, true
 	}
 	return "", false
 }
@@ -52,7 +59,7 @@ func launcherPrefix(client string) (string, bool) {
 // RegistrationCommand returns the hook command string adopt writes into the
 // client's settings file (or, for agy, the plugin's hooks.json) for the
 // (client, event) row, e.g.
-// `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`. It is
+// `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`. It is
 // the one source of these strings; see launcherPrefix for the client facts
 // behind each form. It returns an error when (client, event) is not a row of
 // engine/registration.Default or the client has no registration form.
@@ -88,5 +95,5 @@ func RegistrationCommandWindows(client, event string) (string, error) {
 	if client != "codex" {
 		return "", nil
 	}
-	return `python "$(git rev-parse --show-toplevel)/.hookwarden/hook.py" codex ` + event, nil
+	return `python -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py" codex ` + event, nil
 }

@@ -2,7 +2,7 @@
 
 Every hook registration hookwarden writes calls this file:
 
-    python3 hook.py CLIENT EVENT        (the client's hook payload on stdin)
+    python3 -I -S hook.py CLIENT EVENT        (the client's hook payload on stdin)
 
 It hands the call to the first installed hookwarden engine that serves the
 (CLIENT, EVENT) pair, so a repository keeps working when the engine on a
@@ -30,7 +30,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -184,6 +183,7 @@ def save_cache(path, entries):
         if len(entries) > CACHE_MAX_ENTRIES:
             keep = sorted(entries.items(), key=lambda kv: kv[1].get("t", 0), reverse=True)[:CACHE_MAX_ENTRIES]
             entries = dict(keep)
+        import tempfile
         fd, tmp = tempfile.mkstemp(prefix=".launcher-cache.", dir=d)
         try:
             with os.fdopen(fd, "wb") as f:
@@ -310,7 +310,7 @@ def run_interceptor(root, client, data, deadline):
         return fail_closed(client, "pre-tool", "no time was left to run the standalone interceptor")
     kw = {"start_new_session": True} if os.name != "nt" else {}
     try:
-        p = subprocess.Popen([sys.executable, path, client], stdin=subprocess.PIPE,
+        p = subprocess.Popen([sys.executable, "-I", "-S", path, client], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
     except OSError as e:
         return fail_closed(client, "pre-tool", "the standalone interceptor could not be started (%s)" % e.strerror)

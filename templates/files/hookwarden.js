@@ -8,7 +8,7 @@
 // folder, which stalls offline (same section).
 //
 // For the shell tool (input.tool === "bash", command at output.args.command)
-// it calls the skew-guard launcher, `python3 .hookwarden/hook.py opencode
+// it calls the skew-guard launcher, `python3 -I -S .hookwarden/hook.py opencode
 // pre-tool`, with JSON.stringify({input, output}) on stdin when a hookwarden
 // engine is installed (HOOKWARDEN_BIN, the repository's bin/hookwarden, or
 // hookwarden on PATH); otherwise, or when python3 cannot be started, it
@@ -107,7 +107,7 @@ function runLauncher(root, stdin) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(DATA.python, [path.join(root, ".hookwarden", "hook.py"), "opencode", "pre-tool"], {
+      child = spawn(DATA.python, ["-I", "-S", path.join(root, ".hookwarden", "hook.py"), "opencode", "pre-tool"], {
         cwd: root,
         stdio: ["pipe", "ignore", "pipe"],
         windowsHide: true,

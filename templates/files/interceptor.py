@@ -23,7 +23,17 @@ DATA = json.loads(__HOOKWARDEN_DATA__)
 
 MAX_INPUT_BYTES = DATA["max_input_bytes"]
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-_RULES = [(r["id"], re.compile(r["pattern"]), r["requires"]) for r in DATA["rules"]]
+# Rules are compiled on first use: a rule whose required literals occur in no
+# line is never searched, so most calls compile few of the large patterns.
+_RULES = [(r["id"], r["pattern"], r["requires"]) for r in DATA["rules"]]
+_COMPILED = {}
+
+
+def _compiled(pattern):
+    rx = _COMPILED.get(pattern)
+    if rx is None:
+        rx = _COMPILED[pattern] = re.compile(pattern)
+    return rx
 _NORMALISE = [(re.compile(n["pattern"]), n["replacement"]) for n in DATA["normalise"]]
 
 
@@ -60,7 +70,7 @@ def judge_text(command):
         for k, line in enumerate(lines):
             if requires and not any(lit in lower[k] for lit in requires):
                 continue
-            if pattern.search(line):
+            if _compiled(pattern).search(line):
                 return False, rule_id
     return True, ""
 

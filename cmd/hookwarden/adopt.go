@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
 	"github.com/hookwarden/hookwarden/adopt"
@@ -36,14 +36,14 @@ func adoptCommand() *cli.Command {
 		Flags: append(fleetFlags(),
 			&cli.StringFlag{Name: "clients", Usage: "comma-separated clients for a new manifest (default: " + strings.Join(adopt.DefaultClients, ",") + ")"},
 		),
-		Action: func(c *cli.Context) error { return runFleet(c, "adopt") },
+		Action: func(ctx context.Context, c *cli.Command) error { return runFleet(ctx, c, "adopt") },
 	}
 }
 
 // runFleet is the shared action of adopt and conform: flags to Options, the
 // run, the report, the exit code (0 ok, 1 a repository failed or, for
 // conform --strict, was not governed, 2 usage).
-func runFleet(c *cli.Context, verb string) error {
+func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	paths := c.Args().Slice()
 	if dir := c.String("fleet"); dir != "" {
 		found, err := adopt.Discover(dir, c.Int("depth"))
@@ -69,7 +69,7 @@ func runFleet(c *cli.Context, verb string) error {
 	if term.IsTerminal(int(os.Stderr.Fd())) && !c.Bool("json") {
 		opts.Progress = adopt.ProgressBar(os.Stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var rep *adopt.Report
 	var err error

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/audit"
@@ -35,7 +35,7 @@ func auditCommand() *cli.Command {
 	}
 }
 
-func runAudit(c *cli.Context) error {
+func runAudit(ctx context.Context, c *cli.Command) error {
 	format := c.String("format")
 	if c.Bool("json") {
 		if c.IsSet("format") && format != "json" {
@@ -61,7 +61,7 @@ func runAudit(c *cli.Context) error {
 	} else if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs")})
 	if err != nil {

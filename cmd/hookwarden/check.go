@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/hook"
@@ -33,7 +33,7 @@ func checkCommand() *cli.Command {
 	}
 }
 
-func runCheck(c *cli.Context) error {
+func runCheck(ctx context.Context, c *cli.Command) error {
 	deps, err := live.Deps()
 	if err != nil {
 		return cli.Exit("hookwarden: check: "+err.Error(), 2)

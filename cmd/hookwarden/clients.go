@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
 	"github.com/hookwarden/hookwarden/engine/registration"
@@ -23,7 +24,7 @@ func clientsCommand() *cli.Command {
 		Name:  "clients",
 		Usage: "print the capability table: per client and event, what is rendered and what was observed against which client version",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array of rows"}},
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return cli.Exit("hookwarden: clients: takes no arguments", 2)
 			}
@@ -37,14 +38,14 @@ func clientsCommand() *cli.Command {
 			}
 			caps := observed.Capabilities(t, obs)
 			if c.Bool("json") {
-				enc := json.NewEncoder(c.App.Writer)
+				enc := json.NewEncoder(c.Root().Writer)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(caps); err != nil {
 					return cli.Exit("hookwarden: clients: "+err.Error(), 2)
 				}
 				return nil
 			}
-			return writeCapabilities(c.App.Writer, caps)
+			return writeCapabilities(c.Root().Writer, caps)
 		},
 	}
 }

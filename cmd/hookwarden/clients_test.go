@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
 	"github.com/hookwarden/hookwarden/engine/registration"
@@ -17,9 +18,9 @@ import (
 func runClients(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	var out bytes.Buffer
-	app := &cli.App{Name: "hookwarden", Writer: &out, ErrWriter: &out, ExitErrHandler: func(*cli.Context, error) {},
+	app := &cli.Command{Name: "hookwarden", Writer: &out, ErrWriter: &out, ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{clientsCommand()}}
-	err := app.Run(append([]string{"hookwarden", "clients"}, args...))
+	err := app.Run(context.Background(), append([]string{"hookwarden", "clients"}, args...))
 	if ec, ok := err.(cli.ExitCoder); ok {
 		return out.String(), ec.ExitCode()
 	}

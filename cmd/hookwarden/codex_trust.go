@@ -1,10 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/adopt"
 )
@@ -19,7 +20,7 @@ func codexTrustCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "show the rows and the config diff; write nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (schema_version 1)"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			paths := c.Args().Slice()
 			if len(paths) == 0 {
 				paths = []string{"."}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,7 +9,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	agentcontext "github.com/hookwarden/hookwarden/templates/context"
 )
@@ -53,7 +54,7 @@ type ccReport struct {
 	Error        string                 `json:"error,omitempty"`
 }
 
-func runCompileContext(c *cli.Context) error {
+func runCompileContext(ctx context.Context, c *cli.Command) error {
 	if c.NArg() > 0 {
 		return cli.Exit("hookwarden: compile-context: takes no arguments (use --source and --target-dir)", 2)
 	}
@@ -61,13 +62,13 @@ func runCompileContext(c *cli.Context) error {
 	if budget == 0 {
 		budget = -1
 	}
-	plan, err := agentcontext.Compile(c.Context, agentcontext.Options{
+	plan, err := agentcontext.Compile(ctx, agentcontext.Options{
 		Source:     c.String("source"),
 		TargetDir:  c.String("target-dir"),
 		Clients:    c.StringSlice("clients"),
 		LineBudget: budget,
 	})
-	out := c.App.Writer
+	out := c.Root().Writer
 	asJSON := c.Bool("json")
 	if err != nil {
 		code := 2
@@ -106,7 +107,7 @@ func runCompileContext(c *cli.Context) error {
 		}
 		return nil
 	}
-	written, err := agentcontext.Apply(c.Context, plan)
+	written, err := agentcontext.Apply(ctx, plan)
 	rep.Written = written
 	if err != nil {
 		rep.Error = err.Error()

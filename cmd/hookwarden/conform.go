@@ -1,6 +1,10 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+)
 
 func conformCommand() *cli.Command {
 	return &cli.Command{
@@ -10,6 +14,6 @@ func conformCommand() *cli.Command {
 		Flags: append(fleetFlags(),
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when a repository is not governed"},
 		),
-		Action: func(c *cli.Context) error { return runFleet(c, "conform") },
+		Action: func(ctx context.Context, c *cli.Command) error { return runFleet(ctx, c, "conform") },
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
@@ -24,7 +24,7 @@ func hookCommand() *cli.Command {
 	}
 }
 
-func runHook(c *cli.Context) error {
+func runHook(ctx context.Context, c *cli.Command) error {
 	deps, err := live.Deps()
 	if err != nil {
 		return cli.Exit("hookwarden: hook: "+err.Error(), 2)

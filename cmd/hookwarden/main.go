@@ -4,10 +4,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 )
@@ -19,13 +20,13 @@ func main() {
 // run builds the app and runs it on args, returning the process exit code:
 // 0 success, 1 findings or a failed run, 2 usage or unreadable input.
 func run(args []string) int {
-	app := &cli.App{
+	app := &cli.Command{
 		Name:                   "hookwarden",
 		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
 		Version:                buildinfo.Version,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
-		ExitErrHandler:         func(*cli.Context, error) {},
+		ExitErrHandler:         func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
 			hookCommand(),
 			checkCommand(),
@@ -39,7 +40,8 @@ func run(args []string) int {
 			trustCommand(),
 		},
 	}
-	err := app.Run(args)
+	stopFlagsAtFirstArg(app)
+	err := app.Run(context.Background(), args)
 	if err == nil {
 		return 0
 	}
@@ -53,10 +55,24 @@ func run(args []string) int {
 	return 2
 }
 
+// stopFlagsAtFirstArg keeps urfave/cli v2's parsing in every command below
+// cmd (v3 would also read flags after a positional argument): flags end at
+// the first argument, so `adopt ./a --dry-run` still names a path
+// "--dry-run", as it did before the move to v3.
+func stopFlagsAtFirstArg(cmd *cli.Command) {
+	for _, sub := range cmd.Commands {
+		if sub.StopOnNthArg == nil {
+			n := 1
+			sub.StopOnNthArg = &n
+		}
+		stopFlagsAtFirstArg(sub)
+	}
+}
+
 // notBuilt is the action of a verb whose issue has not landed yet: it says so
 // on stderr and exits 2, never pretending to have done the work.
 func notBuilt(verb string) cli.ActionFunc {
-	return func(*cli.Context) error {
+	return func(context.Context, *cli.Command) error {
 		return cli.Exit("hookwarden: "+verb+": not available in this build yet", 2)
 	}
 }

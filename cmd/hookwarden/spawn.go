@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/spawn"
 )
@@ -27,7 +27,7 @@ func spawnCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "spawn",
 		Usage: "compile the registry's hooks for one claude -p / codex exec spawn, isolated from every other hook source",
-		Subcommands: []*cli.Command{
+		Commands: []*cli.Command{
 			{
 				Name:  "compile",
 				Usage: "print the render (argv additions, run files, hooks) or the refusal",
@@ -69,7 +69,7 @@ func refusalExit(err error, code int, w io.Writer, asJSON bool) error {
 	return cli.Exit("hookwarden: spawn refused: "+r.Error(), code)
 }
 
-func spawnCompile(c *cli.Context) error {
+func spawnCompile(ctx context.Context, c *cli.Command) error {
 	home, err := spawn.Home(os.Getenv)
 	if err != nil {
 		return cli.Exit("hookwarden: spawn: "+err.Error(), 2)
@@ -124,7 +124,7 @@ func spawnCompile(c *cli.Context) error {
 	return nil
 }
 
-func spawnExec(c *cli.Context) error {
+func spawnExec(ctx context.Context, c *cli.Command) error {
 	home, err := spawn.Home(os.Getenv)
 	if err != nil {
 		return cli.Exit("hookwarden: spawn refused: "+err.Error(), spawn.RefusedExit)

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/spawn"
 )
@@ -24,7 +25,7 @@ func trustCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "trust",
 		Usage: "list, approve or revoke the argvs the spawn registry attaches",
-		Subcommands: []*cli.Command{
+		Commands: []*cli.Command{
 			{
 				Name:   "list",
 				Usage:  "every concrete argv the registry and layers attach, with its approval state",
@@ -56,7 +57,7 @@ func trustHome() (string, error) {
 	return h, nil
 }
 
-func trustList(c *cli.Context) error {
+func trustList(ctx context.Context, c *cli.Command) error {
 	home, err := trustHome()
 	if err != nil {
 		return err
@@ -93,7 +94,7 @@ func stateWord(s string) string {
 	return "stale"
 }
 
-func trustApprove(c *cli.Context) error {
+func trustApprove(ctx context.Context, c *cli.Command) error {
 	home, err := trustHome()
 	if err != nil {
 		return err
@@ -129,7 +130,7 @@ func trustApprove(c *cli.Context) error {
 	return nil
 }
 
-func trustRevoke(c *cli.Context) error {
+func trustRevoke(ctx context.Context, c *cli.Command) error {
 	home, err := trustHome()
 	if err != nil {
 		return err

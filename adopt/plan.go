@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
@@ -357,7 +357,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 	}
 	if replaced > 0 {
-		ignored, why := backupsIgnored(root, gitignoreData)
+		ignored, why := backupsIgnored(ctx, root, gitignoreData)
 		if !ignored {
 			p.rep.Warnings = append(p.rep.Warnings, "no backups written: "+why)
 		} else {
@@ -453,14 +453,16 @@ func action(snap safewrite.Snapshot, data []byte, changed string) string {
 // root, given the .gitignore content the plan will leave there
 // (gitignoreData). It finds the enclosing git work tree (internal/gitdisc: a
 // .git directory, or a .git file of a linked worktree or submodule, at root
-// or above it) and runs go-git's gitignore matcher over that repository's own
-// rules: info/exclude of its common git directory, every .gitignore from the
-// work tree down to root, root's .gitignore as planned, and any .gitignore in
+// or above it) and asks git itself (adopt/ignorecheck: git check-ignore over
+// a throwaway copy of the rules) under that repository's own rules:
+// info/exclude of its common git directory, every .gitignore from the work
+// tree down to root, root's .gitignore as planned, and any .gitignore in
 // .hookwarden/ or .hookwarden/backups/ (a user's global excludes are not
 // consulted: they are not the repository's). Deciding at plan time, on the
 // planned content, is what makes a dry run's report equal the real run's.
-// It returns the verdict and, when false, the reason for the report.
-func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
+// It returns the verdict and, when false, the reason for the report (also
+// when git cannot be asked: a backup is then not written).
+func backupsIgnored(ctx context.Context, root string, gitignoreData []byte) (bool, string) {
 	repo, found, err := gitdisc.Find(root)
 	if err != nil {
 		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
@@ -472,16 +474,7 @@ func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
 	if rel, err := filepath.Rel(repo.WorkTree, root); err == nil && rel != "." {
 		base = strings.Split(filepath.ToSlash(rel), "/")
 	}
-	var ps []gitignore.Pattern
-	parse := func(data []byte, domain []string) {
-		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimRight(line, "\r")
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
-	}
+	var rules ignorecheck.Rules
 	common := repo.GitDir
 	if data, err := os.ReadFile(filepath.Join(repo.GitDir, "commondir")); err == nil {
 		if c := strings.TrimSpace(string(data)); filepath.IsAbs(c) {
@@ -491,25 +484,30 @@ func backupsIgnored(root string, gitignoreData []byte) (bool, string) {
 		}
 	}
 	if data, err := os.ReadFile(filepath.Join(common, "info", "exclude")); err == nil {
-		parse(data, nil)
+		rules.Exclude = data
 	}
 	for i := 0; i < len(base); i++ {
 		dir := append([]string{repo.WorkTree}, base[:i]...)
 		if data, err := os.ReadFile(filepath.Join(append(dir, ".gitignore")...)); err == nil {
-			parse(data, base[:i])
+			rules.Files = append(rules.Files, ignorecheck.File{Dir: strings.Join(base[:i], "/"), Data: data})
 		}
 	}
-	parse(gitignoreData, base)
+	rules.Files = append(rules.Files, ignorecheck.File{Dir: strings.Join(base, "/"), Data: gitignoreData})
 	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
 		if data, err := os.ReadFile(filepath.Join(append([]string{root}, append(d, ".gitignore")...)...)); err == nil {
-			parse(data, append(append([]string{}, base...), d...))
+			rules.Files = append(rules.Files, ignorecheck.File{Dir: strings.Join(append(append([]string{}, base...), d...), "/"), Data: data})
 		}
 	}
-	m := gitignore.NewMatcher(ps)
-	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
-		if m.Match(append(append([]string{}, base...), d...), true) {
-			return true, ""
-		}
+	var dirs []string
+	for _, d := range []string{".hookwarden", ".hookwarden/backups"} {
+		dirs = append(dirs, strings.Join(append(append([]string{}, base...), d), "/"))
+	}
+	ignored, err := ignorecheck.Ignored(ctx, rules, dirs)
+	if err != nil {
+		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
+	}
+	if ignored {
+		return true, ""
 	}
 	return false, ".hookwarden/backups/ is not ignored by git here (the git-ignore step is declined or a rule re-includes it), and a backup must never be committed"
 }

@@ -1,22 +1,23 @@
 package audit
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/config"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/tailscale/hujson"
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 )
@@ -333,11 +334,14 @@ func (r *repoAudit) hooksPath(clients []string) {
 	if err != nil {
 		return
 	}
-	cfg := config.New()
-	if err := config.NewDecoder(strings.NewReader(string(data))).Decode(cfg); err != nil {
+	// git reads its own config file: the last core.hooksPath value, no
+	// include.* followed (git config --file reads none by default). Exit 1 is
+	// "not set", 3 an unparsable file; either way there is nothing to judge.
+	out, err := exec.CommandContext(r.ctx, "git", "config", "--file", cfgPath, "--get", "core.hooksPath").Output()
+	if err != nil {
 		return
 	}
-	val := cfg.Section("core").Option("hooksPath")
+	val := strings.TrimSuffix(string(out), "\n")
 	if val == "" {
 		return
 	}
@@ -383,37 +387,32 @@ func configLine(data []byte) int {
 
 // backupsIgnored reports whether git ignores .hookwarden/backups/ by the
 // repository's own rules: .git/info/exclude, the root .gitignore (data) and
-// any .gitignore in .hookwarden/ or .hookwarden/backups/, matched with
-// go-git's gitignore matcher (a user's global excludes are not the
-// repository's and are not read). When false, the reason says why.
+// any .gitignore in .hookwarden/ or .hookwarden/backups/, judged by git
+// itself (adopt/ignorecheck: git check-ignore over a throwaway copy of the
+// rules; a user's global excludes are not the repository's and are not
+// read). When false, the reason says why (also when git cannot be asked).
 // adopt has the same decision unexported (backupsIgnored in adopt/plan.go);
 // both should call one exported function.
-func backupsIgnored(root string, data []byte) (bool, string) {
-	var ps []gitignore.Pattern
-	add := func(text []byte, domain []string) {
-		for _, l := range strings.Split(string(text), "\n") {
-			l = strings.TrimRight(l, "\r")
-			if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "#") {
-				ps = append(ps, gitignore.ParsePattern(l, domain))
-			}
-		}
-	}
+func backupsIgnored(ctx context.Context, root string, data []byte) (bool, string) {
+	rules := ignorecheck.Rules{Files: []ignorecheck.File{{Dir: "", Data: data}}}
 	if repo, found, err := gitdisc.Find(root); err == nil && found {
 		if b, err := os.ReadFile(filepath.Join(repo.GitDir, "info", "exclude")); err == nil {
-			add(b, nil)
+			rules.Exclude = b
 		}
 	}
-	add(data, nil)
-	for _, d := range [][]string{{".hookwarden"}, {".hookwarden", "backups"}} {
-		b, err := os.ReadFile(filepath.Join(append([]string{root}, append(d, ".gitignore")...)...))
+	for _, d := range []string{".hookwarden", ".hookwarden/backups"} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), ".gitignore"))
 		if err == nil {
-			add(b, d)
+			rules.Files = append(rules.Files, ignorecheck.File{Dir: d, Data: b})
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return false, fmt.Sprintf("%s/.gitignore cannot be read: %v", strings.Join(d, "/"), err)
+			return false, fmt.Sprintf("%s/.gitignore cannot be read: %v", d, err)
 		}
 	}
-	m := gitignore.NewMatcher(ps)
-	if m.Match([]string{".hookwarden", "backups"}, true) || m.Match([]string{".hookwarden"}, true) {
+	ignored, err := ignorecheck.Ignored(ctx, rules, []string{".hookwarden", ".hookwarden/backups"})
+	if err != nil {
+		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
+	}
+	if ignored {
 		return true, ""
 	}
 	return false, ".hookwarden/backups/ is not ignored: a rule after the managed block (or in .git/info/exclude, .hookwarden/.gitignore) re-includes it, so a backup of a settings file can be committed"

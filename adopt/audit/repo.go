@@ -21,6 +21,7 @@ func buildVersion() string { return buildinfo.Version }
 
 // repoAudit collects the findings of one repository.
 type repoAudit struct {
+	ctx     context.Context // the audit's; ends the git processes asked below
 	a       *auditor
 	root    string
 	conform string // the repair command for this repository
@@ -45,7 +46,7 @@ func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 }
 
 func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
-	r := &repoAudit{a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
+	r := &repoAudit{ctx: ctx, a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
 	r.conform = "hookwarden conform " + shellQuote(path)
 	defer func() { sortFindings(r.res.Findings) }()
 	if err := ctx.Err(); err != nil {
@@ -182,7 +183,7 @@ func (r *repoAudit) gitignore() {
 	if !bytes.Equal(out, gi.Data) {
 		r.add(IDGitIgnoreStale, ".gitignore", lineOfText(gi.Data, adopt.BlockBegin), "", "", "the managed block's lines differ from the block this version writes", r.conform)
 	}
-	if ok, why := backupsIgnored(r.root, gi.Data); !ok {
+	if ok, why := backupsIgnored(r.ctx, r.root, gi.Data); !ok {
 		r.add(IDBackupsNotIgnored, ".gitignore", 0, "", "", why, "remove the rule that re-includes .hookwarden/backups/ (see git check-ignore -v .hookwarden/backups/x)")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -24,35 +25,65 @@ func hookCommand() *cli.Command {
 	}
 }
 
+// isHookCall reports whether args (os.Args) are exactly `hookwarden hook
+// CLIENT EVENT` with neither operand looking like a flag: the live hook
+// call, which main serves without building the CLI (urfave/cli's set-up of
+// every verb's flags cost about a third of the hook process's own work,
+// measured with perf; README "Benchmarks"). Anything else goes through the
+// CLI, so help and usage errors are unchanged.
+func isHookCall(args []string) bool {
+	return len(args) == 4 && args[1] == "hook" &&
+		!strings.HasPrefix(args[2], "-") && !strings.HasPrefix(args[3], "-")
+}
+
 func runHook(ctx context.Context, c *cli.Command) error {
-	deps, err := live.Deps()
-	if err != nil {
-		return cli.Exit("hookwarden: hook: "+err.Error(), 2)
-	}
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		_, err := os.Stdout.WriteString(deps.Table.Listing())
+		deps, err := live.Deps()
+		if err != nil {
+			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
+		}
+		_, err = os.Stdout.WriteString(deps.Table.Listing())
 		return err
 	}
 	if len(args) != 2 {
+		if _, err := live.Deps(); err != nil {
+			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
+		}
 		os.Stderr.WriteString(hook.Usage)
 		return cli.Exit("", 2)
+	}
+	if code := runHookCall(args[0], args[1]); code != 0 {
+		return cli.Exit("", code)
+	}
+	return nil
+}
+
+// runHookCall serves one hook call of client for event (engine/hook.Run,
+// payload on stdin) and returns the process exit code the client reads:
+// hook.Run's, or 2 when the embedded registration table is malformed.
+func runHookCall(client, event string) int {
+	deps, err := live.Deps()
+	if err != nil {
+		os.Stderr.WriteString("hookwarden: hook: " + err.Error() + "\n")
+		return 2
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = ""
 	}
 	resp := hook.Run(context.Background(), deps, hook.Request{
-		Client:    args[0],
-		Event:     args[1],
+		Client:    client,
+		Event:     event,
 		Stdin:     os.Stdin,
 		LookupEnv: os.LookupEnv,
 		Cwd:       cwd,
 	})
-	os.Stdout.Write(resp.Stdout)
-	os.Stderr.Write(resp.Stderr)
-	if resp.Exit != 0 {
-		return cli.Exit("", resp.Exit)
+	if len(resp.Stdout) > 0 {
+		os.Stdout.Write(resp.Stdout)
 	}
-	return nil
+	if len(resp.Stderr) > 0 {
+		os.Stderr.Write(resp.Stderr)
+	}
+	return resp.Exit
 }

@@ -14,6 +14,9 @@ import (
 )
 
 func main() {
+	if isHookCall(os.Args) {
+		os.Exit(runHookCall(os.Args[2], os.Args[3]))
+	}
 	os.Exit(run(os.Args))
 }
 

@@ -16,17 +16,12 @@
 package codextrust
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/codexhash"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/hookwarden/hookwarden/internal/tomledit"
 )
@@ -45,25 +40,9 @@ type Entry struct {
 	Ours        bool   `json:"ours"`
 }
 
-// snake maps Codex hook event names to the snake-case names its keys and
-// hashes use (Codex 0.169.0; codex_trust_hooks.py EVENTS).
-var snake = map[string]string{
-	"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "PermissionRequest": "permission_request",
-	"Stop": "stop", "SubagentStop": "subagent_stop", "SubagentStart": "subagent_start",
-	"UserPromptSubmit": "user_prompt_submit", "SessionStart": "session_start", "SessionEnd": "session_end",
-	"PreCompact": "pre_compact", "PostCompact": "post_compact",
-}
-
-var upper = regexp.MustCompile(`([a-z0-9])([A-Z])`)
-
 // SnakeEvent returns Codex's snake-case name of a hooks.json event name
-// (PreToolUse → pre_tool_use); unknown names are converted letter by letter.
-func SnakeEvent(event string) string {
-	if s, ok := snake[event]; ok {
-		return s
-	}
-	return strings.ToLower(upper.ReplaceAllString(event, "${1}_${2}"))
-}
+// (PreToolUse → pre_tool_use); see internal/codexhash.
+func SnakeEvent(event string) string { return codexhash.SnakeEvent(event) }
 
 type rawHandler struct {
 	Type          string          `json:"type"`
@@ -97,7 +76,6 @@ func Entries(hooksPath string, src []byte, ours func(string) bool) ([]Entry, err
 	sortStrings(events)
 	var out []Entry
 	for _, ev := range events {
-		sn := SnakeEvent(ev)
 		for gi, g := range doc.Hooks[ev] {
 			for hi, h := range g.Hooks {
 				if h.Type != "" && h.Type != "command" {
@@ -118,35 +96,22 @@ func Entries(hooksPath string, src []byte, ours func(string) bool) ([]Entry, err
 					timeout = 1
 				}
 				e := Entry{
-					Key:         fmt.Sprintf("%s:%s:%d:%d", hooksPath, sn, gi, hi),
+					Key:         codexhash.Key(hooksPath, ev, gi, hi),
 					NativeEvent: ev,
 					Command:     *h.Command,
 					Ours:        ours != nil && ours(*h.Command),
 				}
-				var b bytes.Buffer
-				b.WriteString(`{"event_name":`)
-				writeString(&b, sn)
-				b.WriteString(`,"hooks":[{"async":`)
-				b.WriteString(strconv.FormatBool(h.Async != nil && *h.Async))
-				b.WriteString(`,"command":`)
-				writeString(&b, *h.Command)
-				if h.StatusMessage != nil {
-					b.WriteString(`,"statusMessage":`)
-					writeString(&b, *h.StatusMessage)
-				}
-				b.WriteString(`,"timeout":`)
-				b.WriteString(strconv.FormatInt(timeout, 10))
-				b.WriteString(`,"type":"command"}]`)
 				if g.Matcher != nil {
 					e.Matcher, e.HasMatcher = *g.Matcher, true
-					if sn != "stop" && sn != "user_prompt_submit" {
-						b.WriteString(`,"matcher":`)
-						writeString(&b, *g.Matcher)
-					}
 				}
-				b.WriteString("}")
-				sum := sha256.Sum256(b.Bytes())
-				e.Hash = "sha256:" + hex.EncodeToString(sum[:])
+				e.Hash = codexhash.Hash(codexhash.Handler{
+					Event:          ev,
+					Matcher:        g.Matcher,
+					Command:        *h.Command,
+					TimeoutSeconds: timeout,
+					Async:          h.Async != nil && *h.Async,
+					StatusMessage:  h.StatusMessage,
+				})
 				out = append(out, e)
 			}
 		}
@@ -160,39 +125,6 @@ func sortStrings(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
-}
-
-// writeString writes s as a JSON string the way serde_json (Codex is Rust)
-// and Python's json.dumps(ensure_ascii=False) do: `"` `\` and the control
-// characters escaped (\b \f \n \r \t short forms, others \u00XX lower-case
-// hex), everything else, including non-ASCII and U+2028, raw.
-func writeString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
 }
 
 // ConfigPath returns the Codex config file: $CODEX_HOME/config.toml, else

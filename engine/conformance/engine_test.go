@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/codexhash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -495,8 +496,7 @@ func handlerCommand(b []byte, key string) string {
 		return ""
 	}
 	for ev, groups := range doc.Hooks {
-		name, ok := codexEvents()[ev]
-		if !ok || name != snake || gi >= len(groups) || hi >= len(groups[gi].Hooks) {
+		if codexhash.SnakeEvent(ev) != snake || gi >= len(groups) || hi >= len(groups[gi].Hooks) {
 			continue
 		}
 		return groups[gi].Hooks[hi].Command

@@ -1,12 +1,10 @@
 package spawn
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/codexhash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -127,62 +125,17 @@ func (c *compiler) renderClaude() (*Render, error) {
 // package doc).
 const CodexSessionFlagsSource = "/<session-flags>/config.toml"
 
-// codexSnake maps Codex native event names to the snake names of trust
-// keys and hashes (../shared/e2e/tools/codex_trust_hooks.py EVENTS).
-var codexSnake = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use",
-	"PermissionRequest": "permission_request", "Stop": "stop", "SubagentStop": "subagent_stop",
-	"SubagentStart": "subagent_start", "UserPromptSubmit": "user_prompt_submit",
-	"SessionStart": "session_start", "SessionEnd": "session_end"}
-
 // CodexTrustHash returns Codex 0.169.0's trust hash "sha256:<hex>" of one
-// command handler: SHA-256 of the compact key-sorted JSON
-// {"event_name":snake,"hooks":[{"async":false,"command":command,"timeout":seconds,"type":"command"}],"matcher":matcher}
-// with the matcher left out when empty and for stop and user_prompt_submit
-// (../shared/e2e/README.md section 2, "Hook loading"; matched Codex's own
-// currentHash, and a -c inline hook trusted this way ran in TestRealClients/codex).
-func CodexTrustHash(snake, command string, timeout int, matcher string) string {
-	var b bytes.Buffer
-	b.WriteString(`{"event_name":`)
-	writeJSONString(&b, snake)
-	b.WriteString(`,"hooks":[{"async":false,"command":`)
-	writeJSONString(&b, command)
-	b.WriteString(`,"timeout":` + strconv.Itoa(max(1, timeout)) + `,"type":"command"}]`)
-	if matcher != "" && snake != "stop" && snake != "user_prompt_submit" {
-		b.WriteString(`,"matcher":`)
-		writeJSONString(&b, matcher)
+// command handler of event (native or snake-case name) with command, timeout
+// in seconds and matcher ("" = none), computed by internal/codexhash
+// (matched Codex's own currentHash, and a -c inline hook trusted this way ran
+// in TestRealClients/codex).
+func CodexTrustHash(event, command string, timeout int, matcher string) string {
+	h := codexhash.Handler{Event: event, Command: command, TimeoutSeconds: int64(timeout)}
+	if matcher != "" {
+		h.Matcher = &matcher
 	}
-	b.WriteByte('}')
-	sum := sha256.Sum256(b.Bytes())
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// writeJSONString writes s as Python's json.dumps(ensure_ascii=False) does:
-// only `"`, `\` and control characters escaped, the rest as UTF-8.
-func writeJSONString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
+	return codexhash.Hash(h)
 }
 
 // tomlString returns s as a TOML basic string.
@@ -229,7 +182,6 @@ func CodexHooksOverride(hooks []CompiledHook) (string, []string) {
 	var keys []string
 	for _, native := range order {
 		var groups []string
-		snake := codexSnake[native]
 		for gi, h := range byEvent[native] {
 			cmd := commandOf(h)
 			g := "{"
@@ -238,9 +190,9 @@ func CodexHooksOverride(hooks []CompiledHook) (string, []string) {
 			}
 			g += `hooks=[{type="command",command=` + tomlString(cmd) + ",timeout=" + strconv.Itoa(h.Timeout) + "}]}"
 			groups = append(groups, g)
-			key := fmt.Sprintf("%s:%s:%d:0", CodexSessionFlagsSource, snake, gi)
+			key := codexhash.Key(CodexSessionFlagsSource, native, gi, 0)
 			keys = append(keys, key)
-			state = append(state, tomlString(key)+"={trusted_hash="+tomlString(CodexTrustHash(snake, cmd, h.Timeout, h.Matcher))+"}")
+			state = append(state, tomlString(key)+"={trusted_hash="+tomlString(CodexTrustHash(native, cmd, h.Timeout, h.Matcher))+"}")
 		}
 		ev = append(ev, native+"=["+strings.Join(groups, ",")+"]")
 	}

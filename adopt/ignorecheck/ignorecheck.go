@@ -99,7 +99,9 @@ func Ignored(ctx context.Context, rules Rules, dirs []string) (bool, error) {
 		if err := os.MkdirAll(full, 0o700); err != nil {
 			return false, fmt.Errorf("ignorecheck: temporary %s: %w", d, err)
 		}
-		args = append(args, path.Clean(d))
+		// "./" keeps a leading ':' from reading as pathspec magic;
+		// check-ignore matches the path itself, never as a glob.
+		args = append(args, "./"+path.Clean(d))
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = work

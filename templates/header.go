@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
+	"sync"
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 )
@@ -14,7 +15,9 @@ import (
 // "hookwarden-render: version=<v> sha256=<64 hex>".
 const headerTag = "hookwarden-render: "
 
-var headerValue = regexp.MustCompile(`^hookwarden-render: version=([0-9A-Za-z.+-]+) sha256=([0-9a-f]{64})$`)
+var headerValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^hookwarden-render: version=([0-9A-Za-z.+-]+) sha256=([0-9a-f]{64})$`)
+})
 
 // jsonHeaderPrefix is the start of a rendered JSON file: the header is the
 // first member, "_generated_by", on the second line (JSON has no comments;
@@ -124,7 +127,7 @@ func ParseHeader(body []byte) (Header, bool) {
 }
 
 func parseValue(v string) (Header, bool) {
-	m := headerValue.FindStringSubmatch(v)
+	m := headerValue().FindStringSubmatch(v)
 	if m == nil {
 		return Header{}, false
 	}

@@ -2,20 +2,20 @@
 // (client, event) pairs hookwarden serves, under which native client event and
 // matcher, with which client timeout and which engine budget.
 //
-// The table is data (table.json, embedded); every row names the client fact it
-// encodes and where that fact comes from.
+// The table is data (table.json); every row names the client fact it encodes
+// and where that fact comes from. The binary carries it as the Go literal that
+// `go generate ./engine/registration` writes to table_gen.go, so the hook does
+// not decode JSON on every call; a test fails when the two drift.
 package registration
 
+//go:generate go run ./gen
+
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
 )
-
-//go:embed table.json
-var tableJSON []byte
 
 // Row is one registration: a (Client, Event) pair the engine serves.
 //
@@ -69,9 +69,14 @@ func ValidName(s string) bool {
 	return true
 }
 
-// Default returns the table compiled into this binary. It returns an error
-// only if the embedded data is malformed (a build defect caught by tests).
-func Default() (*Table, error) { return Parse(tableJSON) }
+// Default returns the table compiled into this binary (table.json, validated
+// by Parse when table_gen.go was generated; rows in file order). The error is
+// always nil; it stays in the signature so callers keep failing closed should
+// the table ever be loaded from elsewhere. The rows are a fresh copy callers
+// may modify.
+func Default() (*Table, error) {
+	return &Table{Rows: append([]Row(nil), compiled...)}, nil
+}
 
 // Parse decodes a registration table from its JSON form
 // ({"version":1,"rows":[Row…]}). It returns an error for malformed JSON,

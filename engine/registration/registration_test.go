@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestRequiredRows checks the rows issue 2 item 2 asks for, with the client
@@ -128,5 +130,30 @@ func TestValidName(t *testing.T) {
 		if ValidName(s) != want {
 			t.Errorf("ValidName(%q) = %v", s, !want)
 		}
+	}
+}
+
+// TestGeneratedTableMatchesJSON fails when table_gen.go (what the binary
+// serves) and table.json (the one source) drift: run
+// `go generate ./engine/registration` after editing table.json.
+func TestGeneratedTableMatchesJSON(t *testing.T) {
+	data, err := os.ReadFile("table.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Parse(data)
+	if err != nil {
+		t.Fatalf("table.json: %v", err)
+	}
+	got, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Rows, got.Rows); diff != "" {
+		t.Fatalf("table_gen.go differs from table.json (-json +generated); run go generate ./engine/registration:\n%s", diff)
+	}
+	got.Rows[0].Client = "changed"
+	if again, _ := Default(); again.Rows[0].Client == "changed" {
+		t.Fatal("Default returned the shared compiled rows, not a copy")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // ProbeTimeout bounds one engine --version probe (issue 8: 10 seconds).
 const ProbeTimeout = 10 * time.Second
 
-var versionRE = regexp.MustCompile(`\b(\d+\.\d+\.\d+)\b`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+\.\d+\.\d+)\b`) })
 
 // binaryStamp identifies one file version: path, device, inode, size,
 // mtime and ctime (nanoseconds). A changed file changes the stamp.
@@ -91,7 +92,7 @@ func ProbeVersion(ctx context.Context, home, bin string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", refuse(ReasonEngineVersion, "%s --version: %v", bin, err)
 	}
-	m := versionRE.FindSubmatch(out.Bytes())
+	m := versionRE().FindSubmatch(out.Bytes())
 	if m == nil {
 		return "", refuse(ReasonEngineVersion, "%s --version printed no x.y.z version", bin)
 	}

@@ -12,11 +12,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // ShellQuote joins argv into one POSIX shell command line that a POSIX
 // shell splits back into exactly argv: words made only of
@@ -25,7 +26,7 @@ var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 func ShellQuote(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		if shellSafe.MatchString(a) {
+		if shellSafe().MatchString(a) {
 			parts[i] = a
 			continue
 		}

@@ -20,7 +20,7 @@ func ManifestText(clients, decline, events []string) []byte {
 	b.WriteString("# claude, codex, gemini (settings files), agy, opencode (plugin files).\n")
 	fmt.Fprintf(&b, "clients: %s\n\n", flow(clients))
 	b.WriteString("# Adopt steps to skip: git-ignore, launcher, interceptor, agy-plugin,\n")
-	b.WriteString("# opencode-plugin, agent-hooks.\n")
+	b.WriteString("# opencode-plugin, context, agent-hooks.\n")
 	fmt.Fprintf(&b, "decline: %s\n\n", flow(decline))
 	b.WriteString("hooks:\n")
 	b.WriteString("  # Neutral events registered in each client's settings file:\n")

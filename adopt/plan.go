@@ -248,6 +248,11 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		add(rep, snap, f.Body, f.Mode)
 	}
 
+	// context
+	if err := p.planContext(ctx, root, governed, opts, declined(StepContext), add); err != nil {
+		return p.fail("%v", err)
+	}
+
 	if conform {
 		for _, r := range []struct{ client, path string }{{"agy", ".agents/plugins/hookwarden"}, {"opencode", ".opencode/plugins/hookwarden.js"}} {
 			if slices.Contains(governed, r.client) {

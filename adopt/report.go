@@ -20,7 +20,7 @@ import (
 //	    "status": "changed" | "unchanged" | "failed" | "not-governed",
 //	    "files": [{
 //	      "path": ".claude/settings.json",        // slash, repository-relative
-//	      "step": "manifest" | "git-ignore" | "agent-hooks" | "launcher" | "interceptor" | "agy-plugin" | "opencode-plugin",
+//	      "step": "manifest" | "git-ignore" | "agent-hooks" | "launcher" | "interceptor" | "agy-plugin" | "opencode-plugin" | "context",
 //	      "client": "claude",                     // agent-hooks only
 //	      "action": "created" | "merged" | "updated" | "unchanged" | "skipped" | "declined",
 //	      "changes": ["added PreToolUse ^Bash$", ...],   // optional

@@ -18,9 +18,13 @@
 // .claude/settings.json, .codex/hooks.json and .gemini/settings.json, and
 // copies of replaced files under .hookwarden/backups/<UTC stamp>/.
 //
+// When AGENTS.md exists at the root, the context step also writes the files
+// compile-context generates from it (CLAUDE.md, GEMINI.md, AGENTS.readonly.md;
+// templates/context), never over a file hookwarden did not generate.
+//
 // Write order: git-ignore (so backups are ignored before any file is
 // replaced), the backups, the rendered files (launcher, interceptor,
-// agy-plugin, opencode-plugin), the client settings files (agent-hooks:
+// agy-plugin, opencode-plugin), the context files, the client settings files (agent-hooks:
 // claude, codex, gemini), and last the manifest `.hookwarden.yaml`, which is
 // what marks a repository governed: an interrupted adopt therefore leaves a
 // repository that conform does not treat as governed, and rerunning adopt
@@ -41,6 +45,11 @@ const (
 	StepManifest   = "manifest"
 	StepGitIgnore  = "git-ignore"
 	StepAgentHooks = "agent-hooks"
+	// StepContext compiles AGENTS.md at the repository root into each
+	// selected client's context file (CLAUDE.md, GEMINI.md, the read-only
+	// projection AGENTS.readonly.md; templates/context, issue 7). It runs only
+	// when AGENTS.md exists.
+	StepContext = "context"
 )
 
 // Steps lists every step name in write order, the manifest named first as in
@@ -48,7 +57,7 @@ const (
 var Steps = []string{
 	StepManifest, StepGitIgnore,
 	templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin,
-	StepAgentHooks,
+	StepContext, StepAgentHooks,
 }
 
 // DefaultClients are the clients adopt selects when neither --clients nor an

@@ -1,0 +1,72 @@
+package adopt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestContextStepIdempotent: adopt compiles AGENTS.md once; a second adopt
+// and a conform change nothing; after AGENTS.md is edited, conform refreshes
+// the generated files (with backups) and a dry run shows their diff first.
+func TestContextStepIdempotent(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	makeRepo(t, root, true, map[string]string{"AGENTS.md": "# Project\n\nKeep it small.\n"}, nil)
+	opts := testOptions(t)
+	if rep, err := Adopt(context.Background(), []string{root}, opts); err != nil || rep.Failed() {
+		t.Fatalf("first run: %v %+v", err, rep.Repositories[0])
+	}
+	once := tree(t, root)
+	for _, p := range []string{"CLAUDE.md", "GEMINI.md", "AGENTS.readonly.md"} {
+		if _, ok := once[p]; !ok {
+			t.Fatalf("%s not written by adopt", p)
+		}
+	}
+	for _, run := range []func(context.Context, []string, Options) (*Report, error){Adopt, Conform} {
+		rep, err := run(context.Background(), []string{root}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Repositories[0]; r.Status != StatusUnchanged {
+			t.Fatalf("%s again: status %s %+v", rep.Verb, r.Status, r)
+		}
+		if diff := cmp.Diff(once, tree(t, root)); diff != "" {
+			t.Fatalf("%s again changed the tree:\n%s", rep.Verb, diff)
+		}
+	}
+
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Project\n\nKeep it smaller.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dry := opts
+	dry.DryRun = true
+	rep, err := Conform(context.Background(), []string{root}, dry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffed []string
+	for _, d := range rep.Repositories[0].Diffs() {
+		if d.Path == "AGENTS.readonly.md" && !strings.Contains(d.Unified, "+Keep it smaller.") {
+			t.Errorf("dry-run diff of AGENTS.readonly.md lacks the new line:\n%s", d.Unified)
+		}
+		diffed = append(diffed, d.Path)
+	}
+	if !cmp.Equal(diffed, []string{"AGENTS.readonly.md", "CLAUDE.md", "GEMINI.md"}) {
+		t.Fatalf("dry run diffs %v, want the three context files", diffed)
+	}
+	rep, err = Conform(context.Background(), []string{root}, opts)
+	if err != nil || rep.Failed() {
+		t.Fatalf("conform: %v %+v", err, rep.Repositories[0])
+	}
+	r := rep.Repositories[0]
+	if f := fileReport(r, "CLAUDE.md"); f == nil || f.Action != ActionUpdated || f.Backup == "" {
+		t.Fatalf("CLAUDE.md after editing AGENTS.md: %+v", f)
+	}
+	if got := tree(t, root)["CLAUDE.md"]; got == once["CLAUDE.md"] {
+		t.Fatal("CLAUDE.md not refreshed after AGENTS.md changed")
+	}
+}

@@ -32,8 +32,10 @@ type Options struct {
 	Clients []string
 	// Decline lists steps to skip (--decline), added to the manifest's decline.
 	Decline []string
-	// Force lets adopt register into a Gemini file whose hooks are switched
-	// off, and replace hand-edited rendered files.
+	// Force lets adopt switch a client's hooks back on where its settings
+	// file switches them all off (Gemini hooksConfig.enabled: false, Claude
+	// disableAllHooks: true; clientjson.EnableHooks) before registering, and
+	// replace hand-edited rendered files.
 	Force bool
 	// DryRun plans everything and writes nothing; the report is the one the
 	// real run would give, and every change is available as a unified diff.
@@ -318,25 +320,37 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			}
 			want = append(want, clientjson.Handler{NativeEvent: row.NativeEvent, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout})
 		}
-		if client == "gemini" && snap.Exists {
+		var src []byte
+		if snap.Exists {
+			src = snap.Data
+		}
+		var switchedOn string
+		if sw, ok := hooksSwitch[client]; ok && snap.Exists {
 			off, err := opts.files.disabled(absPath, snap.Data, client)
 			if err != nil {
 				return p.fail("%v", err)
 			}
 			if off {
-				finding := "Gemini hooks are switched off in this file (hooksConfig.enabled: false); Gemini CLI runs no hook, ours included"
-				if !opts.Force {
-					rep.Action, rep.Reason = ActionSkipped, finding+"; not registered (an operator's explicit off is kept; rerun with --force to register anyway)"
+				finding := sw.title + " hooks are switched off in this file (" + sw.off + "); " + sw.title + " runs no hook, ours included"
+				switch {
+				case opts.Force:
+					out, changed, err := opts.files.enable(absPath, snap.Data, client)
+					if err != nil {
+						return p.fail("%v", err)
+					}
+					if changed {
+						src, switchedOn = out, "switched hooks back on ("+sw.on+")"
+						p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding+"; hooks switched back on ("+sw.on+", --force)")
+					}
+				case client == "gemini":
+					rep.Action, rep.Reason = ActionSkipped, finding+"; not registered (an operator's explicit off is kept; rerun with --force to switch hooks back on and register)"
 					p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding)
 					p.rep.Files = append(p.rep.Files, rep)
 					continue
+				default:
+					p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding+"; rows registered but inactive (an operator's explicit off is kept; rerun with --force to switch hooks back on)")
 				}
-				p.rep.Warnings = append(p.rep.Warnings, "finding: "+rel+": "+finding+"; rows registered (--force) but they stay inactive until hooks are switched on")
 			}
-		}
-		var src []byte
-		if snap.Exists {
-			src = snap.Data
 		}
 		res, err := opts.files.merge(absPath, src, client, want, clientjson.Options{Ours: Ours, Retract: conform})
 		if err != nil {
@@ -344,6 +358,9 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		rep.Action = action(snap, res.Out, ActionMerged)
 		rep.Changes = changeList(res.Changes)
+		if switchedOn != "" {
+			rep.Changes = append([]string{switchedOn}, rep.Changes...)
+		}
 		for _, w := range res.Warnings {
 			p.rep.Warnings = append(p.rep.Warnings, rel+": "+w)
 		}

@@ -10,14 +10,28 @@ type mergeFunc func(path string, src []byte, client string, want []clientjson.Ha
 // disabledFunc is clientjson.HooksDisabled's signature (clientjson/api.go).
 type disabledFunc func(path string, src []byte, client string) (bool, error)
 
+// enableFunc is clientjson.EnableHooks's signature.
+type enableFunc func(path string, src []byte, client string) ([]byte, bool, error)
+
 // clientFiles are the client-file edits adopt delegates to clientjson; a
 // test may substitute them to provoke failures clientjson never produces.
 type clientFiles struct {
 	merge    mergeFunc
 	disabled disabledFunc
+	enable   enableFunc
 }
 
 // realClientFiles returns the clientjson implementation.
 func realClientFiles() clientFiles {
-	return clientFiles{merge: clientjson.Merge, disabled: clientjson.HooksDisabled}
+	return clientFiles{merge: clientjson.Merge, disabled: clientjson.HooksDisabled, enable: clientjson.EnableHooks}
+}
+
+// hooksSwitch names, per client, the settings-file switch that turns all of
+// its hooks off and the value EnableHooks sets (clientjson.HooksDisabled
+// gives the sources: Claude Code 2.1.328 settings schema, Gemini CLI 0.61.0
+// settings schema, ../shared/e2e/README.md section 3). Codex has none in
+// .codex/hooks.json.
+var hooksSwitch = map[string]struct{ title, off, on string }{
+	"claude": {"Claude Code", "disableAllHooks: true", "disableAllHooks: false"},
+	"gemini": {"Gemini CLI", "hooksConfig.enabled: false", "hooksConfig.enabled: true"},
 }

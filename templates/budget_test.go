@@ -25,6 +25,22 @@ var budgetAtoms = []string{
 	"pr merge ", "merge ", "pulls/", "pulls/x/", "--no-veri", "lefthook ", "pre-commit -x ", "husky ",
 	"SKIP=", "HUSKY_SKIP_HOOKS=", "LEFTHOOK=", "am -", "git-am -", ".gitconfig", ".config/git/", "\\", "'", "\"",
 	"x ", "  ", "\t", "if ", "then ", "!", "/usr/bin/", "C:\\x\\", "install -m ", "chmod ", "ln -s ",
+	// Shapes where a word could be an option's value or the next word: git's
+	// value-taking global options, launcher options and launcher paths.
+	"git -c am -", "git -c am ", "git -C am ", "git --git-dir am ", "git --namespace commit -", "git -c git -c am ",
+	"env -u am ", "sudo -u x git -c am ", "gh -R pr merge ", "gh --repo pr merge -", "/usr/bin/env am ", "env /bin/env su ",
+	"1/env am ", "a=/env am ", "-x/env am ", "cmd /c am ",
+}
+
+// budgetFramed are lines at the line bound made of a head, an atom repeated
+// and a tail: one command word followed by a long run of its options, with the
+// tail holding a rule's required literal so no prefilter skips the line. They
+// are the inputs on which an option run that parses two ways (an in-place
+// flag, a value-taking option) is retried from every option.
+var budgetFramed = [][3]string{
+	{"sed ", "-i ", " config"}, {"sed ", "-x ", " -i config"}, {"perl ", "-pi ", " .git"}, {"perl -", "iii", " .git"},
+	{"git ", "-c git ", " commit"}, {"git -c ", "git -c ", " am"}, {"git ", "-C am ", " -"}, {"git ", "--git-dir am ", " -"},
+	{"gh ", "-R pr ", " merge"}, {"su", " x", " -x"}, {"husky", " -x", " uninstall -"}, {"env ", "/usr/bin/env ", " git commit"},
 }
 
 // budgetInputs returns the adversarial inputs and the benign inputs of the
@@ -44,6 +60,9 @@ func budgetInputs() (adversarial, benign []string) {
 		for _, b := range budgetAtoms {
 			adversarial = append(adversarial, fill(a+b, line))
 		}
+	}
+	for _, f := range budgetFramed {
+		adversarial = append(adversarial, f[0]+fill(f[1], line-len(f[0])-len(f[2]))+f[2])
 	}
 	for _, a := range []string{"git -c x ", "env a=b ", "sudo -u x ", "git /"} {
 		adversarial = append(adversarial, whole(fill(a, line)))

@@ -39,16 +39,16 @@ func (p *repoPlan) planContext(ctx context.Context, root string, governed []stri
 	}
 	plan, err := agentcontext.Compile(ctx, agentcontext.Options{Source: ContextSource, TargetDir: root, Clients: governed})
 	if err != nil {
-		p.rep.Files = append(p.rep.Files, &FileReport{Path: ContextSource, Step: StepContext, Action: ActionSkipped, Reason: "not compiled: " + capReason(err.Error())})
-		p.rep.Warnings = append(p.rep.Warnings, capReason(fmt.Sprintf("%s: context files not compiled: %v", ContextSource, err)))
+		p.rep.Files = append(p.rep.Files, &FileReport{Path: ContextSource, Step: StepContext, Action: ActionSkipped, Reason: "not compiled: " + CapReason(err.Error())})
+		p.rep.Warnings = append(p.rep.Warnings, CapReason(fmt.Sprintf("%s: context files not compiled: %v", ContextSource, err)))
 		return nil
 	}
 	for _, f := range plan.Files {
 		rep := &FileReport{Path: f.Path, Step: StepContext}
 		if f.Status == agentcontext.StatusRefused {
-			rep.Action, rep.Reason = ActionSkipped, capReason(f.Refusal)
+			rep.Action, rep.Reason = ActionSkipped, CapReason(f.Refusal)
 			p.rep.Files = append(p.rep.Files, rep)
-			p.rep.Warnings = append(p.rep.Warnings, capReason(f.Path+" kept as it is: "+strings.TrimPrefix(f.Refusal, f.Path+" ")))
+			p.rep.Warnings = append(p.rep.Warnings, CapReason(f.Path+" kept as it is: "+strings.TrimPrefix(f.Refusal, f.Path+" ")))
 			continue
 		}
 		snap, err := safewrite.Preflight(root, f.Path)

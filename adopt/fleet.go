@@ -154,7 +154,7 @@ func applyPlan(ctx context.Context, p *repoPlan) {
 			continue
 		}
 		p.rep.Status = StatusFailed
-		p.rep.Errors = append(p.rep.Errors, capReason(msg))
+		p.rep.Errors = append(p.rep.Errors, CapReason(msg))
 		for _, rest := range p.writes[n:] {
 			if rest.file != nil {
 				rest.file.Action, rest.file.Reason, rest.file.Backup = ActionSkipped, "not written: the run stopped at an error", ""

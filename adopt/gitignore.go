@@ -25,13 +25,25 @@ func GitIgnoreBlock(nl string) string {
 	return strings.Join(lines, nl) + nl
 }
 
+// GitIgnoreError is EnsureGitIgnoreBlock's error for a malformed managed
+// block: Line is the 1-based line of .gitignore it concerns, Problem what is
+// wrong there and how to repair it.
+type GitIgnoreError struct {
+	Line    int
+	Problem string
+}
+
+// Error returns "line <Line>: <Problem>".
+func (e *GitIgnoreError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Problem) }
+
 // EnsureGitIgnoreBlock returns src with exactly one current managed block:
 // src unchanged when it already holds the current block; the block's lines
 // replaced in place when it holds an older block; the block appended
 // otherwise (after a line ending added to a last line that lacks one). The
 // file's line ending is kept (CRLF when its first line ends in CRLF). It
-// returns an error naming the line for a malformed block: BEGIN without END,
-// END without BEGIN, or two blocks.
+// returns a *GitIgnoreError naming the line for a malformed block: BEGIN
+// without END (the BEGIN line), END without BEGIN, or two blocks (the second
+// BEGIN).
 func EnsureGitIgnoreBlock(src []byte) ([]byte, error) {
 	nl := "\n"
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
@@ -39,7 +51,7 @@ func EnsureGitIgnoreBlock(src []byte) ([]byte, error) {
 	}
 	block := GitIgnoreBlock(nl)
 	begin, end := -1, -1 // byte offsets: start of BEGIN line, end of END line (after its newline)
-	line := 0
+	line, beginLine := 0, 0
 	for off := 0; off < len(src); {
 		line++
 		next := bytes.IndexByte(src[off:], '\n')
@@ -51,19 +63,19 @@ func EnsureGitIgnoreBlock(src []byte) ([]byte, error) {
 		switch text {
 		case BlockBegin:
 			if begin >= 0 {
-				return nil, fmt.Errorf("line %d: a second %q (one managed block only; remove the duplicate block)", line, BlockBegin)
+				return nil, &GitIgnoreError{Line: line, Problem: fmt.Sprintf("a second %q (one managed block only; remove the duplicate block)", BlockBegin)}
 			}
-			begin = off
+			begin, beginLine = off, line
 		case BlockEnd:
 			if begin < 0 || end >= 0 {
-				return nil, fmt.Errorf("line %d: %q without a %q before it (remove it or restore the block's first line)", line, BlockEnd, BlockBegin)
+				return nil, &GitIgnoreError{Line: line, Problem: fmt.Sprintf("%q without a %q before it (remove it or restore the block's first line)", BlockEnd, BlockBegin)}
 			}
 			end = stop
 		}
 		off = stop
 	}
 	if begin >= 0 && end < 0 {
-		return nil, fmt.Errorf("%q without %q (restore the block's last line or remove the block)", BlockBegin, BlockEnd)
+		return nil, &GitIgnoreError{Line: beginLine, Problem: fmt.Sprintf("%q without %q (restore the block's last line or remove the block)", BlockBegin, BlockEnd)}
 	}
 	if begin >= 0 {
 		cur := string(src[begin:end])

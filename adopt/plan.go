@@ -77,15 +77,17 @@ type repoPlan struct {
 
 func (p *repoPlan) fail(format string, a ...any) *repoPlan {
 	p.rep.Status = StatusFailed
-	p.rep.Errors = append(p.rep.Errors, capReason(fmt.Sprintf(format, a...)))
+	p.rep.Errors = append(p.rep.Errors, CapReason(fmt.Sprintf(format, a...)))
 	p.writes = nil
 	p.rep.Files = nil // nothing of the plan is written
 	p.rep.diffs = nil
 	return p
 }
 
-// capReason caps a reason at 4096 bytes (house rule for reasons).
-func capReason(s string) string {
+// CapReason returns s capped at 4096 bytes (house rule for reasons): s
+// itself when it fits, else its longest prefix ending on a UTF-8 boundary
+// followed by "…", 4096 bytes at most in all.
+func CapReason(s string) string {
 	const max = 4096
 	if len(s) <= max {
 		return s
@@ -379,7 +381,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 	}
 	if replaced > 0 {
-		ignored, why := backupsIgnored(ctx, root, gitignoreData)
+		ignored, why := BackupsIgnored(ctx, root, gitignoreData)
 		if !ignored {
 			p.rep.Warnings = append(p.rep.Warnings, "no backups written: "+why)
 		} else {
@@ -471,7 +473,7 @@ func action(snap safewrite.Snapshot, data []byte, changed string) string {
 	return changed
 }
 
-// backupsIgnored decides whether git ignores BackupDir of the repository at
+// BackupsIgnored decides whether git ignores BackupDir of the repository at
 // root, given the .gitignore content the plan will leave there
 // (gitignoreData). It finds the enclosing git work tree (internal/gitdisc: a
 // .git directory, or a .git file of a linked worktree or submodule, at root
@@ -483,8 +485,9 @@ func action(snap safewrite.Snapshot, data []byte, changed string) string {
 // consulted: they are not the repository's). Deciding at plan time, on the
 // planned content, is what makes a dry run's report equal the real run's.
 // It returns the verdict and, when false, the reason for the report (also
-// when git cannot be asked: a backup is then not written).
-func backupsIgnored(ctx context.Context, root string, gitignoreData []byte) (bool, string) {
+// when git cannot be asked: a backup is then not written). adopt and audit
+// both decide with it.
+func BackupsIgnored(ctx context.Context, root string, gitignoreData []byte) (bool, string) {
 	repo, found, err := gitdisc.Find(root)
 	if err != nil {
 		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
@@ -574,12 +577,13 @@ func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options) {
 		why = append(why, fmt.Sprintf("%d of our Codex rows have no trusted_hash, so Codex skips them silently", n))
 	}
 	p.rep.Warnings = append(p.rep.Warnings, "codex: "+strings.Join(why, "; ")+" (Codex CLI 0.169.0 hook trust)")
-	p.rep.Next = append(p.rep.Next, cmd+shellQuote(root))
+	p.rep.Next = append(p.rep.Next, cmd+ShellQuote(root))
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but safe
-// characters.
-func shellQuote(s string) string {
+// ShellQuote returns s quoted for a POSIX shell: s itself when it is
+// non-empty and made only of letters, digits and /._-+:,@%=, else s in
+// single quotes with each ' written as '\” ("”" for the empty string).
+func ShellQuote(s string) string {
 	safe := true
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {

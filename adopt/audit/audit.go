@@ -268,30 +268,3 @@ func sortFindings(fs []Finding) {
 		return a.Event < b.Event
 	})
 }
-
-// capReason caps a message at 4096 bytes on a UTF-8 boundary (house rule).
-func capReason(s string) string {
-	const max = 4096
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("…")
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// shellQuote quotes s for a POSIX shell unless it is made of safe
-// characters only.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
-}

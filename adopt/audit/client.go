@@ -1,9 +1,7 @@
 package audit
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
-	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 )
@@ -317,7 +314,7 @@ func (r *repoAudit) codex(abs, rel string, src []byte) {
 	if n == 0 {
 		return
 	}
-	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; that is outside the repository, so audit cannot see it", n), "each developer runs: hookwarden codex-trust "+shellQuote(r.res.Path)+" (with --trust-project where Codex does not trust the project yet)")
+	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; that is outside the repository, so audit cannot see it", n), "each developer runs: hookwarden codex-trust "+adopt.ShellQuote(r.res.Path)+" (with --trust-project where Codex does not trust the project yet)")
 }
 
 // hooksPath checks core.hooksPath in the repository's git config against
@@ -367,7 +364,7 @@ func (r *repoAudit) hooksPath(clients []string) {
 	if repo.Linked || repo.WorkTree != r.root {
 		rel = cfgPath
 	}
-	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git -C "+shellQuote(r.res.Path)+" config --unset core.hooksPath")
+	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git -C "+adopt.ShellQuote(r.res.Path)+" config --unset core.hooksPath")
 }
 
 // configLine returns the 1-based line of the hooksPath key in a git config
@@ -383,37 +380,4 @@ func configLine(data []byte) int {
 		}
 	}
 	return 0
-}
-
-// backupsIgnored reports whether git ignores .hookwarden/backups/ by the
-// repository's own rules: .git/info/exclude, the root .gitignore (data) and
-// any .gitignore in .hookwarden/ or .hookwarden/backups/, judged by git
-// itself (adopt/ignorecheck: git check-ignore over a throwaway copy of the
-// rules; a user's global excludes are not the repository's and are not
-// read). When false, the reason says why (also when git cannot be asked).
-// adopt has the same decision unexported (backupsIgnored in adopt/plan.go);
-// both should call one exported function.
-func backupsIgnored(ctx context.Context, root string, data []byte) (bool, string) {
-	rules := ignorecheck.Rules{Files: []ignorecheck.File{{Dir: "", Data: data}}}
-	if repo, found, err := gitdisc.Find(root); err == nil && found {
-		if b, err := os.ReadFile(filepath.Join(repo.GitDir, "info", "exclude")); err == nil {
-			rules.Exclude = b
-		}
-	}
-	for _, d := range []string{".hookwarden", ".hookwarden/backups"} {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d), ".gitignore"))
-		if err == nil {
-			rules.Files = append(rules.Files, ignorecheck.File{Dir: d, Data: b})
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return false, fmt.Sprintf("%s/.gitignore cannot be read: %v", d, err)
-		}
-	}
-	ignored, err := ignorecheck.Ignored(ctx, rules, []string{".hookwarden", ".hookwarden/backups"})
-	if err != nil {
-		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
-	}
-	if ignored {
-		return true, ""
-	}
-	return false, ".hookwarden/backups/ is not ignored: a rule after the managed block (or in .git/info/exclude, .hookwarden/.gitignore) re-includes it, so a backup of a settings file can be committed"
 }

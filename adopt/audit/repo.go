@@ -31,7 +31,7 @@ type repoAudit struct {
 func (r *repoAudit) add(id, file string, line int, client, event, msg, fix string) {
 	rule, _ := RuleByID(id)
 	r.res.Findings = append(r.res.Findings, Finding{ID: id, Severity: rule.Severity, File: file, Line: line,
-		Client: client, Event: event, Message: capReason(msg), Fix: capReason(fix)})
+		Client: client, Event: event, Message: adopt.CapReason(msg), Fix: adopt.CapReason(fix)})
 }
 
 // read reads a repository file without following symlinks; a refusal is a
@@ -47,7 +47,7 @@ func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 
 func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	r := &repoAudit{ctx: ctx, a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
-	r.conform = "hookwarden conform " + shellQuote(path)
+	r.conform = "hookwarden conform " + adopt.ShellQuote(path)
 	defer func() { sortFindings(r.res.Findings) }()
 	if err := ctx.Err(); err != nil {
 		r.add(IDRepositoryUnreadable, "", 0, "", "", "not audited: "+err.Error(), "rerun hookwarden audit")
@@ -59,7 +59,7 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 		return r.res
 	}
 	if !man.Exists {
-		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", "hookwarden adopt "+shellQuote(path))
+		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", "hookwarden adopt "+adopt.ShellQuote(path))
 		return r.res
 	}
 	r.res.Governed = true
@@ -173,9 +173,10 @@ func (r *repoAudit) gitignore() {
 	}
 	out, err := adopt.EnsureGitIgnoreBlock(gi.Data)
 	if err != nil {
-		line := lineOf(err.Error())
-		if line == 0 {
-			line = lineOfText(gi.Data, adopt.BlockBegin)
+		line := 0
+		var ge *adopt.GitIgnoreError
+		if errors.As(err, &ge) {
+			line = ge.Line
 		}
 		r.add(IDGitIgnoreMalformed, ".gitignore", line, "", "", "the managed block is malformed: "+err.Error(), "repair the "+adopt.BlockBegin+" / "+adopt.BlockEnd+" markers by hand, then run "+r.conform)
 		return
@@ -183,7 +184,7 @@ func (r *repoAudit) gitignore() {
 	if !bytes.Equal(out, gi.Data) {
 		r.add(IDGitIgnoreStale, ".gitignore", lineOfText(gi.Data, adopt.BlockBegin), "", "", "the managed block's lines differ from the block this version writes", r.conform)
 	}
-	if ok, why := backupsIgnored(r.ctx, r.root, gi.Data); !ok {
+	if ok, why := adopt.BackupsIgnored(r.ctx, r.root, gi.Data); !ok {
 		r.add(IDBackupsNotIgnored, ".gitignore", 0, "", "", why, "remove the rule that re-includes .hookwarden/backups/ (see git check-ignore -v .hookwarden/backups/x)")
 	}
 }
@@ -222,9 +223,9 @@ func (r *repoAudit) rendered(governed []string, declined func(string) bool) {
 			h, ok := templates.ParseHeader(snap.Data)
 			switch {
 			case !ok:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellQuote(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+adopt.ShellQuote(r.res.Path))
 			case h.Edited:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+shellQuote(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+adopt.ShellQuote(r.res.Path))
 			default:
 				v := h.Version
 				if v == "" {

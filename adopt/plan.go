@@ -582,7 +582,8 @@ func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options) {
 
 // ShellQuote returns s quoted for a POSIX shell: s itself when it is
 // non-empty and made only of letters, digits and /._-+:,@%=, else s in
-// single quotes with each ' written as '\” ("”" for the empty string).
+// single quotes, each single quote inside it closed, backslash-escaped and
+// reopened (the empty string becomes a pair of single quotes).
 func ShellQuote(s string) string {
 	safe := true
 	for _, r := range s {

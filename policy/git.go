@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -496,19 +497,29 @@ func isNameByte(c byte) bool {
 // gh judges the GitHub CLI: `gh pr merge --admin` (gh manual, gh pr merge:
 // "--admin: Use administrator privileges to merge a pull request that does
 // not meet requirements") and `gh api` calls to the merge endpoints.
+//
+// Options that take a separate value (gh's -R/--repo, inherited by every
+// repository command and accepted before the subcommand, and gh pr merge's
+// own valued flags) have their value skipped, so `gh --repo o/r pr merge 1
+// --admin` is judged as the merge it is. Any positional "merge" after "pr"
+// counts, so an unknown valued flag cannot hide the subcommand (fail closed).
 func (j *judge) gh(args []field) {
 	var pos []string
 	admin := false
-	for _, a := range args {
-		v := a.val
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
 		if v == "--admin" || (strings.HasPrefix(v, "--admin=") && !strings.EqualFold(strings.TrimPrefix(v, "--admin="), "false")) {
 			admin = true
+		}
+		if ghValued[v] {
+			i++ // the option's value is not a positional word
+			continue
 		}
 		if !strings.HasPrefix(v, "-") {
 			pos = append(pos, v)
 		}
 	}
-	if len(pos) >= 2 && pos[0] == "pr" && pos[1] == "merge" && admin {
+	if admin && len(pos) >= 2 && pos[0] == "pr" && slices.Contains(pos[1:], "merge") {
 		j.hits.add(RuleForgeAdminMerge)
 	}
 	if len(pos) >= 1 && pos[0] == "api" {
@@ -518,6 +529,16 @@ func (j *judge) gh(args []field) {
 			}
 		}
 	}
+}
+
+// ghValued lists gh options that take their value as the next word (gh
+// manual: -R/--repo on repository commands; gh pr merge's -b/--body,
+// -F/--body-file, -t/--subject, -A/--author-email, --match-head-commit;
+// --hostname on gh api and auth).
+var ghValued = map[string]bool{
+	"-R": true, "--repo": true, "-b": true, "--body": true, "-F": true, "--body-file": true,
+	"-t": true, "--subject": true, "-A": true, "--author-email": true, "--match-head-commit": true,
+	"--hostname": true,
 }
 
 // envAliases adds the aliases set through GIT_CONFIG_KEY_<n>=alias.<name> and

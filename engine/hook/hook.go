@@ -124,17 +124,34 @@ type Response struct {
 	Usage   bool
 }
 
+// usageProblem returns the line naming which hook argument is wrong:
+// "hookwarden: hook: <what>\n". The arguments are the client's and event's
+// names, never a judged command, so they may be quoted.
+func usageProblem(t *registration.Table, req Request) string {
+	switch {
+	case !registration.ValidName(req.Client):
+		return fmt.Sprintf("hookwarden: hook: client %q does not match ^[a-z-]+$\n", req.Client)
+	case !registration.ValidName(req.Event):
+		return fmt.Sprintf("hookwarden: hook: event %q does not match ^[a-z-]+$\n", req.Event)
+	case t == nil:
+		return "hookwarden: hook: no registration table\n"
+	default:
+		return fmt.Sprintf("hookwarden: hook: unknown client %q (`hookwarden hook` lists the served pairs)\n", req.Client)
+	}
+}
+
 // Run serves one hook call; see the package doc. It always returns an answer
 // in the client's dialect: a panic in a judge is recovered into a deny with
 // RuleInternal (the panic value is not shown: it may hold the command).
 func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	if !registration.ValidName(req.Client) || !registration.ValidName(req.Event) || deps.Table == nil || !deps.Table.HasClient(req.Client) {
-		r := Response{Usage: true, Answer: dialect.Answer{Stderr: []byte(Usage), Exit: 2}}
+		msg := []byte(usageProblem(deps.Table, req) + Usage)
+		r := Response{Usage: true, Answer: dialect.Answer{Stderr: msg, Exit: 2}}
 		if req.Client == "agy" {
 			// agy reads only the JSON decision; give it a deny it can read.
 			r.Answer = dialect.Encode(registration.Row{Client: "agy", Event: "pre-tool"},
 				verdict.Verdict{Kind: verdict.Deny, RuleID: RuleInvalidInput, Reason: "[BLOCKED BY hookwarden:invalid-input] malformed hook arguments; see `hookwarden hook` for the served pairs"})
-			r.Answer.Stderr = []byte(Usage)
+			r.Answer.Stderr = msg
 			r.Answer.Exit = 2
 		}
 		return r

@@ -172,7 +172,11 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 			if f.Line > 0 {
 				loc.Region = &sarifRegion{StartLine: f.Line}
 			}
-			msg := f.Message + " Fix: " + f.Fix
+			msg := f.Message
+			if !strings.HasSuffix(msg, ".") {
+				msg += "."
+			}
+			msg += " Fix: " + f.Fix
 			if !single {
 				msg = repo.Path + ": " + msg
 			}

@@ -315,19 +315,20 @@ func TestDiscover(t *testing.T) {
 
 var _ = safewrite.ErrConflict
 
-// TestBackupsInNestedAndLinkedRepositories: the ignore check follows git:
-// a repository root below the work tree root uses the work tree's rules, and
-// a linked worktree reads info/exclude from its common git directory.
+// TestBackupsInNestedAndLinkedRepositories: a directory below a work tree's
+// root is refused, and a linked worktree reads info/exclude from its common
+// git directory.
 func TestBackupsInNestedAndLinkedRepositories(t *testing.T) {
 	base := t.TempDir()
-	// The adopted directory is a subdirectory of a git work tree.
+	// A subdirectory of a git work tree is refused: the engine reads
+	// .hookwarden.yaml only at the repository root, so it would guard nothing.
 	mono := filepath.Join(base, "mono")
 	makeRepo(t, mono, true, map[string]string{"pkg/app/.claude/settings.json": "{}\n"}, nil)
 	opts := testOptions(t)
 	opts.Clients = []string{"claude"}
 	rep, _ := Adopt(context.Background(), []string{filepath.Join(mono, "pkg/app")}, opts)
-	if f := fileReport(rep.Repositories[0], ".claude/settings.json"); f == nil || f.Backup == "" {
-		t.Fatalf("nested: %+v warnings %v", f, rep.Repositories[0].Warnings)
+	if r := rep.Repositories[0]; r.Status != StatusFailed || !anyContains(r.Errors, "inside the git repository") {
+		t.Fatalf("nested: status %s errors %v", r.Status, r.Errors)
 	}
 
 	// A linked worktree whose backups are ignored only by the common

@@ -13,9 +13,9 @@ import (
 )
 
 // genFleet creates n repositories below base with a rotation of shapes; every
-// 50th has a malformed .gitignore block (it must fail alone) and every 7th is
-// not a git repository (adopted without backups). It returns the repository
-// paths and which of them must fail.
+// 50th has a malformed .gitignore block and every 7th is not a git repository
+// (the engine would guard nothing there): both must fail alone, untouched. It
+// returns the directory paths and which of them must fail.
 func genFleet(t testing.TB, base string, n int) (paths []string, bad map[string]bool) {
 	bad = map[string]bool{}
 	for i := 0; i < n; i++ {
@@ -34,6 +34,9 @@ func genFleet(t testing.TB, base string, n int) (paths []string, bad map[string]
 		}
 		if i%50 == 49 {
 			files[".gitignore"] = "# BEGIN hookwarden\n"
+			bad[p] = true
+		}
+		if i%7 == 6 {
 			bad[p] = true
 		}
 		makeRepo(t, p, i%7 != 6, files, nil)

@@ -119,6 +119,19 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return p.fail("%s: not a directory", root)
 	}
+	// The engine judges a call only in a git repository whose root holds
+	// .hookwarden.yaml (engine/workspace): adopting anything else would
+	// report success and guard nothing.
+	repo, found, err := gitdisc.Find(root)
+	if err != nil {
+		return p.fail("%s: %v", root, err)
+	}
+	if !found {
+		return p.fail("not a git repository, and the engine lets every call outside one through (a stated skip); run `git init` there first")
+	}
+	if top, err := filepath.EvalSymlinks(repo.WorkTree); err == nil && top != root {
+		return p.fail("inside the git repository %s; the engine reads .hookwarden.yaml only at a repository's root, so adopt %s instead", top, top)
+	}
 
 	// manifest
 	man, err := safewrite.Preflight(root, ManifestFile)

@@ -1,63 +1,22 @@
 package policy
 
 import (
-	"encoding/json"
-	"os"
+	"github.com/hookwarden/hookwarden/policy/policycases"
 	"strings"
 	"testing"
 )
 
 // corpusCase is one case of testdata/policy/cases.json (schema documented in
 // testdata/policy/README.md).
-type corpusCase struct {
-	ID      string  `json:"id"`
-	Command *string `json:"command"`
-	Repeat  []struct {
-		Text  string `json:"text"`
-		Count int    `json:"count"`
-	} `json:"repeat"`
-	Verdict string `json:"verdict"`
-	Rule    string `json:"rule"`
-	Text    bool   `json:"text"`
-	Note    string `json:"note"`
-}
-
-func (c corpusCase) command(t testing.TB) string {
-	if c.Command != nil {
-		if len(c.Repeat) > 0 {
-			t.Fatalf("case %s: both command and repeat", c.ID)
-		}
-		return *c.Command
-	}
-	if len(c.Repeat) == 0 {
-		t.Fatalf("case %s: neither command nor repeat", c.ID)
-	}
-	var b strings.Builder
-	for _, r := range c.Repeat {
-		b.WriteString(strings.Repeat(r.Text, r.Count))
-	}
-	return b.String()
-}
+type corpusCase = policycases.Case
 
 func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/policy/cases.json")
+	cases, err := policycases.Load("../testdata/policy/cases.json")
 	if err != nil {
-		t.Fatalf("read corpus: %v", err)
+		t.Fatalf("corpus: %v", err)
 	}
-	var f struct {
-		Schema int          `json:"schema"`
-		Cases  []corpusCase `json:"cases"`
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		t.Fatalf("decode corpus: %v", err)
-	}
-	if f.Schema != 1 {
-		t.Fatalf("corpus schema %d, want 1", f.Schema)
-	}
-	return f.Cases
+	return cases
 }
 
 func checkDecision(t *testing.T, c corpusCase, cmd string, d Decision, layer string) {
@@ -107,7 +66,7 @@ func TestCorpus(t *testing.T) {
 		if c.Verdict != "allow" && c.Verdict != "deny" {
 			t.Errorf("%s: verdict %q", c.ID, c.Verdict)
 		}
-		cmd := c.command(t)
+		cmd := c.Command()
 		checkDecision(t, c, cmd, p.Judge(cmd), "Judge")
 		if c.Text {
 			textCount++

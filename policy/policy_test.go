@@ -127,10 +127,10 @@ func TestSeedDenyVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range loadCorpus(t) {
-		if c.Verdict != "deny" || c.Command == nil {
+		if c.Verdict != "deny" || c.Literal == nil {
 			continue
 		}
-		cmd := *c.Command
+		cmd := *c.Literal
 		for _, v := range denyVariants(cmd) {
 			if d := p.Judge(v); d.Allowed {
 				t.Errorf("%s: variant %q allowed", c.ID, v)
@@ -167,8 +167,8 @@ func denyVariants(cmd string) []string {
 // backslash-newline splits at word boundaries.
 func FuzzJudge(f *testing.F) {
 	for _, c := range loadCorpus(f) {
-		if c.Command != nil {
-			f.Add(*c.Command)
+		if c.Literal != nil {
+			f.Add(*c.Literal)
 		}
 	}
 	p, err := New(nil)

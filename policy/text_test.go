@@ -54,7 +54,7 @@ func TestTextRulesPerLineEquivalent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range loadCorpus(t) {
-		cmd := c.command(t)
+		cmd := c.Command()
 		if len(cmd) > MaxCommandBytes {
 			continue
 		}
@@ -135,7 +135,7 @@ func TestTextRulesInPythonAndNode(t *testing.T) {
 	var cases []in
 	want := map[string]string{}
 	for _, c := range loadCorpus(t) {
-		cmd := c.command(t)
+		cmd := c.Command()
 		cases = append(cases, in{c.ID, cmd})
 		want[c.ID] = p.JudgeText(cmd).RuleID
 	}
@@ -189,7 +189,7 @@ func TestNormaliseMatchesData(t *testing.T) {
 	}
 	extra := []string{"a\\\\\nb", "\\\r\n", "\\\"\n", "'\\\n'", "x\\\r\r\n", "\\", "\\\\\n\\\n"}
 	for _, c := range loadCorpus(t) {
-		extra = append(extra, c.command(t))
+		extra = append(extra, c.Command())
 	}
 	for _, s := range extra {
 		if got, want := p.Normalise(s), dataNormalise(t, s); got != want {
@@ -257,7 +257,7 @@ func TestRequiresIsNecessary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range loadCorpus(t) {
-		for _, line := range strings.Split(p.Normalise(c.command(t)), "\n") {
+		for _, line := range strings.Split(p.Normalise(c.Command()), "\n") {
 			for i, re := range p.text {
 				if re.MatchString(line) && !containsAny(asciiLower(line), p.textReq[i]) {
 					t.Errorf("%s: rule %s matches a line holding none of %v", c.ID, p.textIDs[i], p.textReq[i])
@@ -272,8 +272,8 @@ func TestRequiresIsNecessary(t *testing.T) {
 // without the prefilter computes it.
 func FuzzTextLayer(f *testing.F) {
 	for _, c := range loadCorpus(f) {
-		if c.Command != nil {
-			f.Add(*c.Command)
+		if c.Literal != nil {
+			f.Add(*c.Literal)
 		}
 	}
 	p, err := New(nil)

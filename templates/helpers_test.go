@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/policy/policycases"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,48 +14,15 @@ import (
 
 // corpusCase is one case of testdata/policy/cases.json or
 // testdata/templates/parity_seed.json.
-type corpusCase struct {
-	ID      string  `json:"id"`
-	Command *string `json:"command"`
-	Repeat  []struct {
-		Text  string `json:"text"`
-		Count int    `json:"count"`
-	} `json:"repeat"`
-	Verdict string `json:"verdict"`
-	Rule    string `json:"rule"`
-	Text    bool   `json:"text"`
-}
-
-func (c corpusCase) command(t testing.TB) string {
-	if c.Command != nil {
-		return *c.Command
-	}
-	if len(c.Repeat) == 0 {
-		t.Fatalf("case %s: neither command nor repeat", c.ID)
-	}
-	var b strings.Builder
-	for _, r := range c.Repeat {
-		b.WriteString(strings.Repeat(r.Text, r.Count))
-	}
-	return b.String()
-}
+type corpusCase = policycases.Case
 
 func loadCases(t testing.TB, path string) []corpusCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	cases, err := policycases.Load(path)
 	if err != nil {
-		t.Fatalf("reading %s: %v", path, err)
+		t.Fatal(err)
 	}
-	var doc struct {
-		Cases []corpusCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("decoding %s: %v", path, err)
-	}
-	if len(doc.Cases) == 0 {
-		t.Fatalf("%s holds no cases", path)
-	}
-	return doc.Cases
+	return cases
 }
 
 // renderRepo writes the files Render returns for clients under a new

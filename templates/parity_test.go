@@ -36,14 +36,14 @@ func parityCases(t *testing.T) []parityCase {
 		if !c.Text {
 			continue
 		}
-		cmd := c.command(t)
+		cmd := c.Command()
 		out = append(out, parityCase{c.ID, cmd, p.Judge(cmd)})
 	}
 	if len(out) == 0 {
 		t.Fatalf("%s has no text-rule cases", policyCorpus)
 	}
 	for _, c := range loadCases(t, seedCorpus) {
-		cmd := c.command(t)
+		cmd := c.Command()
 		d := p.Judge(cmd)
 		if got := map[bool]string{true: "allow", false: "deny"}[d.Allowed]; got != c.Verdict || d.RuleID != c.Rule {
 			t.Errorf("seed %s: policy.Judge = %s %q, the seed records %s %q", c.ID, got, d.RuleID, c.Verdict, c.Rule)

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"github.com/hookwarden/hookwarden/policy/policycases"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,53 +14,15 @@ import (
 	"github.com/hookwarden/hookwarden/engine/verdict"
 )
 
-// policyCase is one entry of testdata/policy/cases.json
-// ({"schema":1,"cases":[{id, command, verdict "allow"|"deny", rule, text, note}]}).
-// A case gives its command either as "command" or as "repeat": a list of
-// {text, count} pieces concatenated (the scan-bound cases).
-type policyCase struct {
-	ID         string  `json:"id"`
-	RawCommand *string `json:"command"`
-	Repeat     []struct {
-		Text  string `json:"text"`
-		Count int    `json:"count"`
-	} `json:"repeat"`
-	Verdict string `json:"verdict"`
-	Rule    string `json:"rule"`
-	Command string `json:"-"`
-}
+// policyCase is one entry of testdata/policy/cases.json (schema in
+// testdata/policy/README.md; loaded by policy/policycases).
+type policyCase = policycases.Case
 
 func loadPolicyCases(t testing.TB) []policyCase {
 	t.Helper()
-	data, err := os.ReadFile("../../../testdata/policy/cases.json")
+	cases, err := policycases.Load("../../../testdata/policy/cases.json")
 	if err != nil {
 		t.Fatalf("the policy corpus is required for the acceptance replay: %v", err)
-	}
-	var doc struct {
-		Schema int          `json:"schema"`
-		Cases  []policyCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("testdata/policy/cases.json: %v", err)
-	}
-	if doc.Schema != 1 {
-		t.Fatalf("testdata/policy/cases.json: schema %d, this replay reads schema 1", doc.Schema)
-	}
-	cases := doc.Cases
-	for i := range cases {
-		c := &cases[i]
-		switch {
-		case c.RawCommand != nil && len(c.Repeat) == 0:
-			c.Command = *c.RawCommand
-		case c.RawCommand == nil && len(c.Repeat) > 0:
-			var b strings.Builder
-			for _, r := range c.Repeat {
-				b.WriteString(strings.Repeat(r.Text, r.Count))
-			}
-			c.Command = b.String()
-		default:
-			t.Fatalf("case %s: want exactly one of command and repeat", c.ID)
-		}
 	}
 	if len(cases) < 300 {
 		t.Fatalf("testdata/policy/cases.json has %d cases, issue 2 asks for at least 300", len(cases))
@@ -148,7 +111,7 @@ func TestPolicyCorpusThroughHook(t *testing.T) {
 		t.Run(client, func(t *testing.T) {
 			for _, pc := range cases {
 				resp := hook.Run(context.Background(), deps, hook.Request{
-					Client: client, Event: "pre-tool", Stdin: strings.NewReader(string(payloadFor(t, client, pc.Command, repo))),
+					Client: client, Event: "pre-tool", Stdin: strings.NewReader(string(payloadFor(t, client, pc.Command(), repo))),
 					LookupEnv: lookup, Cwd: "/",
 				})
 				if msg := checkAnswer(client, pc, resp); msg != "" {
@@ -162,7 +125,7 @@ func TestPolicyCorpusThroughHook(t *testing.T) {
 // checkAnswer returns "" when resp is the answer client must get for pc.
 func checkAnswer(client string, pc policyCase, resp hook.Response) string {
 	out, errs := string(resp.Stdout), string(resp.Stderr)
-	if len(pc.Command) >= 24 && (strings.Contains(out, pc.Command) || strings.Contains(errs, pc.Command)) {
+	if len(pc.Command()) >= 24 && (strings.Contains(out, pc.Command()) || strings.Contains(errs, pc.Command())) {
 		return "the answer echoes the command"
 	}
 	switch pc.Verdict {

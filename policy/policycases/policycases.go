@@ -1,0 +1,91 @@
+// Package policycases reads the policy corpus, testdata/policy/cases.json
+// (schema in testdata/policy/README.md): the one loader shared by the policy
+// tests, the hook replay in every dialect (engine/hook/live) and the
+// interceptor parity test (templates). It is used by tests only.
+package policycases
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Piece is one part of a generated command: Text repeated Count times.
+type Piece struct {
+	Text  string `json:"text"`
+	Count int    `json:"count"`
+}
+
+// Case is one corpus case. ID is stable and unique; the command is given
+// either literally (Literal, the JSON member "command") or as Repeat pieces
+// concatenated (the scan-bound cases, too large to store). Verdict is "allow"
+// or "deny"; Rule the expected rule id ("" when allowed); Text marks the
+// parity subset, where the text rules alone (the rendered interceptors) must
+// give the same verdict as the engine; Note says why the case exists.
+type Case struct {
+	ID      string  `json:"id"`
+	Literal *string `json:"command"`
+	Repeat  []Piece `json:"repeat"`
+	Verdict string  `json:"verdict"`
+	Rule    string  `json:"rule"`
+	Text    bool    `json:"text"`
+	Note    string  `json:"note"`
+}
+
+// Command returns the case's command text: Literal, or the Repeat pieces
+// concatenated.
+func (c Case) Command() string {
+	if c.Literal != nil {
+		return *c.Literal
+	}
+	var b strings.Builder
+	for _, p := range c.Repeat {
+		b.WriteString(strings.Repeat(p.Text, p.Count))
+	}
+	return b.String()
+}
+
+// Load reads a corpus file {"schema":1,"comment"?:…,"cases":[Case…]} at
+// path. It returns an error naming path for an unreadable file, malformed
+// JSON, an unknown member, a schema other than 1, no cases, a case with both
+// or neither of command and repeat, a verdict other than allow or deny, a
+// deny without a rule, or a duplicate id.
+func Load(path string) ([]Case, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Schema  int    `json:"schema"`
+		Comment string `json:"comment"`
+		Cases   []Case `json:"cases"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if doc.Schema != 1 {
+		return nil, fmt.Errorf("%s: schema %d, this loader reads schema 1", path, doc.Schema)
+	}
+	if len(doc.Cases) == 0 {
+		return nil, fmt.Errorf("%s: no cases", path)
+	}
+	seen := map[string]bool{}
+	for _, c := range doc.Cases {
+		switch {
+		case c.ID == "" || seen[c.ID]:
+			return nil, fmt.Errorf("%s: case id %q is empty or repeated", path, c.ID)
+		case (c.Literal == nil) == (len(c.Repeat) == 0):
+			return nil, fmt.Errorf("%s: case %s: give exactly one of command and repeat", path, c.ID)
+		case c.Verdict != "allow" && c.Verdict != "deny":
+			return nil, fmt.Errorf("%s: case %s: verdict %q is not allow or deny", path, c.ID, c.Verdict)
+		case c.Verdict == "deny" && c.Rule == "":
+			return nil, fmt.Errorf("%s: case %s: a deny names its rule", path, c.ID)
+		}
+		seen[c.ID] = true
+	}
+	return doc.Cases, nil
+}

@@ -15,6 +15,7 @@
 //	Equivalent(client, a, b string) bool
 //	HooksDisabled(path string, src []byte, client string) (bool, error)
 //	Registered(path string, src []byte, client string, ours func(command string) bool) ([]Found, error)
+//	EnableHooks(path string, src []byte, client string) ([]byte, bool, error)
 package clientjson
 
 // Handler is one hook row we want registered in a client file: under

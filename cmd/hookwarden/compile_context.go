@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v3"
 
@@ -71,12 +71,10 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 	out := c.Root().Writer
 	asJSON := c.Bool("json")
 	if err != nil {
-		code := 2
+		code := 2 // unreadable source, unknown client: unusable input
 		var be *agentcontext.BudgetError
 		if errors.As(err, &be) {
-			code = 1
-		} else if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-			code = 2
+			code = 1 // the source is over its line budget: a failed run
 		}
 		if asJSON {
 			ccWriteJSON(out, ccReport{Verify: c.Bool("verify"), Error: err.Error()})
@@ -122,7 +120,7 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 			case agentcontext.StatusUnchanged:
 				fmt.Fprintf(out, "unchanged  %s\n", f.Path)
 			default:
-				if ccContains(written, f.Path) {
+				if slices.Contains(written, f.Path) {
 					fmt.Fprintf(out, "wrote      %s\n", f.Path)
 				}
 			}
@@ -135,15 +133,6 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 		return cli.Exit(err.Error(), 1)
 	}
 	return nil
-}
-
-func ccContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func ccWriteJSON(w io.Writer, v any) {

@@ -24,7 +24,7 @@ func fleetFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (schema_version 1)"},
 		&cli.StringFlag{Name: "fleet", Usage: "process every repository below `DIR` (directories holding .git)"},
 		&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --fleet, look this many directory levels below DIR"},
-		&cli.IntFlag{Name: "jobs", Usage: "repositories processed at once (default: the CPU count)"},
+		&cli.IntFlag{Name: "jobs", Usage: "repositories processed at once", DefaultText: "the CPU count"},
 	}
 }
 

@@ -29,7 +29,7 @@ func auditCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text, json (schema_version 1) or sarif (SARIF 2.1.0)"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on warnings too"},
-			&cli.IntFlag{Name: "jobs", Usage: "repositories audited at once (default: the CPU count)"},
+			&cli.IntFlag{Name: "jobs", Usage: "repositories audited at once", DefaultText: "the CPU count"},
 		},
 		Action: runAudit,
 	}

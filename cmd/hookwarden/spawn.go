@@ -84,9 +84,12 @@ func spawnCompile(ctx context.Context, c *cli.Command) error {
 		bin = engine
 	}
 	if !strings.Contains(bin, "/") {
-		if p, err := exec.LookPath(bin); err == nil {
-			bin = p
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			// A bare name resolves on PATH only, never against the cwd.
+			return refusalExit(&spawn.Refusal{Reason: spawn.ReasonEngineNotFound, Detail: bin + " not found on PATH"}, 1, os.Stdout, c.Bool("json"))
 		}
+		bin = p
 	}
 	if !filepath.IsAbs(bin) {
 		bin = filepath.Join(cwd, bin)

@@ -205,9 +205,10 @@ func pythonString(data []byte) ([]byte, error) {
 	return jsonText(string(data))
 }
 
-// renderInterceptor returns the body (no header) of interceptor.py.
-func renderInterceptor(d interceptorData) ([]byte, error) {
-	data, err := jsonText(d)
+// substitutePython writes v as JSON inside a Python string literal in place
+// of token in tmpl (the Python templates parse it with json.loads).
+func substitutePython(tmpl []byte, token string, v any) ([]byte, error) {
+	data, err := jsonText(v)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +216,12 @@ func renderInterceptor(d interceptorData) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return substitute(interceptorTemplate, "__HOOKWARDEN_DATA__", lit)
+	return substitute(tmpl, token, lit)
+}
+
+// renderInterceptor returns the body (no header) of interceptor.py.
+func renderInterceptor(d interceptorData) ([]byte, error) {
+	return substitutePython(interceptorTemplate, "__HOOKWARDEN_DATA__", d)
 }
 
 // renderOpencode returns the body (no header) of the opencode plugin.
@@ -256,15 +262,7 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 			BudgetMs:   r.BudgetMillis,
 		}
 	}
-	data, err := jsonText(d)
-	if err != nil {
-		return nil, err
-	}
-	lit, err := pythonString(data)
-	if err != nil {
-		return nil, err
-	}
-	return substitute(launcherTemplate, "__HOOKWARDEN_TABLE__", lit)
+	return substitutePython(launcherTemplate, "__HOOKWARDEN_TABLE__", d)
 }
 
 // agyHooks renders the body of the Antigravity plugin's hooks.json (without

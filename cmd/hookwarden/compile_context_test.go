@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,26 +14,12 @@ import (
 // AGENTS.md changed, naming the stale file; exit 2 for an unknown client or a
 // missing source, writing nothing.
 func TestCompileContextCLI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
 	run := func(args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"compile-context", "--target-dir", dir}, args...)...)
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
+		out, err := exec.Command(bin, append([]string{"compile-context", "--target-dir", dir}, args...)...).CombinedOutput()
+		return string(out), exitCode(t, err)
 	}
 	write := func(name, body string) {
 		t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,13 +15,7 @@ import (
 // `spawn compile` exits 1; an engine name missing from PATH is named as such,
 // never resolved against the working directory.
 func TestSpawnCLIRefusals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	home, cwd := t.TempDir(), t.TempDir()
 	// A file named claude in the cwd must not be taken for the engine.
 	os.WriteFile(filepath.Join(cwd, "claude"), []byte("#!/bin/sh\ntouch started\n"), 0o755)
@@ -33,15 +26,8 @@ func TestSpawnCLIRefusals(t *testing.T) {
 		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "HOOKWARDEN_HOME=" + filepath.Join(home, ".hookwarden")}
 		var so, se strings.Builder
 		cmd.Stdout, cmd.Stderr = &so, &se
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return so.String(), se.String(), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return so.String(), se.String(), 0
+		code := exitCode(t, cmd.Run())
+		return so.String(), se.String(), code
 	}
 	cases := []struct {
 		name   string

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -231,6 +232,79 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("%s %s: command is not valid UTF-8", r.Client, r.Event)
 			}
 			_ = Encode(r, verdict.Verdict{Kind: verdict.Deny, Reason: string(data)})
+		}
+	})
+}
+
+// TestReadInputUntilPipe reads the hook's stdin as the clients hand it over:
+// a pipe. A writer that never closes it is cut off at the deadline (the
+// poll(2) path on Unix, no goroutine), a closed pipe is read whole, and a pipe
+// carrying more than MaxInputBytes is refused, not truncated.
+func TestReadInputUntilPipe(t *testing.T) {
+	t.Run("never closed", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		defer w.Close()
+		if _, err := w.WriteString(`{"partial":`); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = ReadInputUntil(r, start.Add(100*time.Millisecond))
+		if !errors.Is(err, ErrInputTimeout) {
+			t.Fatalf("err = %v, want ErrInputTimeout", err)
+		}
+		if el := time.Since(start); el < 100*time.Millisecond || el > 2*time.Second {
+			t.Fatalf("gave up after %v, want at the 100 ms deadline", el)
+		}
+	})
+	t.Run("closed", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		want := `{"hook_event_name":"PreToolUse"}` + strings.Repeat(" ", 70_000)
+		go func() { w.WriteString(want); w.Close() }()
+		got, err := ReadInputUntil(r, time.Now().Add(5*time.Second))
+		if err != nil || string(got) != want {
+			t.Fatalf("read %d bytes (want %d), err %v", len(got), len(want), err)
+		}
+	})
+	t.Run("too large", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		go func() { w.Write(make([]byte, MaxInputBytes+10)); w.Close() }()
+		if _, err := ReadInputUntil(r, time.Now().Add(5*time.Second)); err == nil || !strings.Contains(err.Error(), "larger than") {
+			t.Fatalf("oversized pipe: err = %v", err)
+		}
+	})
+	t.Run("regular file", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "payload.json")
+		if err := os.WriteFile(p, []byte(`{"a":1}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		got, err := ReadInputUntil(f, time.Now().Add(time.Second))
+		if err != nil || string(got) != `{"a":1}` {
+			t.Fatalf("got %q, err %v", got, err)
+		}
+	})
+	t.Run("deadline passed", func(t *testing.T) {
+		r, w, _ := os.Pipe()
+		defer r.Close()
+		defer w.Close()
+		if _, err := ReadInputUntil(r, time.Now().Add(-time.Second)); !errors.Is(err, ErrInputTimeout) {
+			t.Fatalf("pipe with an expired deadline: err = %v", err)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
 	"unicode/utf8"
 )
 
@@ -23,11 +25,60 @@ const maxDepth = 64
 var ErrInputTimeout = errors.New("stdin was not closed within the event's budget")
 
 // ReadInput reads r to end of file, at most MaxInputBytes bytes, and gives up
-// when ctx ends (callers give ctx the registration row's budget). It returns
-// the bytes read, or an error: the input is larger than MaxInputBytes, r
-// failed, or ErrInputTimeout. The reading goroutine is abandoned on timeout;
-// the hook process exits right after answering.
+// when ctx ends. It returns the bytes read, or an error: the input is larger
+// than MaxInputBytes, r failed, or ErrInputTimeout. It is ReadInputUntil with
+// ctx's deadline (none: read until end of file), plus ctx's cancellation.
 func ReadInput(ctx context.Context, r io.Reader) ([]byte, error) {
+	if ctx.Done() == nil {
+		return readAll(r)
+	}
+	deadline, _ := ctx.Deadline()
+	return readWatched(ctx.Done(), r, deadline)
+}
+
+// ReadInputUntil reads r to end of file, at most MaxInputBytes bytes, and
+// gives up at deadline (the zero time: no deadline), so that a client that
+// never closes stdin cannot hold the hook past its budget (issue 2, item 3).
+// It returns the bytes read, or an error: the input is larger than
+// MaxInputBytes, r failed, or ErrInputTimeout (wrapped).
+//
+// When r is an *os.File (the hook's stdin) on a Unix system, the wait is a
+// poll(2) with the time left before each read, on the calling goroutine: no
+// goroutine, no runtime timer and no netpoller start-up on the hook path
+// (each cost whole-process time, measured: README "Benchmarks"). Any other
+// reader is read on a goroutine abandoned at the deadline; the hook process
+// exits right after answering.
+func ReadInputUntil(r io.Reader, deadline time.Time) ([]byte, error) {
+	if deadline.IsZero() {
+		return readAll(r)
+	}
+	if f, ok := r.(*os.File); ok {
+		if data, ok, err := readFileUntil(f, deadline); ok {
+			return data, err
+		}
+	}
+	return readWatched(nil, r, deadline)
+}
+
+// readAll reads r to end of file, refusing more than MaxInputBytes.
+func readAll(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
+	return checkRead(data, err)
+}
+
+func checkRead(data []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	if len(data) > MaxInputBytes {
+		return nil, fmt.Errorf("stdin is larger than %d bytes", MaxInputBytes)
+	}
+	return data, nil
+}
+
+// readWatched reads r on a goroutine and gives up when done is closed or at
+// deadline (zero: none), whichever comes first.
+func readWatched(done <-chan struct{}, r io.Reader, deadline time.Time) ([]byte, error) {
 	type result struct {
 		data []byte
 		err  error
@@ -37,16 +88,18 @@ func ReadInput(ctx context.Context, r io.Reader) ([]byte, error) {
 		data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 		ch <- result{data, err}
 	}()
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case res := <-ch:
-		if res.err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", res.err)
-		}
-		if len(res.data) > MaxInputBytes {
-			return nil, fmt.Errorf("stdin is larger than %d bytes", MaxInputBytes)
-		}
-		return res.data, nil
-	case <-ctx.Done():
+		return checkRead(res.data, res.err)
+	case <-done:
+		return nil, ErrInputTimeout
+	case <-expired:
 		return nil, ErrInputTimeout
 	}
 }

@@ -143,6 +143,10 @@ func usageProblem(t *registration.Table, req Request) string {
 // Run serves one hook call; see the package doc. It always returns an answer
 // in the client's dialect: a panic in a judge is recovered into a deny with
 // RuleInternal (the panic value is not shown: it may hold the command).
+// The call's budget (the row's BudgetMillis, or ctx's deadline when earlier)
+// bounds reading stdin and is the deadline of the context the stop,
+// pre-edit and post-tool judges receive; ctx's cancellation without a
+// deadline reaches only those judges.
 func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	if !registration.ValidName(req.Client) || !registration.ValidName(req.Event) || deps.Table == nil || !deps.Table.HasClient(req.Client) {
 		msg := []byte(usageProblem(deps.Table, req) + Usage)
@@ -162,9 +166,7 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 		if dir, on := lookupEnv(req)(record.EnvVar); on && dir != "" {
 			// Record mode also captures payloads of pairs this build does
 			// not serve yet: that is how a new row's payload is learnt.
-			ctx, cancel := context.WithTimeout(ctx, UnknownPairBudget)
-			defer cancel()
-			return answer(row, recordCall(ctx, req, row, dir))
+			return answer(row, recordCall(req, row, dir, time.Now().Add(UnknownPairBudget)))
 		}
 		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
 			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
@@ -174,12 +176,18 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 			resp = answer(row, deny(RuleInternal, "hookwarden failed internally while judging this %s %s call; the call is refused", row.Client, row.Event))
 		}
 	}()
+	// The budget is a deadline, not a context timer: pre-tool needs it only
+	// for reading stdin (ReadInputUntil polls against it), and a runtime
+	// timer starts the netpoller and wakes a thread on every hook call. The
+	// judges that can block get a context with this deadline (judge).
+	var deadline time.Time
 	if row.BudgetMillis > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, row.Budget())
-		defer cancel()
+		deadline = time.Now().Add(row.Budget())
 	}
-	return answer(row, judge(ctx, deps, req, row))
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	return answer(row, judge(ctx, deps, req, row, deadline))
 }
 
 func answer(row registration.Row, v verdict.Verdict) Response {
@@ -207,18 +215,18 @@ func lookupEnv(req Request) func(string) (string, bool) {
 	return req.LookupEnv
 }
 
-func readStdin(ctx context.Context, req Request) ([]byte, error) {
+func readStdin(req Request, deadline time.Time) ([]byte, error) {
 	var stdin io.Reader = strings.NewReader("")
 	if req.Stdin != nil {
 		stdin = req.Stdin
 	}
-	return dialect.ReadInput(ctx, stdin)
+	return dialect.ReadInputUntil(stdin, deadline)
 }
 
 // recordCall is record mode: save the raw bounded stdin, answer a stated
 // skip (the call is let through unjudged, and says so).
-func recordCall(ctx context.Context, req Request, row registration.Row, dir string) verdict.Verdict {
-	data, err := readStdin(ctx, req)
+func recordCall(req Request, row registration.Row, dir string, deadline time.Time) verdict.Verdict {
+	data, err := readStdin(req, deadline)
 	if err != nil {
 		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
@@ -232,12 +240,12 @@ func recordCall(ctx context.Context, req Request, row registration.Row, dir stri
 	return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
 }
 
-func judge(ctx context.Context, deps Deps, req Request, row registration.Row) verdict.Verdict {
+func judge(ctx context.Context, deps Deps, req Request, row registration.Row, deadline time.Time) verdict.Verdict {
 	lookup := lookupEnv(req)
 	if dir, ok := lookup(record.EnvVar); ok && dir != "" {
-		return recordCall(ctx, req, row, dir)
+		return recordCall(req, row, dir, deadline)
 	}
-	data, err := readStdin(ctx, req)
+	data, err := readStdin(req, deadline)
 	if err != nil {
 		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
@@ -308,6 +316,11 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row) ve
 	}
 	if j == nil {
 		return skip("%s %s: %s", row.Client, row.Event, NotEvaluated)
+	}
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
 	}
 	return j(ctx, call)
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 type parseCase struct {
 	Name       string `json:"name"`
 	YAML       string `json:"yaml"`
+	YAMLBase64 string `json:"yaml_base64"` // raw bytes JSON cannot hold (invalid UTF-8, UTF-16)
 	DenyRepeat *struct {
 		Count int `json:"count"`
 		Bytes int `json:"bytes"`
@@ -21,6 +23,7 @@ type parseCase struct {
 	Repo      bool   `json:"repo"`
 	Err       string `json:"err"`
 	DenyCount *int   `json:"want_deny_count"`
+	DenyLines []int  `json:"want_deny_lines"`
 	Want      *struct {
 		Version int      `json:"version"`
 		Clients []string `json:"clients"`
@@ -59,6 +62,13 @@ func TestParseCorpus(t *testing.T) {
 				}
 				src = b.String()
 			}
+			if tc.YAMLBase64 != "" {
+				b, err := base64.StdEncoding.DecodeString(tc.YAMLBase64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src = string(b)
+			}
 			f, err := Parse([]byte(src), tc.Repo)
 			if tc.Err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.Err) {
@@ -71,6 +81,11 @@ func TestParseCorpus(t *testing.T) {
 			}
 			if tc.DenyCount != nil && len(f.Deny) != *tc.DenyCount {
 				t.Fatalf("deny count = %d, want %d", len(f.Deny), *tc.DenyCount)
+			}
+			if tc.DenyLines != nil {
+				if d := cmp.Diff(tc.DenyLines, f.DenyLines); d != "" {
+					t.Fatalf("deny lines differ (-want +got):\n%s", d)
+				}
 			}
 			if w := tc.Want; w != nil {
 				got := *w

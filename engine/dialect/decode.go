@@ -52,10 +52,10 @@ package dialect
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
@@ -120,15 +120,61 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 	return Payload{}, fmt.Errorf("no dialect for client %s", row.Client)
 }
 
+// matches reports whether tool is selected by row's matcher (an RE2
+// pattern; empty selects every tool). The table's matchers are anchored
+// alternations of literal tool names (`^Bash$`, `^(Edit|Write)$`); those are
+// compared as names, without compiling a regular expression on every hook
+// call (a cold regexp compile is a measurable part of a hook process). Any
+// other pattern is compiled; an invalid one is an error.
 func matches(row registration.Row, tool string) (bool, error) {
 	if row.Matcher == "" {
 		return true, nil
+	}
+	if names, ok := literalAlternation(row.Matcher); ok {
+		for _, n := range names {
+			if n == tool {
+				return true, nil
+			}
+		}
+		return false, nil
 	}
 	re, err := regexp.Compile(row.Matcher)
 	if err != nil {
 		return false, fmt.Errorf("registration %s %s: matcher is not a regular expression: %w", row.Client, row.Event, err)
 	}
 	return re.MatchString(tool), nil
+}
+
+// literalAlternation splits a matcher of the form ^name$ or ^(a|b|c)$, where
+// every name is made of ASCII letters, digits and underscores (no regexp
+// metacharacter), into its names. ok is false for any other pattern,
+// including ^a|b$ (RE2 reads it as ^a or b$).
+func literalAlternation(m string) (names []string, ok bool) {
+	if len(m) < 3 || m[0] != '^' || m[len(m)-1] != '$' {
+		return nil, false
+	}
+	body := m[1 : len(m)-1]
+	grouped := len(body) >= 2 && body[0] == '(' && body[len(body)-1] == ')'
+	if grouped {
+		body = body[1 : len(body)-1]
+	}
+	start := 0
+	for i := 0; i <= len(body); i++ {
+		if i == len(body) || body[i] == '|' {
+			// Unparenthesised, ^a|b$ is (^a)|(b$) in RE2: not a name list.
+			if i == start || (i < len(body) && !grouped) {
+				return nil, false
+			}
+			names = append(names, body[start:i])
+			start = i + 1
+			continue
+		}
+		c := body[i]
+		if !(c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+			return nil, false
+		}
+	}
+	return names, true
 }
 
 func unjudgedTool(row registration.Row) string {
@@ -244,14 +290,14 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 		}
 	case "stop":
 		// Stop carries no tool call; toolCall may be absent or null.
-		if raw, ok := o["toolCall"]; ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {
+		if raw, ok := o.get("toolCall"); ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {
 			return p, fmt.Errorf("member toolCall: want an object or null, got %s", jsonType(raw))
 		}
 		// executionNum counts stop passes; above 1 is a repeated pass
 		// (issue 6, as engine/stopgate reads it).
-		if raw, ok := o["executionNum"]; ok {
-			var n int64
-			if jsonType(raw) != "a number" || json.Unmarshal(raw, &n) != nil {
+		if raw, ok := o.get("executionNum"); ok {
+			n, err := strconv.ParseInt(string(raw), 10, 64)
+			if jsonType(raw) != "a number" || err != nil {
 				return p, fmt.Errorf("member executionNum: want an integer, got %s", jsonType(raw))
 			}
 			p.StopHookActive = n > 1

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -307,4 +308,53 @@ func TestReadInputUntilPipe(t *testing.T) {
 			t.Fatalf("pipe with an expired deadline: err = %v", err)
 		}
 	})
+}
+
+// TestMatcherFastPathAgreesWithRegexp: for every matcher the fast path takes
+// (anchored alternations of literal names) and for near misses it must not
+// take, matches gives the same answer as compiling the matcher as RE2, on the
+// tool names the clients send and on names that differ by case, prefix or
+// suffix.
+func TestMatcherFastPathAgreesWithRegexp(t *testing.T) {
+	tab, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	matchers := []string{"^a$", "^(a|b)$", "^a|b$", "^(a)|(b)$", "^(a.b)$", "^(a|)$", "^()$", "^Bash", "Bash$", "^(Bash$", "^Bash)$", "^Ba(sh)$"}
+	tools := []string{"", "a", "b", "ab", "a|b", "axb", "A", "Bash", "bash", "Bashx", "xBash", "(Bash", "Edit", "Write", "run_shell_command", "write_file", "replace", "run_command", "NotebookEdit", "MultiEdit"}
+	fast := 0
+	for _, r := range tab.Rows {
+		if r.Matcher != "" {
+			matchers = append(matchers, r.Matcher)
+		}
+	}
+	for _, m := range matchers {
+		if _, ok := literalAlternation(m); ok {
+			fast++
+		}
+		re, reErr := regexp.Compile(m)
+		for _, tool := range tools {
+			got, err := matches(registration.Row{Matcher: m}, tool)
+			if reErr != nil {
+				if err == nil {
+					t.Errorf("matcher %q is not RE2 but matches accepted it", m)
+				}
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := re.MatchString(tool); got != want {
+				t.Errorf("matcher %q, tool %q: matches = %v, RE2 says %v", m, tool, got, want)
+			}
+		}
+	}
+	for _, r := range tab.Rows {
+		if _, ok := literalAlternation(r.Matcher); r.Matcher != "" && !ok {
+			t.Errorf("row %s %s: matcher %q does not take the fast path", r.Client, r.Event, r.Matcher)
+		}
+	}
+	if fast < 3 {
+		t.Fatalf("only %d matchers took the fast path", fast)
+	}
 }

@@ -3,13 +3,11 @@ package dialect
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
-	"unicode/utf8"
 )
 
 // MaxInputBytes bounds the stdin the engine reads for one hook call: 1 MiB
@@ -104,118 +102,8 @@ func readWatched(done <-chan struct{}, r io.Reader, deadline time.Time) ([]byte,
 	}
 }
 
-// object is a decoded JSON object whose members are kept raw, so each member
-// is type-checked where it is read.
-type object map[string]json.RawMessage
-
-// parseObject checks that data is exactly one JSON object of valid UTF-8 with
-// no duplicate member names at any depth, nesting at most 64 levels, and no
-// trailing value, then returns its top-level members. Error texts never quote
-// the input (it may hold a secret); they give byte offsets instead.
-//
-// Duplicate names are refused because JSON parsers disagree on which one wins
-// (RFC 8259 section 4): a client and the engine must not read different
-// commands from one payload. NaN and Infinity are not JSON and are refused by
-// the tokenizer.
-func parseObject(data []byte) (object, error) {
-	if !utf8.Valid(data) {
-		return nil, errors.New("input is not valid UTF-8")
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errors.New("input is empty (want one JSON object)")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxError(err, dec)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("input is not a JSON object")
-	}
-	if err := walkObject(dec, 1); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("trailing data after the JSON object at byte %d", dec.InputOffset())
-	}
-	var obj object
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, errors.New("input is not a valid JSON object")
-	}
-	return obj, nil
-}
-
-func syntaxError(err error, dec *json.Decoder) error {
-	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("input ends inside a JSON value")
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("not valid JSON at byte %d", se.Offset)
-	}
-	return fmt.Errorf("not valid JSON at byte %d", dec.InputOffset())
-}
-
-// walkObject consumes the members of an object whose '{' was just read.
-func walkObject(dec *json.Decoder, depth int) error {
-	if depth > maxDepth {
-		return fmt.Errorf("JSON nests deeper than %d levels", maxDepth)
-	}
-	seen := map[string]bool{}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return syntaxError(err, dec)
-		}
-		if d, ok := tok.(json.Delim); ok && d == '}' {
-			return nil
-		}
-		name, ok := tok.(string)
-		if !ok {
-			return fmt.Errorf("not valid JSON at byte %d", dec.InputOffset())
-		}
-		if seen[name] {
-			return fmt.Errorf("duplicate member name in a JSON object before byte %d", dec.InputOffset())
-		}
-		seen[name] = true
-		if err := walkValue(dec, depth); err != nil {
-			return err
-		}
-	}
-}
-
-func walkValue(dec *json.Decoder, depth int) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return syntaxError(err, dec)
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch d {
-	case '{':
-		return walkObject(dec, depth+1)
-	case '[':
-		if depth+1 > maxDepth {
-			return fmt.Errorf("JSON nests deeper than %d levels", maxDepth)
-		}
-		for dec.More() {
-			if err := walkValue(dec, depth+1); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return syntaxError(err, dec)
-		}
-		return nil
-	}
-	return fmt.Errorf("not valid JSON at byte %d", dec.InputOffset())
-}
-
 // jsonType names the JSON type of a raw member.
-func jsonType(raw json.RawMessage) string {
+func jsonType(raw []byte) string {
 	b := bytes.TrimLeft(raw, " \t\r\n")
 	if len(b) == 0 {
 		return "nothing"
@@ -238,22 +126,19 @@ func jsonType(raw json.RawMessage) string {
 // str reads member key of o as a string. present is false when the member is
 // absent; a member of another type (null included) is an error naming path.
 func (o object) str(key, path string) (s string, present bool, err error) {
-	raw, ok := o[key]
+	raw, ok := o.get(key)
 	if !ok {
 		return "", false, nil
 	}
 	if jsonType(raw) != "a string" {
 		return "", true, fmt.Errorf("member %s: want a string, got %s", path, jsonType(raw))
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", true, fmt.Errorf("member %s: not a valid string", path)
-	}
-	return s, true, nil
+	return unquote(raw), true, nil
 }
 
 // nullableStr is str that also accepts JSON null (read as "").
 func (o object) nullableStr(key, path string) (string, bool, error) {
-	if raw, ok := o[key]; ok && jsonType(raw) == "null" {
+	if raw, ok := o.get(key); ok && jsonType(raw) == "null" {
 		return "", true, nil
 	}
 	return o.str(key, path)
@@ -272,33 +157,26 @@ func (o object) reqStr(key, path string) (string, error) {
 }
 
 func (o object) boolean(key, path string) (b, present bool, err error) {
-	raw, ok := o[key]
+	raw, ok := o.get(key)
 	if !ok {
 		return false, false, nil
 	}
 	if jsonType(raw) != "a boolean" {
 		return false, true, fmt.Errorf("member %s: want a boolean, got %s", path, jsonType(raw))
 	}
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return false, true, fmt.Errorf("member %s: not a valid boolean", path)
-	}
-	return b, true, nil
+	return raw[0] == 't', true, nil
 }
 
 // obj reads member key as an object; present false when absent.
 func (o object) obj(key, path string) (object, bool, error) {
-	raw, ok := o[key]
+	raw, ok := o.get(key)
 	if !ok {
 		return nil, false, nil
 	}
 	if jsonType(raw) != "an object" {
 		return nil, true, fmt.Errorf("member %s: want an object, got %s", path, jsonType(raw))
 	}
-	var sub object
-	if err := json.Unmarshal(raw, &sub); err != nil {
-		return nil, true, fmt.Errorf("member %s: not a valid object", path)
-	}
-	return sub, true, nil
+	return members(raw), true, nil
 }
 
 func (o object) reqObj(key, path string) (object, error) {
@@ -314,27 +192,20 @@ func (o object) reqObj(key, path string) (object, error) {
 
 // strArray reads member key as an array of strings; present false when absent.
 func (o object) strArray(key, path string) ([]string, bool, error) {
-	raw, ok := o[key]
+	raw, ok := o.get(key)
 	if !ok {
 		return nil, false, nil
 	}
 	if jsonType(raw) != "an array" {
 		return nil, true, fmt.Errorf("member %s: want an array, got %s", path, jsonType(raw))
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, true, fmt.Errorf("member %s: not a valid array", path)
-	}
+	items := elements(raw)
 	out := make([]string, 0, len(items))
 	for i, it := range items {
 		if jsonType(it) != "a string" {
 			return nil, true, fmt.Errorf("member %s[%d]: want a string, got %s", path, i, jsonType(it))
 		}
-		var s string
-		if err := json.Unmarshal(it, &s); err != nil {
-			return nil, true, fmt.Errorf("member %s[%d]: not a valid string", path, i)
-		}
-		out = append(out, s)
+		out = append(out, unquote(it))
 	}
 	return out, true, nil
 }

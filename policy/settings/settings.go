@@ -28,8 +28,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // RepoFileName is the file at a repository root that marks it governed.
@@ -320,25 +318,63 @@ func minPtr(a, b *int) *int {
 }
 
 // Parse decodes one settings file. With repo true, `version: 1` is required.
-// The error names the key and its line ("line 3: hooks.scope: ...").
+// The error names the key and its line ("line 3: hooks.scope: ...") and is
+// one line: a line break or other control character that a key or pattern
+// would bring into it is written escaped (`\n`).
 func Parse(data []byte, repo bool) (File, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	f, err := parse(data, repo)
+	if err != nil {
+		return File{}, oneLine(err)
+	}
+	return f, nil
+}
+
+// oneLine returns err with control characters in its text escaped, so that
+// the error fits on one line (the hook's refusal reason is one line).
+func oneLine(err error) error {
+	msg := err.Error()
+	if !strings.ContainsFunc(msg, breaksLine) {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case breaksLine(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return errors.New(b.String())
+}
+
+// breaksLine reports whether r is a control character other than tab, or a
+// Unicode line or paragraph separator.
+func breaksLine(r rune) bool {
+	return (r < 0x20 && r != '\t') || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029
+}
+
+func parse(data []byte, repo bool) (File, error) {
+	top, err := parseDocument(data)
+	if err != nil {
+		return File{}, err
 	}
 	var f File
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	if top == nil {
 		if repo {
 			return File{}, errors.New("line 1: version: missing (want `version: 1`)")
 		}
 		return f, nil
 	}
-	top := doc.Content[0]
-	if top.Kind != yaml.MappingNode {
-		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.Line)
+	if top.kind != mappingNode {
+		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.line)
 	}
 	seenVersion := false
-	err := eachKey(top, "", func(key string, k, v *yaml.Node) error {
+	err = eachKey(top, "", func(key string, k, v *node) error {
 		switch key {
 		case "version":
 			n, err := intValue(key, v)
@@ -346,7 +382,7 @@ func Parse(data []byte, repo bool) (File, error) {
 				return err
 			}
 			if n != 1 {
-				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.Line, n)
+				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.line, n)
 			}
 			f.Version, seenVersion = n, true
 		case "clients":
@@ -362,12 +398,12 @@ func Parse(data []byte, repo bool) (File, error) {
 			}
 			for i, s := range l {
 				if !stepName(s) {
-					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
+					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.items[i].line, s)
 				}
 			}
 			f.Decline = l
 		case "hooks":
-			return eachKey(v, "hooks", func(key string, k, v *yaml.Node) error {
+			return eachKey(v, "hooks", func(key string, k, v *node) error {
 				switch key {
 				case "hooks.scope":
 					s, err := stringValue(key, v)
@@ -375,7 +411,7 @@ func Parse(data []byte, repo bool) (File, error) {
 						return err
 					}
 					if s != ScopeGoverned && s != ScopeAll {
-						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.Line, s)
+						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.line, s)
 					}
 					f.Hooks.Scope = s
 				case "hooks.events":
@@ -390,7 +426,7 @@ func Parse(data []byte, repo bool) (File, error) {
 				return nil
 			})
 		case "policy":
-			return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
+			return eachKey(v, "policy", func(key string, k, v *node) error {
 				if key != "policy.deny" {
 					return unknownKey(key, k)
 				}
@@ -399,7 +435,7 @@ func Parse(data []byte, repo bool) (File, error) {
 					return err
 				}
 				if len(l) > MaxDenyPatterns {
-					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.Line, len(l), MaxDenyPatterns)
+					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.line, len(l), MaxDenyPatterns)
 				}
 				for i, p := range l {
 					if len(p) > MaxPatternBytes {
@@ -416,7 +452,7 @@ func Parse(data []byte, repo bool) (File, error) {
 				return nil
 			})
 		case "checkpoint":
-			return eachKey(v, "checkpoint", func(key string, k, v *yaml.Node) error {
+			return eachKey(v, "checkpoint", func(key string, k, v *node) error {
 				switch key {
 				case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
 					n, err := intValue(key, v)
@@ -424,7 +460,7 @@ func Parse(data []byte, repo bool) (File, error) {
 						return err
 					}
 					if n < 1 {
-						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
+						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.line, key, n)
 					}
 					if key == "checkpoint.commit_after_minutes" {
 						f.Checkpoint.CommitAfterMinutes = &n
@@ -451,36 +487,36 @@ func Parse(data []byte, repo bool) (File, error) {
 		return File{}, err
 	}
 	if repo && !seenVersion {
-		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.Line)
+		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.line)
 	}
 	return f, nil
 }
 
-func unknownKey(key string, k *yaml.Node) error {
-	return fmt.Errorf("line %d: %s: unknown key", k.Line, key)
+func unknownKey(key string, k *node) error {
+	return fmt.Errorf("line %d: %s: unknown key", k.line, key)
 }
 
 // eachKey walks a mapping node, calling fn with the dotted key. Duplicate
-// keys and non-scalar keys are errors.
-func eachKey(m *yaml.Node, prefix string, fn func(key string, k, v *yaml.Node) error) error {
-	m = deref(m)
-	if m.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: %s: want a mapping, got %s", m.Line, prefix, kindName(m))
+// keys and keys that are not plain names (a list, a mapping, an alias, the
+// merge key `<<`) are errors.
+func eachKey(m *node, prefix string, fn func(key string, k, v *node) error) error {
+	if m.kind != mappingNode {
+		return fmt.Errorf("line %d: %s: want a mapping, got %s", m.line, prefix, kindName(m))
 	}
 	seen := map[string]int{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], deref(m.Content[i+1])
-		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-			return fmt.Errorf("line %d: %s: keys must be plain names", k.Line, prefix)
+	for i, k := range m.keys {
+		v := m.vals[i]
+		if k.kind != scalarNode || k.tag == "!!merge" {
+			return fmt.Errorf("line %d: %s: keys must be plain names", k.line, prefix)
 		}
-		key := k.Value
+		key := k.value
 		if prefix != "" {
 			key = prefix + "." + key
 		}
-		if first, dup := seen[k.Value]; dup {
-			return fmt.Errorf("line %d: %s: duplicate key (first at line %d)", k.Line, key, first)
+		if first, dup := seen[k.value]; dup {
+			return fmt.Errorf("line %d: %s: duplicate key (first at line %d)", k.line, key, first)
 		}
-		seen[k.Value] = k.Line
+		seen[k.value] = k.line
 		if err := fn(key, k, v); err != nil {
 			return err
 		}
@@ -488,76 +524,69 @@ func eachKey(m *yaml.Node, prefix string, fn func(key string, k, v *yaml.Node) e
 	return nil
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
+// kindName names a node's kind for errors: "a mapping", "a list", "null" or
+// "a " + the scalar's tag without "!!" ("a str", "a int", "a !x").
+func kindName(n *node) string {
+	switch n.kind {
+	case mappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case sequenceNode:
 		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
+	case scalarNode:
+		if n.tag == "!!null" {
 			return "null"
 		}
-		return "a " + strings.TrimPrefix(n.Tag, "!!")
+		return "a " + strings.TrimPrefix(n.tag, "!!")
 	}
 	return "an unsupported node"
 }
 
-func intValue(key string, v *yaml.Node) (int, error) {
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.Line, key, kindName(v))
+func intValue(key string, v *node) (int, error) {
+	if v.kind != scalarNode || v.tag != "!!int" {
+		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.line, key, kindName(v))
 	}
-	var n int
-	if err := v.Decode(&n); err != nil {
-		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.Line, key)
+	n, ok := intOf(v)
+	if !ok {
+		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.line, key)
 	}
 	return n, nil
 }
 
-func boolValue(key string, v *yaml.Node) (bool, error) {
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-		return false, fmt.Errorf("line %d: %s: want true or false, got %s", v.Line, key, kindName(v))
+func boolValue(key string, v *node) (bool, error) {
+	if v.kind != scalarNode || v.tag != "!!bool" {
+		return false, fmt.Errorf("line %d: %s: want true or false, got %s", v.line, key, kindName(v))
 	}
-	var b bool
-	if err := v.Decode(&b); err != nil {
-		return false, fmt.Errorf("line %d: %s: want true or false", v.Line, key)
+	b, ok := boolOf(v)
+	if !ok {
+		return false, fmt.Errorf("line %d: %s: want true or false", v.line, key)
 	}
 	return b, nil
 }
 
-func stringValue(key string, v *yaml.Node) (string, error) {
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
-		return "", fmt.Errorf("line %d: %s: want a string, got %s", v.Line, key, kindName(v))
+func stringValue(key string, v *node) (string, error) {
+	if v.kind != scalarNode || v.tag != "!!str" {
+		return "", fmt.Errorf("line %d: %s: want a string, got %s", v.line, key, kindName(v))
 	}
-	return v.Value, nil
+	return v.value, nil
 }
 
-func stringList(key string, v *yaml.Node) ([]string, []int, error) {
-	if v.Kind != yaml.SequenceNode {
-		return nil, nil, fmt.Errorf("line %d: %s: want a list, got %s", v.Line, key, kindName(v))
+func stringList(key string, v *node) ([]string, []int, error) {
+	if v.kind != sequenceNode {
+		return nil, nil, fmt.Errorf("line %d: %s: want a list, got %s", v.line, key, kindName(v))
 	}
-	out := make([]string, 0, len(v.Content))
-	lines := make([]int, 0, len(v.Content))
-	for i, e := range v.Content {
-		e = deref(e)
+	out := make([]string, 0, len(v.items))
+	lines := make([]int, 0, len(v.items))
+	for i, e := range v.items {
 		s, err := stringValue(fmt.Sprintf("%s[%d]", key, i), e)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, s)
-		lines = append(lines, e.Line)
+		lines = append(lines, e.line)
 	}
 	return out, lines, nil
 }
-
-func enumList(key string, v *yaml.Node, allowed []string) ([]string, error) {
+func enumList(key string, v *node, allowed []string) ([]string, error) {
 	l, lines, err := stringList(key, v)
 	if err != nil {
 		return nil, err

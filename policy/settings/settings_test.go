@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,4 +216,122 @@ func BenchmarkParseRepoFile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// corpusSources returns the YAML of every corpus case (generated deny lists
+// included) with its repo flag.
+func corpusSources(t testing.TB) ([][]byte, []bool) {
+	data, err := os.ReadFile("testdata/parse.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []parseCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	var srcs [][]byte
+	var repos []bool
+	for _, tc := range cases {
+		src := []byte(tc.YAML)
+		if tc.YAMLBase64 != "" {
+			if src, err = base64.StdEncoding.DecodeString(tc.YAMLBase64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := tc.DenyRepeat; r != nil {
+			var b strings.Builder
+			b.WriteString("version: 1\npolicy:\n  deny:\n")
+			for i := 0; i < r.Count; i++ {
+				fmt.Fprintf(&b, "    - 'p%03d%s'\n", i, strings.Repeat("x", max(r.Bytes-4, 0)))
+			}
+			src = []byte(b.String())
+		}
+		srcs, repos = append(srcs, src), append(repos, tc.Repo)
+	}
+	return srcs, repos
+}
+
+// render writes f back as YAML in one canonical layout (strings quoted in
+// ASCII; YAML reads Go's escapes for valid UTF-8 the same).
+func render(f File) string {
+	var b strings.Builder
+	list := func(l []string) string {
+		q := make([]string, len(l))
+		for i, s := range l {
+			q[i] = strconv.QuoteToASCII(s)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	if f.Version != 0 {
+		fmt.Fprintf(&b, "version: %d\n", f.Version)
+	}
+	if f.Clients != nil {
+		fmt.Fprintf(&b, "clients: %s\n", list(f.Clients))
+	}
+	if f.Decline != nil {
+		fmt.Fprintf(&b, "decline: %s\n", list(f.Decline))
+	}
+	if f.Hooks.Scope != "" || f.Hooks.Events != nil {
+		b.WriteString("hooks:\n")
+		if f.Hooks.Scope != "" {
+			fmt.Fprintf(&b, "  scope: %s\n", strconv.QuoteToASCII(f.Hooks.Scope))
+		}
+		if f.Hooks.Events != nil {
+			fmt.Fprintf(&b, "  events: %s\n", list(f.Hooks.Events))
+		}
+	}
+	if f.Deny != nil {
+		fmt.Fprintf(&b, "policy:\n  deny: %s\n", list(f.Deny))
+	}
+	c := f.Checkpoint
+	if c.CommitAfterMinutes != nil || c.CommitAfterFiles != nil || c.OnStop != nil {
+		b.WriteString("checkpoint:\n")
+		if c.CommitAfterMinutes != nil {
+			fmt.Fprintf(&b, "  commit_after_minutes: %d\n", *c.CommitAfterMinutes)
+		}
+		if c.CommitAfterFiles != nil {
+			fmt.Fprintf(&b, "  commit_after_files: %d\n", *c.CommitAfterFiles)
+		}
+		if c.OnStop != nil {
+			fmt.Fprintf(&b, "  on_stop: %t\n", *c.OnStop)
+		}
+	}
+	return b.String()
+}
+
+// FuzzParse checks that Parse never panics, that its errors are one line,
+// that it is deterministic, and that an accepted file, written back in a
+// canonical layout, parses to the same File (deny lines aside: they follow
+// the layout). Seeded with every corpus case; run by hand with
+// `go test ./policy/settings -run '^$' -fuzz FuzzParse -fuzztime 30s`.
+func FuzzParse(f *testing.F) {
+	srcs, repos := corpusSources(f)
+	for i := range srcs {
+		f.Add(srcs[i], repos[i])
+	}
+	f.Fuzz(func(t *testing.T, data []byte, repo bool) {
+		got, err := Parse(data, repo)
+		again, err2 := Parse(data, repo)
+		if (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) || !reflect.DeepEqual(got, again) {
+			t.Fatalf("Parse is not deterministic: %v / %v", err, err2)
+		}
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error spans lines: %q", err.Error())
+			}
+			return
+		}
+		if len(got.Deny) != len(got.DenyLines) {
+			t.Fatalf("%d deny patterns, %d deny lines", len(got.Deny), len(got.DenyLines))
+		}
+		out := render(got)
+		back, err := Parse([]byte(out), repo)
+		if err != nil {
+			t.Fatalf("accepted file re-rendered as\n%s\ndoes not parse: %v", out, err)
+		}
+		got.DenyLines, back.DenyLines = nil, nil
+		if d := cmp.Diff(got, back); d != "" {
+			t.Fatalf("re-parse differs (-first +again):\n%s", d)
+		}
+	})
 }

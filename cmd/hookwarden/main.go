@@ -11,6 +11,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	// Grows the main goroutine stack once, before the deep initialisations
+	// (see the package doc; measured on the hook path).
+	_ "github.com/hookwarden/hookwarden/internal/stackwarm"
 )
 
 func main() {

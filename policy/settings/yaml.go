@@ -304,8 +304,10 @@ type converter struct {
 	anchors map[string]*node
 	endLine int    // the line of the end of the file
 	src     string // the text parsed
-	flow    int    // depth of flow collections ([...], {...}) being converted
-	indent  int    // column of the enclosing block key or `-` (0 at the top)
+	// lineStarts holds the offset of each line of src, built on first use.
+	lineStarts []int
+	flow       int // depth of flow collections ([...], {...}) being converted
+	indent     int // column of the enclosing block key or `-` (0 at the top)
 }
 
 // convert returns the node for n. Aliases resolve to the anchored node; an
@@ -368,6 +370,11 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 	case *ast.StringNode:
 		if x.Token != nil && x.Token.Type == token.DoubleQuoteType {
 			if err := c.checkDoubleQuoted(x.Token, x.Value); err != nil {
+				return nil, err
+			}
+		}
+		if x.Token != nil && x.Token.Type == token.SingleQuoteType {
+			if err := c.checkSingleQuoted(x.Token, x.Value); err != nil {
 				return nil, err
 			}
 		}
@@ -505,12 +512,15 @@ func innerLine(n ast.Node) int {
 // a short \x) or, for a scalar on one line, when goccy's value differs from
 // the one yaml/v3 read.
 func (c *converter) checkDoubleQuoted(tk *token.Token, value string) error {
-	if !strings.ContainsRune(tk.Origin, '\\') {
-		return nil // no escape (goccy's Origin is exact only then)
+	if !strings.ContainsRune(tk.Origin, '\\') && !strings.ContainsRune(tk.Origin, '\t') {
+		return nil // no escape, no tab: goccy reads it as yaml/v3 did
 	}
-	raw, ok := c.quotedAt(tokenLine(tk), tokenColumn(tk))
+	raw, ok := c.quotedAt(tokenLine(tk), tokenColumn(tk), '"')
 	if !ok {
 		return yamlError(tokenLine(tk), "double-quoted scalar not read exactly")
+	}
+	if strings.ContainsAny(raw, "\r\n") && strings.ContainsRune(raw, '\t') {
+		return yamlError(tokenLine(tk), "a quoted scalar over several lines with tabs is not supported")
 	}
 	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
@@ -587,37 +597,99 @@ func (c *converter) checkDoubleQuoted(tk *token.Token, value string) error {
 	return nil
 }
 
-// quotedAt returns the text between the quotes of the double-quoted scalar
-// whose opening quote is at line and column (1-based, column in characters).
-func (c *converter) quotedAt(line, column int) (string, bool) {
-	off, l := 0, 1
-	for l < line && off < len(c.src) {
-		switch c.src[off] {
-		case '\n':
-			l++
-		case '\r':
-			if off+1 >= len(c.src) || c.src[off+1] != '\n' {
-				l++
+// quotedAt returns the text between the quotes (q: ' or ") of the quoted
+// scalar whose opening quote is at line and column (1-based, column in
+// characters), read from the source: goccy's Origin of a scalar with escapes
+// is not the source text.
+func (c *converter) quotedAt(line, column int, q byte) (string, bool) {
+	if c.lineStarts == nil {
+		c.lineStarts = []int{0}
+		for i := 0; i < len(c.src); i++ {
+			switch c.src[i] {
+			case '\n':
+				c.lineStarts = append(c.lineStarts, i+1)
+			case '\r':
+				if i+1 >= len(c.src) || c.src[i+1] != '\n' {
+					c.lineStarts = append(c.lineStarts, i+1)
+				}
 			}
 		}
-		off++
 	}
+	if line < 1 || line > len(c.lineStarts) {
+		return "", false
+	}
+	off := c.lineStarts[line-1]
 	for col := 1; col < column && off < len(c.src); col++ {
 		_, size := utf8.DecodeRuneInString(c.src[off:])
 		off += size
 	}
-	if l != line || off >= len(c.src) || c.src[off] != '"' {
+	for off < len(c.src) && (c.src[off] == ' ' || c.src[off] == '\t') {
+		off++ // after a tag goccy's column is that of the blank before
+	}
+	if off >= len(c.src) || c.src[off] != q {
 		return "", false
 	}
 	for i := off + 1; i < len(c.src); i++ {
-		switch c.src[i] {
-		case '\\':
+		switch {
+		case q == '"' && c.src[i] == '\\':
 			i++
-		case '"':
+		case q == '\'' && c.src[i] == '\'' && i+1 < len(c.src) && c.src[i+1] == '\'':
+			i++
+		case c.src[i] == q:
 			return c.src[off+1 : i], true
 		}
 	}
 	return "", false
+}
+
+// checkSingleQuoted refuses a single-quoted scalar whose value goccy read
+// differently from yaml/v3: it folds lines with tabs differently.
+func (c *converter) checkSingleQuoted(tk *token.Token, value string) error {
+	raw, ok := c.quotedAt(tokenLine(tk), tokenColumn(tk), '\'')
+	if !ok {
+		return yamlError(tokenLine(tk), "single-quoted scalar not read exactly")
+	}
+	raw = strings.ReplaceAll(raw, "''", "'")
+	if !strings.ContainsAny(raw, "\r\n") {
+		if raw != value {
+			return yamlError(tokenLine(tk), "single-quoted scalar not read exactly")
+		}
+		return nil
+	}
+	if strings.ContainsRune(raw, '\t') || foldQuoted(raw) != value {
+		return yamlError(tokenLine(tk), "a quoted scalar over several lines with tabs is not supported")
+	}
+	return nil
+}
+
+// foldQuoted folds the lines of a quoted scalar as YAML does: blanks around
+// line breaks dropped, one line break read as a space, n+1 as n newlines.
+func foldQuoted(raw string) string {
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n"), "\n")
+	var b strings.Builder
+	empty := 0
+	for i, l := range lines {
+		if i > 0 {
+			l = strings.TrimLeft(l, " \t")
+		}
+		if i < len(lines)-1 {
+			l = strings.TrimRight(l, " \t")
+		}
+		if i > 0 && i < len(lines)-1 && l == "" {
+			empty++
+			continue
+		}
+		if i > 0 {
+			if empty > 0 {
+				b.WriteString(strings.Repeat("\n", empty))
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		empty = 0
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // blockHeader reports whether the raw text of a block scalar's header token
@@ -793,6 +865,10 @@ func nodeText(n ast.Node) string {
 // and value indicators; goccy reads them as text).
 func (c *converter) plainNode(value string, tk *token.Token) (*node, error) {
 	line := plainLine(tk)
+	if tk != nil && foldPlain(tk.Origin) != value {
+		// goccy drops tabs inside a plain scalar ("rm\t-rf" reads "rm-rf").
+		return nil, yamlError(line, "plain scalar not read exactly (quote it)")
+	}
 	if value != "" && strings.IndexByte(",[]{}#&*!|>'\"%@`", value[0]) >= 0 {
 		return nil, yamlError(line, "found character that cannot start any token")
 	}
@@ -803,6 +879,35 @@ func (c *converter) plainNode(value string, tk *token.Token) (*node, error) {
 		return nil, yamlError(line, "a plain scalar inside [...] or {...} cannot start with %q", value[:1])
 	}
 	return &node{kind: scalarNode, tag: plainTag(value), value: value, line: line}, nil
+}
+
+// foldPlain returns the value of a plain scalar from its raw text, as YAML
+// folds it: blanks around each line dropped, a single line break read as a
+// space, n+1 line breaks as n newlines.
+func foldPlain(raw string) string {
+	raw = strings.Trim(raw, blanks)
+	if !strings.ContainsAny(raw, "\r\n") {
+		return raw
+	}
+	var b strings.Builder
+	empty := 0
+	for i, l := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n"), "\n") {
+		l = strings.Trim(l, " \t")
+		if l == "" {
+			empty++
+			continue
+		}
+		if i > 0 {
+			if empty > 0 {
+				b.WriteString(strings.Repeat("\n", empty))
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		empty = 0
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // tokenLine returns the line of tk, 0 when unknown.

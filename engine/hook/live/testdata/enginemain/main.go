@@ -10,6 +10,8 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
+	// As in cmd/hookwarden: one early stack growth (see the package doc).
+	_ "github.com/hookwarden/hookwarden/internal/stackwarm"
 )
 
 func main() {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
@@ -73,9 +74,18 @@ func parseDocument(data []byte) (root *node, err error) {
 		// break (yaml/v3 read it as the property of an empty value).
 		return nil, yamlError(1+lineBreaks(src), "the file ends with an anchor or tag")
 	}
-	f, err := parseAST(src)
+	f, props, err := parseAST(src)
 	if err != nil {
 		return nil, err
+	}
+	if src != "" && !strings.HasSuffix(src, "\n") && !strings.HasSuffix(src, "\r") {
+		// goccy's lexer drops some text that ends the file without a line
+		// break (`[a]!`); with the break added it reports it. The value is
+		// still read from the file as written (a final break would change
+		// a `|+` block scalar).
+		if _, _, err := parseAST(src + "\n"); err != nil {
+			return nil, err
+		}
 	}
 	var doc *ast.DocumentNode
 	for _, d := range f.Docs {
@@ -111,23 +121,41 @@ func parseDocument(data []byte) (root *node, err error) {
 		}
 		return nil, nil
 	}
-	c := converter{anchors: map[string]*node{}, endLine: 1 + lineBreaks(src), src: src}
-	return c.convert(doc.Body)
+	c := converter{anchors: map[string]*node{}, endLine: 1 + lineBreaks(src), src: src,
+		endsWithBreak: strings.HasSuffix(src, "\n") || strings.HasSuffix(src, "\r")}
+	root, err = c.convert(doc.Body)
+	if err != nil {
+		return nil, err
+	}
+	if c.props != props {
+		// goccy drops a tag right after a quoted scalar (`"1"!`).
+		return nil, yamlError(0, "%d anchors, aliases and tags written, %d read", props, c.props)
+	}
+	return root, nil
 }
 
-// parseAST runs the goccy parser. Duplicate keys are let through so that Parse
-// reports them in its own words; a panic inside the library is an error.
-func parseAST(src string) (f *ast.File, err error) {
+// parseAST runs the goccy lexer and parser. Duplicate keys are let through so
+// that Parse reports them in its own words; a panic inside the library is an
+// error.
+// props is the number of anchor, alias and tag tokens the lexer found.
+func parseAST(src string) (f *ast.File, props int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, err = nil, yamlError(0, "the YAML parser failed on this file")
+			f, props, err = nil, 0, yamlError(0, "the YAML parser failed on this file")
 		}
 	}()
-	f, err = parser.ParseBytes([]byte(src), 0, parser.AllowDuplicateMapKey())
-	if err != nil {
-		return nil, libraryError(err)
+	tokens := lexer.Tokenize(src)
+	for _, tk := range tokens {
+		switch tk.Type {
+		case token.AnchorType, token.AliasType, token.TagType:
+			props++
+		}
 	}
-	return f, nil
+	f, err = parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		return nil, 0, libraryError(err)
+	}
+	return f, props, nil
 }
 
 // contentLine returns the first line of src that is not blank or a comment,
@@ -308,6 +336,9 @@ type converter struct {
 	lineStarts []int
 	flow       int // depth of flow collections ([...], {...}) being converted
 	indent     int // column of the enclosing block key or `-` (0 at the top)
+	props      int // anchors, aliases and tags converted
+	// endsWithBreak reports that src ends with a line break.
+	endsWithBreak bool
 }
 
 // convert returns the node for n. Aliases resolve to the anchored node; an
@@ -318,8 +349,10 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 	case nil:
 		return nil, yamlError(0, "missing node")
 	case *ast.AnchorNode:
+		c.props++
 		return c.anchor(x)
 	case *ast.AliasNode:
+		c.props++
 		name := nodeText(x.Value)
 		if !anchorName(name) {
 			return nil, yamlError(tokenLine(x.Start), "an alias name must be letters, digits, '_' or '-'")
@@ -330,6 +363,7 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 		}
 		return target, nil
 	case *ast.TagNode:
+		c.props++
 		return c.tagged(x)
 	case *ast.MappingKeyNode:
 		// `? key` in value position cannot occur; a key is converted by key.
@@ -365,6 +399,11 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 	case *ast.LiteralNode:
 		if !blockHeader(x.Start.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "bad block scalar header (want | or > with at most one of + and - and one digit 1-9)")
+		}
+		if !c.endsWithBreak && lastToken(x.Value.GetToken()) {
+			// There goccy keeps a line break yaml/v3 did not read (|+) and
+			// drops trailing blanks yaml/v3 kept.
+			return nil, yamlError(tokenLine(x.Start), "a block scalar (| or >) ending the file needs a final line break")
 		}
 		return &node{kind: scalarNode, tag: "!!str", value: x.Value.Value, line: tokenLine(x.Start)}, nil
 	case *ast.StringNode:
@@ -718,6 +757,17 @@ func blockHeader(origin string) bool {
 	return true
 }
 
+// lastToken reports whether no token but comments follows tk.
+func lastToken(tk *token.Token) bool {
+	for tk != nil {
+		tk = tk.Next
+		if tk != nil && tk.Type != token.CommentType {
+			return false
+		}
+	}
+	return true
+}
+
 // nextLine returns the line of the first token after n's last token, or the
 // end of the file.
 func (c *converter) nextLine(n ast.Node) int {
@@ -822,6 +872,9 @@ func shortTag(t string, line int) (string, error) {
 	}
 	if t == "!" {
 		return "", nil
+	}
+	if t == "!!" {
+		return "", yamlError(line, "did not find expected tag URI")
 	}
 	if strings.HasPrefix(t, "!!") && !strings.ContainsRune(t[2:], '!') {
 		return t, nil

@@ -468,6 +468,13 @@ func (c *converter) mapping(pairs []*ast.MappingValueNode, flow bool, start *tok
 				return nil, yamlError(tokenLine(mv.Start), "a key and its ':' must be on one line")
 			}
 		}
+		if flow && !explicit && mv.Start != nil && mv.Start.Type == token.MappingValueType && !quotedKey(mv.Key) {
+			// In {...}, `a:b` is one plain scalar for yaml/v3; goccy reads
+			// a key and a value.
+			if b, ok := c.afterColon(mv.Start); ok && strings.IndexByte(" \t\r\n,}]", b) < 0 {
+				return nil, yamlError(tokenLine(mv.Start), "in {...} a ':' after a plain key must be followed by a blank")
+			}
+		}
 		if explicit && (mv.Start == nil || mv.Start.Type != token.MappingValueType) {
 			// `? key` without `: value`: yaml/v3 placed the null value at
 			// the next token.
@@ -636,11 +643,43 @@ func (c *converter) checkDoubleQuoted(tk *token.Token, value string) error {
 	return nil
 }
 
-// quotedAt returns the text between the quotes (q: ' or ") of the quoted
-// scalar whose opening quote is at line and column (1-based, column in
-// characters), read from the source: goccy's Origin of a scalar with escapes
-// is not the source text.
-func (c *converter) quotedAt(line, column int, q byte) (string, bool) {
+// quotedKey reports whether a mapping key is a quoted scalar (after its
+// anchor and tag).
+func quotedKey(k ast.Node) bool {
+	for {
+		switch x := k.(type) {
+		case *ast.AnchorNode:
+			k = x.Value
+		case *ast.TagNode:
+			k = x.Value
+		case *ast.StringNode:
+			return x.Token != nil && (x.Token.Type == token.SingleQuoteType || x.Token.Type == token.DoubleQuoteType)
+		default:
+			return false
+		}
+	}
+}
+
+// afterColon returns the byte after the ':' token colon in src; ok is false
+// when the colon is not found there or ends the file. (After a tag on the same
+// line goccy's columns are one short, so the next byte is tried too.)
+func (c *converter) afterColon(colon *token.Token) (byte, bool) {
+	off, ok := c.offset(tokenLine(colon), tokenColumn(colon))
+	if !ok {
+		return 0, false
+	}
+	if off < len(c.src) && c.src[off] != ':' {
+		off++
+	}
+	if off+1 >= len(c.src) || c.src[off] != ':' {
+		return 0, false
+	}
+	return c.src[off+1], true
+}
+
+// offset returns the byte offset of line and column (1-based, column in
+// characters) in src.
+func (c *converter) offset(line, column int) (int, bool) {
 	if c.lineStarts == nil {
 		c.lineStarts = []int{0}
 		for i := 0; i < len(c.src); i++ {
@@ -655,12 +694,24 @@ func (c *converter) quotedAt(line, column int, q byte) (string, bool) {
 		}
 	}
 	if line < 1 || line > len(c.lineStarts) {
-		return "", false
+		return 0, false
 	}
 	off := c.lineStarts[line-1]
 	for col := 1; col < column && off < len(c.src); col++ {
 		_, size := utf8.DecodeRuneInString(c.src[off:])
 		off += size
+	}
+	return off, true
+}
+
+// quotedAt returns the text between the quotes (q: ' or ") of the quoted
+// scalar whose opening quote is at line and column (1-based, column in
+// characters), read from the source: goccy's Origin of a scalar with escapes
+// is not the source text.
+func (c *converter) quotedAt(line, column int, q byte) (string, bool) {
+	off, ok := c.offset(line, column)
+	if !ok {
+		return "", false
 	}
 	for off < len(c.src) && (c.src[off] == ' ' || c.src[off] == '\t') {
 		off++ // after a tag goccy's column is that of the blank before

@@ -400,6 +400,9 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 		if !blockHeader(x.Start.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "bad block scalar header (want | or > with at most one of + and - and one digit 1-9)")
 		}
+		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin) {
+			return nil, yamlError(tokenLine(x.Start), "a tab in the indentation of a block scalar (| or >)")
+		}
 		if !c.endsWithBreak && lastToken(x.Value.GetToken()) {
 			// There goccy keeps a line break yaml/v3 did not read (|+) and
 			// drops trailing blanks yaml/v3 kept.
@@ -806,6 +809,27 @@ func blockHeader(origin string) bool {
 		}
 	}
 	return true
+}
+
+// tabIndent reports whether a tab appears in the indentation of a block
+// scalar's raw lines (before the column of its first line with text): yaml/v3
+// refused it, goccy reads it as text.
+func tabIndent(raw string) bool {
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n"), "\n")
+	indent := -1
+	for _, l := range lines {
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			indent = len(l) - len(strings.TrimLeft(l, " "))
+			break
+		}
+	}
+	for _, l := range lines {
+		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if i := strings.IndexByte(ws, '\t'); i >= 0 && (indent < 0 || i < indent) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastToken reports whether no token but comments follows tk.

@@ -388,6 +388,9 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 				if err := c.checkIndent(tokenLine(x.Entries[i].Start), e, false); err != nil {
 					return nil, err
 				}
+				if c.tabAfterDash(x.Entries[i].Start) {
+					return nil, yamlError(tokenLine(x.Entries[i].Start), "a tab after '-' (indentation must be spaces)")
+				}
 			}
 			v, err := c.convert(e)
 			if err != nil {
@@ -827,6 +830,25 @@ func tabIndent(raw string) bool {
 		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 		if i := strings.IndexByte(ws, '\t'); i >= 0 && (indent < 0 || i < indent) {
 			return true
+		}
+	}
+	return false
+}
+
+// tabAfterDash reports whether a tab follows the `-` of a block sequence
+// entry before its value on the same line: yaml/v3 refused it as indentation.
+func (c *converter) tabAfterDash(dash *token.Token) bool {
+	off, ok := c.offset(tokenLine(dash), tokenColumn(dash))
+	if !ok || off >= len(c.src) || c.src[off] != '-' {
+		return false
+	}
+	for i := off + 1; i < len(c.src); i++ {
+		switch c.src[i] {
+		case ' ':
+		case '\t':
+			return true
+		default:
+			return false
 		}
 	}
 	return false

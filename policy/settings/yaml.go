@@ -960,6 +960,12 @@ func shortTag(t string, line int) (string, error) {
 	if strings.ContainsRune(t, '%') {
 		return "", yamlError(line, "%%-escapes in tags are not supported")
 	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.IndexByte("-_.~/:!<>,", c) >= 0) {
+			// yaml/v3 took a narrower or different set than goccy.
+			return "", yamlError(line, "a tag may hold only letters, digits and - _ . ~ / : , < > !")
+		}
+	}
 	if strings.HasPrefix(t, "!<") && strings.HasSuffix(t, ">") && len(t) > 3 {
 		long := t[2 : len(t)-1]
 		if rest, ok := strings.CutPrefix(long, "tag:yaml.org,2002:"); ok {

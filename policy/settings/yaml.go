@@ -127,6 +127,10 @@ func parseDocument(data []byte) (root *node, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if line := c.tabIndentedLine(); line > 0 {
+		// goccy reads a tab in the indentation as a blank; yaml/v3 refused it.
+		return nil, yamlError(line, "a tab in the indentation (indent with spaces)")
+	}
 	if c.props != props {
 		// goccy drops a tag right after a quoted scalar (`"1"!`).
 		return nil, yamlError(0, "%d anchors, aliases and tags written, %d read", props, c.props)
@@ -337,6 +341,8 @@ type converter struct {
 	flow       int // depth of flow collections ([...], {...}) being converted
 	indent     int // column of the enclosing block key or `-` (0 at the top)
 	props      int // anchors, aliases and tags converted
+	// blocks holds the first and last line of each block scalar's content.
+	blocks [][2]int
 	// endsWithBreak reports that src ends with a line break.
 	endsWithBreak bool
 }
@@ -402,6 +408,10 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 	case *ast.LiteralNode:
 		if !blockHeader(x.Start.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "bad block scalar header (want | or > with at most one of + and - and one digit 1-9)")
+		}
+		if x.Value.Token != nil {
+			first := tokenLine(x.Start) + 1
+			c.blocks = append(c.blocks, [2]int{first, first + lineBreaks(strings.TrimRight(x.Value.Token.Origin, "\r\n"))})
 		}
 		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "a tab in the indentation of a block scalar (| or >)")
@@ -829,6 +839,41 @@ func tabIndent(raw string) bool {
 	for _, l := range lines {
 		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 		if i := strings.IndexByte(ws, '\t'); i >= 0 && (indent < 0 || i < indent) {
+			return true
+		}
+	}
+	return false
+}
+
+// tabIndentedLine returns the first line outside block scalars whose
+// indentation holds a tab before text that is not a comment, 0 if none.
+func (c *converter) tabIndentedLine() int {
+	if !strings.ContainsRune(c.src, '\t') {
+		return 0
+	}
+	line := 1
+	for i := 0; i < len(c.src); line++ {
+		j := i
+		for j < len(c.src) && c.src[j] != '\n' && c.src[j] != '\r' {
+			j++
+		}
+		l := c.src[i:j]
+		rest := strings.TrimLeft(l, " \t")
+		if ws := l[:len(l)-len(rest)]; strings.ContainsRune(ws, '\t') && rest != "" && rest[0] != '#' && !c.inBlock(line) {
+			return line
+		}
+		if j+1 < len(c.src) && c.src[j] == '\r' && c.src[j+1] == '\n' {
+			j++
+		}
+		i = j + 1
+	}
+	return 0
+}
+
+// inBlock reports whether line is inside a block scalar's content.
+func (c *converter) inBlock(line int) bool {
+	for _, b := range c.blocks {
+		if line >= b[0] && line <= b[1] {
 			return true
 		}
 	}

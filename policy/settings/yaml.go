@@ -413,6 +413,10 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 			first := tokenLine(x.Start) + 1
 			c.blocks = append(c.blocks, [2]int{first, first + lineBreaks(strings.TrimRight(x.Value.Token.Origin, "\r\n"))})
 		}
+		if x.Value.Token != nil && x.Start.Type == token.FoldedType && trailingBlanks(x.Value.Token.Origin) {
+			// goccy drops blanks ending a line of a folded scalar; yaml/v3 kept them.
+			return nil, yamlError(tokenLine(x.Start), "blanks at the end of a line of a folded block scalar (>)")
+		}
 		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "a tab in the indentation of a block scalar (| or >)")
 		}
@@ -874,6 +878,17 @@ func (c *converter) tabIndentedLine() int {
 func (c *converter) inBlock(line int) bool {
 	for _, b := range c.blocks {
 		if line >= b[0] && line <= b[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// trailingBlanks reports whether a line of raw text with text on it ends
+// with a space or a tab.
+func trailingBlanks(raw string) bool {
+	for _, l := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n"), "\n") {
+		if strings.TrimSpace(l) != "" && (strings.HasSuffix(l, " ") || strings.HasSuffix(l, "\t")) {
 			return true
 		}
 	}

@@ -950,6 +950,9 @@ func (c *converter) anchor(x *ast.AnchorNode) (*node, error) {
 	if _, isAlias := x.Value.(*ast.AliasNode); isAlias {
 		return nil, yamlError(tokenLine(x.Start), "an alias cannot have an anchor")
 	}
+	if twoProperties(x.Value, false) {
+		return nil, yamlError(tokenLine(x.Start), "a node cannot have two anchors")
+	}
 	a := &node{}
 	c.anchors[name] = a
 	if err := c.checkIndent(tokenLine(x.Start), x.Value, false); err != nil {
@@ -975,6 +978,9 @@ func (c *converter) tagged(x *ast.TagNode) (*node, error) {
 	}
 	if _, isAlias := x.Value.(*ast.AliasNode); isAlias {
 		return nil, yamlError(line, "an alias cannot have a tag")
+	}
+	if twoProperties(x.Value, true) {
+		return nil, yamlError(line, "a node cannot have two tags")
 	}
 	if err := c.checkIndent(tokenLine(x.Start), x.Value, false); err != nil {
 		return nil, err
@@ -1061,6 +1067,27 @@ func anchorName(s string) bool {
 		}
 	}
 	return true
+}
+
+// twoProperties reports whether n, looking through anchors and tags, holds
+// another tag (tag true) or anchor (tag false).
+func twoProperties(n ast.Node, tag bool) bool {
+	for {
+		switch x := n.(type) {
+		case *ast.TagNode:
+			if tag {
+				return true
+			}
+			n = x.Value
+		case *ast.AnchorNode:
+			if !tag {
+				return true
+			}
+			n = x.Value
+		default:
+			return false
+		}
+	}
 }
 
 // nodeText returns the text of an anchor or alias name node.

@@ -413,9 +413,10 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 			first := tokenLine(x.Start) + 1
 			c.blocks = append(c.blocks, [2]int{first, first + lineBreaks(strings.TrimRight(x.Value.Token.Origin, "\r\n"))})
 		}
-		if x.Value.Token != nil && x.Start.Type == token.FoldedType && trailingBlanks(x.Value.Token.Origin) {
-			// goccy drops blanks ending a line of a folded scalar; yaml/v3 kept them.
-			return nil, yamlError(tokenLine(x.Start), "blanks at the end of a line of a folded block scalar (>)")
+		if x.Value.Token != nil && trailingBlanks(x.Value.Token.Origin) {
+			// goccy drops blanks ending a line of a folded or stripped (|-)
+			// block scalar; yaml/v3 kept them.
+			return nil, yamlError(tokenLine(x.Start), "blanks at the end of a line of a block scalar (| or >)")
 		}
 		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin) {
 			return nil, yamlError(tokenLine(x.Start), "a tab in the indentation of a block scalar (| or >)")

@@ -1105,8 +1105,8 @@ func nodeText(n ast.Node) string {
 // plainNode is an untagged plain scalar: its tag is resolved from its text.
 // A plain scalar cannot start with an indicator such as `%` or `,` (yaml/v3
 // refused it; goccy reads some as text),
-// nor, inside [...] or {...}, start with `:` or hold `?` (yaml/v3 read those
-// as indicators; goccy reads them as text).
+// nor, inside [...] or {...}, start with `:` or hold any of `?[]{},` (yaml/v3
+// read those as indicators; goccy reads some as text).
 func (c *converter) plainNode(value string, tk *token.Token) (*node, error) {
 	line := plainLine(tk)
 	if tk != nil && foldPlain(tk.Origin) != value {
@@ -1122,9 +1122,9 @@ func (c *converter) plainNode(value string, tk *token.Token) (*node, error) {
 	if c.flow > 0 && strings.HasPrefix(value, ":") {
 		return nil, yamlError(line, "a plain scalar inside [...] or {...} cannot start with %q", value[:1])
 	}
-	if c.flow > 0 && strings.Contains(value, "?") {
-		// yaml/v3 ended a plain scalar at `?` inside [...] or {...}.
-		return nil, yamlError(line, "a plain scalar inside [...] or {...} cannot hold '?' (quote it)")
+	if c.flow > 0 && strings.ContainsAny(value, "?[]{},") {
+		// yaml/v3 ended a plain scalar at these inside [...] or {...}.
+		return nil, yamlError(line, "a plain scalar inside [...] or {...} cannot hold any of ?[]{}, (quote it)")
 	}
 	return &node{kind: scalarNode, tag: plainTag(value), value: value, line: line}, nil
 }

@@ -74,6 +74,11 @@ func parseDocument(data []byte) (root *node, err error) {
 		// break (yaml/v3 read it as the property of an empty value).
 		return nil, yamlError(1+lineBreaks(src), "the file ends with an anchor or tag")
 	}
+	if line := gluedMarker(src); line > 0 {
+		// yaml/v3 read `...x` or `---x` at a line start as text, goccy as
+		// a document marker followed by something it may drop.
+		return nil, yamlError(line, "text right after a --- or ... at the start of a line")
+	}
 	f, props, err := parseAST(src)
 	if err != nil {
 		return nil, err
@@ -160,6 +165,27 @@ func parseAST(src string) (f *ast.File, props int, err error) {
 		return nil, 0, libraryError(err)
 	}
 	return f, props, nil
+}
+
+// gluedMarker returns the first line that starts with --- or ... followed by
+// something other than a blank, 0 if none.
+func gluedMarker(src string) int {
+	line := 1
+	for i := 0; i < len(src); line++ {
+		l := src[i:]
+		if (strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...")) && len(l) > 3 && strings.IndexByte(" \t\r\n", l[3]) < 0 {
+			return line
+		}
+		j := strings.IndexAny(l, "\r\n")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if l[j] == '\r' && j+1 < len(l) && l[j+1] == '\n' {
+			i++
+		}
+	}
+	return 0
 }
 
 // contentLine returns the first line of src that is not blank or a comment,

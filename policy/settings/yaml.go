@@ -560,13 +560,28 @@ func (c *converter) checkIndent(ownerLine int, v ast.Node, seqAtIndent bool) err
 		return nil
 	}
 	line := tokenLine(tk)
-	if tk.Type == token.StringType {
+	if tk.Type != token.SingleQuoteType && tk.Type != token.DoubleQuoteType {
 		line = plainLine(tk)
 	}
-	if line > ownerLine && tokenColumn(tk) <= c.indent {
+	if line > ownerLine && c.lineIndent(line)+1 <= c.indent {
 		return yamlError(line, "a value on a line of its own must be indented past its key or '-'")
 	}
 	return nil
+}
+
+// lineIndent returns the number of spaces that start line (1-based) of src.
+// The first token of a line starts after them; goccy's own column for such a
+// token can be off.
+func (c *converter) lineIndent(line int) int {
+	off, ok := c.offset(line, 1)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for off+n < len(c.src) && c.src[off+n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // tokenColumn returns the column of tk, 0 when unknown.

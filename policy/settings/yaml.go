@@ -444,7 +444,7 @@ func (c *converter) convert(n ast.Node) (*node, error) {
 			// block scalar; yaml/v3 kept them.
 			return nil, yamlError(tokenLine(x.Start), "blanks at the end of a line of a block scalar (| or >)")
 		}
-		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin) {
+		if x.Value.Token != nil && tabIndent(x.Value.Token.Origin, c.indent) {
 			return nil, yamlError(tokenLine(x.Start), "a tab in the indentation of a block scalar (| or >)")
 		}
 		if !c.endsWithBreak && lastToken(x.Value.GetToken()) {
@@ -871,9 +871,10 @@ func blockHeader(origin string) bool {
 }
 
 // tabIndent reports whether a tab appears in the indentation of a block
-// scalar's raw lines (before the column of its first line with text): yaml/v3
+// scalar's raw lines (before the column of its first line with text, and
+// before parent spaces, the column of the enclosing key or `-`): yaml/v3
 // refused it, goccy reads it as text.
-func tabIndent(raw string) bool {
+func tabIndent(raw string, parent int) bool {
 	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n"), "\n")
 	indent := -1
 	for _, l := range lines {
@@ -884,7 +885,7 @@ func tabIndent(raw string) bool {
 	}
 	for _, l := range lines {
 		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		if i := strings.IndexByte(ws, '\t'); i >= 0 && (indent < 0 || i < indent) {
+		if i := strings.IndexByte(ws, '\t'); i >= 0 && (indent < 0 || i < max(indent, parent)) {
 			return true
 		}
 	}

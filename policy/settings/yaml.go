@@ -522,6 +522,10 @@ func (c *converter) mapping(pairs []*ast.MappingValueNode, flow bool, start *tok
 				return nil, yamlError(tokenLine(mv.Start), "in {...} a ':' after a plain key must be followed by a blank")
 			}
 		}
+		if mk, ok := mv.Key.(*ast.MappingKeyNode); ok && !flow && mv.Start != nil && mv.Start.Type == token.MappingValueType && tokenLine(mv.Start) == tokenLine(mk.Start) {
+			// `? a: 1` is a key that is a mapping for yaml/v3; goccy reads a: 1.
+			return nil, yamlError(tokenLine(mk.Start), "keys must be plain names (an explicit key `?` holds a mapping here)")
+		}
 		if explicit && (mv.Start == nil || mv.Start.Type != token.MappingValueType) {
 			// `? key` without `: value`: yaml/v3 placed the null value at
 			// the next token.

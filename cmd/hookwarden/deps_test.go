@@ -55,7 +55,7 @@ func TestStackWarmedFirst(t *testing.T) {
 		switch {
 		case f[1] == "github.com/hookwarden/hookwarden/internal/stackwarm":
 			pos = n
-		case firstHeavy < 0 && (f[1] == "go.yaml.in/yaml/v3" || strings.HasPrefix(f[1], "github.com/goccy/go-yaml") ||
+		case firstHeavy < 0 && (f[1] == "go.yaml.in/yaml/v3" ||
 			strings.HasPrefix(f[1], "mvdan.cc/sh/") || f[1] == "unicode" || f[1] == "regexp/syntax" ||
 			strings.HasPrefix(f[1], "github.com/urfave/cli")):
 			firstHeavy = n

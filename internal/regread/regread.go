@@ -16,6 +16,7 @@ package regread
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // ErrNotRegular is returned (wrapped with the path) for a directory, FIFO,
@@ -23,16 +24,16 @@ import (
 var ErrNotRegular = errors.New("not a regular file")
 
 // File returns the contents of the regular file at path, at most max bytes.
-// Errors carry the path: *fs.PathError from the system (errors.Is(err,
-// fs.ErrNotExist) for a missing file), ErrNotRegular, or a size error
-// "<path>: larger than <max> bytes" (the file is never truncated).
+// Every error is an *fs.PathError naming path: the system's (errors.Is(err,
+// fs.ErrNotExist) for a missing file), ErrNotRegular, or "larger than <max>
+// bytes" (the file is never truncated).
 func File(path string, max int) ([]byte, error) {
 	data, err := read(path, max)
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %d bytes", max)}
 	}
 	return data, nil
 }

@@ -3,8 +3,8 @@
 package regread
 
 import (
-	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -21,11 +21,11 @@ func read(path string, max int) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	return data, nil
 }

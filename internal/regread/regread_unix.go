@@ -3,7 +3,6 @@
 package regread
 
 import (
-	"fmt"
 	"io/fs"
 
 	"golang.org/x/sys/unix"
@@ -29,7 +28,7 @@ func read(path string, max int) ([]byte, error) {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	size := int(st.Size)
 	if size < 0 || size > max {

@@ -20,14 +20,19 @@
 package settings
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/hookwarden/hookwarden/internal/regread"
 )
 
 // RepoFileName is the file at a repository root that marks it governed.
@@ -235,10 +240,16 @@ func ReadRepoFile(path string) (File, error) {
 }
 
 func readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
-	data, err := readBounded(path)
+	// regread: a FIFO here is refused at once; os.Open would wait for a
+	// writer until the client's hook timeout let the call through.
+	data, err := regread.File(path, MaxFileBytes)
 	if err != nil {
 		if optional && errors.Is(err, fs.ErrNotExist) {
 			return Layer{}, false, nil
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			err = pe.Err // the path is named once, below
 		}
 		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
 	}
@@ -247,29 +258,6 @@ func readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
 		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
 	}
 	return Layer{Name: name, Path: path, File: f}, true, nil
-}
-
-func readBounded(path string) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", MaxFileBytes)
-	}
-	return data, nil
 }
 
 // Merge combines layers in order (first = weakest) under the only-add-
@@ -318,63 +306,35 @@ func minPtr(a, b *int) *int {
 }
 
 // Parse decodes one settings file. With repo true, `version: 1` is required.
-// The error names the key and its line ("line 3: hooks.scope: ...") and is
-// one line: a line break or other control character that a key or pattern
-// would bring into it is written escaped (`\n`).
+// The error names the key and its line ("line 3: hooks.scope: ...").
 func Parse(data []byte, repo bool) (File, error) {
-	f, err := parse(data, repo)
-	if err != nil {
-		return File{}, oneLine(err)
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	return f, nil
-}
-
-// oneLine returns err with control characters in its text escaped, so that
-// the error fits on one line (the hook's refusal reason is one line).
-func oneLine(err error) error {
-	msg := err.Error()
-	if !strings.ContainsFunc(msg, breaksLine) {
-		return err
-	}
-	var b strings.Builder
-	for _, r := range msg {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case breaksLine(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return errors.New(b.String())
-}
-
-// breaksLine reports whether r is a control character other than tab, or a
-// Unicode line or paragraph separator.
-func breaksLine(r rune) bool {
-	return (r < 0x20 && r != '\t') || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029
-}
-
-func parse(data []byte, repo bool) (File, error) {
-	top, err := parseDocument(data)
-	if err != nil {
-		return File{}, err
+	// yaml.Unmarshal reads the first document and ignores the rest: a
+	// policy.deny in a second document would be dropped without a word.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return File{}, fmt.Errorf("line %d: a second YAML document starts here; a settings file holds one document (the rest would be ignored)", next.Line)
+	case err != io.EOF:
+		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	var f File
-	if top == nil {
+	if doc.Kind == 0 || len(doc.Content) == 0 {
 		if repo {
 			return File{}, errors.New("line 1: version: missing (want `version: 1`)")
 		}
 		return f, nil
 	}
-	if top.kind != mappingNode {
-		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.line)
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.Line)
 	}
 	seenVersion := false
-	err = eachKey(top, "", func(key string, k, v *node) error {
+	err := eachKey(top, "", func(key string, k, v *yaml.Node) error {
 		switch key {
 		case "version":
 			n, err := intValue(key, v)
@@ -382,7 +342,7 @@ func parse(data []byte, repo bool) (File, error) {
 				return err
 			}
 			if n != 1 {
-				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.line, n)
+				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.Line, n)
 			}
 			f.Version, seenVersion = n, true
 		case "clients":
@@ -398,12 +358,12 @@ func parse(data []byte, repo bool) (File, error) {
 			}
 			for i, s := range l {
 				if !stepName(s) {
-					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.items[i].line, s)
+					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
 				}
 			}
 			f.Decline = l
 		case "hooks":
-			return eachKey(v, "hooks", func(key string, k, v *node) error {
+			return eachKey(v, "hooks", func(key string, k, v *yaml.Node) error {
 				switch key {
 				case "hooks.scope":
 					s, err := stringValue(key, v)
@@ -411,7 +371,7 @@ func parse(data []byte, repo bool) (File, error) {
 						return err
 					}
 					if s != ScopeGoverned && s != ScopeAll {
-						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.line, s)
+						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.Line, s)
 					}
 					f.Hooks.Scope = s
 				case "hooks.events":
@@ -426,7 +386,7 @@ func parse(data []byte, repo bool) (File, error) {
 				return nil
 			})
 		case "policy":
-			return eachKey(v, "policy", func(key string, k, v *node) error {
+			return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
 				if key != "policy.deny" {
 					return unknownKey(key, k)
 				}
@@ -435,7 +395,7 @@ func parse(data []byte, repo bool) (File, error) {
 					return err
 				}
 				if len(l) > MaxDenyPatterns {
-					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.line, len(l), MaxDenyPatterns)
+					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.Line, len(l), MaxDenyPatterns)
 				}
 				for i, p := range l {
 					if len(p) > MaxPatternBytes {
@@ -452,7 +412,7 @@ func parse(data []byte, repo bool) (File, error) {
 				return nil
 			})
 		case "checkpoint":
-			return eachKey(v, "checkpoint", func(key string, k, v *node) error {
+			return eachKey(v, "checkpoint", func(key string, k, v *yaml.Node) error {
 				switch key {
 				case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
 					n, err := intValue(key, v)
@@ -460,7 +420,7 @@ func parse(data []byte, repo bool) (File, error) {
 						return err
 					}
 					if n < 1 {
-						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.line, key, n)
+						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
 					}
 					if key == "checkpoint.commit_after_minutes" {
 						f.Checkpoint.CommitAfterMinutes = &n
@@ -487,36 +447,36 @@ func parse(data []byte, repo bool) (File, error) {
 		return File{}, err
 	}
 	if repo && !seenVersion {
-		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.line)
+		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.Line)
 	}
 	return f, nil
 }
 
-func unknownKey(key string, k *node) error {
-	return fmt.Errorf("line %d: %s: unknown key", k.line, key)
+func unknownKey(key string, k *yaml.Node) error {
+	return fmt.Errorf("line %d: %s: unknown key", k.Line, key)
 }
 
 // eachKey walks a mapping node, calling fn with the dotted key. Duplicate
-// keys and keys that are not plain names (a list, a mapping, an alias, the
-// merge key `<<`) are errors.
-func eachKey(m *node, prefix string, fn func(key string, k, v *node) error) error {
-	if m.kind != mappingNode {
-		return fmt.Errorf("line %d: %s: want a mapping, got %s", m.line, prefix, kindName(m))
+// keys and non-scalar keys are errors.
+func eachKey(m *yaml.Node, prefix string, fn func(key string, k, v *yaml.Node) error) error {
+	m = deref(m)
+	if m.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: %s: want a mapping, got %s", m.Line, prefix, kindName(m))
 	}
 	seen := map[string]int{}
-	for i, k := range m.keys {
-		v := m.vals[i]
-		if k.kind != scalarNode || k.tag == "!!merge" {
-			return fmt.Errorf("line %d: %s: keys must be plain names", k.line, prefix)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], deref(m.Content[i+1])
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			return fmt.Errorf("line %d: %s: keys must be plain names", k.Line, prefix)
 		}
-		key := k.value
+		key := displayKey(k.Value)
 		if prefix != "" {
 			key = prefix + "." + key
 		}
-		if first, dup := seen[k.value]; dup {
-			return fmt.Errorf("line %d: %s: duplicate key (first at line %d)", k.line, key, first)
+		if first, dup := seen[k.Value]; dup {
+			return fmt.Errorf("line %d: %s: duplicate key (first at line %d)", k.Line, key, first)
 		}
-		seen[k.value] = k.line
+		seen[k.Value] = k.Line
 		if err := fn(key, k, v); err != nil {
 			return err
 		}
@@ -524,69 +484,89 @@ func eachKey(m *node, prefix string, fn func(key string, k, v *node) error) erro
 	return nil
 }
 
-// kindName names a node's kind for errors: "a mapping", "a list", "null" or
-// "a " + the scalar's tag without "!!" ("a str", "a int", "a !x").
-func kindName(n *node) string {
-	switch n.kind {
-	case mappingNode:
+// displayKey returns a key as errors show it: unchanged when every rune is
+// printable, else Go-escaped (a quoted key may hold a line break, and an
+// error must stay one line: it becomes a hook's one-line refusal reason).
+func displayKey(k string) string {
+	for _, r := range k {
+		if !strconv.IsPrint(r) {
+			q := strconv.Quote(k)
+			return q[1 : len(q)-1]
+		}
+	}
+	return k
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
 		return "a mapping"
-	case sequenceNode:
+	case yaml.SequenceNode:
 		return "a list"
-	case scalarNode:
-		if n.tag == "!!null" {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
 			return "null"
 		}
-		return "a " + strings.TrimPrefix(n.tag, "!!")
+		return "a " + strings.TrimPrefix(n.Tag, "!!")
 	}
 	return "an unsupported node"
 }
 
-func intValue(key string, v *node) (int, error) {
-	if v.kind != scalarNode || v.tag != "!!int" {
-		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.line, key, kindName(v))
+func intValue(key string, v *yaml.Node) (int, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.Line, key, kindName(v))
 	}
-	n, ok := intOf(v)
-	if !ok {
-		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.line, key)
+	var n int
+	if err := v.Decode(&n); err != nil {
+		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.Line, key)
 	}
 	return n, nil
 }
 
-func boolValue(key string, v *node) (bool, error) {
-	if v.kind != scalarNode || v.tag != "!!bool" {
-		return false, fmt.Errorf("line %d: %s: want true or false, got %s", v.line, key, kindName(v))
+func boolValue(key string, v *yaml.Node) (bool, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+		return false, fmt.Errorf("line %d: %s: want true or false, got %s", v.Line, key, kindName(v))
 	}
-	b, ok := boolOf(v)
-	if !ok {
-		return false, fmt.Errorf("line %d: %s: want true or false", v.line, key)
+	var b bool
+	if err := v.Decode(&b); err != nil {
+		return false, fmt.Errorf("line %d: %s: want true or false", v.Line, key)
 	}
 	return b, nil
 }
 
-func stringValue(key string, v *node) (string, error) {
-	if v.kind != scalarNode || v.tag != "!!str" {
-		return "", fmt.Errorf("line %d: %s: want a string, got %s", v.line, key, kindName(v))
+func stringValue(key string, v *yaml.Node) (string, error) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+		return "", fmt.Errorf("line %d: %s: want a string, got %s", v.Line, key, kindName(v))
 	}
-	return v.value, nil
+	return v.Value, nil
 }
 
-func stringList(key string, v *node) ([]string, []int, error) {
-	if v.kind != sequenceNode {
-		return nil, nil, fmt.Errorf("line %d: %s: want a list, got %s", v.line, key, kindName(v))
+func stringList(key string, v *yaml.Node) ([]string, []int, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, nil, fmt.Errorf("line %d: %s: want a list, got %s", v.Line, key, kindName(v))
 	}
-	out := make([]string, 0, len(v.items))
-	lines := make([]int, 0, len(v.items))
-	for i, e := range v.items {
+	out := make([]string, 0, len(v.Content))
+	lines := make([]int, 0, len(v.Content))
+	for i, e := range v.Content {
+		e = deref(e)
 		s, err := stringValue(fmt.Sprintf("%s[%d]", key, i), e)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, s)
-		lines = append(lines, e.line)
+		lines = append(lines, e.Line)
 	}
 	return out, lines, nil
 }
-func enumList(key string, v *node, allowed []string) ([]string, error) {
+
+func enumList(key string, v *yaml.Node, allowed []string) ([]string, error) {
 	l, lines, err := stringList(key, v)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -169,6 +171,10 @@ func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	write(t, bad, "policy:\n  deny: ['(']\n")
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		env  map[string]string
@@ -178,10 +184,24 @@ func TestLoadErrors(t *testing.T) {
 		{"explicit workstation file missing", map[string]string{"HOOKWARDEN_CONFIG": filepath.Join(dir, "none.yaml")}, "settings: workstation file"},
 		{"bad pattern fails the layer", map[string]string{"HOOKWARDEN_CONFIG": bad}, "workstation file " + bad + ": line 2: policy.deny[0]: not an RE2 pattern"},
 		{"settings path is a directory", map[string]string{"HOOKWARDEN_CONFIG": dir}, "not a regular file"},
+		// A FIFO is refused at once: opening it for reading would wait for
+		// a writer, and a hook that never answers is let through by the
+		// client's timeout (testdata/clients/FACTS.md).
+		{"settings path is a FIFO", map[string]string{"HOOKWARDEN_FLEET_CONFIG": fifo}, "settings: fleet file " + fifo + ": not a regular file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(SourcesFromEnv(func(k string) string { return tc.env[k] }), nil)
+			done := make(chan error, 1)
+			go func() {
+				_, err := Load(SourcesFromEnv(func(k string) string { return tc.env[k] }), nil)
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Load blocked on the settings path")
+			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want containing %q", err, tc.want)
 			}

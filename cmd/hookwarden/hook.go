@@ -68,16 +68,12 @@ func runHookCall(client, event string) int {
 		os.Stderr.WriteString("hookwarden: hook: " + err.Error() + "\n")
 		return 2
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = ""
-	}
 	resp := hook.Run(context.Background(), deps, hook.Request{
 		Client:    client,
 		Event:     event,
 		Stdin:     os.Stdin,
 		LookupEnv: os.LookupEnv,
-		Cwd:       cwd,
+		Getwd:     os.Getwd,
 	})
 	if len(resp.Stdout) > 0 {
 		os.Stdout.Write(resp.Stdout)

@@ -18,7 +18,7 @@ import (
 // watched read. A regular file always polls ready, so it is simply read.
 func readFileUntil(f *os.File, deadline time.Time) (data []byte, ok bool, err error) {
 	fd := int(f.Fd())
-	buf := make([]byte, 0, 4096)
+	buf := make([]byte, 0, 2048) // a pre-tool payload is 0.3-2 KB
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {

@@ -105,13 +105,16 @@ type Deps struct {
 // Request is one invocation. Client and Event are the two arguments. Stdin is
 // the payload stream. LookupEnv reads the process environment (os.LookupEnv).
 // Cwd is the process working directory (absolute), used when the payload has
-// no cwd. Now returns the current time (record file names).
+// no cwd or a relative one; when Cwd is empty, Getwd (os.Getwd) is called for
+// it, and only then: a payload with an absolute cwd never costs the two
+// stat(2) calls of os.Getwd. Now returns the current time (record file names).
 type Request struct {
 	Client    string
 	Event     string
 	Stdin     io.Reader
 	LookupEnv func(string) (string, bool)
 	Cwd       string
+	Getwd     func() (string, error)
 	Now       func() time.Time
 }
 
@@ -257,7 +260,12 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		return skip("%s", p.Unjudged)
 	}
 
-	candidates, err := baseDirs(row, p, req.Cwd)
+	candidates, err := baseDirs(row, p, func() (string, error) {
+		if req.Cwd == "" && req.Getwd != nil {
+			return req.Getwd()
+		}
+		return req.Cwd, nil
+	})
 	if err != nil {
 		return deny(RuleWorkspace, "%v", err)
 	}
@@ -327,8 +335,27 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 
 // baseDirs returns the base directory candidates of a call: agy's
 // workspacePaths (else the process cwd); otherwise the payload cwd (else the
-// process cwd). Relative paths are made absolute against the process cwd.
-func baseDirs(row registration.Row, p dialect.Payload, cwd string) ([]string, error) {
+// process cwd). Relative paths are made absolute against the process cwd,
+// which processCwd returns (called only when one is needed, at most once).
+func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string, error)) ([]string, error) {
+	var (
+		cwd    string
+		cwdErr error
+		known  bool
+	)
+	getCwd := func() (string, error) {
+		if !known {
+			cwd, cwdErr = processCwd()
+			known = true
+			if cwdErr == nil && !filepath.IsAbs(cwd) {
+				cwdErr = errors.New("not an absolute path")
+			}
+		}
+		if cwdErr != nil {
+			return "", fmt.Errorf("hookwarden could not inspect the workspace: the payload names no absolute directory and the process working directory is unusable (%v); no absolute working directory", cwdErr)
+		}
+		return cwd, nil
+	}
 	var dirs []string
 	switch {
 	case row.Client == "agy" && len(p.WorkspacePaths) > 0:
@@ -336,17 +363,22 @@ func baseDirs(row registration.Row, p dialect.Payload, cwd string) ([]string, er
 	case p.Cwd != "":
 		dirs = []string{p.Cwd}
 	default:
-		dirs = []string{cwd}
+		wd, err := getCwd()
+		if err != nil {
+			return nil, err
+		}
+		dirs = []string{wd}
 	}
 	for i, d := range dirs {
 		if d == "" {
 			return nil, errors.New("hookwarden could not inspect the workspace: an empty directory path")
 		}
 		if !filepath.IsAbs(d) {
-			if !filepath.IsAbs(cwd) {
-				return nil, errors.New("hookwarden could not inspect the workspace: no absolute working directory")
+			wd, err := getCwd()
+			if err != nil {
+				return nil, err
 			}
-			d = filepath.Join(cwd, d)
+			d = filepath.Join(wd, d)
 		}
 		dirs[i] = filepath.Clean(d)
 	}

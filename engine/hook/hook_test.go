@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -337,5 +338,52 @@ func TestPanicDenies(t *testing.T) {
 		if client == "claude" && resp.Exit != 2 {
 			t.Fatalf("claude exit %d", resp.Exit)
 		}
+	}
+}
+
+// TestGetwdOnlyWhenNeeded: the process working directory is asked for only
+// when the payload does not name an absolute one (os.Getwd costs two stat
+// calls on every hook process otherwise), and a payload without a usable
+// directory still judges in the process's repository, or denies when that
+// cannot be read.
+func TestGetwdOnlyWhenNeeded(t *testing.T) {
+	f := newFixture(t, "")
+	cases := []struct {
+		name, cwdMember string
+		wd              string
+		wdErr           bool
+		wantCalls       int
+		wantExit        int
+		wantStderr      string
+	}{
+		{"absolute payload cwd", `"cwd":"$GOV/src",`, "/", false, 0, 2, "fake-no-verify"},
+		{"no payload cwd", ``, "$GOV", false, 1, 2, "fake-no-verify"},
+		{"relative payload cwd", `"cwd":"src",`, "$GOV", false, 1, 2, "fake-no-verify"},
+		{"no payload cwd, ungoverned process cwd", ``, "$PLAIN", false, 1, 0, ""},
+		{"no payload cwd, Getwd fails", ``, "", true, 1, 2, "no absolute working directory"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			payload := f.subst(`{"session_id":"s","transcript_path":"/t",` + tc.cwdMember + `"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit --no-verify -m x"}}`)
+			resp := Run(context.Background(), fakeDeps(t, false), Request{
+				Client: "claude", Event: "pre-tool",
+				Stdin:     strings.NewReader(payload),
+				LookupEnv: f.env(nil),
+				Getwd: func() (string, error) {
+					calls++
+					if tc.wdErr {
+						return "", errors.New("getwd: no such directory")
+					}
+					return f.subst(tc.wd), nil
+				},
+			})
+			if calls != tc.wantCalls {
+				t.Errorf("Getwd called %d times, want %d", calls, tc.wantCalls)
+			}
+			if resp.Exit != tc.wantExit || !strings.Contains(string(resp.Stderr), tc.wantStderr) {
+				t.Errorf("exit %d stderr %q, want exit %d with %q", resp.Exit, resp.Stderr, tc.wantExit, tc.wantStderr)
+			}
+		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/hookwarden/hookwarden/internal/unidiff"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
@@ -452,7 +452,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		if w.file == nil || !opts.DryRun {
 			continue
 		}
-		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: udiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, string(w.snap.Data), string(w.data))})
+		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: unidiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, w.snap.Data, w.data)})
 	}
 	return p
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/hookwarden/hookwarden/internal/unidiff"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
@@ -176,7 +176,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 	if !rep.Changed {
 		return rep, nil
 	}
-	rep.diff = udiff.Unified("a/config.toml", "b/config.toml", old, string(cfg))
+	rep.diff = unidiff.Unified("a/config.toml", "b/config.toml", []byte(old), cfg)
 	if opts.DryRun {
 		return rep, nil
 	}

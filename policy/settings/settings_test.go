@@ -41,7 +41,8 @@ type parseCase struct {
 	} `json:"want"`
 }
 
-func TestParseCorpus(t *testing.T) {
+// loadParseCases reads testdata/parse.json.
+func loadParseCases(t testing.TB) []parseCase {
 	data, err := os.ReadFile("testdata/parse.json")
 	if err != nil {
 		t.Fatal(err)
@@ -50,29 +51,40 @@ func TestParseCorpus(t *testing.T) {
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
+	return cases
+}
+
+// source returns the case's file bytes: yaml, yaml_base64 (raw bytes JSON
+// cannot hold), or a generated deny list of count patterns of bytes bytes.
+func (tc parseCase) source(t testing.TB) string {
+	if tc.YAMLBase64 != "" {
+		b, err := base64.StdEncoding.DecodeString(tc.YAMLBase64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if r := tc.DenyRepeat; r != nil {
+		var b strings.Builder
+		b.WriteString("version: 1\npolicy:\n  deny:\n")
+		for i := 0; i < r.Count; i++ {
+			p := fmt.Sprintf("p%03d", i)
+			p += strings.Repeat("x", r.Bytes-len(p))
+			fmt.Fprintf(&b, "    - '%s'\n", p)
+		}
+		return b.String()
+	}
+	return tc.YAML
+}
+
+func TestParseCorpus(t *testing.T) {
+	cases := loadParseCases(t)
 	if len(cases) < 25 {
 		t.Fatalf("corpus has %d cases", len(cases))
 	}
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			src := tc.YAML
-			if r := tc.DenyRepeat; r != nil {
-				var b strings.Builder
-				b.WriteString("version: 1\npolicy:\n  deny:\n")
-				for i := 0; i < r.Count; i++ {
-					p := fmt.Sprintf("p%03d", i)
-					p += strings.Repeat("x", r.Bytes-len(p))
-					fmt.Fprintf(&b, "    - '%s'\n", p)
-				}
-				src = b.String()
-			}
-			if tc.YAMLBase64 != "" {
-				b, err := base64.StdEncoding.DecodeString(tc.YAMLBase64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				src = string(b)
-			}
+			src := tc.source(t)
 			f, err := Parse([]byte(src), tc.Repo)
 			if tc.Err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.Err) {
@@ -238,35 +250,13 @@ func BenchmarkParseRepoFile(b *testing.B) {
 	}
 }
 
-// corpusSources returns the YAML of every corpus case (generated deny lists
-// included) with its repo flag.
+// corpusSources returns the file bytes of every corpus case with its repo
+// flag.
 func corpusSources(t testing.TB) ([][]byte, []bool) {
-	data, err := os.ReadFile("testdata/parse.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []parseCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
 	var srcs [][]byte
 	var repos []bool
-	for _, tc := range cases {
-		src := []byte(tc.YAML)
-		if tc.YAMLBase64 != "" {
-			if src, err = base64.StdEncoding.DecodeString(tc.YAMLBase64); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if r := tc.DenyRepeat; r != nil {
-			var b strings.Builder
-			b.WriteString("version: 1\npolicy:\n  deny:\n")
-			for i := 0; i < r.Count; i++ {
-				fmt.Fprintf(&b, "    - 'p%03d%s'\n", i, strings.Repeat("x", max(r.Bytes-4, 0)))
-			}
-			src = []byte(b.String())
-		}
-		srcs, repos = append(srcs, src), append(repos, tc.Repo)
+	for _, tc := range loadParseCases(t) {
+		srcs, repos = append(srcs, []byte(tc.source(t))), append(repos, tc.Repo)
 	}
 	return srcs, repos
 }

@@ -35,6 +35,10 @@ func (o object) get(key string) ([]byte, bool) {
 	return nil, false
 }
 
+// smallObject is the member count up to which duplicate names are found by
+// comparing with each earlier name.
+const smallObject = 16
+
 // scanner walks one input. pos is the offset of the next unread byte.
 type scanner struct {
 	data []byte
@@ -215,6 +219,7 @@ func (s *scanner) object(depth int, keep bool) (object, error) {
 	s.pos++ // '{'
 	var members object
 	var names []string
+	var seen map[string]struct{}
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
@@ -232,12 +237,31 @@ func (s *scanner) object(depth int, keep bool) (object, error) {
 			return nil, err
 		}
 		name := unquote(rawName)
-		for _, n := range names {
-			if n == name {
-				return nil, fmt.Errorf("duplicate member name in a JSON object before byte %d", s.pos)
+		// Few members (a payload object has about ten): compare in a list;
+		// past smallObject, a set, so that a hostile object of 100,000
+		// members within the 1 MiB bound stays linear.
+		dup := false
+		if seen != nil {
+			_, dup = seen[name]
+			seen[name] = struct{}{}
+		} else {
+			for _, n := range names {
+				if n == name {
+					dup = true
+					break
+				}
+			}
+			names = append(names, name)
+			if len(names) > smallObject {
+				seen = make(map[string]struct{}, 2*len(names))
+				for _, n := range names {
+					seen[n] = struct{}{}
+				}
 			}
 		}
-		names = append(names, name)
+		if dup {
+			return nil, fmt.Errorf("duplicate member name in a JSON object before byte %d", s.pos)
+		}
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			return nil, errEnd

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -214,4 +216,38 @@ func FuzzScanMatchesEncodingJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkScanAgainstReference(t, data)
 	})
+}
+
+// TestScanLargeObjectsLinear: an object with 150,000 members (inside the
+// 1 MiB bound) is scanned in linear time, and a duplicate among them, at
+// either end, is still found.
+func TestScanLargeObjectsLinear(t *testing.T) {
+	build := func(n int, dupAt int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"hook_event_name":"PreToolUse","tool_input":{`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k := i
+			if i == dupAt {
+				k = 0
+			}
+			fmt.Fprintf(&b, `"%x":1`, k)
+		}
+		b.WriteString(`}}`)
+		return []byte(b.String())
+	}
+	start := time.Now()
+	if _, err := parseObject(build(150_000, -1)); err != nil {
+		t.Fatalf("unique members: %v", err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("150,000 members took %v", el)
+	}
+	for _, at := range []int{1, 17, 149_999} {
+		if _, err := parseObject(build(150_000, at)); err == nil || !strings.Contains(err.Error(), "duplicate member name") {
+			t.Fatalf("duplicate at member %d: err = %v", at, err)
+		}
+	}
 }

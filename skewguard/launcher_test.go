@@ -503,3 +503,65 @@ func TestRegistrationStrings(t *testing.T) {
 		t.Log("Windows shells are not exercised on this platform")
 	}
 }
+
+// TestStdinNeverClosed: a client that writes part of a payload and never
+// closes stdin gets a deny within the pre-tool budget (5 s) from the
+// launcher (with an engine installed and without one) and from the
+// standalone interceptor run directly: never a hang until the client's
+// timeout, and never Python's shutdown abort (exit 134, seen with the
+// reader thread still blocked), both of which the clients treat as "let the
+// call through".
+func TestStdinNeverClosed(t *testing.T) {
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := tbl.Lookup("claude", "pre-tool")
+	w := newWorld(t)
+	bin, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+	py := filepath.Join(w.tools, "python3")
+	cases := []struct {
+		name string
+		env  []string
+		argv []string
+	}{
+		{"launcher, engine installed", w.env("HOOKWARDEN_BIN=" + bin), []string{py, filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool"}},
+		{"launcher, no engine", w.env(), []string{py, filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool"}},
+		{"interceptor", w.env(), []string{py, filepath.Join(w.repo, ".hookwarden", "interceptor.py"), "claude"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			if _, err := pw.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"Bash"`); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, tc.argv[0], tc.argv[1:]...)
+			cmd.Dir, cmd.Env, cmd.Stdin = w.repo, tc.env, pr
+			var se bytes.Buffer
+			cmd.Stderr = &se
+			start := time.Now()
+			err = cmd.Run()
+			took := time.Since(start)
+			pr.Close()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != 2 || !strings.Contains(se.String(), "stdin was not closed") {
+				t.Errorf("exit %d, stderr %q; want exit 2 with the stdin refusal", code, se.String())
+			}
+			if took < row.Budget() || took > row.Budget()+3*time.Second {
+				t.Errorf("answered after %v, want just after the %v budget (client timeout %v)", took, row.Budget(), row.ClientTimeout())
+			}
+		})
+	}
+}

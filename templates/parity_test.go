@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
@@ -153,4 +154,64 @@ func TestParityPythonNodeEngine(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestInterceptorPayloadValidity replays testdata/templates/payload_validity.json
+// (Claude pre-tool payloads made malformed on the edges of RFC 8259: NaN,
+// duplicate names after unescaping, trailing data, nesting past 64 levels,
+// a byte order mark, control characters) through the engine's decoder and
+// the rendered interceptor: the interceptor refuses exactly the payloads
+// the engine refuses (a laxer interceptor would judge a payload the engine
+// calls unjudgeable), and judges the others as the engine does ("ls":
+// allow).
+func TestInterceptorPayloadValidity(t *testing.T) {
+	data, err := os.ReadFile("../testdata/templates/payload_validity.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name    string `json:"name"`
+		Payload string `json:"payload"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := tbl.Lookup("claude", "pre-tool")
+	type call struct {
+		Client  string `json:"client"`
+		Payload string `json:"payload"`
+	}
+	var calls []call
+	for _, c := range cases {
+		calls = append(calls, call{"claude", c.Payload})
+	}
+	dir := renderRepo(t, "claude")
+	var got [][3]any
+	drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
+	runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
+		realPython(t), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
+	if len(got) != len(cases) {
+		t.Fatalf("driver answered %d calls, want %d", len(got), len(cases))
+	}
+	refused := 0
+	for i, c := range cases {
+		_, decErr := dialect.Decode(row, []byte(c.Payload))
+		pyExit := int(got[i][2].(float64))
+		switch {
+		case decErr != nil:
+			refused++
+			if pyExit != 2 || !strings.Contains(got[i][1].(string), "[BLOCKED BY hookwarden:invalid-input]") {
+				t.Errorf("%s: the engine refuses (%v); the interceptor answered exit %d stderr %q", c.Name, decErr, pyExit, got[i][1])
+			}
+		case pyExit != 0:
+			t.Errorf("%s: the engine accepts the payload; the interceptor answered exit %d stderr %q", c.Name, pyExit, got[i][1])
+		}
+	}
+	if refused < 10 || refused == len(cases) {
+		t.Fatalf("%d of %d payloads refused by the engine: the corpus must hold both kinds", refused, len(cases))
+	}
 }

@@ -78,6 +78,9 @@ type normData struct {
 type preToolData struct {
 	Matcher      string   `json:"matcher"`
 	NativeEvents []string `json:"native_events"`
+	// BudgetMs bounds the interceptor's wait for stdin to end, in
+	// milliseconds: the engine's budget for the row (registration table).
+	BudgetMs int `json:"budget_ms"`
 }
 
 // interceptorData is the data block rendered into interceptor.py and the
@@ -97,6 +100,7 @@ type interceptorData struct {
 	SkipPrefix       string                 `json:"skip_prefix"`
 	LefthookAllow    string                 `json:"lefthook_allow"`
 	PreTool          map[string]preToolData `json:"pre_tool"`
+	MaxDepth         int                    `json:"max_depth"`
 	InvalidInput     string                 `json:"invalid_input"`
 	UnreadableInput  string                 `json:"unreadable_input"`
 	UnjudgedTool     string                 `json:"unjudged_tool"`
@@ -118,6 +122,7 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 		MaxLineBytes:     policy.MaxLineBytes,
 		MaxReasonBytes:   policy.MaxReasonBytes,
 		MaxInputBytes:    dialect.MaxInputBytes,
+		MaxDepth:         dialect.MaxDepth,
 		ASCIISpace:       asciiSpace,
 		BoundCommandRule: policy.RuleScanBoundCommand,
 		BoundLineRule:    policy.RuleScanBoundLine,
@@ -159,7 +164,7 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 			// BeforeTool.
 			native = []string{"PreToolUse", "BeforeTool"}
 		}
-		d.PreTool[r.Client] = preToolData{Matcher: r.Matcher, NativeEvents: native}
+		d.PreTool[r.Client] = preToolData{Matcher: r.Matcher, NativeEvents: native, BudgetMs: r.BudgetMillis}
 	}
 	return d, nil
 }

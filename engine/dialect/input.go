@@ -14,8 +14,9 @@ import (
 // (issue 2, item 3). Larger input is an error, never truncated.
 const MaxInputBytes = 1 << 20
 
-// maxDepth bounds JSON nesting; real payloads nest 3 levels.
-const maxDepth = 64
+// MaxDepth bounds JSON nesting of a payload, in levels (the top-level
+// object is level 1); real payloads nest 3 levels. Deeper input is an error.
+const MaxDepth = 64
 
 // ErrInputTimeout is returned (wrapped) by ReadInput when ctx ends before
 // stdin reached end of file: a client that never closes stdin cannot hold the

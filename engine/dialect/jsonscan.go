@@ -74,14 +74,14 @@ func (s *scanner) value(depth int) error {
 	}
 	switch c := s.data[s.pos]; {
 	case c == '{':
-		if depth+1 > maxDepth {
-			return fmt.Errorf("JSON nests deeper than %d levels", maxDepth)
+		if depth+1 > MaxDepth {
+			return fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
 		}
 		_, err := s.object(depth+1, false)
 		return err
 	case c == '[':
-		if depth+1 > maxDepth {
-			return fmt.Errorf("JSON nests deeper than %d levels", maxDepth)
+		if depth+1 > MaxDepth {
+			return fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
 		}
 		return s.array(depth + 1)
 	case c == '"':

@@ -48,7 +48,7 @@ func referenceParse(data []byte) (map[string]any, error) {
 }
 
 func refObject(dec *json.Decoder, depth int) error {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return errors.New("depth")
 	}
 	seen := map[string]bool{}
@@ -87,7 +87,7 @@ func refValue(dec *json.Decoder, depth int) error {
 	case '{':
 		return refObject(dec, depth+1)
 	case '[':
-		if depth+1 > maxDepth {
+		if depth+1 > MaxDepth {
 			return errors.New("depth")
 		}
 		for dec.More() {

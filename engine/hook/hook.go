@@ -193,18 +193,24 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	return answer(row, judge(ctx, deps, req, row, deadline))
 }
 
+// answer encodes v for row. Control characters in the reason are escaped
+// (verdict.EscapeControls; line breaks kept, the stop gate writes
+// paragraphs) before the reason is capped.
 func answer(row registration.Row, v verdict.Verdict) Response {
-	v.Reason = verdict.Cap(v.Reason)
+	v.Reason = verdict.Cap(verdict.EscapeControls(v.Reason, true))
 	return Response{Answer: dialect.Encode(row, v), Verdict: v}
 }
 
+// deny and skip make the dispatcher's own one-line answers; what they quote
+// (a payload's cwd, a path, an error) has every control character escaped,
+// line breaks included.
 func deny(rule, format string, args ...any) verdict.Verdict {
-	return verdict.Verdict{Kind: verdict.Deny, RuleID: rule, Reason: verdict.Cap(
-		"[BLOCKED BY hookwarden:" + rule + "] " + fmt.Sprintf(format, args...))}
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: rule, Reason: verdict.Cap(verdict.EscapeControls(
+		"[BLOCKED BY hookwarden:"+rule+"] "+fmt.Sprintf(format, args...), false))}
 }
 
 func skip(format string, args ...any) verdict.Verdict {
-	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap(fmt.Sprintf(format, args...))}
+	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap(verdict.EscapeControls(fmt.Sprintf(format, args...), false))}
 }
 
 // UnknownPairBudget bounds reading stdin for a pair without a registration

@@ -3,6 +3,12 @@
 // judges (policy, stop gate, checkpoint) produce one.
 package verdict
 
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
 // Kind is what the engine decided for one hook call.
 type Kind int
 
@@ -66,4 +72,49 @@ func Cap(s string) string {
 		cut--
 	}
 	return s[:cut]
+}
+
+// EscapeControls returns s with its control characters (U+0000-U+001F,
+// U+007F, U+0080-U+009F, and the line and paragraph separators U+2028 and
+// U+2029) written as Go escapes (`\x1b`, `\u0085`), so that text a reason
+// quotes from a payload or a file name (a cwd holding an escape sequence or
+// a NUL) can neither drive the terminal that shows the reason nor add lines
+// to it. With keepLines, '\n' and '\t' stay as they are: the stop gate's
+// reasons are paragraphs. Invalid UTF-8 bytes are written as `\xNN`.
+func EscapeControls(s string, keepLines bool) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r, keepLines) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r, keepLines):
+			if r < 0x80 {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func isControl(r rune, keepLines bool) bool {
+	if keepLines && (r == '\n' || r == '\t') {
+		return false
+	}
+	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029
 }

@@ -37,3 +37,28 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeControls: control characters a reason may quote from a payload
+// or a path are written as escapes; printable text, U+FFFD and (with
+// keepLines) line breaks and tabs are kept byte for byte.
+func TestEscapeControls(t *testing.T) {
+	cases := []struct {
+		in, lines, oneLine string
+	}{
+		{"plain text, ünïcode", "plain text, ünïcode", "plain text, ünïcode"},
+		{"a\x00b", `a\x00b`, `a\x00b`},
+		{"\x1b[31mRED\x1b[0m", `\x1b[31mRED\x1b[0m`, `\x1b[31mRED\x1b[0m`},
+		{"p1\n\np2\tx", "p1\n\np2\tx", `p1\x0a\x0ap2\x09x`},
+		{"cr\roverwrite", `cr\x0doverwrite`, `cr\x0doverwrite`},
+		{"del\x7f c1\u0085 ls\u2028", `del\x7f c1\u0085 ls\u2028`, `del\x7f c1\u0085 ls\u2028`},
+		{"bad \xff byte, kept \ufffd", `bad \xff byte, kept ` + "\ufffd", `bad \xff byte, kept ` + "\ufffd"},
+	}
+	for _, c := range cases {
+		if got := EscapeControls(c.in, true); got != c.lines {
+			t.Errorf("EscapeControls(%q, true) = %q, want %q", c.in, got, c.lines)
+		}
+		if got := EscapeControls(c.in, false); got != c.oneLine {
+			t.Errorf("EscapeControls(%q, false) = %q, want %q", c.in, got, c.oneLine)
+		}
+	}
+}

@@ -51,12 +51,19 @@ func Resolve(dir string) (Place, error) {
 
 // IsGoverned reports whether root holds a `.hookwarden.yaml` regular file. It
 // returns an error when the entry exists but is not a regular file (a
-// directory, a FIFO) or cannot be inspected.
+// directory, a FIFO, a symbolic link to a missing file) or cannot be
+// inspected.
 func IsGoverned(root string) (bool, error) {
 	path := filepath.Join(root, settings.RepoFileName)
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			// A marker that is there but leads nowhere (a dangling
+			// symbolic link) is unreadable, not absent: treating it as
+			// absent would switch governance off.
+			if _, lerr := os.Lstat(path); lerr == nil {
+				return false, fmt.Errorf("%s: a symbolic link to a missing file", path)
+			}
 			return false, nil
 		}
 		return false, fmt.Errorf("%s: %w", path, err)

@@ -103,6 +103,11 @@ func TestLocateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	mkRepo(t, bad, false)
+	dangling := filepath.Join(root, "dangling")
+	mkRepo(t, dangling, false)
+	if err := os.Symlink(filepath.Join(root, "nowhere.yaml"), filepath.Join(dangling, ".hookwarden.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	brokenWT := filepath.Join(root, "wt")
 	if err := os.MkdirAll(brokenWT, 0o755); err != nil {
 		t.Fatal(err)
@@ -120,6 +125,9 @@ func TestLocateErrors(t *testing.T) {
 		{"cwd missing", []string{filepath.Join(root, "missing")}, "", "no such file"},
 		{"relative cwd", []string{"rel"}, "", "not absolute"},
 		{".hookwarden.yaml is a directory", []string{bad}, "", "not a regular file"},
+		// A marker that leads nowhere is unreadable, not absent: absent
+		// would switch governance off for the repository.
+		{".hookwarden.yaml is a dangling symlink", []string{dangling}, "", "a symbolic link to a missing file"},
 		{"broken worktree file", []string{brokenWT}, "", "gitdir /nonexistent/x"},
 		{"target with broken worktree file", []string{root}, "git -C " + brokenWT + " commit", "a directory the command targets could not be inspected"},
 	}

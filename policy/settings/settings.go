@@ -514,7 +514,11 @@ func kindName(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "null"
 		}
-		return "a " + strings.TrimPrefix(n.Tag, "!!")
+		t := strings.TrimPrefix(n.Tag, "!!")
+		if t != "" && strings.ContainsRune("aeiou", rune(t[0])) {
+			return "an " + t
+		}
+		return "a " + t
 	}
 	return "an unsupported node"
 }

@@ -339,7 +339,9 @@ def main(argv):
     client, event = argv[1], argv[2]
     pair = client + " " + event
     deadline = start + TABLE["rows"][pair]["deadline_ms"] / 1000.0
-    data = read_stdin(deadline)
+    # Stdin must end within the engine's own budget for the event, as the
+    # engine requires; the rest of the deadline is for the engine's answer.
+    data = read_stdin(min(deadline, start + TABLE["rows"][pair]["budget_ms"] / 1000.0))
     if data is None:
         return emit(*fail_closed(client, event, "stdin was not closed in time"))
     root = repo_root()
@@ -368,5 +370,19 @@ def main(argv):
     return emit(*answer(client, "skip", "launcher: %s; install or upgrade hookwarden" % why))
 
 
+def run(argv):
+    """main, with a deny (or stated skip) in the client's dialect for any
+    unexpected failure: a traceback and exit 1 would let the call through."""
+    try:
+        return main(argv)
+    except Exception as e:  # the launcher must answer, whatever happened
+        if len(argv) == 3 and argv[1] + " " + argv[2] in TABLE["rows"]:
+            return emit(*fail_closed(argv[1], argv[2], "the launcher failed internally (%s)" % type(e).__name__))
+        return emit(*usage(argv))
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    # os._exit, not sys.exit: a stdin reader thread still blocked in read()
+    # makes interpreter shutdown abort (exit 134, "could not acquire lock for
+    # <stdin>"), an exit code the clients ignore.
+    os._exit(run(sys.argv))

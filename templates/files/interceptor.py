@@ -16,8 +16,10 @@ hookwarden's policy package (policy.TextRules, policy.Normalisations and the
 scan bounds); the refusal texts are the engine's.
 """
 import json
+import os
 import re
 import sys
+import threading
 
 DATA = json.loads(__HOOKWARDEN_DATA__)
 
@@ -79,6 +81,12 @@ class Unjudgeable(Exception):
     """The payload cannot be judged; the message never quotes it."""
 
 
+def _not_json(name):
+    """NaN, Infinity and -Infinity are not JSON (RFC 8259); Python's json
+    accepts them by default, the engine refuses them."""
+    raise Unjudgeable("not valid JSON (%s)" % name)
+
+
 def _no_duplicates(pairs):
     seen = {}
     for k, v in pairs:
@@ -86,6 +94,19 @@ def _no_duplicates(pairs):
             raise Unjudgeable("duplicate member name")
         seen[k] = v
     return seen
+
+
+def _too_deep(obj, limit):
+    """True when obj nests more than limit levels of objects and arrays (obj
+    itself is level 1), as the engine bounds payloads."""
+    stack = [(obj, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (dict, list)):
+            if d > limit:
+                return True
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
 
 
 def _member(obj, key, kind, where):
@@ -101,13 +122,15 @@ def extract(client, data):
     """Return the command text of a pre-tool payload, or None when the call is
     for a tool the registration does not judge. Raises Unjudgeable."""
     try:
-        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates)
+        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_not_json)
     except Unjudgeable:
         raise
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise Unjudgeable("stdin is not one JSON object of valid UTF-8")
     if not isinstance(obj, dict):
         raise Unjudgeable("stdin is not a JSON object")
+    if _too_deep(obj, DATA["max_depth"]):
+        raise Unjudgeable("JSON nests deeper than %d levels" % DATA["max_depth"])
     row = DATA["pre_tool"].get(client)
     if row is None:
         raise Unjudgeable("no pre-tool registration for this client")
@@ -187,12 +210,35 @@ def judge_payload(client, data):
     return answer(client, "deny", refusal(rule_id))
 
 
+def read_stdin(seconds):
+    """Read stdin to end of file (at most MAX_INPUT_BYTES + 1 bytes), or None
+    when it is not closed within seconds: a client that never closes stdin
+    must get a deny, not a hook that hangs until the client's timeout lets
+    the call through."""
+    box = {}
+
+    def run():
+        try:
+            box["data"] = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        except (OSError, ValueError, AttributeError):
+            box["data"] = b""
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(max(0.0, seconds))
+    return box.get("data")
+
+
 def main(argv):
     if len(argv) != 2:
         sys.stderr.write("usage: interceptor.py CLIENT  (pre-tool payload on stdin)\n")
         return 2
-    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    out, err, code = judge_payload(argv[1], data)
+    row = DATA["pre_tool"].get(argv[1])
+    data = read_stdin((row["budget_ms"] if row else 5000) / 1000.0)
+    if data is None:
+        out, err, code = answer(argv[1], "deny", DATA["unreadable_input"] % (argv[1], "stdin was not closed within the event's budget")) if row else ("", "", 2)
+    else:
+        out, err, code = judge_payload(argv[1], data)
     sys.stdout.buffer.write(out.encode("utf-8", "surrogatepass"))
     sys.stderr.buffer.write(err.encode("utf-8", "surrogatepass"))
     sys.stdout.flush()
@@ -201,4 +247,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    # os._exit, not sys.exit: a stdin reader thread still blocked in read()
+    # makes interpreter shutdown abort (exit 134), which the clients ignore.
+    os._exit(main(sys.argv))

@@ -92,21 +92,11 @@ func TestParityPythonNodeEngine(t *testing.T) {
 	}
 
 	t.Run("python", func(t *testing.T) {
-		type call struct {
-			Client  string `json:"client"`
-			Payload string `json:"payload"`
-		}
-		var calls []call
+		var calls []payloadCall
 		for _, c := range cases {
-			calls = append(calls, call{"claude", claudePayload(c.command)}, call{"agy", agyPayload(c.command)})
+			calls = append(calls, payloadCall{"claude", claudePayload(c.command)}, payloadCall{"agy", agyPayload(c.command)})
 		}
-		var got [][3]any
-		drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
-		runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
-			realPython(t), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
-		if len(got) != len(calls) {
-			t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
-		}
+		got := interceptorAnswers(t, dir, calls)
 		for i, c := range cases {
 			for k, row := range []registration.Row{claudeRow, agyRow} {
 				want := encode(row, c.want)
@@ -181,22 +171,11 @@ func TestInterceptorPayloadValidity(t *testing.T) {
 		t.Fatal(err)
 	}
 	row, _ := tbl.Lookup("claude", "pre-tool")
-	type call struct {
-		Client  string `json:"client"`
-		Payload string `json:"payload"`
-	}
-	var calls []call
+	var calls []payloadCall
 	for _, c := range cases {
-		calls = append(calls, call{"claude", c.Payload})
+		calls = append(calls, payloadCall{"claude", c.Payload})
 	}
-	dir := renderRepo(t, "claude")
-	var got [][3]any
-	drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
-	runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
-		realPython(t), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
-	if len(got) != len(cases) {
-		t.Fatalf("driver answered %d calls, want %d", len(got), len(cases))
-	}
+	got := interceptorAnswers(t, renderRepo(t, "claude"), calls)
 	refused := 0
 	for i, c := range cases {
 		_, decErr := dialect.Decode(row, []byte(c.Payload))
@@ -214,4 +193,25 @@ func TestInterceptorPayloadValidity(t *testing.T) {
 	if refused < 10 || refused == len(cases) {
 		t.Fatalf("%d of %d payloads refused by the engine: the corpus must hold both kinds", refused, len(cases))
 	}
+}
+
+// payloadCall is one call of the interceptor driver's "payloads" mode.
+type payloadCall struct {
+	Client  string `json:"client"`
+	Payload string `json:"payload"`
+}
+
+// interceptorAnswers judges calls with the rendered .hookwarden/interceptor.py
+// in dir (one python3 process, testdata/templates/interceptor_driver.py) and
+// returns one [stdout, stderr, exit] per call.
+func interceptorAnswers(t *testing.T, dir string, calls []payloadCall) [][3]any {
+	t.Helper()
+	var got [][3]any
+	drv, _ := filepath.Abs("../testdata/templates/interceptor_driver.py")
+	runDriver(t, dir, os.Environ(), &got, map[string]any{"mode": "payloads", "calls": calls},
+		realPython(t), drv, filepath.Join(dir, ".hookwarden", "interceptor.py"))
+	if len(got) != len(calls) {
+		t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
+	}
+	return got
 }

@@ -1,7 +1,6 @@
 package adopt
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/codexapp"
 )
 
 // realCodex returns the pinned real codex binary (../shared/e2e/README.md
@@ -61,62 +62,24 @@ func TestAdoptedRowsTrustedByCodex(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, codex, "app-server")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	hooks, err := codexapp.HooksList(ctx, codex, home, root)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
-	for _, m := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"hookwarden-test","version":"0"}}}`,
-		`{"jsonrpc":"2.0","method":"initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"hooks/list","params":{"cwds":[` + string(mustJSON(root)) + `]}}`,
-	} {
-		stdin.Write([]byte(m + "\n"))
+	ours, foreignSeen := 0, 0
+	for _, h := range hooks {
+		switch {
+		case Ours(h.Command) && h.TrustStatus == "trusted":
+			ours++
+		case h.Command == "./audit.sh" && h.TrustStatus != "trusted":
+			foreignSeen++
+		default:
+			t.Errorf("codex lists %q as %s", h.Command, h.TrustStatus)
+		}
 	}
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var msg struct {
-			ID     int `json:"id"`
-			Result struct {
-				Data []struct {
-					Hooks []struct {
-						Command     string `json:"command"`
-						TrustStatus string `json:"trustStatus"`
-					} `json:"hooks"`
-					Warnings []string `json:"warnings"`
-				} `json:"data"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID != 2 {
-			continue
-		}
-		ours, foreignSeen := 0, 0
-		for _, d := range msg.Result.Data {
-			if len(d.Warnings) > 0 {
-				t.Fatalf("codex warnings: %v", d.Warnings)
-			}
-			for _, h := range d.Hooks {
-				switch {
-				case Ours(h.Command) && h.TrustStatus == "trusted":
-					ours++
-				case h.Command == "./audit.sh" && h.TrustStatus != "trusted":
-					foreignSeen++
-				default:
-					t.Errorf("codex lists %q as %s", h.Command, h.TrustStatus)
-				}
-			}
-		}
-		if ours != 2 || foreignSeen != 1 {
-			t.Fatalf("codex: %d of our rows trusted (want 2), foreign untrusted %d (want 1)", ours, foreignSeen)
-		}
-		return
+	if ours != 2 || foreignSeen != 1 {
+		t.Fatalf("codex: %d of our rows trusted (want 2), foreign untrusted %d (want 1)", ours, foreignSeen)
 	}
-	t.Fatalf("codex app-server: no hooks/list reply (%v)", ctx.Err())
 }
 
 func mustJSON(v any) []byte {

@@ -1,7 +1,6 @@
 package codextrust
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/codexapp"
 )
 
 func oursForTest(c string) bool { return strings.Contains(c, ".hookwarden/hook.py") }
@@ -114,64 +115,18 @@ func codexBin() string {
 	return filepath.Join(dir, "node_modules", ".bin", "codex")
 }
 
-type listedHook struct {
-	Key         string `json:"key"`
-	CurrentHash string `json:"currentHash"`
-	TrustStatus string `json:"trustStatus"`
-}
-
-// hooksList runs `codex app-server` (JSON-RPC over stdio: initialize,
-// initialized, hooks/list {cwds:[repo]}) and returns the hooks it lists.
-func hooksList(t *testing.T, codex, home, repo string) []listedHook {
+// hooksList asks the real Codex which hooks it lists for repo
+// (internal/codexapp); a failure or a warning about the hooks files fails
+// the test.
+func hooksList(t *testing.T, codex, home, repo string) []codexapp.Hook {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, codex, "app-server")
-	cmd.Dir = repo
-	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	hooks, err := codexapp.HooksList(ctx, codex, home, repo)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
-	send := func(v any) {
-		b, _ := json.Marshal(v)
-		stdin.Write(append(b, '\n'))
-	}
-	send(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "hookwarden-test", "version": "0"}}})
-	send(map[string]any{"jsonrpc": "2.0", "method": "initialized"})
-	send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": map[string]any{"cwds": []string{repo}}})
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var msg struct {
-			ID     int `json:"id"`
-			Result struct {
-				Data []struct {
-					Hooks    []listedHook `json:"hooks"`
-					Warnings []string     `json:"warnings"`
-				} `json:"data"`
-			} `json:"result"`
-			Error json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID != 2 {
-			continue
-		}
-		if msg.Error != nil {
-			t.Fatalf("hooks/list: %s", msg.Error)
-		}
-		var out []listedHook
-		for _, d := range msg.Result.Data {
-			if len(d.Warnings) > 0 {
-				t.Fatalf("codex warnings: %v", d.Warnings)
-			}
-			out = append(out, d.Hooks...)
-		}
-		return out
-	}
-	t.Fatalf("codex app-server: no hooks/list reply (%v)", ctx.Err())
-	return nil
+	return hooks
 }
 
 // TestAgainstCodexAppServer compares our keys and hashes with the ones the

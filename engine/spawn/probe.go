@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -40,19 +38,6 @@ type versionCache struct {
 type versionEntry struct {
 	Stamp   binaryStamp `json:"stamp"`
 	Version string      `json:"engine_version"`
-}
-
-func stampOf(path string) (binaryStamp, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return binaryStamp{}, err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return binaryStamp{}, fmt.Errorf("%s: no stat data", path)
-	}
-	return binaryStamp{Path: path, Dev: uint64(st.Dev), Ino: st.Ino, Size: st.Size,
-		Mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, Ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec}, nil
 }
 
 // ProbeVersion returns the version ("2.1.328") the engine binary at the

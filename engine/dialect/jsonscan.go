@@ -83,7 +83,8 @@ func (s *scanner) value(depth int) error {
 		if depth+1 > MaxDepth {
 			return fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
 		}
-		return s.array(depth + 1)
+		_, err := s.array(depth+1, false)
+		return err
 	case c == '"':
 		_, err := s.str()
 		return err
@@ -295,20 +296,27 @@ func (s *scanner) object(depth int, keep bool) (object, error) {
 	}
 }
 
-func (s *scanner) array(depth int) error {
+// array validates the array starting at pos (its '[') at depth and returns
+// its elements, each raw, when keep is true.
+func (s *scanner) array(depth int, keep bool) ([][]byte, error) {
 	s.pos++ // '['
+	var elems [][]byte
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
 		s.pos++
-		return nil
+		return elems, nil
 	}
 	for {
+		start := s.pos
 		if err := s.value(depth); err != nil {
-			return err
+			return nil, err
+		}
+		if keep {
+			elems = append(elems, s.data[start:s.pos])
 		}
 		s.skipSpace()
 		if s.pos >= len(s.data) {
-			return errEnd
+			return nil, errEnd
 		}
 		switch s.data[s.pos] {
 		case ',':
@@ -316,9 +324,9 @@ func (s *scanner) array(depth int) error {
 			s.skipSpace()
 		case ']':
 			s.pos++
-			return nil
+			return elems, nil
 		default:
-			return s.invalid()
+			return nil, s.invalid()
 		}
 	}
 }
@@ -372,28 +380,14 @@ func members(raw []byte) object {
 }
 
 // elements returns the raw elements of raw, an array value parseObject
-// already validated.
+// already validated (nil in the defect case members describes).
 func elements(raw []byte) [][]byte {
-	s := &scanner{data: raw, pos: 1}
-	var out [][]byte
-	s.skipSpace()
-	if s.pos < len(raw) && raw[s.pos] == ']' {
-		return out
+	s := &scanner{data: raw}
+	e, err := s.array(1, true)
+	if err != nil {
+		return nil
 	}
-	for s.pos < len(raw) {
-		start := s.pos
-		if s.value(1) != nil {
-			return nil
-		}
-		out = append(out, raw[start:s.pos])
-		s.skipSpace()
-		if s.pos >= len(raw) || raw[s.pos] != ',' {
-			break
-		}
-		s.pos++
-		s.skipSpace()
-	}
-	return out
+	return e
 }
 
 // unquote decodes raw, a string value the scanner validated (quotes

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -40,7 +41,7 @@ func runCheck(ctx context.Context, c *cli.Command) error {
 	}
 	command := strings.Join(c.Args().Slice(), " ")
 	if c.Args().Len() == 0 {
-		data, err := dialect.ReadInput(context.Background(), os.Stdin)
+		data, err := dialect.ReadInputUntil(os.Stdin, time.Time{})
 		if err != nil {
 			return cli.Exit("hookwarden: check: "+err.Error(), 2)
 		}

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -182,23 +181,21 @@ type blockingReader struct{ ch chan struct{} }
 func (b blockingReader) Read([]byte) (int, error) { <-b.ch; return 0, io.EOF }
 
 func TestReadInputBounds(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
 	br := blockingReader{make(chan struct{})}
 	defer close(br.ch)
 	start := time.Now()
-	if _, err := ReadInput(ctx, br); !errors.Is(err, ErrInputTimeout) {
+	if _, err := ReadInputUntil(br, time.Now().Add(50*time.Millisecond)); !errors.Is(err, ErrInputTimeout) {
 		t.Fatalf("err = %v, want ErrInputTimeout", err)
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("a stdin that never closes held the hook for %v", el)
 	}
 	big := strings.NewReader(strings.Repeat("x", MaxInputBytes+1))
-	if _, err := ReadInput(context.Background(), big); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := ReadInputUntil(big, time.Time{}); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("oversized input: err = %v", err)
 	}
 	exact := strings.NewReader(strings.Repeat("x", MaxInputBytes))
-	if b, err := ReadInput(context.Background(), exact); err != nil || len(b) != MaxInputBytes {
+	if b, err := ReadInputUntil(exact, time.Time{}); err != nil || len(b) != MaxInputBytes {
 		t.Fatalf("input at the bound: %d bytes, err %v", len(b), err)
 	}
 }

@@ -2,7 +2,6 @@ package dialect
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,22 +17,10 @@ const MaxInputBytes = 1 << 20
 // object is level 1); real payloads nest 3 levels. Deeper input is an error.
 const MaxDepth = 64
 
-// ErrInputTimeout is returned (wrapped) by ReadInput when ctx ends before
-// stdin reached end of file: a client that never closes stdin cannot hold the
+// ErrInputTimeout is returned by ReadInputUntil when the deadline passes
+// before stdin reached end of file: a client that never closes stdin cannot hold the
 // hook past its budget.
 var ErrInputTimeout = errors.New("stdin was not closed within the event's budget")
-
-// ReadInput reads r to end of file, at most MaxInputBytes bytes, and gives up
-// when ctx ends. It returns the bytes read, or an error: the input is larger
-// than MaxInputBytes, r failed, or ErrInputTimeout. It is ReadInputUntil with
-// ctx's deadline (none: read until end of file), plus ctx's cancellation.
-func ReadInput(ctx context.Context, r io.Reader) ([]byte, error) {
-	if ctx.Done() == nil {
-		return readAll(r)
-	}
-	deadline, _ := ctx.Deadline()
-	return readWatched(ctx.Done(), r, deadline)
-}
 
 // ReadInputUntil reads r to end of file, at most MaxInputBytes bytes, and
 // gives up at deadline (the zero time: no deadline), so that a client that
@@ -56,7 +43,7 @@ func ReadInputUntil(r io.Reader, deadline time.Time) ([]byte, error) {
 			return data, err
 		}
 	}
-	return readWatched(nil, r, deadline)
+	return readWatched(r, deadline)
 }
 
 // readAll reads r to end of file, refusing more than MaxInputBytes.
@@ -75,9 +62,8 @@ func checkRead(data []byte, err error) ([]byte, error) {
 	return data, nil
 }
 
-// readWatched reads r on a goroutine and gives up when done is closed or at
-// deadline (zero: none), whichever comes first.
-func readWatched(done <-chan struct{}, r io.Reader, deadline time.Time) ([]byte, error) {
+// readWatched reads r on a goroutine and gives up at deadline.
+func readWatched(r io.Reader, deadline time.Time) ([]byte, error) {
 	type result struct {
 		data []byte
 		err  error
@@ -87,18 +73,12 @@ func readWatched(done <-chan struct{}, r io.Reader, deadline time.Time) ([]byte,
 		data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 		ch <- result{data, err}
 	}()
-	var expired <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		expired = t.C
-	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
 	select {
 	case res := <-ch:
 		return checkRead(res.data, res.err)
-	case <-done:
-		return nil, ErrInputTimeout
-	case <-expired:
+	case <-t.C:
 		return nil, ErrInputTimeout
 	}
 }

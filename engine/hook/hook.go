@@ -20,6 +20,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
@@ -344,24 +345,16 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 // process cwd). Relative paths are made absolute against the process cwd,
 // which processCwd returns (called only when one is needed, at most once).
 func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string, error)) ([]string, error) {
-	var (
-		cwd    string
-		cwdErr error
-		known  bool
-	)
-	getCwd := func() (string, error) {
-		if !known {
-			cwd, cwdErr = processCwd()
-			known = true
-			if cwdErr == nil && !filepath.IsAbs(cwd) {
-				cwdErr = errors.New("not an absolute path")
-			}
+	getCwd := sync.OnceValues(func() (string, error) {
+		wd, err := processCwd()
+		if err == nil && !filepath.IsAbs(wd) {
+			err = errors.New("not an absolute path")
 		}
-		if cwdErr != nil {
-			return "", fmt.Errorf("hookwarden could not inspect the workspace: the payload names no absolute directory and the process working directory is unusable (%v); no absolute working directory", cwdErr)
+		if err != nil {
+			return "", fmt.Errorf("hookwarden could not inspect the workspace: the payload names no absolute directory and the process working directory is unusable (%v); no absolute working directory", err)
 		}
-		return cwd, nil
-	}
+		return wd, nil
+	})
 	var dirs []string
 	switch {
 	case row.Client == "agy" && len(p.WorkspacePaths) > 0:

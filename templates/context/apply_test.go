@@ -322,19 +322,6 @@ func TestIsGenerated(t *testing.T) {
 	}
 }
 
-// TestUnifiedDiff pins the diff format used by --verify.
-func TestUnifiedDiff(t *testing.T) {
-	a := []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n")
-	b := []byte("1\n2\n3\n4\nfive\n6\n7\n8\n9")
-	want := "--- a\n+++ b\n@@ -2,8 +2,8 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n-9\n+9\n\\ No newline at end of file\n"
-	if got := UnifiedDiff("a", "b", a, b); got != want {
-		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
-	}
-	if UnifiedDiff("a", "b", a, a) != "" {
-		t.Error("equal inputs must give an empty diff")
-	}
-}
-
 // TestParseHeaderDetectsHandEdits: a generated file edited by hand (CRLF and
 // MDC front matter included) reports Edited; a file without a complete header
 // is not parsed.

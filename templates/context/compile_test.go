@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/unidiff"
 )
 
 var update = flag.Bool("update", false, "rewrite the want/ trees of testdata/context/cases from the current output (review the diff before committing)")
@@ -157,7 +159,7 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("%s: header %+v ok=%v, want an unedited %s header for %s", rel, h, ok, testVersion, source)
 				}
 				if string(want[rel]) != string(got[rel]) {
-					t.Errorf("%s differs from want/%s:\n%s", rel, rel, UnifiedDiff("want/"+rel, "got/"+rel, want[rel], got[rel]))
+					t.Errorf("%s differs from want/%s:\n%s", rel, rel, unidiff.Unified("want/"+rel, "got/"+rel, want[rel], got[rel]))
 				}
 			}
 			if len(cfg.Refused) > 0 {

@@ -24,19 +24,13 @@ func Verify(plan Plan) []Finding {
 		switch f.Status {
 		case StatusNew:
 			out = append(out, Finding{Path: f.Path, Problem: "missing", Reason: f.Path + " does not exist",
-				Diff: UnifiedDiff("/dev/null", "b/"+f.Path, nil, f.Bytes)})
+				Diff: unidiff.Unified("/dev/null", "b/"+f.Path, nil, f.Bytes)})
 		case StatusChanged:
 			out = append(out, Finding{Path: f.Path, Problem: "stale", Reason: f.Path + " is out of date with its source",
-				Diff: UnifiedDiff("a/"+f.Path, "b/"+f.Path, f.Current, f.Bytes)})
+				Diff: unidiff.Unified("a/"+f.Path, "b/"+f.Path, f.Current, f.Bytes)})
 		case StatusRefused:
 			out = append(out, Finding{Path: f.Path, Problem: "refused", Reason: f.Refusal})
 		}
 	}
 	return out
-}
-
-// UnifiedDiff returns unidiff.Unified(aName, bName, a, b): a unified diff
-// (3 lines of context) from a to b, "" when they are equal.
-func UnifiedDiff(aName, bName string, a, b []byte) string {
-	return unidiff.Unified(aName, bName, a, b)
 }

@@ -234,9 +234,10 @@ def main(argv):
         sys.stderr.write("usage: interceptor.py CLIENT  (pre-tool payload on stdin)\n")
         return 2
     row = DATA["pre_tool"].get(argv[1])
-    data = read_stdin((row["budget_ms"] if row else 5000) / 1000.0)
+    # An unknown client is denied by judge_payload without reading stdin.
+    data = read_stdin(row["budget_ms"] / 1000.0) if row else b""
     if data is None:
-        out, err, code = answer(argv[1], "deny", DATA["unreadable_input"] % (argv[1], "stdin was not closed within the event's budget")) if row else ("", "", 2)
+        out, err, code = answer(argv[1], "deny", DATA["unreadable_input"] % (argv[1], "stdin was not closed within the event's budget"))
     else:
         out, err, code = judge_payload(argv[1], data)
     sys.stdout.buffer.write(out.encode("utf-8", "surrogatepass"))

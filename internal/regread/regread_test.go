@@ -82,3 +82,59 @@ func TestFile(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivate covers what the memo's entries may be: a file this user owns
+// with no group/other write is read; one that group or others may write is
+// refused, as is a FIFO (without blocking). Ownership by another user needs
+// root to set up and is exercised when the test runs as root.
+func TestPrivate(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("entry"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, path string
+		err        error
+	}{
+		{"owner only", write("a", 0o600), nil},
+		{"readable by others", write("b", 0o644), nil},
+		{"group writable", write("c", 0o620), ErrNotPrivate},
+		{"world writable", write("d", 0o606), ErrNotPrivate},
+		{"fifo", fifo, ErrNotRegular},
+	}
+	if os.Geteuid() == 0 {
+		p := write("e", 0o600)
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name, path string
+			err        error
+		}{"owned by another user", p, ErrNotPrivate})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Private(tc.path, 64)
+			if tc.err == nil {
+				if err != nil || string(got) != "entry" {
+					t.Fatalf("got %q, err %v; want the entry", got, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.path) {
+				t.Fatalf("err = %v, want %v naming the path", err, tc.err)
+			}
+		})
+	}
+}

@@ -286,7 +286,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		return deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err)
 	}
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	eff, err := settings.LoadUntil(settings.SourcesFromEnv(getenv), tgt.Roots, deadline)
+	eff, err := settings.Load(settings.SourcesFromEnv(getenv), tgt.Roots)
 	if err != nil {
 		return deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"path/filepath"
-	"time"
 
 	"github.com/hookwarden/hookwarden/internal/filememo"
 )
@@ -20,14 +19,9 @@ const memoFormat = "hookwarden settings.File binary/1"
 // bytes. Only files that parse are kept, so every error is Parse's own, with
 // its line, on every call. The zero memo parses every time.
 type memo struct {
-	store    filememo.Store
-	exe      []byte
-	deadline time.Time // see LoadUntil; zero: none
+	store filememo.Store
+	exe   []byte
 }
-
-// ErrParseTimeout is returned (wrapped, with the file) by LoadUntil when a
-// settings file is not parsed by the deadline.
-var ErrParseTimeout = errors.New("not parsed within the hook's budget (a settings file this slow to read is refused)")
 
 // newMemo returns the memo of cacheDir ("" or an executable that cannot be
 // identified: the zero memo, which parses every time).
@@ -48,7 +42,7 @@ func newMemo(cacheDir string) memo {
 // parses again.
 func (m memo) parse(data []byte, repo bool) (File, error) {
 	if m.exe == nil {
-		return m.parseUntil(data, repo)
+		return Parse(data, repo)
 	}
 	flag := []byte{'0'}
 	if repo {
@@ -60,43 +54,12 @@ func (m memo) parse(data []byte, repo bool) (File, error) {
 			return f, nil
 		}
 	}
-	f, err := m.parseUntil(data, repo)
+	f, err := Parse(data, repo)
 	if err != nil {
 		return File{}, err
 	}
 	_ = m.store.Put(k, appendFile(nil, f))
 	return f, nil
-}
-
-// parseUntil returns Parse(data, repo), or ErrParseTimeout when m.deadline
-// has passed or passes first (the parse goroutine is left to finish: the hook process
-// answers and exits). With a zero deadline it parses on the calling
-// goroutine.
-func (m memo) parseUntil(data []byte, repo bool) (File, error) {
-	if m.deadline.IsZero() {
-		return Parse(data, repo)
-	}
-	wait := time.Until(m.deadline)
-	if wait <= 0 {
-		return File{}, ErrParseTimeout
-	}
-	type result struct {
-		f   File
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		f, err := Parse(data, repo)
-		done <- result{f, err}
-	}()
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		return r.f, r.err
-	case <-t.C:
-		return File{}, ErrParseTimeout
-	}
 }
 
 // appendFile appends the memo encoding of f to b: every field in declaration

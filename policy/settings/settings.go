@@ -29,7 +29,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -227,20 +226,10 @@ func Defaults() Layer {
 // Load reads the fleet and workstation files named by src (when they exist)
 // and the `.hookwarden.yaml` of each repository root in repoRoots (each must
 // exist: callers pass only governed roots), then merges them over Defaults.
-// With src.CacheDir set, each file's parse goes through the memo (memo.go).
-// It returns the first error met, naming the file, key and line.
+// With src.CacheDir set, each file's parse goes through parseMemo. It returns
+// the first error met, naming the file, key and line.
 func Load(src Sources, repoRoots []string) (*Effective, error) {
-	return LoadUntil(src, repoRoots, time.Time{})
-}
-
-// LoadUntil is Load for the hook path: a file that must be parsed (not in
-// the memo) and is not parsed by deadline is an error (ErrParseTimeout,
-// naming the file), returned at the deadline, so that the hook denies within
-// its budget instead of running into the client's hook timeout, which lets
-// the call through. A zero deadline waits as long as the parse takes.
-func LoadUntil(src Sources, repoRoots []string, deadline time.Time) (*Effective, error) {
 	m := newMemo(src.CacheDir)
-	m.deadline = deadline
 	layers := []Layer{Defaults()}
 	for _, o := range []struct {
 		name, path string

@@ -1,6 +1,5 @@
 // Package regread reads one small regular file for the hook path: the
-// settings layers (.hookwarden.yaml, the workstation and fleet files) and the
-// entries of the compiled-settings memo (internal/filememo).
+// settings layers (.hookwarden.yaml, the workstation and fleet files).
 //
 // It differs from os.ReadFile in two ways a hook process notices:
 //   - a path that is not a regular file is refused without blocking: a FIFO
@@ -24,29 +23,12 @@ import (
 // socket or device.
 var ErrNotRegular = errors.New("not a regular file")
 
-// ErrNotPrivate is returned (wrapped with the path) by Private for a file
-// that another user owns or that its group or others may write (and, outside
-// Unix, for every file: ownership is not checked there).
-var ErrNotPrivate = errors.New("not owned by this user or writable by others")
-
 // File returns the contents of the regular file at path, at most max bytes.
 // Every error is an *fs.PathError naming path: the system's (errors.Is(err,
 // fs.ErrNotExist) for a missing file), ErrNotRegular, or "larger than <max>
 // bytes" (the file is never truncated).
 func File(path string, max int) ([]byte, error) {
-	return bounded(path, max, false)
-}
-
-// Private is File for a file only this user may have written: it also
-// returns ErrNotPrivate (wrapped in an *fs.PathError naming path) when the
-// file's owner is not the effective user or its mode grants write to group
-// or others. A symlink is followed; the check applies to its target.
-func Private(path string, max int) ([]byte, error) {
-	return bounded(path, max, true)
-}
-
-func bounded(path string, max int, private bool) ([]byte, error) {
-	data, err := read(path, max, private)
+	data, err := read(path, max)
 	if err != nil {
 		return nil, err
 	}

@@ -9,10 +9,8 @@ import (
 )
 
 // read opens path non-blocking (a FIFO cannot hold it), refuses anything but
-// a regular file (and, with private, a file not owned by the effective user
-// or writable by its group or others), and reads up to max+1 bytes with
-// read(2).
-func read(path string, max int, private bool) ([]byte, error) {
+// a regular file, and reads up to max+1 bytes with read(2).
+func read(path string, max int) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -31,9 +29,6 @@ func read(path string, max int, private bool) ([]byte, error) {
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
-	}
-	if private && (int(st.Uid) != unix.Geteuid() || st.Mode&0o022 != 0) {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotPrivate}
 	}
 	size := int(st.Size)
 	if size < 0 || size > max {

@@ -160,43 +160,21 @@ type Pattern struct {
 }
 
 // Sources names the optional operator files. An Explicit flag says the path
-// came from an environment variable, so the file must exist. CacheDir, when
-// not empty, is hookwarden's cache directory: Load keeps each layer it parses
-// there (in CacheDir/settings, see parseMemo) and skips the YAML parse of an
-// unchanged file on later calls.
+// came from an environment variable, so the file must exist.
 type Sources struct {
 	FleetPath           string
 	FleetExplicit       bool
 	WorkstationPath     string
 	WorkstationExplicit bool
-	CacheDir            string
 }
-
-// CacheDirVar names the environment variable that sets hookwarden's cache
-// directory (absolute; "off" disables the cache).
-const CacheDirVar = "HOOKWARDEN_CACHE_DIR"
 
 // SourcesFromEnv derives Sources from the environment through getenv:
 // HOOKWARDEN_FLEET_CONFIG (explicit), HOOKWARDEN_CONFIG (explicit), else
 // $XDG_CONFIG_HOME/hookwarden/config.yaml, else $HOME/.config/hookwarden/config.yaml
-// (XDG Base Directory spec default). The cache directory is
-// HOOKWARDEN_CACHE_DIR when absolute ("off" or a relative path: no cache),
-// else $XDG_CACHE_HOME/hookwarden, else $HOME/.cache/hookwarden (XDG spec
-// default). Empty variables count as unset; a relative XDG_CONFIG_HOME or
-// XDG_CACHE_HOME is ignored as the XDG spec requires.
+// (XDG Base Directory spec default). Empty variables count as unset; a
+// relative XDG_CONFIG_HOME is ignored as the XDG spec requires.
 func SourcesFromEnv(getenv func(string) string) Sources {
 	var s Sources
-	home := getenv("HOME")
-	switch c, x := getenv(CacheDirVar), getenv("XDG_CACHE_HOME"); {
-	case c != "":
-		if filepath.IsAbs(c) {
-			s.CacheDir = c
-		}
-	case x != "" && filepath.IsAbs(x):
-		s.CacheDir = filepath.Join(x, "hookwarden")
-	case home != "":
-		s.CacheDir = filepath.Join(home, ".cache", "hookwarden")
-	}
 	if p := getenv("HOOKWARDEN_FLEET_CONFIG"); p != "" {
 		s.FleetPath, s.FleetExplicit = p, true
 	}
@@ -206,8 +184,8 @@ func SourcesFromEnv(getenv func(string) string) Sources {
 	}
 	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		s.WorkstationPath = filepath.Join(x, "hookwarden", "config.yaml")
-	} else if home != "" {
-		s.WorkstationPath = filepath.Join(home, ".config", "hookwarden", "config.yaml")
+	} else if h := getenv("HOME"); h != "" {
+		s.WorkstationPath = filepath.Join(h, ".config", "hookwarden", "config.yaml")
 	}
 	return s
 }
@@ -226,10 +204,8 @@ func Defaults() Layer {
 // Load reads the fleet and workstation files named by src (when they exist)
 // and the `.hookwarden.yaml` of each repository root in repoRoots (each must
 // exist: callers pass only governed roots), then merges them over Defaults.
-// With src.CacheDir set, each file's parse goes through parseMemo. It returns
-// the first error met, naming the file, key and line.
+// It returns the first error met, naming the file, key and line.
 func Load(src Sources, repoRoots []string) (*Effective, error) {
-	m := newMemo(src.CacheDir)
 	layers := []Layer{Defaults()}
 	for _, o := range []struct {
 		name, path string
@@ -238,7 +214,7 @@ func Load(src Sources, repoRoots []string) (*Effective, error) {
 		if o.path == "" {
 			continue
 		}
-		l, ok, err := m.readLayer(o.name, o.path, !o.explicit, false)
+		l, ok, err := readLayer(o.name, o.path, !o.explicit, false)
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +223,7 @@ func Load(src Sources, repoRoots []string) (*Effective, error) {
 		}
 	}
 	for _, root := range repoRoots {
-		l, _, err := m.readLayer("repository", filepath.Join(root, RepoFileName), false, true)
+		l, _, err := readLayer("repository", filepath.Join(root, RepoFileName), false, true)
 		if err != nil {
 			return nil, err
 		}
@@ -259,11 +235,11 @@ func Load(src Sources, repoRoots []string) (*Effective, error) {
 // ReadRepoFile parses the `.hookwarden.yaml` at path (version required). It is
 // the entry point adopt and the stop gate use to read the repository layer.
 func ReadRepoFile(path string) (File, error) {
-	l, _, err := memo{}.readLayer("repository", path, false, true)
+	l, _, err := readLayer("repository", path, false, true)
 	return l.File, err
 }
 
-func (m memo) readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
+func readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
 	// regread: a FIFO here is refused at once; os.Open would wait for a
 	// writer until the client's hook timeout let the call through.
 	data, err := regread.File(path, MaxFileBytes)
@@ -277,7 +253,7 @@ func (m memo) readLayer(name, path string, optional, repo bool) (Layer, bool, er
 		}
 		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
 	}
-	f, err := m.parse(data, repo)
+	f, err := Parse(data, repo)
 	if err != nil {
 		return Layer{}, false, fmt.Errorf("settings: %s file %s: %w", name, path, err)
 	}

@@ -1,5 +1,0 @@
-package filememo
-
-import "syscall"
-
-func mkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }

@@ -289,6 +289,47 @@ func TestWarmCacheOneProcess(t *testing.T) {
 	}
 }
 
+// TestForgedCacheIsProbedAgain: a cache entry that says the engine does not
+// serve the pair (written by hand, as an agent could) does not keep the call
+// from the engine: the launcher probes again, hands off, and rewrites the
+// entry.
+func TestForgedCacheIsProbedAgain(t *testing.T) {
+	w := newWorld(t)
+	bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+	env := w.env("HOOKWARDEN_BIN=" + bin)
+	if r := w.launcher(t, env, "{}", "claude", "stop"); r.exit != 7 {
+		t.Fatalf("first call: exit %d, stderr %q", r.exit, r.stderr)
+	}
+	cacheFile := filepath.Join(w.cache, "hookwarden", "launcher-cache.json")
+	var doc map[string]any
+	b, err := os.ReadFile(cacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // keep size and mtime_ns exact, so the forged entry still matches the binary
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("cache %s: %v %q", cacheFile, err, b)
+	}
+	for _, forged := range []any{[]any{"claude pre-tool"}, nil} {
+		for _, e := range doc["entries"].(map[string]any) {
+			e.(map[string]any)["pairs"] = forged
+		}
+		b, _ = json.Marshal(doc)
+		if err := os.WriteFile(cacheFile, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := len(calls(t, log))
+		r := w.launcher(t, env, "{}", "claude", "stop")
+		if r.exit != 7 || r.stdout != "fake-engine claude stop\n" {
+			t.Fatalf("forged pairs %v: exit %d, stdout %q, stderr %q; want the engine's answer", forged, r.exit, r.stdout, r.stderr)
+		}
+		if got := calls(t, log)[before:]; strings.Join(got, "|") != "hook|hook claude stop" {
+			t.Fatalf("forged pairs %v: engine invocations %q, want a new probe then the hand-off", forged, got)
+		}
+	}
+}
+
 // TestEngineWithoutRow: an engine whose table lacks a row is skipped for
 // that row: the next candidate serving it gets the call, and when none does,
 // pre-tool is judged by the standalone interceptor (and says so) while other

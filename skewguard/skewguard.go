@@ -32,7 +32,11 @@
 //     "hookwarden" directory. The file is written through a temporary file
 //     and a rename in the same directory; an unreadable or corrupt cache is
 //     ignored and rewritten. A probe that timed out or could not start is
-//     never cached. With a warm cache a call costs one engine process.
+//     never cached. Only a cached answer that lists the pair is used: one
+//     without it (also "serves nothing") is probed again, because the cache
+//     is a file the user, and so the governed agent, can write, and a forged
+//     "not served" would hand the call to the interceptor or a stated skip.
+//     With a warm cache a call costs one engine process.
 //  4. Hand-off: the call goes to the first candidate whose listing holds the
 //     pair: `<bin> hook CLIENT EVENT`, the launcher's stdin bytes (at most
 //     1 MiB + 1) on its stdin, the launcher's working directory. Its stdout,

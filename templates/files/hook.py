@@ -231,9 +231,12 @@ def probe(path, deadline):
     return pairs, True
 
 
-def served(path, deadline, cache, dirty):
+def served(path, pair, deadline, cache, dirty):
     """The pairs the engine at path serves (a list) or None, from the cache
-    when its key (real path, size, mtime in ns) still matches."""
+    when its key (real path, size, mtime in ns) still matches and it lists
+    pair. A cached answer without pair is probed again: the cache is a file
+    the user (and so the agent) can write, and a forged "not served" must not
+    turn the engine's verdict into the interceptor's or a stated skip."""
     try:
         real = os.path.realpath(path)
         st = os.stat(real)
@@ -243,7 +246,7 @@ def served(path, deadline, cache, dirty):
     e = cache.get(key)
     if isinstance(e, dict) and e.get("size") == st.st_size and e.get("mtime_ns") == st.st_mtime_ns:
         pairs = e.get("pairs")
-        if pairs is None or (isinstance(pairs, list) and all(isinstance(x, str) for x in pairs)):
+        if isinstance(pairs, list) and pair in pairs and all(isinstance(x, str) for x in pairs):
             return pairs
     pairs, cacheable = probe(path, deadline)
     if cacheable:
@@ -351,7 +354,7 @@ def main(argv):
     tried = []
     chosen = None
     for label, path in candidates(root):
-        pairs = served(path, deadline, cache, dirty)
+        pairs = served(path, pair, deadline, cache, dirty)
         if pairs is not None and pair in pairs:
             chosen = path
             break

@@ -307,29 +307,54 @@ func minPtr(a, b *int) *int {
 
 // Parse decodes one settings file. With repo true, `version: 1` is required.
 // The error names the key and its line ("line 3: hooks.scope: ...").
+//
+// A file in the plain subset (plain.go) is read by our own front end into
+// the tree yaml/v3 would build; every other file is read by yaml/v3.
 func Parse(data []byte, repo bool) (File, error) {
+	top, ok := parsePlain(data)
+	if !ok {
+		var err error
+		if top, err = parseYAML(data); err != nil {
+			return File{}, err
+		}
+	}
+	return parseTree(top, repo)
+}
+
+// parseYAML reads data with yaml/v3 and returns the document's top node (nil
+// for a file without a document). Errors: not valid YAML, or a second
+// document.
+func parseYAML(data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil && err != io.EOF {
-		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	// yaml.Unmarshal reads the first document and ignores the rest: a
 	// policy.deny in a second document would be dropped without a word.
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		return File{}, fmt.Errorf("line %d: a second YAML document starts here; a settings file holds one document (the rest would be ignored)", next.Line)
+		return nil, fmt.Errorf("line %d: a second YAML document starts here; a settings file holds one document (the rest would be ignored)", next.Line)
 	case err != io.EOF:
-		return File{}, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	var f File
 	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// parseTree validates a document's top node (nil: no document) against the
+// schema and returns the File.
+func parseTree(top *yaml.Node, repo bool) (File, error) {
+	var f File
+	if top == nil {
 		if repo {
 			return File{}, errors.New("line 1: version: missing (want `version: 1`)")
 		}
 		return f, nil
 	}
-	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
 		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.Line)
 	}
@@ -527,11 +552,30 @@ func intValue(key string, v *yaml.Node) (int, error) {
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 		return 0, fmt.Errorf("line %d: %s: want an integer, got %s", v.Line, key, kindName(v))
 	}
+	if n, ok := smallDecimal(v.Value); ok {
+		return n, nil // what Decode returns for it, without its reflection
+	}
 	var n int
 	if err := v.Decode(&n); err != nil {
 		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.Line, key)
 	}
 	return n, nil
+}
+
+// smallDecimal reads s when it is 0 or a decimal integer of at most 9 digits
+// without sign or leading zero.
+func smallDecimal(s string) (int, bool) {
+	if s == "" || len(s) > 9 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
 }
 
 func boolValue(key string, v *yaml.Node) (bool, error) {
@@ -560,10 +604,13 @@ func stringList(key string, v *yaml.Node) ([]string, []int, error) {
 	lines := make([]int, 0, len(v.Content))
 	for i, e := range v.Content {
 		e = deref(e)
-		s, err := stringValue(fmt.Sprintf("%s[%d]", key, i), e)
-		if err != nil {
+		if e.Kind != yaml.ScalarNode || e.Tag != "!!str" {
+			// The element's key is named only here: formatting it for every
+			// element cost the hook process a cold fmt call per entry.
+			_, err := stringValue(key+"["+strconv.Itoa(i)+"]", e)
 			return nil, nil, err
 		}
+		s := e.Value
 		out = append(out, s)
 		lines = append(lines, e.Line)
 	}

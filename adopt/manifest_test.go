@@ -1,0 +1,30 @@
+package adopt
+
+import (
+	"testing"
+
+	"github.com/hookwarden/hookwarden/policy/settings"
+)
+
+// TestManifestOnTheHookFastPath: every manifest adopt writes (each client
+// set, declines and events it can hold) is valid and read by the settings
+// front end of the hook path, not by the YAML library (about 0.1 ms of every
+// cold hook process: README "Benchmarks").
+func TestManifestOnTheHookFastPath(t *testing.T) {
+	cases := []struct{ clients, decline, events []string }{
+		{DefaultClients, nil, DefaultEvents},
+		{DefaultClients, []string{}, DefaultEvents},
+		{[]string{"claude"}, []string{"launcher", "context"}, []string{"pre-tool"}},
+		{[]string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}, Steps, []string{"pre-tool", "pre-edit", "post-tool", "stop"}},
+		{[]string{}, nil, []string{}},
+	}
+	for _, tc := range cases {
+		m := ManifestText(tc.clients, tc.decline, tc.events)
+		if _, err := settings.Parse(m, true); err != nil {
+			t.Fatalf("manifest for %v/%v/%v does not parse: %v\n%s", tc.clients, tc.decline, tc.events, err, m)
+		}
+		if !settings.PlainSubset(m) {
+			t.Errorf("manifest for %v/%v/%v is outside the hook's plain subset:\n%s", tc.clients, tc.decline, tc.events, m)
+		}
+	}
+}

@@ -279,21 +279,34 @@ func (s *scanner) object(depth int, keep bool) (object, error) {
 		if keep {
 			members = append(members, member{name: name, raw: s.data[start:s.pos]})
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return nil, errEnd
+		done, err := s.afterElement('}')
+		if err != nil {
+			return nil, err
 		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-			s.skipSpace()
-		case '}':
-			s.pos++
+		if done {
 			return members, nil
-		default:
-			return nil, s.invalid()
 		}
 	}
+}
+
+// afterElement reads what follows a member or element: ',' and the blanks
+// after it (done false: another follows), or closer (done true). Anything
+// else, or the end of the data, is the error.
+func (s *scanner) afterElement(closer byte) (done bool, err error) {
+	s.skipSpace()
+	if s.pos >= len(s.data) {
+		return false, errEnd
+	}
+	switch s.data[s.pos] {
+	case ',':
+		s.pos++
+		s.skipSpace()
+		return false, nil
+	case closer:
+		s.pos++
+		return true, nil
+	}
+	return false, s.invalid()
 }
 
 // array validates the array starting at pos (its '[') at depth and returns
@@ -314,19 +327,12 @@ func (s *scanner) array(depth int, keep bool) ([][]byte, error) {
 		if keep {
 			elems = append(elems, s.data[start:s.pos])
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return nil, errEnd
+		done, err := s.afterElement(']')
+		if err != nil {
+			return nil, err
 		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-			s.skipSpace()
-		case ']':
-			s.pos++
+		if done {
 			return elems, nil
-		default:
-			return nil, s.invalid()
 		}
 	}
 }

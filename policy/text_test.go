@@ -59,14 +59,7 @@ func TestTextRulesPerLineEquivalent(t *testing.T) {
 			continue
 		}
 		n := p.Normalise(cmd)
-		whole := ""
-		for i, re := range p.text {
-			if re.MatchString(n) {
-				whole = p.textIDs[i]
-				break
-			}
-		}
-		if got := p.textMatch(n); got != whole {
+		if got, whole := p.textMatch(n), wholeTextMatch(p, n); got != whole {
 			t.Errorf("%s: per-line %q, whole text %q", c.ID, got, whole)
 		}
 	}
@@ -267,6 +260,18 @@ func TestRequiresIsNecessary(t *testing.T) {
 	}
 }
 
+// wholeTextMatch is the text layer without textMatch's per-line prefilter:
+// the first rule, in order, that matches anywhere in the normalised text n
+// ("" when none), as a renderer without the prefilter computes it.
+func wholeTextMatch(p *Policy, n string) string {
+	for i, re := range p.text {
+		if re.MatchString(n) {
+			return p.textIDs[i]
+		}
+	}
+	return ""
+}
+
 // FuzzTextLayer: the prefiltered per-line search (textMatch) equals a plain
 // search of the whole normalised text with every rule in order, as a renderer
 // without the prefilter computes it.
@@ -288,14 +293,7 @@ func FuzzTextLayer(f *testing.F) {
 			return
 		}
 		n := p.Normalise(cmd)
-		whole := ""
-		for i, re := range p.text {
-			if re.MatchString(n) {
-				whole = p.textIDs[i]
-				break
-			}
-		}
-		if got := p.textMatch(n); got != whole {
+		if got, whole := p.textMatch(n), wholeTextMatch(p, n); got != whole {
 			t.Fatalf("per-line prefiltered %q, whole text %q", got, whole)
 		}
 	})

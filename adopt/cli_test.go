@@ -73,4 +73,34 @@ func TestCLI(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(plain, ManifestFile)); err == nil {
 		t.Fatal("dry run wrote the manifest")
 	}
+
+	// Flags after the paths mean what they say (issue 15): a trailing
+	// --dry-run is a dry run, a trailing --json a JSON report.
+	out, _, code = run("adopt", plain, "--dry-run")
+	if code != 0 || !strings.Contains(out, "(dry run) "+plain+": changed") {
+		t.Fatalf("adopt PATH --dry-run: exit %d\n%s", code, out)
+	}
+	if entries, _ := os.ReadDir(plain); len(entries) != 1 {
+		t.Fatalf("adopt PATH --dry-run wrote into the repository: %v", entries)
+	}
+	for _, verb := range []string{"conform", "audit"} {
+		out, errOut, _ := run(verb, good, "--json")
+		var v struct {
+			SchemaVersion int `json:"schema_version"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || v.SchemaVersion != 1 {
+			t.Fatalf("%s PATH --json: not a JSON report (%v)\n%s\n%s", verb, err, out, errOut)
+		}
+	}
+	// After "--" every word is a path.
+	if out, _, code := run("adopt", "--json", "--dry-run", "--", "--force"); code != 1 || !strings.Contains(out, `"path": "--force"`) {
+		t.Fatalf("adopt -- --force: exit %d, want 1 naming the path --force\n%s", code, out)
+	}
+	// An empty fleet is a usage error for every verb.
+	empty := t.TempDir()
+	for _, verb := range []string{"adopt", "conform", "audit"} {
+		if _, errOut, code := run(verb, "--fleet", empty); code != 2 {
+			t.Fatalf("%s --fleet EMPTY: exit %d, want 2\n%s", verb, code, errOut)
+		}
+	}
 }

@@ -50,8 +50,8 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 		if err != nil {
 			return cli.Exit("hookwarden: "+verb+": --fleet: "+err.Error(), 2)
 		}
-		if len(found) == 0 {
-			fmt.Fprintf(os.Stderr, "hookwarden: %s: --fleet %s: no repository found (a directory holding .git) within depth %d\n", verb, dir, c.Int("depth"))
+		if len(found) == 0 && len(paths) == 0 {
+			return cli.Exit(fmt.Sprintf("hookwarden: %s: --fleet %s: no repository found (a directory holding .git) within depth %d", verb, dir, c.Int("depth")), 2)
 		}
 		paths = append(paths, found...)
 	} else if len(paths) == 0 {

@@ -26,7 +26,29 @@ func main() {
 // run builds the app and runs it on args, returning the process exit code:
 // 0 success, 1 findings or a failed run, 2 usage or unreadable input.
 func run(args []string) int {
-	app := &cli.Command{
+	err := newApp().Run(context.Background(), args)
+	if err == nil {
+		return 0
+	}
+	if ec, ok := err.(cli.ExitCoder); ok {
+		if msg := ec.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(os.Stderr, "hookwarden: %v\n", err)
+	return 2
+}
+
+// newApp returns the command tree. Every verb uses urfave/cli v3's own
+// parsing, which reads the whole command line before any action runs:
+// flags are accepted before or after positional arguments, and every word
+// after "--" is positional (so `adopt ./repo --dry-run` is a dry run and
+// `adopt -- --dry-run` names a directory "--dry-run"). The one exception,
+// `spawn exec`, stops at its first argument (cli.Command.StopOnNthArg):
+// what follows is another program's command line, like env(1)'s.
+func newApp() *cli.Command {
+	return &cli.Command{
 		Name:                   "hookwarden",
 		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
 		Version:                buildinfo.Version,
@@ -45,33 +67,6 @@ func run(args []string) int {
 			spawnCommand(),
 			trustCommand(),
 		},
-	}
-	stopFlagsAtFirstArg(app)
-	err := app.Run(context.Background(), args)
-	if err == nil {
-		return 0
-	}
-	if ec, ok := err.(cli.ExitCoder); ok {
-		if msg := ec.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, msg)
-		}
-		return ec.ExitCode()
-	}
-	fmt.Fprintf(os.Stderr, "hookwarden: %v\n", err)
-	return 2
-}
-
-// stopFlagsAtFirstArg keeps urfave/cli v2's parsing in every command below
-// cmd (v3 would also read flags after a positional argument): flags end at
-// the first argument, so `adopt ./a --dry-run` still names a path
-// "--dry-run", as it did before the move to v3.
-func stopFlagsAtFirstArg(cmd *cli.Command) {
-	for _, sub := range cmd.Commands {
-		if sub.StopOnNthArg == nil {
-			n := 1
-			sub.StopOnNthArg = &n
-		}
-		stopFlagsAtFirstArg(sub)
 	}
 }
 

@@ -44,7 +44,10 @@ func spawnCommand() *cli.Command {
 				Usage:     "compile, then run the engine with the render appended; exits with the engine's code, 125 on a refusal",
 				ArgsUsage: "-- claude -p … | -- codex exec …",
 				Flags:     layerFlags,
-				Action:    spawnExec,
+				// The engine's command line is the engine's: flags end at
+				// its first word (a trailing --profile is codex's, not ours).
+				StopOnNthArg: new(1),
+				Action:       spawnExec,
 			},
 		},
 	}

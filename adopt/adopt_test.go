@@ -243,7 +243,7 @@ func TestConformDeselectedClient(t *testing.T) {
 		t.Fatalf("codex file: %+v", f)
 	}
 	got, _ := os.ReadFile(codexPath)
-	if Ours(string(got)) || !strings.Contains(string(got), "./hello.sh") {
+	if oursInFile(t, "codex", got) || !strings.Contains(string(got), "./hello.sh") {
 		t.Fatalf("after conform:\n%s", got)
 	}
 	if !anyContains(r.Warnings, "opencode is no longer selected") || !anyContains(r.Warnings, "agy is no longer selected") {

@@ -69,7 +69,7 @@ func TestAdoptedRowsTrustedByCodex(t *testing.T) {
 	ours, foreignSeen := 0, 0
 	for _, h := range hooks {
 		switch {
-		case Ours(h.Command) && h.TrustStatus == "trusted":
+		case isOurs(t, "codex", h.Command) && h.TrustStatus == "trusted":
 			ours++
 		case h.Command == "./audit.sh" && h.TrustStatus != "trusted":
 			foreignSeen++

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
 // fixedNow is the clock of every test run: backups go to 20260102T030405Z.
@@ -110,6 +113,42 @@ func fileReport(r *RepoReport, path string) *FileReport {
 func anyContains(list []string, sub string) bool {
 	for _, s := range list {
 		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOurs reports whether a hook command of client's file is ours (a current
+// or stale form, or a near miss) under this build's Owner.
+func isOurs(t testing.TB, client, command string) bool {
+	t.Helper()
+	table, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Owner(client, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.Claim(command, nil, false).Ours()
+}
+
+// oursInFile reports whether client's hook file src holds any handler of
+// ours.
+func oursInFile(t testing.TB, client string, src []byte) bool {
+	t.Helper()
+	table, _ := registration.Default()
+	o, err := Owner(client, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := clientjson.Registered(client, src, client, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range found {
+		if f.Claim.Ours() {
 			return true
 		}
 	}

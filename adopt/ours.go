@@ -1,25 +1,56 @@
 package adopt
 
 import (
-	"path"
-	"strings"
+	"fmt"
+
+	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
-// Ours reports whether a client hook command runs hookwarden: it references
-// the launcher or the standalone interceptor (`.hookwarden/hook.py`,
-// `.hookwarden/interceptor.py`, in any quoting, e.g. templates'
-// `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`), or
-// its first word is a `hookwarden` binary followed by the `hook` verb. It is
-// the test for "served by" and for which rows conform may update or retract;
-// every other row is foreign and never touched.
-func Ours(command string) bool {
-	if strings.Contains(command, ".hookwarden/hook.py") || strings.Contains(command, ".hookwarden/interceptor.py") {
-		return true
+// Owner returns the one definition of our rows in client's hook file,
+// shared by adopt, conform, audit and codex-trust (clientjson.Owner): for
+// every row of client in the registration table t, the command adopt
+// renders (templates.RegistrationCommand) and the bare engine call
+// (templates.EngineCommand) are current forms, and the commands earlier
+// versions wrote (templates.LegacyRegistrationCommands) are stale forms.
+// A handler matching none of them exactly is foreign or, when it starts
+// like one, a near miss. It returns an error when templates cannot give a
+// form (a defect of this build).
+func Owner(client string, t *registration.Table) (*clientjson.Owner, error) {
+	var forms []clientjson.Form
+	for _, row := range t.ForClient(client) {
+		cur, err := templates.RegistrationCommand(client, row.Event)
+		if err != nil {
+			return nil, err
+		}
+		eng, err := templates.EngineCommand(client, row.Event)
+		if err != nil {
+			return nil, err
+		}
+		legacy, err := templates.LegacyRegistrationCommands(client, row.Event)
+		if err != nil {
+			return nil, err
+		}
+		forms = append(forms, clientjson.Form{Event: row.Event, Command: cur, Current: true}, clientjson.Form{Event: row.Event, Command: eng, Current: true})
+		for _, l := range legacy {
+			forms = append(forms, clientjson.Form{Event: row.Event, Command: l})
+		}
 	}
-	f := strings.Fields(command)
-	if len(f) >= 2 && f[1] == "hook" {
-		bin := strings.Trim(f[0], `"'`)
-		return path.Base(bin) == "hookwarden"
+	o, err := clientjson.NewOwner(client, forms)
+	if err != nil {
+		return nil, fmt.Errorf("our registration forms of %s: %w", client, err)
 	}
-	return false
+	return o, nil
+}
+
+// ServingCommand returns a test for codextrust.Entries: a Codex handler
+// command is ours to trust when it runs a current or stale form of one of
+// our rows (never a near miss, which conform will rewrite, nor a foreign
+// row).
+func ServingCommand(o *clientjson.Owner) func(command string) bool {
+	return func(command string) bool {
+		k := o.Claim(command, nil, false).Kind
+		return k == clientjson.Current || k == clientjson.Stale
+	}
 }

@@ -283,6 +283,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 
 	// agent-hooks
 	var codexHooks []byte
+	var codexOwner *clientjson.Owner
 	codexPlanned := false
 	for _, client := range []string{"claude", "codex", "gemini"} {
 		selected := slices.Contains(governed, client)
@@ -291,6 +292,10 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		rel := settingsFile[client]
 		rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
+		owner, err := Owner(client, table)
+		if err != nil {
+			return p.fail("%s: %v", rel, err)
+		}
 		if !selected {
 			// conform: a client no longer selected keeps no row of ours.
 			snap, err := safewrite.Preflight(root, rel)
@@ -300,7 +305,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			if !snap.Exists || declined(StepAgentHooks) {
 				continue
 			}
-			res, err := opts.files.merge(filepath.Join(root, filepath.FromSlash(rel)), snap.Data, client, nil, clientjson.Options{Ours: Ours, Retract: true})
+			res, err := opts.files.merge(filepath.Join(root, filepath.FromSlash(rel)), snap.Data, client, nil, clientjson.Options{Owner: owner, Retract: true})
 			if err != nil {
 				return p.fail("%v", err)
 			}
@@ -367,7 +372,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 				}
 			}
 		}
-		res, err := opts.files.merge(absPath, src, client, want, clientjson.Options{Ours: Ours, Retract: conform})
+		res, err := opts.files.merge(absPath, src, client, want, clientjson.Options{Owner: owner, Retract: conform})
 		if err != nil {
 			return p.fail("%v", err)
 		}
@@ -381,7 +386,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		add(rep, snap, res.Out, 0o644)
 		if client == "codex" {
-			codexHooks, codexPlanned = res.Out, true
+			codexHooks, codexPlanned, codexOwner = res.Out, true, owner
 		}
 	}
 
@@ -428,7 +433,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 
 	// Codex trust: the rows Codex will skip until they are trusted.
 	if codexPlanned {
-		p.codexNext(root, codexHooks, opts)
+		p.codexNext(root, codexHooks, opts, codexOwner)
 	}
 
 	// Order: git-ignore first, then backups, rendered files, client files, manifest.
@@ -552,13 +557,13 @@ func BackupsIgnored(ctx context.Context, root string, gitignoreData []byte) (boo
 
 // codexNext adds the exact codex-trust command when Codex will not run our
 // rows yet: the project is untrusted or a row lacks its trusted_hash.
-func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options) {
+func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options, owner *clientjson.Owner) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	hooksPath := filepath.Join(root, ".codex", "hooks.json")
-	entries, err := codextrust.Entries(hooksPath, hooks, Ours)
+	entries, err := codextrust.Entries(hooksPath, hooks, ServingCommand(owner))
 	if err != nil {
 		p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("codex trust: cannot compute the trust keys: %v", err))
 		return

@@ -12,6 +12,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/unidiff"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 )
 
@@ -104,14 +105,26 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 	}
 	rep.Config = cfgPath
 	home := filepath.Dir(cfgPath)
-	if err := os.MkdirAll(home, 0o700); err != nil && !opts.DryRun {
-		return rep, fmt.Errorf("%s: %w", home, err)
-	}
-	cfgSnap, err := safewrite.Preflight(home, "config.toml")
-	if err != nil {
-		return rep, fmt.Errorf("codex config: %w", err)
+	// A dry run writes nothing, not even $CODEX_HOME: a missing home reads
+	// as an empty config.
+	var cfgSnap safewrite.Snapshot
+	if _, statErr := os.Stat(home); !opts.DryRun || statErr == nil {
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			return rep, fmt.Errorf("%s: %w", home, err)
+		}
+		if cfgSnap, err = safewrite.Preflight(home, "config.toml"); err != nil {
+			return rep, fmt.Errorf("codex config: %w", err)
+		}
 	}
 	cfg := cfgSnap.Data
+	table, err := registration.Default()
+	if err != nil {
+		return rep, err
+	}
+	owner, err := Owner("codex", table)
+	if err != nil {
+		return rep, err
+	}
 	for _, p := range paths {
 		rr := &TrustRepoReport{Path: p, Rows: []TrustRow{}, Errors: []string{}, TrustProject: opts.TrustProject}
 		rep.Repositories = append(rep.Repositories, rr)
@@ -133,7 +146,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 			rr.Errors = append(rr.Errors, filepath.Join(root, ".codex", "hooks.json")+": absent; run `hookwarden adopt` with codex selected first")
 			continue
 		}
-		entries, err := codextrust.Entries(snap.Abs(), snap.Data, Ours)
+		entries, err := codextrust.Entries(snap.Abs(), snap.Data, ServingCommand(owner))
 		if err != nil {
 			rr.Errors = append(rr.Errors, err.Error())
 			continue

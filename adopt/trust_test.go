@@ -41,7 +41,7 @@ func TestCodexTrustAfterAdopt(t *testing.T) {
 	states := map[string]int{}
 	for _, r := range tr.Repositories[0].Rows {
 		states[r.State]++
-		if r.State == "will trust" && !Ours(r.Command) {
+		if r.State == "will trust" && !isOurs(t, "codex", r.Command) {
 			t.Errorf("would trust a foreign row: %s", r.Command)
 		}
 	}
@@ -60,7 +60,7 @@ func TestCodexTrustAfterAdopt(t *testing.T) {
 		t.Fatalf("backup: %v %q", err, bak)
 	}
 	hooks, _ := os.ReadFile(filepath.Join(root, ".codex/hooks.json"))
-	entries, _ := codextrust.Entries(filepath.Join(root, ".codex/hooks.json"), hooks, Ours)
+	entries, _ := codextrust.Entries(filepath.Join(root, ".codex/hooks.json"), hooks, func(c string) bool { return isOurs(t, "codex", c) })
 	st, _ := codextrust.Check(cfg, root, entries)
 	if !st.ProjectTrusted || len(st.Pending) != 0 {
 		t.Fatalf("after codex-trust: %+v", st)

@@ -14,7 +14,8 @@
 //	Selects(client, matcher, tool string) bool
 //	Equivalent(client, a, b string) bool
 //	HooksDisabled(path string, src []byte, client string) (bool, error)
-//	Registered(path string, src []byte, client string, ours func(command string) bool) ([]Found, error)
+//	Registered(path string, src []byte, client string, owner *Owner) ([]Found, error)
+//	NewOwner(client string, forms []Form) (*Owner, error); (*Owner).Claim(command, args, hasArgs) Claim
 //	EnableHooks(path string, src []byte, client string) ([]byte, bool, error)
 package clientjson
 
@@ -30,13 +31,14 @@ type Handler struct {
 	Timeout     float64
 }
 
-// Options steer Merge. Ours reports whether a handler command is one of ours
-// (runs our engine or launcher); it decides "served by" and which rows conform
-// may touch. Retract (conform) removes our handlers that are not in want and
-// updates our handlers whose timeout or command form is stale; foreign rows are
-// never touched.
+// Options steer Merge. Owner is the one definition of our rows (see Owner;
+// nil: only a handler whose command is exactly a wanted one is ours); it
+// decides "served by" and which rows conform may touch. Retract (conform)
+// removes our handlers that serve no wanted row (near misses included),
+// rewrites a Stale form or a near miss of a wanted row to its command, and
+// updates timeouts; foreign rows are never touched.
 type Options struct {
-	Ours    func(command string) bool
+	Owner   *Owner
 	Retract bool
 }
 
@@ -57,12 +59,17 @@ type Result struct {
 	Warnings []string
 }
 
-// Found is one of our handlers found in a client file, with its 1-based Line.
+// Found is one handler found in a client file, with its 1-based Line, its
+// exec-form Args (HasArgs when the handler has an "args" member) and its
+// Claim under the Owner Registered was given.
 type Found struct {
 	NativeEvent string
 	Matcher     string
 	Command     string
+	Args        []string
+	HasArgs     bool
 	Timeout     float64
 	HasTimeout  bool
 	Line        int
+	Claim       Claim
 }

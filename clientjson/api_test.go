@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -111,25 +112,26 @@ func TestRegisteredListsOurHandlersWithLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Registered(".claude/settings.json", src, "claude", func(c string) bool { return strings.HasPrefix(c, ".hookwarden/") })
+	all, err := Registered(".claude/settings.json", src, "claude", testOwner(t, "claude", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := ourFound(all)
 	want := []Found{
-		{NativeEvent: "PreToolUse", Matcher: "^Bash$", Command: ".hookwarden/hook.py claude pre-tool", Timeout: 15, HasTimeout: true, Line: 7},
-		{NativeEvent: "Stop", Matcher: "", Command: ".hookwarden/hook.py claude stop", Timeout: 30, HasTimeout: true, Line: 18},
+		{NativeEvent: "PreToolUse", Matcher: "^Bash$", Command: ".hookwarden/hook.py claude pre-tool", Timeout: 15, HasTimeout: true, Line: 7, Claim: Claim{Current, "pre-tool"}},
+		{NativeEvent: "Stop", Matcher: "", Command: ".hookwarden/hook.py claude stop", Timeout: 30, HasTimeout: true, Line: 18, Claim: Claim{Current, "stop"}},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("Registered = %+v, want %+v", got, want)
+	if len(got) != len(want) || len(all) <= len(got) {
+		t.Fatalf("Registered = %+v, want %+v among foreign handlers", all, want)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("Registered[%d] = %+v, want %+v", i, got[i], want[i])
 		}
 	}
 	none, err := Registered("x", src, "claude", nil)
-	if err != nil || len(none) != 0 {
-		t.Errorf("nil ours: %v, %v; want none", none, err)
+	if err != nil || len(none) != len(all) || len(ourFound(none)) != 0 {
+		t.Errorf("nil owner: %v, %v; want every handler, none ours", none, err)
 	}
 }
 
@@ -174,7 +176,7 @@ func TestColumnCountsCharactersNotBytes(t *testing.T) {
 
 func TestNothingWantedLeavesFileAlone(t *testing.T) {
 	for _, src := range []string{"", "{}", "{\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \".hookwarden/hook.py claude stop\"}]}]}\n}\n"} {
-		res, err := Merge("s.json", []byte(src), "claude", nil, Options{Ours: oursProp})
+		res, err := Merge("s.json", []byte(src), "claude", nil, Options{Owner: testOwner(t, "claude", nil)})
 		if err != nil || string(res.Out) != src || len(res.Changes) != 0 {
 			t.Errorf("Merge(%q, nothing wanted, no retract) = %q, %+v, %v", src, res.Out, res.Changes, err)
 		}

@@ -15,7 +15,7 @@ func BenchmarkMerge(b *testing.B) {
 	want := propRows["claude"]
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := Merge("s.json", src, "claude", want, Options{Ours: oursProp}); err != nil {
+		if _, err := Merge("s.json", src, "claude", want, Options{Owner: testOwner(b, "claude", nil)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -28,13 +28,13 @@ func BenchmarkMergeServed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := Merge("s.json", src, "claude", propRows["claude"], Options{Ours: oursProp})
+	res, err := Merge("s.json", src, "claude", propRows["claude"], Options{Owner: testOwner(b, "claude", nil)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(res.Out)))
 	for b.Loop() {
-		if _, err := Merge("s.json", res.Out, "claude", propRows["claude"], Options{Ours: oursProp, Retract: true}); err != nil {
+		if _, err := Merge("s.json", res.Out, "claude", propRows["claude"], Options{Owner: testOwner(b, "claude", nil), Retract: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,7 +26,6 @@ type fixtureCase struct {
 		Timeout     float64 `json:"timeout"`
 	} `json:"want"`
 	Retract       bool     `json:"retract"`
-	OursContains  string   `json:"ours_contains"`
 	Changes       []string `json:"changes"`  // "<kind> <event>" in order; default: one "added" per want
 	Warnings      int      `json:"warnings"` // expected number of warnings
 	HooksDisabled bool     `json:"hooks_disabled"`
@@ -41,14 +40,6 @@ func (fc fixtureCase) handlers() []Handler {
 		out = append(out, Handler{NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command, Timeout: w.Timeout})
 	}
 	return out
-}
-
-func (fc fixtureCase) ours() func(string) bool {
-	needle := fc.OursContains
-	if needle == "" {
-		needle = ".hookwarden/hook.py"
-	}
-	return func(c string) bool { return strings.Contains(c, needle) }
 }
 
 func loadFixtures(t testing.TB) map[string]fixtureCase {
@@ -86,7 +77,8 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := fc.handlers()
-			opts := Options{Ours: fc.ours(), Retract: fc.Retract}
+			owner := testOwner(t, fc.Client, want)
+			opts := Options{Owner: owner, Retract: fc.Retract}
 			res, err := Merge(fc.Path, before, fc.Client, want, opts)
 			if fc.Error != "" {
 				if err == nil {
@@ -156,7 +148,7 @@ func TestFixtures(t *testing.T) {
 			}
 
 			// The output is readable by the client's own reader.
-			if _, err := Registered(fc.Path, res.Out, fc.Client, fc.ours()); err != nil {
+			if _, err := Registered(fc.Path, res.Out, fc.Client, owner); err != nil {
 				t.Errorf("merged file does not parse again: %v", err)
 			}
 			if d, err := HooksDisabled(fc.Path, res.Out, fc.Client); err != nil || d != fc.HooksDisabled {
@@ -178,11 +170,11 @@ func TestFixtures(t *testing.T) {
 			}
 
 			// Every wanted row is registered exactly once under its event.
-			found, _ := Registered(fc.Path, res.Out, fc.Client, func(c string) bool { return true })
+			found, _ := Registered(fc.Path, res.Out, fc.Client, owner)
 			for _, w := range want {
 				n := 0
 				for _, f := range found {
-					if f.NativeEvent == w.NativeEvent && (f.Command == w.Command || fc.ours()(f.Command)) && Equivalent(fc.Client, f.Matcher, w.Matcher) {
+					if f.NativeEvent == w.NativeEvent && (f.Command == w.Command || f.Claim.Serves(owner.Claim(w.Command, nil, false).Event)) && Equivalent(fc.Client, f.Matcher, w.Matcher) {
 						n++
 					}
 				}
@@ -192,9 +184,10 @@ func TestFixtures(t *testing.T) {
 			}
 
 			// Retract after adopt gives back the original bytes.
-			prior, _ := Registered(fc.Path, before, fc.Client, fc.ours())
+			all, _ := Registered(fc.Path, before, fc.Client, owner)
+			prior := ourFound(all)
 			if !fc.Retract && fc.NoRoundtrip == "" && len(prior) == 0 {
-				back, err := Merge(fc.Path, res.Out, fc.Client, nil, Options{Ours: fc.ours(), Retract: true})
+				back, err := Merge(fc.Path, res.Out, fc.Client, nil, Options{Owner: owner, Retract: true})
 				if err != nil {
 					t.Fatalf("retract: %v", err)
 				}

@@ -19,6 +19,8 @@ type handlerView struct {
 	timeout    float64
 	hasTimeout bool
 	timeoutVal *hujson.Value
+	args       []string // the "args" array of an exec-form handler
+	hasArgs    bool     // the handler has an "args" member (any value)
 }
 
 // groupView is one matcher group of an event list.
@@ -90,6 +92,9 @@ func (dc *doc) hooks() hooksView {
 							if isLit && lit.Kind() == '0' {
 								h.timeout, h.hasTimeout, h.timeoutVal = lit.Float(), true, &m.Value
 							}
+						case "args":
+							h.hasArgs = true
+							h.args = stringArray(m.Value.Value)
 						}
 					}
 					g.handlers = append(g.handlers, h)
@@ -100,6 +105,25 @@ func (dc *doc) hooks() hooksView {
 		hv.events = append(hv.events, ev)
 	}
 	return hv
+}
+
+// stringArray returns the strings of a JSON array of strings; a non-string
+// element is kept as "\x00" (it matches no form).
+func stringArray(v hujson.ValueTrimmed) []string {
+	arr, ok := v.(*hujson.Array)
+	if !ok {
+		return []string{"\x00"}
+	}
+	out := []string{}
+	for i := range arr.Elements {
+		lit, ok := arr.Elements[i].Value.(hujson.Literal)
+		if !ok || lit.Kind() != '"' {
+			out = append(out, "\x00")
+			continue
+		}
+		out = append(out, lit.String())
+	}
+	return out
 }
 
 func (hv hooksView) event(name string) *eventView {
@@ -121,19 +145,23 @@ func (hv hooksView) event(name string) *eventView {
 //
 // For each Handler, in order: if the event list hooks.<NativeEvent> has a
 // group whose matcher is Equivalent to Handler.Matcher and that group holds a
-// handler whose command is ours (opts.Ours, or equal to a wanted Command), the
-// row is served (Change "served"; several such handlers: a warning, none
-// removed). With opts.Retract a single serving handler whose command or
-// timeout differs from the Handler is updated in place (Change "updated").
-// Otherwise the handler {"type":"command","command":…,"timeout":…} (timeout
+// handler that serves the row (its command is exactly the Handler's, or
+// opts.Owner claims it Current or Stale for the Handler's event), the row is
+// served (Change "served"; several such handlers: a warning, none removed).
+// With opts.Retract a single serving handler is updated in place (Change
+// "updated"): a Stale command is rewritten to the Handler's (a Current one,
+// e.g. the bare engine call, is kept), a timeout that differs or is missing
+// is written; with no serving handler, the first shell-form NearMiss naming
+// the Handler's event in such a group is rewritten the same way. Otherwise
+// the handler {"type":"command","command":…,"timeout":…} (timeout
 // left out when Timeout <= 0) is appended to the first equivalent group that
 // has a "hooks" array, or a new group {"matcher":…,"hooks":[…]} (no matcher
 // key when Matcher is "") is appended to the event list, creating the list and
 // the "hooks" object when missing (Change "added"). With opts.Retract, every
-// handler of ours that serves no Handler is then removed (Change "retracted"),
-// and so is its group, event list and "hooks" object when the removal leaves
-// them empty and they held nothing else. Foreign handlers are never edited or
-// removed.
+// handler of ours (any claim but Foreign) that serves no Handler is then
+// removed (Change "retracted"), and so is its group, event list and "hooks"
+// object when the removal leaves them empty and they held nothing else.
+// Foreign handlers are never edited or removed.
 //
 // Bytes: inserted text copies the file's line ending, indent unit, separators
 // and one-line or expanded layout from its neighbours; every other byte (key
@@ -158,27 +186,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 				path, i, w.NativeEvent, w.Command, w.Timeout)
 		}
 	}
-	ours := func(cmd string) bool {
-		for _, w := range want {
-			if w.Command == cmd {
-				return true
-			}
-		}
-		return opts.Ours != nil && opts.Ours(cmd)
-	}
-	// serves: a handler of ours carries row w unless its command is exactly
-	// the command of a different wanted row.
-	serves := func(cmd string, w Handler) bool {
-		if cmd == w.Command {
-			return true
-		}
-		for _, o := range want {
-			if o.Command == cmd {
-				return false
-			}
-		}
-		return opts.Ours != nil && opts.Ours(cmd)
-	}
+	r := rowRules{owner: opts.Owner, want: want, retract: opts.Retract}
 	res := Result{Out: src}
 	cur := src
 	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
@@ -208,8 +216,22 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 					target = g
 				}
 				for _, h := range g.handlers {
-					if h.hasCommand && serves(h.command, w) {
+					if r.serves(h, w) {
 						servers = append(servers, h)
+					}
+				}
+			}
+			// conform repairs in place a near miss that names this row
+			// (an extra or missing argument after our prefix).
+			for gi := range ev.groups {
+				g := &ev.groups[gi]
+				if len(servers) > 0 || !opts.Retract || !Equivalent(client, g.matcher, w.Matcher) {
+					continue
+				}
+				for _, h := range g.handlers {
+					if c := r.claim(h); c.Kind == NearMiss && !h.hasArgs && c.Event != "" && c.Event == r.event(w) {
+						servers = append(servers, h)
+						break
 					}
 				}
 			}
@@ -221,7 +243,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		if len(servers) > 0 {
 			kind := "served"
 			if opts.Retract && len(servers) == 1 {
-				if sp := dc.updateSplices(st, servers[0], w); len(sp) > 0 {
+				if sp := dc.updateSplices(st, servers[0], w, r.claim(servers[0]).Kind != Current); len(sp) > 0 {
 					kind = "updated"
 					if dc, err = dc.apply(sp); err != nil {
 						return Result{}, err
@@ -240,11 +262,11 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		res.Changes = append(res.Changes, Change{Kind: "added", NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command})
 	}
 
-	dc.sortChanges(client, res.Changes, ours)
+	dc.sortChanges(client, res.Changes, r)
 
 	if opts.Retract {
 		for {
-			sp, ch := dc.retractOne(client, want, ours, serves)
+			sp, ch := dc.retractOne(client, r)
 			if sp == nil {
 				break
 			}
@@ -265,7 +287,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 // sortChanges orders added, updated and served changes by the offset of the
 // handler that carries each row in dc (stable; a row not found keeps its
 // place at the end).
-func (dc *doc) sortChanges(client string, changes []Change, ours func(string) bool) {
+func (dc *doc) sortChanges(client string, changes []Change, r rowRules) {
 	hv := dc.hooks()
 	pos := func(c Change) int {
 		ev := hv.event(c.NativeEvent)
@@ -277,7 +299,7 @@ func (dc *doc) sortChanges(client string, changes []Change, ours func(string) bo
 				continue
 			}
 			for _, h := range g.handlers {
-				if h.hasCommand && (h.command == c.Command || ours(h.command)) {
+				if h.hasCommand && (h.command == c.Command && !h.hasArgs || r.claim(h).Serves(r.eventOf(c.Command))) {
 					return h.val.StartOffset
 				}
 			}
@@ -332,11 +354,12 @@ func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) 
 	return st.insertText(src, rb, parentMulti, member("hooks", objNode(w.NativeEvent, list)))
 }
 
-// updateSplices rewrites the command and timeout of our serving handler h
-// when they differ from w; nil when nothing is stale.
-func (dc *doc) updateSplices(st style, h handlerView, w Handler) []splice {
+// updateSplices rewrites the command (when rewrite: a stale form or a near
+// miss) and the timeout of our serving handler h when they differ from w;
+// nil when nothing is stale.
+func (dc *doc) updateSplices(st style, h handlerView, w Handler, rewrite bool) []splice {
 	var sp []splice
-	if h.command != w.Command {
+	if rewrite && h.command != w.Command {
 		sp = append(sp, splice{pos: h.commandVal.StartOffset, del: h.commandVal.EndOffset - h.commandVal.StartOffset, ins: quote(w.Command)})
 	}
 	if w.Timeout > 0 {
@@ -357,22 +380,22 @@ func (dc *doc) updateSplices(st style, h handlerView, w Handler) []splice {
 // wanted row and returns the splices removing it, widened to its group, event
 // list and "hooks" object when those would be left empty and held nothing
 // else. It returns nil when there is nothing to retract.
-func (dc *doc) retractOne(client string, want []Handler, ours func(string) bool, serves func(string, Handler) bool) ([]splice, Change) {
+func (dc *doc) retractOne(client string, r rowRules) ([]splice, Change) {
 	hv := dc.hooks()
 	for ei := range hv.events {
 		ev := &hv.events[ei]
 		for gi := range ev.groups {
 			g := &ev.groups[gi]
 			for hi, h := range g.handlers {
-				if !h.hasCommand || !ours(h.command) {
+				if !r.ours(h) {
 					continue
 				}
 				keep := false
-				for _, w := range want {
+				for _, w := range r.want {
 					// Any handler of ours serving a wanted row stays, even a
 					// duplicate or an older command form (several servers: warn,
 					// remove none).
-					if w.NativeEvent == ev.name && serves(h.command, w) && Equivalent(client, g.matcher, w.Matcher) {
+					if w.NativeEvent == ev.name && r.serves(h, w) && Equivalent(client, g.matcher, w.Matcher) {
 						keep = true
 						break
 					}
@@ -483,12 +506,13 @@ func HooksDisabled(path string, src []byte, client string) (bool, error) {
 	return false, nil
 }
 
-// Registered lists the handlers in src whose command ours accepts, in file
+// Registered lists every handler in src that has a string command, in file
 // order, each with its event, its group's matcher ("" when absent), command,
-// timeout (HasTimeout false when the handler has none; the value is in the
-// client's unit) and the 1-based Line of the handler's opening brace. Empty
-// src yields no handlers. Errors are those of Merge.
-func Registered(path string, src []byte, client string, ours func(command string) bool) ([]Found, error) {
+// exec-form args, timeout (HasTimeout false when the handler has none; the
+// value is in the client's unit), the 1-based Line of the handler's opening
+// brace and its Claim under owner (Foreign for all when owner is nil).
+// Empty src yields no handlers. Errors are those of Merge.
+func Registered(path string, src []byte, client string, owner *Owner) ([]Found, error) {
 	d, err := dialectFor(client)
 	if err != nil {
 		return nil, err
@@ -504,12 +528,13 @@ func Registered(path string, src []byte, client string, ours func(command string
 	for _, ev := range dc.hooks().events {
 		for _, g := range ev.groups {
 			for _, h := range g.handlers {
-				if !h.hasCommand || ours == nil || !ours(h.command) {
+				if !h.hasCommand {
 					continue
 				}
 				line, _ := lineCol(dc.src, h.val.StartOffset)
 				out = append(out, Found{NativeEvent: ev.name, Matcher: g.matcher, Command: h.command,
-					Timeout: h.timeout, HasTimeout: h.hasTimeout, Line: line})
+					Args: h.args, HasArgs: h.hasArgs, Timeout: h.timeout, HasTimeout: h.hasTimeout, Line: line,
+					Claim: owner.Claim(h.command, h.args, h.hasArgs)})
 			}
 		}
 	}

@@ -223,8 +223,6 @@ var propRows = map[string][]Handler{
 	},
 }
 
-func oursProp(c string) bool { return strings.HasPrefix(c, ".hookwarden/hook.py ") }
-
 // insertedRuns reports whether out is in with at most two runs of bytes
 // inserted, and returns those runs. It tries one run (common prefix and
 // suffix covering all of in) and then two runs (the remaining middle of in
@@ -263,14 +261,15 @@ func insertedRuns(in, out []byte) ([][]byte, bool) {
 func checkMergeProperties(t *testing.T, client string, src []byte, w Handler) {
 	t.Helper()
 	path := "prop/" + client
-	res, err := Merge(path, src, client, []Handler{w}, Options{Ours: oursProp})
+	res, err := Merge(path, src, client, []Handler{w}, Options{Owner: testOwner(t, client, nil)})
 	if err != nil {
 		t.Fatalf("Merge: %v\n%s", err, src)
 	}
 	if len(res.Changes) != 1 || res.Changes[0].Kind != "added" {
 		t.Fatalf("changes %+v, want one added", res.Changes)
 	}
-	found, err := Registered(path, res.Out, client, oursProp)
+	found, err := Registered(path, res.Out, client, testOwner(t, client, nil))
+	found = ourFound(found)
 	if err != nil {
 		t.Fatalf("output does not parse: %v\n%s", err, res.Out)
 	}
@@ -286,11 +285,11 @@ func checkMergeProperties(t *testing.T, client string, src []byte, w Handler) {
 	if !ok || len(runs) > 2 || (len(runs) == 2 && (string(runs[0]) != "," || client != "gemini")) {
 		t.Fatalf("output is not the input plus one inserted run (runs %q)\n--- in\n%s\n--- out\n%s", runs, src, res.Out)
 	}
-	again, err := Merge(path, res.Out, client, []Handler{w}, Options{Ours: oursProp})
+	again, err := Merge(path, res.Out, client, []Handler{w}, Options{Owner: testOwner(t, client, nil)})
 	if err != nil || !bytes.Equal(again.Out, res.Out) {
 		t.Fatalf("merge is not idempotent: %v\n%s", err, again.Out)
 	}
-	back, err := Merge(path, res.Out, client, nil, Options{Ours: oursProp, Retract: true})
+	back, err := Merge(path, res.Out, client, nil, Options{Owner: testOwner(t, client, nil), Retract: true})
 	if err != nil || !bytes.Equal(back.Out, src) {
 		t.Fatalf("retract(merge(x)) != x: %v\n--- in\n%q\n--- back\n%q", err, src, back.Out)
 	}
@@ -320,15 +319,16 @@ func TestMergeBothRowsProperties(t *testing.T) {
 		for i := 0; i < 100; i++ {
 			src := g.doc(client)
 			want := propRows[client]
-			res, err := Merge("p", src, client, want, Options{Ours: oursProp})
+			res, err := Merge("p", src, client, want, Options{Owner: testOwner(t, client, nil)})
 			if err != nil {
 				t.Fatalf("%s: %v", client, err)
 			}
-			found, _ := Registered("p", res.Out, client, oursProp)
+			found, _ := Registered("p", res.Out, client, testOwner(t, client, nil))
+			found = ourFound(found)
 			if len(found) != 2 {
 				t.Fatalf("%s: %d rows registered, want 2\n%s", client, len(found), res.Out)
 			}
-			back, err := Merge("p", res.Out, client, nil, Options{Ours: oursProp, Retract: true})
+			back, err := Merge("p", res.Out, client, nil, Options{Owner: testOwner(t, client, nil), Retract: true})
 			if err != nil || !bytes.Equal(back.Out, src) {
 				t.Fatalf("%s: retract(merge(x)) != x: %v\n%q\n%q", client, err, src, back.Out)
 			}
@@ -357,7 +357,7 @@ func FuzzMerge(f *testing.F) {
 		clients := []string{"claude", "codex", "gemini"}
 		client := clients[int(sel)%3]
 		w := propRows[client][int(sel/3)%2]
-		res, err := Merge("fuzz.json", src, client, []Handler{w}, Options{Ours: oursProp})
+		res, err := Merge("fuzz.json", src, client, []Handler{w}, Options{Owner: testOwner(t, client, nil)})
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Path != "fuzz.json" || pe.Line < 1 || pe.Col < 1 {
@@ -379,7 +379,7 @@ func FuzzMerge(f *testing.F) {
 				t.Fatalf("bytes outside the inserted span changed (runs %q)\n--- in\n%q\n--- out\n%q", runs, src, res.Out)
 			}
 		}
-		again, err := Merge("fuzz.json", res.Out, client, []Handler{w}, Options{Ours: oursProp})
+		again, err := Merge("fuzz.json", res.Out, client, []Handler{w}, Options{Owner: testOwner(t, client, nil)})
 		if err != nil {
 			t.Fatalf("merged output does not parse: %v\n%q", err, res.Out)
 		}

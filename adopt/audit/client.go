@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,62 +18,38 @@ import (
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 )
 
-// launcherMark is what every launcher registration command contains
-// (templates.RegistrationCommand).
-const launcherMark = ".hookwarden/hook.py"
-
-// servedPair returns the (client, event) a handler command asks hookwarden
-// to judge, and true, when the command runs the launcher
-// (`… .hookwarden/hook.py" <client> <event>`) or the engine
-// (`hookwarden hook <client> <event>`); otherwise false. The standalone
-// interceptor is not the launcher: it serves no registration row.
-func servedPair(cmd string) (string, string, bool) {
-	if i := strings.LastIndex(cmd, launcherMark); i >= 0 {
-		f := strings.Fields(strings.TrimLeft(cmd[i+len(launcherMark):], `"'`))
-		if len(f) >= 2 {
-			return f[0], f[1], true
-		}
-		return "", "", false
-	}
-	f := strings.Fields(cmd)
-	if len(f) >= 4 && f[1] == "hook" && path.Base(strings.Trim(f[0], `"'`)) == "hookwarden" {
-		return f[2], f[3], true
-	}
-	return "", "", false
-}
-
 // mentionsHookwarden reports whether a handler command refers to hookwarden
 // at all (its binary, launcher, interceptor or directory).
 func mentionsHookwarden(cmd string) bool {
 	return strings.Contains(strings.ToLower(cmd), "hookwarden")
 }
 
-// rowTools returns the tool names a registration row's matcher guards: the
-// names of an anchored alternation of literals ("^Bash$",
-// "^(Edit|Write)$"); nil for a row without a matcher (every tool or an
-// event without tools).
-func rowTools(matcher string) []string {
-	m := strings.TrimSuffix(strings.TrimPrefix(matcher, "^"), "$")
-	m = strings.TrimSuffix(strings.TrimPrefix(m, "("), ")")
-	if m == "" {
-		return nil
-	}
-	return strings.Split(m, "|")
-}
-
-// clientFile audits one client settings file against the rows the manifest's
-// events select for client.
-func (r *repoAudit) clientFile(client string, events []string) {
+// clientFile audits one client settings file against the rows the
+// manifest's events select for client (none when the client is not
+// selected: conform then retracts every row of ours). It judges ownership
+// with adopt.Owner, the definition conform's merge uses, and reports as an
+// error every change conform would make to the file: a row missing or
+// under a matcher that is not equivalent to the row's, a stale form, a
+// near miss, a timeout that differs from the table, a row of ours that
+// serves no selected row.
+func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	rel, _ := adopt.SettingsFile(client)
 	snap, ok := r.read(rel)
 	if !ok {
 		return
 	}
+	if !selected && !snap.Exists {
+		return
+	}
+	owner, err := adopt.Owner(client, r.a.table)
+	if err != nil {
+		r.add(IDRenderUnavailable, rel, 0, client, "", "rows not checked: "+err.Error(), "use a hookwarden build whose templates render")
+		return
+	}
 	abs := relJoin(r.root, rel)
 	var all []clientjson.Found
 	if snap.Exists {
-		var err error
-		all, err = clientjson.Registered(rel, snap.Data, client, func(string) bool { return true })
+		all, err = clientjson.Registered(rel, snap.Data, client, owner)
 		if err != nil {
 			if pe, ok := errorsAs[*clientjson.ParseError](err); ok {
 				r.add(IDClientFileInvalid, rel, pe.Line, client, "", unparseableMessage(client, rel)+": "+pe.Msg, pe.Fix)
@@ -83,65 +58,96 @@ func (r *repoAudit) clientFile(client string, events []string) {
 			}
 			return
 		}
-		r.disabled(client, rel, snap.Data, all)
+		if selected {
+			r.disabled(client, rel, snap.Data, all)
+		}
+	}
+	if !selected {
+		events = nil
 	}
 
+	accounted := make([]bool, len(all)) // handlers of ours a selected row explains
 	for _, ev := range events {
 		row, ok := r.a.table.Lookup(client, ev)
 		if !ok {
 			continue
 		}
-		tools := rowTools(row.Matcher)
-		var candidates, sel []clientjson.Found
-		var stray *clientjson.Found
+		where := fmt.Sprintf("%s %s (%s", client, ev, row.NativeEvent)
+		if row.Matcher != "" {
+			where += ", matcher " + row.Matcher
+		}
+		where += ")"
+		var sel []int
+		misplaced, near, stray := -1, -1, -1
 		for i, h := range all {
 			if h.NativeEvent != row.NativeEvent {
 				continue
 			}
-			c, e, served := servedPair(h.Command)
+			equiv := clientjson.Equivalent(client, h.Matcher, row.Matcher)
 			switch {
-			case served && c == client && e == ev:
-				candidates = append(candidates, h)
-				if selectsAll(client, h.Matcher, tools) {
-					sel = append(sel, h)
-				}
-			case !served && mentionsHookwarden(h.Command) && stray == nil:
-				stray = &all[i]
+			case h.Claim.Serves(ev) && equiv:
+				sel = append(sel, i)
+			case h.Claim.Serves(ev) && misplaced < 0:
+				misplaced = i
+			case h.Claim.Kind == clientjson.NearMiss && h.Claim.Event == ev && equiv && !h.HasArgs && near < 0:
+				near = i
+			case !h.Claim.Ours() && mentionsHookwarden(h.Command) && stray < 0:
+				stray = i
 			}
 		}
-		where := fmt.Sprintf("%s %s (%s", client, ev, row.NativeEvent)
-		if row.Matcher != "" {
-			where += ", tools " + strings.Join(tools, ", ")
-		}
-		where += ")"
 		switch {
-		case len(sel) == 0 && len(candidates) > 0:
-			h := candidates[0]
-			r.add(IDMatcherMismatch, rel, h.Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting every tool of the row", where, h.Matcher, clientName(client)), r.conform)
-		case len(sel) == 0 && stray != nil:
-			r.add(IDNotServed, rel, stray.Line, client, ev, where+": a handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.py "+client+" "+ev+") nor `hookwarden hook "+client+" "+ev+"`, so the engine does not judge this event", r.conform)
-		case len(sel) == 0:
+		case len(sel) > 0:
+		case near >= 0:
+			accounted[near] = true
+			r.add(IDNearMiss, rel, all[near].Line, client, ev, where+": the handler starts like our row but is not one of our forms (another argument, client or event), so the engine is not called as the row wants; conform rewrites it", r.conform)
+		case misplaced >= 0:
+			accounted[misplaced] = true
+			r.add(IDMatcherMismatch, rel, all[misplaced].Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting exactly the row's tools; conform moves it", where, all[misplaced].Matcher, clientName(client)), r.conform)
+		case stray >= 0:
+			r.add(IDNotServed, rel, all[stray].Line, client, ev, where+": a handler refers to hookwarden but runs none of our registration forms for this row, so the engine does not judge this event as registered", r.conform)
+		default:
 			r.add(IDRowMissing, rel, 0, client, ev, where+": no handler runs hookwarden for this row"+missingWhy(snap.Exists, rel), r.conform)
 		}
-		for _, h := range sel {
-			r.timeout(client, ev, rel, row.Timeout, row.TimeoutUnit, row.BudgetMillis, h)
+		for _, i := range sel {
+			accounted[i] = true
+			h := all[i]
+			if h.Claim.Kind == clientjson.Stale {
+				r.add(IDRowStale, rel, h.Line, client, ev, where+": the handler runs the form an earlier hookwarden version wrote; conform rewrites it to this version's", r.conform)
+			}
+		}
+		if len(sel) == 1 {
+			r.timeout(client, ev, rel, row.Timeout, row.TimeoutUnit, row.BudgetMillis, all[sel[0]])
 		}
 		if len(sel) > 1 {
-			r.add(IDDuplicateHandler, rel, sel[1].Line, client, ev, fmt.Sprintf("%s: %d handlers serve this row (first at line %d); the client may run each, judging one call more than once", where, len(sel), sel[0].Line), "keep one handler for the row in "+rel)
+			r.add(IDDuplicateHandler, rel, all[sel[1]].Line, client, ev, fmt.Sprintf("%s: %d handlers serve this row (first at line %d); the client may run each, judging one call more than once", where, len(sel), all[sel[0]].Line), "keep one handler for the row in "+rel)
 		}
+	}
+	for i, h := range all {
+		if accounted[i] || !h.Claim.Ours() {
+			continue
+		}
+		why := "serves no row the manifest selects for " + client
+		if !selected {
+			why = client + " is not selected in " + adopt.ManifestFile
+		}
+		r.add(IDRowUnwanted, rel, h.Line, client, h.Claim.Event, fmt.Sprintf("a handler of ours (%s) under %s %s; conform removes it", h.Claim.Kind, h.NativeEvent, why), r.conform)
 	}
 	for _, h := range all {
 		if !mentionsHookwarden(h.Command) {
 			continue
 		}
 		if why := commandPathProblem(h.Command); why != "" {
-			r.add(IDCommandPath, rel, h.Line, client, "", "a hookwarden hook command "+why+"; under Git Bash it never runs", r.conform)
+			fix := r.conform
+			if !h.Claim.Ours() {
+				fix = "rewrite that handler's command in " + rel + " with quoted, forward-slash paths, or delete it (conform never edits a handler that is not one of our forms)"
+			}
+			r.add(IDCommandPath, rel, h.Line, client, "", "a hook command that refers to hookwarden "+why+"; under Git Bash it never runs", fix)
 		}
 	}
-	if client == "codex" && snap.Exists {
-		r.codex(abs, rel, snap.Data)
+	if client == "codex" && snap.Exists && selected {
+		r.codex(abs, rel, snap.Data, owner)
 	}
-	if client == "claude" {
+	if client == "claude" && selected {
 		r.claudeLocal()
 	}
 }
@@ -193,23 +199,15 @@ func unparseableMessage(client, rel string) string {
 	return "Gemini CLI cannot parse " + rel + " (0.61 exits 52 on a trailing comma or BOM)"
 }
 
-// selectsAll reports whether matcher selects every tool (true for a row
-// without tools).
-func selectsAll(client, matcher string, tools []string) bool {
-	for _, t := range tools {
-		if !clientjson.Selects(client, matcher, t) {
-			return false
-		}
-	}
-	return true
-}
-
 // timeout checks a serving handler's timeout against the row: the unit
 // (Claude and Codex seconds, Gemini milliseconds; engine/registration) and
 // the engine's budget (budgetMS milliseconds). An absent timeout is the
 // client's default and is not judged.
 func (r *repoAudit) timeout(client, ev, rel string, want float64, unit string, budgetMS int, h clientjson.Found) {
 	if !h.HasTimeout {
+		if want > 0 {
+			r.add(IDTimeoutDrift, rel, h.Line, client, ev, fmt.Sprintf("our handler has no timeout (the client's default applies); the row wants %s %s; conform writes it", strconv.FormatFloat(want, 'f', -1, 64), unitName(unit)), r.conform)
+		}
 		return
 	}
 	v := h.Timeout
@@ -227,6 +225,8 @@ func (r *repoAudit) timeout(client, ev, rel string, want float64, unit string, b
 		r.add(IDTimeoutUnit, rel, h.Line, client, ev, fmt.Sprintf("timeout %s reads as milliseconds, but %s reads it as seconds (a hung hook would block for %s s); want %s", got, clientName(client), got, wantText), r.conform)
 	case valueMS <= budget:
 		r.add(IDTimeoutBudget, rel, h.Line, client, ev, fmt.Sprintf("timeout %s %s is at or below the engine's %d ms budget, so %s kills the hook before the engine can answer; want %s", got, unitName(unit), budgetMS, clientName(client), wantText), r.conform)
+	case v != want:
+		r.add(IDTimeoutDrift, rel, h.Line, client, ev, fmt.Sprintf("timeout %s %s differs from the row's %s %s; conform writes the row's", got, unitName(unit), wantText, unitName(unit)), r.conform)
 	}
 }
 
@@ -270,7 +270,7 @@ func (r *repoAudit) disabled(client, rel string, src []byte, all []clientjson.Fo
 	}
 	for _, name := range doc.HooksConfig.Disabled {
 		for _, h := range all {
-			if _, _, served := servedPair(h.Command); served && h.Command == name {
+			if h.Claim.Ours() && h.Command == name {
 				enc, _ := json.Marshal(name)
 				r.add(IDHooksDisabled, rel, lineOfKey(src, offsetOfKey(src, `"disabled"`), string(enc)), client, "", "hooksConfig.disabled names our hook command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed)", "remove the entry from hooksConfig.disabled in "+rel)
 				break
@@ -299,8 +299,8 @@ func lineOfKey(src []byte, from int, text string) int {
 
 // codex reports Codex hook trust: an error when Codex cannot load the
 // file's hooks at all, else a note with the command each user runs.
-func (r *repoAudit) codex(abs, rel string, src []byte) {
-	entries, err := codextrust.Entries(abs, src, adopt.Ours)
+func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) {
+	entries, err := codextrust.Entries(abs, src, adopt.ServingCommand(owner))
 	if err != nil {
 		r.add(IDCodexHooksUnloaded, rel, 0, "codex", "", "Codex CLI 0.169.0 loads no hook from this file: "+strings.ReplaceAll(err.Error(), abs, rel), r.conform)
 		return

@@ -99,9 +99,7 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	r.rendered(governed, declined)
 	if !declined(adopt.StepAgentHooks) {
 		for _, c := range []string{"claude", "codex", "gemini"} {
-			if slices.Contains(governed, c) {
-				r.clientFile(c, events)
-			}
+			r.clientFile(c, events, slices.Contains(governed, c))
 		}
 	}
 	r.hooksPath(clients)

@@ -40,6 +40,14 @@ const (
 	IDTimeoutBudget = "timeout-at-or-below-budget"
 	// IDTimeoutUnit: our hook row's timeout is written in the wrong unit.
 	IDTimeoutUnit = "timeout-wrong-unit"
+	// IDRowStale: our hook row runs the form an earlier hookwarden version wrote.
+	IDRowStale = "row-stale"
+	// IDNearMiss: a handler starts like our row but is not one of our forms.
+	IDNearMiss = "row-near-miss"
+	// IDRowUnwanted: a handler of ours serves no row the manifest selects.
+	IDRowUnwanted = "row-unwanted"
+	// IDTimeoutDrift: our hook row's timeout differs from the registration table's.
+	IDTimeoutDrift = "timeout-drift"
 	// IDNotServed: a hookwarden row is present but not served by the launcher or the engine.
 	IDNotServed = "row-not-served"
 	// IDDuplicateHandler: several handlers serve the same hook row.
@@ -95,6 +103,14 @@ var Rules = []Rule{
 		"The client kills the hook before the engine's budget for the event has run out, so a slow verdict becomes the client's timeout behaviour instead of a deny. Run `hookwarden conform <path>` to write the timeout from the registration table."},
 	{IDTimeoutUnit, Error, "Our hook row's timeout is written in the wrong unit.",
 		"Claude Code and Codex read hook timeouts in seconds, Gemini CLI in milliseconds (engine/registration table). A Gemini value that reads as seconds gives the hook milliseconds; a Claude or Codex value that reads as milliseconds lets a hung hook block the agent for hours. Run `hookwarden conform <path>`."},
+	{IDRowStale, Error, "Our hook row runs the form an earlier hookwarden version wrote.",
+		"The handler runs exactly a registration command an earlier version wrote (templates.LegacyRegistrationCommands), which may call a launcher this version no longer renders. Run `hookwarden conform <path>` to rewrite it in place."},
+	{IDNearMiss, Error, "A handler starts like our row but is not one of our forms.",
+		"The handler runs our launcher (as we invoke it) or `hookwarden hook`, but with another client or event or an extra or missing argument (e.g. `… codex pre-tool --lax`, which makes the launcher exit 2 on every call). It serves no row. Run `hookwarden conform <path>`: it rewrites a near miss of a selected row in place and removes any other."},
+	{IDRowUnwanted, Error, "A handler of ours serves no row the manifest selects.",
+		"A handler running one of our forms (or a near miss) sits under an event, matcher or client the manifest does not select, so conform removes it. Run `hookwarden conform <path>`."},
+	{IDTimeoutDrift, Error, "Our hook row's timeout differs from the registration table's.",
+		"The handler's timeout (or its absence) is not the row's client timeout from the registration table; conform writes the table's value. Run `hookwarden conform <path>`."},
 	{IDNotServed, Error, "A hookwarden row is present but not served by the launcher or the engine.",
 		"A handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.py) nor `hookwarden hook`, so the event is not judged by the engine. Run `hookwarden conform <path>`; remove the stray handler by hand."},
 	{IDDuplicateHandler, Warning, "Several handlers serve the same hook row.",

@@ -99,3 +99,30 @@ func TestCodexTrustWithoutOurRows(t *testing.T) {
 		t.Fatal("config written without any row of ours")
 	}
 }
+
+// TestCodexTrustDryRunWritesNothing: issue 15 — `codex-trust --dry-run`
+// created $CODEX_HOME. A dry run against a missing home plans the records
+// and leaves the home absent.
+func TestCodexTrustDryRunWritesNothing(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	makeRepo(t, root, true, nil, nil)
+	opts := testOptions(t)
+	opts.Clients = []string{"codex"}
+	if rep, err := Adopt(context.Background(), []string{root}, opts); err != nil || rep.Failed() {
+		t.Fatalf("%v %+v", err, rep.Repositories[0])
+	}
+	home := filepath.Join(t.TempDir(), "codex-home")
+	getenv := func(k string) string {
+		if k == "CODEX_HOME" {
+			return home
+		}
+		return ""
+	}
+	tr, err := CodexTrust([]string{root}, TrustOptions{DryRun: true, TrustProject: true, Getenv: getenv, Now: fixedNow})
+	if err != nil || tr.Failed() || !tr.Changed || !strings.Contains(tr.Diff(), "trusted_hash") {
+		t.Fatalf("dry run: %v %+v", err, tr)
+	}
+	if _, err := os.Lstat(home); !os.IsNotExist(err) {
+		t.Fatalf("codex-trust --dry-run created %s (%v)", home, err)
+	}
+}

@@ -74,6 +74,24 @@ func TestCorpus(t *testing.T) {
 		}
 		rules[c.Rule] = true
 	}
+	// The growth shapes (testdata/policy/growth.json): a case the engine's
+	// directory scan denies (scan-bound-targets) is not Judge's to answer;
+	// engine/hook/live replays every case through the hook.
+	growth, err := policycases.Load("../testdata/policy/growth.json")
+	if err != nil {
+		t.Fatalf("growth corpus: %v", err)
+	}
+	for _, c := range growth {
+		if seen[c.ID] {
+			t.Errorf("duplicate case id %s", c.ID)
+		}
+		seen[c.ID] = true
+		rules[c.Rule] = true
+		if c.Rule == RuleScanBoundTargets {
+			continue
+		}
+		checkDecision(t, c, c.Command(), p.Judge(c.Command()), "Judge")
+	}
 	for _, id := range RuleIDs() {
 		if id == RuleEnvLefthookDisabled {
 			continue // judged by CheckEnvironment, not by Judge

@@ -97,7 +97,7 @@ func isGitBuiltin(sub string) bool {
 // inline aliases from -c alias.<name>=<value> (name lower-cased).
 func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases map[string]string) {
 	if depth > maxDepth {
-		j.hits.add(RuleIndirectionUnjudgeable)
+		j.hits.add(RuleScanBoundNesting)
 		return
 	}
 	aliases = envAliases(env, aliases)

@@ -17,11 +17,12 @@ import (
 // setsid, ionice) as installed on the build machine, and sudo(8), su(1),
 // watch(1), script(1) manuals; an unknown option is taken as a flag.
 func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	if spec, ok := simpleLaunchers[name]; ok {
+		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
+	}
 	switch name {
 	case "env":
 		return j.envLauncher(args, env, depth)
-	case "exec":
-		return skipOpts(args, "a", nil), true
 	case "command":
 		for _, a := range args {
 			if a.val == "-v" || a.val == "-V" {
@@ -29,33 +30,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 		}
 		return skipOpts(args, "", nil), true
-	case "builtin", "nohup", "setsid", "nocorrect", "noglob", "caffeinate", "unbuffer", "catchsegv":
-		return skipOpts(args, "", nil), true
-	case "nice":
-		return skipOpts(args, "n", []string{"--adjustment"}), true
-	case "time":
-		return skipOpts(args, "fo", []string{"--format", "--output"}), true
-	case "timeout":
-		rest := skipOpts(args, "sk", []string{"--signal", "--kill-after"})
-		if len(rest) > 0 {
-			rest = rest[1:] // the duration
-		}
-		return rest, true
-	case "stdbuf":
-		return skipOpts(args, "ioe", []string{"--input", "--output", "--error"}), true
-	case "ionice":
-		return skipOpts(args, "cnpPu", []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}), true
-	case "chrt", "taskset":
-		rest := skipOpts(args, "", nil)
-		if len(rest) > 0 {
-			rest = rest[1:] // priority or mask
-		}
-		return rest, true
-	case "xargs":
-		return skipOpts(args, "InLPdEas", []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"}), true
 	case "sudo", "doas", "pkexec", "run0":
 		j.hits.add(RulePrivilegeEscalation)
-		rest := skipOpts(args, "ugphCDrtTU", []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"})
+		rest := skipOpts(args, sudoSpec.valShort, sudoSpec.valLong)
 		for len(rest) > 0 && isAssignment(rest[0].val) {
 			n, v, _ := strings.Cut(rest[0].val, "=")
 			*env = append(*env, envVar{name: n, val: lit(v)})
@@ -256,35 +233,11 @@ func isAssignment(s string) bool {
 // take a value (stuck or next argument), long options in valLong take one
 // unless written --opt=value; "--" ends the options.
 func skipOpts(args []field, valShort string, valLong []string) []field {
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		if v == "--" {
-			return args[i+1:]
-		}
-		if !strings.HasPrefix(v, "-") || v == "-" {
-			return args[i:]
-		}
-		if strings.HasPrefix(v, "--") {
-			if !strings.Contains(v, "=") {
-				for _, l := range valLong {
-					if v == l {
-						i++
-						break
-					}
-				}
-			}
-			continue
-		}
-		for k := 1; k < len(v); k++ {
-			if strings.IndexByte(valShort, v[k]) >= 0 {
-				if k == len(v)-1 {
-					i++
-				}
-				break
-			}
-		}
+	i := skipOptsIndex(len(args), func(i int) string { return args[i].val }, valShort, valLong)
+	if i >= len(args) {
+		return nil
 	}
-	return nil
+	return args[i:]
 }
 
 func joinFields(fs []field) field {

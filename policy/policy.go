@@ -166,12 +166,10 @@ func (p *Policy) judge(command string) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}
-	hits := &hitSet{}
-	if parenDepth(command) > maxParenDepth {
-		// Nesting this deep costs the parser far more than its length
-		// (mvdan.cc/sh recurses per level) and no real command needs it.
-		return p.deny(RuleIndirectionUnjudgeable)
+	if id := ParseBound(command); id != "" {
+		return p.deny(id)
 	}
+	hits := &hitSet{}
 	j := &judge{p: p, hits: hits}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
@@ -313,13 +311,17 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// bounds handles the empty command and the scan bounds.
-func (p *Policy) bounds(command string) (Decision, bool) {
-	if strings.Trim(command, ASCIISpace) == "" {
-		return Decision{Allowed: true}, true
-	}
+// ParseBound returns the id of the bound a command passes before it may be
+// handed to the shell parser, or "" when it is within every bound: over
+// MaxCommandBytes (RuleScanBoundCommand), a line over MaxLineBytes
+// (RuleScanBoundLine), or parentheses nested deeper than maxParenDepth
+// (RuleScanBoundNesting: nesting that deep costs mvdan.cc/sh far more than
+// its length, since it recurses per level, and no real command needs it).
+// Judge applies it; engine/workspace applies it before its directory scan,
+// so a command no one may parse is refused, never skipped.
+func ParseBound(command string) string {
 	if len(command) > MaxCommandBytes {
-		return p.deny(RuleScanBoundCommand), true
+		return RuleScanBoundCommand
 	}
 	for rest := command; rest != ""; {
 		i := strings.IndexByte(rest, '\n')
@@ -330,8 +332,22 @@ func (p *Policy) bounds(command string) (Decision, bool) {
 			rest = ""
 		}
 		if len(line) > MaxLineBytes {
-			return p.deny(RuleScanBoundLine), true
+			return RuleScanBoundLine
 		}
+	}
+	if parenDepth(command) > maxParenDepth {
+		return RuleScanBoundNesting
+	}
+	return ""
+}
+
+// bounds handles the empty command and the scan bounds.
+func (p *Policy) bounds(command string) (Decision, bool) {
+	if strings.Trim(command, ASCIISpace) == "" {
+		return Decision{Allowed: true}, true
+	}
+	if id := ParseBound(command); id == RuleScanBoundCommand || id == RuleScanBoundLine {
+		return p.deny(id), true
 	}
 	return Decision{}, false
 }
@@ -378,7 +394,7 @@ func (h *hitSet) add(id string) {
 // rulePriority is a rule's position in rules.json (TestRuleIDConstants holds
 // the constants in that order), so an allowed command never parses the file.
 func rulePriority(id string) int {
-	for i, r := range []string{RuleScanBoundCommand, RuleScanBoundLine, RuleGitNoVerify, RuleGitNoVerifyShort,
+	for i, r := range []string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
 		RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
 		RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 		RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled} {

@@ -23,6 +23,15 @@ const (
 	RuleScanBoundCommand = "scan-bound-command"
 	// RuleScanBoundLine: a line of the command is over MaxLineBytes.
 	RuleScanBoundLine = "scan-bound-line"
+	// RuleScanBoundNesting: scripts (bash -c, eval, git aliases, launcher
+	// scripts) nested past maxDepth, or parentheses past maxParenDepth.
+	RuleScanBoundNesting = "scan-bound-nesting"
+	// RuleScanBoundWords: more than MaxLauncherWords launcher steps before
+	// the command they run.
+	RuleScanBoundWords = "scan-bound-words"
+	// RuleScanBoundTargets: more than MaxTargetOperands directory operands;
+	// denied by the engine's directory scan (engine/workspace), not by Judge.
+	RuleScanBoundTargets = "scan-bound-targets"
 	// RuleGitNoVerify: --no-verify or an abbreviation git accepts for it.
 	RuleGitNoVerify = "git-no-verify"
 	// RuleGitNoVerifyShort: -n on git commit or git am.
@@ -45,8 +54,9 @@ const (
 	// RuleForgeAdminMerge: gh pr merge --admin, the REST merge endpoint, the
 	// GraphQL mergePullRequest mutation.
 	RuleForgeAdminMerge = "forge-admin-merge"
-	// RuleIndirectionUnjudgeable: nesting past the depth bound or an encoding
-	// that cannot be decoded (engine only, no text pattern).
+	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
+	// alias known only at run time, or a defect caught while judging (engine
+	// only, no text pattern).
 	RuleIndirectionUnjudgeable = "indirection-unjudgeable"
 	// RuleEnvLefthookDisabled: CheckEnvironment's deny.
 	RuleEnvLefthookDisabled = "env-lefthook-disabled"
@@ -60,6 +70,12 @@ const (
 	MaxCommandBytes = 64 * 1024
 	MaxLineBytes    = 2 * 1024
 )
+
+// MaxTargetOperands bounds the directory operands (cd, pushd, git -C,
+// --git-dir, --work-tree, GIT_DIR/GIT_WORK_TREE, env -C) the engine resolves
+// in one command to find the repositories it acts in; more is denied with
+// RuleScanBoundTargets (engine/workspace).
+const MaxTargetOperands = 16
 
 // MaxReasonBytes caps every refusal text (DESIGN.md conventions).
 const MaxReasonBytes = 4096

@@ -7,8 +7,14 @@ import (
 )
 
 // maxDepth bounds nested scripts (bash -c, eval, cmd /c, powershell -c,
-// aliases, env -S ...). Deeper nesting denies with indirection-unjudgeable.
+// aliases, env -S ...). Deeper nesting denies with scan-bound-nesting.
 const maxDepth = 8
+
+// MaxLauncherWords bounds the launcher steps (env, nice, timeout, sudo, ...)
+// one command may take before the command they run, the command itself
+// counted. More denies with RuleScanBoundWords, in the policy and in the
+// engine's directory scan alike: a chain no one follows is never allowed.
+const MaxLauncherWords = 64
 
 // judge is the state of one Judge call.
 type judge struct {
@@ -27,7 +33,7 @@ type envVar struct {
 // not parse is judged by the text rules.
 func (j *judge) script(src string, depth int, env []envVar) {
 	if depth > maxDepth {
-		j.hits.add(RuleIndirectionUnjudgeable)
+		j.hits.add(RuleScanBoundNesting)
 		return
 	}
 	parser := j.p.parsers.Get().(*syntax.Parser)
@@ -219,7 +225,11 @@ func gitLike(name string, known bool) bool {
 
 // command judges one simple command after launcher resolution.
 func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
-	for steps := 0; len(argv) > 0 && steps < 64; steps++ {
+	for steps := 0; len(argv) > 0; steps++ {
+		if steps >= MaxLauncherWords {
+			j.hits.add(RuleScanBoundWords)
+			return
+		}
 		name, known := cmdName(argv[0])
 		args := argv[1:]
 		if gitLike(name, known) {

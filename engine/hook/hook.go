@@ -20,7 +20,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
@@ -105,10 +104,11 @@ type Deps struct {
 
 // Request is one invocation. Client and Event are the two arguments. Stdin is
 // the payload stream. LookupEnv reads the process environment (os.LookupEnv).
-// Cwd is the process working directory (absolute), used when the payload has
-// no cwd or a relative one; when Cwd is empty, Getwd (os.Getwd) is called for
-// it, and only then: a payload with an absolute cwd never costs the two
-// stat(2) calls of os.Getwd. Now returns the current time (record file names).
+// Cwd is the process working directory (absolute), used only by the
+// environment event, which has no payload; when Cwd is empty, Getwd
+// (os.Getwd) is called for it, and only then: every other event takes its
+// directory from the payload and never costs the two stat(2) calls of
+// os.Getwd. Now returns the current time (record file names).
 type Request struct {
 	Client    string
 	Event     string
@@ -278,11 +278,18 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	}
 	command := ""
 	if row.Event == "pre-tool" {
+		if strings.Trim(p.Command, " \t\n\r\v\f") == "" {
+			return deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event)
+		}
 		command = p.Command
 	}
 	home, _ := lookup("HOME")
 	tgt, err := workspace.Locate(candidates, command, home)
 	if err != nil {
+		var be *workspace.BoundError
+		if errors.As(err, &be) {
+			return verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: be.Error()}
+		}
 		return deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err)
 	}
 	getenv := func(k string) string { v, _ := lookup(k); return v }
@@ -290,7 +297,11 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	if err != nil {
 		return deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
 	}
-	if len(tgt.Roots) == 0 && eff.Scope != settings.ScopeAll {
+	// hooks.scope: all applies to pre-tool only (the seed's step 6); a
+	// command that acts in a directory known only at run time is judged
+	// too, since it may act in a governed repository.
+	judgedAnyway := row.Event == "pre-tool" && (eff.Scope == settings.ScopeAll || tgt.Unresolved)
+	if len(tgt.Roots) == 0 && !judgedAnyway {
 		if tgt.Base.RepoRoot == "" {
 			return skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir)
 		}
@@ -341,43 +352,37 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 }
 
 // baseDirs returns the base directory candidates of a call: agy's
-// workspacePaths (else the process cwd); otherwise the payload cwd (else the
-// process cwd). Relative paths are made absolute against the process cwd,
-// which processCwd returns (called only when one is needed, at most once).
+// workspacePaths, otherwise the payload cwd. A payload that names no
+// directory, or a relative one, is an error (a deny): joining it to the
+// process directory would judge the call in a place the client never named.
+// The environment event carries no payload and runs in the process
+// directory, which processCwd returns.
 func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string, error)) ([]string, error) {
-	getCwd := sync.OnceValues(func() (string, error) {
+	var dirs []string
+	switch {
+	case row.Event == "environment":
 		wd, err := processCwd()
 		if err == nil && !filepath.IsAbs(wd) {
 			err = errors.New("not an absolute path")
 		}
 		if err != nil {
-			return "", fmt.Errorf("hookwarden could not inspect the workspace: the payload names no absolute directory and the process working directory is unusable (%v); no absolute working directory", err)
-		}
-		return wd, nil
-	})
-	var dirs []string
-	switch {
-	case row.Client == "agy" && len(p.WorkspacePaths) > 0:
-		dirs = append(dirs, p.WorkspacePaths...)
-	case p.Cwd != "":
-		dirs = []string{p.Cwd}
-	default:
-		wd, err := getCwd()
-		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("hookwarden could not inspect the workspace: the process working directory is unusable (%v)", err)
 		}
 		dirs = []string{wd}
+	case row.Client == "agy":
+		if len(p.WorkspacePaths) == 0 {
+			return nil, errors.New("hookwarden could not inspect the workspace: the payload names no workspacePaths; the call is refused because it cannot be placed in a repository")
+		}
+		dirs = append(dirs, p.WorkspacePaths...)
+	default:
+		if p.Cwd == "" {
+			return nil, errors.New("hookwarden could not inspect the workspace: the payload names no cwd; the call is refused because it cannot be placed in a repository")
+		}
+		dirs = []string{p.Cwd}
 	}
 	for i, d := range dirs {
-		if d == "" {
-			return nil, errors.New("hookwarden could not inspect the workspace: an empty directory path")
-		}
-		if !filepath.IsAbs(d) {
-			wd, err := getCwd()
-			if err != nil {
-				return nil, err
-			}
-			d = filepath.Join(wd, d)
+		if d == "" || !filepath.IsAbs(d) {
+			return nil, fmt.Errorf("hookwarden could not inspect the workspace: the payload's directory %q is not absolute; the call is refused because it cannot be placed in a repository", d)
 		}
 		dirs[i] = filepath.Clean(d)
 	}

@@ -3,7 +3,6 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -254,8 +253,8 @@ func TestLongReasonCapped(t *testing.T) {
 		return longPolicy{}, nil
 	}
 	f := newFixture(t, "")
-	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov,
-		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"x"}}`)})
+	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", LookupEnv: f.env(nil), 
+		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + f.gov + `","tool_input":{"command":"x"}}`)})
 	if resp.Exit != 2 || len(resp.Stderr) != verdict.MaxReasonBytes+1 {
 		t.Fatalf("exit %d, stderr of %d bytes", resp.Exit, len(resp.Stderr))
 	}
@@ -272,8 +271,8 @@ func TestMissingPolicyDenies(t *testing.T) {
 	deps := fakeDeps(t, false)
 	deps.NewPolicy = nil
 	f := newFixture(t, "")
-	resp := Run(context.Background(), deps, Request{Client: "codex", Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov,
-		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)})
+	resp := Run(context.Background(), deps, Request{Client: "codex", Event: "pre-tool", LookupEnv: f.env(nil), 
+		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + f.gov + `","tool_input":{"command":"ls"}}`)})
 	if resp.Exit != 2 || resp.Verdict.RuleID != RuleNoJudge {
 		t.Fatalf("exit %d rule %q", resp.Exit, resp.Verdict.RuleID)
 	}
@@ -321,11 +320,11 @@ func TestPanicDenies(t *testing.T) {
 	for _, client := range []string{"claude", "agy"} {
 		deps := fakeDeps(t, false)
 		deps.NewPolicy = func([]settings.Pattern) (CommandPolicy, error) { return panicPolicy{}, nil }
-		stdin := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"SECRET-CMD"}}`
+		stdin := `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + f.gov + `","tool_input":{"command":"SECRET-CMD"}}`
 		if client == "agy" {
-			stdin = `{"toolCall":{"name":"run_command","args":{"CommandLine":"SECRET-CMD"}}}`
+			stdin = `{"toolCall":{"name":"run_command","args":{"CommandLine":"SECRET-CMD"}},"workspacePaths":["` + f.gov + `"]}`
 		}
-		resp := Run(context.Background(), deps, Request{Client: client, Event: "pre-tool", LookupEnv: f.env(nil), Cwd: f.gov, Stdin: strings.NewReader(stdin)})
+		resp := Run(context.Background(), deps, Request{Client: client, Event: "pre-tool", LookupEnv: f.env(nil), Stdin: strings.NewReader(stdin)})
 		if resp.Verdict.Kind != verdict.Deny || resp.Verdict.RuleID != RuleInternal {
 			t.Fatalf("%s: verdict %v %q", client, resp.Verdict.Kind, resp.Verdict.RuleID)
 		}
@@ -341,26 +340,21 @@ func TestPanicDenies(t *testing.T) {
 	}
 }
 
-// TestGetwdOnlyWhenNeeded: the process working directory is asked for only
-// when the payload does not name an absolute one (os.Getwd costs two stat
-// calls on every hook process otherwise), and a payload without a usable
-// directory still judges in the process's repository, or denies when that
-// cannot be read.
+// TestGetwdOnlyWhenNeeded: the process working directory is never asked
+// for a call with a payload (os.Getwd costs two stat calls on every hook
+// process), and a payload without an absolute directory is a deny, not
+// joined to the process directory (issue 14 item 7).
 func TestGetwdOnlyWhenNeeded(t *testing.T) {
 	f := newFixture(t, "")
 	cases := []struct {
 		name, cwdMember string
-		wd              string
-		wdErr           bool
-		wantCalls       int
 		wantExit        int
 		wantStderr      string
 	}{
-		{"absolute payload cwd", `"cwd":"$GOV/src",`, "/", false, 0, 2, "fake-no-verify"},
-		{"no payload cwd", ``, "$GOV", false, 1, 2, "fake-no-verify"},
-		{"relative payload cwd", `"cwd":"src",`, "$GOV", false, 1, 2, "fake-no-verify"},
-		{"no payload cwd, ungoverned process cwd", ``, "$PLAIN", false, 1, 0, ""},
-		{"no payload cwd, Getwd fails", ``, "", true, 1, 2, "no absolute working directory"},
+		{"absolute payload cwd", `"cwd":"$GOV/src",`, 2, "fake-no-verify"},
+		{"no payload cwd", ``, 2, "workspace-unreadable] hookwarden could not inspect the workspace: the payload names no cwd"},
+		{"relative payload cwd", `"cwd":"src",`, 2, "is not absolute"},
+		{"empty payload cwd", `"cwd":"",`, 2, "the payload names no cwd"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -372,14 +366,11 @@ func TestGetwdOnlyWhenNeeded(t *testing.T) {
 				LookupEnv: f.env(nil),
 				Getwd: func() (string, error) {
 					calls++
-					if tc.wdErr {
-						return "", errors.New("getwd: no such directory")
-					}
-					return f.subst(tc.wd), nil
+					return f.gov, nil
 				},
 			})
-			if calls != tc.wantCalls {
-				t.Errorf("Getwd called %d times, want %d", calls, tc.wantCalls)
+			if calls != 0 {
+				t.Errorf("Getwd called %d times, want 0", calls)
 			}
 			if resp.Exit != tc.wantExit || !strings.Contains(string(resp.Stderr), tc.wantStderr) {
 				t.Errorf("exit %d stderr %q, want exit %d with %q", resp.Exit, resp.Stderr, tc.wantExit, tc.wantStderr)

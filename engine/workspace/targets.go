@@ -4,89 +4,878 @@ import (
 	"errors"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookwarden/hookwarden/policy"
 )
 
 func isENOTDIR(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
-// TargetDirs returns the directories a shell command points git or the shell
-// at, absolute and cleaned, without duplicates, in order of appearance:
-// `git -C <dir>` (repeatable; each relative -C is relative to the previous,
-// as git documents), `git --git-dir[=]<dir>`, `git --work-tree[=]<dir>`,
-// GIT_DIR=<dir> / GIT_WORK_TREE=<dir> assignments (also through `env`),
-// `cd <dir>` / `pushd <dir>`, `env -C <dir>` / `env --chdir[=]<dir>`.
-// The script of `sh|bash|dash|zsh|ksh -c '<script>'` is parsed the same way
-// (up to 3 levels deep). Relative paths are taken relative to cwd and to
-// every earlier `cd` target
-// (both candidates are returned: more repositories only add restrictions).
-// Only literal words count (quotes removed, a leading `~` or `~/` expanded
-// with home); a word built from variables or substitutions is skipped. A
-// command the shell parser (mvdan.cc/sh/v3/syntax, bash dialect) rejects
-// yields nil: the policy still judges its text.
-func TargetDirs(command, cwd, home string) []string {
-	raw := rawTargets(command, home, 0)
-	if len(raw) == 0 {
-		return nil
-	}
-	bases := []string{cwd}
-	var out []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, r := range raw {
-		isCd := strings.HasPrefix(r, "\x00cd:")
-		r = strings.TrimPrefix(r, "\x00cd:")
-		if filepath.IsAbs(r) {
-			add(r)
-			if isCd {
-				bases = append(bases, filepath.Clean(r))
-			}
-			continue
-		}
-		n := len(bases)
-		for _, b := range bases[:n] {
-			p := filepath.Join(b, r)
-			add(p)
-			if isCd {
-				bases = append(bases, p)
-			}
-		}
-	}
-	return out
+// MaxScriptDepth bounds how deeply the directory scan follows scripts inside
+// scripts (`bash -c '…'`, `eval`, a git `!` alias, `env -S`, `su -c`, a
+// here-document fed to a shell): the policy's own nesting bound. Deeper
+// nesting is a BoundError with policy.RuleScanBoundNesting.
+const MaxScriptDepth = 8
+
+// BoundError reports that a command passed one of the directory scan's
+// bounds: Rule is the policy rule id (policy.RuleScanBoundTargets,
+// policy.RuleScanBoundNesting, or a scan bound of policy.ParseBound). The
+// engine denies such a command whatever the workspace, because a command it
+// did not scan may act in a governed repository.
+type BoundError struct {
+	Rule string
 }
 
-// maxShellDepth bounds how deep `bash -c '…'` strings are parsed for targets.
-const maxShellDepth = 3
+// Error returns the rule's refusal text (policy.Refusal), which never quotes
+// the command.
+func (e *BoundError) Error() string {
+	if r, ok := policy.Refusal(e.Rule); ok {
+		return r
+	}
+	return "[BLOCKED BY hookwarden:" + e.Rule + "] the command passed a bound of hookwarden's directory scan"
+}
 
-// rawTargets parses command and returns its targets in order, cd-like ones
-// marked with the "\x00cd:" prefix.
-func rawTargets(command, home string, depth int) []string {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+// Scan is what ScanTargets finds in one command. Dirs are the directories the
+// command points the shell or git at, absolute and cleaned, without
+// duplicates, in order of appearance. Unresolved is true when a directory the
+// command acts in is known only at run time: an operand built from a
+// variable or a substitution, a relative operand read after a `cd` that may
+// fail (its target does not exist yet) or after branches that leave the shell
+// in different directories, a relative operand in a loop or function body
+// that changes directory, a sourced file, a shell fed from a pipe, or a git,
+// cd or shell command run by xargs or find. The engine judges such a command
+// instead of skipping it.
+type Scan struct {
+	Dirs       []string
+	Unresolved bool
+}
+
+// ScanTargets reads the directories a shell command acts in: `cd`/`pushd`
+// (and `popd`, `cd -`), `git -C <dir>` (repeatable; a relative -C is relative
+// to the previous, as git documents), `git --git-dir[=]<dir>`,
+// `--work-tree[=]<dir>`, GIT_DIR=/GIT_WORK_TREE= assignments (also exported
+// and through `env` or `sudo`), `env -C`/`--chdir`, `sudo -D`/`--chdir`,
+// behind the launchers policy.LaunchedCommand knows. Scripts run by `sh|bash|
+// dash|zsh|ksh … -c`, `eval`, `env -S`, `su|flock|script -c`, `npx -c`, a git
+// `-c alias.X=!…` shell alias and a here-document fed to a shell are read
+// the same way, up to MaxScriptDepth levels.
+//
+// The scan is linear in the command: it keeps one current directory per
+// branch of the shell's control flow (a subshell, a pipeline element, a
+// command substitution and each branch of if/case/&&/|| start from a copy),
+// never every combination. Where branches join with different directories
+// the current directory becomes uncertain, and a relative operand read from
+// an uncertain directory sets Scan.Unresolved. Relative operands start at
+// cwd; a bare `~` or a leading `~/` is home. Only literal words count
+// (quotes removed); a word built from variables or substitutions sets
+// Unresolved. isDir reports whether a directory exists now (nil: every
+// directory is taken to exist); a `cd` to one that does not may fail, which
+// makes the current directory uncertain.
+//
+// Errors are *BoundError: the command is past policy.ParseBound, names more
+// than policy.MaxTargetOperands directory operands, or nests scripts past
+// MaxScriptDepth. A command the shell parser (mvdan.cc/sh/v3/syntax, bash
+// dialect) rejects yields an empty Scan: the policy judges its text.
+func ScanTargets(command, cwd, home string, isDir func(string) bool) (Scan, error) {
+	if id := policy.ParseBound(command); id != "" {
+		return Scan{}, &BoundError{Rule: id}
+	}
+	s := &scanner{home: home, isDir: isDir, seen: map[string]bool{}}
+	st := &cwdState{dir: filepath.Clean(cwd)}
+	if cwd == "" {
+		st.dir = ""
+	}
+	s.script(command, st, 0)
+	if s.err != nil {
+		return Scan{}, s.err
+	}
+	return Scan{Dirs: s.dirs, Unresolved: s.unresolved}, nil
+}
+
+// TargetDirs returns ScanTargets(command, cwd, home, nil).Dirs, nil when the
+// scan passes a bound (tests and callers that only list targets).
+func TargetDirs(command, cwd, home string) []string {
+	sc, err := ScanTargets(command, cwd, home, nil)
 	if err != nil {
 		return nil
 	}
-	var raw []string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		ce, ok := n.(*syntax.CallExpr)
-		if !ok {
-			return true
+	return sc.Dirs
+}
+
+// cwdState is the shell's current directory on one branch of the scan. dir
+// is absolute and cleaned ("" when known only at run time); uncertain is
+// true when dir is the best guess among several (a cd that may fail,
+// branches that disagree). prev is OLDPWD for `cd -`; stack is pushd's.
+type cwdState struct {
+	dir       string
+	uncertain bool
+	prev      string
+	stack     []string
+}
+
+func (c *cwdState) clone() *cwdState {
+	d := *c
+	d.stack = slices.Clone(c.stack)
+	return &d
+}
+
+// join makes c the state after either c's branch or o's ran.
+func (c *cwdState) join(o *cwdState) {
+	if c.dir == o.dir && c.uncertain == o.uncertain {
+		return
+	}
+	if c.dir != o.dir {
+		c.uncertain = true
+		if o.dir != "" {
+			c.dir = o.dir
 		}
-		raw = append(raw, callTargets(ce, home, depth)...)
-		return true
+	}
+	c.uncertain = c.uncertain || o.uncertain
+}
+
+func (c *cwdState) same(o *cwdState) bool { return c.dir == o.dir && c.uncertain == o.uncertain }
+
+type scanner struct {
+	home       string
+	isDir      func(string) bool
+	dirs       []string
+	seen       map[string]bool
+	operands   int
+	relative   int // relative operands resolved so far (loop and function bodies)
+	unresolved bool
+	err        error
+}
+
+func (s *scanner) bound(rule string) {
+	if s.err == nil {
+		s.err = &BoundError{Rule: rule}
+	}
+}
+
+func (s *scanner) add(p string) {
+	if !s.seen[p] {
+		s.seen[p] = true
+		s.dirs = append(s.dirs, p)
+	}
+}
+
+// operand counts one directory operand v (literal when ok) and returns its
+// absolute form resolved against base ("" when it cannot be resolved).
+func (s *scanner) operand(v string, ok bool, base *cwdState) string {
+	s.operands++
+	if s.operands > policy.MaxTargetOperands {
+		s.bound(policy.RuleScanBoundTargets)
+		return ""
+	}
+	if !ok || v == "" {
+		s.unresolved = true
+		return ""
+	}
+	var p string
+	switch {
+	case v == "~" || strings.HasPrefix(v, "~/"):
+		if s.home == "" {
+			s.unresolved = true
+			return ""
+		}
+		p = s.home + v[1:]
+	case filepath.IsAbs(v):
+		p = v
+	default:
+		s.relative++
+		if base.dir == "" {
+			s.unresolved = true
+			return ""
+		}
+		if base.uncertain {
+			s.unresolved = true
+		}
+		p = filepath.Join(base.dir, v)
+	}
+	p = filepath.Clean(p)
+	s.add(p)
+	return p
+}
+
+func (s *scanner) script(src string, st *cwdState, depth int) {
+	if depth > MaxScriptDepth {
+		s.bound(policy.RuleScanBoundNesting)
+		return
+	}
+	if id := policy.ParseBound(src); id != "" {
+		s.bound(id)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return
+	}
+	s.stmts(f.Stmts, st, depth)
+}
+
+func (s *scanner) stmts(list []*syntax.Stmt, st *cwdState, depth int) {
+	for _, x := range list {
+		if s.err != nil {
+			return
+		}
+		s.stmt(x, st, depth)
+	}
+}
+
+func (s *scanner) stmt(x *syntax.Stmt, st *cwdState, depth int) {
+	for _, r := range x.Redirs {
+		s.word(r.Word, st, depth)
+		s.word(r.Hdoc, st, depth)
+	}
+	if x.Background || x.Coprocess || x.Disown {
+		st = st.clone() // runs asynchronously: its cd never reaches the next command
+	}
+	s.command(x.Cmd, x, st, depth)
+}
+
+// substs scans the command and process substitutions inside node (a word,
+// an arithmetic or test expression), each from a copy of st.
+func (s *scanner) substs(node syntax.Node, st *cwdState, depth int) {
+	if node == nil || s.err != nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			s.stmts(x.Stmts, st.clone(), depth)
+			return false
+		case *syntax.ProcSubst:
+			s.stmts(x.Stmts, st.clone(), depth)
+			return false
+		}
+		return s.err == nil
 	})
-	return raw
+}
+
+// word is substs for a word that may be nil.
+func (s *scanner) word(w *syntax.Word, st *cwdState, depth int) {
+	if w != nil {
+		s.substs(w, st, depth)
+	}
+}
+
+// repeated scans a body that may run any number of times (a loop, a
+// function): when it changes directory, a relative operand inside it may
+// resolve against another directory on a later run.
+func (s *scanner) repeated(run func(c *cwdState), st *cwdState) {
+	c := st.clone()
+	before := s.relative
+	run(c)
+	if !c.same(st) {
+		if s.relative > before {
+			s.unresolved = true
+		}
+		st.join(c)
+	}
+}
+
+func (s *scanner) command(cmd syntax.Command, x *syntax.Stmt, st *cwdState, depth int) {
+	switch c := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		s.call(c, x, st, depth)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			s.andOr(c, st, depth)
+		default: // pipelines: every element in a subshell (bash); zsh runs the last in the shell
+			s.stmt(c.X, st.clone(), depth)
+			r := st.clone()
+			s.stmt(c.Y, r, depth)
+			st.join(r)
+		}
+	case *syntax.Subshell:
+		s.stmts(c.Stmts, st.clone(), depth)
+	case *syntax.Block:
+		s.stmts(c.Stmts, st, depth)
+	case *syntax.IfClause:
+		s.ifClause(c, st, depth)
+	case *syntax.WhileClause:
+		s.repeated(func(b *cwdState) {
+			s.stmts(c.Cond, b, depth)
+			s.stmts(c.Do, b, depth)
+		}, st)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				s.word(w, st, depth)
+			}
+		case *syntax.CStyleLoop:
+			if l != nil {
+				s.substs(l, st, depth)
+			}
+		}
+		s.repeated(func(b *cwdState) { s.stmts(c.Do, b, depth) }, st)
+	case *syntax.CaseClause:
+		s.word(c.Word, st, depth)
+		out := st.clone()
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				s.word(p, st, depth)
+			}
+			b := st.clone()
+			s.stmts(it.Stmts, b, depth)
+			out.join(b)
+		}
+		*st = *out
+	case *syntax.FuncDecl:
+		// The body runs when the function is called, from wherever the
+		// shell is then.
+		s.repeated(func(b *cwdState) {
+			b.uncertain = true
+			if c.Body != nil {
+				s.stmt(c.Body, b, depth)
+			}
+		}, st)
+	case *syntax.DeclClause:
+		for _, a := range c.Args {
+			s.assign(a, st, st, depth)
+		}
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			s.stmt(c.Stmt, st, depth)
+		}
+	case *syntax.CoprocClause:
+		if c.Stmt != nil {
+			s.stmt(c.Stmt, st.clone(), depth)
+		}
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause, *syntax.TestDecl:
+		s.substs(cmd, st, depth)
+	}
+}
+
+// andOr scans `X && Y` or `X || Y`. It leaves st as the state after the
+// list whatever its outcome, and returns the state on the path where the
+// list succeeded: in `cd a && cd b && git -C c …` git runs only after both
+// cds succeeded, so c is read from a/b with certainty.
+func (s *scanner) andOr(b *syntax.BinaryCmd, st *cwdState, depth int) *cwdState {
+	succX := s.listStmt(b.X, st, depth)
+	if b.Op == syntax.AndStmt {
+		r := succX.clone()
+		succY := s.listStmt(b.Y, r, depth)
+		st.join(r)
+		return succY
+	}
+	// Y runs where X failed; st stands for that state.
+	okX := succX.clone()
+	r := st.clone()
+	succY := s.listStmt(b.Y, r, depth)
+	st.join(r)
+	okX.join(succY)
+	return okX
+}
+
+// listStmt scans one element of an && / || list and returns its success
+// state (see andOr); for anything but a nested list that is st itself.
+func (s *scanner) listStmt(x *syntax.Stmt, st *cwdState, depth int) *cwdState {
+	if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) &&
+		!x.Background && !x.Coprocess && !x.Disown && !x.Negated && len(x.Redirs) == 0 {
+		return s.andOr(b, st, depth)
+	}
+	s.stmt(x, st, depth)
+	return st
+}
+
+// ifClause scans if/elif/else: the condition runs, then exactly one branch
+// (or none without an else).
+func (s *scanner) ifClause(c *syntax.IfClause, st *cwdState, depth int) {
+	s.stmts(c.Cond, st, depth)
+	out := st.clone()
+	s.stmts(c.Then, out, depth)
+	rest := st.clone()
+	switch {
+	case c.Else == nil:
+	case !c.Else.ThenPos.IsValid(): // else
+		s.stmts(c.Else.Then, rest, depth)
+	default: // elif
+		s.ifClause(c.Else, rest, depth)
+	}
+	out.join(rest)
+	*st = *out
+}
+
+// assign reads GIT_DIR= and GIT_WORK_TREE= (relative to the command's
+// directory, base) and the substitutions in any assigned value.
+func (s *scanner) assign(a *syntax.Assign, st, base *cwdState, depth int) {
+	if a == nil {
+		return
+	}
+	s.word(a.Value, st, depth)
+	if a.Array != nil {
+		s.substs(a.Array, st, depth)
+	}
+	if a.Index != nil {
+		s.substs(a.Index, st, depth)
+	}
+	if a.Name != nil && (a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE") && !a.Naked {
+		v, ok := wordLit(a.Value, s.home)
+		s.operand(v, ok, base)
+	}
 }
 
 // shells run their -c string as a script; its targets count too.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true}
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true, "yash": true, "rbash": true, "fish": true}
+
+// scriptOpts are launchers whose option runs a script string: su(1) -c,
+// flock(1) -c, script(1) -c, npx/bunx/pnpx -c (npm exec --call).
+var scriptOpts = map[string][]string{
+	"su": {"-c", "--command", "--session-command"}, "flock": {"-c", "--command"},
+	"script": {"-c", "--command"}, "npx": {"-c", "--call"}, "bunx": {"-c", "--call"}, "pnpx": {"-c", "--call"},
+}
+
+// dirCommands are the command names whose words the scan reads.
+func dirCommand(name string) bool {
+	return name == "git" || strings.HasPrefix(name, "git-") || name == "cd" || name == "pushd" || name == "popd" ||
+		name == "env" || shells[name] || name == "eval" || name == "source" || name == "."
+}
+
+func (s *scanner) call(ce *syntax.CallExpr, x *syntax.Stmt, st *cwdState, depth int) {
+	for _, w := range ce.Args {
+		s.word(w, st, depth)
+	}
+	for _, a := range ce.Assigns {
+		s.assign(a, st, st, depth)
+	}
+	args := make([]string, len(ce.Args))
+	lit := make([]bool, len(ce.Args))
+	for i, w := range ce.Args {
+		args[i], lit[i] = wordLit(w, s.home)
+	}
+	s.run(args, lit, x, st, st, depth, true, false)
+}
+
+// run reads one simple command's words. st is the shell's state (a `cd`
+// changes it when inShell); local is the directory the command itself runs
+// in (env -C and sudo -D move it). viaArgs is true when a launcher (xargs,
+// find -exec) adds words known only at run time.
+func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdState, depth int, inShell, viaArgs bool) {
+	for steps := 0; len(args) > 0; steps++ {
+		if s.err != nil {
+			return
+		}
+		if steps >= policy.MaxLauncherWords {
+			s.bound(policy.RuleScanBoundWords)
+			return
+		}
+		if !lit[0] {
+			s.unresolved = true // a command name known only at run time
+			return
+		}
+		name := path.Base(args[0])
+		rest, rlit := args[1:], lit[1:]
+		if viaArgs && dirCommand(name) {
+			s.unresolved = true
+		}
+		switch {
+		case name == "builtin" || name == "command":
+			cmd, _ := policy.LaunchedCommand(name, rest)
+			k := len(rest) - len(cmd)
+			args, lit = rest[k:], rlit[k:]
+			continue
+		case name == "env":
+			local = local.clone()
+			k := s.env(rest, rlit, local, depth)
+			args, lit, inShell = rest[k:], rlit[k:], false
+			continue
+		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
+			local = local.clone()
+			s.sudoChdir(rest, rlit, local)
+			cmd, _ := policy.LaunchedCommand(name, rest)
+			k := len(rest) - len(cmd)
+			for k < len(rest) && rlit[k] && isAssignment(rest[k]) {
+				n, v, _ := strings.Cut(rest[k], "=")
+				if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
+					s.operand(v, true, local)
+				}
+				k++
+			}
+			args, lit, inShell = rest[k:], rlit[k:], false
+			continue
+		case name == "xargs" || name == "parallel":
+			cmd, _ := policy.LaunchedCommand("xargs", rest)
+			k := len(rest) - len(cmd)
+			args, lit, inShell, viaArgs = rest[k:], rlit[k:], false, true
+			continue
+		case name == "find":
+			s.find(rest, rlit, x, st, local, depth)
+			return
+		case name == "cd" || name == "pushd" || name == "popd" || name == "chdir":
+			s.cd(name, rest, rlit, st, local, inShell)
+			return
+		case name == "git" || strings.HasPrefix(name, "git-"):
+			if name == "git" {
+				s.git(rest, rlit, local, depth)
+			}
+			return
+		case shells[name]:
+			s.shell(rest, rlit, x, local, depth)
+			return
+		case name == "eval":
+			src, ok := joinLit(rest, rlit)
+			if !ok {
+				s.unresolved = true
+				return
+			}
+			if inShell {
+				s.script(src, st, depth+1) // eval runs in this shell: its cd stays
+			} else {
+				s.script(src, local.clone(), depth+1)
+			}
+			return
+		case name == "source" || name == ".":
+			// A file read only at run time: it may change directory.
+			s.unresolved = true
+			st.uncertain = true
+			return
+		case name == "alias":
+			for i, a := range rest {
+				if _, v, ok := strings.Cut(a, "="); ok && rlit[i] {
+					s.repeated(func(b *cwdState) { s.script(v, b, depth+1) }, st)
+				}
+			}
+			return
+		case name == "cmd" || name == "powershell" || name == "pwsh" || name == "watch":
+			// Their scripts are not read by this scan: judge the command.
+			s.unresolved = true
+			return
+		}
+		if opts, ok := scriptOpts[name]; ok {
+			s.scriptOption(rest, rlit, opts, local, depth)
+			return
+		}
+		if cmd, ok := policy.LaunchedCommand(name, rest); ok {
+			k := len(rest) - len(cmd)
+			args, lit, inShell = rest[k:], rlit[k:], false
+			continue
+		}
+		return
+	}
+}
+
+func isAssignment(s string) bool {
+	n, _, ok := strings.Cut(s, "=")
+	if !ok || n == "" {
+		return false
+	}
+	for i, c := range n {
+		if !(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+func joinLit(args []string, lit []bool) (string, bool) {
+	for _, ok := range lit {
+		if !ok {
+			return "", false
+		}
+	}
+	return strings.Join(args, " "), true
+}
+
+// cd applies cd, pushd, popd (bash builtins) to st when they run in the
+// shell; behind a launcher they run as a separate process and only their
+// operand counts.
+func (s *scanner) cd(name string, args []string, lit []bool, st, local *cwdState, inShell bool) {
+	if name == "popd" {
+		if !inShell {
+			return
+		}
+		if n := len(st.stack); n > 0 {
+			st.prev, st.dir = st.dir, st.stack[n-1]
+			st.stack = st.stack[:n-1]
+		} else {
+			st.prev, st.dir = st.dir, "" // a stack from before this command
+		}
+		return
+	}
+	i := 0
+	for i < len(args) && lit[i] && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != "--" {
+		i++
+	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	var dir string
+	switch {
+	case i >= len(args):
+		if s.home == "" {
+			s.unresolved = true
+		}
+		dir = s.home
+	case lit[i] && args[i] == "-":
+		dir = st.prev
+		if dir == "" {
+			s.unresolved = true
+		}
+	default:
+		dir = s.operand(args[i], lit[i], local)
+		if i+1 < len(args) {
+			s.unresolved = true // zsh's two-argument cd substitutes in the cwd
+		}
+	}
+	if !inShell {
+		return
+	}
+	if name == "pushd" {
+		st.stack = append(st.stack, st.dir)
+	}
+	st.prev = st.dir
+	st.dir = dir
+	if dir != "" && s.isDir != nil && !s.isDir(dir) {
+		st.uncertain = true // the cd may fail (or a mkdir earlier in the command makes it)
+	}
+}
+
+// env reads env's options and assignments from args and returns the index
+// of the command word env runs. -C/--chdir moves local.
+func (s *scanner) env(args []string, lit []bool, local *cwdState, depth int) int {
+	for i := 0; i < len(args); i++ {
+		if !lit[i] {
+			s.unresolved = true
+			return len(args)
+		}
+		a := args[i]
+		switch {
+		case a == "--":
+			return i + 1
+		case a == "-C" || a == "--chdir":
+			if i+1 < len(args) {
+				s.chdir(args[i+1], lit[i+1], local)
+			}
+			i++
+		case strings.HasPrefix(a, "--chdir="):
+			s.chdir(strings.TrimPrefix(a, "--chdir="), true, local)
+		case strings.HasPrefix(a, "-C") && len(a) > 2:
+			s.chdir(a[2:], true, local)
+		case a == "-S" || a == "--split-string" || strings.HasPrefix(a, "--split-string=") || (strings.HasPrefix(a, "-S") && len(a) > 2):
+			var str string
+			ok := true
+			switch {
+			case a == "-S" || a == "--split-string":
+				if i+1 >= len(args) {
+					return len(args)
+				}
+				str, ok = args[i+1], lit[i+1]
+				i++
+			case strings.HasPrefix(a, "--split-string="):
+				str = strings.TrimPrefix(a, "--split-string=")
+			default:
+				str = a[2:]
+			}
+			if !ok {
+				s.unresolved = true
+				return len(args)
+			}
+			rest, _ := joinLit(args[i+1:], lit[i+1:])
+			s.script(str+" "+rest, local.clone(), depth+1)
+			return len(args)
+		case a == "-u" || a == "--unset" || a == "-P":
+			i++
+		case isAssignment(a):
+			n, v, _ := strings.Cut(a, "=")
+			if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
+				s.operand(v, true, local)
+			}
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return len(args)
+}
+
+func (s *scanner) chdir(v string, ok bool, local *cwdState) {
+	if d := s.operand(v, ok, local); d != "" {
+		local.dir = d
+	} else {
+		local.dir = ""
+	}
+}
+
+// sudoChdir reads sudo's -D/--chdir (sudo(8)).
+func (s *scanner) sudoChdir(args []string, lit []bool, local *cwdState) {
+	for i := 0; i < len(args) && lit[i] && strings.HasPrefix(args[i], "-"); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return
+		case a == "-D" || a == "--chdir":
+			if i+1 < len(args) {
+				s.chdir(args[i+1], lit[i+1], local)
+			}
+			i++
+		case strings.HasPrefix(a, "--chdir="):
+			s.chdir(strings.TrimPrefix(a, "--chdir="), true, local)
+		case strings.HasPrefix(a, "-D") && len(a) > 2:
+			s.chdir(a[2:], true, local)
+		}
+	}
+}
+
+// git reads git's global options (before the subcommand): -C chains,
+// --git-dir, --work-tree, and `-c alias.<name>=!<script>` shell aliases.
+func (s *scanner) git(args []string, lit []bool, local *cwdState, depth int) {
+	chain := local.clone()
+	for i := 0; i < len(args); i++ {
+		if !lit[i] {
+			s.unresolved = true
+			return
+		}
+		a := args[i]
+		val := func() (string, bool, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], lit[i], true
+			}
+			return "", false, false
+		}
+		switch {
+		case a == "-C":
+			if v, ok, has := val(); has {
+				s.chdir(v, ok, chain)
+			}
+		case strings.HasPrefix(a, "-C") && len(a) > 2:
+			s.chdir(a[2:], true, chain)
+		case a == "--git-dir" || a == "--work-tree":
+			if v, ok, has := val(); has {
+				s.operand(v, ok, chain)
+			}
+		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
+			_, v, _ := strings.Cut(a, "=")
+			s.operand(v, true, chain)
+		case a == "-c":
+			if v, ok, has := val(); has {
+				s.gitConfig(v, ok, chain, depth)
+			}
+		case a == "--namespace" || a == "--config-env" || a == "--super-prefix" || a == "--list-cmds" || a == "--attr-source":
+			val()
+		case strings.HasPrefix(a, "-"):
+		default:
+			return
+		}
+	}
+}
+
+// gitConfig reads one `git -c key=value`: a shell alias (alias.<name>=!…)
+// runs its script from the top of the work tree, which the scan takes as
+// chain's directory.
+func (s *scanner) gitConfig(kv string, ok bool, chain *cwdState, depth int) {
+	if !ok {
+		return
+	}
+	k, v, _ := strings.Cut(kv, "=")
+	if strings.HasPrefix(strings.ToLower(k), "alias.") && strings.HasPrefix(v, "!") {
+		s.script(v[1:], chain.clone(), depth+1)
+	}
+}
+
+// shell handles sh-family interpreters: a -c string, or a here-document or
+// here-string fed on stdin; a shell reading a pipe runs code this scan does
+// not see.
+func (s *scanner) shell(args []string, lit []bool, x *syntax.Stmt, local *cwdState, depth int) {
+	for k := 0; k < len(args); k++ {
+		if !lit[k] {
+			s.unresolved = true
+			return
+		}
+		v := args[k]
+		if v == "--" || v == "-" || !(strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) {
+			if v != "--" && v != "-" {
+				return // a script file: not read here
+			}
+			break
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			k++
+			continue
+		}
+		if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c")) || v == "--command" {
+			if k+1 < len(args) {
+				if !lit[k+1] {
+					s.unresolved = true
+					return
+				}
+				s.script(args[k+1], local.clone(), depth+1)
+			}
+			return
+		}
+	}
+	fed := false
+	if x != nil {
+		for _, r := range x.Redirs {
+			var w *syntax.Word
+			switch r.Op {
+			case syntax.Hdoc, syntax.DashHdoc:
+				w = r.Hdoc
+			case syntax.WordHdoc:
+				w = r.Word
+			case syntax.RdrIn:
+				fed = true // a script file on stdin
+				continue
+			default:
+				continue
+			}
+			fed = true
+			src, ok := wordLit(w, "")
+			if !ok {
+				s.unresolved = true
+				continue
+			}
+			s.script(src, local.clone(), depth+1)
+		}
+	}
+	if !fed {
+		s.unresolved = true // stdin from a pipe or the caller
+	}
+}
+
+// scriptOption reads a launcher whose option runs a script (scriptOpts).
+func (s *scanner) scriptOption(args []string, lit []bool, opts []string, local *cwdState, depth int) {
+	for i, a := range args {
+		for _, o := range opts {
+			switch {
+			case a == o && i+1 < len(args):
+				if !lit[i+1] {
+					s.unresolved = true
+					return
+				}
+				s.script(args[i+1], local.clone(), depth+1)
+				return
+			case strings.HasPrefix(a, o+"=") && strings.HasPrefix(o, "--"):
+				s.script(strings.TrimPrefix(a, o+"="), local.clone(), depth+1)
+				return
+			}
+		}
+	}
+}
+
+// find: a command run by -exec/-execdir/-ok/-okdir gets paths known only at
+// run time (and -execdir runs it in their directories).
+func (s *scanner) find(args []string, lit []bool, x *syntax.Stmt, st, local *cwdState, depth int) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && args[j] != ";" && args[j] != "+" {
+				j++
+			}
+			s.run(args[i+1:j], lit[i+1:j], nil, st.clone(), local.clone(), depth, false, true)
+			i = j
+		}
+	}
+}
 
 // wordLit returns the literal value of w with quotes removed, and false when
 // w contains expansions.
@@ -104,6 +893,9 @@ func wordLit(w *syntax.Word, home string) (string, bool) {
 			}
 			b.WriteString(v)
 		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			for _, dp := range p.Parts {
@@ -111,13 +903,32 @@ func wordLit(w *syntax.Word, home string) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				b.WriteString(l.Value)
+				b.WriteString(unescapeDbl(l.Value))
 			}
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
+}
+
+// unescapeDbl removes the backslash escapes that count inside double quotes
+// (before $, `, ", \ and a newline).
+func unescapeDbl(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // unescape removes shell backslash escapes from an unquoted literal.
@@ -133,162 +944,4 @@ func unescape(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-// launchers run their arguments as a command (the word after them is the
-// command word).
-var launchers = map[string]bool{"command": true, "exec": true, "nohup": true, "builtin": true, "time": true, "sudo": true, "doas": true}
-
-func callTargets(ce *syntax.CallExpr, home string, depth int) []string {
-	var out []string
-	for _, a := range ce.Assigns {
-		if a.Name != nil && (a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE") {
-			if v, ok := wordLit(a.Value, home); ok && v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	args := make([]string, len(ce.Args))
-	lit := make([]bool, len(ce.Args))
-	for i, w := range ce.Args {
-		args[i], lit[i] = wordLit(w, home)
-	}
-	i := 0
-	for i < len(args) {
-		if !lit[i] {
-			return out
-		}
-		name := path.Base(args[i])
-		switch {
-		case launchers[name]:
-			i++
-			for i < len(args) && lit[i] && strings.HasPrefix(args[i], "-") {
-				i++
-			}
-			continue
-		case name == "env":
-			i = envTargets(args, lit, i+1, &out)
-			continue
-		case name == "cd" || name == "pushd":
-			for j := i + 1; j < len(args); j++ {
-				if !lit[j] {
-					break
-				}
-				if strings.HasPrefix(args[j], "-") && args[j] != "-" {
-					continue
-				}
-				if args[j] != "-" {
-					out = append(out, "\x00cd:"+args[j])
-				}
-				break
-			}
-			return out
-		case shells[name]:
-			if depth >= maxShellDepth {
-				return out
-			}
-			for j := i + 1; j < len(args) && lit[j]; j++ {
-				a := args[j]
-				if !strings.HasPrefix(a, "-") {
-					return out
-				}
-				// -c, or a flag cluster holding c (-ec, -lc).
-				if a != "--" && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
-					if j+1 < len(args) && lit[j+1] {
-						out = append(out, rawTargets(args[j+1], home, depth+1)...)
-					}
-					return out
-				}
-			}
-			return out
-		case name == "git" || strings.HasPrefix(name, "git-"):
-			return append(out, gitTargets(args[i+1:], lit[i+1:])...)
-		}
-		return out
-	}
-	return out
-}
-
-// envTargets reads env's options and assignments from args[i:] and returns
-// the index of the command word env runs.
-func envTargets(args []string, lit []bool, i int, out *[]string) int {
-	for i < len(args) && lit[i] {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "--chdir":
-			if i+1 < len(args) && lit[i+1] {
-				*out = append(*out, "\x00cd:"+args[i+1])
-			}
-			i += 2
-			continue
-		case strings.HasPrefix(a, "--chdir="):
-			*out = append(*out, "\x00cd:"+strings.TrimPrefix(a, "--chdir="))
-		case strings.HasPrefix(a, "-C") && len(a) > 2:
-			*out = append(*out, "\x00cd:"+a[2:])
-		case a == "-u" || a == "--unset" || a == "-S" || a == "--split-string":
-			i += 2
-			continue
-		case strings.HasPrefix(a, "GIT_DIR=") || strings.HasPrefix(a, "GIT_WORK_TREE="):
-			_, v, _ := strings.Cut(a, "=")
-			if v != "" {
-				*out = append(*out, v)
-			}
-		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-		default:
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// gitTargets reads git's global options (before the subcommand).
-func gitTargets(args []string, lit []bool) []string {
-	var out []string
-	var chain string
-	for i := 0; i < len(args); i++ {
-		if !lit[i] {
-			return out
-		}
-		a := args[i]
-		val := func() (string, bool) {
-			if i+1 < len(args) && lit[i+1] {
-				i++
-				return args[i], true
-			}
-			return "", false
-		}
-		switch {
-		case a == "-C":
-			if v, ok := val(); ok && v != "" {
-				if chain != "" && !filepath.IsAbs(v) {
-					v = filepath.Join(chain, v)
-				}
-				chain = v
-				out = append(out, "\x00cd:"+v)
-			}
-		case strings.HasPrefix(a, "-C") && len(a) > 2:
-			v := a[2:]
-			if chain != "" && !filepath.IsAbs(v) {
-				v = filepath.Join(chain, v)
-			}
-			chain = v
-			out = append(out, "\x00cd:"+v)
-		case a == "--git-dir" || a == "--work-tree":
-			if v, ok := val(); ok && v != "" {
-				out = append(out, v)
-			}
-		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
-			_, v, _ := strings.Cut(a, "=")
-			if v != "" {
-				out = append(out, v)
-			}
-		case a == "-c" || a == "--namespace" || a == "--config-env" || a == "--super-prefix" || a == "--list-cmds" || a == "--attr-source":
-			val()
-		case strings.HasPrefix(a, "-"):
-		default:
-			return out
-		}
-	}
-	return out
 }

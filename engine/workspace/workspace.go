@@ -77,35 +77,49 @@ func IsGoverned(root string) (bool, error) {
 // Target is where a call is judged. Dir is the place the call runs in (the
 // base). Roots lists the governed repository roots the call is judged in,
 // without duplicates, the base's first. Outside lists the governed roots
-// reached only through the command's own targets.
+// reached only through the command's own targets. Unresolved is true when
+// the command acts in a directory known only at run time (Scan.Unresolved):
+// the engine judges it even when no root is governed.
 type Target struct {
-	Base    Place
-	Roots   []string
-	Outside []string
+	Base       Place
+	Roots      []string
+	Outside    []string
+	Unresolved bool
 }
 
 // Locate resolves a call. candidates are the base directories in priority
-// order (the payload cwd or the process cwd; for agy its workspacePaths, where
-// the first governed one wins and the first one is the base otherwise);
-// command is the shell command text ("" when the call has none); home
-// expands a leading `~` in target directories.
+// order (the payload cwd; for agy its workspacePaths, where the first
+// governed one wins, an entry that does not exist is passed over, and the
+// first existing one is the base otherwise); command is the shell command
+// text ("" when the call has none); home expands a leading `~` in target
+// directories.
 //
-// Errors: no candidate; a candidate that cannot be resolved; a command target
-// that exists but cannot be inspected (that error does not name the path,
-// which comes from the command text). A target directory that does not exist
-// yet (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
+// Errors: no candidate; no candidate that exists; a candidate that exists
+// but cannot be resolved; a *BoundError from ScanTargets (the command passes
+// a bound of the directory scan); a command target that exists but cannot
+// be inspected (that error does not name the path, which comes from the
+// command text). A target directory that does not exist yet
+// (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
 func Locate(candidates []string, command, home string) (Target, error) {
 	if len(candidates) == 0 {
 		return Target{}, errors.New("no working directory to judge the call in")
 	}
 	var t Target
-	for i, c := range candidates {
+	found := false
+	var missing error
+	for _, c := range candidates {
 		p, err := Resolve(c)
 		if err != nil {
+			if len(candidates) > 1 && filepath.IsAbs(c) && errors.Is(err, fs.ErrNotExist) {
+				// agy lists each --add-dir folder; one that is gone does
+				// not hide a governed one after it.
+				missing = err
+				continue
+			}
 			return Target{}, err
 		}
-		if i == 0 {
-			t.Base = p
+		if !found {
+			t.Base, found = p, true
 		}
 		if p.Governed {
 			t.Base = p
@@ -113,10 +127,18 @@ func Locate(candidates []string, command, home string) (Target, error) {
 			break
 		}
 	}
+	if !found {
+		return Target{}, missing
+	}
 	if command == "" {
 		return t, nil
 	}
-	for _, d := range TargetDirs(command, t.Base.Dir, home) {
+	sc, err := ScanTargets(command, t.Base.Dir, home, isDir)
+	if err != nil {
+		return Target{}, err
+	}
+	t.Unresolved = sc.Unresolved
+	for _, d := range sc.Dirs {
 		p, err := resolveNearest(d)
 		if err != nil {
 			// The path comes from the command text: do not repeat it.
@@ -128,6 +150,12 @@ func Locate(candidates []string, command, home string) (Target, error) {
 		}
 	}
 	return t, nil
+}
+
+// isDir reports whether d is an existing directory (symbolic links followed).
+func isDir(d string) bool {
+	st, err := os.Stat(d)
+	return err == nil && st.IsDir()
 }
 
 // resolveNearest resolves d, or its nearest existing ancestor when d does not

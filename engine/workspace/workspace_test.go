@@ -1,36 +1,63 @@
 package workspace
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
+// TestTargetDirsCorpus replays testdata/targets.json through ScanTargets
+// from /work/cwd: the directories found, whether the scan leaves a
+// directory to run time (unresolved), and the bound a command passes
+// (error: a rule id). Directories listed in "missing" do not exist.
 func TestTargetDirsCorpus(t *testing.T) {
 	data, err := os.ReadFile("testdata/targets.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		Command string   `json:"command"`
-		Home    string   `json:"home"`
-		Want    []string `json:"want"`
+		Command    string   `json:"command"`
+		Home       string   `json:"home"`
+		Missing    []string `json:"missing"`
+		Want       []string `json:"want"`
+		Unresolved bool     `json:"unresolved"`
+		Error      string   `json:"error"`
+		Note       string   `json:"note"`
 	}
-	if err := json.Unmarshal(data, &cases); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.Command, func(t *testing.T) {
-			got := TargetDirs(tc.Command, "/work/cwd", tc.Home)
-			if got == nil {
-				got = []string{}
+			isDir := func(d string) bool { return !slices.Contains(tc.Missing, d) }
+			got, err := ScanTargets(tc.Command, "/work/cwd", tc.Home, isDir)
+			if tc.Error != "" {
+				var be *BoundError
+				if !errors.As(err, &be) || be.Rule != tc.Error {
+					t.Fatalf("err = %v, want bound %s", err, tc.Error)
+				}
+				return
 			}
-			if d := cmp.Diff(tc.Want, got); d != "" {
-				t.Fatalf("targets (-want +got):\n%s", d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Dirs == nil {
+				got.Dirs = []string{}
+			}
+			if d := cmp.Diff(tc.Want, got.Dirs); d != "" {
+				t.Errorf("targets (-want +got):\n%s", d)
+			}
+			if got.Unresolved != tc.Unresolved {
+				t.Errorf("unresolved = %v, want %v", got.Unresolved, tc.Unresolved)
 			}
 		})
 	}

@@ -1,0 +1,112 @@
+package policy
+
+import "strings"
+
+// launcherSpec is what the policy knows of a launcher that only runs its
+// arguments as a command: short options whose letter takes a value (stuck or
+// the next argument), long options taking a value unless written
+// --opt=value, and how many positional words (a duration, a priority, a CPU
+// mask) stand between its options and the command it runs. The arities come
+// from the --help of GNU coreutils (nice, timeout, stdbuf, env), findutils
+// (xargs), util-linux (setsid, ionice, chrt, taskset, flock) as installed on
+// the build machine, and the sudo(8) and time(1) manuals.
+type launcherSpec struct {
+	valShort   string
+	valLong    []string
+	positional int
+}
+
+// simpleLaunchers are the launchers whose whole effect, for the policy and
+// for the directory scan of engine/workspace, is to run the command after
+// their options. The policy's launcher step and LaunchedCommand share this
+// one table.
+var simpleLaunchers = map[string]launcherSpec{
+	"exec":       {valShort: "a"},
+	"builtin":    {},
+	"nohup":      {},
+	"setsid":     {},
+	"nocorrect":  {},
+	"noglob":     {},
+	"caffeinate": {},
+	"unbuffer":   {},
+	"catchsegv":  {},
+	"nice":       {valShort: "n", valLong: []string{"--adjustment"}},
+	"time":       {valShort: "fo", valLong: []string{"--format", "--output"}},
+	"timeout":    {valShort: "sk", valLong: []string{"--signal", "--kill-after"}, positional: 1},
+	"stdbuf":     {valShort: "ioe", valLong: []string{"--input", "--output", "--error"}},
+	"ionice":     {valShort: "cnpPu", valLong: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
+	"chrt":       {positional: 1},
+	"taskset":    {positional: 1},
+	"xargs":      {valShort: "InLPdEas", valLong: []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"}},
+}
+
+// sudoSpec is the option arity of sudo, doas, pkexec and run0 (sudo(8),
+// systemd-run0(1)).
+var sudoSpec = launcherSpec{valShort: "ugphCDrtTU", valLong: []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"}}
+
+// LaunchedCommand reports whether name (a command's base name) is a launcher
+// that runs the command in its arguments (env excepted: its assignments and
+// -C/-S options need their own reading), and returns the words of the
+// command it runs: args without the launcher's options, their values and
+// its positional words. For sudo, doas, pkexec and run0 the NAME=VALUE
+// assignments after the options are kept at the front of the returned words.
+// `command -v`/`-V` runs nothing: ok is true and the result is empty.
+func LaunchedCommand(name string, args []string) (cmd []string, ok bool) {
+	switch name {
+	case "command":
+		for _, a := range args {
+			if a == "-v" || a == "-V" {
+				return nil, true
+			}
+		}
+		return args[skipOptsIndex(len(args), func(i int) string { return args[i] }, "", nil):], true
+	case "sudo", "doas", "pkexec", "run0":
+		return args[skipOptsIndex(len(args), func(i int) string { return args[i] }, sudoSpec.valShort, sudoSpec.valLong):], true
+	}
+	spec, ok := simpleLaunchers[name]
+	if !ok {
+		return nil, false
+	}
+	return args[specIndex(spec, len(args), func(i int) string { return args[i] }):], true
+}
+
+// specIndex is the index in a launcher's n arguments (read through val) of
+// the command it runs: past its options and positional words (n when none).
+func specIndex(spec launcherSpec, n int, val func(int) string) int {
+	i := skipOptsIndex(n, val, spec.valShort, spec.valLong)
+	return min(i+spec.positional, n)
+}
+
+// skipOptsIndex is skipOpts over n arguments read through val: the index of
+// the first argument after the leading options (n when none is left).
+func skipOptsIndex(n int, val func(int) string, valShort string, valLong []string) int {
+	for i := 0; i < n; i++ {
+		v := val(i)
+		if v == "--" {
+			return i + 1
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return i
+		}
+		if strings.HasPrefix(v, "--") {
+			if !strings.Contains(v, "=") {
+				for _, l := range valLong {
+					if v == l {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		for k := 1; k < len(v); k++ {
+			if strings.IndexByte(valShort, v[k]) >= 0 {
+				if k == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return n
+}

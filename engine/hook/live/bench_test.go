@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -203,5 +204,70 @@ func BenchmarkPolicyJudge(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		p.Judge("git commit -m 'fix: typo' && git push origin HEAD")
+	}
+}
+
+// growthShapes are the shapes whose work used to grow with the command
+// (issue 14 item 1), each at the scan bound (16 directory operands, 8
+// nesting levels, 63 launcher words, 256 parentheses, the 2 KiB line) and
+// just past it. Run from a directory above the governed repository, so the
+// directory scan decides whether the command is judged there at all.
+var growthShapes = []struct {
+	name, command string
+}{
+	{"cd-16", strings.Repeat("cd a; ", 15) + "cd repo; git commit --no-verify -m x"},
+	{"cd-26", strings.Repeat("cd a; ", 25) + "cd repo; git commit --no-verify -m x"},
+	{"pushd-16", strings.Repeat("pushd a; ", 15) + "pushd repo; git commit --no-verify -m x"},
+	{"gitC-16", "git" + strings.Repeat(" -C .", 15) + " -C repo commit --no-verify -m x"},
+	{"gitdir-16", "git" + strings.Repeat(" --git-dir=a", 15) + " -C repo commit -n -m x"},
+	{"if-branches-8", strings.Repeat("if true; then cd a; else cd b; fi; ", 8) + "git commit --no-verify -m x"},
+	{"subst-250", strings.Repeat("echo $(", 250) + "cd repo && git commit --no-verify" + strings.Repeat(")", 250)},
+	{"pipeline-2000", "ls" + strings.Repeat(" |\ncat", 2000) + " |\ngit -C repo commit --no-verify"},
+	{"env-63", strings.Repeat("env ", 63) + "git -C repo commit --no-verify"},
+	{"env-64", strings.Repeat("env ", 64) + "git -C repo commit --no-verify"},
+	{"mixed-launchers-60", strings.Repeat("env nice -n 1 timeout 5 nohup ", 15) + "git -C repo commit --no-verify"},
+	{"gitc-200", "git -C repo" + strings.Repeat(" -c a.b=c", 200) + " commit --no-verify"},
+	{"eval-8", strings.Repeat("eval ", 8) + "git -C repo commit --no-verify"},
+	{"eval-9", strings.Repeat("eval ", 9) + "git -C repo commit --no-verify"},
+	{"alias-8", aliasChain(7) + " -C repo a0"},
+	{"and-chain-1000", strings.Repeat("true &&\n", 1000) + "git -C repo commit --no-verify"},
+}
+
+func aliasChain(n int) string {
+	var b strings.Builder
+	b.WriteString("git")
+	for i := 0; i < n; i++ {
+		b.WriteString(" -c alias.a" + strconv.Itoa(i) + "=a" + strconv.Itoa(i+1))
+	}
+	b.WriteString(" -c 'alias.a" + strconv.Itoa(n) + "=commit --no-verify'")
+	return b.String()
+}
+
+// BenchmarkGrowthShapes is the adversarial benchmark of issue 14 item 1:
+// each growth shape through the whole in-process hook call (read, decode,
+// directory scan, settings, policy, encode) from the directory above a
+// governed repository. Every shape must be denied; ns/op is the time the
+// client waits. Run: go test ./engine/hook/live -run '^$' -bench GrowthShapes
+func BenchmarkGrowthShapes(b *testing.B) {
+	deps, err := Deps()
+	if err != nil {
+		b.Fatal(err)
+	}
+	repo, lookup := governedRepo(b)
+	parent := filepath.Dir(repo)
+	if err := os.MkdirAll(filepath.Join(parent, "a", "repo"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, sh := range growthShapes {
+		b.Run(sh.name, func(b *testing.B) {
+			payload := string(claudePayload(b, parent, sh.command))
+			for i := 0; i < b.N; i++ {
+				resp := hook.Run(context.Background(), deps, hook.Request{Client: "claude", Event: "pre-tool",
+					Stdin: strings.NewReader(payload), LookupEnv: lookup})
+				if resp.Exit != 2 {
+					b.Fatalf("%s: exit %d, want a deny: %s", sh.name, resp.Exit, resp.Stderr)
+				}
+			}
+		})
 	}
 }

@@ -138,7 +138,9 @@ func TestEncodeCorpus(t *testing.T) {
 	}
 }
 
-// Every agy answer is exactly one JSON object with a decision.
+// Every agy answer is exactly one JSON object with a decision: a block is
+// "deny" for pre-tool and "continue" for stop (agyBlock); anything else is
+// "allow".
 func TestAgyAlwaysOneJSONObject(t *testing.T) {
 	for _, ev := range []string{"pre-tool", "stop"} {
 		for k := verdict.Allow; k <= verdict.Context+1; k++ {
@@ -151,8 +153,15 @@ func TestAgyAlwaysOneJSONObject(t *testing.T) {
 			if dec.More() {
 				t.Fatalf("%s %v: more than one JSON value", ev, k)
 			}
-			if d, _ := v["decision"].(string); d != "allow" && d != "deny" {
-				t.Fatalf("%s %v: decision %q", ev, k, d)
+			d, _ := v["decision"].(string)
+			blocks := k == verdict.Deny || k > verdict.Context || (k == verdict.Halt && ev != "stop") // a halt off stop is a deny
+			switch {
+			case ev == "stop" && blocks && d != "continue":
+				t.Fatalf("%s %v: decision %q, want continue (the stop block)", ev, k, d)
+			case ev == "pre-tool" && blocks && d != "deny":
+				t.Fatalf("%s %v: decision %q, want deny", ev, k, d)
+			case !blocks && d != "allow":
+				t.Fatalf("%s %v: decision %q, want allow", ev, k, d)
 			}
 		}
 	}

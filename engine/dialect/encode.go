@@ -45,6 +45,24 @@ func agyJSON(decision, reason string) []byte {
 	return append(b, '\n')
 }
 
+// agyBlock is the decision that blocks row's call in agy's answer. For
+// PreToolUse it is "deny". For Stop it is "continue": the Stop answer's
+// decision "continue" blocks the stop and re-enters the agent loop, and any
+// other value lets the agent stop, so a "deny" there would let it stop.
+// Sources: the "Lifecycle Hooks (hooks.json)" contract embedded in the agy
+// 1.2.7 binary as the design record quotes it
+// (../../../shared/reference/003_3611979b20cb26d8.txt, "The agy
+// (Antigravity) dialect", Stop); entireio/cli
+// cmd/entire/cli/agent/antigravity/types.go, StopOutput ("continue" to
+// re-enter the loop; any other value allows stop), wire format checked
+// against agy 1.0.14/1.0.15.
+func agyBlock(row registration.Row) string {
+	if row.Event == "stop" {
+		return "continue"
+	}
+	return "deny"
+}
+
 // haltJSON is the documented "stop the session" form shared by Claude Code
 // (hooks reference, common JSON fields continue/stopReason), Codex 0.169.0
 // (embedded schema stop.command.output: continue, stopReason) and Gemini CLI
@@ -84,6 +102,7 @@ func line(s string) []byte { return []byte(s + "\n") }
 //	allow    exit 0, empty streams            stdout {"decision":"allow"}    exit 0; pre-tool prints LefthookAllowMarker
 //	skip     exit 0, stderr skip line         allow JSON + stderr skip line  exit 0, stderr skip line
 //	deny     exit 2, stderr reason            {"decision":"deny","reason"}   exit 1, stderr reason
+//	                                          (stop: "continue", agyBlock)
 //	halt     stop: continue:false JSON, exit 0 (claude/codex/gemini); otherwise encoded as deny
 //	context  post-tool: hookSpecificOutput.additionalContext JSON, exit 0 (claude/codex/gemini);
 //	         otherwise an allow with the text on stderr as "hookwarden: note: …"
@@ -111,7 +130,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	if row.Client == "agy" {
 		switch kind {
 		case verdict.Deny:
-			return Answer{Stdout: agyJSON("deny", reason)}
+			return Answer{Stdout: agyJSON(agyBlock(row), reason)}
 		case verdict.Skip:
 			return Answer{Stdout: agyJSON("allow", ""), Stderr: line(SkipPrefix + reason)}
 		case verdict.Halt:
@@ -122,7 +141,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 			return Answer{Stdout: agyJSON("allow", "")}
 		}
 		// An unknown kind is never an allow.
-		return Answer{Stdout: agyJSON("deny", "[BLOCKED BY hookwarden:internal] unknown verdict")}
+		return Answer{Stdout: agyJSON(agyBlock(row), "[BLOCKED BY hookwarden:internal] unknown verdict")}
 	}
 	switch kind {
 	case verdict.Deny:

@@ -23,9 +23,10 @@ var ErrInvalid = errors.New("invalid input")
 // cwd). Unlike the hook it judges in any directory, governed or not, and does
 // not look at the process environment's LEFTHOOK variables.
 //
-// It returns Allow or Deny, or an error wrapping ErrInvalid when the command
-// is empty or not valid UTF-8, dir cannot be resolved, a settings layer is
-// invalid, or the policy cannot be built.
+// It returns Allow or Deny (a command past a bound of the directory scan is
+// denied with the bound's rule, workspace.BoundError), or an error wrapping
+// ErrInvalid when the command is empty or not valid UTF-8, dir cannot be
+// resolved, a settings layer is invalid, or the policy cannot be built.
 func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.Verdict, error) {
 	if !utf8.ValidString(command) {
 		return verdict.Verdict{}, fmt.Errorf("%w: the command is not valid UTF-8", ErrInvalid)
@@ -41,6 +42,11 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 	}
 	tgt, err := workspace.Locate([]string{dir}, command, getenv("HOME"))
 	if err != nil {
+		var be *workspace.BoundError
+		if errors.As(err, &be) {
+			// Past a bound of the directory scan: refused, as the hook does.
+			return verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: verdict.Cap(be.Error())}, nil
+		}
 		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	eff, err := settings.Load(settings.SourcesFromEnv(getenv), tgt.Roots)

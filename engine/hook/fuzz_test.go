@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"github.com/hookwarden/hookwarden/engine/verdict"
 	"os"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func FuzzRun(f *testing.F) {
 		in := fx.subst(string(stdin))
 		for _, row := range deps.Table.Rows {
 			resp := Run(context.Background(), deps, Request{Client: row.Client, Event: row.Event,
-				Stdin: strings.NewReader(in), LookupEnv: fx.env(nil), Cwd: fx.gov})
+				Stdin: strings.NewReader(in), LookupEnv: fx.env(nil)})
 			switch {
 			case resp.Exit == 1 && row.Client != "lefthook":
 				t.Fatalf("%s %s: exit 1", row.Client, row.Event)
@@ -46,7 +47,8 @@ func FuzzRun(f *testing.F) {
 			if row.Client == "agy" {
 				var v struct{ Decision string }
 				dec := json.NewDecoder(strings.NewReader(string(resp.Stdout)))
-				if err := dec.Decode(&v); err != nil || dec.More() || (v.Decision != "allow" && v.Decision != "deny") {
+				if err := dec.Decode(&v); err != nil || dec.More() || (v.Decision != "allow" && v.Decision != "deny" && v.Decision != "continue") ||
+					(v.Decision == "continue") != (row.Event == "stop" && resp.Verdict.Kind == verdict.Deny) {
 					t.Fatalf("agy %s: stdout %q is not one decision object", row.Event, resp.Stdout)
 				}
 			}

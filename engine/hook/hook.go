@@ -20,6 +20,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
@@ -148,9 +149,13 @@ func usageProblem(t *registration.Table, req Request) string {
 // in the client's dialect: a panic in a judge is recovered into a deny with
 // RuleInternal (the panic value is not shown: it may hold the command).
 // The call's budget (the row's BudgetMillis, or ctx's deadline when earlier)
-// bounds reading stdin and is the deadline of the context the stop,
-// pre-edit and post-tool judges receive; ctx's cancellation without a
-// deadline reaches only those judges.
+// bounds the whole call: reading stdin, workspace and target resolution,
+// settings, the policy, and the stop, pre-edit and post-tool judges (whose
+// context carries it as its deadline). A judgement still running at the
+// deadline is answered with a deny (RuleBudget; post-tool: a stated skip)
+// and left to end with the process. A stop deny on a repeated pass is the
+// halt answer (bounded). ctx's cancellation without a deadline reaches only
+// the event judges.
 func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	if !registration.ValidName(req.Client) || !registration.ValidName(req.Event) || deps.Table == nil || !deps.Table.HasClient(req.Client) {
 		msg := []byte(usageProblem(deps.Table, req) + Usage)
@@ -175,15 +180,12 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
 			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
 	}
-	defer func() {
-		if recover() != nil {
-			resp = answer(row, deny(RuleInternal, "hookwarden failed internally while judging this %s %s call; the call is refused", row.Client, row.Event))
-		}
-	}()
-	// The budget is a deadline, not a context timer: pre-tool needs it only
-	// for reading stdin (ReadInputUntil polls against it), and a runtime
-	// timer starts the netpoller and wakes a thread on every hook call. The
-	// judges that can block get a context with this deadline (judge).
+	// The budget is a deadline: reading stdin polls against it
+	// (ReadInputUntil), the judges that can block get a context with it, and
+	// the whole judgement runs under it, so a step that stalls (a directory
+	// on a hung file system, a command that takes the policy long) is
+	// answered with a deny before the client gives up and lets the call
+	// through.
 	var deadline time.Time
 	if row.BudgetMillis > 0 {
 		deadline = time.Now().Add(row.Budget())
@@ -191,7 +193,73 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
 		deadline = d
 	}
-	return answer(row, judge(ctx, deps, req, row, deadline))
+	cs := &callState{}
+	done := make(chan verdict.Verdict, 1)
+	go func() {
+		defer func() {
+			if recover() != nil {
+				done <- deny(RuleInternal, "hookwarden failed internally while judging this %s %s call; the call is refused", row.Client, row.Event)
+			}
+		}()
+		done <- judge(ctx, deps, req, row, deadline, cs)
+	}()
+	var v verdict.Verdict
+	if deadline.IsZero() {
+		v = <-done
+	} else {
+		t := time.NewTimer(time.Until(deadline) + BackstopGrace)
+		select {
+		case v = <-done:
+			t.Stop()
+		case <-t.C:
+			v = overBudget(row)
+		}
+	}
+	return answer(row, bounded(row, cs, v))
+}
+
+// BackstopGrace is how long past the budget's deadline Run waits for a
+// judgement before it answers without one: the steps that watch the
+// deadline themselves (reading stdin, the event judges' context) give their
+// own, more precise reason first. Every row's budget leaves seconds before
+// the client's timeout (registration.Table checks budget < timeout).
+const BackstopGrace = 100 * time.Millisecond
+
+// RuleBudget: the call was not judged within its row's budget.
+const RuleBudget = "budget-exceeded"
+
+// overBudget is the answer to a call whose judgement outlived its budget:
+// a deny (the client would let the call through at its own timeout), except
+// at post-tool, which only annotates and states the skip (the seed: a
+// post-tool lookup the deadline ends is a stated skip).
+func overBudget(row registration.Row) verdict.Verdict {
+	if row.Event == "post-tool" {
+		return skip("%s %s: not judged within its %s budget", row.Client, row.Event, row.Budget())
+	}
+	return deny(RuleBudget, "hookwarden could not finish judging this %s %s call within its %s budget (the client gives up at %s and would let the call through); the call is refused, retry it or split the command", row.Client, row.Event, row.Budget(), row.ClientTimeout())
+}
+
+// callState is what the dispatcher learns about a call while judging it
+// that the answer depends on: repeated is true on a repeated stop pass
+// (stop_hook_active true; agy executionNum above 1), read from the decoded
+// payload or, when it does not decode, by dialect.StopFlag.
+// It is written by the judging goroutine and read by the answer, which may
+// be given before that goroutine ends (the budget), hence atomic.
+type callState struct {
+	repeated atomic.Bool
+}
+
+// bounded turns a stop deny on a repeated pass into the halt answer (issue
+// 14 item 6): the client already continued once on our deny, and a second
+// deny would loop the agent forever (the seed: every stop deny is bounded to
+// one pass, then the session halts with continue: false and the reason).
+// Any other verdict is returned unchanged.
+func bounded(row registration.Row, cs *callState, v verdict.Verdict) verdict.Verdict {
+	if row.Event != "stop" || !cs.repeated.Load() || v.Kind != verdict.Deny {
+		return v
+	}
+	return verdict.Verdict{Kind: verdict.Halt, RuleID: v.RuleID, Reason: verdict.Cap(
+		"hookwarden halted the session: this stop was refused on the previous pass and is refused again, so the agent stops instead of looping. " + v.Reason)}
 }
 
 // answer encodes v for row. Control characters in the reason are escaped
@@ -250,7 +318,7 @@ func recordCall(req Request, row registration.Row, dir string, deadline time.Tim
 	return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
 }
 
-func judge(ctx context.Context, deps Deps, req Request, row registration.Row, deadline time.Time) verdict.Verdict {
+func judge(ctx context.Context, deps Deps, req Request, row registration.Row, deadline time.Time, cs *callState) verdict.Verdict {
 	lookup := lookupEnv(req)
 	if dir, ok := lookup(record.EnvVar); ok && dir != "" {
 		return recordCall(req, row, dir, deadline)
@@ -261,8 +329,13 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	}
 	p, err := dialect.Decode(row, data)
 	if err != nil {
+		if row.Event == "stop" {
+			repeated, _ := dialect.StopFlag(row, data)
+			cs.repeated.Store(repeated)
+		}
 		return deny(RuleInvalidInput, "hookwarden could not decode the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
+	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
 	if p.Unjudged != "" {
 		return skip("%s", p.Unjudged)
 	}

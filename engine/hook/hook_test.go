@@ -59,7 +59,7 @@ func fakeDeps(t testing.TB, withJudges bool) Deps {
 	if withJudges {
 		d.Judges = Judges{
 			Stop: func(_ context.Context, c Call) verdict.Verdict {
-				if c.Payload.StopHookActive {
+				if c.Payload.StopHookActive && c.Payload.LastMessage != "deny me" {
 					return verdict.Verdict{Kind: verdict.Halt, Reason: "fake halt in " + c.RepoRoot}
 				}
 				return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-stop", Reason: "fake stop deny"}
@@ -290,6 +290,8 @@ func TestCheck(t *testing.T) {
 		{f.plain, "terraform destroy", "allow", "", ""},
 		{f.plain, "git -C " + f.gov + " status && terraform destroy", "deny", "fake-operator", ""},
 		{f.nowhere, "ls", "allow", "", ""},
+		{f.nowhere, strings.Repeat("cd a; ", 26) + "git commit --no-verify -m x", "deny", "scan-bound-targets", ""},
+		{f.nowhere, strings.Repeat("env ", 64) + "ls", "deny", "scan-bound-words", ""},
 		{f.gov, "   ", "", "", "no command given"},
 		{f.gov, "\xff", "", "", "not valid UTF-8"},
 		{f.broken, "ls", "", "", "gitdir"},
@@ -374,6 +376,56 @@ func TestGetwdOnlyWhenNeeded(t *testing.T) {
 			}
 			if resp.Exit != tc.wantExit || !strings.Contains(string(resp.Stderr), tc.wantStderr) {
 				t.Errorf("exit %d stderr %q, want exit %d with %q", resp.Exit, resp.Stderr, tc.wantExit, tc.wantStderr)
+			}
+		})
+	}
+}
+
+type stallPolicy struct{ release chan struct{} }
+
+func (p stallPolicy) Judge(string) verdict.Verdict {
+	<-p.release
+	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+// TestBudgetBoundsTheWholeCall: a judgement that is still running when the
+// row's budget ends (here a policy and a stop judge that never return) is
+// answered inside the budget: a deny for pre-tool, the halt for a stop on
+// its repeated pass, a stated skip for post-tool. Never an allow, and
+// never the client's own timeout.
+func TestBudgetBoundsTheWholeCall(t *testing.T) {
+	f := newFixture(t, "")
+	release := make(chan struct{})
+	defer close(release)
+	deps := fakeDeps(t, true)
+	deps.NewPolicy = func([]settings.Pattern) (CommandPolicy, error) { return stallPolicy{release}, nil }
+	stall := func(ctx context.Context, c Call) verdict.Verdict { <-release; return verdict.Verdict{Kind: verdict.Allow} }
+	deps.Judges.Stop, deps.Judges.PostTool = stall, stall
+	var rows []registration.Row
+	for _, r := range deps.Table.Rows {
+		r.BudgetMillis = 100
+		rows = append(rows, r)
+	}
+	deps.Table = &registration.Table{Rows: rows}
+	cases := []struct {
+		client, event, stdin string
+		kind                 verdict.Kind
+		rule                 string
+	}{
+		{"claude", "pre-tool", `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"$GOV","tool_input":{"command":"ls"}}`, verdict.Deny, RuleBudget},
+		{"claude", "stop", `{"hook_event_name":"Stop","cwd":"$GOV","stop_hook_active":false,"last_assistant_message":"x"}`, verdict.Deny, RuleBudget},
+		{"codex", "stop", `{"hook_event_name":"Stop","cwd":"$GOV","stop_hook_active":true,"last_assistant_message":"x"}`, verdict.Halt, RuleBudget},
+		{"claude", "post-tool", `{"hook_event_name":"PostToolUse","tool_name":"Bash","cwd":"$GOV","tool_input":{"command":"ls"}}`, verdict.Skip, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.client+" "+tc.event, func(t *testing.T) {
+			resp := Run(context.Background(), deps, Request{Client: tc.client, Event: tc.event,
+				Stdin: strings.NewReader(f.subst(tc.stdin)), LookupEnv: f.env(nil)})
+			if resp.Verdict.Kind != tc.kind || resp.Verdict.RuleID != tc.rule {
+				t.Fatalf("verdict %v %q, want %v %q (stderr %q)", resp.Verdict.Kind, resp.Verdict.RuleID, tc.kind, tc.rule, resp.Stderr)
+			}
+			if tc.kind == verdict.Deny && (resp.Exit != 2 || !strings.Contains(string(resp.Stderr), "within its 100ms budget")) {
+				t.Fatalf("exit %d stderr %q", resp.Exit, resp.Stderr)
 			}
 		})
 	}

@@ -253,7 +253,7 @@ func TestLongReasonCapped(t *testing.T) {
 		return longPolicy{}, nil
 	}
 	f := newFixture(t, "")
-	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", LookupEnv: f.env(nil), 
+	resp := Run(context.Background(), deps, Request{Client: "claude", Event: "pre-tool", LookupEnv: f.env(nil),
 		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + f.gov + `","tool_input":{"command":"x"}}`)})
 	if resp.Exit != 2 || len(resp.Stderr) != verdict.MaxReasonBytes+1 {
 		t.Fatalf("exit %d, stderr of %d bytes", resp.Exit, len(resp.Stderr))
@@ -271,7 +271,7 @@ func TestMissingPolicyDenies(t *testing.T) {
 	deps := fakeDeps(t, false)
 	deps.NewPolicy = nil
 	f := newFixture(t, "")
-	resp := Run(context.Background(), deps, Request{Client: "codex", Event: "pre-tool", LookupEnv: f.env(nil), 
+	resp := Run(context.Background(), deps, Request{Client: "codex", Event: "pre-tool", LookupEnv: f.env(nil),
 		Stdin: strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"` + f.gov + `","tool_input":{"command":"ls"}}`)})
 	if resp.Exit != 2 || resp.Verdict.RuleID != RuleNoJudge {
 		t.Fatalf("exit %d rule %q", resp.Exit, resp.Verdict.RuleID)
@@ -399,7 +399,10 @@ func TestBudgetBoundsTheWholeCall(t *testing.T) {
 	defer close(release)
 	deps := fakeDeps(t, true)
 	deps.NewPolicy = func([]settings.Pattern) (CommandPolicy, error) { return stallPolicy{release}, nil }
-	stall := func(ctx context.Context, c Call) verdict.Verdict { <-release; return verdict.Verdict{Kind: verdict.Allow} }
+	stall := func(ctx context.Context, c Call) verdict.Verdict {
+		<-release
+		return verdict.Verdict{Kind: verdict.Allow}
+	}
 	deps.Judges.Stop, deps.Judges.PostTool = stall, stall
 	var rows []registration.Row
 	for _, r := range deps.Table.Rows {

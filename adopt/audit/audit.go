@@ -11,6 +11,12 @@
 // trust — each with a stable ID (Rules), a severity, the file and line, a
 // message and the fix (usually `hookwarden conform <path>`).
 //
+// Audit is the dry run of conform: besides the findings above it plans
+// conform on the repository (adopt.Conform with DryRun) and reports every
+// file conform would write that no finding explains (conform-drift), so a
+// repository audits without a conform fix exactly when conform would change
+// nothing.
+//
 // Audit never writes: it reads files with lstat-checked reads
 // (internal/safewrite.Preflight refuses symlinks, FIFOs and devices) and
 // never creates, renames or touches a path.
@@ -59,6 +65,7 @@ import (
 	"sync"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -163,6 +170,14 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
+	// Notes the fleet or workstation settings acknowledge are left out
+	// (settings `audit.acknowledge`); an unreadable layer is its own finding
+	// (repoAudit.layers) and acknowledges nothing.
+	if eff, err := settings.Load(settings.SourcesFromEnv(a.getenv), nil); err == nil {
+		for _, l := range eff.Layers {
+			a.acknowledged = append(a.acknowledged, l.File.Acknowledge...)
+		}
+	}
 	version := opts.Version
 	if version == "" {
 		version = buildVersion()
@@ -232,6 +247,9 @@ type renderResult struct {
 type auditor struct {
 	table  *registration.Table
 	getenv func(string) string
+	// acknowledged lists the note ids the fleet and workstation settings
+	// acknowledge (settings File.Acknowledge).
+	acknowledged []string
 
 	mu      sync.Mutex
 	renders map[string]renderResult

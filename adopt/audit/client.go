@@ -2,7 +2,9 @@ package audit
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -298,7 +300,12 @@ func lineOfKey(src []byte, from int, text string) int {
 }
 
 // codex reports Codex hook trust: an error when Codex cannot load the
-// file's hooks at all, else a note with the command each user runs.
+// file's hooks at all; else, unless this machine's Codex config (the one
+// codex-trust writes: $CODEX_HOME/config.toml) already trusts the project
+// and holds the trusted_hash of each of our rows, a note with the exact
+// codex-trust command. The note can be acknowledged fleet-wide (settings
+// `audit.acknowledge: [codex-trust-required]`), e.g. in CI, whose Codex
+// config is not the developers'.
 func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) {
 	entries, err := codextrust.Entries(abs, src, adopt.ServingCommand(owner))
 	if err != nil {
@@ -314,7 +321,34 @@ func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) 
 	if n == 0 {
 		return
 	}
-	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; that is outside the repository, so audit cannot see it", n), "each developer runs: hookwarden codex-trust "+adopt.ShellQuote(r.res.Path)+" (with --trust-project where Codex does not trust the project yet)")
+	var cfg []byte
+	cfgPath, err := codextrust.ConfigPath(r.a.getenv)
+	if err == nil {
+		cfg, err = os.ReadFile(cfgPath)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	st, checkErr := codextrust.Check(cfg, r.root, entries)
+	if err == nil && checkErr == nil && st.ProjectTrusted && len(st.Pending) == 0 {
+		return
+	}
+	fix := "hookwarden codex-trust "
+	state := "on this machine"
+	switch {
+	case err != nil || checkErr != nil:
+		fix += "--trust-project "
+		state = "this machine's Codex config could not be read"
+	case !st.ProjectTrusted:
+		fix += "--trust-project "
+		state = cfgPath + " does not trust the project"
+		if len(st.Pending) > 0 {
+			state += fmt.Sprintf(" and lacks the trusted_hash of %d of them", len(st.Pending))
+		}
+	default:
+		state = fmt.Sprintf("%s lacks the trusted_hash of %d of them", cfgPath, len(st.Pending))
+	}
+	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; %s. Each developer runs the fix once; acknowledge the note fleet-wide with `audit: {acknowledge: [codex-trust-required]}` in the fleet or workstation settings", n, state), fix+adopt.ShellQuote(r.res.Path))
 }
 
 // hooksPath checks core.hooksPath in the repository's git config against
@@ -364,7 +398,7 @@ func (r *repoAudit) hooksPath(clients []string) {
 	if repo.Linked || repo.WorkTree != r.root {
 		rel = cfgPath
 	}
-	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git -C "+adopt.ShellQuote(r.res.Path)+" config --unset core.hooksPath")
+	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git config --file "+adopt.ShellQuote(cfgPath)+" --unset-all core.hooksPath")
 }
 
 // configLine returns the 1-based line of the hooksPath key in a git config

@@ -22,6 +22,7 @@ type fixtureCase struct {
 	Description string `json:"description"`
 	Setup       struct {
 		NoAdopt bool               `json:"no_adopt"`
+		NoGit   bool               `json:"no_git"`
 		Clients []string           `json:"clients"`
 		Decline []string           `json:"decline"`
 		Files   map[string]*string `json:"files"`
@@ -172,7 +173,9 @@ func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(s
 	must(t, os.MkdirAll(repo, 0o755))
 	must(t, os.MkdirAll(home, 0o755))
 	s := c.Setup
-	initGit(t, repo, s.GitConfig)
+	if !s.NoGit {
+		initGit(t, repo, s.GitConfig)
+	}
 	if !s.NoAdopt {
 		rep, err := adopt.Adopt(context.Background(), []string{repo}, adopt.Options{Clients: s.Clients, Decline: s.Decline, Getenv: emptyEnv(home, nil), Jobs: 1})
 		if err != nil {

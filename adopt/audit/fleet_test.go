@@ -142,7 +142,7 @@ func TestCLI(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	clean, _ := sharedCase(t, "clean")
-	stale, _ := sharedCase(t, "rendered-stale")
+	stale, _ := sharedCase(t, "duplicate-handler") // warnings only
 	broken, _ := sharedCase(t, "row-missing")
 	home := t.TempDir()
 

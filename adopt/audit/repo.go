@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -30,6 +32,9 @@ type repoAudit struct {
 
 func (r *repoAudit) add(id, file string, line int, client, event, msg, fix string) {
 	rule, _ := RuleByID(id)
+	if rule.Severity == Note && slices.Contains(r.a.acknowledged, id) {
+		return
+	}
 	r.res.Findings = append(r.res.Findings, Finding{ID: id, Severity: rule.Severity, File: file, Line: line,
 		Client: client, Event: event, Message: adopt.CapReason(msg), Fix: adopt.CapReason(fix)})
 }
@@ -39,10 +44,34 @@ func (r *repoAudit) add(id, file string, line int, client, event, msg, fix strin
 func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 	s, err := safewrite.Preflight(r.root, rel)
 	if err != nil {
-		r.add(IDRepositoryUnreadable, rel, 0, "", "", fmt.Sprintf("%s: cannot be read safely: %v", rel, err), "replace it with a regular file, then run "+r.conform)
+		fix := "replace it with a regular file, then run " + r.conform
+		if link := r.symlinkIn(rel); link != "" {
+			// The copy keeps what the link showed; conform refuses to
+			// write through a symlink, so the link itself has to go.
+			q := adopt.ShellQuote(link)
+			fix = "cd " + adopt.ShellQuote(r.res.Path) + " && t=\"$(readlink -f " + q + ")\" && rm " + q + " && cp -R \"$t\" " + q + " && hookwarden conform ."
+		}
+		r.add(IDRepositoryUnreadable, rel, 0, "", "", fmt.Sprintf("%s: cannot be read safely: %v", rel, err), fix)
 		return s, false
 	}
 	return s, true
+}
+
+// symlinkIn returns the first component of rel (slash-separated, below the
+// root) that is a symbolic link, as a repository-relative path, or "".
+func (r *repoAudit) symlinkIn(rel string) string {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		fi, err := os.Lstat(relJoin(r.root, p))
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
@@ -59,7 +88,17 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 		return r.res
 	}
 	if !man.Exists {
-		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", "hookwarden adopt "+adopt.ShellQuote(path))
+		// adopt governs only the root of a git repository: the fix names
+		// the command that works from here.
+		fix := "hookwarden adopt " + adopt.ShellQuote(path)
+		if repo, found, err := gitdisc.Find(root); err == nil && !found {
+			fix = "git init " + adopt.ShellQuote(path) + " && " + fix
+		} else if err == nil {
+			if top, err := filepath.EvalSymlinks(repo.WorkTree); err == nil && top != root {
+				fix = "hookwarden adopt " + adopt.ShellQuote(top)
+			}
+		}
+		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", fix)
 		return r.res
 	}
 	r.res.Governed = true
@@ -103,7 +142,42 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 		}
 	}
 	r.hooksPath(clients)
+	r.conformDrift()
 	return r.res
+}
+
+// conformDrift holds audit to being the dry run of conform: it plans
+// conform on the repository (adopt.Conform with DryRun, which writes
+// nothing) and reports as an error every file conform would write that no
+// error finding above already names with the conform fix, so audit passes
+// only where conform would change no byte. The detailed findings above say
+// why; this one is the catch-all for any change they do not explain.
+func (r *repoAudit) conformDrift() {
+	rep, err := adopt.Conform(r.ctx, []string{r.root}, adopt.Options{DryRun: true, Jobs: 1, Getenv: r.a.getenv})
+	if err != nil || len(rep.Repositories) != 1 {
+		return
+	}
+	named := map[string]bool{}
+	for _, f := range r.res.Findings {
+		if f.Severity == Error && f.Fix == r.conform {
+			named[f.File] = true
+		}
+	}
+	for _, f := range rep.Repositories[0].Files {
+		switch f.Action {
+		case adopt.ActionCreated, adopt.ActionMerged, adopt.ActionUpdated:
+		default:
+			continue
+		}
+		if named[f.Path] {
+			continue
+		}
+		what := "would " + map[string]string{adopt.ActionCreated: "create", adopt.ActionMerged: "change", adopt.ActionUpdated: "rewrite"}[f.Action] + " " + f.Path + " (step " + f.Step + ")"
+		if len(f.Changes) > 0 {
+			what += ": " + strings.Join(f.Changes, "; ")
+		}
+		r.add(IDConformDrift, f.Path, 0, f.Client, "", "conform "+what, r.conform)
+	}
 }
 
 // lineOf returns the number N of the first "line N" in msg (the form of

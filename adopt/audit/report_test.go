@@ -203,7 +203,7 @@ func TestJSONSchemaVersion1(t *testing.T) {
 // repository in order, each finding's fix under it, and the summary line.
 func TestTextGroupsByRepository(t *testing.T) {
 	var repos []string
-	for _, n := range []string{"clean-without-codex", "row-missing", "rendered-stale"} {
+	for _, n := range []string{"clean-without-codex", "row-missing", "duplicate-handler"} {
 		repo, _ := sharedCase(t, n)
 		repos = append(repos, repo)
 	}
@@ -363,7 +363,8 @@ func TestRenderUnavailable(t *testing.T) {
 	for _, f := range res.Findings {
 		ids = append(ids, f.ID+"@"+string(f.Severity))
 	}
-	want := []string{IDRenderUnavailable + "@error", IDCodexTrust + "@note"}
+	// conform (whose render works) would still write the missing file.
+	want := []string{IDRenderUnavailable + "@error", IDCodexTrust + "@note", IDConformDrift + "@error"}
 	if strings.Join(ids, " ") != strings.Join(want, " ") {
 		t.Fatalf("findings %v, want %v (a render failure hides rendered-missing; it must be an error itself)", ids, want)
 	}

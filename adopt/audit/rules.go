@@ -80,6 +80,8 @@ const (
 	IDCodexTrust = "codex-trust-required"
 	// IDCodexHooksUnloaded: codex loads no hook from .codex/hooks.json.
 	IDCodexHooksUnloaded = "codex-hooks-unloadable"
+	// IDConformDrift: conform would change a file no other finding explains.
+	IDConformDrift = "conform-drift"
 	// IDStepDeclined: an adopt step is declined, so audit does not check it.
 	IDStepDeclined = "step-declined"
 	// IDRepositoryUnreadable: a repository file could not be read safely.
@@ -123,9 +125,9 @@ var Rules = []Rule{
 		"Hook commands are shell text; on Windows, Claude Code 2.1.328 runs its shell commands through Git Bash when it is installed (its bundle names CLAUDE_CODE_GIT_BASH_PATH). In bash a backslash is an escape character and an unquoted path with a space splits into two words, so the hook never runs. Run `hookwarden conform <path>` to rewrite our rows in the quoted, forward-slash form."},
 	{IDRenderedMissing, Error, "A rendered hookwarden file is missing.",
 		"The launcher, the standalone interceptor or a plugin file the manifest's clients need is absent, so the registered hooks have nothing to run. Run `hookwarden conform <path>`."},
-	{IDRenderedStale, Warning, "A rendered hookwarden file is an older render.",
+	{IDRenderedStale, Error, "A rendered hookwarden file is an older render.",
 		"The file carries an intact render header from another hookwarden version or render. Run `hookwarden conform <path>` to refresh it."},
-	{IDRenderedEdited, Warning, "A rendered hookwarden file was edited by hand (or carries no render header).",
+	{IDRenderedEdited, Error, "A rendered hookwarden file was edited by hand (or carries no render header).",
 		"The SHA-256 of the body differs from the digest in its render header, or it has no header: conform keeps it. Review the edit, then run `hookwarden conform --force <path>` to restore the rendered file."},
 	{IDRenderUnavailable, Error, "This build cannot render the repository's files, so they were not checked.",
 		"templates.Render failed in this hookwarden build; rendered files could not be compared. Use a build whose templates render."},
@@ -133,7 +135,7 @@ var Rules = []Rule{
 		"Without the `# BEGIN hookwarden` … `# END hookwarden` block, .hookwarden/backups/ (copies of settings files) can be committed. Run `hookwarden conform <path>`."},
 	{IDGitIgnoreMalformed, Error, "The managed .gitignore block is malformed.",
 		"A BEGIN without END, an END without BEGIN, or two blocks: adopt and conform refuse to edit the file. Repair the markers by hand, then run `hookwarden conform <path>`."},
-	{IDGitIgnoreStale, Warning, "The managed .gitignore block differs from the current one.",
+	{IDGitIgnoreStale, Error, "The managed .gitignore block differs from the current one.",
 		"The lines between the markers are not the block this version writes. Run `hookwarden conform <path>`."},
 	{IDBackupsNotIgnored, Error, "Backups are not ignored by git.",
 		"A rule in the repository's ignore files re-includes .hookwarden/backups/, so a backup of a settings file could be committed. Remove that rule."},
@@ -143,6 +145,8 @@ var Rules = []Rule{
 		"Codex CLI 0.169.0 reads .codex/ only in a trusted project and runs a hook only when the user's config.toml holds its trusted_hash (../shared/e2e/README.md section 2); that lives outside the repository. Each developer runs `hookwarden codex-trust <path>` once."},
 	{IDCodexHooksUnloaded, Error, "Codex loads no hook from .codex/hooks.json.",
 		"The file has a shape Codex CLI 0.169.0 refuses as a whole (e.g. a non-integer timeout or a handler without a command), so none of its hooks run. Run `hookwarden conform <path>` or repair the named handler."},
+	{IDConformDrift, Error, "conform would change a file that no other finding explains.",
+		"audit is the dry run of conform: it plans conform on the repository and reports every file conform would write. This finding names a change the other rules do not describe (for instance a compiled context file gone stale after an AGENTS.md edit). Run `hookwarden conform <path>`."},
 	{IDStepDeclined, Note, "An adopt step is declined, so audit does not check it.",
 		"The manifest's `decline:` lists the step; the files it writes are neither written by adopt nor checked by audit."},
 	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",

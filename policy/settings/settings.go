@@ -90,6 +90,8 @@ func stepName(s string) bool {
 //	  commit_after_minutes: 30      # integer >= 1, minutes
 //	  commit_after_files: 20        # integer >= 1, files
 //	  on_stop: false
+//	audit:
+//	  acknowledge: [codex-trust-required]  # audit note ids this fleet or workstation has seen; not in .hookwarden.yaml
 //
 // Every key is optional except version in a repository file. Zero values and
 // nil pointers mean "not set by this layer". DenyLines holds the YAML line of
@@ -102,6 +104,10 @@ type File struct {
 	Deny       []string
 	DenyLines  []int
 	Checkpoint Checkpoint
+	// Acknowledge lists `audit.acknowledge`: ids of audit notes (only notes
+	// can be acknowledged; adopt/audit checks) the operator has seen, which
+	// audit then leaves out. Read from fleet and workstation files only.
+	Acknowledge []string
 }
 
 // Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
@@ -461,6 +467,26 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 				default:
 					return unknownKey(key, k)
 				}
+				return nil
+			})
+		case "audit":
+			if repo {
+				return fmt.Errorf("line %d: audit: read only from fleet and workstation settings (an acknowledgement is the operator's, not the repository's)", k.Line)
+			}
+			return eachKey(v, "audit", func(key string, k, v *yaml.Node) error {
+				if key != "audit.acknowledge" {
+					return unknownKey(key, k)
+				}
+				l, _, err := stringList(key, v)
+				if err != nil {
+					return err
+				}
+				for i, s := range l {
+					if !stepName(s) {
+						return fmt.Errorf("line %d: audit.acknowledge: %q is not a finding id (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
+					}
+				}
+				f.Acknowledge = l
 				return nil
 			})
 		default:

@@ -38,6 +38,7 @@ type parseCase struct {
 		Minutes *int     `json:"minutes"`
 		Files   *int     `json:"files"`
 		OnStop  *bool    `json:"on_stop"`
+		Ack     []string `json:"acknowledge"`
 	} `json:"want"`
 }
 
@@ -108,6 +109,7 @@ func TestParseCorpus(t *testing.T) {
 				got.Version, got.Clients, got.Decline = f.Version, f.Clients, f.Decline
 				got.Scope, got.Events, got.Deny = f.Hooks.Scope, f.Hooks.Events, f.Deny
 				got.Minutes, got.Files, got.OnStop = f.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterFiles, f.Checkpoint.OnStop
+				got.Ack = f.Acknowledge
 				if d := cmp.Diff(*w, got); d != "" {
 					t.Fatalf("parsed file differs (-want +got):\n%s", d)
 				}
@@ -305,6 +307,9 @@ func render(f File) string {
 		if c.OnStop != nil {
 			fmt.Fprintf(&b, "  on_stop: %t\n", *c.OnStop)
 		}
+	}
+	if f.Acknowledge != nil {
+		fmt.Fprintf(&b, "audit:\n  acknowledge: %s\n", list(f.Acknowledge))
 	}
 	return b.String()
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v3"
 
@@ -60,14 +62,19 @@ func runHook(ctx context.Context, c *cli.Command) error {
 }
 
 // runHookCall serves one hook call of client for event (engine/hook.Run,
-// payload on stdin) and returns the process exit code the client reads:
-// hook.Run's, or 2 when the embedded registration table is malformed.
+// payload on stdin) with SIGPIPE ignored, writes the answer (hook.Emit) and
+// returns the process exit code the client reads: hook.Emit's, or 2 when the
+// embedded registration table is malformed.
 func runHookCall(client, event string) int {
 	deps, err := live.Deps()
 	if err != nil {
 		os.Stderr.WriteString("hookwarden: hook: " + err.Error() + "\n")
 		return 2
 	}
+	// A client that closed a stream must not turn a deny into a death by
+	// SIGPIPE (status -13, which the clients read as a non-blocking error):
+	// writes then fail with EPIPE and hook.Emit keeps the deny's exit code.
+	signal.Ignore(syscall.SIGPIPE)
 	resp := hook.Run(context.Background(), deps, hook.Request{
 		Client:    client,
 		Event:     event,
@@ -75,11 +82,5 @@ func runHookCall(client, event string) int {
 		LookupEnv: os.LookupEnv,
 		Getwd:     os.Getwd,
 	})
-	if len(resp.Stdout) > 0 {
-		os.Stdout.Write(resp.Stdout)
-	}
-	if len(resp.Stderr) > 0 {
-		os.Stderr.Write(resp.Stderr)
-	}
-	return resp.Exit
+	return hook.Emit(resp, client, os.Stdout, os.Stderr)
 }

@@ -181,3 +181,67 @@ func TestProcessStdinNeverClosed(t *testing.T) {
 		t.Fatalf("answered after %v; want after the %v budget and before the client's %v timeout", elapsed, row.Budget(), row.ClientTimeout())
 	}
 }
+
+// TestClosedStreams runs the built binary with its stdout or stderr handed
+// to a pipe whose reading end the "client" has already closed (issue 14
+// item 5): a deny keeps its exit code (2, lefthook 1) instead of dying by
+// SIGPIPE, and an answer that lets the call through but cannot be written
+// (agy's JSON decision, lefthook's allow marker) fails the call.
+func TestClosedStreams(t *testing.T) {
+	hw, _ := binaries(t)
+	repo, _ := governedRepo(t)
+	home := filepath.Join(filepath.Dir(repo), "home")
+	cases := []struct {
+		name, client, command string
+		closeStdout           bool
+		closeStderr           bool
+		want                  int
+	}{
+		{"claude deny, stderr closed", "claude", "git commit --no-verify -m x", false, true, 2},
+		{"claude deny, both closed", "claude", "git commit --no-verify -m x", true, true, 2},
+		{"codex deny, stderr closed", "codex", "git commit --no-verify -m x", false, true, 2},
+		{"gemini deny, stderr closed", "gemini", "git commit --no-verify -m x", false, true, 2},
+		{"lefthook deny, stderr closed", "lefthook", "git commit --no-verify -m x", false, true, 1},
+		{"lefthook allow, stdout closed: the marker is lost", "lefthook", "ls", true, false, 1},
+		{"agy allow, stdout closed: the decision is lost", "agy", "ls", true, false, 2},
+		{"agy deny, stdout closed", "agy", "git commit --no-verify -m x", true, false, 2},
+		{"claude allow, stdout closed: nothing to write", "claude", "ls", true, false, 0},
+		{"claude allow, both closed: nothing to write", "claude", "ls", true, true, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(hw, "hook", tc.client, "pre-tool")
+			cmd.Dir = repo
+			cmd.Stdin = bytes.NewReader(payloadFor(t, tc.client, tc.command, repo))
+			cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}
+			closed := func() *os.File {
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Close() // the client is gone: every write is EPIPE (or SIGPIPE)
+				t.Cleanup(func() { w.Close() })
+				return w
+			}
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if tc.closeStdout {
+				cmd.Stdout = closed()
+			}
+			if tc.closeStderr {
+				cmd.Stderr = closed()
+			}
+			err := cmd.Run()
+			var ee *exec.ExitError
+			code := 0
+			if errors.As(err, &ee) {
+				code = ee.ExitCode() // -1 when a signal ended it
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.want {
+				t.Fatalf("exit %d (%v), want %d", code, err, tc.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@ package main
 import (
 	"context"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
@@ -19,10 +21,8 @@ func main() {
 	if err != nil || len(os.Args) != 3 {
 		os.Exit(2)
 	}
-	cwd, _ := os.Getwd()
+	signal.Ignore(syscall.SIGPIPE)
 	resp := hook.Run(context.Background(), deps, hook.Request{Client: os.Args[1], Event: os.Args[2],
-		Stdin: os.Stdin, LookupEnv: os.LookupEnv, Cwd: cwd})
-	os.Stdout.Write(resp.Stdout)
-	os.Stderr.Write(resp.Stderr)
-	os.Exit(resp.Exit)
+		Stdin: os.Stdin, LookupEnv: os.LookupEnv, Getwd: os.Getwd})
+	os.Exit(hook.Emit(resp, os.Args[1], os.Stdout, os.Stderr))
 }

@@ -36,3 +36,14 @@ func ManifestText(clients, decline, events []string) []byte {
 func flow(items []string) string {
 	return "[" + strings.Join(items, ", ") + "]"
 }
+
+// keyLine returns the 1-based line of the first top-level key `key:` in a
+// YAML manifest, or 1 when it is not found (the error still names the file).
+func keyLine(data []byte, key string) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, key+":") {
+			return i + 1
+		}
+	}
+	return 1
+}

@@ -184,6 +184,9 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 	}
 	if err := ValidateDecline(decline); err != nil {
+		if man.Exists {
+			return p.fail("%s:%d: %v", ManifestFile, keyLine(man.Data, "decline"), err)
+		}
 		return p.fail("%v", err)
 	}
 	if !man.Exists {

@@ -89,10 +89,18 @@ func SettingsFile(client string) (string, bool) {
 	return p, ok
 }
 
+// launcherCallers are the steps whose files call the launcher: the client
+// rows (every registration form runs it; templates.RegistrationCommand) and
+// the opencode plugin (which runs it itself; templates' launcherPrefix).
+var launcherCallers = []string{StepAgentHooks, templates.StepOpencodePlugin}
+
 // ValidateDecline checks every name in decline is a step name other than the
 // manifest (which cannot be declined: it is what marks a repository
-// governed). It returns an error naming the first bad entry and the valid
-// names.
+// governed), and that declining the launcher leaves nothing calling it: the
+// launcher may be declined only together with every step whose files call
+// it (launcherCallers), since a row calling a missing launcher fails every
+// call it guards (issue 15). It returns an error naming the first bad entry
+// and the valid names, or the steps still calling the launcher.
 func ValidateDecline(decline []string) error {
 	for _, d := range decline {
 		if d == StepManifest {
@@ -100,6 +108,17 @@ func ValidateDecline(decline []string) error {
 		}
 		if !slices.Contains(Steps, d) {
 			return fmt.Errorf("decline %q: unknown step (steps: %s)", d, strings.Join(Steps[1:], ", "))
+		}
+	}
+	if slices.Contains(decline, templates.StepLauncher) {
+		var calling []string
+		for _, c := range launcherCallers {
+			if !slices.Contains(decline, c) {
+				calling = append(calling, c)
+			}
+		}
+		if len(calling) > 0 {
+			return fmt.Errorf("decline %q: the files of %s call the launcher and would call a missing file on every hook; decline %s too, or keep the launcher", templates.StepLauncher, strings.Join(calling, " and "), strings.Join(calling, " and "))
 		}
 	}
 	return nil

@@ -72,7 +72,9 @@ const MaxWorkspacePaths = 16
 // Unjudged, when non-empty, says why this call is outside the registration
 // (e.g. a tool the row does not match) and the engine answers a stated skip
 // with it. Command is the shell command text (pre-tool). FilePath is the
-// edited path (pre-edit; also post-tool when present). Cwd is the cwd member
+// edited path (pre-edit; also post-tool when present). ToolInput is the raw
+// JSON object of tool_input as sent (pre-edit only: the edit guard applies
+// the edit it describes; nil otherwise). Cwd is the cwd member
 // as sent ("" when absent). WorkspacePaths are agy's workspace roots in
 // order. LastMessage is the agent's final text (stop: last_assistant_message,
 // or Gemini's prompt_response). StopHookActive is true when the client says
@@ -84,6 +86,7 @@ type Payload struct {
 	Unjudged       string
 	Command        string
 	FilePath       string
+	ToolInput      []byte
 	Cwd            string
 	WorkspacePaths []string
 	LastMessage    string
@@ -231,6 +234,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 			if p.FilePath, err = in.reqStr(pathKey, "tool_input."+pathKey); err != nil {
 				return p, err
 			}
+			p.ToolInput, _ = o.get("tool_input")
 		} else if p.FilePath, _, err = in.str(pathKey, "tool_input."+pathKey); err != nil {
 			return p, err
 		}

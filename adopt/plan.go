@@ -332,7 +332,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		absPath := filepath.Join(root, filepath.FromSlash(rel))
 		var want []clientjson.Handler
-		for _, ev := range events {
+		for _, ev := range RegisteredEvents(events) {
 			row, ok := table.Lookup(client, ev)
 			if !ok {
 				continue

@@ -69,8 +69,30 @@ var Steps = []string{
 var DefaultClients = []string{"claude", "codex", "gemini", "agy", "opencode"}
 
 // DefaultEvents are the neutral events registered when the manifest sets no
-// hooks.events: the pre-tool gate and the stop gate.
-var DefaultEvents = []string{"pre-tool", "stop"}
+// hooks.events: the pre-tool gate, its file-edit half (pre-edit: the guard's
+// own files and the git hooks directory, issue 14 item 3) and the stop gate.
+var DefaultEvents = []string{"pre-tool", "pre-edit", "stop"}
+
+// RegisteredEvents returns the neutral events adopt, conform and audit
+// register for a manifest's hooks.events (nil: DefaultEvents): the list as
+// written, plus pre-edit right after pre-tool when the list has pre-tool but
+// not pre-edit. pre-edit is the part of the pre-tool gate that covers the
+// clients' file-edit tools, so a manifest written before it existed
+// (`events: [pre-tool, stop]`) gets it on the next conform, and audit
+// reports it missing until then. It returns a new slice.
+func RegisteredEvents(events []string) []string {
+	if events == nil {
+		events = DefaultEvents
+	}
+	out := make([]string, 0, len(events)+1)
+	for _, e := range events {
+		out = append(out, e)
+		if e == "pre-tool" && !slices.Contains(events, "pre-edit") {
+			out = append(out, "pre-edit")
+		}
+	}
+	return out
+}
 
 // settingsFile maps a client to the repository-relative settings file that
 // adopt merges its rows into (DESIGN.md "Files in a governed repository";

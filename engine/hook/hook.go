@@ -69,13 +69,15 @@ type CommandPolicy interface {
 // Payload is the decoded payload. Dir is the absolute directory the call runs
 // in. RepoRoot is the governed repository root the call is judged in ("" when
 // the call is judged only because a settings layer sets hooks.scope: all and
-// no repository is governed). Settings is the merged settings.
+// no repository is governed). Settings is the merged settings. Home is the
+// hook process's $HOME ("" when unset).
 type Call struct {
 	Row      registration.Row
 	Payload  dialect.Payload
 	Dir      string
 	RepoRoot string
 	Settings *settings.Effective
+	Home     string
 }
 
 // Judge decides one call of a stop, pre-edit or post-tool event. ctx carries
@@ -380,7 +382,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		}
 		return skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName)
 	}
-	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff}
+	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
 	}

@@ -9,7 +9,9 @@ package live
 import (
 	"context"
 
+	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
+	"github.com/hookwarden/hookwarden/engine/editguard"
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/stopgate"
@@ -72,7 +74,9 @@ func Environment(lookup func(string) (string, bool)) verdict.Verdict {
 }
 
 // judges returns the event judges wired into this build: the stop gate and
-// the checkpoint (engine/stopgate) for stop, pre-edit and post-tool.
+// the checkpoint (engine/stopgate) for stop, pre-edit and post-tool; at
+// pre-edit the edit guard (engine/editguard) judges first and its deny
+// stands.
 func judges() hook.Judges {
 	return hook.Judges{
 		Stop: func(ctx context.Context, c hook.Call) verdict.Verdict {
@@ -88,6 +92,15 @@ func judges() hook.Judges {
 			})
 		},
 		PreEdit: func(ctx context.Context, c hook.Call) verdict.Verdict {
+			if c.RepoRoot != "" {
+				v := editguard.Judge(ctx, editguard.Input{
+					Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
+					FilePath: c.Payload.FilePath, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Ours: adopt.Ours,
+				})
+				if v.Kind != verdict.Allow {
+					return v
+				}
+			}
 			return stopgate.JudgeEdit(ctx, stopgate.EditInput{
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, FilePath: c.Payload.FilePath,
 				Config: CheckpointConfig(c.Settings),

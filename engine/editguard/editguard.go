@@ -1,0 +1,563 @@
+// Package editguard is the self-protection half of the pre-edit judge
+// (issue 14 item 3): it denies a file edit (Claude Code Edit, MultiEdit,
+// Write, NotebookEdit; Gemini CLI replace, write_file) whose target is one of
+// the guard's own files in a governed repository (policy.GuardPaths), inside
+// the repository's git hooks directory, or a git config file, and lets an
+// edit of a client hook settings file through only when the file it would
+// produce still parses and still holds every one of our rows unchanged.
+//
+// It runs in process: no child process, only stat, readlink and bounded
+// reads, each step checked against the context's deadline (an unfinished
+// judgement is a deny, never an allow).
+package editguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/policy"
+)
+
+// Rule ids carried in Verdict.RuleID.
+const (
+	// RuleGuardFile: the edit targets one of the guard's own files.
+	RuleGuardFile = "guard-file-edit"
+	// RuleClientHooks: the edit of a client hook settings file would drop,
+	// change or switch off our rows, or break the file's parse.
+	RuleClientHooks = "client-hooks-edit"
+	// RuleHooksDir: the edit targets the git hooks directory or a git
+	// config file (the hooks-dir rule of the command policy).
+	RuleHooksDir = "hooks-dir-edit"
+	// RuleInvalidInput: the payload names no target path, or its edit
+	// cannot be read.
+	RuleInvalidInput = "invalid-input"
+	// RuleUnjudged: the edit could not be judged (deadline, unreadable
+	// file or directory).
+	RuleUnjudged = "edit-unjudged"
+)
+
+// MaxFileBytes bounds how much of a client hook settings file is read to
+// apply an edit to it; a larger file is a deny (a real one is a few KiB).
+const MaxFileBytes = 1 << 20
+
+// maxLinks bounds symbolic-link hops while resolving one path (Linux's
+// MAXSYMLINKS is 40); more is a deny.
+const maxLinks = 40
+
+// Input is one pre-edit call.
+//
+// Client is the calling client ("claude" or "gemini": whose edit semantics
+// apply). Tool is tool_name (Claude Edit, MultiEdit, Write, NotebookEdit;
+// Gemini replace, write_file). ToolInput is the raw JSON object of
+// tool_input. FilePath is the target as the payload names it
+// (tool_input.file_path, NotebookEdit's notebook_path). Dir is the call's
+// absolute working directory (the payload cwd), against which a relative
+// FilePath is resolved. RepoRoot is the absolute root of the governed
+// repository the call is judged in. Home is $HOME ("" when unset), for a
+// leading `~/`. Ours reports whether a hook command is one of ours (the
+// definition adopt and audit use).
+type Input struct {
+	Client    string
+	Tool      string
+	ToolInput []byte
+	FilePath  string
+	Dir       string
+	RepoRoot  string
+	Home      string
+	Ours      func(command string) bool
+}
+
+// Judge returns Deny (with one of the rule ids above and a reason that names
+// the protected file's repository-relative path, never the edit's content)
+// or Allow. See the package doc for what is denied. ctx's deadline bounds
+// the judgement; when it passes first, the answer is a Deny with
+// RuleUnjudged.
+func Judge(ctx context.Context, in Input) verdict.Verdict {
+	if strings.TrimSpace(in.FilePath) == "" {
+		return deny(RuleInvalidInput, "the %s call names no target path (tool_input.file_path is empty), so hookwarden cannot tell which file it would change; the edit is refused", in.Tool)
+	}
+	if !filepath.IsAbs(in.Dir) || !filepath.IsAbs(in.RepoRoot) {
+		return deny(RuleUnjudged, "the edit has no absolute working directory or repository root to resolve its target against; the edit is refused")
+	}
+	g := guard{ctx: ctx, in: in}
+	v, err := g.judge()
+	if err != nil {
+		return deny(RuleUnjudged, "hookwarden could not judge this edit (%v); the edit is refused", err)
+	}
+	return v
+}
+
+type guard struct {
+	ctx context.Context
+	in  Input
+}
+
+// hit is one protected file an edit target resolves to.
+type hit struct {
+	root  string // the governed repository root (symlinks resolved)
+	entry policy.GuardPath
+	rel   string // the target relative to root, slash-separated
+}
+
+func (g *guard) alive() error {
+	if err := g.ctx.Err(); err != nil {
+		return fmt.Errorf("the pre-edit budget ran out: %w", err)
+	}
+	return nil
+}
+
+func (g *guard) judge() (verdict.Verdict, error) {
+	rootReal, err := resolve(g.in.RepoRoot)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	roots := []string{rootReal}
+	var clientHit *hit
+	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
+		for _, abs := range absolutes(raw, g.in.Dir) {
+			if err := g.alive(); err != nil {
+				return verdict.Verdict{}, err
+			}
+			targets, err := interpretations(abs)
+			if err != nil {
+				return verdict.Verdict{}, err
+			}
+			for _, t := range targets {
+				if r, ok, err := governedRootOf(t); err != nil {
+					return verdict.Verdict{}, err
+				} else if ok && !contains(roots, r) {
+					roots = append(roots, r)
+				}
+				for _, root := range roots {
+					h, found, err := g.guardHit(root, t)
+					if err != nil {
+						return verdict.Verdict{}, err
+					}
+					if found {
+						if !h.entry.ClientHooks {
+							return deny(RuleGuardFile, "%s is one of hookwarden's own files in the governed repository (%s); agents may not edit it. A person changes it by editing it outside the agent, then running `hookwarden conform`", h.entry.Path, describe(h.entry)), nil
+						}
+						if clientHit != nil && (clientHit.entry.Path != h.entry.Path || clientHit.root != h.root) {
+							return deny(RuleClientHooks, "the edit's target resolves to more than one client hook settings file (%s and %s); the edit is refused", clientHit.entry.Path, h.entry.Path), nil
+						}
+						hc := h
+						clientHit = &hc
+					}
+					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
+						return verdict.Verdict{}, err
+					} else if ok {
+						return v, nil
+					}
+				}
+			}
+		}
+	}
+	if clientHit == nil {
+		return verdict.Verdict{Kind: verdict.Allow}, nil
+	}
+	return g.clientHooksEdit(*clientHit)
+}
+
+// describe names what kind of guard file an entry is.
+func describe(e policy.GuardPath) string {
+	switch {
+	case e.Path == ".hookwarden.yaml":
+		return "the manifest that marks the repository governed"
+	case e.Dir:
+		return "a rendered launcher, interceptor or plugin directory"
+	}
+	return "a rendered plugin file"
+}
+
+// spellings returns the ways a client may read raw as a path: as given;
+// without NUL bytes; Gemini CLI 0.61.0's resolveToRealPath also turns a
+// file:// URL into a path and percent-decodes (decodeURIComponent) and its
+// resolveDefensiveToolPath drops a leading `@` (bundle chunk-5FZXKDXH.js);
+// a leading `~/` is home. Every spelling is judged, so a spelling one client
+// reads as a guard file is refused whichever client sent it.
+func spellings(raw, home string) []string {
+	out := []string{raw}
+	add := func(s string) {
+		if s != "" && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	s := strings.ReplaceAll(raw, "\x00", "")
+	add(s)
+	if strings.HasPrefix(s, "file://") {
+		if u, err := url.Parse(s); err == nil {
+			add(u.Path)
+			s = u.Path
+		}
+	}
+	if d, err := url.PathUnescape(s); err == nil {
+		add(d)
+	}
+	for _, c := range append([]string(nil), out...) {
+		if strings.HasPrefix(c, "@") {
+			add(strings.TrimLeft(c[1:], `/\`))
+		}
+		if strings.HasPrefix(c, "~/") && home != "" {
+			add(filepath.Join(home, c[2:]))
+		}
+	}
+	return out
+}
+
+// absolutes returns the absolute path(s) of one spelling: itself when
+// absolute, else joined to dir (both Claude Code and Gemini CLI resolve a
+// relative path against the session's directory).
+func absolutes(p, dir string) []string {
+	p = strings.ReplaceAll(p, `\`, string(filepath.Separator))
+	if filepath.IsAbs(p) {
+		return []string{p}
+	}
+	return []string{filepath.Join(dir, p)}
+}
+
+// interpretations returns the real paths an absolute path can reach: `..`
+// folded lexically before links are followed (what Node's path.resolve does
+// before the clients' realpath), and `..` taken after following each link
+// (what the kernel does on open). Links are followed even when dangling, so
+// a write through a dangling link is judged at the file it would create.
+func interpretations(abs string) ([]string, error) {
+	a, err := resolve(filepath.Clean(abs))
+	if err != nil {
+		return nil, err
+	}
+	b, err := resolveRaw(abs)
+	if err != nil {
+		return nil, err
+	}
+	if a == b {
+		return []string{a}, nil
+	}
+	return []string{a, b}, nil
+}
+
+// resolve resolves every symbolic link in a clean absolute path, kernel
+// style; missing components are kept as they are.
+func resolve(p string) (string, error) { return resolveRaw(p) }
+
+// resolveRaw walks p component by component from the root: `.` is skipped,
+// `..` goes to the parent of what is resolved so far, a symbolic link is
+// replaced by its target (relative targets against the link's directory)
+// and walked again, at most maxLinks times. A component that does not exist
+// ends the resolution; the rest is appended lexically.
+func resolveRaw(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("%s: not an absolute path", p)
+	}
+	rest := splitPath(p)
+	cur := string(filepath.Separator)
+	hops := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+				return filepath.Clean(filepath.Join(append([]string{next}, rest...)...)), nil
+			}
+			return "", fmt.Errorf("%s: %w", next, err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		hops++
+		if hops > maxLinks {
+			return "", fmt.Errorf("%s: more than %d symbolic links", p, maxLinks)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", next, err)
+		}
+		if filepath.IsAbs(target) {
+			cur = string(filepath.Separator)
+		}
+		rest = append(splitPath(target), rest...)
+	}
+	return cur, nil
+}
+
+func splitPath(p string) []string {
+	return strings.Split(p, string(filepath.Separator))
+}
+
+func isNotDir(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+// governedRootOf returns the root of the governed repository holding t
+// (resolved), if any: an edit into another governed repository on the same
+// machine is judged by that repository's guard files too.
+func governedRootOf(t string) (string, bool, error) {
+	dir := nearestDir(t)
+	repo, found, err := gitdisc.Find(dir)
+	if err != nil || !found {
+		return "", false, nil //nolint:nilerr // not inside a readable repository: nothing of a guard there
+	}
+	ok, err := workspace.IsGoverned(repo.WorkTree)
+	if err != nil || !ok {
+		return "", false, nil //nolint:nilerr // an unreadable manifest is judged by the repository's own calls
+	}
+	r, err := resolve(repo.WorkTree)
+	if err != nil {
+		return "", false, err
+	}
+	return r, true, nil
+}
+
+// nearestDir returns the longest existing directory prefix of t.
+func nearestDir(t string) string {
+	for d := t; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return d
+		}
+	}
+}
+
+// caseInsensitive reports whether root's file system folds case: the
+// manifest, looked up with its name upper-cased, is the same file.
+func caseInsensitive(root string) bool {
+	a, err := os.Stat(filepath.Join(root, ".hookwarden.yaml"))
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(filepath.Join(root, ".HOOKWARDEN.YAML"))
+	return err == nil && os.SameFile(a, b)
+}
+
+// guardHit reports whether t (a resolved absolute path) is a guard file of
+// the governed repository at root: by name (policy.LookupGuardPath on t
+// relative to root, case-folded on a case-insensitive file system), or by
+// identity (t, or for a guard directory one of t's existing ancestors, is
+// the same file as the guard entry: hard links and case variants).
+func (g *guard) guardHit(root, t string) (hit, bool, error) {
+	fold := caseInsensitive(root)
+	if rel, ok := within(root, t); ok {
+		if e, ok := policy.LookupGuardPath(rel, fold); ok {
+			return hit{root: root, entry: e, rel: rel}, true, nil
+		}
+	}
+	tfi, terr := os.Stat(t)
+	for _, e := range policy.GuardPaths() {
+		if err := g.alive(); err != nil {
+			return hit{}, false, err
+		}
+		efi, err := os.Stat(filepath.Join(root, filepath.FromSlash(e.Path)))
+		if err != nil {
+			continue
+		}
+		if terr == nil && os.SameFile(tfi, efi) {
+			return hit{root: root, entry: e, rel: e.Path}, true, nil
+		}
+		if !e.Dir {
+			continue
+		}
+		for d := filepath.Dir(t); d != filepath.Dir(d); d = filepath.Dir(d) {
+			if dfi, err := os.Stat(d); err == nil && os.SameFile(dfi, efi) {
+				return hit{root: root, entry: e, rel: e.Path}, true, nil
+			}
+		}
+	}
+	return hit{}, false, nil
+}
+
+// within returns t relative to root (slash-separated) when t is root or
+// below it.
+func within(root, t string) (string, bool) {
+	rel, err := filepath.Rel(root, t)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// withinFold is within, comparing case-insensitively when fold.
+func withinFold(dir, t string, fold bool) bool {
+	if fold {
+		dir, t = strings.ToLower(dir), strings.ToLower(t)
+	}
+	_, ok := within(dir, t)
+	return ok
+}
+
+// hooksDirHit denies an edit inside the repository's git hooks directory
+// (the common git directory's hooks and core.hooksPath, read in process by
+// internal/gitdisc) or one the command policy's hooks-dir rule recognises by
+// name (policy.HooksPathKind: .git/hooks, .husky, .githooks, ...), and an
+// edit of a git config file (where core.hooksPath is set).
+func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) {
+	rel, inside := within(root, t)
+	names := []string{raw}
+	if inside {
+		names = append(names, rel)
+	}
+	for _, n := range names {
+		hooks, conf := policy.HooksPathKind(n)
+		if hooks {
+			return deny(RuleHooksDir, "the edit targets the repository's git hooks directory; agents may not change git hooks (they run on every commit and push). A person changes them outside the agent"), true, nil
+		}
+		if conf {
+			return deny(RuleHooksDir, "the edit targets a git config file, where core.hooksPath decides which hooks git runs; agents may not edit it. A person changes it outside the agent"), true, nil
+		}
+	}
+	repo, found, err := gitdisc.Find(root)
+	if err != nil {
+		return verdict.Verdict{}, false, err
+	}
+	if !found {
+		return verdict.Verdict{}, false, nil
+	}
+	dirs, err := gitdisc.HooksDirs(repo, g.in.Home)
+	if err != nil {
+		return verdict.Verdict{}, false, err
+	}
+	fold := caseInsensitive(root)
+	gitDirs := []string{repo.GitDir}
+	if c, err := gitdisc.CommonDir(repo); err == nil && c != repo.GitDir {
+		gitDirs = append(gitDirs, c)
+	}
+	for _, gd := range gitDirs {
+		gdr, err := resolve(gd)
+		if err != nil {
+			return verdict.Verdict{}, false, err
+		}
+		for _, name := range []string{"config", "config.worktree"} {
+			if withinFold(filepath.Join(gdr, name), t, fold) {
+				return deny(RuleHooksDir, "the edit targets a git config file, where core.hooksPath decides which hooks git runs; agents may not edit it. A person changes it outside the agent"), true, nil
+			}
+		}
+	}
+	for _, d := range dirs {
+		dr, err := resolve(d)
+		if err != nil {
+			return verdict.Verdict{}, false, err
+		}
+		if withinFold(dr, t, fold) {
+			return deny(RuleHooksDir, "the edit targets the repository's git hooks directory (core.hooksPath included); agents may not change git hooks (they run on every commit and push). A person changes them outside the agent"), true, nil
+		}
+	}
+	return verdict.Verdict{}, false, nil
+}
+
+// clientHooksEdit judges an edit of a client hook settings file: allowed
+// only for the edit tools whose result hookwarden can reproduce, when every
+// result the client could write still parses as that client's file, holds
+// every one of our rows unchanged (clientjson.OurRowTexts) and does not
+// switch the client's hooks off (clientjson.HooksDisabled).
+func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
+	file := filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
+	if !editTool(g.in.Client, g.in.Tool) {
+		return deny(RuleClientHooks, "%s holds hookwarden's hook rows; only an Edit/MultiEdit/Write (Gemini: replace/write_file) that keeps them is allowed, and %s is not one of those tools", h.entry.Path, g.in.Tool), nil
+	}
+	before, exists, err := readBounded(file)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	if err := g.alive(); err != nil {
+		return verdict.Verdict{}, err
+	}
+	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
+	if why != "" {
+		return deny(RuleClientHooks, "%s holds hookwarden's hook rows, and hookwarden cannot reproduce this edit exactly (%s), so it cannot check that the rows stay; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent and run `hookwarden conform`", h.entry.Path, why), nil
+	}
+	want, err := clientjson.OurRowTexts(file, before, h.entry.Client, g.in.Ours)
+	if err != nil {
+		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
+	}
+	wasOff, _ := clientjson.HooksDisabled(file, before, h.entry.Client)
+	for _, after := range results {
+		if err := g.alive(); err != nil {
+			return verdict.Verdict{}, err
+		}
+		got, err := clientjson.OurRowTexts(file, after, h.entry.Client, g.in.Ours)
+		if err != nil {
+			return deny(RuleClientHooks, "the edit would leave %s unparseable for its client (%v), which would drop hookwarden's rows; the edit is refused", h.entry.Path, err), nil
+		}
+		if missing := countMissing(want, got); missing > 0 {
+			return deny(RuleClientHooks, "the edit would remove or change %d of hookwarden's hook rows in %s; edits there must keep every hookwarden row byte for byte (other rows and keys are yours to change)", missing, h.entry.Path), nil
+		}
+		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
+			return deny(RuleClientHooks, "the edit would switch the client's hooks off in %s (hookwarden's rows included); the edit is refused", h.entry.Path), nil
+		}
+	}
+	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// countMissing returns how many entries of want (a multiset) got lacks.
+func countMissing(want, got []string) int {
+	have := map[string]int{}
+	for _, s := range got {
+		have[s]++
+	}
+	n := 0
+	for _, s := range want {
+		if have[s] > 0 {
+			have[s]--
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// readBounded reads a file of at most MaxFileBytes; exists is false when it
+// does not exist.
+func readBounded(path string) (data []byte, exists bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, false, fmt.Errorf("%s: larger than %d bytes", path, MaxFileBytes)
+	}
+	return data, true, nil
+}
+
+func deny(rule, format string, args ...any) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: rule,
+		Reason: verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] " + fmt.Sprintf(format, args...))}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

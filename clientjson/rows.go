@@ -6,8 +6,8 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// OurRowTexts returns one canonical text per handler of ours in src (the
-// handlers Registered lists, in file order): the event name, the handler's
+// OurRowTexts returns one canonical text per handler of ours in src (every
+// handler owner claims, near misses included, in file order): the event name, the handler's
 // group without its "hooks" array, and the handler object, each as compact
 // JSON with comments and insignificant whitespace removed, joined by NUL.
 // Two files hold the same rows of ours unchanged exactly when their texts
@@ -15,7 +15,7 @@ import (
 // added key (Claude Code's "async", a group-level key) or a moved handler
 // all change a text. Empty src yields none. Errors are those of Merge (a
 // file the client or Merge would refuse).
-func OurRowTexts(path string, src []byte, client string, ours func(command string) bool) ([]string, error) {
+func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string, error) {
 	d, err := dialectFor(client)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func OurRowTexts(path string, src []byte, client string, ours func(command strin
 		for _, g := range ev.groups {
 			var group []byte
 			for _, h := range g.handlers {
-				if !h.hasCommand || ours == nil || !ours(h.command) {
+				if !h.hasCommand || !owner.Claim(h.command, h.args, h.hasArgs).Ours() {
 					continue
 				}
 				if group == nil {

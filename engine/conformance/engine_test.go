@@ -203,6 +203,21 @@ func engineCases() []engineCase {
 					r.wantNotCarried(t, blockedPrefix)
 					r.wantForeignEvent(t, "pre-edit")
 				}},
+			engineCase{name: "pre-edit-guard", client: client, rows: []string{"pre-edit"}, needs: "pre-edit",
+				check:    "pre-edit guard: a write to .hookwarden.yaml was refused by the adopted pre-edit row, the file is unchanged and the refusal reached the model",
+				manifest: manifestWith(""),
+				script: func(sb *Sandbox) Script {
+					return Script{Edit: &Edit{Path: filepath.Join(sb.Repo, ".hookwarden.yaml"), Content: "version: 1\nclients: []\n"}}
+				},
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					b, err := os.ReadFile(filepath.Join(r.sb.Repo, ".hookwarden.yaml"))
+					if err != nil || string(b) != manifestFor(r.c.Name, "") {
+						t.Errorf(".hookwarden.yaml changed although hookwarden denied the edit (err %v):\n%s", err, b)
+					}
+					r.wantCarried(t, "guard-file-edit")
+					r.wantForeignEvent(t, "pre-edit")
+				}},
 		)
 	}
 	return cases

@@ -65,8 +65,9 @@ const maxLinks = 40
 // absolute working directory (the payload cwd), against which a relative
 // FilePath is resolved. RepoRoot is the absolute root of the governed
 // repository the call is judged in. Home is $HOME ("" when unset), for a
-// leading `~/`. Ours reports whether a hook command is one of ours (the
-// definition adopt and audit use).
+// leading `~/`. Owner returns the one definition of our rows in a client's
+// hook file (adopt.Owner, which adopt, conform and audit use); it is called
+// only for an edit of a client hook settings file.
 type Input struct {
 	Client    string
 	Tool      string
@@ -75,7 +76,7 @@ type Input struct {
 	Dir       string
 	RepoRoot  string
 	Home      string
-	Ours      func(command string) bool
+	Owner     func(client string) (*clientjson.Owner, error)
 }
 
 // Judge returns Deny (with one of the rule ids above and a reason that names
@@ -487,7 +488,14 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 	if why != "" {
 		return deny(RuleClientHooks, "%s holds hookwarden's hook rows, and hookwarden cannot reproduce this edit exactly (%s), so it cannot check that the rows stay; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent and run `hookwarden conform`", h.entry.Path, why), nil
 	}
-	want, err := clientjson.OurRowTexts(file, before, h.entry.Client, g.in.Ours)
+	if g.in.Owner == nil {
+		return verdict.Verdict{}, errors.New("no definition of our rows wired in")
+	}
+	owner, err := g.in.Owner(h.entry.Client)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	want, err := clientjson.OurRowTexts(file, before, h.entry.Client, owner)
 	if err != nil {
 		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
 	}
@@ -496,7 +504,7 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 		if err := g.alive(); err != nil {
 			return verdict.Verdict{}, err
 		}
-		got, err := clientjson.OurRowTexts(file, after, h.entry.Client, g.in.Ours)
+		got, err := clientjson.OurRowTexts(file, after, h.entry.Client, owner)
 		if err != nil {
 			return deny(RuleClientHooks, "the edit would leave %s unparseable for its client (%v), which would drop hookwarden's rows; the edit is refused", h.entry.Path, err), nil
 		}

@@ -10,6 +10,7 @@ import (
 	"context"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
 	"github.com/hookwarden/hookwarden/engine/editguard"
 	"github.com/hookwarden/hookwarden/engine/hook"
@@ -95,7 +96,7 @@ func judges() hook.Judges {
 			if c.RepoRoot != "" {
 				v := editguard.Judge(ctx, editguard.Input{
 					Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
-					FilePath: c.Payload.FilePath, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Ours: adopt.Ours,
+					FilePath: c.Payload.FilePath, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
 				})
 				if v.Kind != verdict.Allow {
 					return v
@@ -107,6 +108,16 @@ func judges() hook.Judges {
 			})
 		},
 	}
+}
+
+// owner returns adopt's definition of our rows in client's hook file, for
+// the edit guard's check of an edit to that file.
+func owner(client string) (*clientjson.Owner, error) {
+	t, err := registration.Default()
+	if err != nil {
+		return nil, err
+	}
+	return adopt.Owner(client, t)
 }
 
 // CheckpointConfig converts the merged settings' checkpoint section into the

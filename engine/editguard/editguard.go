@@ -126,6 +126,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 	roots := []string{rootReal}
 	var clientHit *hit
 	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
+		if strings.IndexByte(raw, 0) >= 0 {
+			continue // names no file; its spelling without NUL bytes is judged
+		}
 		for _, abs := range absolutes(raw, g.in.Dir) {
 			if err := g.alive(); err != nil {
 				return verdict.Verdict{}, err
@@ -224,7 +227,8 @@ func absolutes(p, dir string) []string {
 	if filepath.IsAbs(p) {
 		return []string{p}
 	}
-	return []string{filepath.Join(dir, p)}
+	// Not filepath.Join: it would fold `..` before links are followed.
+	return []string{strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + p}
 }
 
 // interpretations returns the real paths an absolute path can reach: `..`

@@ -171,7 +171,7 @@ type Capability struct {
 // RenderedByDefault reports whether `hookwarden adopt` writes the row
 // (client, event) into a repository without the operator asking for more:
 // the client is one of adopt.DefaultClients and the event one of
-// adopt.DefaultEvents (pre-tool and stop). Other rows (pre-edit, post-tool,
+// adopt.DefaultEvents (pre-tool, pre-edit and stop). Other rows (post-tool,
 // lefthook) are written only when the manifest's hooks.events or --clients
 // name them.
 func RenderedByDefault(client, event string) bool {

@@ -104,10 +104,11 @@ func TestCapabilities(t *testing.T) {
 	for _, c := range caps {
 		rendered[c.Client+" "+c.Event] = c.Rendered
 	}
-	// adopt's defaults (issue 3): pre-tool and stop of every default client;
-	// pre-edit only on request; lefthook is not a default client.
+	// adopt's defaults (issues 3 and 14): pre-tool, pre-edit and stop of
+	// every default client that has the row; post-tool only on request;
+	// lefthook is not a default client.
 	for pair, want := range map[string]bool{"claude pre-tool": true, "codex stop": true, "opencode pre-tool": true,
-		"claude pre-edit": false, "gemini post-tool": false, "lefthook pre-tool": false} {
+		"claude pre-edit": true, "gemini pre-edit": true, "gemini post-tool": false, "lefthook pre-tool": false} {
 		if rendered[pair] != want {
 			t.Errorf("%s: rendered %v, want %v", pair, rendered[pair], want)
 		}

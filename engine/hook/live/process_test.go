@@ -245,3 +245,47 @@ func TestClosedStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestNoChildProcessOnPreEditGuard traces the real process with strace: the
+// edit guard's denies (a guard file by a relative path, by a symlink, the git
+// hooks directory) execute no program besides the hook itself. An edit the
+// guard lets through goes on to the checkpoint, which runs git (issue 6;
+// engine/checkpoint) and is not traced here.
+func TestNoChildProcessOnPreEditGuard(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Fatalf("strace is required for this check (apt-get install strace): %v", err)
+	}
+	hw, _ := binaries(t)
+	repo, _ := governedRepo(t)
+	if err := os.Symlink(".hookwarden.yaml", filepath.Join(repo, "alias.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{".hookwarden.yaml", "alias.yaml", ".git/hooks/pre-commit"} {
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": repo,
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Write",
+			"tool_input": map[string]any{"file_path": target, "content": "x"}, "tool_use_id": "toolu_01"})
+		trace := filepath.Join(t.TempDir(), "trace")
+		cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", trace, hw, "hook", "claude", "pre-edit")
+		cmd.Dir = repo
+		cmd.Stdin = bytes.NewReader(payload)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("%s: want a deny (exit 2), got %v\n%s", target, err, out)
+		}
+		data, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		execs := 0
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if strings.Contains(l, "execve(") || strings.Contains(l, "execveat(") || strings.Contains(l, "fork(") {
+				execs++
+			}
+		}
+		if execs != 1 {
+			t.Fatalf("%s: pre-edit started a child process (%d exec/fork calls):\n%s", target, execs, data)
+		}
+	}
+}

@@ -79,7 +79,8 @@ type Scan struct {
 // Errors are *BoundError: the command is past policy.ParseBound, names more
 // than policy.MaxTargetOperands directory operands, or nests scripts past
 // MaxScriptDepth. A command the shell parser (mvdan.cc/sh/v3/syntax, bash
-// dialect) rejects yields an empty Scan: the policy judges its text.
+// dialect) rejects yields no directories and Unresolved: the policy judges
+// its text.
 func ScanTargets(command, cwd, home string, isDir func(string) bool) (Scan, error) {
 	if id := policy.ParseBound(command); id != "" {
 		return Scan{}, &BoundError{Rule: id}
@@ -212,6 +213,9 @@ func (s *scanner) script(src string, st *cwdState, depth int) {
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
+		// A script this parser rejects may still run in some shell: judge
+		// the command (the policy reads its text) rather than skip it.
+		s.unresolved = true
 		return
 	}
 	s.stmts(f.Stmts, st, depth)

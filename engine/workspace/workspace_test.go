@@ -106,6 +106,8 @@ func TestLocate(t *testing.T) {
 		{"governed cwd plus another governed target", []string{gov}, "cd " + other + " && git commit -n", gov, []string{gov, other}, true},
 		{"agy: first governed workspace wins", []string{nowhere, plain, gov, other}, "ls", gov, []string{gov}, true},
 		{"agy: none governed, first is base", []string{plain, nowhere}, "ls", plain, nil, false},
+		{"agy: an earlier entry that does not exist does not hide the governed one", []string{filepath.Join(root, "gone"), gov}, "ls", gov, []string{gov}, true},
+		{"agy: a missing first entry, none governed: the first existing one is the base", []string{filepath.Join(root, "gone"), plain}, "ls", plain, nil, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,6 +152,7 @@ func TestLocateErrors(t *testing.T) {
 	}{
 		{"no candidates", nil, "", "no working directory"},
 		{"cwd missing", []string{filepath.Join(root, "missing")}, "", "no such file"},
+		{"every agy entry missing", []string{filepath.Join(root, "missing"), filepath.Join(root, "gone")}, "", "no such file"},
 		{"relative cwd", []string{"rel"}, "", "not absolute"},
 		{".hookwarden.yaml is a directory", []string{bad}, "", "not a regular file"},
 		// A marker that leads nowhere is unreadable, not absent: absent

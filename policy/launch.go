@@ -110,3 +110,8 @@ func skipOptsIndex(n int, val func(int) string, valShort string, valLong []strin
 	}
 	return n
 }
+
+// IsAssignment reports whether s is a shell assignment word NAME=VALUE
+// (NAME: a letter or underscore, then letters, digits, underscores): what
+// env(1) and sudo(8) read as a variable before the command.
+func IsAssignment(s string) bool { return isAssignment(s) }

@@ -496,7 +496,7 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 			s.sudoChdir(rest, rlit, local)
 			cmd, _ := policy.LaunchedCommand(name, rest)
 			k := len(rest) - len(cmd)
-			for k < len(rest) && rlit[k] && isAssignment(rest[k]) {
+			for k < len(rest) && rlit[k] && policy.IsAssignment(rest[k]) {
 				n, v, _ := strings.Cut(rest[k], "=")
 				if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
 					s.operand(v, true, local)
@@ -564,19 +564,6 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 		}
 		return
 	}
-}
-
-func isAssignment(s string) bool {
-	n, _, ok := strings.Cut(s, "=")
-	if !ok || n == "" {
-		return false
-	}
-	for i, c := range n {
-		if !(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
 }
 
 func joinLit(args []string, lit []bool) (string, bool) {
@@ -654,40 +641,22 @@ func (s *scanner) env(args []string, lit []bool, local *cwdState, depth int) int
 		switch {
 		case a == "--":
 			return i + 1
-		case a == "-C" || a == "--chdir":
-			if i+1 < len(args) {
-				s.chdir(args[i+1], lit[i+1], local)
-			}
-			i++
-		case strings.HasPrefix(a, "--chdir="):
-			s.chdir(strings.TrimPrefix(a, "--chdir="), true, local)
-		case strings.HasPrefix(a, "-C") && len(a) > 2:
-			s.chdir(a[2:], true, local)
-		case a == "-S" || a == "--split-string" || strings.HasPrefix(a, "--split-string=") || (strings.HasPrefix(a, "-S") && len(a) > 2):
-			var str string
-			ok := true
-			switch {
-			case a == "-S" || a == "--split-string":
-				if i+1 >= len(args) {
-					return len(args)
-				}
-				str, ok = args[i+1], lit[i+1]
-				i++
-			case strings.HasPrefix(a, "--split-string="):
-				str = strings.TrimPrefix(a, "--split-string=")
-			default:
-				str = a[2:]
-			}
+		case isOpt(a, "-C", "--chdir"):
+			v, ok, next := optValue(args, lit, i)
+			s.chdir(v, ok, local)
+			i = next
+		case isOpt(a, "-S", "--split-string"):
+			str, ok, next := optValue(args, lit, i)
 			if !ok {
 				s.unresolved = true
 				return len(args)
 			}
-			rest, _ := joinLit(args[i+1:], lit[i+1:])
+			rest, _ := joinLit(args[next+1:], lit[next+1:])
 			s.script(str+" "+rest, local.clone(), depth+1)
 			return len(args)
 		case a == "-u" || a == "--unset" || a == "-P":
 			i++
-		case isAssignment(a):
+		case policy.IsAssignment(a):
 			n, v, _ := strings.Cut(a, "=")
 			if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
 				s.operand(v, true, local)
@@ -710,22 +679,37 @@ func (s *scanner) chdir(v string, ok bool, local *cwdState) {
 
 // sudoChdir reads sudo's -D/--chdir (sudo(8)).
 func (s *scanner) sudoChdir(args []string, lit []bool, local *cwdState) {
-	for i := 0; i < len(args) && lit[i] && strings.HasPrefix(args[i], "-"); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return
-		case a == "-D" || a == "--chdir":
-			if i+1 < len(args) {
-				s.chdir(args[i+1], lit[i+1], local)
-			}
-			i++
-		case strings.HasPrefix(a, "--chdir="):
-			s.chdir(strings.TrimPrefix(a, "--chdir="), true, local)
-		case strings.HasPrefix(a, "-D") && len(a) > 2:
-			s.chdir(a[2:], true, local)
+	for i := 0; i < len(args) && lit[i] && strings.HasPrefix(args[i], "-") && args[i] != "--"; i++ {
+		if isOpt(args[i], "-D", "--chdir") {
+			var v string
+			var ok bool
+			v, ok, i = optValue(args, lit, i)
+			s.chdir(v, ok, local)
 		}
 	}
+}
+
+// isOpt reports whether a is the short option (alone or with its value
+// stuck on) or the long option (alone or as --long=value).
+func isOpt(a, short, long string) bool {
+	return a == long || strings.HasPrefix(a, long+"=") || strings.HasPrefix(a, short)
+}
+
+// optValue returns the value of the option at args[i] (isOpt): stuck on it,
+// after "=", or the next word; ok is false when that word is not literal or
+// missing. next is the index of the last word the option used.
+func optValue(args []string, lit []bool, i int) (v string, ok bool, next int) {
+	a := args[i]
+	if _, val, found := strings.Cut(a, "="); found && strings.HasPrefix(a, "--") {
+		return val, true, i
+	}
+	if !strings.HasPrefix(a, "--") && len(a) > 2 {
+		return a[2:], true, i
+	}
+	if i+1 < len(args) {
+		return args[i+1], lit[i+1], i + 1
+	}
+	return "", false, i
 }
 
 // git reads git's global options (before the subcommand): -C chains,

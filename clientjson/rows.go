@@ -54,6 +54,68 @@ func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string
 	return out, nil
 }
 
+// ClaudeLocalSettings is the per-checkout Claude settings file, relative to
+// the repository root: Claude Code 2.1.328 reads it with
+// .claude/settings.json as project settings (its bundle: "Project settings
+// (.claude/settings.json and .claude/settings.local.json)"), so its
+// "disableAllHooks": true switches our rows off although adopt never
+// writes the file.
+const ClaudeLocalSettings = ".claude/settings.local.json"
+
+// DisabledRows returns how many handlers of ours (every handler owner
+// claims) Gemini CLI's "hooksConfig": {"disabled": [...]} switches off:
+// Gemini CLI 0.61.0 skips a hook whose name, or else whose command, is
+// listed (settings schema: "List of hook names (commands) that should be
+// disabled"). Other clients and empty src answer 0. Errors are those of
+// Merge.
+func DisabledRows(path string, src []byte, client string, owner *Owner) (int, error) {
+	d, err := dialectFor(client)
+	if err != nil {
+		return 0, err
+	}
+	if client != "gemini" || len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
+		return 0, nil
+	}
+	dc, err := parseDoc(path, src, d)
+	if err != nil {
+		return 0, err
+	}
+	listed := map[string]bool{}
+	if hc := findMember(dc.root.Value.(*hujson.Object), "hooksConfig"); hc != nil {
+		if obj, ok := hc.Value.Value.(*hujson.Object); ok {
+			if dm := findMember(obj, "disabled"); dm != nil {
+				if arr, ok := dm.Value.Value.(*hujson.Array); ok {
+					for i := range arr.Elements {
+						if lit, ok := arr.Elements[i].Value.(hujson.Literal); ok && lit.Kind() == '"' {
+							listed[lit.String()] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	n := 0
+	for _, ev := range dc.hooks().events {
+		for _, g := range ev.groups {
+			for _, h := range g.handlers {
+				if !h.hasCommand || !owner.Claim(h.command, h.args, h.hasArgs).Ours() {
+					continue
+				}
+				name := ""
+				if m := findMember(h.val.Value.(*hujson.Object), "name"); m != nil {
+					if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+						name = lit.String()
+					}
+				}
+				if listed[h.command] || (name != "" && listed[name]) {
+					n++
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
 // canonical returns v as compact standard JSON (comments and trailing
 // commas removed, no whitespace between tokens).
 func canonical(v hujson.Value) []byte {

@@ -154,12 +154,10 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	}
 }
 
-// claudeLocalFile is the per-checkout Claude settings file: Claude Code
-// 2.1.328 reads it with .claude/settings.json as project settings (its
-// bundle: "Project settings (.claude/settings.json and
-// .claude/settings.local.json)"), usually git-ignored, so a workstation
+// claudeLocalFile is the per-checkout Claude settings file
+// (clientjson.ClaudeLocalSettings), usually git-ignored, so a workstation
 // audit sees it and CI does not.
-const claudeLocalFile = ".claude/settings.local.json"
+const claudeLocalFile = clientjson.ClaudeLocalSettings
 
 // claudeLocal reports disableAllHooks: true in .claude/settings.local.json.
 func (r *repoAudit) claudeLocal() {

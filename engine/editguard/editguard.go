@@ -124,7 +124,7 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	roots := []string{rootReal}
-	var clientHit *hit
+	var clientHit, localHit *hit
 	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
 		if strings.IndexByte(raw, 0) >= 0 {
 			continue // names no file; its spelling without NUL bytes is judged
@@ -158,6 +158,10 @@ func (g *guard) judge() (verdict.Verdict, error) {
 						hc := h
 						clientHit = &hc
 					}
+					if rel, ok := within(root, t); ok && localHit == nil && sameName(rel, clientjson.ClaudeLocalSettings, caseInsensitive(root)) {
+						localHit = &hit{root: root, rel: clientjson.ClaudeLocalSettings,
+							entry: policy.GuardPath{Path: clientjson.ClaudeLocalSettings, Client: "claude"}}
+					}
 					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
 						return verdict.Verdict{}, err
 					} else if ok {
@@ -167,10 +171,22 @@ func (g *guard) judge() (verdict.Verdict, error) {
 			}
 		}
 	}
-	if clientHit == nil {
-		return verdict.Verdict{Kind: verdict.Allow}, nil
+	switch {
+	case clientHit != nil:
+		return g.clientHooksEdit(*clientHit)
+	case localHit != nil:
+		return g.claudeLocalEdit(*localHit)
 	}
-	return g.clientHooksEdit(*clientHit)
+	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// sameName compares two repository-relative slash paths, ASCII
+// case-insensitively when fold.
+func sameName(a, b string, fold bool) bool {
+	if fold {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 // describe names what kind of guard file an entry is.
@@ -504,6 +520,7 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
 	}
 	wasOff, _ := clientjson.HooksDisabled(file, before, h.entry.Client)
+	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
 	for _, after := range results {
 		if err := g.alive(); err != nil {
 			return verdict.Verdict{}, err
@@ -517,6 +534,38 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 		}
 		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
 			return deny(RuleClientHooks, "the edit would switch the client's hooks off in %s (hookwarden's rows included); the edit is refused", h.entry.Path), nil
+		}
+		if n, err := clientjson.DisabledRows(file, after, h.entry.Client, owner); err == nil && n > offBefore {
+			return deny(RuleClientHooks, "the edit would list hookwarden's hook commands in hooksConfig.disabled of %s, which switches them off; the edit is refused", h.entry.Path), nil
+		}
+	}
+	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// claudeLocalEdit judges an edit of .claude/settings.local.json, which
+// Claude Code reads as project settings (clientjson.ClaudeLocalSettings):
+// it is not a guard file, but an edit that would set "disableAllHooks":
+// true there switches our rows off, so the edit is applied as the client
+// would and refused when any result switches hooks off (or when hookwarden
+// cannot reproduce it). A result that does not parse is let through: Claude
+// Code then ignores the file, hooks included.
+func (g *guard) claudeLocalEdit(h hit) (verdict.Verdict, error) {
+	file := filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
+	if !editTool(g.in.Client, g.in.Tool) {
+		return deny(RuleClientHooks, "%s is read by Claude Code as project settings, where disableAllHooks switches hookwarden's rows off; only an Edit/MultiEdit/Write (Gemini: replace/write_file) hookwarden can check is allowed there, and %s is not one of those tools", h.entry.Path, g.in.Tool), nil
+	}
+	before, exists, err := readBounded(file)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
+	if why != "" {
+		return deny(RuleClientHooks, "%s can switch hookwarden's rows off (disableAllHooks), and hookwarden cannot reproduce this edit exactly (%s), so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly", h.entry.Path, why), nil
+	}
+	wasOff, _ := clientjson.HooksDisabled(file, before, "claude")
+	for _, after := range results {
+		if off, err := clientjson.HooksDisabled(file, after, "claude"); err == nil && off && !wasOff {
+			return deny(RuleClientHooks, "the edit would set disableAllHooks in %s, which switches every Claude Code hook off, hookwarden's rows included; the edit is refused", h.entry.Path), nil
 		}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil

@@ -62,7 +62,9 @@ func replay(t *testing.T, deps hook.Deps, repo string, lookup func(string) (stri
 // repository: the recorded command (`touch e2e_tool_ran.txt`) is a plain
 // allow (exit 0, empty streams; lefthook prints its allow marker), the first stop calls (final message
 // "done", clean tree) are let through by the stop gate, and the repeated
-// stop passes (stop_hook_active true) answer one stated-skip line.
+// stop passes (stop_hook_active true) answer one stated-skip line; the
+// recorded pre-edit writes are allowed for an ordinary file and denied by
+// the edit guard for .hookwarden.yaml ("deny:<rule>").
 func TestRecordedPayloads(t *testing.T) {
 	deps, err := Deps()
 	if err != nil {
@@ -96,7 +98,13 @@ func TestRecordedPayloads(t *testing.T) {
 					t.Fatalf("exit %d stdout %q stderr %q, want one stated-skip line", resp.Exit, resp.Stdout, errs)
 				}
 			default:
-				t.Fatalf("unknown expectation %q", tc.Want)
+				rule, ok := strings.CutPrefix(tc.Want, "deny:")
+				if !ok {
+					t.Fatalf("unknown expectation %q", tc.Want)
+				}
+				if resp.Exit != 2 || resp.Verdict.Kind != verdict.Deny || resp.Verdict.RuleID != rule || !strings.Contains(errs, rule) {
+					t.Fatalf("exit %d stderr %q (verdict %v %s), want a deny by %s", resp.Exit, errs, resp.Verdict.Kind, resp.Verdict.RuleID, rule)
+				}
 			}
 		})
 	}

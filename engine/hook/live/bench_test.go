@@ -3,6 +3,7 @@ package live
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // trivialSource is the comparison program of the whole-process target: a Go
@@ -266,6 +268,60 @@ func BenchmarkGrowthShapes(b *testing.B) {
 					Stdin: strings.NewReader(payload), LookupEnv: lookup})
 				if resp.Exit != 2 {
 					b.Fatalf("%s: exit %d, want a deny: %s", sh.name, resp.Exit, resp.Stderr)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPreEditGuard measures one pre-edit call through hook.Run (warm,
+// in process) in the cases where the edit guard decides without the
+// checkpoint's git: a Write of the manifest (deny by name), a Write through
+// a symlink to it (deny after resolving), and an Edit of
+// .claude/settings.json that changes our row (the edit applied and both
+// files parsed). An edit the guard allows goes on to the checkpoint, whose
+// git is the cost it was before the guard existed; engine/editguard's
+// BenchmarkJudge measures the guard alone on an allowed edit.
+func BenchmarkPreEditGuard(b *testing.B) {
+	deps, err := Deps()
+	if err != nil {
+		b.Fatal(err)
+	}
+	repo, lookup := governedRepo(b)
+	if err := os.Symlink(".hookwarden.yaml", filepath.Join(repo, "alias.yaml")); err != nil {
+		b.Fatal(err)
+	}
+	cmd, err := templates.RegistrationCommand("claude", "pre-tool")
+	if err != nil {
+		b.Fatal(err)
+	}
+	settings, _ := json.MarshalIndent(map[string]any{"permissions": map[string]any{"allow": []string{"Bash(npm test)"}},
+		"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "^Bash$", "hooks": []any{
+			map[string]any{"type": "command", "command": cmd, "timeout": 15}}}}}}, "", "  ")
+	if err := os.MkdirAll(filepath.Join(repo, ".claude"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".claude", "settings.json"), settings, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name, tool string
+		input      map[string]any
+		exit       int
+	}{
+		{"deny-manifest", "Write", map[string]any{"file_path": ".hookwarden.yaml", "content": "x"}, 2},
+		{"deny-symlink", "Write", map[string]any{"file_path": "alias.yaml", "content": "x"}, 2},
+		{"deny-client-file", "Edit", map[string]any{"file_path": ".claude/settings.json", "old_string": `"timeout": 15`, "new_string": `"timeout": 1`}, 2},
+	} {
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": repo,
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": bc.tool, "tool_input": bc.input, "tool_use_id": "toolu_01"})
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				resp := hook.Run(context.Background(), deps, hook.Request{Client: "claude", Event: "pre-edit",
+					Stdin: bytes.NewReader(payload), LookupEnv: lookup, Cwd: "/"})
+				if resp.Exit != bc.exit {
+					b.Fatalf("exit %d: %s", resp.Exit, resp.Stderr)
 				}
 			}
 		})

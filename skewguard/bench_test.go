@@ -13,7 +13,7 @@ func benchRun(b *testing.B, dir string, env []string, stdin string, argv ...stri
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = dir
 		cmd.Env = env
-		cmd.Stdin = strings.NewReader(stdin)
+		cmd.Stdin = strings.NewReader(inDir(stdin, dir))
 		if err := cmd.Run(); err != nil {
 			if _, ok := err.(*exec.ExitError); !ok {
 				b.Fatal(err)

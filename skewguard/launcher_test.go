@@ -130,7 +130,7 @@ func run(t *testing.T, dir string, env []string, stdin string, argv ...string) r
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Stdin = strings.NewReader(inDir(stdin, dir))
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()
@@ -152,18 +152,29 @@ func (w *world) launcher(t *testing.T, env []string, stdin string, args ...strin
 	return run(t, w.repo, env, stdin, append([]string{filepath.Join(w.tools, "python3"), filepath.Join(w.repo, ".hookwarden", "hook.py")}, args...)...)
 }
 
+// payloadDir stands, in a payload, for the directory the process runs in:
+// run puts that directory there (inDir), as a client names its session
+// directory in cwd (agy: workspacePaths). The engine never takes the
+// process directory in place of a payload's.
+const payloadDir = "@RUN_DIR@"
+
+func inDir(stdin, dir string) string {
+	q, _ := json.Marshal(dir)
+	return strings.ReplaceAll(stdin, `"`+payloadDir+`"`, string(q))
+}
+
 func claudePre(command string) string {
-	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": payloadDir, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
 	return string(b)
 }
 
 func geminiPre(command string) string {
-	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}})
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": payloadDir, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}})
 	return string(b)
 }
 
 func agyPre(command string) string {
-	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}})
+	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}, "workspacePaths": []string{payloadDir}})
 	return string(b)
 }
 
@@ -230,7 +241,7 @@ func TestCurrentEngine(t *testing.T) {
 		{"claude", "pre-tool", claudePre("git commit --no-verify -m x")},
 		{"claude", "pre-tool", claudePre("ls -la")},
 		{"agy", "pre-tool", agyPre("sudo true")},
-		{"claude", "stop", `{"hook_event_name":"Stop","stop_hook_active":false}`},
+		{"claude", "stop", `{"hook_event_name":"Stop","cwd":"` + payloadDir + `","stop_hook_active":false}`},
 		{"claude", "pre-tool", "not json"},
 	} {
 		direct := run(t, w.repo, env, tc.stdin, bin, "hook", tc.client, tc.event)
@@ -397,7 +408,7 @@ func TestNoEngine(t *testing.T) {
 		{"codex", "pre-tool", claudePre("git commit --no-verify -m x"), "", nv + "\n", 2},
 		{"gemini", "pre-tool", geminiPre("git commit --no-verify"), "", nv + "\n", 2},
 		{"agy", "pre-tool", agyPre("sudo true"), `{"decision":"deny","reason":` + jsonString(refusal(t, "privilege-escalation")) + "}\n", "hookwarden: launcher:", 0},
-		{"opencode", "pre-tool", `{"input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"git commit --no-verify","description":"d"}}}`, "", nv + "\n", 2},
+		{"opencode", "pre-tool", `{"cwd":"` + payloadDir + `","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"git commit --no-verify","description":"d"}}}`, "", nv + "\n", 2},
 		{"lefthook", "pre-tool", claudePre("git commit --no-verify"), "", nv + "\n", 1},
 		{"claude", "pre-tool", "not json", "", "[BLOCKED BY hookwarden:invalid-input]", 2},
 		{"claude", "stop", "{}", "", "hookwarden: skip: launcher: no installed hookwarden engine serves claude stop", 0},
@@ -510,7 +521,7 @@ func TestRegistrationStrings(t *testing.T) {
 		{"codex", w.repo, claudePre(nv), nil, "", 2},
 		{"gemini", w.repo, gem, []string{"GEMINI_PROJECT_DIR=" + w.repo, "CLAUDE_PROJECT_DIR=" + w.repo}, "", 2},
 		{"agy", filepath.Join(w.repo, ".agents", "plugins", "hookwarden"), agyPre(nv), nil, `{"decision":"deny"`, 0},
-		{"opencode", w.repo, `{"input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"` + nv + `","description":"d"}}}`, nil, "", 2},
+		{"opencode", w.repo, `{"cwd":"` + payloadDir + `","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"` + nv + `","description":"d"}}}`, nil, "", 2},
 		{"lefthook", w.repo, claudePre(nv), nil, "", 1},
 	} {
 		cmdline, err := templates.RegistrationCommand(tc.client, "pre-tool")

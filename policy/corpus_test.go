@@ -12,7 +12,7 @@ type corpusCase = policycases.Case
 
 func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
-	cases, err := policycases.Load("../testdata/policy/cases.json")
+	cases, err := policycases.LoadCorpus("../testdata/policy")
 	if err != nil {
 		t.Fatalf("corpus: %v", err)
 	}
@@ -101,4 +101,35 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d in the text parity subset", len(cases), textCount)
+}
+
+// TestIssue14Corpus: the self-protection and code-is-code families
+// (testdata/policy/selfprotect.json) hold at least 200 cases of both
+// verdicts, every one outside the text parity subset says why (text_gap),
+// and each new rule has cases in the parity subset where text rules can
+// express it.
+func TestIssue14Corpus(t *testing.T) {
+	cases, err := policycases.Load("../testdata/policy/selfprotect.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]int{}
+	textRules := map[string]bool{}
+	for _, c := range cases {
+		verdicts[c.Verdict]++
+		if !c.Text && c.TextGap == "" {
+			t.Errorf("%s: outside the text parity subset without a text_gap", c.ID)
+		}
+		if c.Text {
+			textRules[c.Rule] = true
+		}
+	}
+	if len(cases) < 200 || verdicts["allow"] < 50 || verdicts["deny"] < 100 {
+		t.Errorf("%d cases (%v), want at least 200 with both verdicts", len(cases), verdicts)
+	}
+	for _, id := range []string{RuleSelfProtect, RuleSelfProtectClientHooks, ""} {
+		if !textRules[id] {
+			t.Errorf("no text parity case for %q", id)
+		}
+	}
 }

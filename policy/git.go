@@ -32,6 +32,9 @@ const (
 	gitRebaseLongs = "onto= keep-base no-verify quiet verbose no-stat signoff committer-date-is-author-date reset-author-date ignore-whitespace whitespace= force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply merge interactive rerere-autoupdate empty= autosquash update-refs gpg-sign autostash exec= rebase-merges fork-point strategy= strategy-option= root reschedule-failed-exec reapply-cherry-picks verify stat ff no-onto no-keep-base no-quiet no-verbose no-signoff no-committer-date-is-author-date no-reset-author-date no-ignore-whitespace no-whitespace no-force-rebase no-rerere-autoupdate no-autosquash no-update-refs no-gpg-sign no-autostash no-exec no-rebase-merges no-fork-point no-strategy no-strategy-option no-root no-reschedule-failed-exec no-reapply-cherry-picks"
 	gitPullLongs   = "verbose quiet progress recurse-submodules rebase stat log signoff squash commit edit cleanup= ff ff-only verify verify-signatures autostash strategy= strategy-option= gpg-sign allow-unrelated-histories all append upload-pack= force tags prune jobs dry-run keep depth= shallow-since= shallow-exclude= deepen= unshallow update-shallow refmap= server-option= ipv4 ipv6 negotiation-tip= show-forced-updates set-upstream no-verbose no-quiet no-progress no-recurse-submodules no-rebase no-stat no-log no-signoff no-squash no-commit no-edit no-cleanup no-ff no-verify no-verify-signatures no-autostash no-strategy no-strategy-option no-gpg-sign no-allow-unrelated-histories no-all no-append no-upload-pack no-force no-tags no-prune no-jobs no-dry-run no-keep no-depth no-shallow-since no-shallow-exclude no-deepen no-update-shallow no-server-option no-ipv4 no-ipv6 no-negotiation-tip no-show-forced-updates no-set-upstream"
 	gitAmLongs     = "interactive 3way quiet signoff utf8 keep keep-non-patch message-id keep-cr no-keep-cr scissors quoted-cr= whitespace= ignore-space-change ignore-whitespace directory= exclude= include= patch-format= reject resolvemsg= continue resolved skip abort quit show-current-patch allow-empty committer-date-is-author-date ignore-date rerere-autoupdate gpg-sign empty= no-verify verify no-interactive no-3way no-quiet no-signoff no-utf8 no-keep no-keep-non-patch no-message-id no-scissors no-whitespace no-ignore-space-change no-ignore-whitespace no-directory no-exclude no-include no-patch-format no-reject no-resolvemsg no-committer-date-is-author-date no-ignore-date no-rerere-autoupdate no-gpg-sign"
+	// gitPickLongs: git cherry-pick and git revert (git 2.39.5 -h; the
+	// union of both, neither has --no-verify).
+	gitPickLongs   = "quit continue abort skip cleanup= no-commit edit signoff mainline= rerere-autoupdate strategy= strategy-option= gpg-sign ff allow-empty allow-empty-message keep-redundant-commits reference no-cleanup no-edit no-signoff no-mainline no-rerere-autoupdate no-strategy no-strategy-option no-gpg-sign no-ff no-allow-empty no-allow-empty-message no-keep-redundant-commits no-reference"
 	gitConfigLongs = "global system local worktree file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list fixed-value edit get-color get-colorbool type= bool int bool-or-int bool-or-str path expiry-date null name-only includes show-origin show-scope default= no-global no-system no-local no-worktree no-file no-blob no-get no-get-all no-get-regexp no-get-urlmatch no-replace-all no-add no-unset no-unset-all no-rename-section no-remove-section no-list no-fixed-value no-edit no-get-color no-get-colorbool no-type no-null no-name-only no-includes no-show-origin no-show-scope no-default"
 )
 
@@ -49,6 +52,8 @@ func gitSpecFor(sub string) (gitSpec, bool) {
 		return gitSpec{longs: gitPullLongs, shortVal: "sXo", shortOpt: "Sj"}, true
 	case "am":
 		return gitSpec{longs: gitAmLongs, shortVal: "Cp", shortOpt: "S", shortN: true}, true
+	case "cherry-pick", "revert":
+		return gitSpec{longs: gitPickLongs, shortVal: "mX", shortOpt: "S"}, true
 	}
 	return gitSpec{}, false
 }
@@ -137,6 +142,21 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 	rest := args[i+1:]
 	if sub.dynamic() {
 		j.unknownGitSub(rest)
+		// git $(echo commit --no-verify), git $cmd: an unquoted expansion
+		// or a substitution here may be a hook-running subcommand and its
+		// skip flag; a quoted expansion is one word, so a flag can only
+		// come from the words after it.
+		if sub.unquoted || sub.subst {
+			j.hits.add(RuleGitDynamicOption)
+		}
+		for _, a := range rest {
+			if a.val == "--" {
+				break
+			}
+			if a.unquoted || (a.subst && (a.val[0] == dyn[0] || a.val[0] == '-')) {
+				j.hits.add(RuleGitDynamicOption)
+			}
+		}
 		return
 	}
 	if !isGitBuiltin(sub.val) {
@@ -190,9 +210,39 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 			if strings.HasPrefix(a.val, "-") {
 				continue
 			}
-			if k := sc.classify(a); k.hooks {
+			k := sc.classify(a)
+			if k.hooks {
 				j.hits.add(RuleHooksDirTamper)
 			}
+			j.guardHit(k, true)
+		}
+		return
+	case "checkout", "restore", "stash":
+		// git checkout [<tree-ish>] -- <paths>, git restore <paths>, git
+		// stash push -- <paths> overwrite the working-tree copies of the
+		// paths they name; git restore --staged alone touches the index
+		// only (git-restore(1)).
+		staged, worktree := false, false
+		for _, a := range args {
+			switch a.val {
+			case "--staged", "-S":
+				staged = true
+			case "--worktree", "-W":
+				worktree = true
+			}
+			if strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && sub == "restore" {
+				staged = staged || strings.Contains(a.val, "S")
+				worktree = worktree || strings.Contains(a.val, "W")
+			}
+		}
+		if sub == "restore" && staged && !worktree {
+			return
+		}
+		for _, a := range args {
+			if strings.HasPrefix(a.val, "-") {
+				continue
+			}
+			j.guardHit(sc.classify(a), true)
 		}
 		return
 	}
@@ -202,6 +252,9 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 }
 
 func (j *judge) gitHookOpts(sub string, spec gitSpec, args []field, env []envVar, depth int) {
+	if hookRunningGitSub(sub) {
+		j.gitDynamicOptions(spec, args)
+	}
 	for k := 0; k < len(args); k++ {
 		v := args[k].val
 		if v == "--" {

@@ -78,3 +78,83 @@ func IsGuardPath(rel string, fold bool) (guard, clientHooks bool) {
 	g, ok := LookupGuardPath(rel, fold)
 	return ok, ok && g.ClientHooks
 }
+
+// guardKind is what a path argument of a shell command is to the guard's own
+// files: one of them (own for the guard's files, client for a client hook
+// file), or a directory holding one (ownParent, clientParent: removing or
+// moving it removes the guard file).
+type guardKind struct {
+	own, client             bool
+	ownParent, clientParent bool
+}
+
+func (g guardKind) any() bool { return g.own || g.client }
+
+// guardComps are the guard paths split into lower-case components.
+var guardComps = func() [][]string {
+	out := make([][]string, len(guardPaths))
+	for i, g := range guardPaths {
+		out[i] = strings.Split(g.Path, "/")
+	}
+	return out
+}()
+
+// classifyGuard classifies lower-case, cleaned path components (classifyPath's
+// comps) against the guard paths. The repository root is not known to the
+// policy, so a guard path counts wherever its components appear in the path
+// (an absolute /work/repo/.hookwarden.yaml as much as a relative one; a
+// user-level ~/.claude/settings.json too, which holds hook settings as
+// well). A glob component matches as the shell would expand it.
+func classifyGuard(comps []string) guardKind {
+	var k guardKind
+	for gi, gc := range guardComps {
+		client := guardPaths[gi].ClientHooks
+		for i := range comps {
+			n := 0
+			for n < len(gc) && i+n < len(comps) && compMatch(comps[i+n], gc[n]) {
+				n++
+			}
+			switch {
+			case n == len(gc):
+				if client {
+					k.client = true
+				} else {
+					k.own = true
+				}
+			case n > 0 && i+n == len(comps):
+				// The path ends inside the guard path: a directory holding it.
+				if client {
+					k.clientParent = true
+				} else {
+					k.ownParent = true
+				}
+			}
+		}
+	}
+	return k
+}
+
+func compMatch(c, name string) bool {
+	if c == name {
+		return true
+	}
+	return strings.ContainsAny(c, "*?[") && matchGlob(c, name)
+}
+
+// guardFileName classifies a relative path whose first component is the base
+// name of a guard file or directory: after a cd to a directory known only at
+// run time, such a name may be the guard's.
+func guardFileName(s string) guardKind {
+	first := strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+	first = strings.TrimPrefix(first, "./")
+	if i := strings.IndexByte(first, '/'); i >= 0 {
+		first = first[:i]
+	}
+	switch first {
+	case "settings.json", "hooks.json":
+		return guardKind{client: true}
+	case "hookwarden.js", "hookwarden", "hook.py", "hook.sh", "interceptor.py", "plugin.json":
+		return guardKind{own: true}
+	}
+	return guardKind{}
+}

@@ -17,6 +17,9 @@ import (
 // setsid, ionice) as installed on the build machine, and sudo(8), su(1),
 // watch(1), script(1) manuals; an unknown option is taken as a flag.
 func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	if in := interpreterName(name); in == "python3" || in == "python2" {
+		name = "python3"
+	}
 	if spec, ok := simpleLaunchers[name]; ok {
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
 	}
@@ -132,6 +135,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		}
 		return skipOpts(args, "p", []string{"--package"}), true
 	case "npm", "pnpm", "yarn", "bun", "uv", "pipx":
+		if name == "bun" {
+			j.interpreter(name, args, *env, depth, st, sc) // bun -e/-p code
+		}
 		rest := skipOpts(args, "", nil)
 		if len(rest) == 0 {
 			return nil, false
@@ -159,6 +165,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	case "uvx":
 		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
 	case "python", "python3", "py":
+		j.interpreter(name, args, *env, depth, st, sc)
 		for i, a := range args {
 			if a.val == "-m" && i+1 < len(args) {
 				return args[i+1:], true
@@ -212,6 +219,17 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, sc)
 		return nil, false
 	}
+	if name == "source" || name == "." {
+		// source <(base64 -d ...), . <(printf '\x..'): decoded code run by
+		// the shell itself.
+		if len(args) > 0 && args[0].decoded {
+			j.hits.add(RuleDecodedCodeToShell)
+		}
+		return nil, false
+	}
+	if j.interpreter(name, args, *env, depth, st, sc) && name != "perl" && name != "ruby" {
+		return nil, false
+	}
 	j.tamper(name, args, sc)
 	return nil, false
 }
@@ -240,13 +258,20 @@ func skipOpts(args []field, valShort string, valLong []string) []field {
 	return args[i:]
 }
 
+// joinFields joins fields with blanks, as a script text; the result holds a
+// substitution, unquoted expansion or decoder when any part does.
 func joinFields(fs []field) field {
 	var v, r []string
+	var out field
 	for _, f := range fs {
 		v = append(v, f.val)
 		r = append(r, f.raw)
+		out.subst = out.subst || f.subst
+		out.unquoted = out.unquoted || f.unquoted
+		out.decoded = out.decoded || f.decoded
 	}
-	return field{val: strings.Join(v, " "), raw: strings.Join(r, " ")}
+	out.val, out.raw = strings.Join(v, " "), strings.Join(r, " ")
+	return out
 }
 
 // envLauncher handles env(1): options, NAME=VALUE assignments, -S strings
@@ -356,6 +381,9 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
 		return
 	}
 	if k < len(args) {
+		if args[k].decoded {
+			j.hits.add(RuleDecodedCodeToShell) // bash <(base64 -d ...)
+		}
 		return // a script file: not judged here
 	}
 	if st == nil {
@@ -451,9 +479,34 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 		paths = append(paths, args[i])
 	}
 	hooks := false
+	var guard pathKind
 	for _, p := range paths {
-		if k := sc.classify(p); k.hooks || k.gitDir {
+		k := sc.classify(p)
+		if k.hooks || k.gitDir {
 			hooks = true
+		}
+		guard.guard.own = guard.guard.own || k.guard.own || k.guard.ownParent
+		guard.guard.client = guard.guard.client || k.guard.client || k.guard.clientParent
+	}
+	// find . -name .hookwarden.yaml -delete: a name test that matches a
+	// guard file's or directory's name.
+	for k := i; k+1 < len(args); k++ {
+		switch args[k].val {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			pat := strings.ToLower(args[k+1].val)
+			if q := strings.LastIndexByte(pat, '/'); q >= 0 && strings.HasSuffix(args[k].val, "path") || strings.HasSuffix(args[k].val, "wholename") {
+				pat = pat[q+1:]
+			}
+			for _, n := range []string{".hookwarden.yaml", ".hookwarden", "hookwarden", "hookwarden.js"} {
+				if matchGlob(pat, n) {
+					guard.guard.own = true
+				}
+			}
+			for _, n := range []string{"settings.json", "hooks.json", ".claude", ".codex", ".gemini"} {
+				if matchGlob(pat, n) {
+					guard.guard.client = true
+				}
+			}
 		}
 	}
 	for ; i < len(args); i++ {
@@ -462,6 +515,7 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 			if hooks {
 				j.hits.add(RuleHooksDirTamper)
 			}
+			j.guardHit(guard, false)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			var sub []field
 			for i++; i < len(args) && args[i].val != ";" && args[i].val != "+"; i++ {

@@ -394,10 +394,7 @@ func (h *hitSet) add(id string) {
 // rulePriority is a rule's position in rules.json (TestRuleIDConstants holds
 // the constants in that order), so an allowed command never parses the file.
 func rulePriority(id string) int {
-	for i, r := range []string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
-		RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
-		RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
-		RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled} {
+	for i, r := range ruleOrder {
 		if r == id {
 			return i
 		}
@@ -406,6 +403,15 @@ func rulePriority(id string) int {
 }
 
 func (h *hitSet) first() string { return h.best }
+
+// ruleOrder lists the built-in rule ids in priority order, as rules.json
+// does (TestRuleIDConstants).
+var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
+	RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
+	RuleSelfProtect, RuleSelfProtectClientHooks,
+	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
+	RuleGitDynamicOption, RuleDecodedCodeToShell,
+	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
 
 // ASCIISpace is the whitespace an allowed empty command may consist of
 // (ASCII only, so every renderer agrees): space, tab, newline, carriage

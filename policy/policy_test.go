@@ -241,10 +241,7 @@ func TestConcurrentJudge(t *testing.T) {
 // TestRuleIDConstants keeps the exported ids and rules.json in step, in
 // priority order.
 func TestRuleIDConstants(t *testing.T) {
-	want := []string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
-		RuleHookManagerEnv, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
-		RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
-		RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
+	want := ruleOrder[:]
 	got := RuleIDs()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("rules.json ids %v, constants %v", got, want)

@@ -46,6 +46,15 @@ const (
 	// RuleHooksDirTamper: removing, moving, overwriting or re-permissioning a
 	// hooks directory (.git/hooks, .husky, .lefthook, .githooks).
 	RuleHooksDirTamper = "hooks-dir-tamper"
+	// RuleSelfProtect: deleting, moving, truncating, overwriting,
+	// re-permissioning or redirecting into the guard's own files
+	// (GuardPaths other than the client hook files), or naming them in
+	// code an interpreter runs.
+	RuleSelfProtect = "self-protect"
+	// RuleSelfProtectClientHooks: the same for a client hook file adopt
+	// manages (.claude/settings.json, .codex/hooks.json,
+	// .gemini/settings.json).
+	RuleSelfProtectClientHooks = "self-protect-client-hooks"
 	// RuleHookManagerUninstall: lefthook, pre-commit or husky uninstall.
 	RuleHookManagerUninstall = "hook-manager-uninstall"
 	// RulePrivilegeEscalation: sudo, doas, pkexec, run0, su -c, runas, gsudo,
@@ -54,6 +63,12 @@ const (
 	// RuleForgeAdminMerge: gh pr merge --admin, the REST merge endpoint, the
 	// GraphQL mergePullRequest mutation.
 	RuleForgeAdminMerge = "forge-admin-merge"
+	// RuleGitDynamicOption: a command substitution or unquoted expansion in
+	// option position of a hook-running git subcommand (engine only).
+	RuleGitDynamicOption = "git-dynamic-option"
+	// RuleDecodedCodeToShell: decoded or unescaped text run by a shell or
+	// an interpreter (engine only).
+	RuleDecodedCodeToShell = "decoded-code-to-shell"
 	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
 	// alias known only at run time, or a defect caught while judging (engine
 	// only, no text pattern).

@@ -43,6 +43,10 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		if id := j.p.textMatch(j.p.Normalise(src)); id != "" {
 			j.hits.add(id)
 		}
+		// A script the parser rejects may still run (bash runs an unclosed
+		// here-document to the end of input), so naming a guard file in it
+		// is refused as it is in interpreter code.
+		j.guardMention(src)
 		return
 	}
 	sc := &scope{vars: map[string]string{}}
@@ -87,6 +91,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 // scriptField judges a field holding a script; run-time parts become a
 // parameter expansion so the parser keeps them dynamic.
 func (j *judge) scriptField(f field, depth int, env []envVar) {
+	if f.decoded {
+		j.hits.add(RuleDecodedCodeToShell)
+	}
 	j.script(strings.ReplaceAll(f.val, dyn, "${__hookwarden_dynamic}"), depth, env)
 }
 
@@ -111,6 +118,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 			if k.gitConf {
 				j.hits.add(RuleGitConfigFileWrite)
 			}
+			j.guardHit(k, false)
 		}
 	}
 	call, ok := st.Cmd.(*syntax.CallExpr)

@@ -31,6 +31,18 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		if k.gitConf {
 			j.hits.add(RuleGitConfigFileWrite)
 		}
+		j.guardHit(k, allowGitDir)
+	}
+	switch name {
+	case "sponge", "patch", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "joe", "mcedit":
+		// Commands that write the files they are given (moreutils sponge,
+		// patch's target, the editors): the guard's files only.
+		for _, a := range args {
+			if !isOpt(a.val) {
+				j.guardHit(sc.classify(a), false)
+			}
+		}
+		return
 	}
 	switch name {
 	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
@@ -93,6 +105,32 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		if dest != nil {
 			check(*dest, false)
+			// cp x/settings.json .claude writes .claude/settings.json.
+			if dk := sc.classify(*dest); dk.guard.ownParent || dk.guard.clientParent {
+				for _, s := range pos {
+					if s.val == dest.val {
+						continue
+					}
+					base := strings.TrimRight(strings.ReplaceAll(s.val, `\`, "/"), "/")
+					if i := strings.LastIndexByte(base, '/'); i >= 0 {
+						base = base[i+1:]
+					}
+					j.guardHit(sc.classify(lit(dest.val+"/"+base)), false)
+				}
+			}
+		}
+		// A link to a guard file (ln, cp -l/-s) lets a later write through
+		// the link's own name change it.
+		link := name == "ln"
+		for _, a := range args {
+			if name == "cp" && (a.val == "--link" || a.val == "--symbolic-link" || (isOpt(a.val) && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "ls"))) {
+				link = true
+			}
+		}
+		if link {
+			for _, s := range pos {
+				j.guardHit(sc.classify(s), false)
+			}
 		}
 	case "sed", "perl", "ruby":
 		inPlace := false
@@ -134,11 +172,13 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 	flatten(b.X)
 	flatten(b.Y)
 	hooksListed := false
+	var guardListed pathKind
+	decoded := false
 	var text *field
 	for _, s := range stages {
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok || len(call.Args) == 0 {
-			hooksListed, text = false, nil
+			hooksListed, guardListed, text = false, pathKind{}, nil
 			continue
 		}
 		var argv []field
@@ -146,18 +186,32 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 			argv = append(argv, sc.fields(w)...)
 		}
 		if len(argv) == 0 {
-			hooksListed, text = false, nil
+			hooksListed, guardListed, text = false, pathKind{}, nil
 			continue
 		}
 		names := stageNames(argv)
 		first, known := cmdName(argv[0])
-		if hooksListed {
+		if hooksListed || guardListed.guard != (guardKind{}) {
 			for _, n := range names {
 				switch n {
 				case "rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "del", "erase", "rd", "remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "clear-content", "clc", "truncate":
-					j.hits.add(RuleHooksDirTamper)
+					if hooksListed {
+						j.hits.add(RuleHooksDirTamper)
+					}
+					j.guardHit(guardListed, true)
 				}
 			}
+		}
+		if stdinProgram(argv) {
+			if decoded {
+				j.hits.add(RuleDecodedCodeToShell)
+			}
+			if text != nil && known && !isShellName(first) {
+				j.code(*text, depth, env) // echo '...' | python3
+			}
+		}
+		if isDecoder(argv) {
+			decoded = true
 		}
 		if text != nil && known {
 			switch first {
@@ -167,15 +221,32 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 				}
 			}
 		}
-		hooksListed, text = false, nil
+		hooksListed, guardListed, text = false, pathKind{}, nil
 		for _, a := range argv[1:] {
-			if k := sc.classify(a); k.hooks {
+			k := sc.classify(a)
+			if k.hooks {
 				hooksListed = true
 			}
+			guardListed.guard.own = guardListed.guard.own || k.guard.own
+			guardListed.guard.client = guardListed.guard.client || k.guard.client
+			guardListed.guard.ownParent = guardListed.guard.ownParent || k.guard.ownParent
+			guardListed.guard.clientParent = guardListed.guard.clientParent || k.guard.clientParent
 		}
 		if first == "echo" || first == "printf" || first == "write-output" || first == "write-host" {
 			t := joinFields(skipOpts(argv[1:], "", nil))
 			text = &t
+		}
+		if first == "cat" && len(argv) == 1 {
+			// cat <<EOF | python3: the here-document is the program.
+			for _, r := range s.Redirs {
+				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
+					t := sc.word(r.Hdoc)
+					text = &t
+				} else if r.Op == syntax.WordHdoc {
+					t := sc.word(r.Word)
+					text = &t
+				}
+			}
 		}
 	}
 }

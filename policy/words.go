@@ -18,6 +18,11 @@ const dyn = "\x00"
 type field struct {
 	val string
 	raw string
+	// subst: the word holds a command or process substitution; unquoted: an
+	// expansion outside double quotes (field splitting may turn it into
+	// several words, an option among them); decoded: a substitution whose
+	// commands decode or unescape text (decoderIn).
+	subst, unquoted, decoded bool
 }
 
 func (f field) dynamic() bool { return strings.Contains(f.val, dyn) }
@@ -51,8 +56,10 @@ func (sc *scope) fields(w *syntax.Word) []field {
 		}
 	}
 	var val, raw strings.Builder
-	sc.parts(w.Parts, false, &val, &raw)
-	return []field{{val: val.String(), raw: raw.String()}}
+	var f field
+	sc.parts(w.Parts, false, &val, &raw, &f)
+	f.val, f.raw = val.String(), raw.String()
+	return []field{f}
 }
 
 // word evaluates a word into exactly one field (no field splitting).
@@ -61,8 +68,10 @@ func (sc *scope) word(w *syntax.Word) field {
 		return field{}
 	}
 	var val, raw strings.Builder
-	sc.parts(w.Parts, false, &val, &raw)
-	return field{val: val.String(), raw: raw.String()}
+	var f field
+	sc.parts(w.Parts, false, &val, &raw, &f)
+	f.val, f.raw = val.String(), raw.String()
+	return f
 }
 
 func simpleParam(pe *syntax.ParamExp) bool {
@@ -70,7 +79,10 @@ func simpleParam(pe *syntax.ParamExp) bool {
 		pe.Slice == nil && pe.Repl == nil && pe.Exp == nil && pe.NestedParam == nil
 }
 
-func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Builder) {
+// parts appends the value and raw spelling of parts to val and raw, and
+// records in flags what the word holds (substitutions, unquoted expansions,
+// decoders).
+func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Builder, flags *field) {
 	for _, p := range parts {
 		switch x := p.(type) {
 		case *syntax.Lit:
@@ -84,7 +96,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 				val.WriteString(x.Value)
 			}
 		case *syntax.DblQuoted:
-			sc.parts(x.Parts, true, val, raw)
+			sc.parts(x.Parts, true, val, raw, flags)
 		case *syntax.ParamExp:
 			if simpleParam(x) {
 				if v, ok := sc.vars[x.Param.Value]; ok {
@@ -93,6 +105,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 					continue
 				}
 			}
+			flags.unquoted = flags.unquoted || !inDbl
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.CmdSubst:
@@ -101,9 +114,18 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 				raw.WriteString(v)
 				continue
 			}
+			flags.subst = true
+			flags.unquoted = flags.unquoted || !inDbl
+			flags.decoded = flags.decoded || decoderIn(x)
+			val.WriteString(dyn)
+			raw.WriteString("$")
+		case *syntax.ProcSubst:
+			flags.subst = true
+			flags.decoded = flags.decoded || decoderIn(x)
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		default:
+			flags.unquoted = flags.unquoted || !inDbl
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		}
@@ -167,10 +189,91 @@ func unescape(s string, inDbl bool) string {
 	return b.String()
 }
 
-// ansiC decodes the common escapes of a $'...' string.
+// ansiC decodes a $'...' string as bash does: the named escapes, \xHH,
+// \NNN (octal), \uHHHH, \UHHHHHHHH and \cX, so an escaped spelling of a
+// flag ($'\x2d\x2dno-verify') is judged as the flag it is.
 func ansiC(s string) string {
-	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\'`, "'", `\"`, `"`, `\e`, "\x1b", `\E`, "\x1b")
-	return r.Replace(s)
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			} else {
+				b.WriteString(`\c`)
+			}
+		case 'x', 'u', 'U':
+			limit := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			n, v := 0, rune(0)
+			for n < limit && i+1+n < len(s) && hexVal(s[i+1+n]) >= 0 {
+				v = v*16 + rune(hexVal(s[i+1+n]))
+				n++
+			}
+			if n == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			i += n
+			if e == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(v)
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v, n := 0, 0
+			for n < 3 && i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '7' {
+				v = v*8 + int(s[i+n]-'0')
+				n++
+			}
+			i += n - 1
+			b.WriteByte(byte(v))
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // cmdName is the lower-case base name of a command word without a .exe
@@ -203,6 +306,7 @@ type pathKind struct {
 	hooks   bool // inside or naming a hooks directory (.git/hooks, .husky, ...)
 	gitDir  bool // the .git directory itself
 	gitConf bool // a git config file
+	guard   guardKind
 }
 
 // classify inspects both spellings of a path, joined to the scope's cwd when
@@ -222,7 +326,16 @@ func (sc *scope) classify(f field) pathKind {
 			// name may well be inside the hooks directory.
 			c.hooks = true
 		}
+		if sc.cwdUnknown && isRelative(s) {
+			g := guardFileName(s)
+			c.guard.own = c.guard.own || g.own
+			c.guard.client = c.guard.client || g.client
+		}
 		k.hooks = k.hooks || c.hooks
+		k.guard.own = k.guard.own || c.guard.own
+		k.guard.client = k.guard.client || c.guard.client
+		k.guard.ownParent = k.guard.ownParent || c.guard.ownParent
+		k.guard.clientParent = k.guard.clientParent || c.guard.clientParent
 		k.gitDir = k.gitDir || c.gitDir
 		k.gitConf = k.gitConf || c.gitConf
 	}
@@ -310,6 +423,7 @@ func classifyPath(s string) pathKind {
 			k.hooks = true
 		}
 	}
+	k.guard = classifyGuard(comps)
 	if n := len(comps); n > 0 {
 		if comps[n-1] == ".gitconfig" || (n >= 3 && comps[n-3] == ".config" && comps[n-2] == "git" && comps[n-1] == "config") ||
 			(n >= 2 && comps[n-2] == "etc" && comps[n-1] == "gitconfig") {

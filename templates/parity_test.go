@@ -11,10 +11,11 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/policy/policycases"
 )
 
 const (
-	policyCorpus = "../testdata/policy/cases.json"
+	policyCorpusDir = "../testdata/policy"
 	seedCorpus   = "../testdata/templates/parity_seed.json"
 )
 
@@ -33,7 +34,11 @@ func parityCases(t *testing.T) []parityCase {
 		t.Fatal(err)
 	}
 	var out []parityCase
-	for _, c := range loadCases(t, policyCorpus) {
+	corpus, err := policycases.LoadCorpus(policyCorpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range corpus {
 		if !c.Text {
 			continue
 		}
@@ -41,7 +46,7 @@ func parityCases(t *testing.T) []parityCase {
 		out = append(out, parityCase{c.ID, cmd, p.Judge(cmd)})
 	}
 	if len(out) == 0 {
-		t.Fatalf("%s has no text-rule cases", policyCorpus)
+		t.Fatalf("%s has no text-rule cases", policyCorpusDir)
 	}
 	for _, c := range loadCases(t, seedCorpus) {
 		cmd := c.Command()

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -23,7 +25,9 @@ type Piece struct {
 // concatenated (the scan-bound cases, too large to store). Verdict is "allow"
 // or "deny"; Rule the expected rule id ("" when allowed); Text marks the
 // parity subset, where the text rules alone (the rendered interceptors) must
-// give the same verdict as the engine; Note says why the case exists.
+// give the same verdict as the engine; TextGap, on a case outside that
+// subset, says why the text rules cannot reach the engine's verdict; Note
+// says why the case exists.
 type Case struct {
 	ID      string  `json:"id"`
 	Literal *string `json:"command"`
@@ -31,6 +35,7 @@ type Case struct {
 	Verdict string  `json:"verdict"`
 	Rule    string  `json:"rule"`
 	Text    bool    `json:"text"`
+	TextGap string  `json:"text_gap"`
 	Note    string  `json:"note"`
 }
 
@@ -84,8 +89,47 @@ func Load(path string) ([]Case, error) {
 			return nil, fmt.Errorf("%s: case %s: verdict %q is not allow or deny", path, c.ID, c.Verdict)
 		case c.Verdict == "deny" && c.Rule == "":
 			return nil, fmt.Errorf("%s: case %s: a deny names its rule", path, c.ID)
+		case c.Text && c.TextGap != "":
+			return nil, fmt.Errorf("%s: case %s: a text parity case has no text gap", path, c.ID)
 		}
 		seen[c.ID] = true
 	}
 	return doc.Cases, nil
+}
+
+// LoadCorpus reads every corpus file of dir (testdata/policy): cases.json
+// first, then the other *.json files in name order, each with Load. It
+// returns the cases in that order, or an error naming the file for a file
+// Load refuses, or a case id that two files share.
+func LoadCorpus(dir string) ([]Case, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(names, func(i, k int) bool {
+		bi, bk := filepath.Base(names[i]) == "cases.json", filepath.Base(names[k]) == "cases.json"
+		if bi != bk {
+			return bi
+		}
+		return names[i] < names[k]
+	})
+	if len(names) == 0 || filepath.Base(names[0]) != "cases.json" {
+		return nil, fmt.Errorf("%s: no cases.json", dir)
+	}
+	var all []Case
+	from := map[string]string{}
+	for _, n := range names {
+		cases, err := Load(n)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			if f, dup := from[c.ID]; dup {
+				return nil, fmt.Errorf("%s: case id %s is also in %s", n, c.ID, f)
+			}
+			from[c.ID] = n
+		}
+		all = append(all, cases...)
+	}
+	return all, nil
 }

@@ -21,7 +21,7 @@ type policyCase = policycases.Case
 
 func loadPolicyCases(t testing.TB) []policyCase {
 	t.Helper()
-	cases, err := policycases.Load("../../../testdata/policy/cases.json")
+	cases, err := policycases.LoadCorpus("../../../testdata/policy")
 	if err != nil {
 		t.Fatalf("the policy corpus is required for the acceptance replay: %v", err)
 	}

@@ -1,0 +1,529 @@
+package policy
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// guardHit adds the self-protection rule for a path argument that names the
+// guard's own files; parents also counts a directory holding one (for
+// commands that remove, move or re-permission what they are given).
+func (j *judge) guardHit(k pathKind, parents bool) {
+	if k.guard.own || (parents && k.guard.ownParent) {
+		j.hits.add(RuleSelfProtect)
+	}
+	if k.guard.client || (parents && k.guard.clientParent) {
+		j.hits.add(RuleSelfProtectClientHooks)
+	}
+}
+
+// codeFlags lists, per interpreter, the options whose argument is code the
+// interpreter runs (issue 14 item 4), from each interpreter's manual: python
+// -c (python(1)); node -e/--eval, -p/--print (node --help, v22); bun -e/--eval,
+// -p/--print (bun --help, 1.x); perl -e/-E (perlrun); ruby -e (ruby(1));
+// php -r (php --help); osascript -e (osascript(1)); lua -e (lua(1)); Rscript
+// -e; julia -e/-E; nu, xonsh, elvish -c. A short cluster ending in the letter
+// (perl -ne, ruby -pe, python -Ic) counts.
+var codeFlags = map[string]struct {
+	short string   // letters whose option takes code
+	long  []string // long options taking code (also --opt=code)
+}{
+	"python": {short: "c"}, "python2": {short: "c"}, "python3": {short: "c"}, "py": {short: "c"}, "pypy": {short: "c"}, "pypy3": {short: "c"},
+	"node": {short: "ep", long: []string{"--eval", "--print"}}, "nodejs": {short: "ep", long: []string{"--eval", "--print"}},
+	"bun":   {short: "ep", long: []string{"--eval", "--print"}},
+	"perl":  {short: "eE"},
+	"ruby":  {short: "e"},
+	"php":   {short: "r", long: []string{"--run"}},
+	"osascript": {short: "e"},
+	"lua":   {short: "e"}, "luajit": {short: "e"},
+	"rscript": {short: "e"},
+	"julia":   {short: "eE", long: []string{"--eval", "--print"}},
+	"nu":      {short: "c", long: []string{"--commands"}},
+	"xonsh":   {short: "c"},
+	"elvish":  {short: "c"},
+}
+
+// isInterpreterName reports python3.12 and the like as python3.
+func interpreterName(name string) string {
+	if strings.HasPrefix(name, "python") {
+		rest := strings.TrimLeft(name[len("python"):], "0123456789.")
+		if rest == "" {
+			if strings.HasPrefix(name, "python2") {
+				return "python2"
+			}
+			return "python3"
+		}
+	}
+	return name
+}
+
+// interpreter judges a code-running interpreter (codeFlags, deno eval, awk):
+// every code argument, and a script fed on stdin by a here-document or
+// here-string, is judged by code. It reports whether name is such an
+// interpreter; stdin tells whether the interpreter reads its program from
+// stdin (no code argument and no script file), for the pipeline judge.
+func (j *judge) interpreter(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) (handled bool) {
+	name = interpreterName(name)
+	switch name {
+	case "deno":
+		rest := skipOpts(args, "", nil)
+		if len(rest) > 0 && rest[0].val == "eval" {
+			for _, a := range skipOpts(rest[1:], "", nil) {
+				j.code(a, depth, env)
+				break
+			}
+		}
+		j.stdinCode(st, depth, env)
+		return true
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		// The first operand is the program unless -f names a program file
+		// (POSIX awk); gawk -i inplace edits its operands in place.
+		inPlace := false
+		progFile := false
+		for i := 0; i < len(args); i++ {
+			v := args[i].val
+			if v == "--" {
+				if i+1 < len(args) && !progFile {
+					j.code(args[i+1], depth, env)
+				}
+				break
+			}
+			if !strings.HasPrefix(v, "-") || v == "-" {
+				if !progFile {
+					j.code(args[i], depth, env)
+				}
+				break
+			}
+			switch {
+			case v == "-f" || v == "--file" || strings.HasPrefix(v, "--file="):
+				progFile = true
+				if v == "-f" || v == "--file" {
+					i++
+				}
+			case v == "-i" || v == "--include":
+				if i+1 < len(args) && args[i+1].val == "inplace" {
+					inPlace = true
+				}
+				i++
+			case v == "-iinplace" || v == "--include=inplace":
+				inPlace = true
+			case v == "-v" || v == "-F" || v == "--assign" || v == "--field-separator":
+				i++
+			case v == "-e" || v == "--source":
+				if i+1 < len(args) {
+					j.code(args[i+1], depth, env)
+				}
+				i++
+			}
+		}
+		if inPlace {
+			for _, a := range args {
+				j.guardHit(sc.classify(a), false)
+			}
+		}
+		return true
+	}
+	spec, ok := codeFlags[name]
+	if !ok {
+		return false
+	}
+	sawCode, sawScript := false, false
+	for i := 0; i < len(args) && !sawScript; i++ {
+		v := args[i].val
+		if v == "--" || v == "-" {
+			break
+		}
+		if !strings.HasPrefix(v, "-") {
+			sawScript = true
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			for _, l := range spec.long {
+				if v == l && i+1 < len(args) {
+					j.code(args[i+1], depth, env)
+					sawCode = true
+					i++
+				} else if strings.HasPrefix(v, l+"=") {
+					j.code(field{val: v[len(l)+1:], raw: strings.TrimPrefix(args[i].raw, l+"="), subst: args[i].subst, decoded: args[i].decoded}, depth, env)
+					sawCode = true
+				}
+			}
+			continue
+		}
+		// A short cluster: the first code letter takes the rest of the
+		// word, or the next word.
+		for c := 1; c < len(v); c++ {
+			if strings.IndexByte(spec.short, v[c]) < 0 {
+				if name == "python3" || name == "python2" || name == "py" || name == "pypy" || name == "pypy3" {
+					if strings.IndexByte("mWXQ", v[c]) >= 0 {
+						if v[c] == 'm' {
+							sawScript = true // python -m runs a module (judged by the launcher)
+						}
+						if c == len(v)-1 {
+							i++
+						}
+						break
+					}
+				}
+				continue
+			}
+			sawCode = true
+			if c < len(v)-1 {
+				j.code(field{val: v[c+1:], raw: v[c+1:], subst: args[i].subst, decoded: args[i].decoded}, depth, env)
+			} else if i+1 < len(args) {
+				j.code(args[i+1], depth, env)
+				i++
+			}
+			break
+		}
+	}
+	if !sawCode && !sawScript {
+		j.stdinCode(st, depth, env)
+	}
+	return true
+}
+
+// stdinCode judges a program fed to an interpreter's stdin by a
+// here-document or here-string of its statement.
+func (j *judge) stdinCode(st *syntax.Stmt, depth int, env []envVar) {
+	if st == nil {
+		return
+	}
+	sc := &scope{vars: map[string]string{}}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				j.code(sc.word(r.Hdoc), depth, env)
+			}
+		case syntax.WordHdoc:
+			j.code(sc.word(r.Word), depth, env)
+		}
+	}
+}
+
+// code judges text an interpreter runs as code: the text rules search it
+// (deny on mention, as the rendered interceptors do), any mention of a guard
+// path is self-protection, and code decoded at run time is
+// decoded-code-to-shell.
+func (j *judge) code(f field, depth int, env []envVar) {
+	if f.decoded {
+		j.hits.add(RuleDecodedCodeToShell)
+	}
+	text := strings.ReplaceAll(f.val, dyn, "$")
+	if id := j.p.textMatch(j.p.Normalise(text)); id != "" {
+		j.hits.add(id)
+	}
+	j.guardMention(text)
+}
+
+// guardMention adds the self-protection rules when text names a guard path
+// anywhere (a token of path characters that classifies as one), or names a
+// directory holding one together with a word that removes or moves.
+func (j *judge) guardMention(text string) {
+	lower := strings.ToLower(text)
+	if !strings.Contains(lower, "hookwarden") && !strings.Contains(lower, ".claude") && !strings.Contains(lower, ".codex") && !strings.Contains(lower, ".gemini") && !strings.Contains(lower, ".agents") && !strings.Contains(lower, ".opencode") {
+		return
+	}
+	removal := false
+	for _, w := range []string{"rm", "rmtree", "rmdir", "unlink", "remove", "rename", "move", "delete", "chmod", "truncate", "write", "replace"} {
+		if strings.Contains(lower, w) {
+			removal = true
+			break
+		}
+	}
+	isPathByte := func(c byte) bool {
+		return c == '.' || c == '/' || c == '\\' || c == '-' || c == '_' || c == '*' || c == '?' || c == '~' ||
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+	}
+	for i := 0; i < len(text); {
+		for i < len(text) && !isPathByte(text[i]) {
+			i++
+		}
+		k := i
+		for k < len(text) && isPathByte(text[k]) {
+			k++
+		}
+		if k > i {
+			j.guardHit(pathKind{guard: classifyPath(text[i:k]).guard}, removal)
+		}
+		i = k
+	}
+}
+
+// decoderIn reports whether the statements of a command or process
+// substitution decode or unescape text (isDecoder) anywhere, nested
+// substitutions included.
+func decoderIn(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		if call, ok := n.(*syntax.CallExpr); ok {
+			sc := &scope{vars: map[string]string{}}
+			var argv []field
+			for _, w := range call.Args {
+				argv = append(argv, sc.fields(w)...)
+			}
+			if isDecoder(argv) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// isDecoder reports a command that turns encoded or escaped text into other
+// text: base64/base32/basenc -d|--decode (GNU coreutils; -D on macOS),
+// xxd -r, openssl (enc|base64) -d, uudecode, the decompressors, rev, tr,
+// printf whose format spells bytes by code (hidingEscape) or whose %b
+// argument holds an escape, echo -e with such an escape. Launchers in front (env, command, busybox) are skipped.
+func isDecoder(argv []field) bool {
+	for len(argv) > 0 {
+		name, known := cmdName(argv[0])
+		if !known {
+			return false
+		}
+		args := argv[1:]
+		switch name {
+		case "env", "command", "builtin", "busybox", "exec", "nice", "nohup":
+			argv = skipOpts(args, "", nil)
+			for len(argv) > 0 && isAssignment(argv[0].val) {
+				argv = argv[1:]
+			}
+			continue
+		case "base64", "base32", "basenc", "gbase64":
+			for _, a := range args {
+				if a.val == "--decode" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "dD")) {
+					return true
+				}
+			}
+		case "xxd":
+			for _, a := range args {
+				if a.val == "-revert" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "r")) {
+					return true
+				}
+			}
+		case "openssl":
+			for _, a := range args {
+				if a.val == "-d" || a.val == "-base64" || a.val == "-a" || a.val == "base64" {
+					return true
+				}
+			}
+		case "uudecode", "gunzip", "zcat", "bzcat", "xzcat", "unxz", "unzstd", "zstdcat", "rev", "tr", "uncompress", "lzcat":
+			return true
+		case "gzip", "bzip2", "xz", "zstd", "lzma":
+			for _, a := range args {
+				if a.val == "--decompress" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "d")) {
+					return true
+				}
+			}
+		case "printf":
+			rest := skipOpts(args, "v", nil)
+			if len(rest) > 0 && hidingEscape(rest[0].val) {
+				return true
+			}
+			if len(rest) > 0 && strings.Contains(rest[0].val, "%b") {
+				for _, a := range rest[1:] {
+					if strings.Contains(a.val, `\`) {
+						return true
+					}
+				}
+			}
+		case "echo":
+			esc := false
+			for _, a := range args {
+				if strings.HasPrefix(a.val, "-") && strings.Contains(a.val, "e") && strings.Trim(a.val[1:], "neE") == "" {
+					esc = true
+				}
+			}
+			if esc {
+				for _, a := range args {
+					if hidingEscape(a.val) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// hookRunningGitSub reports the git subcommands that run git hooks and take
+// a hook-skipping option (githooks(5): commit, merge, am, rebase, push;
+// cherry-pick and revert commit and run the commit hooks).
+func hookRunningGitSub(sub string) bool {
+	switch sub {
+	case "commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull":
+		return true
+	}
+	return false
+}
+
+// gitDynamicOptions denies, for a hook-running git subcommand, a word that
+// may expand to a hook-skipping flag: an unquoted expansion anywhere before
+// "--" (field splitting can make a flag of it, even in an option's value),
+// and a command substitution in option position (any word not the value of
+// a value-taking option and not starting with a literal other than "-"; git's
+// parse-options lets options follow operands). Quoted values (-m "$(cat f)",
+// --message="$msg") stay data.
+func (j *judge) gitDynamicOptions(spec gitSpec, args []field) {
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if a.unquoted {
+			j.hits.add(RuleGitDynamicOption)
+			continue
+		}
+		v := a.val
+		if v == "--" {
+			return
+		}
+		isValue, takesNext := false, false
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, _, hasEq := strings.Cut(v[2:], "=")
+			if !strings.Contains(name, dyn) {
+				if _, takes, ok := resolveLong(spec.longs, name); ok && takes {
+					isValue, takesNext = hasEq, !hasEq
+				}
+			}
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for c := 1; c < len(v); c++ {
+				ch := v[c]
+				if ch == dyn[0] {
+					break
+				}
+				if strings.IndexByte(spec.shortVal, ch) >= 0 {
+					isValue, takesNext = c < len(v)-1, c == len(v)-1
+					break
+				}
+				if strings.IndexByte(spec.shortOpt, ch) >= 0 {
+					isValue = c < len(v)-1
+					break
+				}
+			}
+		}
+		if a.subst && !isValue && (v == "" || v[0] == dyn[0] || v[0] == '-') {
+			j.hits.add(RuleGitDynamicOption)
+		}
+		if takesNext && k+1 < len(args) {
+			k++
+			if args[k].unquoted {
+				j.hits.add(RuleGitDynamicOption)
+			}
+		}
+	}
+}
+
+// stdinProgram reports whether a pipeline stage runs what it reads on stdin
+// as code: a shell with no script operand and no -c (or -s, or the script
+// "-" or /dev/stdin), a code interpreter with no code option and no script
+// (or "-"), source or . of /dev/stdin; launchers in front (env, command,
+// exec, nohup, sudo, doas, timeout, xargs, busybox) are skipped, and
+// xargs ... sh -c counts.
+func stdinProgram(argv []field) bool {
+	for len(argv) > 0 {
+		name, known := cmdName(argv[0])
+		if !known {
+			return false
+		}
+		args := argv[1:]
+		switch name {
+		case "env", "command", "exec", "nohup", "sudo", "doas", "busybox", "builtin", "nice", "setsid", "stdbuf":
+			argv = skipOpts(args, "ugCnoie", nil)
+			for len(argv) > 0 && isAssignment(argv[0].val) {
+				argv = argv[1:]
+			}
+			continue
+		case "timeout":
+			argv = skipOpts(args, "sk", nil)
+			if len(argv) > 0 {
+				argv = argv[1:]
+			}
+			continue
+		case "xargs":
+			argv = skipOpts(args, "InLPdEas", []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"})
+			if len(argv) > 0 {
+				if n, ok := cmdName(argv[0]); ok && (isShellName(n) || n == "eval") {
+					return true // xargs sh -c '{}' runs its input
+				}
+			}
+			continue
+		case "source", ".":
+			return len(args) > 0 && isStdinPath(args[0].val)
+		case "eval", "iex", "invoke-expression":
+			return false
+		}
+		if isShellName(name) || name == "pwsh" || name == "powershell" {
+			for _, a := range args {
+				v := a.val
+				if isStdinPath(v) || v == "-s" {
+					return true
+				}
+				if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+					return false
+				}
+				if v == "-Command" || v == "-c" {
+					return false
+				}
+				if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+					return false
+				}
+			}
+			return true
+		}
+		in := interpreterName(name)
+		if _, ok := codeFlags[in]; ok || in == "deno" {
+			for _, a := range args {
+				v := a.val
+				if isStdinPath(v) {
+					return true
+				}
+				if !strings.HasPrefix(v, "-") {
+					return false // a script file, or deno's subcommand
+				}
+			}
+			return in != "deno"
+		}
+		return false
+	}
+	return false
+}
+
+func isStdinPath(v string) bool {
+	return v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0"
+}
+
+// isShellName reports the sh-family shells the launcher judges (launcher's
+// shell case).
+func isShellName(n string) bool {
+	switch n {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
+		return true
+	}
+	return false
+}
+
+// hidingEscape reports a printf or echo -e escape that spells a byte by its
+// code (\xHH, \NNN octal, \uHHHH, \UHHHHHHHH, \cX): text written that way
+// reads as something other than what runs. \n, \t and \\ are layout, not
+// hiding.
+func hidingEscape(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		switch s[i+1] {
+		case 'x', 'u', 'U', 'c', '0', '1', '2', '3', '4', '5', '6', '7':
+			return true
+		case '\\':
+			i++
+		}
+	}
+	return false
+}

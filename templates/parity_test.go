@@ -16,7 +16,7 @@ import (
 
 const (
 	policyCorpusDir = "../testdata/policy"
-	seedCorpus   = "../testdata/templates/parity_seed.json"
+	seedCorpus      = "../testdata/templates/parity_seed.json"
 )
 
 type parityCase struct {

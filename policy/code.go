@@ -262,7 +262,7 @@ func decoderIn(n syntax.Node) bool {
 			return false
 		}
 		if call, ok := n.(*syntax.CallExpr); ok {
-			sc := &scope{vars: map[string]string{}}
+			sc := &scope{vars: map[string]string{}, noDecode: true}
 			var argv []field
 			for _, w := range call.Args {
 				argv = append(argv, sc.fields(w)...)

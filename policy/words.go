@@ -31,7 +31,10 @@ func (f field) dynamic() bool { return strings.Contains(f.val, dyn) }
 // directory the script has changed to with cd ("" when unchanged or unknown;
 // cwdUnknown after a cd whose target is known only at run time).
 type scope struct {
-	vars       map[string]string
+	vars map[string]string
+	// noDecode: do not look for decoders inside substitutions (set while
+	// decoderIn itself walks one, so nested substitutions cost linear work).
+	noDecode   bool
 	cwd        string
 	cwdUnknown bool
 }
@@ -116,12 +119,12 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 			}
 			flags.subst = true
 			flags.unquoted = flags.unquoted || !inDbl
-			flags.decoded = flags.decoded || decoderIn(x)
+			flags.decoded = flags.decoded || (!sc.noDecode && decoderIn(x))
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.ProcSubst:
 			flags.subst = true
-			flags.decoded = flags.decoded || decoderIn(x)
+			flags.decoded = flags.decoded || (!sc.noDecode && decoderIn(x))
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		default:

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -97,28 +96,21 @@ func Load(path string) ([]Case, error) {
 	return doc.Cases, nil
 }
 
-// LoadCorpus reads every corpus file of dir (testdata/policy): cases.json
-// first, then the other *.json files in name order, each with Load. It
-// returns the cases in that order, or an error naming the file for a file
-// Load refuses, or a case id that two files share.
+// CorpusFiles are the corpus files of testdata/policy replayed alike through
+// Judge, JudgeText (parity cases), the hook in every dialect and the
+// rendered interceptors: the original corpus and issue 14's self-protection
+// and code-is-code cases. growth.json has replays of its own (its scan-bound
+// cases are the hook's, not Judge's).
+var CorpusFiles = []string{"cases.json", "selfprotect.json"}
+
+// LoadCorpus reads CorpusFiles from dir (testdata/policy), each with Load,
+// and returns their cases in that order, or an error naming the file for a
+// file Load refuses or a case id that two files share.
 func LoadCorpus(dir string) ([]Case, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(names, func(i, k int) bool {
-		bi, bk := filepath.Base(names[i]) == "cases.json", filepath.Base(names[k]) == "cases.json"
-		if bi != bk {
-			return bi
-		}
-		return names[i] < names[k]
-	})
-	if len(names) == 0 || filepath.Base(names[0]) != "cases.json" {
-		return nil, fmt.Errorf("%s: no cases.json", dir)
-	}
 	var all []Case
 	from := map[string]string{}
-	for _, n := range names {
+	for _, name := range CorpusFiles {
+		n := filepath.Join(dir, name)
 		cases, err := Load(n)
 		if err != nil {
 			return nil, err

@@ -220,6 +220,7 @@ func engineCases() []engineCase {
 				}},
 		)
 	}
+	cases = append(cases, selfProtectCases()...)
 	return cases
 }
 

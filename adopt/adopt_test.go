@@ -136,7 +136,7 @@ func TestCASConflict(t *testing.T) {
 	}
 	edited := "{\"model\": \"edited meanwhile\"}\n"
 	os.WriteFile(filepath.Join(root, ".claude/settings.json"), []byte(edited), 0o644)
-	applyPlan(context.Background(), p)
+	applyPlan(context.Background(), p, nil)
 	if p.rep.Status != StatusFailed || !anyContains(p.rep.Errors, "changed since it was planned") {
 		t.Fatalf("status %s errors %v", p.rep.Status, p.rep.Errors)
 	}

@@ -86,7 +86,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 
 	if !opts.DryRun {
 		parallel(len(paths), jobs, func(i int) {
-			applyPlan(ctx, plans[i])
+			applyPlan(ctx, plans[i], opts.probe)
 		}, progress(opts.Progress, "write", len(paths)))
 	}
 	for i, p := range plans {
@@ -135,15 +135,25 @@ func parallel(n, jobs int, fn func(int), tick func()) {
 // changed since planning, a refused path, an IO error) stops the
 // repository's remaining writes; the report says how far it got, and the
 // files not written are reported skipped with that reason.
-func applyPlan(ctx context.Context, p *repoPlan) {
-	if p.rep.Status == StatusFailed || len(p.writes) == 0 {
+func applyPlan(ctx context.Context, p *repoPlan, probe func(string)) {
+	if p.rep.Status == StatusFailed || len(p.writes) == 0 && len(p.leftovers) == 0 {
+		return
+	}
+	if err := safewrite.RemoveLeftovers(p.rep.Path, p.leftovers, probe); err != nil {
+		p.rep.Status = StatusFailed
+		p.rep.Errors = append(p.rep.Errors, CapReason("removing a temporary of an interrupted run: "+err.Error()+"; nothing written"))
+		for _, w := range p.writes {
+			if w.file != nil {
+				w.file.Action, w.file.Reason, w.file.Backup = ActionSkipped, "not written: the run stopped at an error", ""
+			}
+		}
 		return
 	}
 	for n, w := range p.writes {
 		var msg string
 		if err := ctx.Err(); err != nil {
 			msg = fmt.Sprintf("interrupted after %d of %d writes (%v); rerun to finish", n, len(p.writes), err)
-		} else if err := safewrite.Write(w.snap, w.data, w.mode); err != nil {
+		} else if err := safewrite.WriteProbed(w.snap, w.data, w.mode, probe); err != nil {
 			msg = err.Error()
 			if errors.Is(err, safewrite.ErrConflict) {
 				msg += "; nothing of it was overwritten"

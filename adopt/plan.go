@@ -53,6 +53,10 @@ type Options struct {
 	Progress func(phase string, done, total int)
 
 	files clientFiles
+	// probe, set only by this package's tests, is called at every write
+	// point (safewrite.WriteProbed, RemoveLeftovers): the crash test stops
+	// the process there.
+	probe func(point string)
 }
 
 // ManifestFile is the repository file that marks a repository governed.
@@ -73,12 +77,17 @@ type plannedWrite struct {
 type repoPlan struct {
 	rep    *RepoReport
 	writes []plannedWrite
+	// leftovers are temporaries of an interrupted run (slash separated,
+	// repository-relative), removed before the writes.
+	leftovers []string
 }
 
 func (p *repoPlan) fail(format string, a ...any) *repoPlan {
 	p.rep.Status = StatusFailed
 	p.rep.Errors = append(p.rep.Errors, CapReason(fmt.Sprintf(format, a...)))
 	p.writes = nil
+	p.leftovers = nil
+	p.rep.Removed = nil
 	p.rep.Files = nil // nothing of the plan is written
 	p.rep.diffs = nil
 	return p
@@ -142,6 +151,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		p.rep.Status = StatusNotGoverned
 		return p
 	}
+	p.leftovers = append(p.leftovers, man.Leftovers...)
 	var clients, events, decline []string
 	manRep := &FileReport{Path: ManifestFile, Step: StepManifest, Action: ActionUnchanged}
 	var manWrite *plannedWrite
@@ -197,6 +207,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 
 	var writes []plannedWrite
 	add := func(rep *FileReport, snap safewrite.Snapshot, data []byte, mode fs.FileMode) {
+		p.leftovers = append(p.leftovers, snap.Leftovers...)
 		p.rep.Files = append(p.rep.Files, rep)
 		if rep.Action == ActionCreated || rep.Action == ActionMerged || rep.Action == ActionUpdated {
 			writes = append(writes, plannedWrite{snap: snap, data: data, mode: mode, file: rep})
@@ -452,8 +463,14 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		ordered = append(ordered, *manWrite)
 	}
 	p.writes = ordered
+	if err := p.planLeftovers(root); err != nil {
+		return p.fail("%v", err)
+	}
+	if err := p.preflightWrites(); err != nil {
+		return p.fail("%v", err)
+	}
 	p.rep.Status = StatusUnchanged
-	if len(ordered) > 0 {
+	if len(ordered) > 0 || len(p.leftovers) > 0 {
 		p.rep.Status = StatusChanged
 	}
 	for _, w := range ordered {
@@ -463,6 +480,61 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: unidiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, w.snap.Data, w.data)})
 	}
 	return p
+}
+
+// preflightWrites checks, before the first write of the run, that every
+// planned write can be done as planned (safewrite.CheckWritable: owner and
+// group kept, the file and its directory writable — permissions, immutable
+// flag, read-only mount — and room for the file), so a repository is not
+// left with some of its files written because a later one could not be.
+func (p *repoPlan) preflightWrites() error {
+	for _, w := range p.writes {
+		if err := safewrite.CheckWritable(w.snap, len(w.data)); err != nil {
+			return fmt.Errorf("%w; nothing written", err)
+		}
+	}
+	return nil
+}
+
+// planLeftovers completes p.leftovers, the temporaries an interrupted run
+// of ours left: those Preflight found beside the files of the plan, and
+// any in the backups tree (wholly ours). They are reported (RepoReport
+// Removed) and removed before the writes.
+func (p *repoPlan) planLeftovers(root string) error {
+	if err := safewrite.CheckDir(root, BackupDir); err != nil {
+		return err
+	}
+	dir := filepath.Join(root, filepath.FromSlash(BackupDir))
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: %w: a symbolic link in the backups", path, safewrite.ErrRefused)
+		}
+		if d.Type().IsRegular() && isTemporaryName(d.Name()) {
+			rel, _ := filepath.Rel(root, path)
+			p.leftovers = append(p.leftovers, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(p.leftovers)
+	p.leftovers = slices.Compact(p.leftovers)
+	p.rep.Removed = p.leftovers
+	return nil
+}
+
+// isTemporaryName reports whether name is shaped like a renameio temporary
+// of some file (safewrite.IsTemporaryOf): "." + a name + decimal digits.
+func isTemporaryName(name string) bool {
+	base := strings.TrimRight(name, "0123456789")
+	return len(base) > 1 && len(base) < len(name) && base[0] == '.' && safewrite.IsTemporaryOf(name, base[1:])
 }
 
 // changeList renders clientjson changes for the report ("added PreToolUse

@@ -28,7 +28,8 @@ import (
 //	      "reason": "..."                         // skipped/declined: why
 //	    }],
 //	    "warnings": ["..."], "errors": ["..."],
-//	    "next": ["hookwarden codex-trust /abs/repo"]   // commands the operator still has to run
+//	    "next": ["hookwarden codex-trust /abs/repo"],  // commands the operator still has to run
+//	    "removed": [".claude/.settings.json123"]       // optional: temporaries of an interrupted run, removed
 //	  }],
 //	  "summary": {"repositories": n, "changed": n, "unchanged": n, "failed": n, "not_governed": n}
 //	}
@@ -84,6 +85,10 @@ type RepoReport struct {
 	Warnings []string      `json:"warnings"`
 	Errors   []string      `json:"errors"`
 	Next     []string      `json:"next"`
+	// Removed lists the temporaries an interrupted run left (slash
+	// separated, repository-relative) that this run removes (or, with
+	// --dry-run, would remove).
+	Removed []string `json:"removed,omitempty"`
 
 	diffs []Diff
 }
@@ -176,6 +181,9 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(&b, " [backup %s]", f.Backup)
 			}
 			b.WriteByte('\n')
+		}
+		for _, s := range rr.Removed {
+			fmt.Fprintf(&b, "  %-9s %s — a temporary left by an interrupted run\n", "removed", s)
 		}
 		for _, s := range rr.Warnings {
 			fmt.Fprintf(&b, "  warning: %s\n", s)

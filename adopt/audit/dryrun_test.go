@@ -66,6 +66,9 @@ func TestAuditIsConformsDryRun(t *testing.T) {
 					writes = append(writes, f.Action+" "+f.Path)
 				}
 			}
+			for _, rel := range crep.Repositories[0].Removed {
+				writes = append(writes, "removed "+rel)
+			}
 			if saysConform != (len(writes) > 0) {
 				t.Fatalf("audit says run conform: %v; conform would write %v\nfindings: %+v", saysConform, writes, rep.Repositories[0].Findings)
 			}

@@ -160,6 +160,9 @@ func (r *repoAudit) conformDrift() {
 			named[f.File] = true
 		}
 	}
+	for _, rel := range rep.Repositories[0].Removed {
+		r.add(IDLeftoverTemporary, rel, 0, "", "", rel+" is a temporary file an interrupted hookwarden run left (a write killed before its rename); conform removes it", r.conform)
+	}
 	for _, f := range rep.Repositories[0].Files {
 		switch f.Action {
 		case adopt.ActionCreated, adopt.ActionMerged, adopt.ActionUpdated:

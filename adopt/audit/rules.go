@@ -82,6 +82,8 @@ const (
 	IDCodexHooksUnloaded = "codex-hooks-unloadable"
 	// IDConformDrift: conform would change a file no other finding explains.
 	IDConformDrift = "conform-drift"
+	// IDLeftoverTemporary: a temporary file of an interrupted hookwarden run is left in the repository.
+	IDLeftoverTemporary = "leftover-temporary"
 	// IDStepDeclined: an adopt step is declined, so audit does not check it.
 	IDStepDeclined = "step-declined"
 	// IDRepositoryUnreadable: a repository file could not be read safely.
@@ -147,6 +149,8 @@ var Rules = []Rule{
 		"The file has a shape Codex CLI 0.169.0 refuses as a whole (e.g. a non-integer timeout or a handler without a command), so none of its hooks run. Run `hookwarden conform <path>` or repair the named handler."},
 	{IDConformDrift, Error, "conform would change a file that no other finding explains.",
 		"audit is the dry run of conform: it plans conform on the repository and reports every file conform would write. This finding names a change the other rules do not describe (for instance a compiled context file gone stale after an AGENTS.md edit). Run `hookwarden conform <path>`."},
+	{IDLeftoverTemporary, Error, "A temporary file of an interrupted hookwarden run is left in the repository.",
+		"A run killed between creating a write's temporary file (\".\" + the file's name + digits, beside it) and renaming it leaves the temporary; the file itself holds its old or its new bytes. The next adopt or conform removes it. Run `hookwarden conform <path>`."},
 	{IDStepDeclined, Note, "An adopt step is declined, so audit does not check it.",
 		"The manifest's `decline:` lists the step; the files it writes are neither written by adopt nor checked by audit."},
 	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",

@@ -3,7 +3,12 @@
 // a preflight that reads a file and refuses what must not be written, then a
 // write through a temporary file renamed in the same directory (renameio),
 // a compare-and-swap against the bytes the preflight read, a read-back, and
-// the file's mode kept.
+// the file's mode, owner and group kept (a new file, and a directory created
+// for it, take the owner and group of the nearest existing directory).
+// CheckWritable preflights what the write needs (permissions, immutable
+// flags, a read-only mount, free space), and a temporary left beside a file
+// by an interrupted run (Snapshot.Leftovers) is found by Preflight and
+// removed by RemoveLeftovers.
 //
 // Refused, always: a symbolic link at or below the root (the file itself, or
 // any directory between the root and the file), a FIFO, a device, a socket,
@@ -38,15 +43,26 @@ var ErrConflict = errors.New("changed since it was planned")
 // from the bytes written.
 var ErrReadBack = errors.New("read-back differs from the bytes written")
 
+// ErrNotWritable is wrapped by CheckWritable (and by Write when it cannot
+// keep a file's owner): the write would fail or change what the user owns.
+var ErrNotWritable = errors.New("cannot be written as planned")
+
 // Snapshot is what a preflight read: the file at Root/Rel (Rel slash
 // separated), whether it Exists, its bytes Data (nil when absent) and its
-// permission bits Mode (0 when absent).
+// permission bits Mode (0 when absent). UID and GID are the owner and group
+// a write gives it: the file's own when it exists, else those of its
+// nearest existing directory (-1 where the platform has none). Leftovers
+// lists, slash separated and relative to Root, the temporaries of an
+// interrupted write of this file found beside it (renameio's names: "."
+// + the file's name + decimal digits).
 type Snapshot struct {
-	Root   string
-	Rel    string
-	Exists bool
-	Data   []byte
-	Mode   fs.FileMode
+	Root      string
+	Rel       string
+	Exists    bool
+	Data      []byte
+	Mode      fs.FileMode
+	UID, GID  int
+	Leftovers []string
 }
 
 // Abs returns the snapshot's absolute path (Root joined with Rel).
@@ -63,11 +79,18 @@ const MaxFileBytes = 8 << 20
 // a FIFO, device, socket or other non-regular file, or a rel that leaves the
 // root; other errors wrap the os error and name the path.
 func Preflight(root, rel string) (Snapshot, error) {
-	s := Snapshot{Root: root, Rel: rel}
+	s := Snapshot{Root: root, Rel: rel, UID: -1, GID: -1}
 	if err := checkRel(rel); err != nil {
 		return s, err
 	}
+	if fi, err := os.Stat(root); err == nil {
+		s.UID, s.GID = ownerOf(fi)
+	}
 	parts := strings.Split(rel, "/")
+	base := parts[len(parts)-1]
+	if len(parts) == 1 {
+		s.Leftovers = leftovers(root, "", base)
+	}
 	cur := root
 	for i, p := range parts {
 		cur = filepath.Join(cur, p)
@@ -82,13 +105,134 @@ func Preflight(root, rel string) (Snapshot, error) {
 		if err := checkMode(cur, fi.Mode(), last); err != nil {
 			return s, err
 		}
+		if !last {
+			s.UID, s.GID = ownerOf(fi)
+			if i == len(parts)-2 {
+				s.Leftovers = leftovers(cur, pathDir(rel), base)
+			}
+		}
 	}
-	data, mode, err := readRegular(cur)
+	data, mode, uid, gid, err := readRegularOwned(cur)
 	if err != nil {
 		return s, err
 	}
-	s.Exists, s.Data, s.Mode = true, data, mode
+	s.Exists, s.Data, s.Mode, s.UID, s.GID = true, data, mode, uid, gid
 	return s, nil
+}
+
+// IsTemporaryOf reports whether name is a temporary renameio creates for a
+// file named base in the same directory: "." + base + decimal digits.
+func IsTemporaryOf(name, base string) bool {
+	digits, ok := strings.CutPrefix(name, "."+base)
+	if !ok || digits == "" || len(digits) > 19 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// leftovers lists the regular files in dir (dirRel below the root, "" for
+// the root) that are temporaries of base.
+func leftovers(dir, dirRel, base string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && IsTemporaryOf(e.Name(), base) {
+			if dirRel == "" {
+				out = append(out, e.Name())
+			} else {
+				out = append(out, dirRel+"/"+e.Name())
+			}
+		}
+	}
+	return out
+}
+
+// RemoveLeftovers removes the files rels (slash separated, below root:
+// temporaries Preflight found, Snapshot.Leftovers), each only while it is
+// still a regular file (a link is refused, not followed), calling probe
+// (when not nil) after each. A temporary already gone is fine.
+func RemoveLeftovers(root string, rels []string, probe func(point string)) error {
+	for _, rel := range rels {
+		if err := checkRel(rel); err != nil {
+			return err
+		}
+		if err := CheckDir(root, pathDir(rel)); pathDir(rel) != "" && err != nil {
+			return err
+		}
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: %w: not a regular file, not removed", p, ErrRefused)
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if probe != nil {
+			probe("leftover-removed")
+		}
+	}
+	return nil
+}
+
+// CheckWritable preflights the write of size bytes over snap, before any
+// write of the run: the file's owner and group can be kept (or, for a new
+// file, given from its directory) by this process; the file (when it
+// exists) and the nearest existing directory of its path are writable
+// (permissions, an immutable or append-only flag, a read-only mount); and
+// that directory's file system has room for the temporary (size bytes plus
+// a 64 KiB margin). Errors wrap ErrNotWritable and name the path.
+func CheckWritable(snap Snapshot, size int) error {
+	path := snap.Abs()
+	if !canOwn(snap.UID, snap.GID) {
+		what := "it is owned by"
+		if !snap.Exists {
+			what = "its directory is owned by"
+		}
+		return fmt.Errorf("%s: %w: %s uid %d gid %d, and this run (uid %d) cannot give a file that owner; run as that user or as root", path, ErrNotWritable, what, snap.UID, snap.GID, os.Geteuid())
+	}
+	if snap.Exists {
+		if err := checkFlags(path); err != nil {
+			return err
+		}
+		if err := writable(path, false); err != nil {
+			return err
+		}
+	}
+	dir := filepath.Dir(path)
+	for dir != snap.Root && dir != filepath.Dir(dir) {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	if err := checkFlags(dir); err != nil {
+		return err
+	}
+	if err := writable(dir, true); err != nil {
+		return err
+	}
+	free, err := freeBytes(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w: free space unknown: %v", dir, ErrNotWritable, err)
+	}
+	if need := uint64(size) + 64<<10; free < need {
+		return fmt.Errorf("%s: %w: %d bytes free, %d needed", dir, ErrNotWritable, free, need)
+	}
+	return nil
 }
 
 // CheckDir reports whether root/rel, a directory path (slash separated), is
@@ -159,42 +303,65 @@ func checkMode(path string, m fs.FileMode, last bool) error {
 // without blocking on a FIFO (O_NONBLOCK), checks the opened file is regular
 // and reads at most MaxFileBytes.
 func readRegular(path string) ([]byte, fs.FileMode, error) {
+	data, mode, _, _, err := readRegularOwned(path)
+	return data, mode, err
+}
+
+// readRegularOwned is readRegular that also returns the file's owner and
+// group (-1 where the platform has none).
+func readRegularOwned(path string) ([]byte, fs.FileMode, int, int, error) {
 	f, err := openNoFollow(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, -1, -1, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, -1, -1, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := checkMode(path, fi.Mode(), true); err != nil {
-		return nil, 0, err
+		return nil, 0, -1, -1, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, -1, -1, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(data) > MaxFileBytes {
-		return nil, 0, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrRefused, MaxFileBytes)
+		return nil, 0, -1, -1, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrRefused, MaxFileBytes)
 	}
 	if data == nil {
 		data = []byte{}
 	}
-	return data, fi.Mode().Perm(), nil
+	uid, gid := ownerOf(fi)
+	return data, fi.Mode().Perm(), uid, gid, nil
 }
 
 // Write replaces the file of snap with data, provided the file still holds
 // exactly what the preflight read (compare-and-swap; absent stays absent).
 // Missing directories are created with mode 0755 after a symlink check of
-// every component. The write goes through a renameio temporary file in the
-// file's own directory, renamed over the target; the target keeps snap.Mode
-// when it existed, else gets newMode (subject to the umask). The file is read
-// back and compared. Errors wrap ErrRefused, ErrConflict or ErrReadBack, or
-// the os error, and name the path. Two writers racing between the final CAS
-// read and the rename are not excluded (the window is one syscall wide);
-// hookwarden's own runs never write one file twice concurrently.
+// every component, owned like snap (snap.UID, snap.GID). The write goes
+// through a renameio temporary file in the file's own directory, given
+// snap's owner and group, renamed over the target; the target keeps
+// snap.Mode when it existed, else gets newMode (subject to the umask). The
+// file is read back and compared. Errors wrap ErrRefused, ErrConflict,
+// ErrNotWritable (the owner cannot be kept: nothing is replaced) or
+// ErrReadBack, or the os error, and name the path. Two writers racing
+// between the final CAS read and the rename are not excluded (the window is
+// one syscall wide); hookwarden's own runs never write one file twice
+// concurrently.
 func Write(snap Snapshot, data []byte, newMode fs.FileMode) error {
+	return WriteProbed(snap, data, newMode, nil)
+}
+
+// WriteProbed is Write calling probe (when not nil) at each of its write
+// points, in order: "dir-created" (after creating missing directories),
+// "temp-created", "temp-written" (the temporary complete and owned; the
+// rename is next), "renamed". Tests use it to stop a run at every point
+// (adopt's crash test); production code calls Write.
+func WriteProbed(snap Snapshot, data []byte, newMode fs.FileMode, probe func(point string)) error {
+	if probe == nil {
+		probe = func(string) {}
+	}
 	path := snap.Abs()
 	dirRel := pathDir(snap.Rel)
 	if dirRel != "" {
@@ -210,6 +377,15 @@ func Write(snap Snapshot, data []byte, newMode fs.FileMode) error {
 			if err := CheckDir(snap.Root, dirRel); err != nil {
 				return err
 			}
+			// The directories created take the owner of the file to be.
+			cur := snap.Root
+			for _, p := range strings.Split(dirRel, "/") {
+				cur = filepath.Join(cur, p)
+				if err := setPathOwner(cur, snap.UID, snap.GID); err != nil {
+					return fmt.Errorf("%s: %w: %v", cur, ErrNotWritable, err)
+				}
+			}
+			probe("dir-created")
 		}
 	}
 	if err := compare(snap); err != nil {
@@ -229,9 +405,14 @@ func Write(snap Snapshot, data []byte, newMode fs.FileMode) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer pf.Cleanup()
+	probe("temp-created")
 	if _, err := pf.Write(data); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if err := setOwner(pf.File, snap.UID, snap.GID); err != nil {
+		return fmt.Errorf("%s: %w: cannot keep owner uid %d gid %d: %v; not replaced", path, ErrNotWritable, snap.UID, snap.GID, err)
+	}
+	probe("temp-written")
 	// Compare-and-swap: the last look before the rename.
 	if err := compare(snap); err != nil {
 		return err
@@ -239,6 +420,7 @@ func Write(snap Snapshot, data []byte, newMode fs.FileMode) error {
 	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	probe("renamed")
 	got, _, err := readRegular(path)
 	if err != nil {
 		return fmt.Errorf("read back: %w", err)

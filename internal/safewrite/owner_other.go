@@ -1,0 +1,23 @@
+//go:build !unix
+
+package safewrite
+
+import (
+	"io/fs"
+	"os"
+)
+
+// ownerOf: no owner to keep on this platform.
+func ownerOf(fs.FileInfo) (int, int) { return -1, -1 }
+
+func canOwn(int, int) bool { return true }
+
+func setOwner(*os.File, int, int) error { return nil }
+
+func setPathOwner(string, int, int) error { return nil }
+
+// writable: this platform relies on the write itself failing.
+func writable(string, bool) error { return nil }
+
+// freeBytes: unknown on this platform; the write itself reports a full disk.
+func freeBytes(string) (uint64, error) { return ^uint64(0), nil }

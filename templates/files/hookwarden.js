@@ -146,6 +146,10 @@ function reasonFrom(stderr) {
 
 export const HookwardenPlugin = async (ctx) => {
   const root = (ctx && (ctx.worktree || ctx.directory)) || process.cwd();
+  // The engine refuses a payload without its directory (issue 14 item 7).
+  // opencode's plugin context: directory is the session's project
+  // directory, worktree its git root (@opencode-ai/plugin ToolContext docs).
+  const cwd = (ctx && ctx.directory) || root;
   return {
     "tool.execute.before": async (input, output) => {
       if (!input || input.tool !== "bash") return;
@@ -154,7 +158,7 @@ export const HookwardenPlugin = async (ctx) => {
         throw new Error(DATA.invalid_input_js);
       }
       if (engineInstalled(root)) {
-        const r = await runLauncher(root, JSON.stringify({ input, output }));
+        const r = await runLauncher(root, JSON.stringify({ input, output, cwd }));
         if (r.code === 0) return;
         if (r.code === 2) throw new Error(reasonFrom(r.stderr) || DATA.denied_no_reason);
         if (r.timedOut) throw new Error(DATA.launcher_timeout);

@@ -475,15 +475,8 @@ func (dc *doc) disabledWarnings(want []Handler) []string {
 // default; ../shared/e2e/README.md section 2), so codex answers false. Empty
 // src answers false. Errors are those of Merge.
 func HooksDisabled(path string, src []byte, client string) (bool, error) {
-	d, err := dialectFor(client)
-	if err != nil {
-		return false, err
-	}
-	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
-		return false, nil
-	}
-	dc, err := parseDoc(path, src, d)
-	if err != nil {
+	dc, err := parseNonEmpty(path, src, client)
+	if err != nil || dc == nil {
 		return false, err
 	}
 	root := dc.root.Value.(*hujson.Object)
@@ -513,15 +506,8 @@ func HooksDisabled(path string, src []byte, client string) (bool, error) {
 // brace and its Claim under owner (Foreign for all when owner is nil).
 // Empty src yields no handlers. Errors are those of Merge.
 func Registered(path string, src []byte, client string, owner *Owner) ([]Found, error) {
-	d, err := dialectFor(client)
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
-		return nil, nil
-	}
-	dc, err := parseDoc(path, src, d)
-	if err != nil {
+	dc, err := parseNonEmpty(path, src, client)
+	if err != nil || dc == nil {
 		return nil, err
 	}
 	var out []Found

@@ -16,15 +16,8 @@ import (
 // all change a text. Empty src yields none. Errors are those of Merge (a
 // file the client or Merge would refuse).
 func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string, error) {
-	d, err := dialectFor(client)
-	if err != nil {
-		return nil, err
-	}
-	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
-		return nil, nil
-	}
-	dc, err := parseDoc(path, src, d)
-	if err != nil {
+	dc, err := parseNonEmpty(path, src, client)
+	if err != nil || dc == nil {
 		return nil, err
 	}
 	var out []string
@@ -69,15 +62,8 @@ const ClaudeLocalSettings = ".claude/settings.local.json"
 // disabled"). Other clients and empty src answer 0. Errors are those of
 // Merge.
 func DisabledRows(path string, src []byte, client string, owner *Owner) (int, error) {
-	d, err := dialectFor(client)
-	if err != nil {
-		return 0, err
-	}
-	if client != "gemini" || len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
-		return 0, nil
-	}
-	dc, err := parseDoc(path, src, d)
-	if err != nil {
+	dc, err := parseNonEmpty(path, src, client)
+	if err != nil || dc == nil || client != "gemini" {
 		return 0, err
 	}
 	listed := map[string]bool{}
@@ -114,6 +100,19 @@ func DisabledRows(path string, src []byte, client string, owner *Owner) (int, er
 		}
 	}
 	return n, nil
+}
+
+// parseNonEmpty parses src as client's hook file; a blank src (after a
+// byte-order mark) yields a nil doc and no error. Errors are Merge's.
+func parseNonEmpty(path string, src []byte, client string) (*doc, error) {
+	d, err := dialectFor(client)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
+		return nil, nil
+	}
+	return parseDoc(path, src, d)
 }
 
 // canonical returns v as compact standard JSON (comments and trailing

@@ -493,20 +493,10 @@ func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) 
 // every one of our rows unchanged (clientjson.OurRowTexts) and does not
 // switch the client's hooks off (clientjson.HooksDisabled).
 func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
-	file := filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
-	if !editTool(g.in.Client, g.in.Tool) {
-		return deny(RuleClientHooks, "%s holds hookwarden's hook rows; only an Edit/MultiEdit/Write (Gemini: replace/write_file) that keeps them is allowed, and %s is not one of those tools", h.entry.Path, g.in.Tool), nil
-	}
-	before, exists, err := readBounded(file)
-	if err != nil {
-		return verdict.Verdict{}, err
-	}
-	if err := g.alive(); err != nil {
-		return verdict.Verdict{}, err
-	}
-	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
-	if why != "" {
-		return deny(RuleClientHooks, "%s holds hookwarden's hook rows, and hookwarden cannot reproduce this edit exactly (%s), so it cannot check that the rows stay; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent and run `hookwarden conform`", h.entry.Path, why), nil
+	file, before, results, refuse, err := g.edited(h, h.entry.Path+" holds hookwarden's hook rows",
+		"that keeps them", "so it cannot check that the rows stay; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent and run `hookwarden conform`")
+	if err != nil || refuse != nil {
+		return deref(refuse), err
 	}
 	if g.in.Owner == nil {
 		return verdict.Verdict{}, errors.New("no definition of our rows wired in")
@@ -550,17 +540,10 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 // cannot reproduce it). A result that does not parse is let through: Claude
 // Code then ignores the file, hooks included.
 func (g *guard) claudeLocalEdit(h hit) (verdict.Verdict, error) {
-	file := filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
-	if !editTool(g.in.Client, g.in.Tool) {
-		return deny(RuleClientHooks, "%s is read by Claude Code as project settings, where disableAllHooks switches hookwarden's rows off; only an Edit/MultiEdit/Write (Gemini: replace/write_file) hookwarden can check is allowed there, and %s is not one of those tools", h.entry.Path, g.in.Tool), nil
-	}
-	before, exists, err := readBounded(file)
-	if err != nil {
-		return verdict.Verdict{}, err
-	}
-	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
-	if why != "" {
-		return deny(RuleClientHooks, "%s can switch hookwarden's rows off (disableAllHooks), and hookwarden cannot reproduce this edit exactly (%s), so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly", h.entry.Path, why), nil
+	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by Claude Code as project settings, where disableAllHooks switches hookwarden's rows off",
+		"hookwarden can check", "so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly")
+	if err != nil || refuse != nil {
+		return deref(refuse), err
 	}
 	wasOff, _ := clientjson.HooksDisabled(file, before, "claude")
 	for _, after := range results {
@@ -569,6 +552,40 @@ func (g *guard) claudeLocalEdit(h hit) (verdict.Verdict, error) {
 		}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// edited applies the call's edit to the file h names and returns the file's
+// path, its current bytes and every result the client could write. refuse
+// is set instead when the tool is not an edit apply reproduces or the edit
+// cannot be reproduced exactly; its reason is what (why the file matters),
+// then which edits are allowed (kind) or why the edit cannot be checked
+// (then).
+func (g *guard) edited(h hit, what, kind, then string) (file string, before []byte, results [][]byte, refuse *verdict.Verdict, err error) {
+	file = filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
+	if !editTool(g.in.Client, g.in.Tool) {
+		v := deny(RuleClientHooks, "%s; only an Edit/MultiEdit/Write (Gemini: replace/write_file) %s is allowed there, and %s is not one of those tools", what, kind, g.in.Tool)
+		return "", nil, nil, &v, nil
+	}
+	before, exists, err := readBounded(file)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	if err := g.alive(); err != nil {
+		return "", nil, nil, nil, err
+	}
+	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
+	if why != "" {
+		v := deny(RuleClientHooks, "%s, and hookwarden cannot reproduce this edit exactly (%s), %s", what, why, then)
+		return "", nil, nil, &v, nil
+	}
+	return file, before, results, nil, nil
+}
+
+func deref(v *verdict.Verdict) verdict.Verdict {
+	if v == nil {
+		return verdict.Verdict{}
+	}
+	return *v
 }
 
 // countMissing returns how many entries of want (a multiset) got lacks.

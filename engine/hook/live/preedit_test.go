@@ -106,14 +106,7 @@ func preEditTemplate(t *testing.T) (string, func(string) string) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "adopted"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = tpl
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gitCommitAll(t, tpl, "-A")
 	return tpl, expand
 }
 

@@ -108,37 +108,46 @@ func TestProcess(t *testing.T) {
 // TestNoChildProcessOnPreTool traces the real process with strace: the
 // pre-tool path (deny and allow) executes no program besides itself.
 func TestNoChildProcessOnPreTool(t *testing.T) {
+	hw, _ := binaries(t)
+	repo, _ := governedRepo(t)
+	for _, command := range []string{"git status", "git commit --no-verify -m x", "cd " + repo + " && git -C " + repo + " push"} {
+		if execs, _, trace := traced(t, repo, payloadFor(t, "claude", command, repo), hw, "hook", "claude", "pre-tool"); execs != 1 {
+			t.Fatalf("pre-tool started a child process (%d exec/fork calls):\n%s", execs, trace)
+		}
+	}
+}
+
+// traced runs argv in dir under strace -f with stdin and returns how many
+// exec and fork calls the process tree made (1: only argv itself), its
+// exit code and the trace.
+func traced(t *testing.T, dir string, stdin []byte, argv ...string) (execs, exit int, trace []byte) {
+	t.Helper()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Fatalf("strace is required for this check (apt-get install strace): %v", err)
 	}
-	hw, _ := binaries(t)
-	repo, _ := governedRepo(t)
-	for _, command := range []string{"git status", "git commit --no-verify -m x", "cd " + repo + " && git -C " + repo + " push"} {
-		trace := filepath.Join(t.TempDir(), "trace")
-		cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", trace, hw, "hook", "claude", "pre-tool")
-		cmd.Dir = repo
-		cmd.Stdin = bytes.NewReader(payloadFor(t, "claude", command, repo))
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatalf("strace: %v\n%s", err, out)
-		}
-		data, err := os.ReadFile(trace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-		execs := 0
-		for _, l := range lines {
-			if strings.Contains(l, "execve(") || strings.Contains(l, "execveat(") || strings.Contains(l, "fork(") {
-				execs++
-			}
-		}
-		if execs != 1 {
-			t.Fatalf("pre-tool started a child process (%d exec/fork calls):\n%s", execs, data)
+	file := filepath.Join(t.TempDir(), "trace")
+	cmd := exec.Command(strace, append([]string{"-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", file}, argv...)...)
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		exit = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("strace: %v\n%s", err, out)
+	}
+	trace, err = os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(trace)), "\n") {
+		if strings.Contains(l, "execve(") || strings.Contains(l, "execveat(") || strings.Contains(l, "fork(") {
+			execs++
 		}
 	}
+	return execs, exit, trace
 }
 
 // TestProcessStdinNeverClosed: a client that never closes stdin cannot hold
@@ -252,10 +261,6 @@ func TestClosedStreams(t *testing.T) {
 // guard lets through goes on to the checkpoint, which runs git (issue 6;
 // engine/checkpoint) and is not traced here.
 func TestNoChildProcessOnPreEditGuard(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Fatalf("strace is required for this check (apt-get install strace): %v", err)
-	}
 	hw, _ := binaries(t)
 	repo, _ := governedRepo(t)
 	if err := os.Symlink(".hookwarden.yaml", filepath.Join(repo, "alias.yaml")); err != nil {
@@ -265,27 +270,12 @@ func TestNoChildProcessOnPreEditGuard(t *testing.T) {
 		payload, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": repo,
 			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Write",
 			"tool_input": map[string]any{"file_path": target, "content": "x"}, "tool_use_id": "toolu_01"})
-		trace := filepath.Join(t.TempDir(), "trace")
-		cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", trace, hw, "hook", "claude", "pre-edit")
-		cmd.Dir = repo
-		cmd.Stdin = bytes.NewReader(payload)
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Fatalf("%s: want a deny (exit 2), got %v\n%s", target, err, out)
-		}
-		data, err := os.ReadFile(trace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		execs := 0
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			if strings.Contains(l, "execve(") || strings.Contains(l, "execveat(") || strings.Contains(l, "fork(") {
-				execs++
-			}
+		execs, exit, trace := traced(t, repo, payload, hw, "hook", "claude", "pre-edit")
+		if exit != 2 {
+			t.Fatalf("%s: exit %d, want a deny (2)", target, exit)
 		}
 		if execs != 1 {
-			t.Fatalf("%s: pre-edit started a child process (%d exec/fork calls):\n%s", target, execs, data)
+			t.Fatalf("%s: pre-edit started a child process (%d exec/fork calls):\n%s", target, execs, trace)
 		}
 	}
 }

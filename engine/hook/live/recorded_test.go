@@ -26,19 +26,26 @@ func realRepo(t testing.TB) (string, func(string) (string, bool)) {
 	if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
 		t.Fatal(err)
 	}
+	gitCommitAll(t, repo, ".hookwarden.yaml")
+	return repo, lookup
+}
+
+// gitCommitAll makes dir a git repository with one commit holding paths
+// (git add's arguments), with no user or system git config read.
+func gitCommitAll(t testing.TB, dir string, paths ...string) {
+	t.Helper()
 	for _, args := range [][]string{
 		{"init", "-q"},
-		{"add", ".hookwarden.yaml"},
+		append([]string{"add"}, paths...),
 		{"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "govern"},
 	} {
 		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	return repo, lookup
 }
 
 // replay runs one recorded payload through the hook path with $REPO pointing

@@ -48,8 +48,30 @@ func TestCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.SchemaVersion != 1 || rep.Summary.Repositories != 2 || rep.Summary.Failed != 1 {
 		t.Fatalf("json report: %v %+v\n%s", err, rep.Summary, out)
 	}
-	if !strings.Contains(errOut, "hookwarden: adopt: "+bad) {
-		t.Fatalf("stderr does not name the failed repository: %s", errOut)
+	if strings.Contains(errOut, bad) {
+		t.Fatalf("stderr repeats the report's error (issue 15: every error was printed twice): %s", errOut)
+	}
+	// The text report of a fleet ends with the failing repositories, each
+	// with its first error; stderr stays empty.
+	out, errOut, _ = run("adopt", "--dry-run", "--fleet", filepath.Join(base, "fleet"))
+	if i := strings.Index(out, "failed repositories:\n  "+bad+": "); i < 0 || errOut != "" {
+		t.Fatalf("fleet summary does not list the failed repository, or stderr is not empty (%q):\n%s", errOut, out)
+	}
+	// A dry run shows shared files' diffs in full and one line per rendered
+	// file; --diff=all shows every diff.
+	out, _, _ = run("adopt", "--dry-run", plain)
+	if !strings.Contains(out, "+++ b/.claude/settings.json\n") || !strings.Contains(out, ": created .hookwarden/interceptor.py (") || strings.Contains(out, "+++ b/.hookwarden/interceptor.py") {
+		t.Fatalf("dry run output: settings diffs in full, rendered files summarised:\n%s", out)
+	}
+	all, _, _ := run("adopt", "--dry-run", "--diff=all", plain)
+	if !strings.Contains(all, "+++ b/.hookwarden/interceptor.py") {
+		t.Fatalf("--diff=all lacks the rendered file's diff:\n%.2000s", all)
+	}
+	if len(out)*4 > len(all) {
+		t.Fatalf("summarised dry run (%d bytes) is not a fraction of --diff=all (%d)", len(out), len(all))
+	}
+	if _, _, code := run("adopt", "--dry-run", "--diff=some", good); code != 2 {
+		t.Fatalf("--diff=some: exit %d, want 2", code)
 	}
 	if _, _, code := run("adopt", "--decline", "nope", good); code != 2 {
 		t.Fatalf("unknown decline step: exit %d, want 2", code)

@@ -477,7 +477,9 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		if w.file == nil || !opts.DryRun {
 			continue
 		}
-		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Unified: unidiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, w.snap.Data, w.data)})
+		p.rep.diffs = append(p.rep.diffs, Diff{Path: w.snap.Rel, Step: w.file.Step, Action: w.file.Action,
+			Lines: bytes.Count(w.data, []byte("\n")), OldLines: bytes.Count(w.snap.Data, []byte("\n")),
+			Unified: unidiff.Unified("a/"+w.snap.Rel, "b/"+w.snap.Rel, w.snap.Data, w.data)})
 	}
 	return p
 }

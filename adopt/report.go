@@ -105,10 +105,38 @@ type FileReport struct {
 }
 
 // Diff is the unified diff of one file a run changes (or, with --dry-run,
-// would change). Path is repository-relative.
+// would change). Path is repository-relative; Step the adopt step that
+// writes it; Action created, merged or updated; Lines and OldLines count
+// the new and old content's lines.
 type Diff struct {
-	Path    string
-	Unified string
+	Path     string
+	Step     string
+	Action   string
+	Lines    int
+	OldLines int
+	Unified  string
+}
+
+// Rendered reports whether the file is rendered whole by hookwarden (the
+// launcher, the interceptor, the plugins, the context files), as opposed to
+// a file the operator shares with us (settings, .gitignore, the manifest),
+// whose diff is the one to read.
+func (d Diff) Rendered() bool {
+	switch d.Step {
+	case StepManifest, StepGitIgnore, StepAgentHooks:
+		return false
+	}
+	return true
+}
+
+// Summary is one line for a rendered file's diff: "created
+// .hookwarden/hook.py (391 lines)" or "updated … (391 lines, was 380)".
+func (d Diff) Summary() string {
+	s := fmt.Sprintf("%s %s (%d lines", d.Action, d.Path, d.Lines)
+	if d.Action != ActionCreated {
+		s += fmt.Sprintf(", was %d", d.OldLines)
+	}
+	return s + ")"
 }
 
 // Diffs returns the unified diffs of the files this repository's run
@@ -203,6 +231,21 @@ func (r *Report) WriteText(w io.Writer) error {
 			v int
 		}{{"changed", r.Summary.Changed}, {"unchanged", r.Summary.Unchanged}, {"failed", r.Summary.Failed}, {"not governed", r.Summary.NotGoverned}, {"total", r.Summary.Repositories}} {
 			fmt.Fprintf(&b, "%-13s %6d\n", row.k, row.v)
+		}
+		// On a fleet the failures are what to act on: each with its first
+		// error, so they need not be searched for above.
+		if r.Summary.Failed > 0 {
+			b.WriteString("\nfailed repositories:\n")
+			for _, rr := range r.Repositories {
+				if rr.Status != StatusFailed {
+					continue
+				}
+				first := ""
+				if len(rr.Errors) > 0 {
+					first = rr.Errors[0]
+				}
+				fmt.Fprintf(&b, "  %s: %s\n", rr.Path, first)
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())

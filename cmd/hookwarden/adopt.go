@@ -20,7 +20,8 @@ func fleetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "decline", Usage: "skip an adopt step (repeatable or comma separated): " + strings.Join(adopt.Steps[1:], ", ")},
 		&cli.BoolFlag{Name: "force", Usage: "register into a Gemini file whose hooks are switched off; replace hand-edited rendered files"},
-		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print a unified diff of every file that would change, and the report the real run would give"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the unified diff of every shared file that would change (settings, .gitignore, manifest), one line per rendered file, and the report the real run would give"},
+		&cli.StringFlag{Name: "diff", Value: "settings", Usage: "with --dry-run: `settings` (diffs of shared files, one line per rendered file) or all (every diff in full)"},
 		&cli.BoolFlag{Name: "json", Usage: "print the report as JSON (schema_version 1)"},
 		&cli.StringFlag{Name: "fleet", Usage: "process every repository below `DIR` (directories holding .git)"},
 		&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --fleet, look this many directory levels below DIR"},
@@ -45,6 +46,9 @@ func adoptCommand() *cli.Command {
 // conform --strict, was not governed, 2 usage).
 func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	paths := c.Args().Slice()
+	if d := c.String("diff"); d != "settings" && d != "all" {
+		return cli.Exit(fmt.Sprintf("hookwarden: %s: --diff %q: want settings or all", verb, d), 2)
+	}
 	if dir := c.String("fleet"); dir != "" {
 		found, err := adopt.Discover(dir, c.Int("depth"))
 		if err != nil {
@@ -81,6 +85,7 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	if err != nil {
 		return cli.Exit("hookwarden: "+verb+": "+err.Error(), 2)
 	}
+	interrupted := ctx.Err() != nil
 	out := io.Writer(os.Stdout)
 	if c.Bool("json") {
 		err = rep.WriteJSON(out)
@@ -88,6 +93,10 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 		if opts.DryRun {
 			for _, r := range rep.Repositories {
 				for _, d := range r.Diffs() {
+					if d.Rendered() && c.String("diff") != "all" {
+						fmt.Fprintf(out, "# %s: %s (--diff=all shows it)\n", r.Path, d.Summary())
+						continue
+					}
 					fmt.Fprintf(out, "# %s\n%s", r.Path, d.Unified)
 				}
 			}
@@ -97,10 +106,9 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	if err != nil {
 		return cli.Exit("hookwarden: "+verb+": writing the report: "+err.Error(), 1)
 	}
-	for _, r := range rep.Repositories {
-		for _, e := range r.Errors {
-			fmt.Fprintf(os.Stderr, "hookwarden: %s: %s: %s\n", verb, r.Path, e)
-		}
+	// Each error is in the report on stdout, once; stderr repeats nothing.
+	if interrupted {
+		return cli.Exit("hookwarden: "+verb+": interrupted; rerun to finish", 130)
 	}
 	if rep.Failed() || (verb == "conform" && c.Bool("strict") && rep.Summary.NotGoverned > 0) {
 		return cli.Exit("", 1)

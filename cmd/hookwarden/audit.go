@@ -80,6 +80,9 @@ func runAudit(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return cli.Exit("hookwarden: audit: writing the report: "+err.Error(), 2)
 	}
+	if ctx.Err() != nil {
+		return cli.Exit("hookwarden: audit: interrupted; the report is incomplete", 130)
+	}
 	if rep.Failed(c.Bool("strict")) {
 		return cli.Exit("", 1)
 	}

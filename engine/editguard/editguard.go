@@ -129,7 +129,11 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		if strings.IndexByte(raw, 0) >= 0 {
 			continue // names no file; its spelling without NUL bytes is judged
 		}
-		for _, abs := range absolutes(raw, g.in.Dir) {
+		found, err := g.nameSearch(raw, rootReal)
+		if err != nil {
+			return verdict.Verdict{}, err
+		}
+		for _, abs := range append(absolutes(raw, g.in.Dir), found...) {
 			if err := g.alive(); err != nil {
 				return verdict.Verdict{}, err
 			}
@@ -245,6 +249,62 @@ func absolutes(p, dir string) []string {
 	}
 	// Not filepath.Join: it would fold `..` before links are followed.
 	return []string{strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator) + p}
+}
+
+// maxSearched bounds how many entries nameSearch looks at; more is a deny.
+const maxSearched = 4096
+
+// nameSearch reproduces, for the files that matter, Gemini CLI 0.61.0's
+// replace tool resolving a relative file_path that does not exist as
+// given: it searches the workspace breadth-first for files whose path ends
+// with it and edits the one it finds (bundle chunk-5FZXKDXH.js, EditTool
+// constructor -> correctPath -> bfsFileSearchSync; dot directories are not
+// skipped), so `interceptor.py` can reach `.hookwarden/interceptor.py`. It
+// returns every guard file and git hook under root named like raw whose
+// path ends with raw, for that client and tool only; an error when the
+// guard's directories hold more than maxSearched entries.
+func (g *guard) nameSearch(raw, root string) ([]string, error) {
+	if g.in.Client != "gemini" || g.in.Tool != "replace" || filepath.IsAbs(raw) || strings.HasPrefix(raw, "~/") {
+		return nil, nil
+	}
+	if _, err := os.Lstat(filepath.Join(g.in.Dir, raw)); err == nil {
+		return nil, nil
+	}
+	suffix := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(raw)), "./")
+	base := filepath.Base(raw)
+	var places []string
+	for _, e := range policy.GuardPaths() {
+		places = append(places, filepath.Join(root, filepath.FromSlash(e.Path)))
+	}
+	if repo, found, err := gitdisc.Find(root); err == nil && found {
+		if dirs, err := gitdisc.HooksDirs(repo, g.in.Home); err == nil {
+			places = append(places, dirs...)
+		}
+	}
+	var out []string
+	seen := 0
+	for _, p := range places {
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil //nolint:nilerr // a place that does not exist holds nothing to find
+			}
+			seen++
+			if seen > maxSearched {
+				return fmt.Errorf("more than %d files in the guard's directories to compare with the relative path", maxSearched)
+			}
+			// As the bundle: the base name equal, the whole path ending with
+			// the given text (no component boundary: codex/hooks.json finds
+			// .codex/hooks.json).
+			if !d.IsDir() && d.Name() == base && strings.HasSuffix(filepath.ToSlash(path), suffix) {
+				out = append(out, path)
+			}
+			return g.alive()
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // interpretations returns the real paths an absolute path can reach: `..`

@@ -115,3 +115,48 @@ func skipOptsIndex(n int, val func(int) string, valShort string, valLong []strin
 // (NAME: a letter or underscore, then letters, digits, underscores): what
 // env(1) and sudo(8) read as a variable before the command.
 func IsAssignment(s string) bool { return isAssignment(s) }
+
+// RunsCode reports whether the command name (a base name) with args is an
+// interpreter of codeFlags, deno eval or awk that runs a program given on
+// its command line or read from stdin, rather than a script file or a
+// python -m module: a program whose effects (a chdir, a git call) no static
+// reading of the shell command can follow. engine/workspace judges such a
+// command instead of skipping it.
+func RunsCode(name string, args []string) bool {
+	name = interpreterName(name)
+	switch name {
+	case "deno":
+		rest := args[skipOptsIndex(len(args), func(i int) string { return args[i] }, "", nil):]
+		return len(rest) > 0 && rest[0] == "eval"
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		for _, a := range args {
+			if a == "-f" || a == "--file" || strings.HasPrefix(a, "--file=") {
+				return false
+			}
+		}
+		return true
+	}
+	spec, ok := codeFlags[name]
+	if !ok {
+		return false
+	}
+	for _, a := range args {
+		switch {
+		case a == "--" || a == "-":
+			return true // the program is read from stdin
+		case !strings.HasPrefix(a, "-"):
+			return false // a script file
+		case strings.HasPrefix(a, "--"):
+			for _, l := range spec.long {
+				if a == l || strings.HasPrefix(a, l+"=") {
+					return true
+				}
+			}
+		case strings.HasPrefix(name, "py") && strings.ContainsRune(a, 'm'):
+			return false // python -m runs a module
+		case strings.ContainsAny(a[1:], spec.short):
+			return true
+		}
+	}
+	return true // no script: the program comes from stdin
+}

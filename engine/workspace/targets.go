@@ -178,6 +178,9 @@ func (s *scanner) operand(v string, ok bool, base *cwdState) string {
 	}
 	var p string
 	switch {
+	case strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+		s.unresolved = true // ~user: another user's home
+		return ""
 	case v == "~" || strings.HasPrefix(v, "~/"):
 		if s.home == "" {
 			s.unresolved = true
@@ -421,9 +424,19 @@ func (s *scanner) assign(a *syntax.Assign, st, base *cwdState, depth int) {
 	if a.Index != nil {
 		s.substs(a.Index, st, depth)
 	}
-	if a.Name != nil && (a.Name.Value == "GIT_DIR" || a.Name.Value == "GIT_WORK_TREE") && !a.Naked {
+	if a.Name == nil {
+		return
+	}
+	switch a.Name.Value {
+	case "GIT_DIR", "GIT_WORK_TREE":
+		if a.Naked {
+			s.unresolved = true // `export GIT_DIR`: a value set elsewhere
+			return
+		}
 		v, ok := wordLit(a.Value, s.home)
 		s.operand(v, ok, base)
+	case "CDPATH":
+		s.unresolved = true // cd then searches other directories first
 	}
 }
 
@@ -557,6 +570,18 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 			s.scriptOption(rest, rlit, opts, local, depth)
 			return
 		}
+		if name == "busybox" {
+			args, lit = rest, rlit
+			continue
+		}
+		if policy.RunsCode(name, rest) {
+			s.unresolved = true // an interpreter's own code may change directory and run git
+			return
+		}
+		if setsVar(name, rest) {
+			s.unresolved = true // GIT_DIR, GIT_WORK_TREE or CDPATH set at run time
+			return
+		}
 		if cmd, ok := policy.LaunchedCommand(name, rest); ok {
 			k := len(rest) - len(cmd)
 			args, lit, inShell = rest[k:], rlit[k:], false
@@ -564,6 +589,24 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 		}
 		return
 	}
+}
+
+// setsVar reports a builtin that sets GIT_DIR, GIT_WORK_TREE or CDPATH from
+// a value known only at run time: read, printf -v, mapfile/readarray, and
+// export/declare/typeset/local naming the variable alone.
+func setsVar(name string, args []string) bool {
+	switch name {
+	case "read", "printf", "mapfile", "readarray", "export", "declare", "typeset", "local", "readonly":
+	default:
+		return false
+	}
+	for _, a := range args {
+		n, _, _ := strings.Cut(a, "=")
+		if n == "GIT_DIR" || n == "GIT_WORK_TREE" || n == "CDPATH" {
+			return true
+		}
+	}
+	return false
 }
 
 func joinLit(args []string, lit []bool) (string, bool) {

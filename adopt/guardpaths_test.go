@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/policy"
 )
 
@@ -71,6 +72,41 @@ func TestAdoptWritesOnlyGuardPaths(t *testing.T) {
 		g, found := policy.LookupGuardPath(p, false)
 		if !found || !g.ClientHooks || g.Client != c {
 			t.Errorf("%s's settings file %s: guard entry %+v %v, want a client hook file of %s", c, p, g, found, c)
+		}
+	}
+}
+
+// TestShellRulesCoverEveryGuardPath: the built-in command policy refuses
+// overwriting every guard path and every client settings file adopt
+// manages, and Claude's local settings file (clientjson.ClaudeLocalSettings,
+// whose disableAllHooks switches our rows off), each with its rule.
+func TestShellRulesCoverEveryGuardPath(t *testing.T) {
+	p, err := policy.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{clientjson.ClaudeLocalSettings: policy.RuleSelfProtectClientHooks}
+	for _, g := range policy.GuardPaths() {
+		rule := policy.RuleSelfProtect
+		if g.ClientHooks {
+			rule = policy.RuleSelfProtectClientHooks
+		}
+		path := g.Path
+		if g.Dir {
+			path += "/hook.sh"
+		}
+		want[path] = rule
+	}
+	for _, c := range DefaultClients {
+		if f, ok := SettingsFile(c); ok && want[f] != policy.RuleSelfProtectClientHooks {
+			t.Errorf("%s's settings file %s is not a client hook guard path", c, f)
+		}
+	}
+	for path, rule := range want {
+		for _, cmd := range []string{"echo x > " + path, "rm -f " + path} {
+			if d := p.Judge(cmd); d.Allowed || d.RuleID != rule {
+				t.Errorf("%q: %+v, want a deny by %s", cmd, d, rule)
+			}
 		}
 	}
 }

@@ -90,10 +90,21 @@ type guardKind struct {
 
 func (g guardKind) any() bool { return g.own || g.client }
 
-// guardComps are the guard paths split into lower-case components.
+// shellGuardPaths are the guard paths the command rules protect: GuardPaths
+// plus Claude Code's per-checkout .claude/settings.local.json, which adopt
+// never writes but whose "disableAllHooks": true switches our rows off
+// (Claude Code 2.1.328 reads it as project settings; clientjson
+// .ClaudeLocalSettings). A command cannot show that what it writes keeps
+// hooks on, so writing it from the shell is refused like the client hook
+// files; the pre-edit judge lets the client's edit tools change it when
+// the result keeps hooks on.
+var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
+	GuardPath{Path: ".claude/settings.local.json", ClientHooks: true, Client: "claude"})
+
+// guardComps are shellGuardPaths split into lower-case components.
 var guardComps = func() [][]string {
-	out := make([][]string, len(guardPaths))
-	for i, g := range guardPaths {
+	out := make([][]string, len(shellGuardPaths))
+	for i, g := range shellGuardPaths {
 		out[i] = strings.Split(g.Path, "/")
 	}
 	return out
@@ -108,7 +119,7 @@ var guardComps = func() [][]string {
 func classifyGuard(comps []string) guardKind {
 	var k guardKind
 	for gi, gc := range guardComps {
-		client := guardPaths[gi].ClientHooks
+		client := shellGuardPaths[gi].ClientHooks
 		for i := range comps {
 			n := 0
 			for n < len(gc) && i+n < len(comps) && compMatch(comps[i+n], gc[n]) {

@@ -525,7 +525,20 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 				}
 				sub = append(sub, args[i])
 			}
+			// find . -name .hookwarden.yaml -exec rm {} \;: the matched
+			// names reach the command through {}.
+			if len(sub) > 0 {
+				if n, ok := cmdName(sub[0]); !ok || findChangers[n] {
+					j.guardHit(guard, false)
+				}
+			}
 			j.command(sub, env, depth+1, nil, sc)
 		}
 	}
 }
+
+// findChangers are commands that, run by find -exec on the files it found,
+// delete, move, truncate, overwrite or re-permission them.
+var findChangers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "mv": true, "truncate": true,
+	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "tee": true, "sed": true, "perl": true, "dd": true, "cp": true,
+	"sh": true, "bash": true, "zsh": true, "dash": true, "xargs": true, "sponge": true}

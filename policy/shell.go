@@ -253,6 +253,16 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			}
 		}
 		if !known {
+			// A command known only at run time ($(echo rm) .hookwarden.yaml)
+			// may be any command: a guard path or hooks directory among its
+			// words is refused as a removal would be.
+			for _, a := range args {
+				k := sc.classify(a)
+				if k.hooks {
+					j.hits.add(RuleHooksDirTamper)
+				}
+				j.guardHit(k, true)
+			}
 			j.git(args, env, depth, sc, nil)
 			j.unknownGitSub(args)
 			return

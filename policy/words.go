@@ -316,7 +316,11 @@ type pathKind struct {
 // relative.
 func (sc *scope) classify(f field) pathKind {
 	var k pathKind
+	var spellings []string
 	for _, s := range []string{f.val, f.raw} {
+		spellings = append(spellings, expandBraces(s, maxBraceWords)...)
+	}
+	for _, s := range spellings {
 		if s == "" {
 			continue
 		}
@@ -444,4 +448,72 @@ func matchGlob(pattern, name string) bool {
 	}
 	ok, err := path.Match(pattern, name)
 	return err == nil && ok
+}
+
+// maxBraceWords bounds the words one brace expansion may produce for path
+// classification; past it the word is classified as written (plus what was
+// produced), which never loosens a decision the unexpanded word would get.
+const maxBraceWords = 64
+
+// expandBraces expands bash brace expansions ({a,b}, nested, with a prefix
+// and suffix) in s, so mv .hookwarden.yaml{,.bak} is classified as the two
+// paths bash passes. Sequences ({1..3}) are left as written. The result holds
+// s itself first and at most limit words.
+func expandBraces(s string, limit int) []string {
+	out := []string{s}
+	if !strings.Contains(s, "{") || !strings.Contains(s, ",") {
+		return out
+	}
+	queue := []string{s}
+	for len(queue) > 0 && len(out) < limit {
+		w := queue[0]
+		queue = queue[1:]
+		open, close, commas := braceGroup(w)
+		if open < 0 {
+			continue
+		}
+		prev := open + 1
+		for _, c := range append(commas, close) {
+			e := w[:open] + w[prev:c] + w[close+1:]
+			prev = c + 1
+			if len(out) >= limit {
+				break
+			}
+			out = append(out, e)
+			queue = append(queue, e)
+		}
+	}
+	return out
+}
+
+// braceGroup finds the first brace group of w holding a comma at its own
+// level: the offsets of its braces and of those commas; open is -1 when
+// there is none.
+func braceGroup(w string) (open, close int, commas []int) {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '{' {
+			continue
+		}
+		depth := 0
+		var cs []int
+		for k := i; k < len(w); k++ {
+			switch w[k] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					if len(cs) > 0 {
+						return i, k, cs
+					}
+					k = len(w)
+				}
+			case ',':
+				if depth == 1 {
+					cs = append(cs, k)
+				}
+			}
+		}
+	}
+	return -1, -1, nil
 }

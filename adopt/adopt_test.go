@@ -159,7 +159,7 @@ func TestCASConflict(t *testing.T) {
 		t.Fatalf("rerun: %+v", rep.Repositories[0])
 	}
 	got, _ = os.ReadFile(filepath.Join(root, ".claude/settings.json"))
-	if !strings.Contains(string(got), "edited meanwhile") || !strings.Contains(string(got), "hook.py") {
+	if !strings.Contains(string(got), "edited meanwhile") || !strings.Contains(string(got), "hook.sh") {
 		t.Fatalf("rerun result: %s", got)
 	}
 }

@@ -97,7 +97,7 @@ func newWorld(t testing.TB) *world {
 		}
 	}
 	link("python3", strings.TrimSpace(string(py)))
-	for _, tool := range []string{"git", "sh", "bash", "cat", "sleep", "printf", "dirname", "env", "id"} {
+	for _, tool := range []string{"git", "sh", "bash", "dash", "busybox", "cat", "sleep", "printf", "dirname", "env", "id", "mkdir", "rm"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
 			t.Fatalf("%s is required: %v", tool, err)
@@ -122,15 +122,17 @@ type result struct {
 	took           time.Duration
 }
 
-// run runs argv in dir with env and stdin and returns its answer.
+// run runs argv in dir with env and stdin and returns its answer; payloadDir
+// in stdin becomes dir (inDir).
 func run(t *testing.T, dir string, env []string, stdin string, argv ...string) result {
 	t.Helper()
+	stdin = inDir(stdin, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.Stdin = strings.NewReader(inDir(stdin, dir))
+	cmd.Stdin = strings.NewReader(stdin)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()
@@ -147,9 +149,67 @@ func run(t *testing.T, dir string, env []string, stdin string, argv ...string) r
 	return result{so.String(), se.String(), code, took}
 }
 
-func (w *world) launcher(t *testing.T, env []string, stdin string, args ...string) result {
+// launcherKinds are the ways the launcher is run: the sh launcher under each
+// POSIX shell it must work in, and the Python launcher (rows of earlier
+// versions, Codex's commandWindows).
+var launcherKinds = []string{"dash", "bash", "busybox", "python"}
+
+// argv returns how kind runs the launcher at repo with args.
+func (w *world) argv(kind string, args ...string) []string {
+	sh := filepath.Join(w.repo, ".hookwarden", "hook.sh")
+	var pre []string
+	switch kind {
+	case "dash", "bash":
+		pre = []string{filepath.Join(w.tools, kind), sh}
+	case "busybox":
+		pre = []string{filepath.Join(w.tools, "busybox"), "sh", sh}
+	default:
+		pre = []string{filepath.Join(w.tools, "python3"), filepath.Join(w.repo, ".hookwarden", "hook.py")}
+	}
+	return append(pre, args...)
+}
+
+func (w *world) launcher(t *testing.T, kind string, env []string, stdin string, args ...string) result {
 	t.Helper()
-	return run(t, w.repo, env, stdin, append([]string{filepath.Join(w.tools, "python3"), filepath.Join(w.repo, ".hookwarden", "hook.py")}, args...)...)
+	return run(t, w.repo, env, stdin, w.argv(kind, args...)...)
+}
+
+// noPython returns a copy of the world's environment whose PATH holds
+// every tool but python3.
+func (w *world) noPython(t testing.TB, extra ...string) []string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(w.tools), "tools-nopython")
+	if _, err := os.Stat(dir); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ents, err := os.ReadDir(w.tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if e.Name() == "python3" {
+				continue
+			}
+			target, err := os.Readlink(filepath.Join(w.tools, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	env := w.env(extra...)
+	env[0] = "PATH=" + dir
+	return env
+}
+
+// forEachKind runs f as a subtest for every launcher kind.
+func forEachKind(t *testing.T, f func(t *testing.T, kind string)) {
+	for _, kind := range launcherKinds {
+		t.Run(kind, func(t *testing.T) { f(t, kind) })
+	}
 }
 
 // payloadDir stands, in a payload, for the directory the process runs in:
@@ -174,7 +234,7 @@ func geminiPre(command string) string {
 }
 
 func agyPre(command string) string {
-	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}, "workspacePaths": []string{payloadDir}})
+	b, _ := json.Marshal(map[string]any{"conversationId": "c", "stepIdx": 1, "workspacePaths": []string{payloadDir}, "toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command}}})
 	return string(b)
 }
 
@@ -232,171 +292,243 @@ func allPairs(t *testing.T) []string {
 }
 
 // TestCurrentEngine: with the real engine as HOOKWARDEN_BIN the launcher's
-// answer is byte for byte the engine's own answer (stdout, stderr, exit).
+// answer is byte for byte the engine's own answer (stdout, stderr, exit),
+// under every shell and the Python launcher, cold cache and warm.
 func TestCurrentEngine(t *testing.T) {
-	w := newWorld(t)
 	bin := realEngine(t)
-	env := w.env("HOOKWARDEN_BIN=" + bin)
-	for _, tc := range []struct{ client, event, stdin string }{
-		{"claude", "pre-tool", claudePre("git commit --no-verify -m x")},
-		{"claude", "pre-tool", claudePre("ls -la")},
-		{"agy", "pre-tool", agyPre("sudo true")},
-		{"claude", "stop", `{"hook_event_name":"Stop","cwd":"` + payloadDir + `","stop_hook_active":false}`},
-		{"claude", "pre-tool", "not json"},
-	} {
-		direct := run(t, w.repo, env, tc.stdin, bin, "hook", tc.client, tc.event)
-		got := w.launcher(t, env, tc.stdin, tc.client, tc.event)
-		if got.stdout != direct.stdout || got.stderr != direct.stderr || got.exit != direct.exit {
-			t.Errorf("%s %s: launcher answered %q %q exit %d; the engine answers %q %q exit %d", tc.client, tc.event, got.stdout, got.stderr, got.exit, direct.stdout, direct.stderr, direct.exit)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		env := w.env("HOOKWARDEN_BIN=" + bin)
+		for round := 0; round < 2; round++ {
+			for _, tc := range []struct{ client, event, stdin string }{
+				{"claude", "pre-tool", claudePre("git commit --no-verify -m x")},
+				{"claude", "pre-tool", claudePre("ls -la")},
+				{"agy", "pre-tool", agyPre("sudo true")},
+				{"claude", "stop", `{"hook_event_name":"Stop","cwd":"` + payloadDir + `","stop_hook_active":false}`},
+				{"claude", "pre-tool", "not json"},
+			} {
+				direct := run(t, w.repo, env, tc.stdin, bin, "hook", tc.client, tc.event)
+				got := w.launcher(t, kind, env, tc.stdin, tc.client, tc.event)
+				if got.stdout != direct.stdout || got.stderr != direct.stderr || got.exit != direct.exit {
+					t.Errorf("round %d, %s %s: launcher answered %q %q exit %d; the engine answers %q %q exit %d", round, tc.client, tc.event, got.stdout, got.stderr, got.exit, direct.stdout, direct.stderr, direct.exit)
+				}
+			}
+		}
+		deny := w.launcher(t, kind, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
+		if deny.exit != 2 || !strings.HasPrefix(deny.stderr, "[BLOCKED BY hookwarden:git-no-verify]") {
+			t.Errorf("the engine behind the launcher did not deny --no-verify: exit %d, stderr %q", deny.exit, deny.stderr)
+		}
+	})
+}
+
+// TestBoundedListing: asked the way the sh launcher asks, the real engine
+// adds the bounded marker to its listing; asked plainly it does not, so the
+// Python launcher and ParseListing keep reading it.
+func TestBoundedListing(t *testing.T) {
+	bin := realEngine(t)
+	w := newWorld(t)
+	plain := run(t, w.repo, w.env(), "", bin, "hook")
+	if _, err := ParseListing([]byte(plain.stdout)); err != nil || strings.Contains(plain.stdout, BoundedMarker) {
+		t.Errorf("plain listing %q: %v", plain.stdout, err)
+	}
+	asked := run(t, w.repo, w.env(ListingEnv+"="+ListingLauncher), "", bin, "hook")
+	if asked.stdout != plain.stdout+BoundedMarker+"\n" {
+		t.Errorf("listing asked by the launcher: %q, want the plain listing and %q", asked.stdout, BoundedMarker)
+	}
+}
+
+// cacheFiles returns the launcher's cache files (names) under w.cache.
+func cacheFiles(t *testing.T, w *world) []string {
+	ents, _ := os.ReadDir(filepath.Join(w.cache, "hookwarden"))
+	var out []string
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
 		}
 	}
-	deny := w.launcher(t, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
-	if deny.exit != 2 || !strings.HasPrefix(deny.stderr, "[BLOCKED BY hookwarden:git-no-verify]") {
-		t.Errorf("the engine behind the launcher did not deny --no-verify: exit %d, stderr %q", deny.exit, deny.stderr)
-	}
+	return out
 }
 
 // TestWarmCacheOneProcess: the listing is asked once per binary; later calls
-// cost one engine process; a changed binary (size or mtime) is asked again;
-// a corrupt cache is ignored and rewritten.
+// cost one engine process; a changed binary (mtime) is asked again; a corrupt
+// cache is ignored and rewritten.
 func TestWarmCacheOneProcess(t *testing.T) {
-	w := newWorld(t)
-	bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
-	env := w.env("HOOKWARDEN_BIN=" + bin)
-	for i := 0; i < 3; i++ {
-		r := w.launcher(t, env, "{}", "claude", "stop")
-		if r.exit != 7 || r.stdout != "fake-engine claude stop\n" || r.stderr != "fake-stderr claude stop\n" {
-			t.Fatalf("call %d: hand-off not passed through unchanged: %q %q exit %d", i, r.stdout, r.stderr, r.exit)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+		env := w.env("HOOKWARDEN_BIN=" + bin)
+		for i := 0; i < 3; i++ {
+			r := w.launcher(t, kind, env, "{}", "claude", "stop")
+			if r.exit != 7 || r.stdout != "fake-engine claude stop\n" || r.stderr != "fake-stderr claude stop\n" {
+				t.Fatalf("call %d: hand-off not passed through unchanged: %q %q exit %d", i, r.stdout, r.stderr, r.exit)
+			}
 		}
-	}
-	want := []string{"hook", "hook claude stop", "hook claude stop", "hook claude stop"}
-	if got := calls(t, log); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Fatalf("engine invocations %q, want %q (one probe, then one process per call)", got, want)
-	}
-	cacheFile := filepath.Join(w.cache, "hookwarden", "launcher-cache.json")
-	if _, err := os.Stat(cacheFile); err != nil {
-		t.Fatalf("no cache file at %s: %v", cacheFile, err)
-	}
-	// A new engine binary at the same path (new mtime) is probed again.
-	later := time.Now().Add(time.Minute)
-	if err := os.Chtimes(bin, later, later); err != nil {
-		t.Fatal(err)
-	}
-	w.launcher(t, env, "{}", "claude", "stop")
-	if got := calls(t, log); len(got) != 6 || got[4] != "hook" {
-		t.Fatalf("after the binary changed: invocations %q, want a new probe", got)
-	}
-	// A corrupt cache is ignored and rewritten.
-	if err := os.WriteFile(cacheFile, []byte("{not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := w.launcher(t, env, "{}", "claude", "stop")
-	if r.exit != 7 {
-		t.Fatalf("with a corrupt cache: exit %d, stderr %q", r.exit, r.stderr)
-	}
-	var doc map[string]any
-	if b, _ := os.ReadFile(cacheFile); json.Unmarshal(b, &doc) != nil {
-		t.Fatalf("the corrupt cache was not rewritten: %q", b)
-	}
-}
-
-// TestForgedCacheIsProbedAgain: a cache entry that says the engine does not
-// serve the pair (written by hand, as an agent could) does not keep the call
-// from the engine: the launcher probes again, hands off, and rewrites the
-// entry.
-func TestForgedCacheIsProbedAgain(t *testing.T) {
-	w := newWorld(t)
-	bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
-	env := w.env("HOOKWARDEN_BIN=" + bin)
-	if r := w.launcher(t, env, "{}", "claude", "stop"); r.exit != 7 {
-		t.Fatalf("first call: exit %d, stderr %q", r.exit, r.stderr)
-	}
-	cacheFile := filepath.Join(w.cache, "hookwarden", "launcher-cache.json")
-	var doc map[string]any
-	b, err := os.ReadFile(cacheFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // keep size and mtime_ns exact, so the forged entry still matches the binary
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatalf("cache %s: %v %q", cacheFile, err, b)
-	}
-	for _, forged := range []any{[]any{"claude pre-tool"}, nil} {
-		for _, e := range doc["entries"].(map[string]any) {
-			e.(map[string]any)["pairs"] = forged
+		want := []string{"hook", "hook claude stop", "hook claude stop", "hook claude stop"}
+		if got := calls(t, log); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("engine invocations %q, want %q (one probe, then one process per call)", got, want)
 		}
-		b, _ = json.Marshal(doc)
-		if err := os.WriteFile(cacheFile, b, 0o644); err != nil {
+		files := cacheFiles(t, w)
+		if len(files) == 0 {
+			t.Fatalf("no cache file under %s", w.cache)
+		}
+		// A new engine binary at the same path (new mtime) is probed again.
+		later := time.Now().Add(time.Minute)
+		if err := os.Chtimes(bin, later, later); err != nil {
 			t.Fatal(err)
 		}
-		before := len(calls(t, log))
-		r := w.launcher(t, env, "{}", "claude", "stop")
-		if r.exit != 7 || r.stdout != "fake-engine claude stop\n" {
-			t.Fatalf("forged pairs %v: exit %d, stdout %q, stderr %q; want the engine's answer", forged, r.exit, r.stdout, r.stderr)
+		w.launcher(t, kind, env, "{}", "claude", "stop")
+		if got := calls(t, log); len(got) != 6 || got[4] != "hook" {
+			t.Fatalf("after the binary changed: invocations %q, want a new probe", got)
 		}
-		if got := calls(t, log)[before:]; strings.Join(got, "|") != "hook|hook claude stop" {
-			t.Fatalf("forged pairs %v: engine invocations %q, want a new probe then the hand-off", forged, got)
+		// A corrupt cache is ignored and rewritten.
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(w.cache, "hookwarden", f), []byte("{not json"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
+		r := w.launcher(t, kind, env, "{}", "claude", "stop")
+		if r.exit != 7 {
+			t.Fatalf("with a corrupt cache: exit %d, stderr %q", r.exit, r.stderr)
+		}
+		if got := calls(t, log); len(got) != 8 || got[6] != "hook" {
+			t.Fatalf("with a corrupt cache: invocations %q, want a new probe", got)
+		}
+		if kind == "python" {
+			var doc map[string]any
+			if b, _ := os.ReadFile(filepath.Join(w.cache, "hookwarden", "launcher-cache.json")); json.Unmarshal(b, &doc) != nil {
+				t.Fatalf("the corrupt cache was not rewritten: %q", b)
+			}
+		} else if b, _ := os.ReadFile(filepath.Join(w.cache, "hookwarden", "launcher-v2-bin-claude-stop")); string(b) != bin+"\n\n" {
+			t.Fatalf("the corrupt cache entry was not rewritten: %q", b)
+		}
+	})
 }
 
-// TestEngineWithoutRow: an engine whose table lacks a row is skipped for
-// that row: the next candidate serving it gets the call, and when none does,
-// pre-tool is judged by the standalone interceptor (and says so) while other
-// events are a stated skip.
+// TestForgedCacheIsProbedAgain: a cache that says the engine does not serve
+// the pair, or names another binary (written by hand, as an agent could), does
+// not keep the call from the engine: the launcher probes again and hands off.
+func TestForgedCacheIsProbedAgain(t *testing.T) {
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		bin, log := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+		env := w.env("HOOKWARDEN_BIN=" + bin)
+		if r := w.launcher(t, kind, env, "{}", "claude", "stop"); r.exit != 7 {
+			t.Fatalf("first call: exit %d, stderr %q", r.exit, r.stderr)
+		}
+		var forgeries []func()
+		if kind == "python" {
+			cacheFile := filepath.Join(w.cache, "hookwarden", "launcher-cache.json")
+			var doc map[string]any
+			b, err := os.ReadFile(cacheFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber() // keep size and mtime_ns exact, so the forged entry still matches the binary
+			if err := dec.Decode(&doc); err != nil {
+				t.Fatalf("cache %s: %v %q", cacheFile, err, b)
+			}
+			for _, forged := range []any{[]any{"claude pre-tool"}, nil} {
+				forgeries = append(forgeries, func() {
+					for _, e := range doc["entries"].(map[string]any) {
+						e.(map[string]any)["pairs"] = forged
+					}
+					b, _ := json.Marshal(doc)
+					if err := os.WriteFile(cacheFile, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				})
+			}
+		} else {
+			entry := filepath.Join(w.cache, "hookwarden", "launcher-v2-bin-claude-stop")
+			for _, forged := range []string{"", "/elsewhere/hookwarden\nbounded\n", bin + "x\nbounded\n"} {
+				forgeries = append(forgeries, func() {
+					if err := os.WriteFile(entry, []byte(forged), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				})
+			}
+			forgeries = append(forgeries, func() { os.Remove(entry) })
+		}
+		for i, forge := range forgeries {
+			forge()
+			before := len(calls(t, log))
+			r := w.launcher(t, kind, env, "{}", "claude", "stop")
+			if r.exit != 7 || r.stdout != "fake-engine claude stop\n" {
+				t.Fatalf("forgery %d: exit %d, stdout %q, stderr %q; want the engine's answer", i, r.exit, r.stdout, r.stderr)
+			}
+			if got := calls(t, log)[before:]; strings.Join(got, "|") != "hook|hook claude stop" {
+				t.Fatalf("forgery %d: engine invocations %q, want a new probe then the hand-off", i, got)
+			}
+		}
+	})
+}
+
+// TestEngineWithoutRow: an engine whose table lacks a row (an old engine, or
+// rows newer than the engine) is passed over for that row: the next
+// candidate serving it gets the call, and when none does, pre-tool is judged
+// by the standalone interceptor (and says so) while other events are a
+// stated skip. A hookwarden inside the repository is never a candidate, not
+// even on PATH.
 func TestEngineWithoutRow(t *testing.T) {
-	w := newWorld(t)
 	var small []string
 	for _, p := range allPairs(t) {
 		if p != "claude pre-tool" && p != "gemini stop" {
 			small = append(small, p)
 		}
 	}
-	old, oldLog := fakeEngine(t, filepath.Join(t.TempDir(), "old"), small, false, false)
-	env := w.env("HOOKWARDEN_BIN=" + old)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		old, oldLog := fakeEngine(t, filepath.Join(t.TempDir(), "old"), small, false, false)
+		repoBin, repoLog := fakeEngine(t, filepath.Join(w.repo, "bin"), allPairs(t), false, false)
+		env := w.env("HOOKWARDEN_BIN=" + old)
+		env[0] += string(os.PathListSeparator) + filepath.Dir(repoBin)
 
-	r := w.launcher(t, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
-	want := refusal(t, "git-no-verify") + "\n"
-	if r.exit != 2 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "standalone interceptor judged this call") {
-		t.Errorf("old engine, claude pre-tool: exit %d stderr %q; want the interceptor's deny and a note", r.exit, r.stderr)
-	}
-	r = w.launcher(t, env, claudePre("ls"), "claude", "pre-tool")
-	if r.exit != 0 || r.stdout != "" {
-		t.Errorf("old engine, harmless command: exit %d stdout %q, want an allow", r.exit, r.stdout)
-	}
-	r = w.launcher(t, env, "{}", "gemini", "stop")
-	if r.exit != 0 || !strings.HasPrefix(r.stderr, "hookwarden: skip: launcher: no installed hookwarden engine serves gemini stop") {
-		t.Errorf("old engine, gemini stop: exit %d stderr %q, want a stated skip", r.exit, r.stderr)
-	}
-	r = w.launcher(t, env, "{}", "claude", "stop")
-	if r.exit != 7 {
-		t.Errorf("old engine, claude stop (a row it has): exit %d, want the engine's", r.exit)
-	}
-	for _, c := range calls(t, oldLog) {
-		if strings.HasPrefix(c, "hook claude pre-tool") || strings.HasPrefix(c, "hook gemini stop") {
-			t.Errorf("the old engine was handed a pair it does not serve: %q", c)
+		r := w.launcher(t, kind, env, claudePre("git commit --no-verify -m x"), "claude", "pre-tool")
+		want := refusal(t, "git-no-verify") + "\n"
+		if r.exit != 2 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "standalone interceptor judged this call") {
+			t.Errorf("old engine, claude pre-tool: exit %d stderr %q; want the interceptor's deny and a note", r.exit, r.stderr)
 		}
-	}
+		r = w.launcher(t, kind, env, claudePre("ls"), "claude", "pre-tool")
+		if r.exit != 0 || r.stdout != "" {
+			t.Errorf("old engine, harmless command: exit %d stdout %q, want an allow", r.exit, r.stdout)
+		}
+		r = w.launcher(t, kind, env, "{}", "gemini", "stop")
+		if r.exit != 0 || !strings.HasPrefix(r.stderr, "hookwarden: skip: launcher: no installed hookwarden engine serves gemini stop") {
+			t.Errorf("old engine, gemini stop: exit %d stderr %q, want a stated skip", r.exit, r.stderr)
+		}
+		r = w.launcher(t, kind, env, "{}", "claude", "stop")
+		if r.exit != 7 {
+			t.Errorf("old engine, claude stop (a row it has): exit %d, want the engine's", r.exit)
+		}
+		for _, c := range calls(t, oldLog) {
+			if strings.HasPrefix(c, "hook claude pre-tool") || strings.HasPrefix(c, "hook gemini stop") {
+				t.Errorf("the old engine was handed a pair it does not serve: %q", c)
+			}
+		}
+		if got := calls(t, repoLog); len(got) != 0 {
+			t.Errorf("the repository's bin/hookwarden was run: %q; it is never a candidate", got)
+		}
 
-	// A second candidate (the repository's bin/hookwarden) that serves the
-	// row gets the call.
-	repoBin, repoLog := fakeEngine(t, filepath.Join(w.repo, "bin"), allPairs(t), false, false)
-	_ = repoBin
-	r = w.launcher(t, env, claudePre("ls"), "claude", "pre-tool")
-	if r.exit != 7 || r.stdout != "fake-engine claude pre-tool\n" {
-		t.Errorf("newer repository engine: exit %d stdout %q, want its answer", r.exit, r.stdout)
-	}
-	if got := calls(t, repoLog); len(got) != 2 || got[1] != "hook claude pre-tool" {
-		t.Errorf("repository engine invocations %q", got)
-	}
+		// A second candidate on PATH, outside the repository, that serves the
+		// row gets the call.
+		newer, newerLog := fakeEngine(t, filepath.Join(t.TempDir(), "newer"), allPairs(t), false, false)
+		env[0] = "PATH=" + filepath.Dir(newer) + string(os.PathListSeparator) + strings.TrimPrefix(env[0], "PATH=")
+		r = w.launcher(t, kind, env, claudePre("ls"), "claude", "pre-tool")
+		if r.exit != 7 || r.stdout != "fake-engine claude pre-tool\n" {
+			t.Errorf("newer engine on PATH: exit %d stdout %q, want its answer", r.exit, r.stdout)
+		}
+		if got := calls(t, newerLog); len(got) != 2 || got[1] != "hook claude pre-tool" {
+			t.Errorf("newer engine invocations %q", got)
+		}
+	})
 }
 
 // TestNoEngine: nothing installed. pre-tool denies through the interceptor in
-// each client's dialect; other events are stated skips in the dialect.
+// each client's dialect; other events are stated skips in the dialect. With
+// no python3 either, the sh launcher's pre-tool is a deny naming what to
+// install (never a status the client ignores).
 func TestNoEngine(t *testing.T) {
-	w := newWorld(t)
-	env := w.env()
 	nv := refusal(t, "git-no-verify")
 	cases := []struct {
 		client, event, stdin string
@@ -415,12 +547,40 @@ func TestNoEngine(t *testing.T) {
 		{"agy", "stop", "{}", `{"decision":"allow"}` + "\n", "hookwarden: skip: launcher:", 0},
 		{"claude", "pre-edit", "{}", "", "hookwarden: skip: launcher:", 0},
 	}
-	for _, tc := range cases {
-		r := w.launcher(t, env, tc.stdin, tc.client, tc.event)
-		if r.exit != tc.exit || r.stdout != tc.stdout || !strings.HasPrefix(r.stderr, tc.stderrPrefix) {
-			t.Errorf("%s %s: stdout %q stderr %q exit %d; want stdout %q, stderr starting %q, exit %d", tc.client, tc.event, r.stdout, r.stderr, r.exit, tc.stdout, tc.stderrPrefix, tc.exit)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		env := w.env()
+		for _, tc := range cases {
+			r := w.launcher(t, kind, env, tc.stdin, tc.client, tc.event)
+			if r.exit != tc.exit || r.stdout != tc.stdout || !strings.HasPrefix(r.stderr, tc.stderrPrefix) {
+				t.Errorf("%s %s: stdout %q stderr %q exit %d; want stdout %q, stderr starting %q, exit %d", tc.client, tc.event, r.stdout, r.stderr, r.exit, tc.stdout, tc.stderrPrefix, tc.exit)
+			}
 		}
-	}
+		if kind == "python" {
+			return
+		}
+		install := "python3 is not on PATH for the standalone interceptor; install hookwarden (or python3)"
+		for _, tc := range []struct {
+			client, stdout string
+			exit           int
+		}{
+			{"claude", "", 2}, {"codex", "", 2}, {"gemini", "", 2}, {"opencode", "", 2}, {"lefthook", "", 1},
+			{"agy", `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`, 0},
+		} {
+			r := w.launcher(t, kind, w.noPython(t), claudePre("ls"), tc.client, "pre-tool")
+			where := r.stderr
+			if tc.client == "agy" {
+				where = r.stdout
+			}
+			if r.exit != tc.exit || !strings.HasPrefix(r.stdout, tc.stdout) || !strings.Contains(where, install) {
+				t.Errorf("no engine, no python3, %s pre-tool: stdout %q stderr %q exit %d; want a deny (exit %d) naming what to install", tc.client, r.stdout, r.stderr, r.exit, tc.exit)
+			}
+		}
+		r := w.launcher(t, kind, w.noPython(t), "{}", "claude", "stop")
+		if r.exit != 0 || !strings.HasPrefix(r.stderr, "hookwarden: skip: launcher:") {
+			t.Errorf("no engine, no python3, claude stop: exit %d stderr %q, want a stated skip", r.exit, r.stderr)
+		}
+	})
 }
 
 func jsonString(s string) string {
@@ -428,64 +588,100 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// TestHangingEngine: an engine that never answers is ended and the launcher
-// answers before the client's timeout for the row: deny for pre-tool (fail
-// closed), in the client's dialect; a probe that hangs is given up and the
-// next candidate (here none: the interceptor) decides.
+// TestHangingEngine: an engine that never answers (and did not declare
+// itself bounded) is ended and the launcher answers before the client's
+// timeout for the row: deny for pre-tool (fail closed), in the client's
+// dialect; a probe that hangs is given up and the next candidate (here none:
+// the interceptor) decides. A process the hung engine left behind holds none
+// of the client's pipes: the answer arrives at the deadline, not when that
+// process ends. The cases wait in parallel (they sleep, not compute).
 func TestHangingEngine(t *testing.T) {
 	tbl, err := registration.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		client, stdin string
-		hangProbe     bool
-	}{
-		{"claude", claudePre("ls"), false},
-		{"agy", agyPre("ls"), false},
-		{"gemini", geminiPre("git commit --no-verify"), true},
-	} {
-		t.Run(tc.client, func(t *testing.T) {
-			t.Parallel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	for _, kind := range launcherKinds {
+		for _, tc := range []struct {
+			client, stdin string
+			hangProbe     bool
+		}{
+			{"claude", claudePre("ls"), false},
+			{"agy", agyPre("ls"), false},
+			{"gemini", geminiPre("git commit --no-verify"), true},
+		} {
 			w := newWorld(t)
 			bin, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), true, tc.hangProbe)
 			row, _ := tbl.Lookup(tc.client, "pre-tool")
-			r := w.launcher(t, w.env("HOOKWARDEN_BIN="+bin), tc.stdin, tc.client, "pre-tool")
-			if r.took >= row.ClientTimeout() {
-				t.Errorf("the launcher answered after %v, not before the client's timeout %v", r.took, row.ClientTimeout())
-			}
-			switch {
-			case tc.hangProbe:
-				// The probe gave up within its 2 s cap; the interceptor judged.
-				if r.exit != 2 || !strings.HasPrefix(r.stderr, refusal(t, "git-no-verify")) || r.took > 8*time.Second {
-					t.Errorf("hanging probe: exit %d stderr %q after %v", r.exit, r.stderr, r.took)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fail := func(format string, args ...any) {
+					mu.Lock()
+					failures = append(failures, kind+" "+tc.client+": "+fmt.Sprintf(format, args...))
+					mu.Unlock()
 				}
-			case tc.client == "agy":
-				if r.exit != 0 || !strings.HasPrefix(r.stdout, `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
-					t.Errorf("hanging engine, agy: stdout %q exit %d, want a deny JSON", r.stdout, r.exit)
+				argv := w.argv(kind, tc.client, "pre-tool")
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+				cmd.Dir, cmd.Env, cmd.Stdin = w.repo, w.env("HOOKWARDEN_BIN="+bin), strings.NewReader(inDir(tc.stdin, w.repo))
+				var so, se bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &so, &se
+				start := time.Now()
+				err := cmd.Run()
+				took := time.Since(start)
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					fail("%v", err)
+					return
 				}
-			default:
-				if r.exit != 2 || !strings.Contains(r.stderr, "did not answer within") {
-					t.Errorf("hanging engine: exit %d stderr %q, want a deny (exit 2)", r.exit, r.stderr)
+				if took >= row.ClientTimeout() {
+					fail("the launcher answered after %v, not before the client's timeout %v", took, row.ClientTimeout())
 				}
-			}
-		})
+				switch {
+				case tc.hangProbe:
+					// The probe gave up within its 2 s cap; the interceptor judged.
+					if code != 2 || !strings.HasPrefix(se.String(), refusal(t, "git-no-verify")) || took > 8*time.Second {
+						fail("hanging probe: exit %d stderr %q after %v", code, se.String(), took)
+					}
+				case tc.client == "agy":
+					if code != 0 || !strings.HasPrefix(so.String(), `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
+						fail("hanging engine: stdout %q exit %d, want a deny JSON", so.String(), code)
+					}
+				default:
+					if code != 2 || !strings.Contains(se.String(), "did not answer within") {
+						fail("hanging engine: exit %d stderr %q, want a deny (exit 2)", code, se.String())
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
 	}
 }
 
 // TestMalformedArguments: the launcher's own arguments are checked first;
 // malformed ones exit 2 (and agy also gets a deny it can read).
 func TestMalformedArguments(t *testing.T) {
-	w := newWorld(t)
-	for _, args := range [][]string{{}, {"claude"}, {"claude", "pre-tool", "extra"}, {"Claude", "pre-tool"}, {"claude", "no-such-event"}, {"nobody", "pre-tool"}, {"claude", "pre tool"}, {"agy", "bogus"}} {
-		r := w.launcher(t, w.env(), claudePre("ls"), args...)
-		if r.exit != 2 || !strings.Contains(r.stderr, "usage: hook.py CLIENT EVENT") {
-			t.Errorf("args %q: exit %d stderr %q, want exit 2 with usage", args, r.exit, r.stderr)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		for _, args := range [][]string{{}, {"claude"}, {"claude", "pre-tool", "extra"}, {"Claude", "pre-tool"}, {"claude", "no-such-event"}, {"nobody", "pre-tool"}, {"claude", "pre tool"}, {"agy", "bogus"}, {"claude", "pre-tool;"}, {"claude/pre-tool=1;claude", "x"}, {"", ""}} {
+			r := w.launcher(t, kind, w.env(), claudePre("ls"), args...)
+			if r.exit != 2 || !strings.Contains(r.stderr, "usage: hook.") {
+				t.Errorf("args %q: exit %d stderr %q, want exit 2 with usage", args, r.exit, r.stderr)
+			}
+			if len(args) > 0 && args[0] == "agy" && !strings.HasPrefix(r.stdout, `{"decision":"deny"`) {
+				t.Errorf("args %q: stdout %q, want a deny JSON for agy", args, r.stdout)
+			}
 		}
-		if len(args) > 0 && args[0] == "agy" && !strings.HasPrefix(r.stdout, `{"decision":"deny"`) {
-			t.Errorf("args %q: stdout %q, want a deny JSON for agy", args, r.stdout)
-		}
-	}
+	})
 }
 
 // TestRegistrationStrings runs every client's registration command for
@@ -493,7 +689,8 @@ func TestMalformedArguments(t *testing.T) {
 // RegistrationCommand: Claude Code /bin/sh -c with CLAUDE_PROJECT_DIR and cwd
 // the project; Codex /bin/bash -c with cwd the session directory, possibly a
 // subdirectory; Gemini bash -c with cwd the project; agy from the directory
-// holding hooks.json), also under `$SHELL -lc`, with and without an engine.
+// holding hooks.json), also under `$SHELL -lc`, with and without an engine,
+// and with neither an engine nor python3.
 func TestRegistrationStrings(t *testing.T) {
 	w := newWorld(t)
 	bin := realEngine(t)
@@ -528,10 +725,13 @@ func TestRegistrationStrings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, installed := range []bool{false, true} {
+		for _, setup := range []string{"no engine", "engine on PATH", "neither engine nor python3"} {
 			env := w.env(tc.env...)
-			if installed {
+			switch setup {
+			case "engine on PATH":
 				env[0] = "PATH=" + engDir + string(os.PathListSeparator) + w.tools
+			case "neither engine nor python3":
+				env = w.noPython(t, tc.env...)
 			}
 			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {shell, "-lc"}} {
 				argv := append(append([]string{}, sh...), cmdline)
@@ -542,10 +742,20 @@ func TestRegistrationStrings(t *testing.T) {
 					argv = append(append([]string{}, sh...), "PATH="+strings.TrimPrefix(env[0], "PATH=")+"; export PATH; "+cmdline)
 				}
 				r := run(t, tc.dir, env, tc.stdin, argv...)
-				if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || (tc.client != "agy" && !strings.Contains(r.stderr, "git-no-verify")) {
-					t.Errorf("%s via %s (engine installed: %v): %q → exit %d stdout %q stderr %q; want exit %d and the no-verify deny", tc.client, strings.Join(sh, " "), installed, cmdline, r.exit, r.stdout, r.stderr, tc.wantExit)
+				if setup == "neither engine nor python3" {
+					where := r.stderr
+					if tc.client == "agy" {
+						where = r.stdout
+					}
+					if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || !strings.Contains(where, "install hookwarden") {
+						t.Errorf("%s via %s (%s): %q → exit %d stdout %q stderr %q; want exit %d and a deny naming what to install", tc.client, strings.Join(sh, " "), setup, cmdline, r.exit, r.stdout, r.stderr, tc.wantExit)
+					}
+					continue
 				}
-				if !installed && tc.client != "agy" && !strings.Contains(r.stderr, "standalone interceptor") {
+				if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || (tc.client != "agy" && !strings.Contains(r.stderr, "git-no-verify")) {
+					t.Errorf("%s via %s (%s): %q → exit %d stdout %q stderr %q; want exit %d and the no-verify deny", tc.client, strings.Join(sh, " "), setup, cmdline, r.exit, r.stdout, r.stderr, tc.wantExit)
+				}
+				if setup == "no engine" && tc.client != "agy" && !strings.Contains(r.stderr, "standalone interceptor") {
 					t.Errorf("%s via %s without an engine: stderr %q does not say the interceptor judged", tc.client, strings.Join(sh, " "), r.stderr)
 				}
 			}
@@ -557,40 +767,67 @@ func TestRegistrationStrings(t *testing.T) {
 }
 
 // TestStdinNeverClosed: a client that writes part of a payload and never
-// closes stdin gets a deny within the pre-tool budget (5 s) from the
-// launcher (with an engine installed and without one) and from the
-// standalone interceptor run directly: never a hang until the client's
-// timeout, and never Python's shutdown abort (exit 134, seen with the
-// reader thread still blocked), both of which the clients treat as "let the
-// call through".
+// closes stdin gets a deny before the row's client timeout, never a hang
+// until that timeout (which Codex and Gemini CLI treat as "let the call
+// through"): from the real engine behind the sh launcher (its own budget,
+// 5 s), from a fake engine that never declared itself bounded (the
+// launcher's watchdog at the row's deadline less the probe's 2 s cap, which
+// sh, having no clock, counts as spent), from the interceptor when no
+// engine is installed (its budget), and from the Python launcher (its
+// budget; never Python's shutdown abort, exit 134). The cases wait in
+// parallel.
 func TestStdinNeverClosed(t *testing.T) {
 	tbl, err := registration.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	row, _ := tbl.Lookup("claude", "pre-tool")
+	deadline := time.Duration(templates.DeadlineMillis(row)) * time.Millisecond
 	w := newWorld(t)
-	bin, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+	fake, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
+	real := realEngine(t)
 	py := filepath.Join(w.tools, "python3")
-	cases := []struct {
-		name string
-		env  []string
-		argv []string
-	}{
-		{"launcher, engine installed", w.env("HOOKWARDEN_BIN=" + bin), []string{py, filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool"}},
-		{"launcher, no engine", w.env(), []string{py, filepath.Join(w.repo, ".hookwarden", "hook.py"), "claude", "pre-tool"}},
-		{"interceptor", w.env(), []string{py, filepath.Join(w.repo, ".hookwarden", "interceptor.py"), "claude"}},
+	type tcase struct {
+		name     string
+		env      []string
+		argv     []string
+		want     string
+		from, to time.Duration
 	}
+	var cases []tcase
+	for _, kind := range launcherKinds {
+		argv := w.argv(kind, "claude", "pre-tool")
+		if kind == "python" {
+			cases = append(cases,
+				tcase{"python launcher, engine installed", w.env("HOOKWARDEN_BIN=" + fake), argv, "stdin was not closed", row.Budget(), row.Budget() + 3*time.Second},
+				tcase{"python launcher, no engine", w.env(), argv, "stdin was not closed", row.Budget(), row.Budget() + 3*time.Second})
+			continue
+		}
+		cases = append(cases,
+			tcase{kind + ", real engine", w.env("HOOKWARDEN_BIN=" + real), argv, "could not read the claude pre-tool payload", row.Budget(), row.Budget() + 3*time.Second},
+			tcase{kind + ", unbounded engine", w.env("HOOKWARDEN_BIN=" + fake), argv, "did not answer within", deadline - 2*time.Second, row.ClientTimeout()},
+			tcase{kind + ", no engine", w.env(), argv, "stdin was not closed", row.Budget(), row.Budget() + 3*time.Second})
+	}
+	cases = append(cases, tcase{"interceptor", w.env(), []string{py, filepath.Join(w.repo, ".hookwarden", "interceptor.py"), "claude"}, "stdin was not closed", row.Budget(), row.Budget() + 3*time.Second})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			pr, pw, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pw.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"Bash"`); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			defer pw.Close()
-			if _, err := pw.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"Bash"`); err != nil {
-				t.Fatal(err)
+			fail := func(format string, args ...any) {
+				mu.Lock()
+				failures = append(failures, tc.name+": "+fmt.Sprintf(format, args...))
+				mu.Unlock()
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -599,21 +836,44 @@ func TestStdinNeverClosed(t *testing.T) {
 			var se bytes.Buffer
 			cmd.Stderr = &se
 			start := time.Now()
-			err = cmd.Run()
+			err := cmd.Run()
 			took := time.Since(start)
 			pr.Close()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
 			} else if err != nil {
-				t.Fatal(err)
+				fail("%v", err)
+				return
 			}
-			if code != 2 || !strings.Contains(se.String(), "stdin was not closed") {
-				t.Errorf("exit %d, stderr %q; want exit 2 with the stdin refusal", code, se.String())
+			if code != 2 || !strings.Contains(se.String(), tc.want) {
+				fail("exit %d, stderr %q; want exit 2 with %q", code, se.String(), tc.want)
 			}
-			if took < row.Budget() || took > row.Budget()+3*time.Second {
-				t.Errorf("answered after %v, want just after the %v budget (client timeout %v)", took, row.Budget(), row.ClientTimeout())
+			if took < tc.from || took >= tc.to {
+				fail("answered after %v, want within [%v, %v) (client timeout %v)", took, tc.from, tc.to, row.ClientTimeout())
 			}
-		})
+		}()
 	}
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
+
+// TestStdinClosed: a launcher started with its stdin closed (not a pipe, no
+// descriptor at all) still answers pre-tool with a deny in the client's
+// dialect, with and without an engine, under every shell.
+func TestStdinClosed(t *testing.T) {
+	bin := realEngine(t)
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		for _, env := range [][]string{w.env("HOOKWARDEN_BIN=" + bin), w.env()} {
+			argv := w.argv(kind, "claude", "pre-tool")
+			script := `exec 0<&-; exec "$@"`
+			r := run(t, w.repo, env, "", append([]string{filepath.Join(w.tools, "dash"), "-c", script, "sh"}, argv...)...)
+			if r.exit != 2 || !strings.Contains(r.stderr, "[BLOCKED BY hookwarden:") {
+				t.Errorf("stdin closed (%s): exit %d stdout %q stderr %q; want a deny (exit 2)", env[len(env)-1], r.exit, r.stdout, r.stderr)
+			}
+		}
+	})
 }

@@ -1,59 +1,69 @@
 // Package skewguard documents and checks the skew-guard launcher's probe
-// protocol: how the rendered launcher (.hookwarden/hook.py, rendered by the
-// templates package) finds an installed hookwarden engine that serves a
-// registration row, so a repository keeps working when the engine on a
-// machine is missing, older or newer than the rows the repository carries.
+// protocol: how the rendered launcher (.hookwarden/hook.sh, and its Python
+// form .hookwarden/hook.py, rendered by the templates package) finds an
+// installed hookwarden engine that serves a registration row, so a
+// repository keeps working when the engine on a machine is missing, older or
+// newer than the rows the repository carries.
 //
 // # Probe protocol
 //
-// The launcher is called as `python3 hook.py CLIENT EVENT` with the client's
-// hook payload on stdin. CLIENT and EVENT must match ^[a-z-]+$ and name a
-// row of the registration table the launcher was rendered with; otherwise
-// the launcher exits 2 (usage on stderr; for agy also a deny JSON on stdout,
-// since agy reads only stdout).
+// The launcher is called as `/bin/sh hook.sh CLIENT EVENT` (Linux and macOS;
+// `python3 hook.py CLIENT EVENT` for rows of earlier versions and Codex's
+// Windows command) with the client's hook payload on stdin. CLIENT and EVENT
+// must match ^[a-z-]+$ and name a row of the registration table the launcher
+// was rendered with; otherwise the launcher exits 2 (usage on stderr; for agy
+// also a deny JSON on stdout, since agy reads only stdout).
 //
 //  1. Candidates, in order: the path in HOOKWARDEN_BIN (when set and
-//     non-empty); the repository's bin/hookwarden (bin/hookwarden.exe on
-//     Windows) when it exists, the repository being the nearest directory at
-//     or above the launcher holding a .hookwarden directory; the first
-//     hookwarden on PATH. Candidates resolving to the same file are tried
-//     once.
+//     non-empty); the first hookwarden on PATH. Only engines the user
+//     installed are candidates: a binary inside the repository (the nearest
+//     directory at or above the launcher holding a .hookwarden directory) is
+//     never one, and the sh launcher passes over relative PATH entries and
+//     entries inside the repository. Candidates that are the same file are
+//     tried once.
 //  2. Listing: a candidate is asked `<bin> hook` with no arguments and empty
 //     stdin. A serving engine exits 0 and prints one "client event" line per
 //     served pair (registration.Table.Listing). Any other exit code, or any
 //     line that is not two ^[a-z-]+$ words separated by one space, means the
 //     candidate serves nothing (an engine too old to list). ParseListing is
-//     the Go statement of this rule.
-//  3. Cache: the answer (the pair list, or "serves nothing") is cached per
-//     candidate, keyed by the candidate's real path, size in bytes and
-//     modification time in nanoseconds, in launcher-cache.json under the user
-//     cache directory ($XDG_CACHE_HOME or ~/.cache on Linux and other Unix
-//     systems, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows) in a
-//     "hookwarden" directory. The file is written through a temporary file
-//     and a rename in the same directory; an unreadable or corrupt cache is
-//     ignored and rewritten. A probe that timed out or could not start is
-//     never cached. Only a cached answer that lists the pair is used: one
-//     without it (also "serves nothing") is probed again, because the cache
-//     is a file the user, and so the governed agent, can write, and a forged
-//     "not served" would hand the call to the interceptor or a stated skip.
+//     the Go statement of this rule. The sh launcher sets ListingEnv to
+//     ListingLauncher for the probe; an engine that answers every call within
+//     the row's budget by itself then adds the line BoundedMarker.
+//  3. Cache: only positive answers are used; a candidate is never skipped
+//     because of the cache, since the cache is a file the user, and so the
+//     governed agent, can write, and a forged "not served" would hand the call
+//     to the interceptor or a stated skip. The sh launcher keeps one file per
+//     candidate kind and pair, launcher-v2-{bin,path}-CLIENT-EVENT, holding
+//     the candidate's path and "bounded" or an empty line; it is used while
+//     it names the same path and is newer than the binary (test -nt), read
+//     with the read builtin and never sourced. The Python launcher keeps
+//     launcher-cache.json keyed by real path, size and modification time. Both
+//     live in a "hookwarden" directory under the user cache directory
+//     ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches on macOS; %LOCALAPPDATA%
+//     on Windows). A probe that timed out or could not start is never cached.
 //     With a warm cache a call costs one engine process.
 //  4. Hand-off: the call goes to the first candidate whose listing holds the
-//     pair: `<bin> hook CLIENT EVENT`, the launcher's stdin bytes (at most
-//     1 MiB + 1) on its stdin, the launcher's working directory. Its stdout,
-//     stderr and exit code pass through unchanged.
+//     pair: `<bin> hook CLIENT EVENT` with the launcher's stdin (the sh
+//     launcher passes its own stdin on; the Python launcher reads at most
+//     1 MiB + 1 bytes and writes them), the launcher's working directory. Its
+//     stdout, stderr and exit code pass through unchanged.
 //  5. No candidate serves the pair: for pre-tool the launcher runs the
-//     standalone interceptor (.hookwarden/interceptor.py, the built-in text
-//     rules) as a child process and appends one stderr line saying so; for
-//     other events it answers a stated skip in the client's dialect
-//     ("hookwarden: skip: launcher: no installed hookwarden engine serves …"
-//     on stderr, exit 0; agy also {"decision":"allow"} on stdout).
+//     standalone interceptor (.hookwarden/interceptor.py, python3 -I -S) as a
+//     child process and appends one stderr line saying so (without python3 on
+//     PATH the sh launcher denies and names what to install); for other
+//     events it answers a stated skip in the client's dialect ("hookwarden:
+//     skip: launcher: no installed hookwarden engine serves …" on stderr,
+//     exit 0; agy also {"decision":"allow"} on stdout).
 //  6. Deadlines: every step ends before the row's client timeout. The
 //     launcher's deadline is templates.DeadlineMillis(row) after its start;
-//     each listing probe gets at most 2 s of it; stdin that is not closed by
-//     the deadline, an engine or interceptor that does not answer by it, or
-//     one that dies of a signal, is ended (its process group killed) and the
-//     call gets a fail-closed answer: deny for pre-tool and pre-edit, a stated
-//     skip for other events.
+//     each listing probe gets at most 2 s of it. A bounded engine runs as a
+//     plain child (no watchdog: no process but the engine on the common
+//     path); an engine that did not declare itself bounded, and the
+//     interceptor, run under a watchdog (a background `sleep`) with their
+//     output in temporary files, so a process they leave behind holds none of
+//     the client's pipes. One that does not answer by the deadline, or dies
+//     of a signal, is ended and the call gets a fail-closed answer: deny for
+//     pre-tool and pre-edit, a stated skip for other events.
 package skewguard
 
 import (
@@ -61,6 +71,19 @@ import (
 	"regexp"
 	"strings"
 )
+
+// ListingEnv is the environment variable the sh launcher sets to
+// ListingLauncher when it asks a candidate for its listing.
+const ListingEnv = "HOOKWARDEN_LISTING"
+
+// ListingLauncher is ListingEnv's value in the sh launcher's probe.
+const ListingLauncher = "launcher"
+
+// BoundedMarker is the line an engine appends to its listing, when asked
+// with ListingEnv, to say it answers every call within the row's budget by
+// itself, so the launcher needs no watchdog for it. It never appears in the
+// plain listing (ParseListing refuses it).
+const BoundedMarker = "@bounded"
 
 var listingLine = regexp.MustCompile(`^[a-z-]+ [a-z-]+$`)
 

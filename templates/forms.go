@@ -17,13 +17,13 @@ func EngineCommand(client, event string) (string, error) {
 // legacyLauncherPrefixes lists, per client, how earlier hookwarden
 // versions reached the launcher, newest first (git history of
 // templates/registration.go): 5b5a4c2 (2026-11-29) wrote `python3 -I -S …`,
-// 0f4dbc6 (2026-11-29) `python3 …` without -I -S. While a prefix is still
+// 0f4dbc6 (2026-11-29) `python3 …` without -I -S; the POSIX sh launcher
+// (`sh … .hookwarden/hook.sh`, issue 16) replaced both. While a prefix is still
 // launcherPrefix's, the current form wins (adopt asks for the current form
 // first), so listing it here early is harmless.
 //
-// Whoever changes launcherPrefix or RegistrationCommand (for instance to a
-// POSIX sh launcher, .hookwarden/hook.sh) must add the form being replaced
-// here, so conform migrates the rows earlier versions wrote and audit
+// Whoever changes launcherPrefix or RegistrationCommand must add the form
+// being replaced here, so conform migrates the rows earlier versions wrote and audit
 // reports them as stale instead of leaving them as foreign rows that run a
 // launcher which is no longer rendered.
 func legacyLauncherPrefixes(client string) []string {

@@ -6,52 +6,59 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
-// launcherPrefix returns how client's hook runner reaches the launcher. Each
-// form was checked against the client's bundle and the real client on this
-// machine (2026-11-29, a probe hook at .hookwarden/hook.py recording argv, cwd
-// and the parent shell, run through ../shared/e2e's mock):
+// launcherPrefix returns how client's hook runner reaches the launcher
+// (.hookwarden/hook.sh, run by sh so neither the file's mode nor a
+// noexec mount matters). Each form was checked against the client's bundle
+// and the real client on this machine (2026-11-29, a probe hook recording
+// argv, cwd and the parent shell, run through ../shared/e2e's mock):
 //
-//   - claude (Claude Code 2.1.328): shell-form hook commands run as
-//     `/bin/sh -c <command>` with cwd the project and CLAUDE_PROJECT_DIR set
-//     (measured); the bundle also substitutes ${CLAUDE_PROJECT_DIR}
-//     textually in exec-form commands/args and rewrites it to
-//     ${env:CLAUDE_PROJECT_DIR} for PowerShell hooks, while a bare
-//     $CLAUDE_PROJECT_DIR draws a PowerShell warning — so the braced,
-//     double-quoted form is the portable one.
+//   - claude (Claude Code 2.1.328): a command without `args` runs through a
+//     shell (bundle, the command hook schema's `args` description: "When
+//     absent, `command` runs through a shell (bash on POSIX, PowerShell on
+//     Windows without Git Bash)"; its `shell` description: "'bash' uses your
+//     $SHELL (bash/zsh/sh)"); measured here as `/bin/sh -c <command>` with
+//     cwd the project and CLAUDE_PROJECT_DIR set. The bundle also
+//     substitutes ${CLAUDE_PROJECT_DIR} textually in exec-form
+//     commands/args and rewrites it to ${env:CLAUDE_PROJECT_DIR} for
+//     PowerShell hooks, while a bare $CLAUDE_PROJECT_DIR draws a PowerShell
+//     warning — so the braced, double-quoted form is the portable one. The
+//     form is one simple command, which sh, bash and zsh all exec in place.
 //   - codex (Codex CLI 0.169.0): hooks run as `/bin/bash -c <command>` with
 //     cwd the session's directory, which may be a subdirectory of the
 //     repository (measured: session in repo/sub, hook cwd repo/sub), and
 //     Codex exports no project variable (e2e README section 2: CODEX_HOME,
 //     CODEX_MANAGED_BY_NPM, CODEX_MANAGED_PACKAGE_ROOT only), so the command
-//     asks git for the repository root. Codex's trust hash covers the command
-//     string (e2e README section 2), so changing this string needs re-trust.
+//     must find the repository itself. Earlier forms asked
+//     `git rev-parse --show-toplevel` (one more process, about 1.5 ms here);
+//     this one is `sh -c '<walk>' hookwarden codex EVENT`, whose script walks
+//     up from $PWD with shell builtins to the nearest directory holding
+//     .hookwarden/hook.sh (the governed root: adopt renders the launcher
+//     there) and sources the launcher into that same sh (hw_self names it,
+//     since $0 is then "hookwarden"): no process but one sh. It is one simple
+//     command, as clientjson.Owner requires of our forms. Codex's trust hash
+//     covers the command string (e2e README section 2), so changing this
+//     string needs re-trust (`hookwarden codex-trust`).
 //   - gemini (Gemini CLI 0.61.0): hooks run as `bash -c <command>` (Windows:
 //     PowerShell -Command) with cwd the project directory (bundle
 //     executeCommandHook: spawn(shell, [...argsPrefix, command], {cwd:
-//     input.cwd}); measured cwd = project), so a relative path works in both
-//     shells; Gemini's own $GEMINI_PROJECT_DIR substitution is not needed.
+//     input.cwd}); measured cwd = project), so a relative path works;
+//     Gemini's own $GEMINI_PROJECT_DIR substitution is not needed.
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
 //     hooks.json (issue 4), where a byte-identical launcher copy lives.
-//   - opencode: the rendered plugin runs the launcher itself with cwd the
-//     project (ctx.worktree or ctx.directory), so the path is relative.
+//   - opencode: the rendered plugin runs the launcher itself (node
+//     child_process.spawn of /bin/sh, no shell, no PATH lookup) with cwd the project
+//     (ctx.worktree or ctx.directory), so the path is relative.
 //   - lefthook: jobs run from the repository root (lefthook's default root).
-//
-// Every form runs Python with -I (isolated: PYTHON* variables, the user site
-// directory and the script's directory stay out of the import path, so the
-// environment cannot swap in modules) and -S (no site module: the rendered
-// files need the standard library only). Measured here: `python3 -c pass`
-// 60 ms, `python3 -I -S -c pass` 10 ms, because site-packages .pth files
-// import third-party modules at every start.
 func launcherPrefix(client string) (string, bool) {
 	switch client {
 	case "claude":
-		return `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, true
+		return `sh "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "codex":
-		return `python3 -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, true
+		return `sh -c 'd=$PWD; while [ -n "$d" ] && [ ! -f "$d/.hookwarden/hook.sh" ]; do d=${d%/*}; done; hw_self=$d/.hookwarden/hook.sh; . "$hw_self"' hookwarden`, true
 	case "gemini", "opencode", "lefthook":
-		return `python3 -I -S .hookwarden/hook.py`, true
+		return `sh .hookwarden/hook.sh`, true
 	case "agy":
-		return `python3 -I -S hook.py`, true
+		return `sh hook.sh`, true
 	}
 	return "", false
 }

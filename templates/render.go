@@ -16,6 +16,9 @@ import (
 //go:embed files/hook.py
 var launcherTemplate []byte
 
+//go:embed files/hook.sh
+var shLauncherTemplate []byte
+
 //go:embed files/interceptor.py
 var interceptorTemplate []byte
 
@@ -25,12 +28,13 @@ var opencodeTemplate []byte
 // Paths of the rendered files, slash-separated and relative to the
 // repository root (DESIGN.md, "Files in a governed repository").
 const (
-	LauncherPath       = ".hookwarden/hook.py"
+	LauncherPath       = ".hookwarden/hook.sh"
+	PyLauncherPath     = ".hookwarden/hook.py"
 	InterceptorPath    = ".hookwarden/interceptor.py"
 	AgyPluginDir       = ".agents/plugins/hookwarden"
 	AgyPluginJSONPath  = AgyPluginDir + "/plugin.json"
 	AgyHooksJSONPath   = AgyPluginDir + "/hooks.json"
-	AgyLauncherPath    = AgyPluginDir + "/hook.py"
+	AgyLauncherPath    = AgyPluginDir + "/hook.sh"
 	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
 )
 
@@ -105,7 +109,7 @@ type interceptorData struct {
 	UnreadableInput  string                 `json:"unreadable_input"`
 	UnjudgedTool     string                 `json:"unjudged_tool"`
 	// opencode plugin only.
-	Python             string `json:"python,omitempty"`
+	Shell              string `json:"shell,omitempty"`
 	OpencodeDeadlineMs int    `json:"opencode_deadline_ms,omitempty"`
 	InvalidInputJS     string `json:"invalid_input_js,omitempty"`
 	DeniedNoReason     string `json:"denied_no_reason,omitempty"`
@@ -235,7 +239,7 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("hookwarden: render: the registration table has no opencode pre-tool row")
 	}
-	d.Python = "python3"
+	d.Shell = "/bin/sh"
 	d.OpencodeDeadlineMs = int(row.ClientTimeout().Milliseconds()) - 500
 	d.InvalidInputJS = fmt.Sprintf(d.InvalidInput, "opencode", "member output.args.command is missing or not a string")
 	d.DeniedNoReason = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher denied the call without a reason"
@@ -248,6 +252,31 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 		return nil, err
 	}
 	return substitute(opencodeTemplate, "__HOOKWARDEN_DATA__", data)
+}
+
+// renderShLauncher returns the body (no header) of hook.sh: the template
+// with the rows (";client/event=deadline_ms;" for every row, DeadlineMillis),
+// the stated-skip prefix and the probe cap substituted.
+func renderShLauncher(t *registration.Table) ([]byte, error) {
+	var rows bytes.Buffer
+	rows.WriteByte(';')
+	for _, r := range t.Rows {
+		if !registration.ValidName(r.Client) || !registration.ValidName(r.Event) {
+			return nil, fmt.Errorf("hookwarden: render: row %q %q is not two ^[a-z-]+$ names", r.Client, r.Event)
+		}
+		fmt.Fprintf(&rows, "%s/%s=%d;", r.Client, r.Event, DeadlineMillis(r))
+	}
+	if bytes.ContainsAny([]byte(dialect.SkipPrefix), "'\\\n") {
+		return nil, fmt.Errorf("hookwarden: render: the stated-skip prefix %q cannot be a single-quoted sh word", dialect.SkipPrefix)
+	}
+	out, err := substitute(shLauncherTemplate, "__HOOKWARDEN_ROWS__", rows.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if out, err = substitute(out, "__HOOKWARDEN_SKIP_PREFIX__", []byte(dialect.SkipPrefix)); err != nil {
+		return nil, err
+	}
+	return substitute(out, "__HOOKWARDEN_PROBE_MS__", []byte(fmt.Sprint(probeMillis)))
 }
 
 // renderLauncher returns the body (no header) of hook.py.
@@ -300,14 +329,16 @@ var knownClients = map[string]bool{"claude": true, "codex": true, "gemini": true
 
 // Render returns the files to write for a repository governing the named
 // clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
-// (.hookwarden/hook.py) and the standalone interceptor
+// (.hookwarden/hook.sh, the POSIX sh launcher every Linux and macOS row
+// calls), its Python form (.hookwarden/hook.py: rows of earlier versions and
+// Codex's commandWindows) and the standalone interceptor
 // (.hookwarden/interceptor.py) are always included; the Antigravity plugin
 // (.agents/plugins/hookwarden/plugin.json, hooks.json and a byte-identical
-// copy of the launcher) when clients contains "agy"; the opencode plugin
+// copy of hook.sh) when clients contains "agy"; the opencode plugin
 // (.opencode/plugins/hookwarden.js) when it contains "opencode". Every Body
 // starts with its render header (see ParseHeader); Mode is 0o644 (the files
-// are run through python3 or node, never executed directly). Errors: an
-// unknown client name, or a template or data defect, wrapped as
+// are run through /bin/sh, python3 or node, never executed directly).
+// Errors: an unknown client name, or a template or data defect, wrapped as
 // "hookwarden: render: …".
 func Render(clients []string) ([]File, error) {
 	t, err := registration.Default()
@@ -333,9 +364,14 @@ func Render(clients []string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	launcherFile := withHeader(launcher, "# ")
+	shLauncher, err := renderShLauncher(t)
+	if err != nil {
+		return nil, err
+	}
+	launcherFile := withHeader(shLauncher, "# ")
 	files := []File{
 		{Path: LauncherPath, Body: launcherFile, Mode: 0o644, Step: StepLauncher},
+		{Path: PyLauncherPath, Body: withHeader(launcher, "# "), Mode: 0o644, Step: StepLauncher},
 		{Path: InterceptorPath, Body: withHeader(interceptor, "# "), Mode: 0o644, Step: StepInterceptor},
 	}
 	if want["agy"] {

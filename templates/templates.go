@@ -1,6 +1,6 @@
 // Package templates renders every file hookwarden writes into a governed
 // repository that is not an operator's settings file: the skew-guard launcher
-// (.hookwarden/hook.py), the standalone interceptor (.hookwarden/interceptor.py),
+// (.hookwarden/hook.sh, and its Python form .hookwarden/hook.py), the standalone interceptor (.hookwarden/interceptor.py),
 // the Antigravity plugin (.agents/plugins/hookwarden/…) and the opencode plugin
 // (.opencode/plugins/hookwarden.js), plus the hook command strings adopt writes
 // into each client's settings (RegistrationCommand).
@@ -15,7 +15,8 @@ import "io/fs"
 // operator can decline (issue 4, "Each becomes an adopt step that can be
 // declined").
 const (
-	// StepLauncher is the skew-guard launcher .hookwarden/hook.py.
+	// StepLauncher is the skew-guard launcher .hookwarden/hook.sh and its
+	// Python form .hookwarden/hook.py.
 	StepLauncher = "launcher"
 	// StepInterceptor is the standalone interceptor .hookwarden/interceptor.py.
 	StepInterceptor = "interceptor"
@@ -28,7 +29,7 @@ const (
 // File is one rendered file. Path is slash-separated and relative to the
 // repository root (e.g. ".hookwarden/hook.py"). Body is the complete file
 // content, render header included. Mode is the permission bits to create the
-// file with (Render uses 0o644: every file is run through python3 or node). Step is the adopt step name
+// file with (Render uses 0o644: every file is run through /bin/sh, python3 or node). Step is the adopt step name
 // (one of the Step* constants).
 type File struct {
 	Path string

@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,11 +34,11 @@ func TestRenderFileSet(t *testing.T) {
 		clients []string
 		want    map[string]string
 	}{
-		{[]string{"claude"}, map[string]string{LauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
-		{[]string{"claude", "codex", "gemini", "lefthook"}, map[string]string{LauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
-		{[]string{"agy"}, map[string]string{LauncherPath: StepLauncher, InterceptorPath: StepInterceptor,
+		{[]string{"claude"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
+		{[]string{"claude", "codex", "gemini", "lefthook"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
+		{[]string{"agy"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor,
 			AgyPluginJSONPath: StepAgyPlugin, AgyHooksJSONPath: StepAgyPlugin, AgyLauncherPath: StepAgyPlugin}},
-		{[]string{"opencode"}, map[string]string{LauncherPath: StepLauncher, InterceptorPath: StepInterceptor, OpencodePluginPath: StepOpencodePlugin}},
+		{[]string{"opencode"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor, OpencodePluginPath: StepOpencodePlugin}},
 	} {
 		files, err := Render(tc.clients)
 		if err != nil {
@@ -100,8 +101,11 @@ func TestRenderIsDeterministicAndFromPolicy(t *testing.T) {
 	for _, r := range tbl.Rows {
 		key, _ := jsonText(r.Client + " " + r.Event)
 		k2, _ := jsonText(string(key))
-		if !strings.Contains(string(a[LauncherPath].Body), strings.Trim(string(k2), `"`)) {
-			t.Errorf("launcher table lacks row %s %s", r.Client, r.Event)
+		if !strings.Contains(string(a[PyLauncherPath].Body), strings.Trim(string(k2), `"`)) {
+			t.Errorf("Python launcher table lacks row %s %s", r.Client, r.Event)
+		}
+		if row := fmt.Sprintf(";%s/%s=%d;", r.Client, r.Event, DeadlineMillis(r)); !strings.Contains(string(a[LauncherPath].Body), row) {
+			t.Errorf("sh launcher rows lack %s", row)
 		}
 	}
 	if strings.Contains(js, "@opencode-ai/plugin") && strings.Contains(js, "import {") && strings.Contains(js, "from \"@opencode-ai/plugin\"") {
@@ -151,9 +155,21 @@ func TestRegistrationCommand(t *testing.T) {
 			t.Errorf("%s %s: %v", r.Client, r.Event, err)
 			continue
 		}
-		if !strings.HasPrefix(cmd, "python3 ") || !strings.HasSuffix(cmd, "hook.py"+tail(cmd)) || !strings.HasSuffix(cmd, " "+r.Client+" "+r.Event) {
-			t.Errorf("%s %s: %q does not run the launcher for the pair", r.Client, r.Event, cmd)
+		if !strings.HasSuffix(cmd, "hook.sh"+tail(cmd, "hook.sh")) || !strings.HasSuffix(cmd, " "+r.Client+" "+r.Event) || strings.Contains(cmd, "python") || strings.Contains(cmd, "$(") {
+			t.Errorf("%s %s: %q does not run the sh launcher for the pair without a subprocess", r.Client, r.Event, cmd)
 		}
+		legacy, err := LegacyRegistrationCommands(r.Client, r.Event)
+		if err != nil || len(legacy) != 2 {
+			t.Errorf("%s %s: legacy forms %q %v", r.Client, r.Event, legacy, err)
+		}
+		for _, l := range legacy {
+			if !strings.HasPrefix(l, "python3 ") || !strings.HasSuffix(l, "hook.py"+tail(l, "hook.py")) || !strings.HasSuffix(l, " "+r.Client+" "+r.Event) || l == cmd {
+				t.Errorf("%s %s: legacy form %q is not a python3 hook.py form of the pair", r.Client, r.Event, l)
+			}
+		}
+	}
+	if l, _ := LegacyRegistrationCommands("claude", "pre-tool"); len(l) == 0 || l[0] != `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool` {
+		t.Errorf("the form written until the sh launcher is not the first legacy form: %q", l)
 	}
 	for _, bad := range [][2]string{{"claude", "nope"}, {"vscode", "pre-tool"}, {"agy", "pre-edit"}, {"", ""}} {
 		if _, err := RegistrationCommand(bad[0], bad[1]); err == nil {
@@ -168,10 +184,10 @@ func TestRegistrationCommand(t *testing.T) {
 	}
 }
 
-func tail(cmd string) string {
-	i := strings.Index(cmd, "hook.py")
+func tail(cmd, launcher string) string {
+	i := strings.LastIndex(cmd, launcher)
 	if i < 0 {
 		return "\x00"
 	}
-	return cmd[i+len("hook.py"):]
+	return cmd[i+len(launcher):]
 }

@@ -116,7 +116,7 @@ var Rules = []Rule{
 	{IDTimeoutDrift, Error, "Our hook row's timeout differs from the registration table's.",
 		"The handler's timeout (or its absence) is not the row's client timeout from the registration table; conform writes the table's value. Run `hookwarden conform <path>`."},
 	{IDNotServed, Error, "A hookwarden row is present but not served by the launcher or the engine.",
-		"A handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.py) nor `hookwarden hook`, so the event is not judged by the engine. Run `hookwarden conform <path>`; remove the stray handler by hand."},
+		"A handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.sh) nor `hookwarden hook`, so the event is not judged by the engine. Run `hookwarden conform <path>`; remove the stray handler by hand."},
 	{IDDuplicateHandler, Warning, "Several handlers serve the same hook row.",
 		"More than one handler runs hookwarden for the same client event and tools; the client may run each, so one tool call is judged twice. Keep one (hookwarden never removes a row it did not write)."},
 	{IDHooksDisabled, Error, "Hooks are switched off in the client's settings file.",

@@ -11,11 +11,15 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
+	"github.com/hookwarden/hookwarden/skewguard"
 )
 
 // hookCommand is `hookwarden hook [CLIENT EVENT]`: with no arguments it
 // prints the served pairs (registration.Table.Listing: one "client event"
-// line each, sorted); with two it serves one hook call (engine/hook.Run) and
+// line each, sorted), followed by skewguard.BoundedMarker when the sh
+// launcher asks (skewguard.ListingEnv): this engine answers every call within
+// the row's budget by itself (engine/hook.Run bounds stdin and the judges), so
+// the launcher runs it without a watchdog; with two it serves one hook call (engine/hook.Run) and
 // exits with the client's own exit code.
 func hookCommand() *cli.Command {
 	return &cli.Command{
@@ -45,7 +49,11 @@ func runHook(ctx context.Context, c *cli.Command) error {
 		if err != nil {
 			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
 		}
-		_, err = os.Stdout.WriteString(deps.Table.Listing())
+		listing := deps.Table.Listing()
+		if os.Getenv(skewguard.ListingEnv) == skewguard.ListingLauncher {
+			listing += skewguard.BoundedMarker + "\n"
+		}
+		_, err = os.Stdout.WriteString(listing)
 		return err
 	}
 	if len(args) != 2 {

@@ -396,8 +396,8 @@ func (s *suite) adoptWorks(t *testing.T, bin string) (bool, string) {
 			s.adoptWhy = fmt.Sprintf("`hookwarden adopt` failed on a fresh repository: %v: %s", err, out)
 			return
 		}
-		if !sb.Exists("repo/.hookwarden/hook.py") {
-			s.adoptWhy = "`hookwarden adopt` rendered no .hookwarden/hook.py launcher"
+		if !sb.Exists("repo/.hookwarden/hook.sh") {
+			s.adoptWhy = "`hookwarden adopt` rendered no .hookwarden/hook.sh launcher"
 			return
 		}
 		s.adoptOK = true

@@ -1,6 +1,8 @@
 """hookwarden skew-guard launcher (rendered; do not edit by hand).
 
-Every hook registration hookwarden writes calls this file:
+The Python form of the launcher. On Linux and macOS the registrations call
+.hookwarden/hook.sh (no interpreter start); this file serves the rows that
+earlier versions wrote and Codex's Windows command (commandWindows):
 
     python3 -I -S hook.py CLIENT EVENT        (the client's hook payload on stdin)
 
@@ -10,8 +12,8 @@ machine is missing, older than the rows the repository carries, or newer.
 Python 3.8+ standard library only; it runs the same under sh, cmd.exe and
 PowerShell. The probe protocol is documented in hookwarden's skewguard package.
 
-Candidates, in order: $HOOKWARDEN_BIN; the repository's bin/hookwarden; the
-first hookwarden on PATH. Each is asked which pairs it serves (`<bin> hook`
+Candidates, in order: $HOOKWARDEN_BIN; the first hookwarden on PATH (only
+engines the user installed: a binary inside the repository is never one). Each is asked which pairs it serves (`<bin> hook`
 with no arguments prints one "client event" line per served pair); the answer
 is cached per binary (path, size, modification time) in the user cache
 directory, so the common case costs one engine process. The call, stdin
@@ -131,16 +133,13 @@ def candidates(root):
     env = os.environ.get("HOOKWARDEN_BIN", "")
     if env:
         out.append(("HOOKWARDEN_BIN", os.path.abspath(env)))
-    if root:
-        for name in ("hookwarden.exe", "hookwarden") if os.name == "nt" else ("hookwarden",):
-            p = os.path.join(root, "bin", name)
-            if os.path.isfile(p):
-                out.append(("repository bin/hookwarden", p))
-                break
     import shutil
     p = shutil.which("hookwarden")
-    if p:
-        out.append(("hookwarden on PATH", os.path.abspath(p)))
+    if p and os.path.isabs(p):
+        real = os.path.normcase(os.path.realpath(p))
+        inside = root and (real + os.sep).startswith(os.path.normcase(os.path.realpath(root)) + os.sep)
+        if not inside:
+            out.append(("hookwarden on PATH", os.path.abspath(p)))
     seen, uniq = set(), []
     for label, p in out:
         key = os.path.normcase(os.path.realpath(p))

@@ -8,10 +8,13 @@
 // folder, which stalls offline (same section).
 //
 // For the shell tool (input.tool === "bash", command at output.args.command)
-// it calls the skew-guard launcher, `python3 -I -S .hookwarden/hook.py opencode
-// pre-tool`, with JSON.stringify({input, output}) on stdin when a hookwarden
-// engine is installed (HOOKWARDEN_BIN, the repository's bin/hookwarden, or
-// hookwarden on PATH); otherwise, or when python3 cannot be started, it
+// it calls the skew-guard launcher, `/bin/sh .hookwarden/hook.sh opencode
+// pre-tool` (spawned directly, no shell), with JSON.stringify({cwd, input,
+// output}) on stdin (cwd: the session directory, which the engine places the
+// call by) when a hookwarden engine is installed (HOOKWARDEN_BIN, or
+// hookwarden in an absolute PATH entry outside the repository: a binary in the
+// repository is never trusted); otherwise, or when /bin/sh cannot be started
+// (Windows), it
 // applies hookwarden's built-in text rules, rendered below from the policy
 // package, and blocks by throwing the engine's refusal text.
 import { spawn } from "node:child_process";
@@ -94,20 +97,21 @@ function refusal(rule) {
 function engineInstalled(root) {
   if (process.env.HOOKWARDEN_BIN) return true;
   const exe = process.platform === "win32" ? ["hookwarden.exe", "hookwarden"] : ["hookwarden"];
-  if (exe.some((e) => fs.existsSync(path.join(root, "bin", e)))) return true;
+  const inside = path.resolve(root) + path.sep;
   for (const dir of (process.env.PATH || "").split(path.delimiter)) {
-    if (dir && exe.some((e) => fs.existsSync(path.join(dir, e)))) return true;
+    if (!dir || !path.isAbsolute(dir) || (path.resolve(dir) + path.sep).startsWith(inside)) continue;
+    if (exe.some((e) => fs.existsSync(path.join(dir, e)))) return true;
   }
   return false;
 }
 
 // runLauncher resolves {code, stderr} of the launcher, or {spawnError} when
-// python3 could not be started. It ends the launcher at the row's deadline.
+// /bin/sh could not be started. It ends the launcher at the row's deadline.
 function runLauncher(root, stdin) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(DATA.python, ["-I", "-S", path.join(root, ".hookwarden", "hook.py"), "opencode", "pre-tool"], {
+      child = spawn(DATA.shell, [path.join(root, ".hookwarden", "hook.sh"), "opencode", "pre-tool"], {
         cwd: root,
         stdio: ["pipe", "ignore", "pipe"],
         windowsHide: true,
@@ -163,7 +167,7 @@ export const HookwardenPlugin = async (ctx) => {
         if (r.code === 2) throw new Error(reasonFrom(r.stderr) || DATA.denied_no_reason);
         if (r.timedOut) throw new Error(DATA.launcher_timeout);
         if (!r.spawnError) throw new Error(DATA.launcher_failed);
-        // python3 could not be started: judge here with the same rules.
+        // /bin/sh could not be started: judge here with the same rules.
       }
       const v = await judgeBounded(command);
       if (!v.allowed) throw new Error(v.rule ? refusal(v.rule) : v.why);

@@ -1,0 +1,316 @@
+# hookwarden skew-guard launcher (rendered; do not edit by hand).
+#
+# Every hook registration hookwarden writes on Linux and macOS calls this file:
+#
+#     /bin/sh .hookwarden/hook.sh CLIENT EVENT       (the client's payload on stdin)
+#
+# It hands the call to the first installed hookwarden engine that serves the
+# (CLIENT, EVENT) pair. POSIX sh only: it runs under dash, bash and busybox sh
+# and, on the common path (an engine serving the pair, its listing cached),
+# starts no process but the engine: every step before it is a shell builtin.
+# The probe protocol is documented in hookwarden's skewguard package.
+#
+# Candidates, in order: $HOOKWARDEN_BIN; the first hookwarden on PATH (a
+# relative PATH entry and one inside this repository are passed over: only an
+# engine the user installed is trusted). Each is asked which pairs it serves
+# (`<bin> hook`, stdin empty); a positive answer is cached per candidate and
+# pair and trusted only while it names the same path and is newer than the
+# binary; a candidate is never skipped because of the cache. The call goes to
+# the first candidate serving the pair; stdin, stdout, stderr and the exit
+# code pass through unchanged. An engine that declared itself bounded (it
+# answers within the row's budget by itself) runs as a plain child; any other
+# engine runs under a watchdog that ends it at the row's deadline.
+#
+# No candidate serves the pair: pre-tool runs the standalone interceptor
+# (.hookwarden/interceptor.py, python3) under the watchdog and says so on
+# stderr; without python3 it denies and says what to install. Other events
+# are a stated skip in the client's dialect. An engine or interceptor that
+# does not answer by the deadline, or dies of a signal, gets a fail-closed
+# answer: deny for pre-tool and pre-edit, a stated skip otherwise. Malformed
+# arguments exit 2.
+
+set -f
+hw_rows='__HOOKWARDEN_ROWS__'
+hw_skip='__HOOKWARDEN_SKIP_PREFIX__'
+hw_probe_ms=__HOOKWARDEN_PROBE_MS__
+
+hw_usage() {
+	printf '%s\n' 'hookwarden: launcher: usage: hook.sh CLIENT EVENT (a row this launcher was rendered with)' >&2
+	if [ "${1-}" = agy ]; then
+		printf '%s\n' '{"decision":"deny","reason":"[BLOCKED BY hookwarden:invalid-input] malformed launcher arguments"}'
+	fi
+	exit 2
+}
+
+# hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then exit.
+hw_answer() {
+	if [ "$hw_client" = agy ]; then
+		if [ "$1" = deny ]; then
+			printf '{"decision":"deny","reason":"%s"}\n' "$2"
+		else
+			printf '%s\n' '{"decision":"allow"}'
+			printf '%s%s\n' "$hw_skip" "$2" >&2
+		fi
+		hw_exit 0
+	fi
+	if [ "$1" = deny ]; then
+		printf '%s\n' "$2" >&2
+		if [ "$hw_client" = lefthook ]; then hw_exit 1; fi
+		hw_exit 2
+	fi
+	printf '%s%s\n' "$hw_skip" "$2" >&2
+	hw_exit 0
+}
+
+# hw_fail_closed WHY: deny for events that gate an action, a stated skip otherwise.
+hw_fail_closed() {
+	case $hw_event in
+	pre-tool | pre-edit) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
+	esac
+	hw_answer skip "launcher: $1; the $hw_event call was not judged"
+}
+
+[ $# -eq 2 ] || hw_usage "${1-}"
+case $1 in '' | *[!a-z-]*) hw_usage "$1" ;; esac
+case $2 in '' | *[!a-z-]*) hw_usage "$1" ;; esac
+case $hw_rows in *";$1/$2="*) ;; *) hw_usage "$1" ;; esac
+hw_client=$1
+hw_event=$2
+hw_t=${hw_rows#*";$1/$2="}
+hw_deadline_ms=${hw_t%%;*}
+
+# This file: $0, or hw_self when Codex's row sourced it into its `sh -c`
+# (templates.RegistrationCommand; $0 is then "hookwarden"). The repository:
+# the nearest directory at or above this file's directory holding a
+# .hookwarden directory.
+case $0 in
+*hook.sh) hw_self=$0 ;;
+*) hw_self=${hw_self-} ;;
+esac
+case $hw_self in */*) hw_d=${hw_self%/*} ;; *) hw_d=. ;; esac
+case $hw_d in /*) ;; *) hw_d=$PWD/$hw_d ;; esac
+hw_root=
+hw_n=0
+while [ "$hw_n" -lt 16 ] && [ -n "$hw_d" ]; do
+	if [ -d "$hw_d/.hookwarden" ]; then
+		hw_root=$hw_d
+		break
+	fi
+	hw_d=${hw_d%/*}
+	hw_n=$((hw_n + 1))
+done
+
+# hw_which NAME: hw_found is the first executable NAME in an absolute PATH
+# entry outside the repository, or empty.
+hw_which() {
+	hw_found=
+	hw_ifs=$IFS
+	IFS=:
+	for hw_p in ${PATH-}; do
+		case $hw_p in /*) ;; *) continue ;; esac
+		if [ -n "$hw_root" ]; then
+			case $hw_p/ in "$hw_root"/*) continue ;; esac
+		fi
+		if [ -f "$hw_p/$1" ] && [ -x "$hw_p/$1" ]; then
+			hw_found=$hw_p/$1
+			break
+		fi
+	done
+	IFS=$hw_ifs
+}
+
+if [ -n "${XDG_CACHE_HOME-}" ]; then
+	hw_cache=$XDG_CACHE_HOME/hookwarden
+elif [ -d "${HOME-}/Library/Caches" ]; then
+	hw_cache=$HOME/Library/Caches/hookwarden
+else
+	hw_cache=${HOME-}/.cache/hookwarden
+fi
+
+# hw_cached LABEL BIN: true when the cache holds a positive answer for the
+# pair from BIN (the same path, written no earlier than the binary's
+# modification);
+# hw_bounded is then "bounded" or empty.
+hw_cached() {
+	hw_entry=$hw_cache/launcher-v2-$1-$hw_client-$hw_event
+	hw_bounded=
+	# Not "-nt": busybox compares whole seconds.
+	[ -f "$hw_entry" ] && [ ! "$2" -nt "$hw_entry" ] || return 1
+	{ IFS= read -r hw_l1 && IFS= read -r hw_l2; } <"$hw_entry" 2>/dev/null || return 1
+	[ "$hw_l1" = "$2" ] || return 1
+	if [ "$hw_l2" = bounded ]; then hw_bounded=bounded; fi
+	return 0
+}
+
+hw_probes=0
+hw_tmp=
+
+# hw_tmpfiles: hw_out, hw_err and the probe's file, new files in the cache
+# directory (or fail closed). They are named by the launcher's PID, so one
+# already there is a leftover of a launcher that was killed: it is removed.
+# hw_exit removes them; there is no EXIT trap, because bash also runs an
+# inherited one in a subshell killed before it could reset it (the
+# watchdog).
+hw_tmpfiles() {
+	[ -n "$hw_tmp" ] && return 0
+	mkdir -p "$hw_cache" 2>/dev/null
+	hw_tmp=$hw_cache/.launcher.$$
+	hw_out=$hw_tmp.out
+	hw_err=$hw_tmp.err
+	rm -f "$hw_out" "$hw_err" "$hw_tmp.probe" 2>/dev/null
+	if ! { set -C && : >"$hw_out" && : >"$hw_err" && : >"$hw_tmp.probe"; } 2>/dev/null; then
+		set +C
+		hw_tmp=
+		hw_fail_closed "the launcher could not create its temporary files in the user cache directory"
+	fi
+	set +C
+}
+
+# hw_exit CODE: remove the temporary files, if any, and exit with CODE.
+hw_exit() {
+	if [ -n "$hw_tmp" ]; then rm -f "$hw_out" "$hw_err" "$hw_tmp.probe"; fi
+	exit "$1"
+}
+
+# hw_run MS CMD...: run CMD with the launcher's stdin, its stdout and stderr
+# into hw_out and hw_err, ended (SIGKILL) after MS milliseconds by a watchdog
+# subshell. Sets hw_rc and hw_timed_out (yes or empty). sh has no clock, so
+# a caller passes the deadline less what earlier steps may have used (each
+# probe counts its whole cap).
+hw_run() {
+	hw_ms=$1
+	shift
+	[ "$hw_ms" -gt 0 ] || hw_ms=1
+	hw_f=$((hw_ms % 1000))
+	case ${#hw_f} in 1) hw_f=00$hw_f ;; 2) hw_f=0$hw_f ;; esac
+	"$@" <&3 3<&- >"$hw_out" 2>"$hw_err" &
+	hw_pid=$!
+	(
+		trap 'kill "$hw_s" 2>/dev/null; exit 0' TERM
+		sleep "$((hw_ms / 1000)).$hw_f" &
+		hw_s=$!
+		wait "$hw_s"
+		trap '' TERM
+		kill -KILL "$hw_pid" 2>/dev/null
+		exit 3
+	) </dev/null >/dev/null 2>&1 3<&- &
+	hw_dog=$!
+	# wait's stderr is the shell's job notice ("Killed"), not the child's.
+	wait "$hw_pid" 2>/dev/null
+	hw_rc=$?
+	kill "$hw_dog" 2>/dev/null
+	wait "$hw_dog" 2>/dev/null
+	if [ $? -eq 3 ]; then hw_timed_out=yes; else hw_timed_out=; fi
+}
+
+# hw_emit: copy hw_out and hw_err to stdout and stderr.
+hw_emit() {
+	cat "$hw_out" 2>/dev/null
+	cat "$hw_err" >&2 2>/dev/null
+}
+
+# hw_probe LABEL BIN: ask BIN for its listing (at most hw_probe_ms); cache a
+# positive answer for every pair it lists; true when it lists this pair.
+hw_probe() {
+	hw_tmpfiles
+	hw_probes=$((hw_probes + 1))
+	hw_keep_out=$hw_out
+	hw_out=$hw_tmp.probe
+	export HOOKWARDEN_LISTING=launcher
+	hw_run "$hw_probe_ms" "$2" hook 3</dev/null
+	unset HOOKWARDEN_LISTING
+	hw_out=$hw_keep_out
+	[ "$hw_rc" -eq 0 ] && [ -z "$hw_timed_out" ] || return 1
+	hw_pairs=
+	hw_b=
+	while IFS= read -r hw_l || [ -n "$hw_l" ]; do
+		case $hw_l in
+		'') ;;
+		@bounded) hw_b=bounded ;;
+		*[!a-z' '-]* | ' '* | *' ' | *' '*' '*) return 1 ;;
+		*' '*) hw_pairs="$hw_pairs ${hw_l%% *}/${hw_l#* }" ;;
+		*) return 1 ;;
+		esac
+	done <"$hw_tmp.probe"
+	hw_serves=1
+	for hw_pair in $hw_pairs; do
+		printf '%s\n%s\n' "$2" "$hw_b" >"$hw_cache/launcher-v2-$1-${hw_pair%/*}-${hw_pair#*/}" 2>/dev/null
+		if [ "$hw_pair" = "$hw_client/$hw_event" ]; then hw_serves=0; fi
+	done
+	hw_bounded=$hw_b
+	return "$hw_serves"
+}
+
+# fd 3 is the client's stdin for every child; a client that started the
+# launcher with stdin closed gets an empty payload (a deny for pre-tool).
+if { true 4<&0; } 2>/dev/null; then exec 3<&0; else exec 3</dev/null; fi
+
+# hw_hand_off BIN: the call goes to BIN; its answer passes through.
+hw_hand_off() {
+	if [ "$hw_bounded" = bounded ]; then
+		"$1" hook "$hw_client" "$hw_event" <&3 3<&-
+		hw_rc=$?
+		if [ "$hw_rc" -gt 128 ]; then
+			hw_fail_closed "the hookwarden engine ended on signal $((hw_rc - 128))"
+		fi
+		hw_exit "$hw_rc"
+	fi
+	hw_tmpfiles
+	hw_run "$((hw_deadline_ms - hw_probes * hw_probe_ms))" "$1" hook "$hw_client" "$hw_event"
+	if [ -n "$hw_timed_out" ]; then
+		hw_fail_closed "the hookwarden engine did not answer within $hw_ms ms"
+	fi
+	if [ "$hw_rc" -gt 128 ]; then
+		hw_fail_closed "the hookwarden engine ended on signal $((hw_rc - 128))"
+	fi
+	hw_emit
+	hw_exit "$hw_rc"
+}
+
+hw_tried=
+for hw_label in bin path; do
+	if [ "$hw_label" = bin ]; then
+		[ -n "${HOOKWARDEN_BIN-}" ] || continue
+		case $HOOKWARDEN_BIN in /*) hw_bin=$HOOKWARDEN_BIN ;; *) hw_bin=$PWD/$HOOKWARDEN_BIN ;; esac
+		hw_name=HOOKWARDEN_BIN
+	else
+		hw_which hookwarden
+		[ -n "$hw_found" ] || continue
+		hw_bin=$hw_found
+		hw_name="hookwarden on PATH"
+		if [ -n "${hw_first_bin-}" ] && [ "$hw_bin" -ef "$hw_first_bin" ]; then continue; fi
+	fi
+	hw_first_bin=$hw_bin
+	if [ -f "$hw_bin" ] && [ -x "$hw_bin" ]; then
+		if hw_cached "$hw_label" "$hw_bin" || hw_probe "$hw_label" "$hw_bin"; then
+			hw_hand_off "$hw_bin"
+		fi
+	fi
+	hw_tried="${hw_tried:+$hw_tried, }$hw_name"
+done
+
+hw_why="no installed hookwarden engine serves $hw_client $hw_event (${hw_tried:+tried: }${hw_tried:-none installed})"
+if [ "$hw_event" != pre-tool ]; then
+	hw_answer skip "launcher: $hw_why; install or upgrade hookwarden"
+fi
+if [ -z "$hw_root" ] || [ ! -f "$hw_root/.hookwarden/interceptor.py" ]; then
+	hw_answer deny "[BLOCKED BY hookwarden:launcher] $hw_why and the standalone interceptor .hookwarden/interceptor.py is missing; the call is refused because it was not judged"
+fi
+hw_which python3
+if [ -z "$hw_found" ]; then
+	hw_answer deny "[BLOCKED BY hookwarden:launcher] $hw_why and python3 is not on PATH for the standalone interceptor; install hookwarden (or python3); the call is refused because it was not judged"
+fi
+hw_tmpfiles
+hw_run "$((hw_deadline_ms - hw_probes * hw_probe_ms))" "$hw_found" -I -S "$hw_root/.hookwarden/interceptor.py" "$hw_client"
+if [ -n "$hw_timed_out" ]; then
+	hw_fail_closed "the standalone interceptor did not answer within $hw_ms ms"
+fi
+case $hw_client/$hw_rc in
+lefthook/0 | lefthook/1 | agy/0) ;;
+lefthook/* | agy/*) hw_fail_closed "the standalone interceptor failed (exit $hw_rc)" ;;
+*/0 | */2) ;;
+*) hw_fail_closed "the standalone interceptor failed (exit $hw_rc)" ;;
+esac
+hw_emit
+printf '%s\n' "hookwarden: launcher: $hw_why; the standalone interceptor judged this call with the built-in rules only" >&2
+hw_exit "$hw_rc"

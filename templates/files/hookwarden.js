@@ -14,8 +14,8 @@
 // call by) when a hookwarden engine is installed (HOOKWARDEN_BIN, or
 // hookwarden in an absolute PATH entry outside the repository: a binary in the
 // repository is never trusted); otherwise, or when /bin/sh cannot be started
-// (Windows), it
-// applies hookwarden's built-in text rules, rendered below from the policy
+// (Windows), it applies
+// hookwarden's built-in text rules, rendered below from the policy
 // package, and blocks by throwing the engine's refusal text.
 import { spawn } from "node:child_process";
 import fs from "node:fs";

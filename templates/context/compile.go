@@ -339,7 +339,12 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 	const hdr = "\x00hookwarden-header\x00" // replaced by the real header in add
 
 	plan := Plan{TargetDir: target, Source: src, SourceDigest: digest}
-	add := func(client, rel string, out []string) {
+	// add completes a file with its header. srcDigest is the source digest
+	// the header records: the source's own, except for a file that only
+	// imports the source (CLAUDE.md, GEMINI.md), whose bytes do not depend
+	// on the source: it records importDigest of its import line, so editing
+	// AGENTS.md does not make it stale (issue 15).
+	add := func(client, rel string, out []string, srcDigest string) {
 		var rest []string
 		at := -1
 		for i, l := range out {
@@ -350,7 +355,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 			rest = append(rest, l)
 		}
 		bodySum := sha256.Sum256(joinDoc(rest, eol))
-		out[at] = header(o.Version, srcRel, digest, hex.EncodeToString(bodySum[:]))
+		out[at] = header(o.Version, srcRel, srcDigest, hex.EncodeToString(bodySum[:]))
 		plan.Files = append(plan.Files, File{Path: rel, Abs: filepath.Join(target, filepath.FromSlash(rel)), Client: client, Bytes: joinDoc(out, eol)})
 	}
 
@@ -359,14 +364,14 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 	if len(proj) == 0 {
 		ro = ro[:len(ro)-1]
 	}
-	add("readonly", ReadonlyPath, append(ro, proj...))
+	add("readonly", ReadonlyPath, append(ro, proj...), digest)
 
 	importing := false
 	for _, c := range clients {
 		switch c {
 		case ClientClaude:
 			importing = true
-			add(c, ClaudePath, claudeFile(hdr, srcRel, srcRel, body))
+			add(c, ClaudePath, claudeFile(hdr, srcRel, srcRel, body), importDigest(importRef(srcRel, ""), digest))
 		case ClientGemini:
 			name, note, err := geminiFileName(target, srcName)
 			if err != nil {
@@ -377,11 +382,11 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 				continue
 			}
 			importing = true
-			add(c, name, geminiFile(hdr, srcRel, srcRel, body))
+			add(c, name, geminiFile(hdr, srcRel, srcRel, body), importDigest(importRef(srcRel, "./"), digest))
 		case ClientCopilot:
-			add(c, CopilotPath, append([]string{hdr, ""}, body...))
+			add(c, CopilotPath, append([]string{hdr, ""}, body...), digest)
 		case ClientCursor:
-			add(c, CursorPath, append([]string{"---", "description: Project instructions compiled from " + srcRel + " by hookwarden", "globs:", "alwaysApply: true", "---", hdr, ""}, body...))
+			add(c, CursorPath, append([]string{"---", "description: Project instructions compiled from " + srcRel + " by hookwarden", "globs:", "alwaysApply: true", "---", hdr, ""}, body...), digest)
 		case ClientCodex, ClientOpencode, ClientAgy:
 			if srcRel == "AGENTS.md" {
 				plan.Notes = append(plan.Notes, c+": reads AGENTS.md itself; nothing to write")
@@ -449,6 +454,18 @@ func normClients(in []string) ([]string, error) {
 // readonlyBanner is the first visible text of AGENTS.readonly.md.
 func readonlyBanner(src string) string {
 	return "> **Read-only agent.** You read, search and run checks that change nothing (tests, linters), and you report what you find. You do not change this repository: no edits, no new files, no installs, no commits, no pushes, no syncs. This file is " + src + " with every instruction to change the repository removed."
+}
+
+// importDigest returns the source digest a file that imports the source
+// records in its header: the lower-case hex SHA-256 of its import line ref,
+// or sourceDigest when the file cannot import (ref "": the source is
+// copied in, so the file does change with it).
+func importDigest(ref, sourceDigest string) string {
+	if ref == "" {
+		return sourceDigest
+	}
+	sum := sha256.Sum256([]byte(ref))
+	return hex.EncodeToString(sum[:])
 }
 
 // importRef returns the import target for a client that imports the source,

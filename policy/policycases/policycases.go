@@ -98,10 +98,16 @@ func Load(path string) ([]Case, error) {
 
 // CorpusFiles are the corpus files of testdata/policy replayed alike through
 // Judge, JudgeText (parity cases), the hook in every dialect and the
-// rendered interceptors: the original corpus and issue 14's self-protection
-// and code-is-code cases. growth.json has replays of its own (its scan-bound
-// cases are the hook's, not Judge's).
-var CorpusFiles = []string{"cases.json", "selfprotect.json"}
+// rendered interceptors: the original corpus, issue 14's self-protection
+// and code-is-code cases, and its growth shapes (growth.json, whose
+// scan-bound-targets cases are the hook's directory scan, not Judge's:
+// IsHookOnly).
+var CorpusFiles = []string{"cases.json", "selfprotect.json", "growth.json"}
+
+// IsHookOnly reports whether c expects a rule that only the hook's
+// directory scan (engine/workspace) answers, scan-bound-targets: Judge
+// alone cannot answer it.
+func (c Case) IsHookOnly() bool { return c.Rule == "scan-bound-targets" }
 
 // LoadCorpus reads CorpusFiles from dir (testdata/policy), each with Load,
 // and returns their cases in that order, or an error naming the file for a

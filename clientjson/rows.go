@@ -55,46 +55,45 @@ func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string
 // writes the file.
 const ClaudeLocalSettings = ".claude/settings.local.json"
 
-// DisabledRows returns how many handlers of ours (every handler owner
-// claims) Gemini CLI's "hooksConfig": {"disabled": [...]} switches off:
-// Gemini CLI 0.61.0 skips a hook whose name, or else whose command, is
-// listed (settings schema: "List of hook names (commands) that should be
-// disabled"). Other clients and empty src answer 0. Errors are those of
+// DisabledRows returns how many entries of Gemini CLI's "hooksConfig":
+// {"disabled": [...]} switch hooks of ours off: an entry owner claims as one
+// of our commands, or the name of a handler of ours in this file. Gemini CLI
+// 0.61.0 skips a hook whose name, or else whose command, is listed (settings
+// schema: "List of hook names (commands) that should be disabled"), from
+// any settings file it reads, so a user-level file can switch off the
+// project's rows. Other clients and empty src answer 0. Errors are those of
 // Merge.
 func DisabledRows(path string, src []byte, client string, owner *Owner) (int, error) {
 	dc, err := parseNonEmpty(path, src, client)
 	if err != nil || dc == nil || client != "gemini" {
 		return 0, err
 	}
-	listed := map[string]bool{}
-	if hc := findMember(dc.root.Value.(*hujson.Object), "hooksConfig"); hc != nil {
-		if obj, ok := hc.Value.Value.(*hujson.Object); ok {
-			if dm := findMember(obj, "disabled"); dm != nil {
-				if arr, ok := dm.Value.Value.(*hujson.Array); ok {
-					for i := range arr.Elements {
-						if lit, ok := arr.Elements[i].Value.(hujson.Literal); ok && lit.Kind() == '"' {
-							listed[lit.String()] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	n := 0
+	names := map[string]bool{}
 	for _, ev := range dc.hooks().events {
 		for _, g := range ev.groups {
 			for _, h := range g.handlers {
 				if !h.hasCommand || !owner.Claim(h.command, h.args, h.hasArgs).Ours() {
 					continue
 				}
-				name := ""
 				if m := findMember(h.val.Value.(*hujson.Object), "name"); m != nil {
-					if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '"' {
-						name = lit.String()
+					if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '"' && lit.String() != "" {
+						names[lit.String()] = true
 					}
 				}
-				if listed[h.command] || (name != "" && listed[name]) {
-					n++
+			}
+		}
+	}
+	n := 0
+	if hc := findMember(dc.root.Value.(*hujson.Object), "hooksConfig"); hc != nil {
+		if obj, ok := hc.Value.Value.(*hujson.Object); ok {
+			if dm := findMember(obj, "disabled"); dm != nil {
+				if arr, ok := dm.Value.Value.(*hujson.Array); ok {
+					for i := range arr.Elements {
+						lit, ok := arr.Elements[i].Value.(hujson.Literal)
+						if ok && lit.Kind() == '"' && (names[lit.String()] || owner.Claim(lit.String(), nil, false).Ours()) {
+							n++
+						}
+					}
 				}
 			}
 		}

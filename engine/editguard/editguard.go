@@ -109,6 +109,7 @@ type hit struct {
 	root  string // the governed repository root (symlinks resolved)
 	entry policy.GuardPath
 	rel   string // the target relative to root, slash-separated
+	file  string // the file's absolute path when not root/entry.Path
 }
 
 func (g *guard) alive() error {
@@ -124,7 +125,11 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	roots := []string{rootReal}
-	var clientHit, localHit *hit
+	var clientHit, switchHit *hit
+	switches, err := g.switchFiles(rootReal)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
 	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
 		if strings.IndexByte(raw, 0) >= 0 {
 			continue // names no file; its spelling without NUL bytes is judged
@@ -162,9 +167,8 @@ func (g *guard) judge() (verdict.Verdict, error) {
 						hc := h
 						clientHit = &hc
 					}
-					if rel, ok := within(root, t); ok && localHit == nil && sameName(rel, clientjson.ClaudeLocalSettings, caseInsensitive(root)) {
-						localHit = &hit{root: root, rel: clientjson.ClaudeLocalSettings,
-							entry: policy.GuardPath{Path: clientjson.ClaudeLocalSettings, Client: "claude"}}
+					if switchHit == nil {
+						switchHit = matchSwitch(switches, t)
 					}
 					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
 						return verdict.Verdict{}, err
@@ -178,19 +182,10 @@ func (g *guard) judge() (verdict.Verdict, error) {
 	switch {
 	case clientHit != nil:
 		return g.clientHooksEdit(*clientHit)
-	case localHit != nil:
-		return g.claudeLocalEdit(*localHit)
+	case switchHit != nil:
+		return g.switchEdit(*switchHit)
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
-}
-
-// sameName compares two repository-relative slash paths, ASCII
-// case-insensitively when fold.
-func sameName(a, b string, fold bool) bool {
-	if fold {
-		return strings.EqualFold(a, b)
-	}
-	return a == b
 }
 
 // describe names what kind of guard file an entry is.
@@ -592,26 +587,94 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
 
-// claudeLocalEdit judges an edit of .claude/settings.local.json, which
-// Claude Code reads as project settings (clientjson.ClaudeLocalSettings):
-// it is not a guard file, but an edit that would set "disableAllHooks":
-// true there switches our rows off, so the edit is applied as the client
-// would and refused when any result switches hooks off (or when hookwarden
-// cannot reproduce it). A result that does not parse is let through: Claude
-// Code then ignores the file, hooks included.
-func (g *guard) claudeLocalEdit(h hit) (verdict.Verdict, error) {
-	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by Claude Code as project settings, where disableAllHooks switches hookwarden's rows off",
+// switchFile is a client settings file that is not a guard file but can
+// switch our rows off: Claude Code's .claude/settings.local.json in the
+// repository (clientjson.ClaudeLocalSettings) and its user settings
+// ~/.claude/settings.json ("disableAllHooks"; Claude Code 2.1.328 settings
+// schema, user and project settings), and Gemini CLI's user settings
+// ~/.gemini/settings.json ("hooksConfig": enabled false, or disabled
+// listing our commands; Gemini CLI 0.61.0 reads $GEMINI_CLI_HOME or $HOME
+// /.gemini/settings.json, ../shared/e2e/README.md section 3). Home-relative
+// files are found through the hook's $HOME only (CLAUDE_CONFIG_DIR and
+// GEMINI_CLI_HOME are not read).
+type switchFile struct {
+	path   string // resolved absolute path
+	name   string // how reasons name it
+	client string
+	fold   bool
+}
+
+func (g *guard) switchFiles(root string) ([]switchFile, error) {
+	out := []switchFile{{path: filepath.Join(root, filepath.FromSlash(clientjson.ClaudeLocalSettings)),
+		name: clientjson.ClaudeLocalSettings, client: "claude", fold: caseInsensitive(root)}}
+	if g.in.Home != "" && filepath.IsAbs(g.in.Home) {
+		for _, f := range []struct{ rel, client string }{{".claude/settings.json", "claude"}, {".gemini/settings.json", "gemini"}} {
+			p, err := resolve(filepath.Join(g.in.Home, filepath.FromSlash(f.rel)))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, switchFile{path: p, name: "~/" + f.rel, client: f.client})
+		}
+	}
+	return out, nil
+}
+
+// matchSwitch returns the hit for the switch file t is (by name, folded
+// where the file system folds case, or by identity), or nil.
+func matchSwitch(switches []switchFile, t string) *hit {
+	tfi, terr := os.Stat(t)
+	for _, sw := range switches {
+		same := t == sw.path || (sw.fold && strings.EqualFold(t, sw.path))
+		if !same && terr == nil {
+			if fi, err := os.Stat(sw.path); err == nil && os.SameFile(tfi, fi) {
+				same = true
+			}
+		}
+		if same {
+			return &hit{file: sw.path, entry: policy.GuardPath{Path: sw.name, Client: sw.client}}
+		}
+	}
+	return nil
+}
+
+// switchEdit judges an edit of a switch file: the edit is applied as the
+// client would and refused when any result switches the client's hooks off
+// where the file did not before (clientjson.HooksDisabled) or lists more of
+// our commands in Gemini's hooksConfig.disabled (clientjson.DisabledRows),
+// or when hookwarden cannot reproduce it. A result that does not parse is
+// let through: the client then ignores the file, its switches included.
+func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
+	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by "+clientTitle(h.entry.Client)+" as settings, where one key switches hookwarden's rows off",
 		"hookwarden can check", "so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly")
 	if err != nil || refuse != nil {
 		return deref(refuse), err
 	}
-	wasOff, _ := clientjson.HooksDisabled(file, before, "claude")
+	if g.in.Owner == nil {
+		return verdict.Verdict{}, errors.New("no definition of our rows wired in")
+	}
+	owner, err := g.in.Owner(h.entry.Client)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	wasOff, _ := clientjson.HooksDisabled(file, before, h.entry.Client)
+	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
 	for _, after := range results {
-		if off, err := clientjson.HooksDisabled(file, after, "claude"); err == nil && off && !wasOff {
-			return deny(RuleClientHooks, "the edit would set disableAllHooks in %s, which switches every Claude Code hook off, hookwarden's rows included; the edit is refused", h.entry.Path), nil
+		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
+			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientTitle(h.entry.Client), h.entry.Path), nil
+		}
+		if n, err := clientjson.DisabledRows(file, after, h.entry.Client, owner); err == nil && n > offBefore {
+			return deny(RuleClientHooks, "the edit would list hookwarden's hook commands in hooksConfig.disabled of %s, which switches them off; the edit is refused", h.entry.Path), nil
 		}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// clientTitle names a client in reasons.
+func clientTitle(client string) string {
+	if client == "gemini" {
+		return "Gemini CLI"
+	}
+	return "Claude Code"
 }
 
 // edited applies the call's edit to the file h names and returns the file's
@@ -621,7 +684,10 @@ func (g *guard) claudeLocalEdit(h hit) (verdict.Verdict, error) {
 // then which edits are allowed (kind) or why the edit cannot be checked
 // (then).
 func (g *guard) edited(h hit, what, kind, then string) (file string, before []byte, results [][]byte, refuse *verdict.Verdict, err error) {
-	file = filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
+	file = h.file
+	if file == "" {
+		file = filepath.Join(h.root, filepath.FromSlash(h.entry.Path))
+	}
 	if !editTool(g.in.Client, g.in.Tool) {
 		v := deny(RuleClientHooks, "%s; only an Edit/MultiEdit/Write (Gemini: replace/write_file) %s is allowed there, and %s is not one of those tools", what, kind, g.in.Tool)
 		return "", nil, nil, &v, nil

@@ -51,6 +51,7 @@ type preEditSetup struct {
 	GitConfig     string            `json:"git_config"`
 	CRLF          []string          `json:"crlf"`
 	OtherGoverned string            `json:"other_governed"`
+	HomeFiles     map[string]string `json:"home_files"`
 }
 
 const preEditDir = "../../../testdata/preedit"
@@ -231,6 +232,15 @@ func setupPreEdit(t *testing.T, repo, out string, s preEditSetup, sub, expand fu
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rel, body := range s.HomeFiles {
+		p := filepath.Join(filepath.Dir(repo), rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(expand(body)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -312,7 +312,7 @@ func interpretations(abs string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := resolveRaw(abs)
+	b, err := resolve(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -322,16 +322,12 @@ func interpretations(abs string) ([]string, error) {
 	return []string{a, b}, nil
 }
 
-// resolve resolves every symbolic link in a clean absolute path, kernel
-// style; missing components are kept as they are.
-func resolve(p string) (string, error) { return resolveRaw(p) }
-
-// resolveRaw walks p component by component from the root: `.` is skipped,
+// resolve walks p component by component from the root: `.` is skipped,
 // `..` goes to the parent of what is resolved so far, a symbolic link is
 // replaced by its target (relative targets against the link's directory)
 // and walked again, at most maxLinks times. A component that does not exist
 // ends the resolution; the rest is appended lexically.
-func resolveRaw(p string) (string, error) {
+func resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("%s: not an absolute path", p)
 	}

@@ -187,20 +187,66 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 // stdinCode judges a program fed to an interpreter's stdin by a
 // here-document or here-string of its statement.
 func (j *judge) stdinCode(st *syntax.Stmt, depth int, env []envVar) {
-	if st == nil {
-		return
+	for _, f := range hereDocs(st) {
+		j.code(f, depth, env)
 	}
+}
+
+// hereDocs returns the here-documents and here-strings of a statement's
+// redirections (what a command reads on stdin from the script itself).
+func hereDocs(st *syntax.Stmt) []field {
+	if st == nil {
+		return nil
+	}
+	var out []field
 	sc := &scope{vars: map[string]string{}}
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
-				j.code(sc.word(r.Hdoc), depth, env)
+				out = append(out, sc.word(r.Hdoc))
 			}
 		case syntax.WordHdoc:
-			j.code(sc.word(r.Word), depth, env)
+			out = append(out, sc.word(r.Word))
 		}
 	}
+	return out
+}
+
+// innerCommand strips the launchers in front of a command (env with its
+// options and assignments, busybox, and every launcher LaunchedCommand
+// knows) and returns the command they run (empty when none); viaXargs
+// reports that xargs was among them.
+func innerCommand(argv []field) (inner []field, viaXargs bool) {
+	for steps := 0; len(argv) > 0 && steps < MaxLauncherWords; steps++ {
+		name, known := cmdName(argv[0])
+		if !known {
+			return argv, viaXargs
+		}
+		args := argv[1:]
+		switch name {
+		case "env":
+			argv = skipOpts(args, "uCS", []string{"--unset", "--chdir", "--split-string"})
+			for len(argv) > 0 && isAssignment(argv[0].val) {
+				argv = argv[1:]
+			}
+			continue
+		case "busybox":
+			argv = args
+			continue
+		}
+		vals := make([]string, len(args))
+		for i, a := range args {
+			vals[i] = a.val
+		}
+		cmd, ok := LaunchedCommand(name, vals)
+		if !ok {
+			return argv, viaXargs
+		}
+		viaXargs = viaXargs || name == "xargs"
+		argv = args[len(args)-len(cmd):]
+	}
+	return argv, viaXargs
 }
 
 // code judges text an interpreter runs as code: the text rules search it
@@ -216,6 +262,49 @@ func (j *judge) code(f field, depth int, env []envVar) {
 		j.hits.add(id)
 	}
 	j.guardMention(text)
+	if decodesAndRuns(text) {
+		j.hits.add(RuleDecodedCodeToShell)
+	}
+}
+
+// codeDecoders are spellings, lower-cased, by which code turns encoded text
+// into other text (Python base64/binascii/codecs/bytes.fromhex/chr, Node
+// atob/Buffer.from(..., 'base64'), PHP base64_decode, Perl MIME::Base64 and
+// unpack "m", Ruby unpack1/Base64, PowerShell FromBase64String, zlib),
+// besides byte escapes in string literals (hidingEscape).
+var codeDecoders = []string{"b64decode", "b32decode", "b85decode", "a85decode", "decodebytes", "fromhex", "unhexlify",
+	"codecs.decode", "atob(", "base64'", "base64\"", "base64_decode", "decode_base64", "unpack(\"m", "unpack('m", "unpack1(",
+	"decode64", "frombase64string", "decompress", "fromcharcode", "chr(", "rot13", "rot_13", "[::-1]", "reverse("}
+
+// codeRunners are spellings, lower-cased, by which code starts a program or
+// runs text as code (os.system, subprocess, exec/eval, child_process,
+// Bun.spawn, PHP shell_exec/passthru/proc_open, Perl/Ruby backquotes and
+// %x, io.popen, PowerShell Invoke-Expression/Start-Process, AppleScript do
+// shell script).
+var codeRunners = []string{"system", "exec", "eval", "popen", "subprocess", "spawn", "child_process", "shell_exec", "passthru",
+	"proc_open", "`", "%x", "invoke-expression", "iex", "start-process", "do shell script", "pty.", "deno.command", "runtime"}
+
+// decodesAndRuns reports interpreter code that both decodes or unescapes
+// text and runs a program or code: what it runs is not in its text, so the
+// text rules cannot judge it (decoded-code-to-shell).
+func decodesAndRuns(code string) bool {
+	lower := strings.ToLower(code)
+	decodes := hidingEscape(code)
+	for _, d := range codeDecoders {
+		if decodes {
+			break
+		}
+		decodes = strings.Contains(lower, d)
+	}
+	if !decodes {
+		return false
+	}
+	for _, r := range codeRunners {
+		if strings.Contains(lower, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardMention adds the self-protection rules when text names a guard path
@@ -281,8 +370,10 @@ func decoderIn(n syntax.Node) bool {
 // text: base64/base32/basenc -d|--decode (GNU coreutils; -D on macOS),
 // xxd -r, openssl (enc|base64) -d, uudecode, the decompressors, rev, tr,
 // printf whose format spells bytes by code (hidingEscape) or whose %b
-// argument holds an escape, echo -e with such an escape. Launchers in front (env, command, busybox) are skipped.
+// argument holds an escape, echo -e with such an escape. Launchers in front
+// are skipped (innerCommand).
 func isDecoder(argv []field) bool {
+	argv, _ = innerCommand(argv)
 	for len(argv) > 0 {
 		name, known := cmdName(argv[0])
 		if !known {
@@ -290,12 +381,6 @@ func isDecoder(argv []field) bool {
 		}
 		args := argv[1:]
 		switch name {
-		case "env", "command", "builtin", "busybox", "exec", "nice", "nohup":
-			argv = skipOpts(args, "", nil)
-			for len(argv) > 0 && isAssignment(argv[0].val) {
-				argv = argv[1:]
-			}
-			continue
 		case "base64", "base32", "basenc", "gbase64":
 			for _, a := range args {
 				if a.val == "--decode" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "dD")) {
@@ -423,37 +508,20 @@ func (j *judge) gitDynamicOptions(spec gitSpec, args []field) {
 // stdinProgram reports whether a pipeline stage runs what it reads on stdin
 // as code: a shell with no script operand and no -c (or -s, or the script
 // "-" or /dev/stdin), a code interpreter with no code option and no script
-// (or "-"), source or . of /dev/stdin; launchers in front (env, command,
-// exec, nohup, sudo, doas, timeout, xargs, busybox) are skipped, and
-// xargs ... sh -c counts.
+// (or "-"), source or . of /dev/stdin; launchers in front are skipped
+// (innerCommand), and xargs ... sh -c counts.
 func stdinProgram(argv []field) bool {
+	argv, viaXargs := innerCommand(argv)
 	for len(argv) > 0 {
 		name, known := cmdName(argv[0])
 		if !known {
 			return false
 		}
 		args := argv[1:]
+		if viaXargs && (isShellName(name) || name == "eval") {
+			return true // xargs sh -c '{}' runs its input
+		}
 		switch name {
-		case "env", "command", "exec", "nohup", "sudo", "doas", "busybox", "builtin", "nice", "setsid", "stdbuf":
-			argv = skipOpts(args, "ugCnoie", nil)
-			for len(argv) > 0 && isAssignment(argv[0].val) {
-				argv = argv[1:]
-			}
-			continue
-		case "timeout":
-			argv = skipOpts(args, "sk", nil)
-			if len(argv) > 0 {
-				argv = argv[1:]
-			}
-			continue
-		case "xargs":
-			argv = skipOpts(args, "InLPdEas", []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"})
-			if len(argv) > 0 {
-				if n, ok := cmdName(argv[0]); ok && (isShellName(n) || n == "eval") {
-					return true // xargs sh -c '{}' runs its input
-				}
-			}
-			continue
 		case "source", ".":
 			return len(args) > 0 && isStdinPath(args[0].val)
 		case "eval", "iex", "invoke-expression":

@@ -386,19 +386,8 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
 		}
 		return // a script file: not judged here
 	}
-	if st == nil {
-		return
-	}
-	sc := &scope{vars: map[string]string{}}
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			if r.Hdoc != nil {
-				j.scriptField(sc.word(r.Hdoc), depth+1, env)
-			}
-		case syntax.WordHdoc:
-			j.scriptField(sc.word(r.Word), depth+1, env)
-		}
+	for _, f := range hereDocs(st) {
+		j.scriptField(f, depth+1, env)
 	}
 }
 

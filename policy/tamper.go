@@ -238,14 +238,8 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 		}
 		if first == "cat" && len(argv) == 1 {
 			// cat <<EOF | python3: the here-document is the program.
-			for _, r := range s.Redirs {
-				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
-					t := sc.word(r.Hdoc)
-					text = &t
-				} else if r.Op == syntax.WordHdoc {
-					t := sc.word(r.Word)
-					text = &t
-				}
+			for _, t := range hereDocs(s) {
+				text = &t
 			}
 		}
 	}

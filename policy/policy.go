@@ -46,9 +46,15 @@ type Decision struct {
 // OperatorPattern is one operator deny pattern from a settings layer: Layer
 // names its source (e.g. "fleet /etc/hw.yaml", "repository .hookwarden.yaml"),
 // Pattern is an RE2 expression (at most 512 bytes) matched against the command.
+// Name is the layer's short name ("fleet", "workstation", "repository") and
+// Line the pattern's 1-based line in its file; with both, the rule id is
+// "operator:<Name>:<Line>" (e.g. "operator:repository:23"), else
+// "operator:<Layer>:<index>".
 type OperatorPattern struct {
 	Layer   string
 	Pattern string
+	Name    string
+	Line    int
 }
 
 // TextRule is one built-in rule in its text form, expressible alike in RE2,
@@ -102,8 +108,9 @@ type operatorRule struct {
 // shell parser rejects). operator may be nil. Operator patterns are RE2, searched in both the raw and the
 // normalised command; at most MaxOperatorPatternsPerLayer per layer (counted
 // by OperatorPattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
-// ids are "operator:<layer>:<index>" with index counted from 0 within the
-// layer. Errors: a pattern that does not compile, is too long, or a layer with
+// ids are "operator:<name>:<line>" (OperatorPattern.Name and Line), or
+// "operator:<layer>:<index>" with index counted from 0 within the layer when
+// the pattern's line is not known. Errors: a pattern that does not compile, is too long, or a layer with
 // too many patterns, as "policy: operator layer <layer> pattern <index>: <why>".
 func New(operator []OperatorPattern) (*Policy, error) {
 	p := &Policy{}
@@ -133,7 +140,12 @@ func New(operator []OperatorPattern) (*Policy, error) {
 			return nil, fmt.Errorf("policy: operator layer %s pattern %d: %w", op.Layer, idx, err)
 		}
 		id := "operator:" + op.Layer + ":" + strconv.Itoa(idx)
-		why := strings.Replace(strings.Replace(c.opWhy, "%d", strconv.Itoa(idx), 1), "%s", op.Layer, 1)
+		where := strconv.Itoa(idx) + " of layer " + op.Layer
+		if op.Name != "" && op.Line > 0 {
+			id = "operator:" + op.Name + ":" + strconv.Itoa(op.Line)
+			where = "at line " + strconv.Itoa(op.Line) + " of " + op.Layer
+		}
+		why := strings.Replace(c.opWhy, "%s", where, 1)
 		p.operators = append(p.operators, operatorRule{id: id, re: re, reason: refusal(id, why, c.opInstead)})
 	}
 	return p, nil

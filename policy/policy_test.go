@@ -9,7 +9,7 @@ import (
 
 func TestOperatorPatterns(t *testing.T) {
 	p, err := New([]OperatorPattern{
-		{Layer: "fleet /etc/hw.yaml", Pattern: `terraform\s+destroy`},
+		{Layer: "fleet /etc/hw.yaml", Pattern: `terraform\s+destroy`, Name: "fleet", Line: 4},
 		{Layer: "repository .hookwarden.yaml", Pattern: `^make deploy`},
 		{Layer: "repository .hookwarden.yaml", Pattern: `rm -rf /$`},
 	})
@@ -19,7 +19,7 @@ func TestOperatorPatterns(t *testing.T) {
 	tests := []struct {
 		cmd, rule string
 	}{
-		{"terraform   destroy -auto-approve", "operator:fleet /etc/hw.yaml:0"},
+		{"terraform   destroy -auto-approve", "operator:fleet:4"}, // issue 15: the layer briefly and the pattern's line
 		{"make deploy ENV=prod", "operator:repository .hookwarden.yaml:0"},
 		{"rm -rf \\\n/", "operator:repository .hookwarden.yaml:1"},         // matched in the normalised text
 		{"git commit --no-verify -m 'terraform destroy'", RuleGitNoVerify}, // built-ins come first

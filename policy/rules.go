@@ -270,7 +270,7 @@ func Normalisations() []Substitution {
 }
 
 // RuleIDs returns every built-in rule id in priority order (operator rules,
-// "operator:<layer>:<index>", come after all of them).
+// "operator:<layer name>:<line>", come after all of them).
 func RuleIDs() []string {
 	c := mustCatalog()
 	out := make([]string, 0, len(c.rules))

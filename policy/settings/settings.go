@@ -157,12 +157,16 @@ type Effective struct {
 
 // Pattern is one operator deny pattern with its source: Layer is
 // "<layer name> <file path>" (e.g. "fleet /etc/hookwarden/fleet.yaml"),
-// Pattern an RE2 expression of at most 512 bytes. It converts one to one to
+// Pattern an RE2 expression of at most 512 bytes, Name the layer's name
+// ("fleet", "workstation", "repository") and Line the pattern's 1-based
+// line in its file (0 when unknown). It converts one to one to
 // policy.OperatorPattern (kept separate so this package builds without the
 // policy package).
 type Pattern struct {
 	Layer   string
 	Pattern string
+	Name    string
+	Line    int
 }
 
 // Sources names the optional operator files. An Explicit flag says the path
@@ -280,8 +284,12 @@ func Merge(layers []Layer) *Effective {
 		if l.Path != "" {
 			label += " " + l.Path
 		}
-		for _, p := range f.Deny {
-			e.Deny = append(e.Deny, Pattern{Layer: label, Pattern: p})
+		for i, p := range f.Deny {
+			line := 0
+			if i < len(f.DenyLines) {
+				line = f.DenyLines[i]
+			}
+			e.Deny = append(e.Deny, Pattern{Layer: label, Pattern: p, Name: l.Name, Line: line})
 		}
 		e.Checkpoint.CommitAfterMinutes = minPtr(e.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterMinutes)
 		e.Checkpoint.CommitAfterFiles = minPtr(e.Checkpoint.CommitAfterFiles, f.Checkpoint.CommitAfterFiles)

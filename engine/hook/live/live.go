@@ -41,7 +41,7 @@ func Deps() (hook.Deps, error) {
 func NewPolicy(ops []settings.Pattern) (hook.CommandPolicy, error) {
 	conv := make([]policy.OperatorPattern, len(ops))
 	for i, o := range ops {
-		conv[i] = policy.OperatorPattern{Layer: o.Layer, Pattern: o.Pattern}
+		conv[i] = policy.OperatorPattern{Layer: o.Layer, Pattern: o.Pattern, Name: o.Name, Line: o.Line}
 	}
 	p, err := policy.New(conv)
 	if err != nil {

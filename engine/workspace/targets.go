@@ -97,16 +97,6 @@ func ScanTargets(command, cwd, home string, isDir func(string) bool) (Scan, erro
 	return Scan{Dirs: s.dirs, Unresolved: s.unresolved}, nil
 }
 
-// TargetDirs returns ScanTargets(command, cwd, home, nil).Dirs, nil when the
-// scan passes a bound (tests and callers that only list targets).
-func TargetDirs(command, cwd, home string) []string {
-	sc, err := ScanTargets(command, cwd, home, nil)
-	if err != nil {
-		return nil
-	}
-	return sc.Dirs
-}
-
 // cwdState is the shell's current directory on one branch of the scan. dir
 // is absolute and cleaned ("" when known only at run time); uncertain is
 // true when dir is the best guess among several (a cd that may fail,

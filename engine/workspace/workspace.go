@@ -1,10 +1,13 @@
 // Package workspace decides in which repositories a hook call is judged: the
-// payload's cwd (else the process cwd) made absolute, the repository that
+// payload's cwd (agy: its workspacePaths) made absolute, the repository that
 // contains it (found in process by internal/gitdisc, no child process), and
 // any repository a shell command targets from outside (`git -C <dir>`,
 // `--git-dir`, `--work-tree`, GIT_DIR=/GIT_WORK_TREE= assignments,
-// `cd <dir>`/`pushd <dir>`, `env -C <dir>`/`env --chdir`). A repository is
-// governed when its root holds `.hookwarden.yaml`.
+// `cd <dir>`/`pushd <dir>`, `env -C <dir>`/`env --chdir`, `sudo -D`). A
+// repository is governed when its root holds `.hookwarden.yaml`. The
+// directory scan (ScanTargets) is linear in the command and fails closed at
+// its bounds (BoundError); a directory it cannot follow makes the command
+// judged rather than skipped (Target.Unresolved).
 package workspace
 
 import (

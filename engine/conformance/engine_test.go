@@ -56,9 +56,13 @@ type engineCase struct {
 	// or "fallback" (adopt, no hookwarden anywhere: the interceptor decides).
 	launcher string
 	// dirty writes an untracked file so the working tree has changes.
-	dirty  bool
-	script func(sb *Sandbox) Script
-	verify func(t *testing.T, r *caseRun)
+	dirty bool
+	// breakSettings, when set, is appended to the repository's
+	// .hookwarden.yaml after the rows are written (adopt reads a valid
+	// one), so every hook call meets invalid settings.
+	breakSettings string
+	script        func(sb *Sandbox) Script
+	verify        func(t *testing.T, r *caseRun)
 }
 
 // caseRun is everything a finished case can inspect.
@@ -146,6 +150,26 @@ func engineCases() []engineCase {
 					r.wantExit(t, 0)
 					r.wantTurns(t, 2)
 					r.wantCarried(t, "checkpoint-due")
+					r.wantStopCalls(t, []bool{false, true})
+					if r.c.Name == "claude" {
+						var out struct {
+							TerminalReason string `json:"terminal_reason"`
+						}
+						_ = json.Unmarshal(r.res.Stdout, &out)
+						if out.TerminalReason != "stop_hook_prevented" {
+							t.Errorf("claude terminal_reason %q, want stop_hook_prevented (the halt form)", out.TerminalReason)
+						}
+					}
+				}},
+			engineCase{name: "stop-dispatcher-halt", client: client, rows: []string{"stop"}, needs: "stop",
+				check:         "every stop deny is bounded: invalid settings deny the first stop (the dispatcher's own deny) and the repeated stop halts the session instead of denying again",
+				manifest:      manifestWith(""),
+				breakSettings: "no_such_key: true\n",
+				script:        func(*Sandbox) Script { return Script{FinalText: "All done."} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantTurns(t, 2)
+					r.wantCarried(t, "settings-invalid")
 					r.wantStopCalls(t, []bool{false, true})
 					if r.c.Name == "claude" {
 						var out struct {
@@ -330,6 +354,11 @@ func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bi
 		s.adoptRows(t, r, bin, path)
 	} else {
 		s.registerRows(t, r, bin)
+	}
+	if ec.breakSettings != "" {
+		if err := sb.WriteFile("repo/.hookwarden.yaml", []byte(manifestFor(c.Name, ec.manifest)+ec.breakSettings)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Commit everything the setup wrote, so only the case's own dirt counts
 	// as a change for the checkpoint.

@@ -86,6 +86,21 @@ func engineCases() []engineCase {
 	var cases []engineCase
 	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
 		cases = append(cases,
+			engineCase{name: "growth-deny", client: client, rows: []string{"pre-tool"},
+				check:    "bounded work: 26 directory changes and 64 env words before a --no-verify commit are each refused at their bound, in time, and neither command ran",
+				manifest: manifestWith(""),
+				script: func(*Sandbox) Script {
+					return Script{Commands: []string{strings.Repeat("cd . ; ", 26) + denyCommand, strings.Repeat("env ", 64) + denyCommand}}
+				},
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					r.wantFile(t, deniedMarker, false)
+					r.wantTurns(t, 3)
+					r.wantCarried(t, "[BLOCKED BY hookwarden:scan-bound-targets]")
+					if turns := r.srv.MainTurns(); len(turns) < 3 || !turns[2].Carries("[BLOCKED BY hookwarden:scan-bound-words]") {
+						t.Errorf("the model's third turn does not carry the scan-bound-words refusal")
+					}
+				}},
 			engineCase{name: "deny-allow", client: client, rows: []string{"pre-tool"},
 				check:    "deny honoured (the denied command never ran, the refusal reached the model) and allow passes (the next command ran)",
 				manifest: manifestWith(""),

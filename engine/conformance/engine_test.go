@@ -161,41 +161,13 @@ func engineCases() []engineCase {
 				check:    "stop halt: a checkpoint still due on the repeated stop ends the session instead of denying again",
 				manifest: manifestWith("checkpoint:\n  on_stop: true\n"), dirty: true,
 				script: func(*Sandbox) Script { return Script{FinalText: "All done."} },
-				verify: func(t *testing.T, r *caseRun) {
-					r.wantExit(t, 0)
-					r.wantTurns(t, 2)
-					r.wantCarried(t, "checkpoint-due")
-					r.wantStopCalls(t, []bool{false, true})
-					if r.c.Name == "claude" {
-						var out struct {
-							TerminalReason string `json:"terminal_reason"`
-						}
-						_ = json.Unmarshal(r.res.Stdout, &out)
-						if out.TerminalReason != "stop_hook_prevented" {
-							t.Errorf("claude terminal_reason %q, want stop_hook_prevented (the halt form)", out.TerminalReason)
-						}
-					}
-				}},
+				verify: func(t *testing.T, r *caseRun) { r.wantHalted(t, "checkpoint-due") }},
 			engineCase{name: "stop-dispatcher-halt", client: client, rows: []string{"stop"}, needs: "stop",
 				check:         "every stop deny is bounded: invalid settings deny the first stop (the dispatcher's own deny) and the repeated stop halts the session instead of denying again",
 				manifest:      manifestWith(""),
 				breakSettings: "no_such_key: true\n",
 				script:        func(*Sandbox) Script { return Script{FinalText: "All done."} },
-				verify: func(t *testing.T, r *caseRun) {
-					r.wantExit(t, 0)
-					r.wantTurns(t, 2)
-					r.wantCarried(t, "settings-invalid")
-					r.wantStopCalls(t, []bool{false, true})
-					if r.c.Name == "claude" {
-						var out struct {
-							TerminalReason string `json:"terminal_reason"`
-						}
-						_ = json.Unmarshal(r.res.Stdout, &out)
-						if out.TerminalReason != "stop_hook_prevented" {
-							t.Errorf("claude terminal_reason %q, want stop_hook_prevented (the halt form)", out.TerminalReason)
-						}
-					}
-				}},
+				verify:        func(t *testing.T, r *caseRun) { r.wantHalted(t, "settings-invalid") }},
 		)
 	}
 	for _, client := range []string{"claude", "codex", "gemini"} {
@@ -714,6 +686,27 @@ func (r *caseRun) wantTurns(t *testing.T, n int) {
 
 // wantCarried asserts the model's second main turn carries text (the
 // client forwarded hookwarden's reason to the model).
+// wantHalted checks a session the stop gate halted on its repeated pass:
+// the client ended cleanly after two model turns, the first stop's deny
+// (carrying text) reached the model, the stop hook ran twice (the second
+// with stop_hook_active), and Claude Code reports the halt form.
+func (r *caseRun) wantHalted(t *testing.T, text string) {
+	t.Helper()
+	r.wantExit(t, 0)
+	r.wantTurns(t, 2)
+	r.wantCarried(t, text)
+	r.wantStopCalls(t, []bool{false, true})
+	if r.c.Name == "claude" {
+		var out struct {
+			TerminalReason string `json:"terminal_reason"`
+		}
+		_ = json.Unmarshal(r.res.Stdout, &out)
+		if out.TerminalReason != "stop_hook_prevented" {
+			t.Errorf("claude terminal_reason %q, want stop_hook_prevented (the halt form)", out.TerminalReason)
+		}
+	}
+}
+
 func (r *caseRun) wantCarried(t *testing.T, text string) {
 	t.Helper()
 	turns := r.srv.MainTurns()

@@ -2,6 +2,7 @@ package clientjson
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -137,7 +138,7 @@ func (o *Owner) Claim(command string, args []string, hasArgs bool) Claim {
 	if hasArgs && o.execArgs {
 		words := append([]string{command}, args...)
 		for _, f := range o.forms {
-			if f.exec != nil && equalWords(words, f.exec) {
+			if f.exec != nil && slices.Equal(words, f.exec) {
 				return f.claim()
 			}
 		}
@@ -148,7 +149,7 @@ func (o *Owner) Claim(command string, args []string, hasArgs bool) Claim {
 		return Claim{}
 	}
 	for _, f := range o.forms {
-		if equalWords(words, f.words) {
+		if slices.Equal(words, f.words) {
 			return f.claim()
 		}
 	}
@@ -169,7 +170,7 @@ func (f ownerForm) claim() Claim {
 func (o *Owner) nearMiss(words []string, prefixes [][]string, text func(string) string) Claim {
 	n := -1
 	for _, p := range prefixes {
-		if len(words) >= len(p) && equalWords(words[:len(p)], p) {
+		if len(words) >= len(p) && slices.Equal(words[:len(p)], p) {
 			n = len(p)
 			break
 		}
@@ -191,18 +192,6 @@ func (o *Owner) nearMiss(words []string, prefixes [][]string, text func(string) 
 		}
 	}
 	return c
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // litMark starts a canonical shell word that is plain text after quote

@@ -3,10 +3,11 @@ package audit
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,12 +38,7 @@ func TestAuditIsConformsDryRun(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	cases := loadCases(t)
-	names := make([]string, 0, len(cases))
-	for n := range cases {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
 			repo, getenv := buildCase(t, name, c)
@@ -106,18 +102,9 @@ func TestAuditIsConformsDryRun(t *testing.T) {
 			}
 			for _, f := range findings {
 				if isCommand(f.Fix) || (allCommands && f.Severity != Note) {
-					t.Errorf("after running the fixes %v: still %s (%s) %s: %s; fix %s", keys(ran), f.ID, f.Severity, f.File, f.Message, f.Fix)
+					t.Errorf("after running the fixes %v: still %s (%s) %s: %s; fix %s", slices.Sorted(maps.Keys(ran)), f.ID, f.Severity, f.File, f.Message, f.Fix)
 				}
 			}
 		})
 	}
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

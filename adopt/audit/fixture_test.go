@@ -3,15 +3,16 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/hookwarden/hookwarden/adopt"
 )
 
@@ -265,12 +266,7 @@ func copyTree(t testing.TB, from, to string) {
 // case builds must give exactly the case's findings and exit codes.
 func TestFixtures(t *testing.T) {
 	cases := loadCases(t)
-	names := make([]string, 0, len(cases))
-	for n := range cases {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
 			repo, getenv := sharedCase(t, name)

@@ -131,7 +131,7 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 	sawCode, sawScript := false, false
 	for i := 0; i < len(args) && !sawScript; i++ {
 		v := args[i].val
-		if v == "--" || v == "-" {
+		if v == "--" || isStdinPath(v) {
 			break
 		}
 		if !strings.HasPrefix(v, "-") {

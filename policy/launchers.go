@@ -185,6 +185,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		j.gh(args)
 		return nil, false
 	case "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "irm", "invoke-webrequest", "iwr":
+		j.guardWriters(name, args, sc, func(v string) bool { return strings.HasPrefix(v, "-") })
 		for _, a := range args {
 			if forgeMergeArg(a.val) {
 				j.hits.add(RuleForgeAdminMerge)
@@ -380,7 +381,7 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
 		}
 		return
 	}
-	if k < len(args) {
+	if k < len(args) && !isStdinPath(args[k].val) {
 		if args[k].decoded {
 			j.hits.add(RuleDecodedCodeToShell) // bash <(base64 -d ...)
 		}

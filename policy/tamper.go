@@ -33,6 +33,9 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		j.guardHit(k, allowGitDir)
 	}
+	if j.guardWriters(name, args, sc, isOpt) {
+		return
+	}
 	switch name {
 	case "sponge", "patch", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "joe", "mcedit":
 		// Commands that write the files they are given (moreutils sponge,
@@ -255,4 +258,84 @@ func stageNames(argv []field) []string {
 		}
 	}
 	return out
+}
+
+// guardWriters judges, for the guard's files only, commands that write a
+// file named by an option or rewrite their operands in place: curl -o and
+// --output, wget -O/--output-document and -P (a directory), sort -o, yq
+// -i/--inplace, sd, dos2unix/unix2dos, chflags, tar in extract mode (its
+// members and -C), unzip (its members and -d). It reports whether name was
+// one of them.
+func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(string) bool) bool {
+	optValue := func(short []string, long []string, parents bool) {
+		for i, a := range args {
+			v := a.val
+			for _, s := range short {
+				// -o FILE, -oFILE, or the letter ending a cluster (-sSfo FILE).
+				if !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "--") {
+					continue
+				}
+				p := strings.IndexByte(v[1:], s[1])
+				switch {
+				case p < 0:
+				case p+2 == len(v) && i+1 < len(args):
+					j.guardHit(sc.classify(args[i+1]), parents)
+				case p+2 < len(v):
+					j.guardHit(sc.classify(lit(v[p+2:])), parents)
+				}
+			}
+			for _, l := range long {
+				if v == l && i+1 < len(args) {
+					j.guardHit(sc.classify(args[i+1]), parents)
+				} else if strings.HasPrefix(v, l+"=") {
+					j.guardHit(sc.classify(lit(v[len(l)+1:])), parents)
+				}
+			}
+		}
+	}
+	operands := func() {
+		for _, a := range args {
+			if !isOpt(a.val) {
+				j.guardHit(sc.classify(a), false)
+			}
+		}
+	}
+	switch name {
+	case "curl":
+		optValue([]string{"-o"}, []string{"--output"}, false)
+		optValue(nil, []string{"--output-dir"}, true)
+	case "wget":
+		optValue([]string{"-O"}, []string{"--output-document"}, false)
+		optValue([]string{"-P"}, []string{"--directory-prefix"}, true)
+	case "sort":
+		optValue([]string{"-o"}, []string{"--output"}, false)
+	case "yq":
+		for _, a := range args {
+			if a.val == "-i" || a.val == "--inplace" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "i")) {
+				operands()
+				break
+			}
+		}
+	case "sd", "dos2unix", "unix2dos", "chflags":
+		operands()
+	case "tar", "bsdtar", "gtar":
+		extract := false
+		for i, a := range args {
+			v := a.val
+			if v == "--extract" || v == "--get" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "x")) ||
+				(i == 0 && !strings.HasPrefix(v, "-") && strings.Contains(v, "x")) {
+				extract = true
+			}
+		}
+		if extract {
+			optValue([]string{"-C"}, []string{"--directory"}, true)
+			operands()
+		}
+	case "unzip":
+		optValue([]string{"-d"}, nil, true)
+		operands()
+	default:
+		return false
+	}
+	return true
 }

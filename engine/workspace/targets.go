@@ -883,8 +883,14 @@ func (s *scanner) scriptOption(args []string, lit []bool, opts []string, local *
 }
 
 // find: a command run by -exec/-execdir/-ok/-okdir gets paths known only at
-// run time (and -execdir runs it in their directories).
+// run time (and -execdir runs it in their directories). A find inside
+// find's -exec is one more nesting level (MaxScriptDepth), which keeps the
+// scan linear: each level reads the words up to its terminator.
 func (s *scanner) find(args []string, lit []bool, x *syntax.Stmt, st, local *cwdState, depth int) {
+	if depth+1 > MaxScriptDepth {
+		s.bound(policy.RuleScanBoundNesting)
+		return
+	}
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -892,7 +898,7 @@ func (s *scanner) find(args []string, lit []bool, x *syntax.Stmt, st, local *cwd
 			for j < len(args) && args[j] != ";" && args[j] != "+" {
 				j++
 			}
-			s.run(args[i+1:j], lit[i+1:j], nil, st.clone(), local.clone(), depth, false, true)
+			s.run(args[i+1:j], lit[i+1:j], nil, st.clone(), local.clone(), depth+1, false, true)
 			i = j
 		}
 	}

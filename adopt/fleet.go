@@ -54,6 +54,9 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	if opts.files.merge == nil {
 		opts.files = realClientFiles()
 	}
+	if opts.shared, err = newRunShared(table); err != nil {
+		return nil, err
+	}
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now

@@ -53,6 +53,9 @@ type Options struct {
 	Progress func(phase string, done, total int)
 
 	files clientFiles
+	// shared is what the run computes once for all repositories (run sets
+	// it; nil computes per repository).
+	shared *runShared
 	// probe, set only by this package's tests, is called at every write
 	// point (safewrite.WriteProbed, RemoveLeftovers): the crash test stops
 	// the process there.
@@ -239,7 +242,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	// rendered files
 	var files []templates.File
 	if !declined(templates.StepLauncher) || !declined(templates.StepInterceptor) || !declined(templates.StepAgyPlugin) || !declined(templates.StepOpencodePlugin) {
-		if files, err = templates.Render(governed); err != nil {
+		if files, err = opts.shared.render(governed); err != nil {
 			return p.fail("render: %v", err)
 		}
 	}
@@ -306,7 +309,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		rel := settingsFile[client]
 		rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
-		owner, err := Owner(client, table)
+		owner, err := opts.shared.owner(client, table)
 		if err != nil {
 			return p.fail("%s: %v", rel, err)
 		}

@@ -64,6 +64,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -187,6 +189,23 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	// The Owners of the client files, built once for the run.
+	a.owners = map[string]*clientjson.Owner{}
+	for _, c := range []string{"claude", "codex", "gemini"} {
+		if a.owners[c], err = adopt.Owner(c, table); err != nil {
+			return nil, err
+		}
+	}
+	// conform's dry run of the whole fleet at once (one run shares its
+	// Owners and renders), for repoAudit.conformDrift.
+	a.conform = map[string]*adopt.RepoReport{}
+	if cr, err := adopt.Conform(ctx, roots, adopt.Options{DryRun: true, Jobs: jobs, Getenv: a.getenv}); err == nil {
+		for i, rr := range cr.Repositories {
+			if _, dup := a.conform[roots[i]]; !dup {
+				a.conform[roots[i]] = rr
+			}
+		}
+	}
 	idx := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs && w < len(paths); w++ {
@@ -250,6 +269,11 @@ type auditor struct {
 	// acknowledged lists the note ids the fleet and workstation settings
 	// acknowledge (settings File.Acknowledge).
 	acknowledged []string
+	// owners are adopt.Owner of each client file; conform holds conform's
+	// dry run per repository root (both built once by Audit; absent
+	// entries are computed per repository).
+	owners  map[string]*clientjson.Owner
+	conform map[string]*adopt.RepoReport
 
 	mu      sync.Mutex
 	renders map[string]renderResult

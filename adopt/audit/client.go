@@ -43,7 +43,10 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	if !selected && !snap.Exists {
 		return
 	}
-	owner, err := adopt.Owner(client, r.a.table)
+	owner, err := r.a.owners[client], error(nil)
+	if owner == nil {
+		owner, err = adopt.Owner(client, r.a.table)
+	}
 	if err != nil {
 		r.add(IDRenderUnavailable, rel, 0, client, "", "rows not checked: "+err.Error(), "use a hookwarden build whose templates render")
 		return

@@ -150,9 +150,13 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 // only where conform would change no byte. The detailed findings above say
 // why; this one is the catch-all for any change they do not explain.
 func (r *repoAudit) conformDrift() {
-	rep, err := adopt.Conform(r.ctx, []string{r.root}, adopt.Options{DryRun: true, Jobs: 1, Getenv: r.a.getenv})
-	if err != nil || len(rep.Repositories) != 1 {
-		return
+	plan := r.a.conform[r.root]
+	if plan == nil {
+		rep, err := adopt.Conform(r.ctx, []string{r.root}, adopt.Options{DryRun: true, Jobs: 1, Getenv: r.a.getenv})
+		if err != nil || len(rep.Repositories) != 1 {
+			return
+		}
+		plan = rep.Repositories[0]
 	}
 	named := map[string]bool{}
 	for _, f := range r.res.Findings {
@@ -160,10 +164,10 @@ func (r *repoAudit) conformDrift() {
 			named[f.File] = true
 		}
 	}
-	for _, rel := range rep.Repositories[0].Removed {
+	for _, rel := range plan.Removed {
 		r.add(IDLeftoverTemporary, rel, 0, "", "", rel+" is a temporary file an interrupted hookwarden run left (a write killed before its rename); conform removes it", r.conform)
 	}
-	for _, f := range rep.Repositories[0].Files {
+	for _, f := range plan.Files {
 		switch f.Action {
 		case adopt.ActionCreated, adopt.ActionMerged, adopt.ActionUpdated:
 		default:

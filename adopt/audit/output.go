@@ -55,6 +55,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "          fix: %s\n", f.Fix)
 		}
 	}
+	// On a fleet, the repositories to act on, each with its first error.
+	if len(r.Repositories) > 1 && r.Summary.Errors > 0 {
+		b.WriteString("failing repositories:\n")
+		for _, repo := range r.Repositories {
+			for _, f := range repo.Findings {
+				if f.Severity == Error {
+					fmt.Fprintf(&b, "  %s: %s %s: %s\n", repo.Path, f.ID, f.File, f.Message)
+					break
+				}
+			}
+		}
+	}
 	s := r.Summary
 	fmt.Fprintf(&b, "audit: %s, %d clean; %s, %s, %s\n", plural(s.Repositories, "repository"), s.Clean, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
 	_, err := io.WriteString(w, b.String())

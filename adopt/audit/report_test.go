@@ -226,6 +226,9 @@ func TestTextGroupsByRepository(t *testing.T) {
 	if !strings.Contains(section, "error   row-missing  .claude/settings.json\n") || !strings.Contains(section, "fix: hookwarden conform "+repos[1]+"\n") {
 		t.Errorf("row-missing finding not under its repository:\n%s", section)
 	}
+	if !strings.Contains(out, "failing repositories:\n  "+repos[1]+": row-missing .claude/settings.json: claude stop") || strings.Contains(out, "failing repositories:\n  "+repos[2]) {
+		t.Errorf("the fleet's failing repositories are not listed with their first error (and only those):\n%s", out)
+	}
 	if !strings.HasSuffix(out, "audit: 3 repositories, 1 clean; 1 error, 1 warning, 2 notes\n") {
 		t.Errorf("summary line:\n%s", out)
 	}

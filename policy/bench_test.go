@@ -77,11 +77,27 @@ func BenchmarkNew(b *testing.B) {
 	}
 }
 
-// BenchmarkCatalogParse: parsing and expanding the embedded rules file, paid
-// once per process on the first New, TextRules or CheckEnvironment deny.
+// BenchmarkCatalogParse: parsing the embedded rules file (the wording every
+// deny needs), paid once per process on the first New with operator
+// patterns, deny or TextRules.
 func BenchmarkCatalogParse(b *testing.B) {
 	for b.Loop() {
 		if _, err := parseCatalog(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCatalogExpand: parsing the rules file and expanding every text
+// pattern, paid once per process that needs the text layer (a command the
+// shell parser rejects, interpreter code, TextRules).
+func BenchmarkCatalogExpand(b *testing.B) {
+	for b.Loop() {
+		c, err := parseCatalog()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.expanded(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -96,5 +112,25 @@ func BenchmarkColdHookPath(b *testing.B) {
 			b.Fatal(err)
 		}
 		p.Judge("git commit -m 'feat: add the parser' && git push origin HEAD")
+	}
+}
+
+// BenchmarkColdInterpreterCode: New plus one Judge of interpreter code,
+// which the text rules search (issue 14 item 4). A text rule is compiled
+// only when a line holds one of its required literals: code naming none
+// costs what an ordinary command costs; code naming git commit compiles the
+// rules that need it (catalog expansion already paid, as after the first
+// call in a process).
+func BenchmarkColdInterpreterCode(b *testing.B) {
+	for name, cmd := range map[string]string{"print": "python3 -c 'print(1)'", "git-commit": `python3 -c "import os; os.system('git commit -m x')"`} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				p, err := New(nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Judge(cmd)
+			}
+		})
 	}
 }

@@ -235,6 +235,9 @@ func innerCommand(argv []field) (inner []field, viaXargs bool) {
 			argv = args
 			continue
 		}
+		if _, simple := simpleLaunchers[name]; !simple && name != "command" && name != "sudo" && name != "doas" && name != "pkexec" && name != "run0" {
+			return argv, viaXargs
+		}
 		vals := make([]string, len(args))
 		for i, a := range args {
 			vals[i] = a.val

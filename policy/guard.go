@@ -145,6 +145,19 @@ func classifyGuard(comps []string) guardKind {
 	return k
 }
 
+// guardKeys are lower-case words at least one of which every guard path
+// holds; a path holding none (and no glob) names no guard file or directory.
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini"}
+
+func containsGuardKey(lower string) bool {
+	for _, k := range guardKeys {
+		if strings.Contains(lower, k) {
+			return true
+		}
+	}
+	return false
+}
+
 func compMatch(c, name string) bool {
 	if c == name {
 		return true

@@ -50,3 +50,13 @@ func TestLookupGuardPath(t *testing.T) {
 		t.Error("GuardPaths shares its backing array with callers")
 	}
 }
+
+// TestGuardKeysCoverGuardPaths: the prefilter of classifyPath skips a path
+// holding none of guardKeys, so every guard path must hold one.
+func TestGuardKeysCoverGuardPaths(t *testing.T) {
+	for _, g := range shellGuardPaths {
+		if !containsGuardKey(g.Path) {
+			t.Errorf("%s holds none of guardKeys %v", g.Path, guardKeys)
+		}
+	}
+}

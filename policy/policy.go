@@ -92,7 +92,7 @@ type Policy struct {
 	// parseable command never pays for it.
 	textOnce sync.Once
 	textErr  error
-	text     []*regexp.Regexp // parallel to textIDs and textReq
+	text     []lazyRegexp // parallel to textIDs and textReq
 	textIDs  []string
 	textReq  [][]string
 }
@@ -250,7 +250,8 @@ func (p *Policy) Normalise(command string) string {
 	return string(out)
 }
 
-// compileText compiles the text rules once per Policy.
+// compileText prepares the text rules once per Policy (each expression is
+// compiled on first use, textRegexp).
 func (p *Policy) compileText() error {
 	p.textOnce.Do(func() {
 		c, err := loadCatalog()
@@ -258,16 +259,16 @@ func (p *Policy) compileText() error {
 			p.textErr = err
 			return
 		}
-		for _, r := range c.rules {
+		rules, err := c.expanded()
+		if err != nil {
+			p.textErr = err
+			return
+		}
+		for _, r := range rules {
 			if r.Kind != "text" {
 				continue
 			}
-			re, err := regexp.Compile(r.Pattern)
-			if err != nil {
-				p.textErr = fmt.Errorf("policy: text rule %s: %w", r.ID, err)
-				return
-			}
-			p.text = append(p.text, re)
+			p.text = append(p.text, lazyRegexp{src: r.Pattern})
 			p.textIDs = append(p.textIDs, r.ID)
 			p.textReq = append(p.textReq, r.Requires)
 		}
@@ -287,10 +288,14 @@ func (p *Policy) textMatch(normalised string) string {
 	}
 	lines := strings.Split(normalised, "\n")
 	lower := strings.Split(asciiLower(normalised), "\n")
-	for i, re := range p.text {
+	for i := range p.text {
 		for k, line := range lines {
 			if !containsAny(lower[k], p.textReq[i]) {
 				continue
+			}
+			re, err := p.textRegexp(i)
+			if err != nil {
+				return RuleIndirectionUnjudgeable
 			}
 			if re.MatchString(line) {
 				return p.textIDs[i]
@@ -298,6 +303,30 @@ func (p *Policy) textMatch(normalised string) string {
 		}
 	}
 	return ""
+}
+
+// lazyRegexp is one text rule's expression, compiled on its first use: a
+// line holding none of a rule's required literals never needs it, and
+// compiling every rule costs several milliseconds (interpreter code such as
+// python3 -c 'print(1)' is searched with the text rules).
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+// textRegexp returns text rule i compiled (once per Policy), or the error
+// naming the rule when it does not compile.
+func (p *Policy) textRegexp(i int) (*regexp.Regexp, error) {
+	l := &p.text[i]
+	l.once.Do(func() {
+		l.re, l.err = regexp.Compile(l.src)
+		if l.err != nil {
+			l.err = fmt.Errorf("policy: text rule %s: %w", p.textIDs[i], l.err)
+		}
+	})
+	return l.re, l.err
 }
 
 func containsAny(s string, lits []string) bool {

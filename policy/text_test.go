@@ -251,7 +251,11 @@ func TestRequiresIsNecessary(t *testing.T) {
 	}
 	for _, c := range loadCorpus(t) {
 		for _, line := range strings.Split(p.Normalise(c.Command()), "\n") {
-			for i, re := range p.text {
+			for i := range p.text {
+				re, err := p.textRegexp(i)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if re.MatchString(line) && !containsAny(asciiLower(line), p.textReq[i]) {
 					t.Errorf("%s: rule %s matches a line holding none of %v", c.ID, p.textIDs[i], p.textReq[i])
 				}
@@ -264,7 +268,11 @@ func TestRequiresIsNecessary(t *testing.T) {
 // the first rule, in order, that matches anywhere in the normalised text n
 // ("" when none), as a renderer without the prefilter computes it.
 func wholeTextMatch(p *Policy, n string) string {
-	for i, re := range p.text {
+	for i := range p.text {
+		re, err := p.textRegexp(i)
+		if err != nil {
+			panic(err) // embedded rules; TestRequiresIsNecessary reports it first
+		}
 		if re.MatchString(n) {
 			return p.textIDs[i]
 		}

@@ -316,37 +316,44 @@ type pathKind struct {
 // relative.
 func (sc *scope) classify(f field) pathKind {
 	var k pathKind
-	var spellings []string
-	for _, s := range []string{f.val, f.raw} {
-		spellings = append(spellings, expandBraces(s, maxBraceWords)...)
-	}
-	for _, s := range spellings {
-		if s == "" {
+	for _, s := range [2]string{f.val, f.raw} {
+		if strings.Contains(s, "{") && strings.Contains(s, ",") {
+			for _, e := range expandBraces(s, maxBraceWords) {
+				sc.classifyOne(e, &k)
+			}
 			continue
 		}
-		if sc.cwd != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':') {
-			s = sc.cwd + "/" + s
-		}
-		c := classifyPath(s)
-		if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
-			// After cd to a directory known only at run time, a bare hook
-			// name may well be inside the hooks directory.
-			c.hooks = true
-		}
-		if sc.cwdUnknown && isRelative(s) {
-			g := guardFileName(s)
-			c.guard.own = c.guard.own || g.own
-			c.guard.client = c.guard.client || g.client
-		}
-		k.hooks = k.hooks || c.hooks
-		k.guard.own = k.guard.own || c.guard.own
-		k.guard.client = k.guard.client || c.guard.client
-		k.guard.ownParent = k.guard.ownParent || c.guard.ownParent
-		k.guard.clientParent = k.guard.clientParent || c.guard.clientParent
-		k.gitDir = k.gitDir || c.gitDir
-		k.gitConf = k.gitConf || c.gitConf
+		sc.classifyOne(s, &k)
 	}
 	return k
+}
+
+// classifyOne adds what one spelling s of a path argument is to k.
+func (sc *scope) classifyOne(s string, k *pathKind) {
+	if s == "" {
+		return
+	}
+	if sc.cwd != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':') {
+		s = sc.cwd + "/" + s
+	}
+	c := classifyPath(s)
+	if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
+		// After cd to a directory known only at run time, a bare hook
+		// name may well be inside the hooks directory.
+		c.hooks = true
+	}
+	if sc.cwdUnknown && isRelative(s) {
+		g := guardFileName(s)
+		c.guard.own = c.guard.own || g.own
+		c.guard.client = c.guard.client || g.client
+	}
+	k.hooks = k.hooks || c.hooks
+	k.guard.own = k.guard.own || c.guard.own
+	k.guard.client = k.guard.client || c.guard.client
+	k.guard.ownParent = k.guard.ownParent || c.guard.ownParent
+	k.guard.clientParent = k.guard.clientParent || c.guard.clientParent
+	k.gitDir = k.gitDir || c.gitDir
+	k.gitConf = k.gitConf || c.gitConf
 }
 
 // isHookDirName reports the directories hook managers keep hooks in: husky's
@@ -430,7 +437,9 @@ func classifyPath(s string) pathKind {
 			k.hooks = true
 		}
 	}
-	k.guard = classifyGuard(comps)
+	if strings.ContainsAny(s, "*?[") || containsGuardKey(s) {
+		k.guard = classifyGuard(comps)
+	}
 	if n := len(comps); n > 0 {
 		if comps[n-1] == ".gitconfig" || (n >= 3 && comps[n-3] == ".config" && comps[n-2] == "git" && comps[n-1] == "config") ||
 			(n >= 2 && comps[n-2] == "etc" && comps[n-1] == "gitconfig") {

@@ -33,6 +33,7 @@ set -f
 hw_rows='__HOOKWARDEN_ROWS__'
 hw_skip='__HOOKWARDEN_SKIP_PREFIX__'
 hw_probe_ms=__HOOKWARDEN_PROBE_MS__
+hw_tmp=
 
 hw_usage() {
 	printf '%s\n' 'hookwarden: launcher: usage: hook.sh CLIENT EVENT (a row this launcher was rendered with)' >&2
@@ -40,6 +41,12 @@ hw_usage() {
 		printf '%s\n' '{"decision":"deny","reason":"[BLOCKED BY hookwarden:invalid-input] malformed launcher arguments"}'
 	fi
 	exit 2
+}
+
+# hw_exit CODE: remove the temporary files, if any, and exit with CODE.
+hw_exit() {
+	if [ -n "$hw_tmp" ]; then rm -f "$hw_out" "$hw_err" "$hw_tmp.probe"; fi
+	exit "$1"
 }
 
 # hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then exit.
@@ -142,8 +149,32 @@ hw_cached() {
 	return 0
 }
 
+# A client that started the launcher with stdin closed: the engine reads an
+# empty payload (a deny for pre-tool).
+if ! { true 4<&0; } 2>/dev/null; then exec 0</dev/null; fi
+
+# The common path: the first candidate's cached listing holds the pair and
+# says the engine is bounded, so the engine runs as a plain child and no
+# other process starts. Everything after this block is read only when it is
+# not taken.
+if [ -n "${HOOKWARDEN_BIN-}" ]; then
+	case $HOOKWARDEN_BIN in /*) hw_bin=$HOOKWARDEN_BIN ;; *) hw_bin=$PWD/$HOOKWARDEN_BIN ;; esac
+	hw_label=bin
+else
+	hw_which hookwarden
+	hw_bin=$hw_found
+	hw_label=path
+fi
+if [ -n "$hw_bin" ] && hw_cached "$hw_label" "$hw_bin" && [ "$hw_bounded" = bounded ]; then
+	"$hw_bin" hook "$hw_client" "$hw_event"
+	hw_rc=$?
+	if [ "$hw_rc" -gt 128 ]; then
+		hw_fail_closed "the hookwarden engine ended on signal $((hw_rc - 128))"
+	fi
+	exit "$hw_rc"
+fi
+
 hw_probes=0
-hw_tmp=
 
 # hw_tmpfiles: hw_out, hw_err and the probe's file, new files in the cache
 # directory (or fail closed). They are named by the launcher's PID, so one
@@ -164,12 +195,6 @@ hw_tmpfiles() {
 		hw_fail_closed "the launcher could not create its temporary files in the user cache directory"
 	fi
 	set +C
-}
-
-# hw_exit CODE: remove the temporary files, if any, and exit with CODE.
-hw_exit() {
-	if [ -n "$hw_tmp" ]; then rm -f "$hw_out" "$hw_err" "$hw_tmp.probe"; fi
-	exit "$1"
 }
 
 # hw_run MS CMD...: run CMD with the launcher's stdin, its stdout and stderr
@@ -241,9 +266,8 @@ hw_probe() {
 	return "$hw_serves"
 }
 
-# fd 3 is the client's stdin for every child; a client that started the
-# launcher with stdin closed gets an empty payload (a deny for pre-tool).
-if { true 4<&0; } 2>/dev/null; then exec 3<&0; else exec 3</dev/null; fi
+# fd 3 is the client's stdin for the children of the slow path.
+exec 3<&0
 
 # hw_hand_off BIN: the call goes to BIN; its answer passes through.
 hw_hand_off() {

@@ -117,9 +117,11 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 				raw.WriteString(v)
 				continue
 			}
-			flags.subst = true
-			flags.unquoted = flags.unquoted || !inDbl
-			flags.decoded = flags.decoded || (!sc.noDecode && decoderIn(x))
+			if !refSubst(x) {
+				flags.subst = true
+				flags.unquoted = flags.unquoted || !inDbl
+				flags.decoded = flags.decoded || (!sc.noDecode && decoderIn(x))
+			}
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.ProcSubst:
@@ -525,4 +527,52 @@ func braceGroup(w string) (open, close int, commas []int) {
 		}
 	}
 	return -1, -1, nil
+}
+
+// refSubst recognises a command substitution whose output is one ref name
+// or object name, which can neither start with "-" nor split into words
+// (git-check-ref-format(1): no component begins with "-", no blanks):
+// $(git branch --show-current), $(git rev-parse [--abbrev-ref|--short]
+// <rev>), $(git symbolic-ref --short HEAD), $(git merge-base <a> <b>). Such
+// an operand (git push origin $(git branch --show-current)) cannot expand to
+// a hook-skipping flag.
+func refSubst(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) < 2 {
+		return false
+	}
+	var a []string
+	for _, w := range call.Args {
+		l := w.Lit()
+		if l == "" {
+			return false // anything but plain literals
+		}
+		a = append(a, l)
+	}
+	if a[0] != "git" {
+		return false
+	}
+	rest := a[2:]
+	switch a[1] {
+	case "branch":
+		return len(rest) == 1 && rest[0] == "--show-current"
+	case "symbolic-ref":
+		return len(rest) == 2 && (rest[0] == "--short" || rest[0] == "-q") && rest[1] == "HEAD"
+	case "rev-parse":
+		for i, r := range rest {
+			if strings.HasPrefix(r, "-") && r != "--abbrev-ref" && r != "--short" && r != "--verify" && r != "-q" && r != "--quiet" {
+				return false
+			}
+			if i == len(rest)-1 && strings.HasPrefix(r, "-") {
+				return false // the last word is the revision
+			}
+		}
+		return len(rest) > 0
+	case "merge-base":
+		return len(rest) == 2 && !strings.HasPrefix(rest[0], "-") && !strings.HasPrefix(rest[1], "-")
+	}
+	return false
 }

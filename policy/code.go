@@ -264,7 +264,7 @@ func (j *judge) code(f field, depth int, env []envVar) {
 	if id := j.p.textMatch(j.p.Normalise(text)); id != "" {
 		j.hits.add(id)
 	}
-	j.guardMention(text)
+	j.guardMention(text, false)
 	if decodesAndRuns(text) {
 		j.hits.add(RuleDecodedCodeToShell)
 	}
@@ -312,10 +312,13 @@ func decodesAndRuns(code string) bool {
 
 // guardMention adds the self-protection rules when text names a guard path
 // anywhere (a token of path characters that classifies as one), or names a
-// directory holding one together with a word that removes or moves.
-func (j *judge) guardMention(text string) {
+// directory holding one together with a word that removes or moves. globs
+// also counts a shell glob that matches a guard name (.*, .h*), for a script
+// the shell parser rejects; in interpreter code a glob is more often a
+// regular expression (re.match('.*', s)), so there only named paths count.
+func (j *judge) guardMention(text string, globs bool) {
 	lower := strings.ToLower(text)
-	if !strings.Contains(lower, "hookwarden") && !strings.Contains(lower, ".claude") && !strings.Contains(lower, ".codex") && !strings.Contains(lower, ".gemini") && !strings.Contains(lower, ".agents") && !strings.Contains(lower, ".opencode") {
+	if !containsGuardKey(lower) && !(globs && strings.ContainsAny(text, "*?[")) {
 		return
 	}
 	removal := false

@@ -46,7 +46,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		// A script the parser rejects may still run (bash runs an unclosed
 		// here-document to the end of input), so naming a guard file in it
 		// is refused as it is in interpreter code.
-		j.guardMention(src)
+		j.guardMention(src, true)
 		return
 	}
 	sc := &scope{vars: map[string]string{}}

@@ -23,7 +23,8 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 // -c (python(1)); node -e/--eval, -p/--print (node --help, v22); bun -e/--eval,
 // -p/--print (bun --help, 1.x); perl -e/-E (perlrun); ruby -e (ruby(1));
 // php -r (php --help); osascript -e (osascript(1)); lua -e (lua(1)); Rscript
-// -e; julia -e/-E; nu, xonsh, elvish -c. A short cluster ending in the letter
+// -e; julia -e/-E; nu, xonsh, elvish -c; ts-node and tsx -e/--eval,
+// -p/--print (their --help). A short cluster ending in the letter
 // (perl -ne, ruby -pe, python -Ic) counts.
 var codeFlags = map[string]struct {
 	short string   // letters whose option takes code
@@ -40,6 +41,8 @@ var codeFlags = map[string]struct {
 	"rscript": {short: "e"},
 	"julia":   {short: "eE", long: []string{"--eval", "--print"}},
 	"nu":      {short: "c", long: []string{"--commands"}},
+	"ts-node": {short: "ep", long: []string{"--eval", "--print"}},
+	"tsx":     {short: "ep", long: []string{"--eval", "--print"}},
 	"xonsh":   {short: "c"},
 	"elvish":  {short: "c"},
 }

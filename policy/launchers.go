@@ -164,6 +164,15 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	case "uvx":
 		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
+	case "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi":
+		// <tool> run [options] <command>: the command runs in the tool's
+		// environment (poetry, pipenv, pdm, hatch, rye, pixi run; conda,
+		// mamba and micromamba run with -n/-p naming the environment).
+		rest := skipOpts(args, "", nil)
+		if len(rest) == 0 || rest[0].val != "run" {
+			return nil, false
+		}
+		return skipOpts(rest[1:], "np", []string{"--name", "--prefix", "--environment", "--env", "-e"}), true
 	case "python", "python3", "py":
 		j.interpreter(name, args, *env, depth, st, sc)
 		for i, a := range args {

@@ -67,7 +67,9 @@ const (
 	// option position of a hook-running git subcommand (engine only).
 	RuleGitDynamicOption = "git-dynamic-option"
 	// RuleDecodedCodeToShell: decoded or unescaped text run by a shell or
-	// an interpreter (engine only).
+	// an interpreter (the engine judges every form; the text pattern only
+	// base64/xxd/openssl decoding piped straight into a shell or
+	// interpreter).
 	RuleDecodedCodeToShell = "decoded-code-to-shell"
 	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
 	// alias known only at run time, or a defect caught while judging (engine

@@ -169,12 +169,7 @@ func compMatch(c, name string) bool {
 // name of a guard file or directory: after a cd to a directory known only at
 // run time, such a name may be the guard's.
 func guardFileName(s string) guardKind {
-	first := strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
-	first = strings.TrimPrefix(first, "./")
-	if i := strings.IndexByte(first, '/'); i >= 0 {
-		first = first[:i]
-	}
-	switch first {
+	switch firstComponent(s) {
 	case "settings.json", "hooks.json":
 		return guardKind{client: true}
 	case "hookwarden.js", "hookwarden", "hook.py", "hook.sh", "interceptor.py", "plugin.json":

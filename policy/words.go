@@ -373,15 +373,21 @@ func isRelative(s string) bool {
 	return !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':')
 }
 
-// hookFileName reports a relative path whose first component is a git hook
-// name (githooks(5); "update" is left out as too common a file name).
-func hookFileName(s string) bool {
+// firstComponent is the lower-cased first component of a relative path
+// ("/" or "\" separated, a leading "./" dropped).
+func firstComponent(s string) string {
 	first := strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
 	first = strings.TrimPrefix(first, "./")
 	if i := strings.IndexByte(first, '/'); i >= 0 {
 		first = first[:i]
 	}
-	switch first {
+	return first
+}
+
+// hookFileName reports a relative path whose first component is a git hook
+// name (githooks(5); "update" is left out as too common a file name).
+func hookFileName(s string) bool {
+	switch firstComponent(s) {
 	case "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
 		"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
 		"pre-push", "pre-receive", "proc-receive", "post-receive", "post-update", "reference-transaction",

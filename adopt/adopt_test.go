@@ -16,6 +16,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // operatorFiles are shapes real repositories carry: 4-space and tab indents,
@@ -70,7 +71,7 @@ func TestIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal(f.Clients, DefaultClients) || !cmp.Equal(f.Hooks.Events, DefaultEvents) || len(f.Decline) != 0 {
+	if !cmp.Equal(f.Clients, templates.DefaultClients()) || !cmp.Equal(f.Hooks.Events, templates.DefaultEvents()) || len(f.Decline) != 0 {
 		t.Fatalf("manifest reads back as %+v", f)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // TestAdoptWritesOnlyGuardPaths: every file adopt writes in a repository
@@ -22,7 +23,7 @@ func TestAdoptWritesOnlyGuardPaths(t *testing.T) {
 		"AGENTS.md": "# Agents\n\nBe careful.\n",
 		// A governed repository with every neutral event, so every row kind
 		// is written; the operator files make adopt write backups too.
-		ManifestFile: string(ManifestText(DefaultClients, nil, []string{"pre-tool", "pre-edit", "post-tool", "stop"})),
+		ManifestFile: string(ManifestText(templates.DefaultClients(), nil, []string{"pre-tool", "pre-edit", "post-tool", "stop"})),
 	}
 	for p, b := range operatorFiles {
 		files[p] = b
@@ -64,7 +65,7 @@ func TestAdoptWritesOnlyGuardPaths(t *testing.T) {
 	if written < 10 {
 		t.Fatalf("adopt wrote %d files; the test needs a full adoption", written)
 	}
-	for _, c := range DefaultClients {
+	for _, c := range templates.DefaultClients() {
 		p, ok := SettingsFile(c)
 		if !ok {
 			continue
@@ -97,7 +98,7 @@ func TestShellRulesCoverEveryGuardPath(t *testing.T) {
 		}
 		want[path] = rule
 	}
-	for _, c := range DefaultClients {
+	for _, c := range templates.DefaultClients() {
 		if f, ok := SettingsFile(c); ok && want[f] != policy.RuleSelfProtectClientHooks {
 			t.Errorf("%s's settings file %s is not a client hook guard path", c, f)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // fixedNow is the clock of every test run: backups go to 20260102T030405Z.
@@ -127,7 +128,7 @@ func isOurs(t testing.TB, client, command string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := Owner(client, table)
+	o, err := templates.Owner(client, table)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func isOurs(t testing.TB, client, command string) bool {
 func oursInFile(t testing.TB, client string, src []byte) bool {
 	t.Helper()
 	table, _ := registration.Default()
-	o, err := Owner(client, table)
+	o, err := templates.Owner(client, table)
 	if err != nil {
 		t.Fatal(err)
 	}

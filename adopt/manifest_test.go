@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // TestManifestOnTheHookFastPath: every manifest adopt writes (each client
@@ -12,8 +13,8 @@ import (
 // cold hook process: README "Benchmarks").
 func TestManifestOnTheHookFastPath(t *testing.T) {
 	cases := []struct{ clients, decline, events []string }{
-		{DefaultClients, nil, DefaultEvents},
-		{DefaultClients, []string{}, DefaultEvents},
+		{templates.DefaultClients(), nil, templates.DefaultEvents()},
+		{templates.DefaultClients(), []string{}, templates.DefaultEvents()},
 		{[]string{"claude"}, []string{"launcher", "context"}, []string{"pre-tool"}},
 		{[]string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}, Steps, []string{"pre-tool", "pre-edit", "post-tool", "stop"}},
 		{[]string{}, nil, []string{}},

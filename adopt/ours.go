@@ -1,7 +1,6 @@
 package adopt
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -9,42 +8,6 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
-
-// Owner returns the one definition of our rows in client's hook file,
-// shared by adopt, conform, audit and codex-trust (clientjson.Owner): for
-// every row of client in the registration table t, the command adopt
-// renders (templates.RegistrationCommand) and the bare engine call
-// (templates.EngineCommand) are current forms, and the commands earlier
-// versions wrote (templates.LegacyRegistrationCommands) are stale forms.
-// A handler matching none of them exactly is foreign or, when it starts
-// like one, a near miss. It returns an error when templates cannot give a
-// form (a defect of this build).
-func Owner(client string, t *registration.Table) (*clientjson.Owner, error) {
-	var forms []clientjson.Form
-	for _, row := range t.ForClient(client) {
-		cur, err := templates.RegistrationCommand(client, row.Event)
-		if err != nil {
-			return nil, err
-		}
-		eng, err := templates.EngineCommand(client, row.Event)
-		if err != nil {
-			return nil, err
-		}
-		legacy, err := templates.LegacyRegistrationCommands(client, row.Event)
-		if err != nil {
-			return nil, err
-		}
-		forms = append(forms, clientjson.Form{Event: row.Event, Command: cur, Current: true}, clientjson.Form{Event: row.Event, Command: eng, Current: true})
-		for _, l := range legacy {
-			forms = append(forms, clientjson.Form{Event: row.Event, Command: l})
-		}
-	}
-	o, err := clientjson.NewOwner(client, forms)
-	if err != nil {
-		return nil, fmt.Errorf("our registration forms of %s: %w", client, err)
-	}
-	return o, nil
-}
 
 // runShared holds what one run computes once for all its repositories
 // (repositories are planned in parallel): the Owner of each client's hook
@@ -67,7 +30,7 @@ type renderResult struct {
 func newRunShared(table *registration.Table) (*runShared, error) {
 	s := &runShared{table: table, owners: map[string]*clientjson.Owner{}, renders: map[string]renderResult{}}
 	for c := range settingsFile {
-		o, err := Owner(c, table)
+		o, err := templates.Owner(c, table)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +44,7 @@ func (s *runShared) owner(client string, table *registration.Table) (*clientjson
 	if s != nil && s.owners[client] != nil {
 		return s.owners[client], nil
 	}
-	return Owner(client, table)
+	return templates.Owner(client, table)
 }
 
 // render returns templates.Render(clients), rendered once per run and
@@ -100,15 +63,4 @@ func (s *runShared) render(clients []string) ([]templates.File, error) {
 	files, err := templates.Render(clients)
 	s.renders[key] = renderResult{files, err}
 	return files, err
-}
-
-// ServingCommand returns a test for codextrust.Entries: a Codex handler
-// command is ours to trust when it runs a current or stale form of one of
-// our rows (never a near miss, which conform will rewrite, nor a foreign
-// row).
-func ServingCommand(o *clientjson.Owner) func(command string) bool {
-	return func(command string) bool {
-		k := o.Claim(command, nil, false).Kind
-		return k == clientjson.Current || k == clientjson.Stale
-	}
 }

@@ -52,7 +52,7 @@ func TestOwnerClaims(t *testing.T) {
 			t.Fatalf("%s: no legacy form for %s %s", c.Why, c.Client, c.Event)
 		}
 		cmd := strings.NewReplacer("$CURRENT", cur, "$ENGINE", eng, "$LEGACY", strings.Join(legacy[:min(1, len(legacy))], "")).Replace(c.Command)
-		o, err := Owner(c.Client, table)
+		o, err := templates.Owner(c.Client, table)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // BenchmarkOwner measures building the Owner of every client with a hook
@@ -16,7 +17,7 @@ func BenchmarkOwner(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, c := range []string{"claude", "codex", "gemini"} {
-			if _, err := Owner(c, table); err != nil {
+			if _, err := templates.Owner(c, table); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -28,7 +28,7 @@ import (
 // clients, no declines, jobs = CPU count, the real clock and environment.
 type Options struct {
 	// Clients selects the clients (--clients); nil means the manifest's list,
-	// else DefaultClients. A governed repository keeps its manifest's list.
+	// else templates.DefaultClients(). A governed repository keeps its manifest's list.
 	Clients []string
 	// Decline lists steps to skip (--decline), added to the manifest's decline.
 	Decline []string
@@ -165,7 +165,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		clients, events, decline = f.Clients, f.Hooks.Events, f.Decline
 		if clients == nil {
-			clients = DefaultClients
+			clients = templates.DefaultClients()
 		}
 		if opts.Clients != nil && !slices.Equal(opts.Clients, clients) {
 			p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("--clients ignored: %s names clients %s and is never rewritten; edit it to change them", ManifestFile, flow(clients)))
@@ -173,12 +173,12 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	} else {
 		clients = opts.Clients
 		if clients == nil {
-			clients = DefaultClients
+			clients = templates.DefaultClients()
 		}
 		decline = append([]string{}, opts.Decline...)
 	}
 	if events == nil {
-		events = DefaultEvents
+		events = templates.DefaultEvents()
 	}
 	var governed []string
 	for _, c := range clients {
@@ -643,7 +643,7 @@ func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options, owner *cl
 		getenv = os.Getenv
 	}
 	hooksPath := filepath.Join(root, ".codex", "hooks.json")
-	entries, err := codextrust.Entries(hooksPath, hooks, ServingCommand(owner))
+	entries, err := codextrust.Entries(hooksPath, hooks, templates.ServingCommand(owner))
 	if err != nil {
 		p.rep.Warnings = append(p.rep.Warnings, fmt.Sprintf("codex trust: cannot compute the trust keys: %v", err))
 		return

@@ -60,7 +60,7 @@ func TestConformAddsPreEdit(t *testing.T) {
 		if !strings.Contains(string(src), client+" pre-edit") {
 			t.Fatalf("adopt did not register %s pre-edit:\n%s", client, src)
 		}
-		owner, err := Owner(client, table)
+		owner, err := templates.Owner(client, table)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 // a hand-edited rendered file is kept with a warning by adopt and conform,
 // and replaced with --force; a declined rendered step is not written.
 func TestRenderedFiles(t *testing.T) {
-	files, err := templates.Render(DefaultClients)
+	files, err := templates.Render(templates.DefaultClients())
 	if err != nil {
 		t.Fatalf("templates.Render: %v", err)
 	}

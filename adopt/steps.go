@@ -60,21 +60,8 @@ var Steps = []string{
 	StepContext, StepAgentHooks,
 }
 
-// DefaultClients are the clients adopt selects when neither --clients nor an
-// existing manifest names them: every client hookwarden can govern from files
-// inside a repository. Claude, Codex and Gemini get rows merged into their
-// settings files; agy and opencode get their rendered plugin files. A
-// repository is protected whichever of these clients a developer opens it
-// with; an operator narrows the list with --clients.
-var DefaultClients = []string{"claude", "codex", "gemini", "agy", "opencode"}
-
-// DefaultEvents are the neutral events registered when the manifest sets no
-// hooks.events: the pre-tool gate, its file-edit half (pre-edit: the guard's
-// own files and the git hooks directory, issue 14 item 3) and the stop gate.
-var DefaultEvents = []string{"pre-tool", "pre-edit", "stop"}
-
 // RegisteredEvents returns the neutral events adopt, conform and audit
-// register for a manifest's hooks.events (nil: DefaultEvents): the list as
+// register for a manifest's hooks.events (nil: templates.DefaultEvents()): the list as
 // written, plus pre-edit right after pre-tool when the list has pre-tool but
 // not pre-edit. pre-edit is the part of the pre-tool gate that covers the
 // clients' file-edit tools, so a manifest written before it existed
@@ -82,7 +69,7 @@ var DefaultEvents = []string{"pre-tool", "pre-edit", "stop"}
 // reports it missing until then. It returns a new slice.
 func RegisteredEvents(events []string) []string {
 	if events == nil {
-		events = DefaultEvents
+		events = templates.DefaultEvents()
 	}
 	out := make([]string, 0, len(events)+1)
 	for _, e := range events {
@@ -147,13 +134,14 @@ func ValidateDecline(decline []string) error {
 }
 
 // ValidateClients checks every name is a client adopt can govern (one of
-// DefaultClients) and that none repeats. It returns an error naming the
+// templates.DefaultClients) and that none repeats. It returns an error naming the
 // first bad entry.
 func ValidateClients(clients []string) error {
 	seen := map[string]bool{}
+	all := templates.DefaultClients()
 	for _, c := range clients {
-		if !slices.Contains(DefaultClients, c) {
-			return fmt.Errorf("client %q: not one adopt governs (clients: %s)", c, strings.Join(DefaultClients, ", "))
+		if !slices.Contains(all, c) {
+			return fmt.Errorf("client %q: not one adopt governs (clients: %s)", c, strings.Join(all, ", "))
 		}
 		if seen[c] {
 			return fmt.Errorf("client %q: named twice", c)

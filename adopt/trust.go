@@ -14,6 +14,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // TrustOptions steer CodexTrust. TrustProject also records
@@ -121,7 +122,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	owner, err := Owner("codex", table)
+	owner, err := templates.Owner("codex", table)
 	if err != nil {
 		return rep, err
 	}
@@ -146,7 +147,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 			rr.Errors = append(rr.Errors, filepath.Join(root, ".codex", "hooks.json")+": absent; run `hookwarden adopt` with codex selected first")
 			continue
 		}
-		entries, err := codextrust.Entries(snap.Abs(), snap.Data, ServingCommand(owner))
+		entries, err := codextrust.Entries(snap.Abs(), snap.Data, templates.ServingCommand(owner))
 		if err != nil {
 			rr.Errors = append(rr.Errors, err.Error())
 			continue

@@ -18,6 +18,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // mentionsHookwarden reports whether a handler command refers to hookwarden
@@ -45,7 +46,7 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	}
 	owner, err := r.a.owners[client], error(nil)
 	if owner == nil {
-		owner, err = adopt.Owner(client, r.a.table)
+		owner, err = templates.Owner(client, r.a.table)
 	}
 	if err != nil {
 		r.add(IDRenderUnavailable, rel, 0, client, "", "rows not checked: "+err.Error(), "use a hookwarden build whose templates render")
@@ -308,7 +309,7 @@ func lineOfKey(src []byte, from int, text string) int {
 // `audit.acknowledge: [codex-trust-required]`), e.g. in CI, whose Codex
 // config is not the developers'.
 func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) {
-	entries, err := codextrust.Entries(abs, src, adopt.ServingCommand(owner))
+	entries, err := codextrust.Entries(abs, src, templates.ServingCommand(owner))
 	if err != nil {
 		r.add(IDCodexHooksUnloaded, rel, 0, "codex", "", "Codex CLI 0.169.0 loads no hook from this file: "+strings.ReplaceAll(err.Error(), abs, rel), r.conform)
 		return

@@ -115,7 +115,7 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 
 	clients := f.Clients
 	if clients == nil {
-		clients = adopt.DefaultClients
+		clients = templates.DefaultClients()
 	}
 	var governed []string
 	for _, c := range clients {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // fleetFlags are the flags adopt and conform share.
@@ -35,7 +36,7 @@ func adoptCommand() *cli.Command {
 		Usage:     "make repositories governed: manifest, .gitignore block, client hook rows, rendered launcher, interceptor and plugins",
 		ArgsUsage: "[PATH...]",
 		Flags: append(fleetFlags(),
-			&cli.StringFlag{Name: "clients", Usage: "comma-separated clients for a new manifest (default: " + strings.Join(adopt.DefaultClients, ",") + ")"},
+			&cli.StringFlag{Name: "clients", Usage: "comma-separated clients for a new manifest (default: " + strings.Join(templates.DefaultClients(), ",") + ")"},
 		),
 		Action: func(ctx context.Context, c *cli.Command) error { return runFleet(ctx, c, "adopt") },
 	}

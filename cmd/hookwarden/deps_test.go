@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,4 +70,49 @@ func TestStackWarmedFirst(t *testing.T) {
 	if firstHeavy >= 0 && pos > firstHeavy {
 		t.Fatalf("internal/stackwarm is initialised %dth, after a heavy package (%dth)", pos+1, firstHeavy+1)
 	}
+}
+
+// TestImportGraph holds the layering of DESIGN.md "Layout": cmd → adopt →
+// templates → engine → policy → clientjson, with small helpers under
+// internal/. No product package (test files aside) under engine/, policy/,
+// clientjson/, templates/ or internal/ may depend, directly or through
+// another package, on adopt or cmd: the live engine must not link adopt's
+// planning, and harnesses live where only tests import them (issue 21).
+func TestImportGraph(t *testing.T) {
+	const mod = "github.com/hookwarden/hookwarden/"
+	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	lower := []string{"engine", "policy", "clientjson", "templates", "internal"}
+	upper := []string{"adopt", "cmd"}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		pkg, deps := f[0], f[1:]
+		if !slices.ContainsFunc(lower, func(l string) bool { return under(pkg, mod+l) }) {
+			continue
+		}
+		checked++
+		for _, d := range deps {
+			for _, u := range upper {
+				if under(d, mod+u) {
+					t.Errorf("%s depends on %s", strings.TrimPrefix(pkg, mod), strings.TrimPrefix(d, mod))
+				}
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("go list named only %d packages under %v:\n%s", checked, lower, out)
+	}
+}
+
+// under reports whether the import path p is dir or a package below it.
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+"/")
 }

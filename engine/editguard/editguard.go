@@ -66,7 +66,7 @@ const maxLinks = 40
 // FilePath is resolved. RepoRoot is the absolute root of the governed
 // repository the call is judged in. Home is $HOME ("" when unset), for a
 // leading `~/`. Owner returns the one definition of our rows in a client's
-// hook file (adopt.Owner, which adopt, conform and audit use); it is called
+// hook file (templates.Owner, which adopt, conform and audit use); it is called
 // only for an edit of a client hook settings file.
 type Input struct {
 	Client    string

@@ -18,8 +18,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 //go:embed observed.json
@@ -170,12 +170,12 @@ type Capability struct {
 
 // RenderedByDefault reports whether `hookwarden adopt` writes the row
 // (client, event) into a repository without the operator asking for more:
-// the client is one of adopt.DefaultClients and the event one of
-// adopt.DefaultEvents (pre-tool, pre-edit and stop). Other rows (post-tool,
+// the client is one of templates.DefaultClients() and the event one of
+// templates.DefaultEvents() (pre-tool, pre-edit and stop). Other rows (post-tool,
 // lefthook) are written only when the manifest's hooks.events or --clients
 // name them.
 func RenderedByDefault(client, event string) bool {
-	return slices.Contains(adopt.DefaultClients, client) && slices.Contains(adopt.DefaultEvents, event)
+	return slices.Contains(templates.DefaultClients(), client) && slices.Contains(templates.DefaultEvents(), event)
 }
 
 // Capabilities returns one Capability per row of t, in table order, joined

@@ -13,6 +13,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy/policycases"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // policyCase is one entry of testdata/policy/cases.json (schema in
@@ -46,7 +47,7 @@ func governedRepo(t testing.TB) (string, func(string) (string, bool)) {
 	// The manifest adopt writes with its defaults (commented, about 900
 	// bytes): the file a governed repository really holds, so the process
 	// benchmark pays its real parse.
-	manifest := adopt.ManifestText(adopt.DefaultClients, nil, adopt.DefaultEvents)
+	manifest := adopt.ManifestText(templates.DefaultClients(), nil, templates.DefaultEvents())
 	if err := os.WriteFile(filepath.Join(repo, ".hookwarden.yaml"), manifest, 0o644); err != nil {
 		t.Fatal(err)
 	}

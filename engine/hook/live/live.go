@@ -9,7 +9,6 @@ package live
 import (
 	"context"
 
-	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
 	"github.com/hookwarden/hookwarden/engine/editguard"
@@ -19,6 +18,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // Deps returns the production dependencies of hook.Run. It returns an error
@@ -110,14 +110,14 @@ func judges() hook.Judges {
 	}
 }
 
-// owner returns adopt's definition of our rows in client's hook file, for
+// owner returns the one definition of our rows (templates.Owner) in client's hook file, for
 // the edit guard's check of an edit to that file.
 func owner(client string) (*clientjson.Owner, error) {
 	t, err := registration.Default()
 	if err != nil {
 		return nil, err
 	}
-	return adopt.Owner(client, t)
+	return templates.Owner(client, t)
 }
 
 // CheckpointConfig converts the merged settings' checkpoint section into the

@@ -87,7 +87,7 @@ func preEditTemplate(t *testing.T) (string, func(string) string) {
 	}
 	tpl := filepath.Join(t.TempDir(), "template")
 	files := map[string]string{
-		".hookwarden.yaml":                      string(adopt.ManifestText(adopt.DefaultClients, nil, adopt.DefaultEvents)),
+		".hookwarden.yaml":                      string(adopt.ManifestText(templates.DefaultClients(), nil, templates.DefaultEvents())),
 		".hookwarden/hook.py":                   "# rendered launcher\n",
 		".agents/plugins/hookwarden/hooks.json": "{}\n",
 	}

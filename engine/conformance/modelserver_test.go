@@ -1,39 +1,5 @@
-// Package conformance drives the real agent clients (Claude Code, Codex CLI,
-// Gemini CLI, opencode) against scripted model servers on 127.0.0.1, so that
-// each client's own hook system runs for real and the suite can check that the
-// client called our hook, sent the payload we decode, and honoured our verdict.
-//
-// The package holds the in-process fake model servers (this file), the client
-// recipes and the bounded process runner (client.go), and the Codex hook-trust
-// computation (codextrust.go). The cases themselves live in the package tests;
-// they run only when the pinned clients are found under HOOKWARDEN_CLIENTS_DIR
-// (see ../../testdata/clients/FACTS.md for what they measured).
-//
-// Client facts encoded here come from ../shared/e2e/README.md (measured on
-// 2026-11-29 against Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI
-// 0.61.0 and opencode 1.18.33) unless a comment names another source.
-//
-// Facts the suite measured itself (testdata/clients/FACTS.md, each asserted
-// by a case of TestClientFacts or TestEngineCases):
-//
-//   - Codex 0.169.0 runs project hooks only in a trusted project
-//     ([projects."<repo>"] trust_level = "trusted") and only for handlers
-//     trusted by hash ([hooks.state."<key>"] trusted_hash) or with
-//     --dangerously-bypass-hook-trust; without a record the hook is silently
-//     skipped and the command runs. No feature switch is needed. An untrusted
-//     project also gets a read-only sandbox.
-//   - Codex accepts provider, project trust and trust records as -c
-//     overrides with no config.toml and with --ignore-user-config, but only
-//     when the records are one inline table (-c 'hooks.state={"<key>"={…}}');
-//     dotted paths (hooks.state."<key>".trusted_hash=…) are silently lost.
-//   - Codex's shell tool is exec_command {"cmd"}; its PreToolUse payload says
-//     tool_name "Bash", tool_input {"command"}.
-//   - Gemini 0.61.0 needs no enable switch (hooksConfig.enabled false turns
-//     hooks off) but needs folder trust headless (else exit 55, nothing runs).
-//   - Claude, Codex and Gemini all fail open on a hook that exits 1, prints
-//     non-JSON, or outlives its timeout: the command runs. Only exit 2 (or a
-//     documented deny JSON) blocks.
-//   - opencode runs plugin hooks in sequence and a throw ends the chain.
+// The in-process fake model servers of the real-client suite (see doc.go).
+
 package conformance
 
 import (

@@ -1,0 +1,20 @@
+package templates
+
+// DefaultClients returns, as a new slice, the clients adopt selects when
+// neither --clients nor an existing manifest names them: every client
+// hookwarden can govern from files inside a repository. Claude, Codex and
+// Gemini get rows merged into their settings files; agy and opencode get
+// their rendered plugin files. A repository is protected whichever of these
+// clients a developer opens it with; an operator narrows the list with
+// --clients.
+func DefaultClients() []string {
+	return []string{"claude", "codex", "gemini", "agy", "opencode"}
+}
+
+// DefaultEvents returns, as a new slice, the neutral events registered when
+// the manifest sets no hooks.events: the pre-tool gate, its file-edit half
+// (pre-edit: the guard's own files and the git hooks directory, issue 14
+// item 3) and the stop gate.
+func DefaultEvents() []string {
+	return []string{"pre-tool", "pre-edit", "stop"}
+}

@@ -10,24 +10,25 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
 )
 
-// checkPath walks rel (slash path) below target without following symlinks.
-// It returns a refusal reason when a component at or below target is a
-// symlink or a parent is not a directory, else "" plus the target's Lstat
-// info (nil when it does not exist).
-func checkPath(target, rel string) (string, fs.FileInfo, error) {
+// refusal walks rel (slash path) below target without following symlinks.
+// It returns the reason a user reads, with how to hand the file over, when a
+// component at or below target is a symlink, a parent is not a directory or
+// the file is not a regular one, else "" (internal/safewrite.Preflight then
+// reads the file and refuses the same paths, in its own words).
+func refusal(target, rel string) (string, error) {
 	parts := strings.Split(rel, "/")
 	cur := target
 	for i, part := range parts {
 		cur = filepath.Join(cur, part)
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil
+			return "", nil
 		}
 		if err != nil {
-			return "", nil, fmt.Errorf("hookwarden: compile-context: %s: %w", cur, err)
+			return "", fmt.Errorf("hookwarden: compile-context: %s: %w", cur, err)
 		}
 		shown := strings.Join(parts[:i+1], "/")
 		if fi.Mode()&fs.ModeSymlink != 0 {
@@ -40,27 +41,27 @@ func checkPath(target, rel string) (string, fs.FileInfo, error) {
 				what = "is a symlink to " + dest
 			}
 			if i < len(parts)-1 {
-				return fmt.Sprintf("parent directory %s %s; hookwarden never writes through a symlink (replace it with a real directory to hand it over)", shown, what), nil, nil
+				return fmt.Sprintf("parent directory %s %s; hookwarden never writes through a symlink (replace it with a real directory to hand it over)", shown, what), nil
 			}
-			return fmt.Sprintf("%s %s; hookwarden never writes through a symlink (delete it to hand it over: the generated file replaces it)", shown, what), nil, nil
+			return fmt.Sprintf("%s %s; hookwarden never writes through a symlink (delete it to hand it over: the generated file replaces it)", shown, what), nil
 		}
 		if i < len(parts)-1 && !fi.IsDir() {
-			return fmt.Sprintf("%s is not a directory", shown), nil, nil
+			return fmt.Sprintf("%s is not a directory", shown), nil
 		}
 		if i == len(parts)-1 {
 			if !fi.Mode().IsRegular() {
-				return fmt.Sprintf("%s is not a regular file", shown), nil, nil
+				return fmt.Sprintf("%s is not a regular file", shown), nil
 			}
-			return "", fi, nil
+			return "", nil
 		}
 	}
-	return "", nil, nil
+	return "", nil
 }
 
 // inspect fills f's disk state: Exists, Current, Mode, Status, Refusal.
 func inspect(target string, f *File) {
 	f.Mode = 0o644
-	reason, fi, err := checkPath(target, f.Path)
+	reason, err := refusal(target, f.Path)
 	if err != nil {
 		f.Status, f.Refusal = StatusRefused, err.Error()
 		return
@@ -69,16 +70,18 @@ func inspect(target string, f *File) {
 		f.Status, f.Refusal = StatusRefused, reason
 		return
 	}
-	if fi == nil {
-		f.Status = StatusNew
-		return
-	}
-	cur, err := os.ReadFile(f.Abs)
+	snap, err := safewrite.Preflight(target, f.Path)
 	if err != nil {
 		f.Status, f.Refusal = StatusRefused, fmt.Sprintf("cannot read %s: %v", f.Path, err)
 		return
 	}
-	f.Exists, f.Current, f.Mode = true, cur, fi.Mode().Perm()
+	f.snap = snap
+	if !snap.Exists {
+		f.Status = StatusNew
+		return
+	}
+	cur := snap.Data
+	f.Exists, f.Current, f.Mode = true, cur, snap.Mode
 	switch {
 	case bytes.Equal(cur, f.Bytes):
 		f.Status = StatusUnchanged
@@ -108,12 +111,17 @@ func (p Plan) Refusals() []File {
 
 // Apply writes every new or changed file of plan and returns the paths
 // written (slash, relative to the target directory). It writes nothing when
-// any file is refused (the error lists them). Before each write it re-checks
-// the path for symlinks and compares the file with the bytes the plan read
-// (an error when it changed since); each write goes through a temporary file
-// in the same directory renamed over the target (renameio), keeps an existing
-// file's mode, creates missing parent directories 0o755, and is read back.
-// It stops at the first failure; files written before it stay written.
+// any file is refused (the error lists them) or when any write would fail or
+// change what the user owns (internal/safewrite.CheckWritable: permissions,
+// immutable flags, a read-only mount, free space, an owner this run cannot
+// keep). Each write is internal/safewrite.Write, the writer adopt uses:
+// compare-and-swap against the bytes the plan read (an error wrapping
+// safewrite.ErrConflict when the file changed since), no symlink at or below
+// the target directory, a temporary file in the same directory renamed over
+// the target, the existing file's mode, owner and group kept (a new file
+// gets 0o644 and its directory's owner), missing parent directories created
+// 0o755, and a read-back. It stops at the first failure; files written
+// before it stay written.
 func Apply(ctx context.Context, plan Plan) ([]string, error) {
 	if refused := plan.Refusals(); len(refused) > 0 {
 		var b strings.Builder
@@ -122,66 +130,31 @@ func Apply(ctx context.Context, plan Plan) ([]string, error) {
 		}
 		return nil, fmt.Errorf("hookwarden: compile-context: refused, nothing written:%s", b.String())
 	}
-	var written []string
+	var todo []File
 	for _, f := range plan.Files {
 		if f.Status != StatusNew && f.Status != StatusChanged {
 			continue
 		}
+		if f.snap.Root == "" {
+			return nil, fmt.Errorf("hookwarden: compile-context: %s: not planned by Compile", f.Path)
+		}
+		if err := safewrite.CheckWritable(f.snap, len(f.Bytes)); err != nil {
+			return nil, fmt.Errorf("hookwarden: compile-context: nothing written: %w", err)
+		}
+		todo = append(todo, f)
+	}
+	var written []string
+	for _, f := range todo {
 		if err := ctx.Err(); err != nil {
 			return written, err
 		}
-		if err := writeOne(plan.TargetDir, f); err != nil {
-			return written, err
+		if err := safewrite.Write(f.snap, f.Bytes, f.Mode); err != nil {
+			if errors.Is(err, safewrite.ErrConflict) {
+				return written, fmt.Errorf("hookwarden: compile-context: %s: changed on disk since the plan was made; run again: %w", f.Path, err)
+			}
+			return written, fmt.Errorf("hookwarden: compile-context: %s: %w", f.Path, err)
 		}
 		written = append(written, f.Path)
 	}
 	return written, nil
-}
-
-func writeOne(target string, f File) error {
-	reason, fi, err := checkPath(target, f.Path)
-	if err != nil {
-		return err
-	}
-	if reason != "" {
-		return fmt.Errorf("hookwarden: compile-context: %s: %s", f.Path, reason)
-	}
-	if (fi != nil) != f.Exists {
-		return fmt.Errorf("hookwarden: compile-context: %s: changed on disk since the plan was made; run again", f.Path)
-	}
-	if fi != nil {
-		cur, err := os.ReadFile(f.Abs)
-		if err != nil {
-			return fmt.Errorf("hookwarden: compile-context: %s: %w", f.Abs, err)
-		}
-		if !bytes.Equal(cur, f.Current) {
-			return fmt.Errorf("hookwarden: compile-context: %s: changed on disk since the plan was made; run again", f.Path)
-		}
-	}
-	dir := filepath.Dir(f.Abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("hookwarden: compile-context: %s: %w", dir, err)
-	}
-	// MkdirAll follows symlinks; check again that nothing on the way is one.
-	if reason, _, err := checkPath(target, f.Path); err != nil || reason != "" {
-		if err != nil {
-			return err
-		}
-		return fmt.Errorf("hookwarden: compile-context: %s: %s", f.Path, reason)
-	}
-	opts := []renameio.Option{renameio.WithPermissions(f.Mode)}
-	if f.Exists {
-		opts = []renameio.Option{renameio.WithStaticPermissions(f.Mode)}
-	}
-	if err := renameio.WriteFile(f.Abs, f.Bytes, f.Mode, opts...); err != nil {
-		return fmt.Errorf("hookwarden: compile-context: write %s: %w", f.Abs, err)
-	}
-	back, err := os.ReadFile(f.Abs)
-	if err != nil {
-		return fmt.Errorf("hookwarden: compile-context: read back %s: %w", f.Abs, err)
-	}
-	if !bytes.Equal(back, f.Bytes) {
-		return fmt.Errorf("hookwarden: compile-context: read back %s: content differs from what was written", f.Abs)
-	}
-	return nil
 }

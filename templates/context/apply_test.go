@@ -3,9 +3,11 @@ package agentcontext
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -237,6 +239,48 @@ func TestKeepsMode(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); !strings.HasSuffix(string(b), "More.\n") {
 		t.Error("content not updated")
+	}
+}
+
+// TestKeepsOwner: run as root over a user's repository, compile-context
+// leaves every file the user's: a replaced file keeps its owner and group,
+// and a new file and a directory made for it take their directory's (the
+// same internal/safewrite writer adopt uses).
+func TestKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatal("needs root (chown) and HOOKWARDEN_E2E=require")
+		}
+		t.Skip("needs root: chown")
+	}
+	const uid, gid = 4242, 4343
+	dir := newRepo(t, sampleAgents)
+	compileApply(t, dir)
+	if err := os.RemoveAll(filepath.Join(dir, ".github")); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(sampleAgents+"\nMore.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compileApply(t, dir)
+	for _, rel := range []string{ClaudePath, CopilotPath, ".github"} {
+		fi, err := os.Stat(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		if st.Uid != uid || st.Gid != gid {
+			t.Errorf("%s: owner %d:%d, want %d:%d", rel, st.Uid, st.Gid, uid, gid)
+		}
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
 )
 
 // DefaultLineBudget is the line budget of a generated file (and of the source
@@ -137,6 +138,8 @@ type File struct {
 	Mode    fs.FileMode
 	Status  Status
 	Refusal string
+
+	snap safewrite.Snapshot // what the plan read (internal/safewrite.Preflight), for Apply's write
 }
 
 // Plan is the result of Compile. TargetDir and Source are absolute;

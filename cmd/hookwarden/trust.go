@@ -36,7 +36,7 @@ func trustCommand() *cli.Command {
 				Name:      "approve",
 				Usage:     "approve listed argvs by hash prefix (or --all): records the resolved executable and its digest",
 				ArgsUsage: "[HASH-PREFIX...]",
-				Flags:     append(layerFlags(), &cli.BoolFlag{Name: "all", Usage: "approve every listed argv not yet approved"}),
+				Flags:     append(layerFlags(), &cli.BoolFlag{Name: "all", Usage: "approve every listed argv that has no approval (a stale one only by its hash)"}),
 				Action:    trustApprove,
 			},
 			{
@@ -107,19 +107,14 @@ func trustApprove(ctx context.Context, c *cli.Command) error {
 	if !c.Bool("all") && len(prefixes) == 0 {
 		return cli.Exit("hookwarden: trust approve: name hash prefixes or pass --all", 2)
 	}
+	chosen, skipped := spawn.SelectForApproval(rows, c.Bool("all"), prefixes)
+	for _, r := range skipped {
+		fmt.Printf("skip    %s %s: %s; approve it by its hash to accept the change\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv), r.State)
+	}
 	var argvs [][]string
-	for _, r := range rows {
-		if r.Argv == nil {
-			continue
-		}
-		match := c.Bool("all") && r.State != spawn.StateApproved
-		for _, p := range prefixes {
-			match = match || (len(p) >= 8 && strings.HasPrefix(r.ArgvHash, p))
-		}
-		if match {
-			argvs = append(argvs, r.Argv)
-			fmt.Printf("approve %s %s\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv))
-		}
+	for _, r := range chosen {
+		argvs = append(argvs, r.Argv)
+		fmt.Printf("approve %s %s\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv))
 	}
 	if len(argvs) == 0 {
 		return cli.Exit("hookwarden: trust approve: no listed argv matches", 1)

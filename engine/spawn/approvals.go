@@ -1,11 +1,16 @@
 package spawn
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/google/renameio/v2"
 )
@@ -60,31 +65,67 @@ func approvalState(store Approvals, argv []string) (string, *Approval) {
 	return StateMissing, nil
 }
 
-// ReadApprovals reads <home>/approvals.json; an absent file is an empty
-// store. A read or parse failure is a *Refusal with ReasonApprovalsUnreadable.
+// ReadApprovals reads <home>/approvals.json (bounded, regular file only);
+// an absent file is an empty store. A read or parse failure is a *Refusal
+// with ReasonApprovalsUnreadable.
 func ReadApprovals(home string) (Approvals, error) {
+	s, _, err := readApprovalsBytes(home)
+	return s, err
+}
+
+// readApprovalsBytes is ReadApprovals that also returns the bytes it parsed
+// (nil for an absent store), for the compare-and-swap of updateApprovals.
+func readApprovalsBytes(home string) (Approvals, []byte, error) {
 	path := filepath.Join(home, ApprovalsFile)
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return Approvals{Version: 1}, nil
+	b, err := readSmall(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Approvals{Version: 1}, nil, nil
 	}
 	if err != nil {
-		return Approvals{}, refuse(ReasonApprovalsUnreadable, "%s: %v", path, err)
+		return Approvals{}, nil, refuse(ReasonApprovalsUnreadable, "%s: %v", path, err)
 	}
 	var s Approvals
 	if err := decodeStrict(b, &s); err != nil || s.Version != 1 {
 		if err == nil {
 			err = fmt.Errorf("version %d, want 1", s.Version)
 		}
-		return Approvals{}, refuse(ReasonApprovalsUnreadable, "%s: %v", path, err)
+		return Approvals{}, nil, refuse(ReasonApprovalsUnreadable, "%s: %v", path, err)
 	}
-	return s, nil
+	return s, b, nil
 }
 
-func writeApprovals(home string, s Approvals) error {
+// ErrApprovalsChanged is returned (wrapped with the path) when approvals.json
+// changed between an update's read and its write; nothing was written and
+// the caller may run the update again.
+var ErrApprovalsChanged = errors.New("changed while it was being updated; nothing written, run the command again")
+
+// updateApprovals is the one read-modify-write of <home>/approvals.json: it
+// takes an exclusive lock on <home>/approvals.json.lock (so two hookwarden
+// processes serialise), reads the store, applies change, and before the
+// atomic rename (renameio, mode 0600) reads the file again and writes only
+// when its bytes are still those it read (compare-and-swap against an
+// editor or a process that does not take the lock). change returning false
+// means nothing to write.
+func updateApprovals(home string, change func(*Approvals) (bool, error)) error {
 	path := filepath.Join(home, ApprovalsFile)
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return fmt.Errorf("hookwarden: approvals: %w", err)
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return fmt.Errorf("hookwarden: approvals lock: %w", err)
+	}
+	defer lock.Close()
+	if err := lockFile(lock); err != nil {
+		return fmt.Errorf("hookwarden: approvals lock %s: %w", lock.Name(), err)
+	}
+	s, before, err := readApprovalsBytes(home)
+	if err != nil {
+		return err
+	}
+	write, err := change(&s)
+	if err != nil || !write {
+		return err
 	}
 	s.Version = 1
 	if s.Approvals == nil {
@@ -93,6 +134,13 @@ func writeApprovals(home string, s Approvals) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return fmt.Errorf("hookwarden: approvals %s: %w", path, err)
+	}
+	now, err := readSmall(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		now, err = nil, nil
+	}
+	if err != nil || !bytes.Equal(now, before) || (now == nil) != (before == nil) {
+		return fmt.Errorf("hookwarden: approvals %s: %w", path, ErrApprovalsChanged)
 	}
 	if err := renameio.WriteFile(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("hookwarden: approvals %s: %w", path, err)
@@ -104,53 +152,79 @@ func writeApprovals(home string, s Approvals) error {
 // argvs: its ArgvHash, the argv, the resolved absolute path of argv[0] and
 // that file's current digest, replacing an earlier record of the same hash.
 // It returns an error naming the executable that cannot be resolved, or the
-// store that cannot be read or written; on error nothing is written.
+// store that cannot be read, written, or changed meanwhile
+// (ErrApprovalsChanged); on error nothing is written.
 func Approve(home string, argvs [][]string) error {
-	s, err := ReadApprovals(home)
-	if err != nil {
-		return err
-	}
-	for _, argv := range argvs {
-		if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
-			return fmt.Errorf("hookwarden: approve: argv0 must be an absolute path")
+	return updateApprovals(home, func(s *Approvals) (bool, error) {
+		for _, argv := range argvs {
+			if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
+				return false, fmt.Errorf("hookwarden: approve: argv0 must be an absolute path")
+			}
+			p, d, err := resolveExecutable(argv[0])
+			if err != nil {
+				return false, fmt.Errorf("hookwarden: approve %s: %w", argv[0], err)
+			}
+			h := ArgvHash(argv)
+			s.Approvals = slices.DeleteFunc(s.Approvals, func(a Approval) bool { return a.ArgvHash == h })
+			s.Approvals = append(s.Approvals, Approval{ArgvHash: h, Argv: slices.Clone(argv), Path: p, Digest: d})
 		}
-		p, d, err := resolveExecutable(argv[0])
-		if err != nil {
-			return fmt.Errorf("hookwarden: approve %s: %w", argv[0], err)
-		}
-		h := ArgvHash(argv)
-		s.Approvals = slices.DeleteFunc(s.Approvals, func(a Approval) bool { return a.ArgvHash == h })
-		s.Approvals = append(s.Approvals, Approval{ArgvHash: h, Argv: slices.Clone(argv), Path: p, Digest: d})
-	}
-	return writeApprovals(home, s)
+		return true, nil
+	})
 }
 
 // Revoke removes the approvals whose argv hash starts with one of prefixes
 // (at least 8 hex characters each) and returns how many it removed.
 func Revoke(home string, prefixes []string) (int, error) {
-	s, err := ReadApprovals(home)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
 	for _, p := range prefixes {
 		if len(p) < 8 {
 			return 0, fmt.Errorf("hookwarden: revoke: hash prefix %q is shorter than 8 characters", p)
 		}
 	}
-	s.Approvals = slices.DeleteFunc(s.Approvals, func(a Approval) bool {
-		for _, p := range prefixes {
-			if len(a.ArgvHash) >= len(p) && a.ArgvHash[:len(p)] == p {
-				n++
-				return true
+	n := 0
+	err := updateApprovals(home, func(s *Approvals) (bool, error) {
+		s.Approvals = slices.DeleteFunc(s.Approvals, func(a Approval) bool {
+			for _, p := range prefixes {
+				if len(a.ArgvHash) >= len(p) && a.ArgvHash[:len(p)] == p {
+					n++
+					return true
+				}
 			}
-		}
-		return false
+			return false
+		})
+		return n > 0, nil
 	})
-	if n == 0 {
-		return 0, nil
+	if err != nil {
+		return 0, err
 	}
-	return n, writeApprovals(home, s)
+	return n, nil
+}
+
+// SelectForApproval returns the rows `trust approve` approves: with all,
+// every row whose state is StateMissing (never a stale one: an argv whose
+// executable's path or content changed since its approval is re-approved
+// only when named by its hash, after the operator has seen why it is
+// stale); and every row whose argv hash starts with one of prefixes (at
+// least 8 characters each). Rows without an argv are never selected.
+// skipped lists the stale rows that all left out.
+func SelectForApproval(rows []TrustRow, all bool, prefixes []string) (chosen, skipped []TrustRow) {
+	for _, r := range rows {
+		if r.Argv == nil {
+			continue
+		}
+		named := false
+		for _, p := range prefixes {
+			named = named || (len(p) >= 8 && strings.HasPrefix(r.ArgvHash, p))
+		}
+		switch {
+		case named:
+			chosen = append(chosen, r)
+		case all && r.State == StateMissing:
+			chosen = append(chosen, r)
+		case all && r.State != StateApproved:
+			skipped = append(skipped, r)
+		}
+	}
+	return chosen, skipped
 }
 
 // TrustRow is one concrete argv the registry and layers attach, for one or

@@ -58,6 +58,9 @@ type Options struct {
 	Tables fs.FS
 	// runID fixes the run id (tests of an existing run file); "" = random.
 	runID string
+	// lstat replaces os.Lstat in the Codex layer walk (tests of an Lstat
+	// error a root test process cannot provoke); nil = os.Lstat.
+	lstat func(string) (os.FileInfo, error)
 }
 
 // CompiledHook is one hook a render carries: the attachment it came from
@@ -132,7 +135,7 @@ func Compile(ctx context.Context, opts Options) (*Render, error) {
 		return nil, refuse(ReasonEngineNotFound, "%s is not an executable file", opts.Binary)
 	}
 	if !filepath.IsAbs(opts.Home) || !filepath.IsAbs(opts.Cwd) {
-		return nil, fmt.Errorf("hookwarden: spawn: home %q and cwd %q must be absolute", opts.Home, opts.Cwd)
+		return nil, refuse(ReasonCompileFailed, "home %q and cwd %q must be absolute", opts.Home, opts.Cwd)
 	}
 	tables := opts.Tables
 	if tables == nil {
@@ -140,6 +143,9 @@ func Compile(ctx context.Context, opts Options) (*Render, error) {
 	}
 	c := &compiler{opts: opts}
 	if err := c.load(ctx, tables); err != nil {
+		if AsRefusal(err) == nil {
+			return nil, refuse(ReasonCompileFailed, "%v", err)
+		}
 		return nil, err
 	}
 	if err := c.merge(); err != nil {
@@ -151,12 +157,18 @@ func Compile(ctx context.Context, opts Options) (*Render, error) {
 	if err := c.checkApprovals(); err != nil {
 		return nil, err
 	}
+	var r *Render
+	var err error
 	switch opts.Engine {
 	case "claude":
-		return c.renderClaude()
+		r, err = c.renderClaude()
 	default:
-		return c.renderCodex()
+		r, err = c.renderCodex()
 	}
+	if err != nil && AsRefusal(err) == nil {
+		return nil, refuse(ReasonCompileFailed, "%v", err)
+	}
+	return r, err
 }
 
 type compiler struct {
@@ -184,7 +196,7 @@ func (c *compiler) load(ctx context.Context, tables fs.FS) error {
 	}
 	t, err := LoadTable(tables, o.Engine, c.version)
 	if err != nil {
-		return fmt.Errorf("hookwarden: spawn: %w", err)
+		return refuse(ReasonCapabilityTable, "%v", err)
 	}
 	c.table = t
 	if len(t.Events) == 0 {
@@ -301,11 +313,23 @@ func (c *compiler) checkRequirement() error {
 		if found == nil {
 			return refuse(ReasonRequirementMissing, "the requirement %s needs hook %q on %s, the registry lacks it", c.opts.RequirementPath, m.Hook, m.Event)
 		}
-		if !found.Required || found.Disable || found.Matcher != m.Matcher || !slices.Equal(found.Args, m.Args) || !enginesCover(found.Engines, m.Engines) {
-			return refuse(ReasonRequirementWeakened, "the requirement %s needs hook %q on %s required with matcher %q, its args and engines; the registry weakens it", c.opts.RequirementPath, m.Hook, m.Event, m.Matcher)
+		if !found.Required || found.Disable || found.Matcher != m.Matcher || !slices.Equal(found.Args, m.Args) || !enginesCover(found.Engines, m.Engines) || !coversAll(found.Requires, m.Requires) {
+			return refuse(ReasonRequirementWeakened, "the requirement %s needs hook %q on %s required with matcher %q, its args, engines and requires; the registry weakens it", c.opts.RequirementPath, m.Hook, m.Event, m.Matcher)
 		}
 	}
 	return nil
+}
+
+// coversAll reports whether have holds every element of want (an
+// attachment may require more capabilities than the requirement, never
+// fewer).
+func coversAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // enginesCover reports whether an attachment with engines have applies to
@@ -385,13 +409,12 @@ func (c *compiler) merge() error {
 			}
 		}
 		if a.Disable {
+			// D1: later layers only add; an attachment that should not run
+			// is deleted from the file that attaches it.
 			if l.layer == LayerRegistry {
-				return refuse(ReasonRegistryInvalid, "the registry disables hook %q; only later layers disable", a.Hook)
+				return refuse(ReasonRegistryInvalid, "the registry disables hook %q; delete the attachment instead", a.Hook)
 			}
-			out = slices.DeleteFunc(out, func(p layered) bool {
-				return !p.att.Required && p.att.Hook == a.Hook && p.att.Event == a.Event && p.att.Matcher == a.Matcher
-			})
-			continue
+			return refuse(ReasonLayerInvalid, "%s layer disables hook %q on %s; later layers only add", l.layer, a.Hook, a.Event)
 		}
 		key := strings.Join([]string{a.Hook, a.Event, a.Matcher, PyJSONArgv(substitute(a.Args, engine))}, "\x00")
 		if seen[key] {

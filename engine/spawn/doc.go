@@ -19,9 +19,23 @@
 // The requirement file is named only by HOOKWARDEN_HOOKS_REQUIREMENT
 // (absolute): {"version":1,"registry":"/abs/…/hooks/agents.json","mandatory":[{hook,event,matcher?,args?,engines?}]}.
 // Profile and operator layers (--profile, --operator) have the registry's
-// shape; they may not mark attachments required, and may set "disable":true
-// to remove an earlier non-required attachment with the same hook, event
-// and matcher.
+// shape; they may not mark attachments required and only add: a
+// "disable":true in any layer refuses (ADR-0134 D1; an attachment that
+// should not run is deleted from the file that attaches it).
+//
+// Every file the compiler reads (registry, library, approvals, layers,
+// requirement, a caller's --settings file, a Codex project config.toml, the
+// version cache) is read through internal/regread: at most
+// MaxHomeFileBytes, a FIFO, socket, device or directory refused at once
+// without blocking. Pinned files and approved executables are opened
+// non-blocking and fstat'ed before they are hashed. The writable-by-others
+// check covers a trusted file and every directory above it (sticky
+// directories such as /tmp excepted), on the path as written and on its
+// real path, and an owner other than this account or root counts as
+// another writer. approvals.json is updated under a lock file
+// (approvals.json.lock) and compared before the rename, so a concurrent
+// writer's change is never overwritten; `trust approve --all` approves only
+// argvs with no approval, never one whose executable changed.
 //
 // # Compile
 //
@@ -38,10 +52,14 @@
 // table renders no event, so any attachment for it refuses. The shipped
 // tables list pre_tool (deny observed) and the engine's Stop for
 // Claude Code 2.1.328 and codex-cli 0.169.0; Claude's settings_keys holds
-// only "permissions" (TestRealClaudeCallerPermissions: a caller's
-// permissions.deny ["Bash"] merged into the run file withholds Bash from
-// the model); project_layer_keys and inert_events are empty because nothing
-// was measured for them. Each key maps to the source of its observation.
+// only the sub-key "permissions.deny" (TestRealClaudeCallerPermissions: a
+// caller's permissions.deny ["Bash"] merged into the run file withholds
+// Bash from the model). A key listed only by sub-keys is merged when it is
+// an object all of whose sub-keys are listed, so permissions.allow,
+// permissions.ask, permissions.defaultMode or additionalDirectories, which
+// widen what the engine may do, refuse (settings-key). project_layer_keys
+// and inert_events are empty because nothing was measured for them. Each
+// key maps to the source of its observation.
 //
 // # Claude Code 2.1.328
 //
@@ -90,6 +108,18 @@
 // Compile creates its only file (Claude's run file) after every check, so a
 // refusal leaves nothing behind; Exec removes the run file when the engine
 // exits. Exec refuses a wrapper (argv[0] not named claude or codex) and
-// caller hook sources (Claude --plugin-dir; Codex -c hooks…, --enable or
-// --disable hooks, --profile, --dangerously-bypass-hook-trust).
+// caller hook sources: Claude --plugin-dir; Codex config overrides of
+// hooks…, profile, profiles…, the features table or features.hooks /
+// codex_hooks / plugin_hooks, a profile (-p/--profile), --enable or
+// --disable of those features, and --dangerously-bypass-hook-trust, in
+// every spelling codex-cli 0.169.0's clap parser accepts ("-c K=V",
+// "-cK=V", "-c=K=V", "--config K=V", "--config=K=V"; the same for -p,
+// --profile, --enable and --disable). Long options are not abbreviated
+// there: `--conf`, `--prof` and `--enab` are rejected as unexpected
+// arguments. Measured 2026-12-01 with `codex … features list`, which
+// showed -c=features.hooks=false, -cfeatures.hooks=false,
+// -c 'features={hooks=false}', --disable=hooks and --disable codex_hooks
+// each turning the hooks feature off. A compile error that is not a
+// listed refusal is compile-failed or capability-table-invalid, never
+// run-file-unwritable.
 package spawn

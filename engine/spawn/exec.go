@@ -96,6 +96,72 @@ func flagValue(args []string, i int, names ...string) (string, int, bool) {
 	return "", 0, false
 }
 
+// codexHookFeatures are the feature names whose switch turns Codex hooks
+// on or off: "hooks" and its legacy alias "codex_hooks" (both listed by
+// `codex features list` and switched by `--disable codex_hooks` on
+// codex-cli 0.169.0, measured 2026-12-01), and "plugin_hooks" (listed
+// there as removed).
+var codexHookFeatures = []string{"hooks", "codex_hooks", "plugin_hooks"}
+
+// codexOption returns the value of a Codex (clap) option at args[i] in each
+// spelling codex-cli 0.169.0 accepts (measured 2026-12-01 with
+// `codex … features list`): "--long V", "--long=V", and when short is not
+// 0, "-s V", "-sV" and "-s=V" (clap strips one "=" after a short flag:
+// `-c=features.hooks=false` turned the hooks feature off). Long options
+// are not abbreviated (`--conf`, `--prof`, `--enab` are "unexpected
+// argument" errors there). n is how many args the option used (1 when its
+// value is missing at the end).
+func codexOption(args []string, i int, short byte, long string) (string, int, bool) {
+	if v, n, ok := flagValue(args, i, long); ok {
+		return v, n, true
+	}
+	a := args[i]
+	if short == 0 || len(a) < 2 || a[0] != '-' || a[1] != short {
+		return "", 0, false
+	}
+	if len(a) == 2 {
+		if i+1 < len(args) {
+			return args[i+1], 2, true
+		}
+		return "", 1, true
+	}
+	return strings.TrimPrefix(a[2:], "="), 1, true
+}
+
+// codexFeatureSwitch is codexOption for Codex's --enable and --disable
+// (feature switches; long only in codex-cli 0.169.0's --help).
+func codexFeatureSwitch(args []string, i int) (string, int, bool) {
+	if v, n, ok := codexOption(args, i, 0, "--enable"); ok {
+		return v, n, true
+	}
+	return codexOption(args, i, 0, "--disable")
+}
+
+// codexHookKey returns why a -c/--config override key reaches Codex's
+// hooks ("" when it does not): the key is split at dots with spaces and
+// quotes trimmed from each part and compared without case (more lenient
+// than Codex's own split, so a spelling Codex reads as a hooks key is
+// never let through). Refused: hooks and anything under it, profile and
+// profiles (a profile layer may carry hooks or features), the whole
+// features table, and features.<a hook feature>.
+func codexHookKey(key string) string {
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		parts[i] = strings.ToLower(strings.Trim(strings.TrimSpace(p), `"'`))
+	}
+	switch parts[0] {
+	case "hooks":
+		return "hooks"
+	case "profile", "profiles":
+		return "a profile layer may carry hooks"
+	case "features":
+		if len(parts) == 1 || slices.Contains(codexHookFeatures, parts[1]) {
+			return "the hooks feature switch"
+		}
+	}
+	return ""
+}
+
 // callerArgs inspects the caller's engine arguments: it removes Claude's
 // --settings and --setting-sources (handing their values to the compile),
 // notes Codex's -C/--cd, and refuses caller hook sources (Claude
@@ -119,9 +185,9 @@ func callerArgs(engine string, args []string, cwd string, o *Options) ([]string,
 					if !filepath.IsAbs(p) {
 						p = filepath.Join(cwd, p)
 					}
-					b, err := os.ReadFile(p)
+					b, err := readSmall(p)
 					if err != nil {
-						return nil, refuse(ReasonSettingsKey, "the caller's settings file %s: %v", p, err)
+						return nil, refuse(ReasonCallerSettings, "the caller's settings file %s: %v", p, err)
 					}
 					o.CallerSettings = b
 				}
@@ -137,31 +203,32 @@ func callerArgs(engine string, args []string, cwd string, o *Options) ([]string,
 				return nil, refuse(ReasonCallerHooks, "the caller passes --plugin-dir; plugins carry hooks")
 			}
 		case "codex":
-			if v, n, ok := flagValue(args, i, "-c", "--config"); ok {
+			if v, n, ok := codexOption(args, i, 'c', "--config"); ok {
 				k, _, _ := strings.Cut(v, "=")
-				k = strings.TrimSpace(k)
-				if k == "hooks" || strings.HasPrefix(k, "hooks.") || k == "features.hooks" || k == "features.codex_hooks" || k == "features" {
-					return nil, refuse(ReasonCallerHooks, "the caller overrides %q; hooks come from the registry only", k)
+				if why := codexHookKey(k); why != "" {
+					return nil, refuse(ReasonCallerHooks, "the caller overrides %q (%s); hooks come from the registry only", strings.TrimSpace(k), why)
 				}
 				kept = append(kept, args[i:i+n]...)
 				i += n
 				continue
 			}
-			if v, n, ok := flagValue(args, i, "--disable", "--enable"); ok {
-				if v == "hooks" || v == "codex_hooks" {
-					return nil, refuse(ReasonCallerHooks, "the caller passes %s %s", a, v)
+			if v, n, ok := codexFeatureSwitch(args, i); ok {
+				for _, f := range strings.Split(v, ",") {
+					if slices.Contains(codexHookFeatures, strings.ToLower(strings.TrimSpace(f))) {
+						return nil, refuse(ReasonCallerHooks, "the caller passes %s %s", a, v)
+					}
 				}
 				kept = append(kept, args[i:i+n]...)
 				i += n
 				continue
 			}
-			if _, _, ok := flagValue(args, i, "-p", "--profile"); ok {
+			if _, _, ok := codexOption(args, i, 'p', "--profile"); ok {
 				return nil, refuse(ReasonCallerHooks, "the caller selects a Codex profile layer, which may carry hooks")
 			}
-			if a == "--dangerously-bypass-hook-trust" {
+			if strings.HasPrefix(a, "--dangerously-bypass-hook-trust") {
 				return nil, refuse(ReasonCallerHooks, "the caller passes --dangerously-bypass-hook-trust; a spawn runs registry hooks through trust records only")
 			}
-			if v, n, ok := flagValue(args, i, "-C", "--cd"); ok {
+			if v, n, ok := codexOption(args, i, 'C', "--cd"); ok {
 				if !filepath.IsAbs(v) {
 					v = filepath.Join(cwd, v)
 				}
@@ -213,7 +280,7 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 		if AsRefusal(err) != nil {
 			return RefusedExit, err
 		}
-		return RefusedExit, refuse(ReasonRunFileUnwritable, "%v", err)
+		return RefusedExit, refuse(ReasonCompileFailed, "%v", err)
 	}
 	defer r.Cleanup()
 	if opts.Stderr != nil {

@@ -133,7 +133,7 @@ type Snapshot struct {
 func TakeSnapshot(home string) *Snapshot {
 	s := &Snapshot{Home: home, readErr: map[string]error{}}
 	read := func(rel string) ([]byte, bool) {
-		b, err := os.ReadFile(filepath.Join(home, rel))
+		b, err := readSmall(filepath.Join(home, rel))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, true
 		}
@@ -184,7 +184,7 @@ func decodeStrict(b []byte, v any) error {
 // ReadLayer reads a profile or operator layer file at path. Errors are
 // refusals with ReasonLayerInvalid naming path.
 func ReadLayer(path string) (*Layer, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSmall(path)
 	if err != nil {
 		return nil, refuse(ReasonLayerInvalid, "%s: %v", path, err)
 	}
@@ -205,7 +205,7 @@ func ReadRequirement(path string) (*Requirement, error) {
 	if !filepath.IsAbs(path) {
 		return nil, refuse(ReasonRequirementInvalid, "%s is not an absolute path", EnvRequirement)
 	}
-	b, err := os.ReadFile(path)
+	b, err := readSmall(path)
 	if err != nil {
 		return nil, refuse(ReasonRequirementUnreadable, "%s: %v", path, err)
 	}
@@ -242,34 +242,4 @@ func parseTimeout(raw json.RawMessage) (int, error) {
 		n++
 	}
 	return n, nil
-}
-
-// fileDigest returns "sha256:<hex>" of the file at path.
-func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// writableByOthers reports whether path or the directory holding it is
-// writable by group or others (mode bits 0022), which would let someone
-// other than the owner change what runs.
-func writableByOthers(path string) (string, bool) {
-	for _, p := range []string{path, filepath.Dir(path)} {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if fi.Mode().Perm()&0o022 != 0 {
-			return p, true
-		}
-	}
-	return "", false
 }

@@ -37,9 +37,17 @@ type fixtureCase struct {
 	RequirementEmpty bool         `json:"requirement_empty"`
 }
 
+// fixtureAfter is what a case does to its world after approving: files
+// written, modes changed, FIFOs made in place of files (a compile must
+// refuse them at once, never wait for a writer), symbolic links made
+// (link path -> target, $WORK replaced) and files padded with trailing
+// spaces to a size (valid JSON past the read bound).
 type fixtureAfter struct {
-	Write map[string]string `json:"write"`
-	Chmod map[string]string `json:"chmod"`
+	Write   map[string]string `json:"write"`
+	Chmod   map[string]string `json:"chmod"`
+	Mkfifo  []string          `json:"mkfifo"`
+	Symlink map[string]string `json:"symlink"`
+	Pad     map[string]int    `json:"pad"`
 }
 
 // world is one materialised fixture: a work dir holding home/, repo/ (a
@@ -251,6 +259,31 @@ func TestRefusalFixtures(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(w.work, rel), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}
+			}
+			for _, rel := range c.After.Mkfifo {
+				p := filepath.Join(w.work, rel)
+				if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				if err := syscall.Mkfifo(p, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for rel, target := range c.After.Symlink {
+				if err := os.Symlink(repl.Replace(target), filepath.Join(w.work, rel)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for rel, size := range c.After.Pad {
+				f, err := os.OpenFile(filepath.Join(w.work, rel), os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fi, _ := f.Stat()
+				if _, err := f.Write(bytes.Repeat([]byte(" "), size-int(fi.Size()))); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
 			}
 			for rel, mode := range c.After.Chmod {
 				m, _ := strconv.ParseUint(mode, 8, 32)

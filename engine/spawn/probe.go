@@ -55,7 +55,7 @@ func ProbeVersion(ctx context.Context, home, bin string) (string, error) {
 	}
 	cachePath := filepath.Join(home, VersionCache)
 	var cache versionCache
-	if b, err := os.ReadFile(cachePath); err == nil {
+	if b, err := readSmall(cachePath); err == nil {
 		_ = json.Unmarshal(b, &cache) // an unreadable cache is only a miss
 	}
 	for _, e := range cache.Entries {

@@ -53,6 +53,9 @@ const (
 	ReasonBaselineAddition      Reason = "baseline-addition"     // a later layer adds outside inert_events under a required baseline
 	ReasonRunFileExists         Reason = "run-file-exists"
 	ReasonRunFileUnwritable     Reason = "run-file-unwritable"
+	ReasonCapabilityTable       Reason = "capability-table-invalid"   // a shipped or supplied table does not parse or names another version
+	ReasonCompileFailed         Reason = "compile-failed"             // any other compile error (its detail says which); never reported as run-file-unwritable
+	ReasonCallerSettings        Reason = "caller-settings-unreadable" // the caller's --settings file cannot be read (missing, FIFO, too large)
 )
 
 // Refusal is the typed error of a spawn that must not start. Reason is the

@@ -71,10 +71,11 @@ func (c *compiler) renderClaude() (*Render, error) {
 			if k == "hooks" || k == "disableAllHooks" {
 				return nil, refuse(ReasonCallerHooks, "the caller's settings carry %q; hooks come from the registry only", k)
 			}
-			if !hasKey(c.table.SettingsKeys, k) {
-				return nil, refuse(ReasonSettingsKey, "the caller's settings key %q is not in claude %s settings_keys", k, c.version)
+			v, err := c.admitSettingsKey(k, caller[k])
+			if err != nil {
+				return nil, err
 			}
-			settings[k] = caller[k]
+			settings[k] = v
 		}
 	}
 	hooks := map[string][]any{}
@@ -117,6 +118,41 @@ func (c *compiler) renderClaude() (*Render, error) {
 	r.Files = append(r.Files, path)
 	r.Args = append(r.Args, "--setting-sources", "", "--strict-mcp-config", "--settings", path)
 	return r, nil
+}
+
+// admitSettingsKey returns the caller's value of settings key k when the
+// table admits it: a key the table lists whole ("k") is taken as is; a key
+// the table lists only by sub-keys ("k.sub", each measured alone) must be
+// a JSON object every one of whose sub-keys is listed. Anything else is a
+// refusal (settings-key): a key or sub-key nobody measured, such as
+// permissions.allow or permissions.defaultMode, which widen what the engine
+// may do (ADR-0134 D4, A8), never enters the run file.
+func (c *compiler) admitSettingsKey(k string, raw json.RawMessage) (json.RawMessage, error) {
+	if hasKey(c.table.SettingsKeys, k) {
+		return raw, nil
+	}
+	listed := false
+	for tk := range c.table.SettingsKeys {
+		listed = listed || strings.HasPrefix(tk, k+".")
+	}
+	if !listed {
+		return nil, refuse(ReasonSettingsKey, "the caller's settings key %q is not in claude %s settings_keys", k, c.version)
+	}
+	var sub map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sub); err != nil || sub == nil {
+		return nil, refuse(ReasonSettingsKey, "the caller's settings key %q is not an object; claude %s settings_keys admits only some of its sub-keys", k, c.version)
+	}
+	names := make([]string, 0, len(sub))
+	for n := range sub {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if !hasKey(c.table.SettingsKeys, k+"."+n) {
+			return nil, refuse(ReasonSettingsKey, "the caller's settings key %q is not in claude %s settings_keys (it may widen what the engine is allowed)", k+"."+n, c.version)
+		}
+	}
+	return raw, nil
 }
 
 // CodexSessionFlagsSource is the source path codex-cli 0.169.0 gives hooks
@@ -224,13 +260,43 @@ func (c *compiler) renderCodex() (*Render, error) {
 // cwd up to the project root (the nearest directory holding .git; cwd alone
 // when there is none) declares hooks (a hooks.json, or hooks in
 // config.toml), MCP servers, or any config key outside the table's
-// project_layer_keys, or when such a layer cannot be read or parsed.
+// project_layer_keys, or when the layer set cannot be established: an
+// entry whose existence cannot be checked (an Lstat error other than
+// absence, on .git or a layer file, is never read as "absent"), a .codex
+// that is a symbolic link (its layer lives outside the tree walked), or a
+// config.toml that cannot be read or parsed. The walk runs from cwd as
+// given and, when it differs, from cwd's real path, which is what the
+// engine's getcwd reports and walks from.
 func (c *compiler) checkCodexProjectLayers() error {
 	cwd := filepath.Clean(c.opts.Cwd)
+	starts := []string{cwd}
+	real, err := filepath.EvalSymlinks(cwd)
+	if err != nil {
+		return refuse(ReasonCodexLayersUnknown, "%s: %v", cwd, err)
+	}
+	if real != cwd {
+		starts = append(starts, real)
+	}
+	lstat := c.opts.lstat
+	if lstat == nil {
+		lstat = os.Lstat
+	}
+	for _, start := range starts {
+		if err := c.checkCodexLayersFrom(start, lstat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *compiler) checkCodexLayersFrom(cwd string, lstat func(string) (os.FileInfo, error)) error {
 	dirs := []string{cwd}
 	for d := cwd; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+		g := filepath.Join(d, ".git")
+		if _, err := lstat(g); err == nil {
 			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return refuse(ReasonCodexLayersUnknown, "%s: %v", g, err)
 		}
 		p := filepath.Dir(d)
 		if p == d {
@@ -241,15 +307,21 @@ func (c *compiler) checkCodexProjectLayers() error {
 		dirs = append(dirs, d)
 	}
 	for _, d := range dirs {
+		cd := filepath.Join(d, ".codex")
+		if fi, err := lstat(cd); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return refuse(ReasonCodexLayersUnknown, "%s is a symbolic link; its layer lies outside the walked tree", cd)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return refuse(ReasonCodexLayersUnknown, "%s: %v", cd, err)
+		}
 		hj := filepath.Join(d, ".codex", "hooks.json")
-		if _, err := os.Lstat(hj); err == nil {
+		if _, err := lstat(hj); err == nil {
 			return refuse(ReasonCodexProjectLayer, "%s declares hooks; a spawn runs only the registry's", hj)
-		} else if !os.IsNotExist(err) {
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			return refuse(ReasonCodexLayersUnknown, "%s: %v", hj, err)
 		}
 		ct := filepath.Join(d, ".codex", "config.toml")
-		b, err := os.ReadFile(ct)
-		if os.IsNotExist(err) {
+		b, err := readSmall(ct)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {

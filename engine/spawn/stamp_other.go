@@ -17,3 +17,11 @@ func stampOf(path string) (binaryStamp, error) {
 	}
 	return binaryStamp{Path: path, Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}, nil
 }
+
+// foreignOwner outside Unix cannot read an owner; it reports false and the
+// mode bits alone decide.
+func foreignOwner(fi os.FileInfo) bool { return false }
+
+// lockFile outside Unix takes no lock; the compare before the rename still
+// refuses a store that changed underneath.
+func lockFile(f *os.File) error { return nil }

@@ -4,6 +4,8 @@ package spawn
 
 import (
 	"fmt"
+	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,4 +21,25 @@ func stampOf(path string) (binaryStamp, error) {
 	}
 	return binaryStamp{Path: path, Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
 		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, nil
+}
+
+// foreignOwner reports whether fi belongs to an account other than this
+// process's and root (such an owner can write it whatever its mode).
+func foreignOwner(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return true
+	}
+	return st.Uid != 0 && int(st.Uid) != os.Geteuid()
+}
+
+// lockFile takes an exclusive advisory lock (flock(2)) on f, waiting for
+// another holder; the lock ends when f is closed.
+func lockFile(f *os.File) error {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }

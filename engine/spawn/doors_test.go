@@ -1,0 +1,148 @@
+package spawn
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+)
+
+// TestCodexLayerGitLstatError: an Lstat error on a directory's .git other
+// than absence (EACCES from an unreadable directory; this test process may
+// be root, so the error is injected) makes the layer set unknown instead of
+// reading as "no .git here" and walking on.
+func TestCodexLayerGitLstatError(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "base"))
+	bin := fakeEngine(t, w.engineDir, "codex", defaultVersion("codex"), w.startLog)
+	w.approveAll(t, "", "")
+	sub := filepath.Join(w.repo, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	denied := filepath.Join(sub, ".git")
+	_, err := Compile(context.Background(), Options{Engine: "codex", Binary: bin, Version: "0.169.0", Cwd: sub, Home: w.home,
+		lstat: func(p string) (os.FileInfo, error) {
+			if p == denied {
+				return nil, &fs.PathError{Op: "lstat", Path: p, Err: syscall.EACCES}
+			}
+			return os.Lstat(p)
+		}})
+	if r := AsRefusal(err); r == nil || r.Reason != ReasonCodexLayersUnknown {
+		t.Fatalf("want %s, got %v", ReasonCodexLayersUnknown, err)
+	}
+	if f := w.runFiles(t); len(f) != 0 {
+		t.Fatalf("run files left: %v", f)
+	}
+}
+
+// TestCompileErrorReason: a compile error that is not one of the listed
+// refusals (here a capability table that does not parse) is reported with
+// its own reason, never as run-file-unwritable, and starts nothing.
+func TestCompileErrorReason(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "base"))
+	fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
+	w.approveAll(t, "", "")
+	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"claude", "-p", "hi"}, Home: w.home, Cwd: w.repo, Env: w.env(),
+		Tables: fstest.MapFS{"claude-2.1.328.json": {Data: []byte("{not json")}}})
+	r := AsRefusal(err)
+	if r == nil || r.Reason != ReasonCapabilityTable || code != RefusedExit {
+		t.Fatalf("want %s and exit %d, got %d %v", ReasonCapabilityTable, RefusedExit, code, err)
+	}
+	if s := w.started(t); s != "" {
+		t.Fatalf("engine started: %s", s)
+	}
+}
+
+// TestSelectForApproval: `trust approve --all` approves argvs with no
+// approval and leaves out (reporting) one whose executable changed since
+// its approval; naming the stale one by hash re-approves it.
+func TestSelectForApproval(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "base"))
+	w.approveAll(t, "", "")
+	guard := filepath.Join(w.home, "bin", "guard.sh")
+	if err := os.WriteFile(guard, []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// a second, never approved argv
+	var lib library
+	readJSON(t, filepath.Join(w.home, LibraryFile), &lib)
+	e := lib.Entries["guard"]
+	e.Argv = append(e.Argv, "--extra")
+	lib.Entries["other"] = Entry{Argv: e.Argv, Timeout: e.Timeout}
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), lib)
+	var reg Layer
+	readJSON(t, filepath.Join(w.home, RegistryFile), &reg)
+	reg.Attachments = append(reg.Attachments, Attachment{Hook: "other", Event: "claude:Stop"})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), reg)
+	rows, err := TrustList(w.home, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen, skipped := SelectForApproval(rows, true, nil)
+	if len(chosen) != 1 || chosen[0].Argv[len(chosen[0].Argv)-1] != "--extra" {
+		t.Fatalf("--all chose %+v, want only the unapproved argv", chosen)
+	}
+	if len(skipped) != 1 || skipped[0].State != StateDigestChanged {
+		t.Fatalf("--all skipped %+v, want the stale guard", skipped)
+	}
+	named, _ := SelectForApproval(rows, false, []string{skipped[0].ArgvHash[:12]})
+	if len(named) != 1 || named[0].ArgvHash != skipped[0].ArgvHash {
+		t.Fatalf("naming the stale argv chose %+v", named)
+	}
+}
+
+// TestApprovalsCompareAndSwap: an approvals.json changed between an
+// update's read and its write (by a process that does not take the lock)
+// is not overwritten; the update fails with ErrApprovalsChanged and the
+// other writer's bytes stay.
+func TestApprovalsCompareAndSwap(t *testing.T) {
+	home := t.TempDir()
+	guard := filepath.Join(home, "guard.sh")
+	if err := os.WriteFile(guard, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Approve(home, [][]string{{guard, "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	other := []byte(`{"version":1,"approvals":[]}` + "\n")
+	err := updateApprovals(home, func(s *Approvals) (bool, error) {
+		// another writer replaces the store while this update computes
+		if err := os.WriteFile(filepath.Join(home, ApprovalsFile), other, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.Approvals = nil
+		return true, nil
+	})
+	if !errors.Is(err, ErrApprovalsChanged) {
+		t.Fatalf("want ErrApprovalsChanged, got %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ApprovalsFile))
+	if string(b) != string(other) {
+		t.Fatalf("store overwritten: %s", b)
+	}
+	// and an undisturbed update still writes
+	if err := Approve(home, [][]string{{guard, "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadApprovals(home)
+	if err != nil || len(s.Approvals) != 1 || !strings.HasSuffix(s.Approvals[0].Argv[1], "b") {
+		t.Fatalf("after approve: %+v %v", s, err)
+	}
+}
+
+// TestFileDigestRefusesFIFO: a pinned file or an executable replaced by a
+// FIFO is an error at once, not a read that waits for a writer.
+func TestFileDigestRefusesFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fileDigest(p); err == nil {
+		t.Fatal("a FIFO was digested")
+	}
+}

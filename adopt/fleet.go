@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/internal/workpool"
 )
 
 // Adopt makes every repository in paths governed. Every repository is
@@ -70,7 +71,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, DryRun: opts.DryRun, Repositories: make([]*RepoReport, len(paths))}
 	plans := make([]*repoPlan, len(paths))
 
-	parallel(len(paths), jobs, func(i int) {
+	workpool.Run(len(paths), jobs, func(i int) {
 		plans[i] = planRepo(ctx, paths[i], &opts, conform, table, stamp)
 	}, progress(opts.Progress, "plan", len(paths)))
 
@@ -88,7 +89,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	}
 
 	if !opts.DryRun {
-		parallel(len(paths), jobs, func(i int) {
+		workpool.Run(len(paths), jobs, func(i int) {
 			applyPlan(ctx, plans[i], opts.probe)
 		}, progress(opts.Progress, "write", len(paths)))
 	}
@@ -111,27 +112,6 @@ func progress(fn func(string, int, int), phase string, total int) func() {
 		fn(phase, done, total)
 		mu.Unlock()
 	}
-}
-
-// parallel runs fn(0..n-1) on at most jobs goroutines, calling tick after each.
-func parallel(n, jobs int, fn func(int), tick func()) {
-	idx := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs && w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range idx {
-				fn(i)
-				tick()
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		idx <- i
-	}
-	close(idx)
-	wg.Wait()
 }
 
 // applyPlan performs a plan's writes in order. A failed write (a file

@@ -67,6 +67,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/workpool"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -206,22 +207,9 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 			}
 		}
 	}
-	idx := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs && w < len(paths); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range idx {
-				rep.Repositories[i] = a.repo(ctx, paths[i], roots[i])
-			}
-		}()
-	}
-	for i := range paths {
-		idx <- i
-	}
-	close(idx)
-	wg.Wait()
+	workpool.Run(len(paths), jobs, func(i int) {
+		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i])
+	}, nil)
 	rep.Summary = summarize(rep.Repositories)
 	return rep, nil
 }

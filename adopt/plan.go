@@ -20,6 +20,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -96,11 +97,11 @@ func (p *repoPlan) fail(format string, a ...any) *repoPlan {
 	return p
 }
 
-// CapReason returns s capped at 4096 bytes (house rule for reasons): s
-// itself when it fits, else its longest prefix ending on a UTF-8 boundary
-// followed by "…", 4096 bytes at most in all.
+// CapReason returns s capped at policy.MaxReasonBytes (4096, the house rule
+// for reasons): s itself when it fits, else its longest prefix ending on a
+// UTF-8 boundary followed by "…", 4096 bytes at most in all.
 func CapReason(s string) string {
-	const max = 4096
+	const max = policy.MaxReasonBytes
 	if len(s) <= max {
 		return s
 	}
@@ -368,7 +369,8 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 				return p.fail("%v", err)
 			}
 			if off {
-				finding := sw.title + " hooks are switched off in this file (" + sw.off + "); " + sw.title + " runs no hook, ours included"
+				title := clientjson.Title(client)
+				finding := title + " hooks are switched off in this file (" + sw.off + "); " + title + " runs no hook, ours included"
 				switch {
 				case opts.Force:
 					out, changed, err := opts.files.enable(absPath, snap.Data, client)

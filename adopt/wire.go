@@ -31,7 +31,7 @@ func realClientFiles() clientFiles {
 // gives the sources: Claude Code 2.1.328 settings schema, Gemini CLI 0.61.0
 // settings schema, ../shared/e2e/README.md section 3). Codex has none in
 // .codex/hooks.json.
-var hooksSwitch = map[string]struct{ title, off, on string }{
-	"claude": {"Claude Code", "disableAllHooks: true", "disableAllHooks: false"},
-	"gemini": {"Gemini CLI", "hooksConfig.enabled: false", "hooksConfig.enabled: true"},
+var hooksSwitch = map[string]struct{ off, on string }{
+	"claude": {"disableAllHooks: true", "disableAllHooks: false"},
+	"gemini": {"hooksConfig.enabled: false", "hooksConfig.enabled: true"},
 }

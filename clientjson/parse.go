@@ -118,7 +118,7 @@ func parseDoc(path string, src []byte, d dialect) (*doc, error) {
 			// CLI 0.169.0 silently ignores .codex/hooks.json and runs the
 			// command. Claude Code 2.1.328 reads the file and runs the hook, so
 			// a BOM is kept there.
-			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which "+clientTitle(d.client)+" cannot read (its hooks would not run)",
+			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which "+Title(d.client)+" cannot read (its hooks would not run)",
 				"re-save the file as UTF-8 without a byte-order mark")
 		}
 		masked = append([]byte("   "), src[len(bom):]...)
@@ -242,23 +242,11 @@ func (dc *doc) checkDialect() error {
 		return nil
 	}
 	if first.comment {
-		return dc.errAt(first.off, "a comment, which "+clientTitle(dc.d.client)+" cannot read in this strict JSON file",
+		return dc.errAt(first.off, "a comment, which "+Title(dc.d.client)+" cannot read in this strict JSON file",
 			"remove the comment")
 	}
-	return dc.errAt(first.off, "a trailing comma, which "+clientTitle(dc.d.client)+" cannot read (the whole file would be rejected)",
+	return dc.errAt(first.off, "a trailing comma, which "+Title(dc.d.client)+" cannot read (the whole file would be rejected)",
 		"remove the comma after the last element")
-}
-
-func clientTitle(c string) string {
-	switch c {
-	case "claude":
-		return "Claude Code"
-	case "codex":
-		return "Codex CLI"
-	case "gemini":
-		return "Gemini CLI"
-	}
-	return c
 }
 
 func consumeWS(b []byte) int {

@@ -41,7 +41,7 @@ const (
 	RuleHooksDir = "hooks-dir-edit"
 	// RuleInvalidInput: the payload names no target path, or its edit
 	// cannot be read.
-	RuleInvalidInput = "invalid-input"
+	RuleInvalidInput = verdict.RuleInvalidInput
 	// RuleUnjudged: the edit could not be judged (deadline, unreadable
 	// file or directory).
 	RuleUnjudged = "edit-unjudged"
@@ -640,7 +640,7 @@ func matchSwitch(switches []switchFile, t string) *hit {
 // or when hookwarden cannot reproduce it. A result that does not parse is
 // let through: the client then ignores the file, its switches included.
 func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
-	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by "+clientTitle(h.entry.Client)+" as settings, where one key switches hookwarden's rows off",
+	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by "+clientjson.Title(h.entry.Client)+" as settings, where one key switches hookwarden's rows off",
 		"hookwarden can check", "so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly")
 	if err != nil || refuse != nil {
 		return deref(refuse), err
@@ -656,21 +656,13 @@ func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
 	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
 	for _, after := range results {
 		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
-			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientTitle(h.entry.Client), h.entry.Path), nil
+			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientjson.Title(h.entry.Client), h.entry.Path), nil
 		}
 		if n, err := clientjson.DisabledRows(file, after, h.entry.Client, owner); err == nil && n > offBefore {
 			return deny(RuleClientHooks, "the edit would list hookwarden's hook commands in hooksConfig.disabled of %s, which switches them off; the edit is refused", h.entry.Path), nil
 		}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
-}
-
-// clientTitle names a client in reasons.
-func clientTitle(client string) string {
-	if client == "gemini" {
-		return "Gemini CLI"
-	}
-	return "Claude Code"
 }
 
 // edited applies the call's edit to the file h names and returns the file's

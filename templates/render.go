@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/policy"
 )
@@ -37,16 +38,6 @@ const (
 	AgyLauncherPath    = AgyPluginDir + "/hook.sh"
 	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
 )
-
-// ruleInvalidInput is the engine's rule id for a payload it cannot read or
-// decode (engine/hook.RuleInvalidInput; not imported to keep this package
-// free of the engine's judges).
-const ruleInvalidInput = "invalid-input"
-
-// asciiSpace is the whitespace an empty command may consist of, as
-// policy.Judge trims it (policy's unexported asciiSpace; the parity corpus
-// holds the two equal).
-const asciiSpace = " \t\n\r\v\f"
 
 // probeMillis caps one listing probe of an engine candidate, in
 // milliseconds (the probe runs `hookwarden hook`, which prints a constant).
@@ -127,14 +118,14 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 		MaxReasonBytes:   policy.MaxReasonBytes,
 		MaxInputBytes:    dialect.MaxInputBytes,
 		MaxDepth:         dialect.MaxDepth,
-		ASCIISpace:       asciiSpace,
+		ASCIISpace:       policy.ASCIISpace,
 		BoundCommandRule: policy.RuleScanBoundCommand,
 		BoundLineRule:    policy.RuleScanBoundLine,
 		SkipPrefix:       dialect.SkipPrefix,
 		LefthookAllow:    dialect.LefthookAllowMarker,
 		PreTool:          map[string]preToolData{},
-		InvalidInput:     "[BLOCKED BY hookwarden:" + ruleInvalidInput + "] hookwarden could not decode the %s pre-tool payload: %s; the call is refused because it was not judged",
-		UnreadableInput:  "[BLOCKED BY hookwarden:" + ruleInvalidInput + "] hookwarden could not read the %s pre-tool payload: %s; the call is refused because it was not judged",
+		InvalidInput:     "[BLOCKED BY hookwarden:" + verdict.RuleInvalidInput + "] hookwarden could not decode the %s pre-tool payload: %s; the call is refused because it was not judged",
+		UnreadableInput:  "[BLOCKED BY hookwarden:" + verdict.RuleInvalidInput + "] hookwarden could not read the %s pre-tool payload: %s; the call is refused because it was not judged",
 		UnjudgedTool:     "%s pre-tool judges only tools matching %s; this call is for another tool",
 	}
 	for _, r := range policy.TextRules() {

@@ -28,13 +28,14 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/policy/settings"
 )
 
 // Rule ids of the denies the dispatcher itself makes.
 const (
 	// RuleInvalidInput: stdin could not be read or decoded.
-	RuleInvalidInput = "invalid-input"
+	RuleInvalidInput = verdict.RuleInvalidInput
 	// RuleWorkspace: the working directory or a repository could not be
 	// inspected (unreadable directory, broken .git file).
 	RuleWorkspace = "workspace-unreadable"
@@ -353,7 +354,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	}
 	command := ""
 	if row.Event == "pre-tool" {
-		if strings.Trim(p.Command, " \t\n\r\v\f") == "" {
+		if strings.Trim(p.Command, policy.ASCIISpace) == "" {
 			return deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event)
 		}
 		command = p.Command

@@ -31,7 +31,7 @@ const (
 	RuleCheckpointUnavailable = "checkpoint-unavailable"
 	// RuleInvalidInput: the payload lacks what the judgement needs (pre-edit
 	// without a file path while a checkpoint is due).
-	RuleInvalidInput = "invalid-input"
+	RuleInvalidInput = verdict.RuleInvalidInput
 )
 
 // StopInput is one stop call (Claude Stop, Codex Stop, Gemini AfterAgent,

@@ -5,6 +5,7 @@ package verdict
 
 import (
 	"fmt"
+	"github.com/hookwarden/hookwarden/policy"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,8 +49,16 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
+// RuleInvalidInput is the rule id of every deny for a payload the engine
+// cannot read, decode or judge for want of a field it needs (the
+// dispatcher's unreadable stdin, the edit guard's missing target path, the
+// stop gate's pre-edit without a file path), and of the rendered
+// interceptor's and launcher's fail-closed answers. One definition, so the
+// engine and what templates render cannot drift apart.
+const RuleInvalidInput = "invalid-input"
+
 // MaxReasonBytes caps every reason the engine emits (DESIGN.md conventions).
-const MaxReasonBytes = 4096
+const MaxReasonBytes = policy.MaxReasonBytes
 
 // Verdict is one decision. RuleID is the stable id of the rule that decided a
 // Deny (e.g. "git-no-verify", "checkpoint-due", "invalid-input"), empty

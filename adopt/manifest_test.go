@@ -16,7 +16,7 @@ func TestManifestOnTheHookFastPath(t *testing.T) {
 		{templates.DefaultClients(), nil, templates.DefaultEvents()},
 		{templates.DefaultClients(), []string{}, templates.DefaultEvents()},
 		{[]string{"claude"}, []string{"launcher", "context"}, []string{"pre-tool"}},
-		{[]string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}, Steps, []string{"pre-tool", "pre-edit", "post-tool", "stop"}},
+		{[]string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}, Steps(), []string{"pre-tool", "pre-edit", "post-tool", "stop"}},
 		{[]string{}, nil, []string{}},
 	}
 	for _, tc := range cases {

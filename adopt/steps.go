@@ -52,12 +52,14 @@ const (
 	StepContext = "context"
 )
 
-// Steps lists every step name in write order, the manifest named first as in
-// the issue (it is written last).
-var Steps = []string{
-	StepManifest, StepGitIgnore,
-	templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin,
-	StepContext, StepAgentHooks,
+// Steps returns, as a new slice, every step name in write order, the
+// manifest named first as in the issue (it is written last).
+func Steps() []string {
+	return []string{
+		StepManifest, StepGitIgnore,
+		templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin,
+		StepContext, StepAgentHooks,
+	}
 }
 
 // RegisteredEvents returns the neutral events adopt, conform and audit
@@ -115,8 +117,8 @@ func ValidateDecline(decline []string) error {
 		if d == StepManifest {
 			return fmt.Errorf("decline %q: the manifest cannot be declined (it marks the repository governed)", d)
 		}
-		if !slices.Contains(Steps, d) {
-			return fmt.Errorf("decline %q: unknown step (steps: %s)", d, strings.Join(Steps[1:], ", "))
+		if steps := Steps(); !slices.Contains(steps, d) {
+			return fmt.Errorf("decline %q: unknown step (steps: %s)", d, strings.Join(steps[1:], ", "))
 		}
 	}
 	if slices.Contains(decline, templates.StepLauncher) {

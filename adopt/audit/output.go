@@ -159,7 +159,7 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "hookwarden", Version: r.Version,
 		InformationURI: "https://github.com/hookwarden/hookwarden"}}, Results: []sarifResult{}}
 	index := map[string]int{}
-	for i, rule := range Rules {
+	for i, rule := range rules {
 		index[rule.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID: rule.ID, Name: ruleName(rule.ID),

@@ -1,5 +1,7 @@
 package audit
 
+import "slices"
+
 // Severity of a finding. An error means a governed client is not guarded as
 // the manifest says (exit 1); a warning means it is guarded but something
 // will bite later (exit 1 only with --strict); a note is information that
@@ -90,9 +92,12 @@ const (
 	IDRepositoryUnreadable = "repository-unreadable"
 )
 
-// Rules lists every finding kind in a stable order (the order of the SARIF
-// rules array).
-var Rules = []Rule{
+// Rules returns, as a new slice, every finding kind in a stable order (the
+// order of the SARIF rules array).
+func Rules() []Rule { return slices.Clone(rules) }
+
+// rules is the table Rules and RuleByID read.
+var rules = []Rule{
 	{IDNotGoverned, Error, "The repository is not governed (no .hookwarden.yaml).",
 		"No .hookwarden.yaml at the repository root, so no agent client is guarded here. Run `hookwarden adopt <path>`."},
 	{IDManifestInvalid, Error, "The repository's .hookwarden.yaml is invalid.",
@@ -159,7 +164,7 @@ var Rules = []Rule{
 
 // RuleByID returns the rule with id and whether it exists.
 func RuleByID(id string) (Rule, bool) {
-	for _, r := range Rules {
+	for _, r := range rules {
 		if r.ID == id {
 			return r, true
 		}

@@ -19,7 +19,7 @@ import (
 // fleetFlags are the flags adopt and conform share.
 func fleetFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "decline", Usage: "skip an adopt step (repeatable or comma separated): " + strings.Join(adopt.Steps[1:], ", ")},
+		&cli.StringSliceFlag{Name: "decline", Usage: "skip an adopt step (repeatable or comma separated): " + strings.Join(adopt.Steps()[1:], ", ")},
 		&cli.BoolFlag{Name: "force", Usage: "register into a Gemini file whose hooks are switched off; replace hand-edited rendered files"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "write nothing; print the unified diff of every shared file that would change (settings, .gitignore, manifest), one line per rendered file, and the report the real run would give"},
 		&cli.StringFlag{Name: "diff", Value: "settings", Usage: "with --dry-run: `settings` (diffs of shared files, one line per rendered file) or all (every diff in full)"},

@@ -69,11 +69,3 @@ func newApp() *cli.Command {
 		},
 	}
 }
-
-// notBuilt is the action of a verb whose issue has not landed yet: it says so
-// on stderr and exits 2, never pretending to have done the work.
-func notBuilt(verb string) cli.ActionFunc {
-	return func(context.Context, *cli.Command) error {
-		return cli.Exit("hookwarden: "+verb+": not available in this build yet", 2)
-	}
-}

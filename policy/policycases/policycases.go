@@ -96,26 +96,27 @@ func Load(path string) ([]Case, error) {
 	return doc.Cases, nil
 }
 
-// CorpusFiles are the corpus files of testdata/policy replayed alike through
+// corpusFiles are the corpus files of testdata/policy replayed alike through
 // Judge, JudgeText (parity cases), the hook in every dialect and the
 // rendered interceptors: the original corpus, issue 14's self-protection
 // and code-is-code cases, and its growth shapes (growth.json, whose
 // scan-bound-targets cases are the hook's directory scan, not Judge's:
 // IsHookOnly).
-var CorpusFiles = []string{"cases.json", "selfprotect.json", "growth.json"}
+var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json"}
 
 // IsHookOnly reports whether c expects a rule that only the hook's
 // directory scan (engine/workspace) answers, scan-bound-targets: Judge
 // alone cannot answer it.
 func (c Case) IsHookOnly() bool { return c.Rule == "scan-bound-targets" }
 
-// LoadCorpus reads CorpusFiles from dir (testdata/policy), each with Load,
-// and returns their cases in that order, or an error naming the file for a
-// file Load refuses or a case id that two files share.
+// LoadCorpus reads the corpus files (cases.json, selfprotect.json,
+// growth.json) from dir (testdata/policy), each with Load, and returns their
+// cases in that order, or an error naming the file for a file Load refuses
+// or a case id that two files share.
 func LoadCorpus(dir string) ([]Case, error) {
 	var all []Case
 	from := map[string]string{}
-	for _, name := range CorpusFiles {
+	for _, name := range corpusFiles {
 		n := filepath.Join(dir, name)
 		cases, err := Load(n)
 		if err != nil {

@@ -56,11 +56,12 @@ const (
 	ScopeAll = "all"
 )
 
-// Clients lists the client names a `clients:` entry may hold.
-var Clients = []string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}
+// clients lists the client names a `clients:` entry may hold (read only).
+var clients = []string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}
 
-// Events lists the neutral event names a `hooks.events:` entry may hold.
-var Events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment"}
+// events lists the neutral event names a `hooks.events:` entry may hold
+// (read only).
+var events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment"}
 
 // stepName reports whether s matches ^[a-z][a-z0-9-]*$ (an adopt step name).
 func stepName(s string) bool {
@@ -385,7 +386,7 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 			}
 			f.Version, seenVersion = n, true
 		case "clients":
-			l, err := enumList(key, v, Clients)
+			l, err := enumList(key, v, clients)
 			if err != nil {
 				return err
 			}
@@ -414,7 +415,7 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 					}
 					f.Hooks.Scope = s
 				case "hooks.events":
-					l, err := enumList(key, v, Events)
+					l, err := enumList(key, v, events)
 					if err != nil {
 						return err
 					}

@@ -63,8 +63,8 @@ const (
 	ClientAgy = "agy"
 )
 
-// AllClients is every accepted client name, in the order files are planned.
-var AllClients = []string{ClientClaude, ClientCodex, ClientGemini, ClientCopilot, ClientCursor, ClientOpencode, ClientAgy}
+// allClients is every accepted client name, in the order files are planned.
+var allClients = []string{ClientClaude, ClientCodex, ClientGemini, ClientCopilot, ClientCursor, ClientOpencode, ClientAgy}
 
 // Target file paths (slash-separated, relative to the target directory).
 const (
@@ -92,8 +92,9 @@ const (
 // Options configure Compile. Source is the AGENTS.md path (default
 // "AGENTS.md"; a relative path is resolved against TargetDir). TargetDir is the
 // directory the files are written into (default "."). Clients selects the
-// clients (names as the Client* constants; nil or empty = AllClients); the
-// read-only projection is always planned. LineBudget is the per-file line
+// clients (names as the Client* constants; nil or empty = every client:
+// claude, codex, gemini, copilot, cursor, opencode, agy); the read-only
+// projection is always planned. LineBudget is the per-file line
 // budget (0 = DefaultLineBudget, negative = no budget). Version is the
 // generator version written into headers ("" = internal/buildinfo.Version;
 // tests pin it).
@@ -427,7 +428,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 
 func normClients(in []string) ([]string, error) {
 	if len(in) == 0 {
-		return AllClients, nil
+		return slices.Clone(allClients), nil
 	}
 	seen := map[string]bool{}
 	for _, c := range in {
@@ -436,20 +437,20 @@ func normClients(in []string) ([]string, error) {
 			if part == "" {
 				continue
 			}
-			if !slices.Contains(AllClients, part) {
-				return nil, fmt.Errorf("hookwarden: compile-context: unknown client %q (known: %s)", part, strings.Join(AllClients, ", "))
+			if !slices.Contains(allClients, part) {
+				return nil, fmt.Errorf("hookwarden: compile-context: unknown client %q (known: %s)", part, strings.Join(allClients, ", "))
 			}
 			seen[part] = true
 		}
 	}
 	var out []string
-	for _, c := range AllClients {
+	for _, c := range allClients {
 		if seen[c] {
 			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
-		return AllClients, nil
+		return slices.Clone(allClients), nil
 	}
 	return out, nil
 }

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"slices"
 
 	"github.com/urfave/cli/v3"
 
@@ -36,24 +33,6 @@ func compileContextCommand() *cli.Command {
 	}
 }
 
-type ccFileReport struct {
-	Path    string `json:"path"`
-	Client  string `json:"client"`
-	Status  string `json:"status"`
-	Refusal string `json:"refusal,omitempty"`
-}
-
-type ccReport struct {
-	Source       string                 `json:"source"`
-	SourceDigest string                 `json:"source_sha256"`
-	Verify       bool                   `json:"verify"`
-	Files        []ccFileReport         `json:"files"`
-	Findings     []agentcontext.Finding `json:"findings,omitempty"`
-	Written      []string               `json:"written,omitempty"`
-	Notes        []string               `json:"notes,omitempty"`
-	Error        string                 `json:"error,omitempty"`
-}
-
 func runCompileContext(ctx context.Context, c *cli.Command) error {
 	if c.NArg() > 0 {
 		return cli.Exit("hookwarden: compile-context: takes no arguments (use --source and --target-dir)", 2)
@@ -70,6 +49,17 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 	})
 	out := c.Root().Writer
 	asJSON := c.Bool("json")
+	write := func(r agentcontext.Report) {
+		var werr error
+		if asJSON {
+			werr = r.WriteJSON(out)
+		} else {
+			werr = r.WriteText(out)
+		}
+		if werr != nil {
+			fmt.Fprintf(os.Stderr, "hookwarden: compile-context: %v\n", werr)
+		}
+	}
 	if err != nil {
 		code := 2 // unreadable source, unknown client: unusable input
 		var be *agentcontext.BudgetError
@@ -77,29 +67,14 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 			code = 1 // the source is over its line budget: a failed run
 		}
 		if asJSON {
-			ccWriteJSON(out, ccReport{Verify: c.Bool("verify"), Error: err.Error()})
+			write(agentcontext.Report{Verify: c.Bool("verify"), Error: err.Error()})
 		}
 		return cli.Exit(err.Error(), code)
 	}
-	rep := ccReport{Source: plan.Source, SourceDigest: plan.SourceDigest, Verify: c.Bool("verify"), Notes: plan.Notes}
-	for _, f := range plan.Files {
-		rep.Files = append(rep.Files, ccFileReport{Path: f.Path, Client: f.Client, Status: string(f.Status), Refusal: f.Refusal})
-	}
-	if c.Bool("verify") {
+	rep := agentcontext.NewReport(plan, c.Bool("verify"))
+	if rep.Verify {
 		rep.Findings = agentcontext.Verify(plan)
-		if asJSON {
-			ccWriteJSON(out, rep)
-		} else {
-			for _, f := range rep.Findings {
-				fmt.Fprintf(out, "%s: %s: %s\n", f.Problem, f.Path, f.Reason)
-				if f.Diff != "" {
-					fmt.Fprint(out, f.Diff)
-				}
-			}
-			if len(rep.Findings) == 0 {
-				fmt.Fprintf(out, "all %d files up to date\n", len(plan.Files))
-			}
-		}
+		write(rep)
 		if len(rep.Findings) > 0 {
 			return cli.Exit(fmt.Sprintf("hookwarden: compile-context: %d file(s) missing, stale or refused; run hookwarden compile-context (and resolve any refusal it prints)", len(rep.Findings)), 1)
 		}
@@ -110,36 +85,9 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		rep.Error = err.Error()
 	}
-	if asJSON {
-		ccWriteJSON(out, rep)
-	} else {
-		for _, f := range plan.Files {
-			switch f.Status {
-			case agentcontext.StatusRefused:
-				fmt.Fprintf(out, "refused    %s: %s\n", f.Path, f.Refusal)
-			case agentcontext.StatusUnchanged:
-				fmt.Fprintf(out, "unchanged  %s\n", f.Path)
-			default:
-				if slices.Contains(written, f.Path) {
-					fmt.Fprintf(out, "wrote      %s\n", f.Path)
-				}
-			}
-		}
-		for _, n := range plan.Notes {
-			fmt.Fprintf(out, "note       %s\n", n)
-		}
-	}
+	write(rep)
 	if err != nil {
 		return cli.Exit(err.Error(), 1)
 	}
 	return nil
-}
-
-func ccWriteJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(os.Stderr, "hookwarden: compile-context: json: %v\n", err)
-	}
 }

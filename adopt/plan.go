@@ -356,7 +356,11 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			if err != nil {
 				return p.fail("%s: %v", rel, err)
 			}
-			want = append(want, clientjson.Handler{NativeEvent: row.NativeEvent, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout})
+			onFailure, err := templates.OnFailure(client, ev)
+			if err != nil {
+				return p.fail("%s: %v", rel, err)
+			}
+			want = append(want, clientjson.Handler{NativeEvent: row.NativeEvent, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout, OnFailure: onFailure})
 		}
 		var src []byte
 		if snap.Exists {

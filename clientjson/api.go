@@ -24,11 +24,17 @@ package clientjson
 // Matcher ("" means the group carries no matcher key), a handler
 // {"type":"command","command":Command,"timeout":Timeout}. Timeout is in the
 // client's own unit (Claude and Codex seconds, Gemini milliseconds).
+// OnFailure, when not "", is written as the handler's "onFailure" member
+// (Claude Code 2.1.295+: "block" makes a hook that cannot start, crashes,
+// times out or exits with another code than 0 or 2 block the action; see
+// templates.OnFailure) and conform sets it on a serving handler that lacks
+// it or holds another value.
 type Handler struct {
 	NativeEvent string
 	Matcher     string
 	Command     string
 	Timeout     float64
+	OnFailure   string
 }
 
 // Options steer Merge. Owner is the one definition of our rows (see Owner;
@@ -70,6 +76,9 @@ type Found struct {
 	HasArgs     bool
 	Timeout     float64
 	HasTimeout  bool
-	Line        int
-	Claim       Claim
+	// OnFailure is the handler's "onFailure" string ("" when absent,
+	// "\x00" when not a string).
+	OnFailure string
+	Line      int
+	Claim     Claim
 }

@@ -174,6 +174,10 @@ func handlerNode(h Handler) *node {
 		n.keys = append(n.keys, "timeout")
 		n.vals = append(n.vals, litNode(formatNumber(h.Timeout)))
 	}
+	if h.OnFailure != "" {
+		n.keys = append(n.keys, "onFailure")
+		n.vals = append(n.vals, litNode(quote(h.OnFailure)))
+	}
 	return n
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -21,6 +22,9 @@ type handlerView struct {
 	timeoutVal *hujson.Value
 	args       []string // the "args" array of an exec-form handler
 	hasArgs    bool     // the handler has an "args" member (any value)
+	onFailure  string   // the "onFailure" string ("\x00" when not a string)
+	hasOnFail  bool     // the handler has an "onFailure" member
+	onFailVal  *hujson.Value
 }
 
 // groupView is one matcher group of an event list.
@@ -95,6 +99,11 @@ func (dc *doc) hooks() hooksView {
 						case "args":
 							h.hasArgs = true
 							h.args = stringArray(m.Value.Value)
+						case "onFailure":
+							h.hasOnFail, h.onFailVal, h.onFailure = true, &m.Value, "\x00"
+							if isLit && lit.Kind() == '"' {
+								h.onFailure = lit.String()
+							}
 						}
 					}
 					g.handlers = append(g.handlers, h)
@@ -355,23 +364,40 @@ func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) 
 }
 
 // updateSplices rewrites the command (when rewrite: a stale form or a near
-// miss) and the timeout of our serving handler h when they differ from w;
-// nil when nothing is stale.
+// miss), the timeout and the onFailure member (when w.OnFailure is set) of
+// our serving handler h when they differ from w; nil when nothing is stale.
+// Members missing from h are inserted after its last member, in one splice.
 func (dc *doc) updateSplices(st style, h handlerView, w Handler, rewrite bool) []splice {
 	var sp []splice
 	if rewrite && h.command != w.Command {
 		sp = append(sp, splice{pos: h.commandVal.StartOffset, del: h.commandVal.EndOffset - h.commandVal.StartOffset, ins: quote(w.Command)})
 	}
+	var missing []string // members to insert, rendered without layout
 	if w.Timeout > 0 {
 		switch {
 		case h.hasTimeout && h.timeout != w.Timeout:
 			sp = append(sp, splice{pos: h.timeoutVal.StartOffset, del: h.timeoutVal.EndOffset - h.timeoutVal.StartOffset, ins: formatNumber(w.Timeout)})
 		case !h.hasTimeout:
-			b := boxOf(h.val)
-			sp = append(sp, st.insertText(dc.src, b, b.multiLine(), func(bool, string) string {
-				return quote("timeout") + st.colon + formatNumber(w.Timeout)
-			})...)
+			missing = append(missing, quote("timeout")+st.colon+formatNumber(w.Timeout))
 		}
+	}
+	if w.OnFailure != "" {
+		switch {
+		case h.hasOnFail && h.onFailure != w.OnFailure:
+			sp = append(sp, splice{pos: h.onFailVal.StartOffset, del: h.onFailVal.EndOffset - h.onFailVal.StartOffset, ins: quote(w.OnFailure)})
+		case !h.hasOnFail:
+			missing = append(missing, quote("onFailure")+st.colon+quote(w.OnFailure))
+		}
+	}
+	if len(missing) > 0 {
+		b := boxOf(h.val)
+		sp = append(sp, st.insertText(dc.src, b, b.multiLine(), func(expanded bool, base string) string {
+			sep := st.comma
+			if expanded {
+				sep = "," + st.nl + base
+			}
+			return strings.Join(missing, sep)
+		})...)
 	}
 	return sp
 }
@@ -519,7 +545,7 @@ func Registered(path string, src []byte, client string, owner *Owner) ([]Found, 
 				}
 				line, _ := lineCol(dc.src, h.val.StartOffset)
 				out = append(out, Found{NativeEvent: ev.name, Matcher: g.matcher, Command: h.command,
-					Args: h.args, HasArgs: h.hasArgs, Timeout: h.timeout, HasTimeout: h.hasTimeout, Line: line,
+					Args: h.args, HasArgs: h.hasArgs, Timeout: h.timeout, HasTimeout: h.hasTimeout, OnFailure: h.onFailure, Line: line,
 					Claim: owner.Claim(h.command, h.args, h.hasArgs)})
 			}
 		}

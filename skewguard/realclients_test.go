@@ -86,3 +86,66 @@ func TestRealClients(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRealClaudeOnFailure runs the real Claude Code 2.1.328 (../shared/e2e's
+// recipe and mock model) with one PreToolUse handler for Bash that fails:
+// it cannot start (a launcher path that does not exist, run directly: status
+// 127), it crashes (the shell kills itself with SIGSEGV), or it sleeps past
+// its 2 s timeout. With "onFailure": "block" (as adopt writes it on our
+// pre-tool and pre-edit rows) each blocks the harmless Bash call; without it
+// (the control) each lets the call through, which is why the field is
+// written. Needs HOOKWARDEN_CLIENTS_DIR, like TestRealClients.
+func TestRealClaudeOnFailure(t *testing.T) {
+	if os.Getenv("HOOKWARDEN_CLIENTS_DIR") == "" {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatal("HOOKWARDEN_CLIENTS_DIR is not set and HOOKWARDEN_E2E=require")
+		}
+		t.Skip("stated skip: HOOKWARDEN_CLIENTS_DIR is not set, so the real clients cannot be found (HOOKWARDEN_E2E=require makes this a failure)")
+	}
+	e2eDir := os.Getenv("HOOKWARDEN_E2E_DIR")
+	if e2eDir == "" {
+		e2eDir, _ = filepath.Abs("../../shared/e2e")
+	}
+	if _, err := os.Stat(filepath.Join(e2eDir, "e2e.py")); err != nil {
+		t.Fatalf("the e2e harness is not at %s (set HOOKWARDEN_E2E_DIR): %v", e2eDir, err)
+	}
+	driver, _ := filepath.Abs("../testdata/templates/e2e_onfailure.py")
+	if f, _ := templates.OnFailure("claude", "pre-tool"); f != "block" {
+		t.Fatalf("templates.OnFailure(claude, pre-tool) = %q; this test shows why it must be block", f)
+	}
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for _, tc := range []struct{ name, command, timeout string }{
+		{"launcher missing", `"${CLAUDE_PROJECT_DIR}/.hookwarden/missing.sh" claude pre-tool`, "15"},
+		{"launcher crashes", `kill -SEGV $$`, "15"},
+		{"launcher sleeps past its timeout", `sleep 30`, "2"},
+	} {
+		for _, onFailure := range []string{"block", "-"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				out, err := exec.Command("python3", driver, e2eDir, tc.command, tc.timeout, onFailure).Output()
+				if err != nil {
+					t.Errorf("%s, onFailure %s: driver: %v", tc.name, onFailure, err)
+					return
+				}
+				var r struct {
+					RC      int     `json:"rc"`
+					Seconds float64 `json:"seconds"`
+					ToolRan bool    `json:"tool_ran"`
+				}
+				if err := json.Unmarshal(out, &r); err != nil {
+					t.Errorf("%s: driver output %q: %v", tc.name, out, err)
+					return
+				}
+				t.Logf("%s, onFailure %s: rc %d, %.1f s, tool ran %v", tc.name, onFailure, r.RC, r.Seconds, r.ToolRan)
+				if want := onFailure == "-"; r.RC != 0 || r.ToolRan != want {
+					t.Errorf("%s, onFailure %s: rc %d, the Bash call ran: %v, want %v", tc.name, onFailure, r.RC, r.ToolRan, want)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}

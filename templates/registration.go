@@ -104,3 +104,29 @@ func RegistrationCommandWindows(client, event string) (string, error) {
 	}
 	return `python -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py" codex ` + event, nil
 }
+
+// OnFailure returns the "onFailure" value adopt writes on the (client, event)
+// row's handler, or "" when the row gets none. Claude Code reads it from
+// 2.1.295 (release notes of v2.1.295: "Added onFailure: "block" for command
+// and HTTP hooks: a hook that can't start, times out, or exits with an
+// unexpected code blocks the action instead of letting it through"); the
+// pinned 2.1.328's settings schema takes "continue" (the default: the failure
+// is reported and the action goes ahead) or "block" ("the failure counts as
+// exit code 2, so the action the event guards … is blocked. Ignored for async
+// hooks and on Stop, SubagentStop, TaskCompleted and TeammateIdle"). So it is
+// "block" on Claude's rows that guard an action, pre-tool and pre-edit
+// (PreToolUse), and "" elsewhere: Stop ignores it, post-tool guards nothing
+// (skewguard's TestRealClaudeOnFailure observes the blocks on 2.1.328).
+// Claude Code before 2.1.295 does not know the key; its settings schema
+// strips keys it does not know rather than rejecting the handler (zod's
+// default for objects, as 2.1.328 still does for this object) — not verified
+// on an older release here. Errors as RegistrationCommand.
+func OnFailure(client, event string) (string, error) {
+	if _, err := RegistrationCommand(client, event); err != nil {
+		return "", err
+	}
+	if client == "claude" && (event == "pre-tool" || event == "pre-edit") {
+		return "block", nil
+	}
+	return "", nil
+}

@@ -50,6 +50,8 @@ const (
 	IDRowUnwanted = "row-unwanted"
 	// IDTimeoutDrift: our hook row's timeout differs from the registration table's.
 	IDTimeoutDrift = "timeout-drift"
+	// IDOnFailure: our Claude row that guards an action lacks "onFailure": "block".
+	IDOnFailure = "on-failure-not-block"
 	// IDNotServed: a hookwarden row is present but not served by the launcher or the engine.
 	IDNotServed = "row-not-served"
 	// IDDuplicateHandler: several handlers serve the same hook row.
@@ -120,6 +122,8 @@ var rules = []Rule{
 		"A handler running one of our forms (or a near miss) sits under an event, matcher or client the manifest does not select, so conform removes it. Run `hookwarden conform <path>`."},
 	{IDTimeoutDrift, Error, "Our hook row's timeout differs from the registration table's.",
 		"The handler's timeout (or its absence) is not the row's client timeout from the registration table; conform writes the table's value. Run `hookwarden conform <path>`."},
+	{IDOnFailure, Error, "Our Claude hook row that guards an action does not fail closed.",
+		"Claude Code lets a tool call through when its PreToolUse hook cannot start, crashes, times out or exits with another code than 0 or 2, unless the handler says \"onFailure\": \"block\" (Claude Code 2.1.295 and later). Our pre-tool and pre-edit handlers carry it (templates.OnFailure). Run `hookwarden conform <path>` to write it."},
 	{IDNotServed, Error, "A hookwarden row is present but not served by the launcher or the engine.",
 		"A handler refers to hookwarden but runs neither the launcher (.hookwarden/hook.sh) nor `hookwarden hook`, so the event is not judged by the engine. Run `hookwarden conform <path>`; remove the stray handler by hand."},
 	{IDDuplicateHandler, Warning, "Several handlers serve the same hook row.",

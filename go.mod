@@ -3,6 +3,7 @@ module github.com/hookwarden/hookwarden
 go 1.26.0
 
 require (
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/go-cmp v0.7.0
 	github.com/google/renameio/v2 v2.0.2

@@ -65,6 +65,7 @@ func newApp() *cli.Command {
 			clientsCommand(),
 			codexTrustCommand(),
 			spawnCommand(),
+			redactCommand(),
 			trustCommand(),
 		},
 	}

@@ -5,35 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hookwarden/hookwarden/internal/codexhash"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
-var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
-
 // ShellQuote joins argv into one POSIX shell command line that a POSIX
-// shell splits back into exactly argv: words made only of
-// [A-Za-z0-9_@%+=:,./-] stay bare, every other word is single-quoted with
-// each ' written as '\”; the empty word is ”.
-func ShellQuote(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		if shellSafe().MatchString(a) {
-			parts[i] = a
-			continue
-		}
-		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(parts, " ")
-}
+// shell splits back into exactly argv (internal/shellquote.Join).
+func ShellQuote(argv []string) string { return shellquote.Join(argv) }
 
 // commandOf is the command string a hook handler carries: the legacy string
 // as written, else the shell-quoted argv.

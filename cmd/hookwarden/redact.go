@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/hookwarden/hookwarden/engine/redact"
+)
+
+// redactCommand is `hookwarden redact --hook EVENT --engine ENGINE`, the
+// reference redaction hook a deployment attaches as a library entry (issue
+// 17 item 3); the logic is engine/redact's. Exit 0 on success, 2 for a
+// Codex pre-tool deny (Codex's blocking code), 1 on a failure that refuses
+// the spawn or fails the run, with the reason on stderr.
+func redactCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "redact",
+		Usage:     "the reference redaction hook: prompt, pre-tool, post-tool, stop and exit events of a spawn under a redaction entry",
+		ArgsUsage: "(with --hook run: -- COMMAND...)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "hook", Required: true, Usage: "prompt | pre-tool | post-tool | stop | exit | run"},
+			&cli.StringFlag{Name: "engine", Required: true, Usage: "claude or codex"},
+			&cli.StringFlag{Name: "values", Usage: "the configured values file {\"version\":1,\"values\":{token: value}} (mode 0600, this account's; prompt only)"},
+		},
+		Action: redactAction,
+	}
+}
+
+func redactAction(ctx context.Context, c *cli.Command) error {
+	hook, engine := c.String("hook"), c.String("engine")
+	if !slices.Contains([]string{"claude", "codex"}, engine) {
+		return cli.Exit("hookwarden redact: --engine must be claude or codex", 2)
+	}
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		self = ""
+	}
+	e := redact.Env{Engine: engine, ValuesPath: c.String("values"), Self: self, Getenv: os.Getenv,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	switch hook {
+	case redact.HookPrompt:
+		if !filepath.IsAbs(e.ValuesPath) {
+			return cli.Exit("hookwarden redact: --hook prompt needs --values with an absolute path", 2)
+		}
+		err = redact.Prompt(e)
+	case redact.HookPreTool:
+		err = redact.PreTool(e)
+	case redact.HookPostTool:
+		err = redact.PostTool(e)
+	case redact.HookStop:
+		err = redact.Stop(e)
+	case redact.HookExit:
+		err = redact.Exit(e)
+	case redact.HookRun:
+		code, rerr := redact.Run(ctx, e, c.Args().Slice())
+		if rerr != nil {
+			fmt.Fprintln(os.Stderr, rerr)
+		}
+		if code != 0 {
+			return cli.Exit("", code)
+		}
+		return nil
+	default:
+		return cli.Exit("hookwarden redact: --hook must be prompt, pre-tool, post-tool, stop, exit or run", 2)
+	}
+	if errors.Is(err, redact.ErrBlock) {
+		return cli.Exit("", 2)
+	}
+	if err != nil {
+		return cli.Exit("hookwarden redact: "+err.Error(), 1)
+	}
+	return nil
+}

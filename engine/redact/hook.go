@@ -1,0 +1,665 @@
+package redact
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/hookwarden/hookwarden/internal/regread"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
+)
+
+// Hook names of `hookwarden redact --hook`. Prompt, PreTool, PostTool,
+// Stop and Exit are the redaction entry's events (ADR-0134 D7); Run is the
+// shell route's redactor, the program a rewritten shell command runs.
+const (
+	HookPrompt   = "prompt"
+	HookPreTool  = "pre-tool"
+	HookPostTool = "post-tool"
+	HookStop     = "stop"
+	HookExit     = "exit"
+	HookRun      = "run"
+)
+
+// Bounds of what the hook reads: a hook payload, a file read for the model
+// (larger files are denied, not truncated), a transcript, and a shell
+// command's combined output (past it the command is killed and its
+// redacted output ends with a notice).
+const (
+	MaxPayloadBytes    = 16 << 20
+	MaxReadBytes       = 4 << 20
+	MaxTranscriptBytes = 512 << 20
+	MaxOutputBytes     = 16 << 20
+)
+
+// Env is what one hook process sees: its argv choices, its environment and
+// its streams.
+type Env struct {
+	Engine     string // claude or codex
+	ValuesPath string // the configured values file (--values)
+	Self       string // absolute path of this hookwarden binary (for the shell route)
+	Getenv     func(string) string
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
+}
+
+// Failure is a hook outcome that fails the run or refuses the spawn; the
+// command prints it on stderr and exits 1.
+type Failure struct{ Reason string }
+
+func (f *Failure) Error() string { return "hookwarden redact: " + f.Reason }
+
+func fail(format string, a ...any) error { return &Failure{Reason: fmt.Sprintf(format, a...)} }
+
+// ErrBlock is PreTool's answer for Codex: the reason is on stderr and the
+// command exits 2, which codex-cli 0.169.0 takes as a deny ("Command
+// blocked by PreToolUse hook: <stderr>", ../shared/e2e README section 2).
+var ErrBlock = errors.New("blocked")
+
+func readPayload(r io.Reader, v any) error {
+	b, err := io.ReadAll(io.LimitReader(r, MaxPayloadBytes+1))
+	if err != nil {
+		return fail("read payload: %v", err)
+	}
+	if len(b) > MaxPayloadBytes {
+		return fail("payload larger than %d bytes", MaxPayloadBytes)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fail("payload is not the expected JSON: %v", err)
+	}
+	return nil
+}
+
+// loadRunTable reads the run's table from HOOKWARDEN_HOOK_TABLE (mode 0600,
+// this account's).
+func loadRunTable(e Env) (*Matcher, []byte, error) {
+	p := e.Getenv(EnvTable)
+	if p == "" || !filepath.IsAbs(p) {
+		return nil, nil, fail("%s is not set to an absolute path", EnvTable)
+	}
+	_, m, b, err := LoadTable(p)
+	if err != nil {
+		return nil, nil, fail("table: %v", err)
+	}
+	return m, b, nil
+}
+
+// Receipt is one line of the run's receipts file (HOOKWARDEN_HOOK_RECEIPTS):
+// the event, the engine's id for the tool call, the tool, the route taken
+// ("read", "shell", "deny", "block", "pass") and, for a stop scan, the
+// count (-1 when the transcript could not be scanned) and the transcript
+// path the engine named.
+type Receipt struct {
+	Event      string `json:"event"`
+	Engine     string `json:"engine"`
+	ToolUseID  string `json:"tool_use_id,omitempty"`
+	Tool       string `json:"tool,omitempty"`
+	Route      string `json:"route,omitempty"`
+	Count      *int   `json:"count,omitempty"`
+	Transcript string `json:"transcript_path,omitempty"`
+}
+
+// appendReceipt appends one JSON line to the receipts file, which must
+// already exist as this account's 0600 regular file (spawn exec creates
+// it); it is opened without following a link and non-blocking.
+func appendReceipt(e Env, r Receipt) error {
+	p := e.Getenv(EnvReceipts)
+	if p == "" || !filepath.IsAbs(p) {
+		return fail("%s is not set to an absolute path", EnvReceipts)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return fail("receipts: %v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || !ownedBySelf(fi) {
+		return fail("receipts %s: not this account's 0600 regular file", p)
+	}
+	b, _ := json.Marshal(r)
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		return fail("receipts %s: %v", p, err)
+	}
+	return nil
+}
+
+// PromptText is one channel of agent_prompt's texts.
+type PromptText struct {
+	Channel string `json:"channel"`
+	Text    string `json:"text"`
+}
+
+// PromptPayload is agent_prompt's stdin:
+// {"version":1,"run_id","engine","child":n,"texts":[{channel,text}]}.
+type PromptPayload struct {
+	Version int          `json:"version"`
+	RunID   string       `json:"run_id"`
+	Engine  string       `json:"engine"`
+	Child   int          `json:"child"`
+	Texts   []PromptText `json:"texts"`
+}
+
+// Prompt is the agent_prompt hook: it reads the configured values file
+// (ReadPrivate: this account's, mode 0600), at child 1 writes them whole as
+// the run's table (WriteRunFile at HOOKWARDEN_HOOK_TABLE; a later child
+// writes nothing), and prints {"texts":[…]} with every channel, in order,
+// each value replaced by its token.
+func Prompt(e Env) error {
+	var p PromptPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return err
+	}
+	if p.Version != 1 || p.Child < 1 {
+		return fail("agent_prompt payload: want version 1 and child >= 1")
+	}
+	b, err := ReadPrivate(e.ValuesPath)
+	if err != nil {
+		return fail("values: %v", err)
+	}
+	t, m, err := ParseTable(b)
+	if err != nil {
+		return fail("values %s: %v", e.ValuesPath, err)
+	}
+	if p.Child == 1 {
+		tp := e.Getenv(EnvTable)
+		if tp == "" || !filepath.IsAbs(tp) {
+			return fail("%s is not set to an absolute path", EnvTable)
+		}
+		body, err := t.Marshal()
+		if err != nil {
+			return fail("table: %v", err)
+		}
+		if err := WriteRunFile(tp, body); err != nil {
+			return fail("table: %v", err)
+		}
+	}
+	out := struct {
+		Texts []PromptText `json:"texts"`
+	}{Texts: make([]PromptText, len(p.Texts))}
+	for i, x := range p.Texts {
+		r, _, err := m.Redact([]byte(x.Text))
+		if err != nil {
+			return fail("channel %s: %v", x.Channel, err)
+		}
+		out.Texts[i] = PromptText{Channel: x.Channel, Text: string(r)}
+	}
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// ToolPayload is the part of a PreToolUse / PostToolUse / Stop payload the
+// hook reads; the fields are those Claude Code 2.1.328 and codex-cli
+// 0.169.0 send (recorded in testdata/clients/claude/2.1.328/pre-tool.json,
+// post-tool.deny-allow.json, stop.json and
+// testdata/clients/codex/0.169.0/pre-tool.exit2.json).
+type ToolPayload struct {
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+	ToolUseID      string          `json:"tool_use_id"`
+}
+
+// Policy is the run's read policy file (HOOKWARDEN_HOOK_POLICY):
+// {"version":1,"allow":[abs dir…],"deny":[abs dir…]}. A read is admitted
+// when the file's real path lies under an allowed directory and under no
+// denied one; the directory of the run's table is always denied.
+type Policy struct {
+	Version int      `json:"version"`
+	Allow   []string `json:"allow"`
+	Deny    []string `json:"deny"`
+}
+
+func under(p, dir string) bool {
+	dir = filepath.Clean(dir)
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator)) || dir == "/"
+}
+
+// admitRead returns the real path of file when the policy admits a read.
+func admitRead(e Env, file, cwd string) (string, error) {
+	pp := e.Getenv(EnvPolicy)
+	if pp == "" || !filepath.IsAbs(pp) {
+		return "", fail("%s is not set to an absolute path", EnvPolicy)
+	}
+	b, err := ReadPrivate(pp)
+	if err != nil {
+		return "", fail("read policy: %v", err)
+	}
+	var pol Policy
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&pol); err != nil || pol.Version != 1 {
+		return "", fail("read policy %s: not a version-1 policy", pp)
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(cwd, file)
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return "", fail("read %s: %v", file, err)
+	}
+	deny := append(slices.Clone(pol.Deny), filepath.Dir(e.Getenv(EnvTable)), filepath.Dir(pp))
+	for _, dd := range deny {
+		rd, err := filepath.EvalSymlinks(dd)
+		if err != nil {
+			rd = filepath.Clean(dd)
+		}
+		if under(real, rd) || under(real, filepath.Clean(dd)) {
+			return "", fail("read %s: the read policy denies it", file)
+		}
+	}
+	for _, a := range pol.Allow {
+		ra, err := filepath.EvalSymlinks(a)
+		if err == nil && under(real, ra) {
+			return real, nil
+		}
+	}
+	return "", fail("read %s: outside the read policy", file)
+}
+
+// preToolAnswer is Claude Code's PreToolUse JSON answer:
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
+// "allow"|"deny","permissionDecisionReason":…,"updatedInput":{…}}}
+// (updatedInput appears in the 2.1.328 bundle's permission code: "updatedInput
+// for <tool> failed schema validation").
+func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any) error {
+	h := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": decision}
+	if reason != "" {
+		h["permissionDecisionReason"] = reason
+	}
+	if updated != nil {
+		h["updatedInput"] = updated
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{"hookSpecificOutput": h})
+}
+
+// PreTool is the pre_tool hook. Claude: a Read is performed by the hook
+// under the read policy and its redacted text returned as the deny reason
+// the model sees; a Bash command is rewritten to run under `hookwarden
+// redact --hook run` so its stdout and stderr pass the redactor (a command
+// that itself holds a table value is denied: the rewritten input never
+// carries one); every other tool is denied. Codex: every tool is denied
+// (no rewrite was observed for codex-cli 0.169.0). Each call appends a
+// receipt with the tool call's id first; when the receipt cannot be
+// written the call is denied.
+func PreTool(e Env) error {
+	var p ToolPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return err
+	}
+	m, _, err := loadRunTable(e)
+	if err != nil {
+		return err
+	}
+	route, reason := "deny", ""
+	var updated map[string]any
+	switch {
+	case e.Engine == "claude" && p.ToolName == "Read":
+		var in struct {
+			FilePath string `json:"file_path"`
+		}
+		json.Unmarshal(p.ToolInput, &in)
+		real, err := admitRead(e, in.FilePath, p.Cwd)
+		if err != nil {
+			reason = err.Error()
+			break
+		}
+		b, err := regread.File(real, MaxReadBytes)
+		if err != nil {
+			reason = fmt.Sprintf("hookwarden redact: read %s: %v", in.FilePath, err)
+			break
+		}
+		r, _, err := m.Redact(b)
+		if err != nil {
+			reason = "hookwarden redact: the file could not be redacted; not shown"
+			break
+		}
+		route, reason = "read", fmt.Sprintf("hookwarden read %s for you (redacted):\n%s", in.FilePath, r)
+	case e.Engine == "claude" && p.ToolName == "Bash":
+		var in map[string]any
+		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
+			reason = "hookwarden redact: unreadable Bash input"
+			break
+		}
+		cmd, _ := in["command"].(string)
+		if cmd == "" || m.Contains([]byte(cmd)) {
+			reason = "hookwarden redact: the command is empty or holds a redacted value; use the token's variable instead"
+			break
+		}
+		if !filepath.IsAbs(e.Self) {
+			reason = "hookwarden redact: the redactor's own path is unknown"
+			break
+		}
+		in["command"] = shellquote.Join([]string{e.Self, "redact", "--hook", HookRun, "--engine", e.Engine, "--", "/bin/sh", "-c", cmd})
+		route, updated = "shell", in
+	default:
+		reason = fmt.Sprintf("hookwarden redact: %s is not a mediated route under the redaction entry (file reads and shell commands are)", p.ToolName)
+	}
+	if err := appendReceipt(e, Receipt{Event: "pre_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route, Transcript: p.TranscriptPath}); err != nil {
+		route, updated, reason = "deny", nil, err.Error()
+	}
+	if e.Engine == "codex" {
+		// codex-cli 0.169.0: exit 2 with the reason on stderr blocks the
+		// call ("Command blocked by PreToolUse hook", e2e README section 2)
+		fmt.Fprintln(e.Stderr, reason)
+		return ErrBlock
+	}
+	if route == "shell" {
+		return preToolAnswer(e.Stdout, "allow", "output passes the hookwarden redactor", updated)
+	}
+	return preToolAnswer(e.Stdout, "deny", reason, nil)
+}
+
+// PostTool is the post_tool hook: a tool result holding a table value (in
+// any spelling) is blocked ({"decision":"block","reason":…}, Claude Code's
+// PostToolUse form) and the block receipted; any other result passes.
+func PostTool(e Env) error {
+	var p ToolPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return err
+	}
+	m, _, err := loadRunTable(e)
+	if err != nil {
+		return err
+	}
+	route := "pass"
+	if m.Contains(p.ToolResponse) {
+		route = "block"
+	}
+	if err := appendReceipt(e, Receipt{Event: "post_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route}); err != nil {
+		route = "block"
+	}
+	if route == "block" {
+		enc := json.NewEncoder(e.Stdout)
+		return enc.Encode(map[string]string{"decision": "block", "reason": "hookwarden redact: the tool result held a redacted value and was withheld"})
+	}
+	return nil
+}
+
+// readTranscript reads the transcript at path (regular file, bounded).
+func readTranscript(path string) ([]byte, error) {
+	return regread.File(path, MaxTranscriptBytes)
+}
+
+// Stop is the engine's Stop hook: it counts table values in the
+// transcript the engine names and appends the count (-1 when the
+// transcript cannot be read) to the receipts; it never rewrites the
+// transcript, which the engine may still append to, and never blocks the
+// stop. A count above zero fails the run at agent_exit.
+func Stop(e Env) error {
+	var p ToolPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return err
+	}
+	m, _, err := loadRunTable(e)
+	if err != nil {
+		return err
+	}
+	n := -1
+	if b, err := readTranscript(p.TranscriptPath); err == nil {
+		n = m.Count(b)
+	}
+	return appendReceipt(e, Receipt{Event: "stop", Engine: e.Engine, Count: &n, Transcript: p.TranscriptPath})
+}
+
+// ExitPayload is agent_exit's stdin: {"version":1,"run_id","engine",
+// "child","table_sha256","exit":{"code"}|{"signal"},"session_id",
+// "transcript"}.
+type ExitPayload struct {
+	Version     int             `json:"version"`
+	RunID       string          `json:"run_id"`
+	Engine      string          `json:"engine"`
+	Child       int             `json:"child"`
+	TableSHA256 string          `json:"table_sha256"`
+	Exit        json.RawMessage `json:"exit"`
+	SessionID   *string         `json:"session_id"`
+	Transcript  *string         `json:"transcript"`
+}
+
+// ExitReport is what the exit hook prints on stdout.
+type ExitReport struct {
+	OK          bool     `json:"ok"`
+	Found       int      `json:"found"`
+	Scrubbed    bool     `json:"scrubbed"`
+	StopCounts  []int    `json:"stop_counts"`
+	Unreceipted []string `json:"unreceipted_tool_calls"`
+	Problems    []string `json:"problems"`
+}
+
+// toolCallIDs returns the tool-call ids a JSONL transcript holds, in
+// order, without repeats: every JSON object with "type":"tool_use" and an
+// "id" (Claude Code's assistant content items; the field names of the
+// tool_use_id in testdata/clients/claude/2.1.328/pre-tool.json), and every
+// object whose "type" is function_call, custom_tool_call or
+// local_shell_call with a "call_id" (the Responses API items Codex writes
+// into its rollout; the rollout layout of codex-cli 0.169.0 is not yet
+// recorded here). A line that is not JSON is reported as a problem, since
+// a tool call in it could not be checked.
+func toolCallIDs(transcript []byte) (ids []string, badLines int) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			t, _ := x["type"].(string)
+			id := ""
+			switch t {
+			case "tool_use":
+				id, _ = x["id"].(string)
+			case "function_call", "custom_tool_call", "local_shell_call":
+				id, _ = x["call_id"].(string)
+			}
+			if id != "" && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	for _, ln := range bytes.Split(transcript, []byte("\n")) {
+		if len(bytes.TrimSpace(ln)) == 0 {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(ln, &v); err != nil {
+			badLines++
+			continue
+		}
+		walk(v)
+	}
+	return ids, badLines
+}
+
+// Exit is the agent_exit hook: it reads the table once and fails when its
+// SHA-256 differs from table_sha256; scans the transcript for every value
+// and, when it finds one, rewrites the transcript with the values replaced
+// (same mode, through a temporary file and a rename) and fails; fails on a
+// stop count above zero or unscanned; and fails on a tool call in the
+// transcript whose id has no pre_tool receipt. A payload without a
+// transcript fails (the transcript is unidentified). It prints an
+// ExitReport and returns a *Failure naming every problem.
+func Exit(e Env) error {
+	var p ExitPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return err
+	}
+	rep := ExitReport{StopCounts: []int{}, Unreceipted: []string{}, Problems: []string{}}
+	defer func() {
+		enc := json.NewEncoder(e.Stdout)
+		enc.Encode(rep)
+	}()
+	problem := func(f string, a ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(f, a...)) }
+	m, b, err := loadRunTable(e)
+	if err != nil {
+		problem("%v", err)
+		return fail("%s", strings.Join(rep.Problems, "; "))
+	}
+	if Digest(b) != strings.TrimPrefix(strings.ToLower(p.TableSHA256), "sha256:") {
+		problem("the table's digest differs from table_sha256: it changed after the spawner wrote it")
+	}
+	var transcript []byte
+	if p.Transcript == nil || *p.Transcript == "" {
+		problem("the transcript is unidentified: nothing was scanned")
+	} else if t, err := readTranscript(*p.Transcript); err != nil {
+		problem("transcript: %v", err)
+	} else {
+		transcript = t
+		red, n, err := m.Redact(t)
+		rep.Found = n
+		if err != nil {
+			problem("transcript: %v", err)
+		} else if n > 0 {
+			problem("the transcript held %d value occurrence(s)", n)
+			fi, serr := os.Stat(*p.Transcript)
+			mode := os.FileMode(0o600)
+			if serr == nil {
+				mode = fi.Mode().Perm()
+			}
+			if err := renameio.WriteFile(*p.Transcript, red, mode); err != nil {
+				problem("scrub %s: %v", *p.Transcript, err)
+			} else {
+				rep.Scrubbed = true
+			}
+		}
+	}
+	receipted := map[string]bool{}
+	if rp := e.Getenv(EnvReceipts); rp == "" {
+		problem("%s is not set", EnvReceipts)
+	} else if rb, err := ReadPrivate(rp); err != nil {
+		problem("receipts: %v", err)
+	} else {
+		for _, ln := range bytes.Split(rb, []byte("\n")) {
+			if len(bytes.TrimSpace(ln)) == 0 {
+				continue
+			}
+			var r Receipt
+			if err := json.Unmarshal(ln, &r); err != nil {
+				problem("receipts: a line is not JSON")
+				continue
+			}
+			switch r.Event {
+			case "pre_tool":
+				receipted[r.ToolUseID] = true
+			case "stop":
+				c := -1
+				if r.Count != nil {
+					c = *r.Count
+				}
+				rep.StopCounts = append(rep.StopCounts, c)
+				if c != 0 {
+					problem("a stop scan counted %d (−1: unscanned)", c)
+				}
+			}
+		}
+	}
+	ids, bad := toolCallIDs(transcript)
+	if bad > 0 {
+		problem("%d transcript line(s) are not JSON; their tool calls could not be checked", bad)
+	}
+	for _, id := range ids {
+		if !receipted[id] {
+			rep.Unreceipted = append(rep.Unreceipted, id)
+		}
+	}
+	if len(rep.Unreceipted) > 0 {
+		problem("%d tool call(s) in the transcript have no pre_tool receipt", len(rep.Unreceipted))
+	}
+	rep.OK = len(rep.Problems) == 0
+	if !rep.OK {
+		return fail("%s", strings.Join(rep.Problems, "; "))
+	}
+	return nil
+}
+
+// Run is the shell route's redactor: it runs argv (the rewritten command,
+// "/bin/sh -c <command>") with the caller's environment, collects its
+// stdout and stderr (at most MaxOutputBytes together; past it the command
+// is killed), and writes each redacted to its own stream, then exits with
+// the command's code. Without a readable table it runs nothing and fails:
+// output it cannot redact is never printed.
+func Run(ctx context.Context, e Env, argv []string) (int, error) {
+	if len(argv) == 0 {
+		return 2, fail("run: no command")
+	}
+	m, _, err := loadRunTable(e)
+	if err != nil {
+		return 126, err
+	}
+	var out, errb capped
+	out.limit, errb.limit = MaxOutputBytes, MaxOutputBytes
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = e.Stdin
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	out.cancel, errb.cancel = cancel, cancel
+	runErr := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(runErr, &ee):
+		code = ee.ExitCode()
+		if code < 0 {
+			code = 128 + 9
+		}
+	case runErr != nil:
+		return 127, fail("run %s: %v", argv[0], runErr)
+	}
+	for _, s := range []struct {
+		b *capped
+		w io.Writer
+	}{{&out, e.Stdout}, {&errb, e.Stderr}} {
+		r, _, err := m.Redact(s.b.buf.Bytes())
+		if err != nil {
+			fmt.Fprintln(e.Stderr, "hookwarden redact: output withheld: it could not be redacted")
+			return 1, nil
+		}
+		s.w.Write(r)
+		if s.b.over {
+			fmt.Fprintf(e.Stderr, "\nhookwarden redact: output past %d bytes was cut and the command stopped\n", MaxOutputBytes)
+		}
+	}
+	return code, nil
+}
+
+// capped is an io.Writer keeping at most limit bytes; past it, it cancels
+// the command and drops the rest.
+type capped struct {
+	buf    bytes.Buffer
+	limit  int
+	over   bool
+	cancel func()
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.limit - c.buf.Len()
+	if len(p) > room {
+		c.buf.Write(p[:max(room, 0)])
+		if !c.over {
+			c.over = true
+			c.cancel()
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}

@@ -1,0 +1,184 @@
+package redact
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+type hookCase struct {
+	Name          string          `json:"name"`
+	Hook          string          `json:"hook"`
+	Engine        string          `json:"engine"`
+	Payload       json.RawMessage `json:"payload"`
+	NoTable       bool            `json:"no_table"`
+	NoReceipts    bool            `json:"no_receipts"`
+	EmptyTable    bool            `json:"empty_table"`
+	ValuesMode    string          `json:"values_mode"`
+	Transcript    string          `json:"transcript"`
+	Receipts      []string        `json:"receipts"`
+	Want          string          `json:"want"`
+	StdoutHas     []string        `json:"stdout_has"`
+	StderrHas     []string        `json:"stderr_has"`
+	StdoutIsEmpty bool            `json:"stdout_is_empty"`
+	NoValueOut    bool            `json:"no_value_out"`
+	ReceiptHas    []string        `json:"receipt_has"`
+	TranscriptOK  bool            `json:"transcript_clean"`
+	TableWritten  bool            `json:"table_written"`
+}
+
+// TestHookCases replays testdata/redact/hooks.json through the hooks, as
+// the engine and the spawner would call them, in a fresh 0700 run
+// directory per case.
+func TestHookCases(t *testing.T) {
+	var corpus struct {
+		About  string            `json:"about"`
+		Values map[string]string `json:"values"`
+		Cases  []hookCase        `json:"cases"`
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "redact", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &corpus); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range corpus.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			root := t.TempDir()
+			run, work := filepath.Join(root, "run"), filepath.Join(root, "work")
+			os.Mkdir(run, 0o700)
+			os.Mkdir(work, 0o755)
+			table, receipts, policy := filepath.Join(run, "table.json"), filepath.Join(run, "receipts.jsonl"), filepath.Join(run, "policy.json")
+			transcript := filepath.Join(work, "transcript.jsonl")
+			tb, _ := (&Table{Version: 1, Values: corpus.Values}).Marshal()
+			values := filepath.Join(root, "values.json")
+			os.WriteFile(values, tb, 0o600)
+			if c.ValuesMode != "" {
+				m, _ := strconv.ParseUint(c.ValuesMode, 8, 32)
+				os.Chmod(values, os.FileMode(m))
+			}
+			if !c.NoTable {
+				os.WriteFile(table, tb, 0o600)
+			}
+			if !c.NoReceipts {
+				os.WriteFile(receipts, []byte(strings.Join(append(c.Receipts, ""), "\n")), 0o600)
+				if len(c.Receipts) == 0 {
+					os.WriteFile(receipts, nil, 0o600)
+				}
+			}
+			pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{work, run}, Deny: []string{run}})
+			os.WriteFile(policy, pol, 0o600)
+			os.WriteFile(filepath.Join(work, "notes.txt"), []byte("token=ghp_abcdefgh12345678\n"), 0o644)
+			if c.Transcript != "" {
+				os.WriteFile(transcript, []byte(c.Transcript), 0o600)
+			}
+			sha := Digest(tb)
+			if c.EmptyTable {
+				os.WriteFile(table, []byte(`{"version":1,"values":{}}`+"\n"), 0o600)
+			}
+			payload := strings.NewReplacer("$RUN", run, "$WORK", work, "$TRANSCRIPT", transcript, "$TABLE_SHA256", sha).Replace(string(c.Payload))
+			env := map[string]string{EnvTable: table, EnvReceipts: receipts, EnvPolicy: policy}
+			var out, errb bytes.Buffer
+			e := Env{Engine: c.Engine, ValuesPath: values, Self: "/usr/local/bin/hookwarden", Getenv: func(k string) string { return env[k] },
+				Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb}
+			old := syscall.Umask(0)
+			err := map[string]func(Env) error{HookPrompt: Prompt, HookPreTool: PreTool, HookPostTool: PostTool, HookStop: Stop, HookExit: Exit}[c.Hook](e)
+			syscall.Umask(old)
+			var f *Failure
+			got := "ok"
+			switch {
+			case errors.Is(err, ErrBlock):
+				got = "block"
+			case errors.As(err, &f):
+				got = "fail"
+				errb.WriteString(f.Reason)
+			case err != nil:
+				t.Fatalf("unexpected error type: %v", err)
+			}
+			if got != c.Want {
+				t.Fatalf("outcome %s, want %s (err %v)\nstdout %s\nstderr %s", got, c.Want, err, out.String(), errb.String())
+			}
+			for _, s := range c.StdoutHas {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range c.StderrHas {
+				if !strings.Contains(errb.String(), s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errb.String())
+				}
+			}
+			if c.StdoutIsEmpty && out.Len() != 0 {
+				t.Errorf("stdout not empty: %s", out.String())
+			}
+			if c.NoValueOut && (naiveHolds(corpus.Values, out.Bytes()) || naiveHolds(corpus.Values, errb.Bytes())) {
+				t.Errorf("a table value reached stdout or stderr:\n%s\n%s", out.String(), errb.String())
+			}
+			if len(c.ReceiptHas) > 0 {
+				rb, _ := os.ReadFile(receipts)
+				for _, s := range c.ReceiptHas {
+					if !strings.Contains(string(rb), s) {
+						t.Errorf("receipts lack %q:\n%s", s, rb)
+					}
+				}
+			}
+			if c.TranscriptOK {
+				tr, _ := os.ReadFile(transcript)
+				if naiveHolds(corpus.Values, tr) {
+					t.Errorf("transcript still holds a value: %s", tr)
+				}
+				if fi, _ := os.Stat(transcript); fi.Mode().Perm() != 0o600 {
+					t.Errorf("scrubbed transcript mode %v", fi.Mode().Perm())
+				}
+			}
+			if c.TableWritten {
+				fi, err := os.Stat(table)
+				if err != nil || fi.Mode().Perm() != 0o600 {
+					t.Fatalf("table not written 0600: %v %v", fi, err)
+				}
+				if _, _, _, err := LoadTable(table); err != nil {
+					t.Fatalf("written table: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestRunRedactsOutput: the shell route's redactor prints a command's
+// stdout and stderr with values replaced and keeps its exit code; without
+// a table it runs nothing.
+func TestRunRedactsOutput(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	os.Mkdir(run, 0o700)
+	table := filepath.Join(run, "table.json")
+	os.WriteFile(table, []byte(`{"version":1,"values":{"[T]":"ghp_abcdefgh12345678"}}`), 0o600)
+	marker := filepath.Join(t.TempDir(), "ran")
+	env := map[string]string{EnvTable: table}
+	var out, errb bytes.Buffer
+	e := Env{Engine: "claude", Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	code, err := Run(context.Background(), e, []string{"/bin/sh", "-c", "echo out ghp_abcdefgh12345678; echo err ghp_abcdefgh12345678 >&2; touch " + marker + "; exit 3"})
+	if err != nil || code != 3 {
+		t.Fatalf("code %d err %v", code, err)
+	}
+	if out.String() != "out [T]\n" || errb.String() != "err [T]\n" {
+		t.Fatalf("stdout %q stderr %q", out.String(), errb.String())
+	}
+	os.Remove(marker)
+	env[EnvTable] = filepath.Join(run, "missing.json")
+	out.Reset()
+	code, err = Run(context.Background(), e, []string{"/bin/sh", "-c", "touch " + marker})
+	if err == nil || code == 0 {
+		t.Fatalf("ran without a table: code %d", code)
+	}
+	if _, serr := os.Stat(marker); serr == nil {
+		t.Fatal("the command ran without a table")
+	}
+}

@@ -1,0 +1,28 @@
+// Package shellquote turns an argv into one POSIX shell command line, for
+// the places where an engine takes a hook command as shell text (Claude
+// Code and Codex hook handlers, a rewritten shell command).
+package shellquote
+
+import (
+	"regexp"
+	"strings"
+)
+
+var safe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// Join returns argv as one POSIX shell command line that a POSIX shell
+// splits back into exactly argv: words made only of [A-Za-z0-9_@%+=:,./-]
+// stay bare, every other word is single-quoted, each single quote in it
+// written as quote, backslash, quote, quote; the empty word is two single
+// quotes.
+func Join(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if safe.MatchString(a) {
+			parts[i] = a
+			continue
+		}
+		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}

@@ -53,13 +53,14 @@ const (
 )
 
 // Steps returns, as a new slice, every step name in write order, the
-// manifest named first as in the issue (it is written last).
+// manifest named first as in the issue (it is written last), then the
+// --decline words of the plan's steps (planSteps).
 func Steps() []string {
-	return []string{
-		StepManifest, StepGitIgnore,
-		templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin,
-		StepContext, StepAgentHooks,
+	out := []string{StepManifest}
+	for _, st := range planSteps() {
+		out = append(out, st.names...)
 	}
+	return out
 }
 
 // RegisteredEvents returns the neutral events adopt, conform and audit

@@ -58,8 +58,15 @@ type Options struct {
 	Tables fs.FS
 	// runID fixes the run id (tests of an existing run file); "" = random.
 	runID string
-	// lstat replaces os.Lstat in the Codex layer walk (tests of an Lstat
-	// error a root test process cannot provoke); nil = os.Lstat.
+	// PromptFiles names the caller's prompt-file flags (Claude
+	// --system-prompt-file, --append-system-prompt-file,
+	// --append-subagent-system-prompt-file, --agents naming a file): the
+	// engine reads those files itself, so a spawn under a redaction entry
+	// refuses them.
+	PromptFiles []string
+	// lstat replaces os.Lstat in the Codex layer walk and the run
+	// directory's .git check (tests of an Lstat error a root test process
+	// cannot provoke); nil = os.Lstat.
 	lstat func(string) (os.FileInfo, error)
 }
 
@@ -149,6 +156,9 @@ func Compile(ctx context.Context, opts Options) (*Render, error) {
 		return nil, err
 	}
 	if err := c.merge(); err != nil {
+		return nil, err
+	}
+	if err := c.checkRedaction(); err != nil {
 		return nil, err
 	}
 	if err := c.resolveHooks(); err != nil {
@@ -375,8 +385,9 @@ func (c *compiler) merge() error {
 	for _, l := range c.atts {
 		a := l.att
 		switch {
+		case slices.Contains(redactionEvents, a.Event) && l.layer != LayerRegistry:
+			return refuse(ReasonLayerInvalid, "%s attaches hook %q on %s; only the registry attaches the redaction entry", l.layer, a.Hook, a.Event)
 		case slices.Contains(redactionEvents, a.Event):
-			return refuse(ReasonRedaction, "%s attaches hook %q on %s, a redaction entry; the redaction contract is not built", l.layer, a.Hook, a.Event)
 		case !slices.Contains(neutralEvents, a.Event) && !slices.Contains(labelledEvents, a.Event):
 			why := ""
 			if a.Event == "post_response" {

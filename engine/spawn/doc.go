@@ -101,6 +101,25 @@
 //     execs a platform binary; replacing only the platform binary does not
 //     change the stamp (re-probe by touching the launcher).
 //
+// # The redaction entry (ADR-0134 D7; compile checks only)
+//
+// A library entry the registry attaches on agent_prompt or agent_exit is a
+// redaction entry; only the registry may attach those events. For the
+// spawn's engine it must be held on agent_prompt, pre_tool, post_tool, the
+// engine's Stop and agent_exit, or on none of them (redaction-incomplete).
+// A spawn under it (held on agent_prompt) is refused, in order, for a
+// prompt-file flag (redaction-prompt-file), an unsafe run directory
+// (run-dir-insecure: the home, run or run/hooks not this account's, the
+// first two writable by others, run/hooks not 0700; run-dir-in-worktree:
+// the run directory's real path, or any ancestor, holds .git or cannot be
+// checked), an engine table without pre_tool.deny, pre_tool.rewrite,
+// pre_tool.fail_closed, all_tools_gated and post_tool.block
+// (capability-missing; the shipped tables list none but pre_tool.deny), and
+// finally redaction-unsupported: Exec does not yet fire agent_prompt and
+// agent_exit, write the table, read policy and receipts, or compare them,
+// so no spawn runs under part of the contract. The hook itself ships as
+// `hookwarden redact` (engine/redact).
+//
 // # Refusals
 //
 // Every refusal is a *Refusal with a stable Reason (refusal.go); the

@@ -146,3 +146,46 @@ func TestFileDigestRefusesFIFO(t *testing.T) {
 		t.Fatal("a FIFO was digested")
 	}
 }
+
+// TestRunDirAncestorUnreadable: under a redaction entry, an ancestor of
+// the run directory whose .git cannot be checked (EACCES, injected: this
+// test may run as root) refuses instead of reading as "no work tree".
+func TestRunDirAncestorUnreadable(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
+	bin := fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
+	w.approveAll(t, "", "")
+	denied := filepath.Join(filepath.Dir(w.home), ".git")
+	_, err := Compile(context.Background(), Options{Engine: "claude", Binary: bin, Version: "2.1.328", Cwd: w.repo, Home: w.home,
+		lstat: func(p string) (os.FileInfo, error) {
+			if p == denied {
+				return nil, &fs.PathError{Op: "lstat", Path: p, Err: syscall.EACCES}
+			}
+			return os.Lstat(p)
+		}})
+	if r := AsRefusal(err); r == nil || r.Reason != ReasonRunDirInWorktree || !strings.Contains(r.Detail, "cannot be checked") {
+		t.Fatalf("want %s (cannot be checked), got %v", ReasonRunDirInWorktree, err)
+	}
+}
+
+// TestRedactionPassesChecksThenRefuses: a complete redaction entry whose
+// engine table lists every needed capability passes every compile check
+// and is still refused (redaction-unsupported), because spawn exec does not
+// run the entry's events yet: never a spawn without its runtime.
+func TestRedactionPassesChecksThenRefuses(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
+	fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
+	w.approveAll(t, "", "")
+	table := `{"engine":"claude","version":"2.1.328","source":"test","events":{"pre_tool":{"native":"PreToolUse","source":"t"},"post_tool":{"native":"PostToolUse","source":"t"},"claude:Stop":{"native":"Stop","source":"t"}},
+	"capabilities":{"pre_tool.deny":"t","pre_tool.rewrite":"t","pre_tool.fail_closed":"t","all_tools_gated":"t","post_tool.block":"t"},"settings_keys":{},"project_layer_keys":{},"inert_events":{},"exec_form":false}`
+	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"claude", "-p", "hi"}, Home: w.home, Cwd: w.repo, Env: w.env(),
+		Tables: fstest.MapFS{"claude-2.1.328.json": {Data: []byte(table)}}})
+	if r := AsRefusal(err); r == nil || r.Reason != ReasonRedaction || code != RefusedExit {
+		t.Fatalf("want %s, got %d %v", ReasonRedaction, code, err)
+	}
+	if s := w.started(t); s != "" {
+		t.Fatalf("engine started: %s", s)
+	}
+	if f := w.runFiles(t); len(f) != 0 {
+		t.Fatalf("run files left: %v", f)
+	}
+}

@@ -96,6 +96,12 @@ func flagValue(args []string, i int, names ...string) (string, int, bool) {
 	return "", 0, false
 }
 
+// claudePromptFileFlags are Claude Code 2.1.328's flags that name a file
+// the engine reads as model input (its --help lists --system-prompt-file
+// and --append-system-prompt-file; the bundle also spells
+// --append-subagent-system-prompt-file); --agents takes JSON or a file.
+var claudePromptFileFlags = []string{"--system-prompt-file", "--append-system-prompt-file", "--append-subagent-system-prompt-file"}
+
 // codexHookFeatures are the feature names whose switch turns Codex hooks
 // on or off: "hooks" and its legacy alias "codex_hooks" (both listed by
 // `codex features list` and switched by `--disable codex_hooks` on
@@ -198,6 +204,12 @@ func callerArgs(engine string, args []string, cwd string, o *Options) ([]string,
 				o.CallerSettingSources = &v
 				i += n
 				continue
+			}
+			if _, _, ok := flagValue(args, i, claudePromptFileFlags...); ok {
+				o.PromptFiles = append(o.PromptFiles, strings.SplitN(a, "=", 2)[0])
+			}
+			if v, _, ok := flagValue(args, i, "--agents"); ok && !strings.HasPrefix(strings.TrimSpace(v), "{") {
+				o.PromptFiles = append(o.PromptFiles, "--agents (a file)")
 			}
 			if _, _, ok := flagValue(args, i, "--plugin-dir"); ok {
 				return nil, refuse(ReasonCallerHooks, "the caller passes --plugin-dir; plugins carry hooks")

@@ -48,6 +48,8 @@ type fixtureAfter struct {
 	Mkfifo  []string          `json:"mkfifo"`
 	Symlink map[string]string `json:"symlink"`
 	Pad     map[string]int    `json:"pad"`
+	Mkdir   map[string]string `json:"mkdir"` // path -> octal mode
+	Chown   map[string]int    `json:"chown"` // path -> uid (the test runs as root in CI)
 }
 
 // world is one materialised fixture: a work dir holding home/, repo/ (a
@@ -284,6 +286,23 @@ func TestRefusalFixtures(t *testing.T) {
 					t.Fatal(err)
 				}
 				f.Close()
+			}
+			for rel, mode := range c.After.Mkdir {
+				m, _ := strconv.ParseUint(mode, 8, 32)
+				if err := os.MkdirAll(filepath.Join(w.work, rel), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(filepath.Join(w.work, rel), os.FileMode(m)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for rel, uid := range c.After.Chown {
+				if os.Geteuid() != 0 {
+					t.Fatalf("this fixture changes an owner and needs root (CI runs as root)")
+				}
+				if err := os.Chown(filepath.Join(w.work, rel), uid, -1); err != nil {
+					t.Fatal(err)
+				}
 			}
 			for rel, mode := range c.After.Chmod {
 				m, _ := strconv.ParseUint(mode, 8, 32)

@@ -48,7 +48,11 @@ const (
 	ReasonSettingSources        Reason = "setting-sources"     // a non-empty caller --setting-sources
 	ReasonCodexProjectLayer     Reason = "codex-project-layer" // a .codex layer between cwd and project root declares hooks/MCP/other keys
 	ReasonCodexLayersUnknown    Reason = "codex-layers-unknown"
-	ReasonRedaction             Reason = "redaction-unsupported" // an entry on agent_prompt/agent_exit
+	ReasonRedaction             Reason = "redaction-unsupported" // a complete redaction entry passed every check; its spawn-time runtime is not built
+	ReasonRedactionIncomplete   Reason = "redaction-incomplete"  // a redaction entry held on some of agent_prompt, pre_tool, post_tool, the engine's Stop, agent_exit, not all
+	ReasonRedactionPromptFile   Reason = "redaction-prompt-file" // under a redaction entry, a prompt-file flag (the engine would read the file itself)
+	ReasonRunDirInsecure        Reason = "run-dir-insecure"      // under a redaction entry, run/hooks, run or the home is not the account's, or run/hooks is not 0700
+	ReasonRunDirInWorktree      Reason = "run-dir-in-worktree"   // under a redaction entry, the run directory's real path or an ancestor holds .git, or cannot be checked
 	ReasonBaselineWeakened      Reason = "baseline-weakened"     // a later layer removes, narrows, re-argues or disables a required attachment
 	ReasonBaselineAddition      Reason = "baseline-addition"     // a later layer adds outside inert_events under a required baseline
 	ReasonRunFileExists         Reason = "run-file-exists"

@@ -162,11 +162,18 @@ func TestRealClients(t *testing.T) {
 				writeJSONFile(t, filepath.Join(w.clientHome, "hooks.json"), plantedHooks(w.planted+" user-hooks-json"))
 				// user config.toml: a hook, trust for it and for hooks.json, and the project trusted,
 				// so that Codex would run both planted hooks if it read this file
+				ts := func(v string) string {
+					q, err := tomlString(v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return q
+				}
 				toml := fmt.Sprintf("[projects.%s]\ntrust_level = \"trusted\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = %s\ntimeout = 15\n\n"+
 					"[hooks.state.%s]\ntrusted_hash = %s\n\n[hooks.state.%s]\ntrusted_hash = %s\n",
-					tomlString(w.repo), tomlString(w.planted+" user-config-toml"),
-					tomlString(filepath.Join(w.clientHome, "config.toml")+":pre_tool_use:0:0"), tomlString(CodexTrustHash("pre_tool_use", w.planted+" user-config-toml", 15, "Bash")),
-					tomlString(filepath.Join(w.clientHome, "hooks.json")+":pre_tool_use:0:0"), tomlString(CodexTrustHash("pre_tool_use", w.planted+" user-hooks-json", 15, "Bash")))
+					ts(w.repo), ts(w.planted+" user-config-toml"),
+					ts(filepath.Join(w.clientHome, "config.toml")+":pre_tool_use:0:0"), ts(CodexTrustHash("pre_tool_use", w.planted+" user-config-toml", 15, "Bash")),
+					ts(filepath.Join(w.clientHome, "hooks.json")+":pre_tool_use:0:0"), ts(CodexTrustHash("pre_tool_use", w.planted+" user-hooks-json", 15, "Bash")))
 				os.WriteFile(filepath.Join(w.clientHome, "config.toml"), []byte(toml), 0o600)
 				args = []string{"codex", "exec", "--json", "--skip-git-repo-check"}
 			}

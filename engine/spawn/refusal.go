@@ -34,6 +34,7 @@ const (
 	ReasonEventNotRendered      Reason = "event-not-rendered"   // the engine table at this version has no such event
 	ReasonCapabilityMissing     Reason = "capability-missing"   // a `requires` capability the table lacks
 	ReasonArgvEmpty             Reason = "argv-empty"
+	ReasonHookNotUTF8           Reason = "hook-not-utf8" // a Codex hook command or matcher is not valid UTF-8 (no TOML string holds it)
 	ReasonArgv0Relative         Reason = "argv0-relative"
 	ReasonArgv0NotExecutable    Reason = "argv0-not-executable"
 	ReasonTimeoutInvalid        Reason = "timeout-invalid"     // timeout absent, not a number, or not positive

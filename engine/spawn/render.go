@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -160,28 +161,24 @@ func CodexTrustHash(event, command string, timeout int, matcher string) string {
 	return codexhash.Hash(h)
 }
 
-// tomlString returns s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
+// tomlString returns s as a TOML string, written by go-toml/v2. TOML strings
+// hold Unicode text only, so a string that is not valid UTF-8 is an error:
+// any spelling of it (the replacement character U+FFFD, or go-toml's \u00XX
+// for each byte) names other bytes than the command Codex would hash, so the
+// trust record would not match and Codex would silently not run the hook.
+func tomlString(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", fmt.Errorf("%q is not valid UTF-8, which a TOML string cannot hold", s)
 	}
-	b.WriteByte('"')
-	return b.String()
+	b, err := toml.Marshal(map[string]string{"k": s})
+	if err != nil {
+		return "", fmt.Errorf("%q as a TOML string: %w", s, err)
+	}
+	v, ok := strings.CutPrefix(strings.TrimSuffix(string(b), "\n"), "k = ")
+	if !ok {
+		return "", fmt.Errorf("%q as a TOML string: go-toml wrote %q", s, b)
+	}
+	return v, nil
 }
 
 // CodexHooksOverride returns the one inline -c value carrying hooks and
@@ -190,8 +187,9 @@ func tomlString(s string) string {
 // and the trust keys in order. One group per hook, so each key ends in
 // ":<group>:0". Measured on codex-cli 0.169.0: trust records given as a
 // separate dotted -c are not honoured; inside the same inline table they
-// are (package doc).
-func CodexHooksOverride(hooks []CompiledHook) (string, []string) {
+// are (package doc). It returns an error naming the hook when a command or
+// matcher is not valid UTF-8 (tomlString).
+func CodexHooksOverride(hooks []CompiledHook) (string, []string, error) {
 	byEvent := map[string][]CompiledHook{}
 	var order []string
 	for _, h := range hooks {
@@ -206,20 +204,28 @@ func CodexHooksOverride(hooks []CompiledHook) (string, []string) {
 		var groups []string
 		for gi, h := range byEvent[native] {
 			cmd := commandOf(h)
+			key := codexhash.Key(CodexSessionFlagsSource, native, gi, 0)
+			var vals [4]string
+			for i, s := range []string{h.Matcher, cmd, key, CodexTrustHash(native, cmd, h.Timeout, h.Matcher)} {
+				v, err := tomlString(s)
+				if err != nil {
+					return "", nil, fmt.Errorf("hook %q: %w", h.Hook, err)
+				}
+				vals[i] = v
+			}
 			g := "{"
 			if h.Matcher != "" {
-				g += "matcher=" + tomlString(h.Matcher) + ","
+				g += "matcher=" + vals[0] + ","
 			}
-			g += `hooks=[{type="command",command=` + tomlString(cmd) + ",timeout=" + strconv.Itoa(h.Timeout) + "}]}"
+			g += `hooks=[{type="command",command=` + vals[1] + ",timeout=" + strconv.Itoa(h.Timeout) + "}]}"
 			groups = append(groups, g)
-			key := codexhash.Key(CodexSessionFlagsSource, native, gi, 0)
 			keys = append(keys, key)
-			state = append(state, tomlString(key)+"={trusted_hash="+tomlString(CodexTrustHash(native, cmd, h.Timeout, h.Matcher))+"}")
+			state = append(state, vals[2]+"={trusted_hash="+vals[3]+"}")
 		}
 		ev = append(ev, native+"=["+strings.Join(groups, ",")+"]")
 	}
 	parts := append(ev, "state={"+strings.Join(state, ",")+"}")
-	return "hooks={" + strings.Join(parts, ",") + "}", keys
+	return "hooks={" + strings.Join(parts, ",") + "}", keys, nil
 }
 
 // renderCodex checks the Codex project layers and returns the render with
@@ -235,7 +241,10 @@ func (c *compiler) renderCodex() (*Render, error) {
 	}
 	r.Args = append(r.Args, "--ignore-user-config")
 	if len(c.hooks) > 0 {
-		v, _ := CodexHooksOverride(c.hooks)
+		v, _, err := CodexHooksOverride(c.hooks)
+		if err != nil {
+			return nil, refuse(ReasonHookNotUTF8, "%v", err)
+		}
 		r.Args = append(r.Args, "-c", v)
 	}
 	return r, nil

@@ -23,7 +23,10 @@ func testHooks() []CompiledHook {
 // (the way Codex parses -c values) and checks it holds the hooks and one
 // trust record per hook under the session-flags keys.
 func TestCodexOverrideIsOneInlineLayer(t *testing.T) {
-	v, keys := CodexHooksOverride(testHooks())
+	v, keys, err := CodexHooksOverride(testHooks())
+	if err != nil {
+		t.Fatal(err)
+	}
 	k, val, ok := strings.Cut(v, "=")
 	if !ok || k != "hooks" {
 		t.Fatalf("override %q does not set hooks", v)
@@ -102,4 +105,27 @@ func jsonQ(s string) string {
 	b.WriteString(PyJSONArgv([]string{s})[1:])
 	r := b.String()
 	return r[:len(r)-1]
+}
+
+// TestCodexOverrideRefusesInvalidUTF8: a hook whose command holds bytes that
+// are not UTF-8 cannot be written as a TOML string without changing them (the
+// old hand-written writer turned them into U+FFFD, so the trust hash of the
+// real command no longer matched what Codex read and Codex silently did not
+// run the hook): CodexHooksOverride names the hook in an error instead, and
+// every valid command still round-trips through TOML byte for byte.
+func TestCodexOverrideRefusesInvalidUTF8(t *testing.T) {
+	bad := []CompiledHook{{Hook: "latin1", Event: "pre_tool", Native: "PreToolUse", Matcher: "Bash", Argv: []string{"/opt/guard", "caf\xe9"}, Timeout: 15}}
+	if v, _, err := CodexHooksOverride(bad); err == nil || !strings.Contains(err.Error(), `hook "latin1"`) {
+		t.Fatalf("invalid UTF-8 rendered as %q (err %v); want an error naming the hook", v, err)
+	}
+	for _, s := range []string{"plain", "quote \" backslash \\ tab \t nl \n", "ctl \x01 del \x7f", "café ✓ 𝄞", "it's", "''" + "'"} {
+		v, err := tomlString(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		var doc struct{ K string }
+		if err := toml.Unmarshal([]byte("k = "+v), &doc); err != nil || doc.K != s {
+			t.Errorf("%q written as %s reads back as %q (%v)", s, v, doc.K, err)
+		}
+	}
 }

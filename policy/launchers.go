@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"path"
+	"regexp"
 	"strings"
 	"unicode/utf16"
 
@@ -487,26 +488,49 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 		guard.guard.own = guard.guard.own || k.guard.own || k.guard.ownParent
 		guard.guard.client = guard.guard.client || k.guard.client || k.guard.clientParent
 	}
+	if len(paths) == 0 {
+		paths = []field{lit(".")} // GNU find starts at "." when given no path
+	}
+	// A start path of dots only (find ., find ..) may be the repository
+	// root or above it: whatever the expression does not rule out, it
+	// reaches the guard's files.
+	ancestor := false
+	inGuardDir := false
+	for _, p := range paths {
+		ancestor = ancestor || dotsOnly(p.val)
+		k := sc.classify(p)
+		inGuardDir = inGuardDir || k.guard.own || k.guard.ownParent || k.guard.client || k.guard.clientParent
+	}
 	// find . -name .hookwarden.yaml -delete: a name test that matches a
-	// guard file's or directory's name.
-	for k := i; k+1 < len(args); k++ {
+	// guard file's or directory's name. find's -name does not treat a
+	// leading "." specially (findutils manual, "Base Name Patterns"), so
+	// -name '*.yaml' matches .hookwarden.yaml. The tests restrict what is
+	// reached only when they are all joined by "and": with "!", -not, -o or
+	// "," (find . ! -name '*.pyc' -delete) or with no name test at all
+	// (find . -type f -delete) every file under the start path counts.
+	restricted := false
+	for k := i; k < len(args); k++ {
 		switch args[k].val {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
-			pat := strings.ToLower(args[k+1].val)
-			if q := strings.LastIndexByte(pat, '/'); q >= 0 && strings.HasSuffix(args[k].val, "path") || strings.HasSuffix(args[k].val, "wholename") {
-				pat = pat[q+1:]
+		case "!", "-not", "-o", "-or", ",":
+			restricted = false
+			k = len(args)
+			continue
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			if k+1 >= len(args) {
+				continue
 			}
-			for _, n := range []string{".hookwarden.yaml", ".hookwarden", "hookwarden", "hookwarden.js"} {
-				if matchGlob(pat, n) {
-					guard.guard.own = true
-				}
+			restricted = true
+			// Under a guard directory (find .claude -name '*.json') the
+			// start path already says which guard files are reached.
+			if own, client := findGuardMatch(args[k].val, args[k+1]); !inGuardDir {
+				guard.guard.own = guard.guard.own || own
+				guard.guard.client = guard.guard.client || client
 			}
-			for _, n := range []string{"settings.json", "hooks.json", ".claude", ".codex", ".gemini"} {
-				if matchGlob(pat, n) {
-					guard.guard.client = true
-				}
-			}
+			k++
 		}
+	}
+	if ancestor && !restricted {
+		guard.guard.own, guard.guard.client = true, true
 	}
 	for ; i < len(args); i++ {
 		switch args[i].val {
@@ -541,3 +565,58 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 var findChangers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "mv": true, "truncate": true,
 	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "tee": true, "sed": true, "perl": true, "dd": true, "cp": true,
 	"sh": true, "bash": true, "zsh": true, "dash": true, "xargs": true, "sponge": true}
+
+// findGuardNames are the names a find name test may match to reach the
+// guard's files: every component of the guard paths, the files rendered
+// into the guard directories (templates/files; the agy plugin's
+// hooks.json and plugin.json) and Claude's settings.local.json; own is
+// false for the client hook files.
+var findGuardNames = []struct {
+	name string
+	own  bool
+}{
+	{".hookwarden.yaml", true}, {".hookwarden", true}, {"hook.sh", true}, {"hook.py", true},
+	{"interceptor.py", true}, {"backups", true}, {".agents", true}, {"plugins", true},
+	{"hookwarden", true}, {"plugin.json", true}, {".opencode", true}, {"hookwarden.js", true},
+	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
+	{".codex", false}, {"hooks.json", false}, {".gemini", false},
+}
+
+// findGuardMatch reports whether the find test (-name, -iname, -path,
+// -ipath, -wholename, -iwholename, -regex, -iregex) with argument pat may
+// match one of the guard's own files (own) or a client hook file (client).
+// A pattern known only at run time, or a regular expression RE2 cannot
+// read, matches everything.
+func findGuardMatch(test string, pat field) (own, client bool) {
+	if pat.dynamic() {
+		return true, true
+	}
+	p := strings.ToLower(pat.val)
+	if test == "-regex" || test == "-iregex" {
+		re, err := regexp.Compile("^(?:" + p + ")$")
+		if err != nil {
+			return true, true
+		}
+		for _, g := range guardPaths {
+			for _, cand := range []string{"./" + g.Path, "./" + g.Path + "/hook.sh"} {
+				if re.MatchString(cand) || re.MatchString(strings.ToLower(cand)) {
+					own, client = own || !g.ClientHooks, client || g.ClientHooks
+				}
+			}
+		}
+		return own, client
+	}
+	if strings.HasSuffix(test, "path") || strings.HasSuffix(test, "wholename") {
+		// -path '*' also matches "/"; judge the last component, and a
+		// pattern whose last component is a bare * matches anything.
+		if q := strings.LastIndexByte(p, '/'); q >= 0 {
+			p = p[q+1:]
+		}
+	}
+	for _, n := range findGuardNames {
+		if ok, err := path.Match(bashBrackets(p), n.name); err == nil && ok {
+			own, client = own || n.own, client || !n.own
+		}
+	}
+	return own, client
+}

@@ -86,6 +86,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		}
 		return true
 	})
+	if sc.overflow {
+		j.hits.add(RuleScanBoundCommand)
+	}
 }
 
 // scriptField judges a field holding a script; run-time parts become a

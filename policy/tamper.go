@@ -108,8 +108,12 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		if dest != nil {
 			check(*dest, false)
-			// cp x/settings.json .claude writes .claude/settings.json.
-			if dk := sc.classify(*dest); dk.guard.ownParent || dk.guard.clientParent {
+			// cp x/settings.json .claude writes .claude/settings.json, and
+			// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a
+			// destination of dots only is the current directory or one
+			// above it, which may be the repository root).
+			dk := sc.classify(*dest)
+			if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent {
 				for _, s := range pos {
 					if s.val == dest.val {
 						continue
@@ -118,7 +122,7 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 					if i := strings.LastIndexByte(base, '/'); i >= 0 {
 						base = base[i+1:]
 					}
-					j.guardHit(sc.classify(lit(dest.val+"/"+base)), false)
+					j.guardHit(sc.classify(lit(dest.val+"/"+base)), true)
 				}
 			}
 		}
@@ -338,4 +342,20 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 		return false
 	}
 	return true
+}
+
+// dotsOnly reports a path made of "." and ".." components only (".", "./",
+// "..", "../.."): a directory whose own name says nothing.
+func dotsOnly(p string) bool {
+	p = strings.ReplaceAll(p, `\`, "/")
+	seen := false
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "", ".", "..":
+			seen = seen || c != ""
+		default:
+			return false
+		}
+	}
+	return seen
 }

@@ -37,6 +37,10 @@ type scope struct {
 	noDecode   bool
 	cwd        string
 	cwdUnknown bool
+	// overflow: a word would have grown past MaxCommandBytes by expanding
+	// known variables (x=$x$x doubling); the part was kept dynamic and the
+	// script is denied with RuleScanBoundCommand.
+	overflow bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -49,7 +53,7 @@ func (sc *scope) fields(w *syntax.Word) []field {
 	}
 	if len(w.Parts) == 1 {
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
-			if v, ok := sc.vars[pe.Param.Value]; ok {
+			if v, ok := sc.vars[pe.Param.Value]; ok && len(v) <= MaxCommandBytes {
 				var out []field
 				for _, s := range strings.Fields(v) {
 					out = append(out, lit(s))
@@ -103,6 +107,15 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 		case *syntax.ParamExp:
 			if simpleParam(x) {
 				if v, ok := sc.vars[x.Param.Value]; ok {
+					if val.Len()+len(v) > MaxCommandBytes || raw.Len()+len(v) > MaxCommandBytes {
+						// The value the command would see is past the
+						// command bound: never build it (it doubles with
+						// each x=$x$x), refuse instead.
+						sc.overflow = true
+						val.WriteString(dyn)
+						raw.WriteString("$")
+						continue
+					}
 					val.WriteString(v)
 					raw.WriteString(v)
 					continue
@@ -458,13 +471,36 @@ func classifyPath(s string) pathKind {
 }
 
 // matchGlob reports whether a glob component matches name; as in the shell,
-// a name starting with "." is matched only by a pattern starting with ".".
+// a name starting with "." is matched only by a pattern starting with ".",
+// and a bracket expression opening with "!" is negated (bash's [!.], which
+// path.Match reads as the class of "!" and ".": rm -rf .[!.]* removes
+// .hookwarden.yaml).
 func matchGlob(pattern, name string) bool {
 	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") {
 		return false
 	}
-	ok, err := path.Match(pattern, name)
+	ok, err := path.Match(bashBrackets(pattern), name)
 	return err == nil && ok
+}
+
+// bashBrackets rewrites each unescaped "[!" of a bash glob as path.Match's
+// "[^".
+func bashBrackets(pattern string) string {
+	if !strings.Contains(pattern, "[!") {
+		return pattern
+	}
+	b := []byte(pattern)
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '[':
+			if i+1 < len(b) && b[i+1] == '!' {
+				b[i+1] = '^'
+			}
+		}
+	}
+	return string(b)
 }
 
 // maxBraceWords bounds the words one brace expansion may produce for path

@@ -84,9 +84,10 @@ func (r *TrustReport) Diff() string { return r.diff }
 // .codex/hooks.json in the user's Codex config.toml ($CODEX_HOME, default
 // ~/.codex): one `[hooks.state."<key>"] trusted_hash` per row of ours
 // (never a foreign row), and the project's trust with opts.TrustProject. The
-// config is edited byte-preservingly (internal/tomledit), backed up next to
-// itself as config.toml.hookwarden-<UTC stamp>.bak when it existed, written
-// by compare-and-swap and checked to parse. A repository whose hooks.json
+// config is edited byte-preservingly (codextrust.Apply: splices at the byte
+// ranges of go-toml/v2's parse), backed up next to itself as
+// config.toml.hookwarden-<UTC stamp>.bak when it existed, written by
+// compare-and-swap and checked to parse. A repository whose hooks.json
 // cannot be read is reported with an error and contributes nothing. It
 // returns an error when the config cannot be read, parsed, edited or
 // written; the report then says what was planned.

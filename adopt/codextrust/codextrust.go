@@ -22,8 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	"github.com/hookwarden/hookwarden/internal/tomledit"
 )
 
 // Entry is one handler of a .codex/hooks.json with its trust key and hash.
@@ -159,7 +157,7 @@ type Status struct {
 // valid TOML.
 func Check(config []byte, repoAbs string, entries []Entry) (Status, error) {
 	var st Status
-	lvl, ok, err := tomledit.GetString(config, []string{"projects", repoAbs}, "trust_level")
+	lvl, ok, err := getString(config, []string{"projects", repoAbs}, "trust_level")
 	if err != nil {
 		return st, err
 	}
@@ -168,7 +166,7 @@ func Check(config []byte, repoAbs string, entries []Entry) (Status, error) {
 		if !e.Ours {
 			continue
 		}
-		h, ok, err := tomledit.GetString(config, []string{"hooks", "state", e.Key}, "trusted_hash")
+		h, ok, err := getString(config, []string{"hooks", "state", e.Key}, "trusted_hash")
 		if err != nil {
 			return st, err
 		}
@@ -181,15 +179,15 @@ func Check(config []byte, repoAbs string, entries []Entry) (Status, error) {
 
 // Apply returns config with a trusted_hash for every entry with Ours (foreign
 // entries are never trusted), and with the project trusted when
-// trustProject is set, edited byte-preservingly (internal/tomledit: comments
+// trustProject is set, edited byte-preservingly (setString over go-toml/v2's parse: comments
 // and order kept, new tables appended, an existing trusted_hash updated in
 // place). It returns an error when config is not valid TOML or an entry
-// cannot be edited in place (tomledit.ErrInline).
+// cannot be edited in place (ErrInline).
 func Apply(config []byte, repoAbs string, entries []Entry, trustProject bool) ([]byte, error) {
 	out := config
 	var err error
 	if trustProject {
-		if out, _, err = tomledit.SetString(out, []string{"projects", repoAbs}, "trust_level", "trusted"); err != nil {
+		if out, _, err = setString(out, []string{"projects", repoAbs}, "trust_level", "trusted"); err != nil {
 			return nil, err
 		}
 	}
@@ -197,7 +195,7 @@ func Apply(config []byte, repoAbs string, entries []Entry, trustProject bool) ([
 		if !e.Ours {
 			continue
 		}
-		if out, _, err = tomledit.SetString(out, []string{"hooks", "state", e.Key}, "trusted_hash", e.Hash); err != nil {
+		if out, _, err = setString(out, []string{"hooks", "state", e.Key}, "trusted_hash", e.Hash); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package tomledit
+package codextrust
 
 import (
 	"strings"
@@ -14,18 +14,18 @@ func FuzzSetString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc, key, value string) {
 		table := []string{"hooks", "state", key}
-		out, changed, err := SetString([]byte(doc), table, "trusted_hash", value)
+		out, changed, err := setString([]byte(doc), table, "trusted_hash", value)
 		if err != nil {
 			return
 		}
-		got, ok, err := GetString(out, table, "trusted_hash")
+		got, ok, err := getString(out, table, "trusted_hash")
 		if err != nil || !ok || got != value {
 			t.Fatalf("value not set: %v %v %q", err, ok, got)
 		}
 		if changed && strings.Count(string(out), "[hooks.state.") > strings.Count(doc, "[hooks.state.") && !strings.HasPrefix(string(out), doc) {
 			t.Fatalf("appending changed the operator's bytes: %q -> %q", doc, out)
 		}
-		again, changed2, err := SetString(out, table, "trusted_hash", value)
+		again, changed2, err := setString(out, table, "trusted_hash", value)
 		if err != nil || changed2 || string(again) != string(out) {
 			t.Fatalf("not idempotent: %v", err)
 		}

@@ -1,14 +1,13 @@
-// Package tomledit makes byte-preserving edits of a TOML document: it sets one
-// string value in one table, keeping every other byte (comments, order,
-// spacing, quoting) as it was. It exists for `hookwarden codex-trust`, which
-// records per-hook trust in the user's Codex config.toml.
-//
-// The edit is textual, guided by a small scanner of TOML's top-level
-// structure (headers, key/value lines, multi-line strings, arrays and inline
-// tables spanning lines); the result is always re-parsed with
-// github.com/pelletier/go-toml/v2 and checked to carry exactly the value set,
-// so a document the scanner misreads yields an error, never a wrong file.
-package tomledit
+// Byte-preserving edits of Codex's config.toml: setString sets one string
+// value in one table, keeping every other byte (comments, order, spacing,
+// quoting) as it was. The document's structure (table headers, key/values
+// and the byte range of each key and string value) comes from go-toml/v2's
+// unstable parser (tomlscan.go); the edit is a splice at those ranges, and
+// the result is always re-parsed with go-toml/v2 and checked to carry
+// exactly the value set, so an edit that went wrong yields an error, never
+// a wrong file.
+
+package codextrust
 
 import (
 	"bytes"
@@ -24,7 +23,7 @@ import (
 // parent table): the caller should tell the operator to add the entry by hand.
 var ErrInline = errors.New("table is defined inline or through dotted keys")
 
-// SetString sets key = "value" (value written as a TOML basic string) inside
+// setString sets key = "value" (value written as a TOML basic string) inside
 // the table whose key path is table (e.g. ["hooks","state","/abs/.codex/hooks.json:stop:0:0"]).
 //
 //   - If a [table] header exists and holds key, only the value's bytes are
@@ -39,7 +38,7 @@ var ErrInline = errors.New("table is defined inline or through dotted keys")
 // not valid TOML (wrapped go-toml error naming line and column); the table is
 // defined inline or by dotted keys (ErrInline); the key holds a non-string;
 // the edited document does not re-parse to the requested value.
-func SetString(src []byte, table []string, key, value string) ([]byte, bool, error) {
+func setString(src []byte, table []string, key, value string) ([]byte, bool, error) {
 	var before map[string]any
 	if err := toml.Unmarshal(src, &before); err != nil {
 		return nil, false, fmt.Errorf("not valid TOML: %w", err)
@@ -48,7 +47,7 @@ func SetString(src []byte, table []string, key, value string) ([]byte, bool, err
 		if s, isStr := cur.(string); isStr && s == value {
 			return src, false, nil
 		} else if !isStr {
-			return nil, false, fmt.Errorf("%s.%s holds a %T, not a string", keyPath(table), QuoteKey(key), cur)
+			return nil, false, fmt.Errorf("%s.%s holds a %T, not a string", keyPath(table), quoteKey(key), cur)
 		}
 	}
 	doc, err := scan(src)
@@ -59,7 +58,7 @@ func SetString(src []byte, table []string, key, value string) ([]byte, bool, err
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		nl = "\r\n"
 	}
-	quoted := QuoteString(value)
+	quoted := quoteString(value)
 	var out []byte
 	hdr := doc.findHeader(table)
 	switch {
@@ -81,7 +80,7 @@ func SetString(src []byte, table []string, key, value string) ([]byte, bool, err
 					at = doc.items[i].end
 				}
 			}
-			line := QuoteKey(key) + " = " + quoted + nl
+			line := quoteKey(key) + " = " + quoted + nl
 			prefix := ""
 			if at > 0 && src[at-1] != '\n' {
 				prefix = nl
@@ -96,7 +95,7 @@ func SetString(src []byte, table []string, key, value string) ([]byte, bool, err
 				out = splice(src, it.valStart, it.valEnd, []byte(quoted))
 				break
 			}
-			return nil, false, fmt.Errorf("[%s]: %w; add `%s = %s` to it by hand", keyPath(table), ErrInline, QuoteKey(key), quoted)
+			return nil, false, fmt.Errorf("[%s]: %w; add `%s = %s` to it by hand", keyPath(table), ErrInline, quoteKey(key), quoted)
 		}
 		var b bytes.Buffer
 		b.Write(src)
@@ -107,22 +106,22 @@ func SetString(src []byte, table []string, key, value string) ([]byte, bool, err
 			b.WriteString(nl)
 		}
 		b.WriteString("[" + keyPath(table) + "]" + nl)
-		b.WriteString(QuoteKey(key) + " = " + quoted + nl)
+		b.WriteString(quoteKey(key) + " = " + quoted + nl)
 		out = b.Bytes()
 	}
 	var after map[string]any
 	if err := toml.Unmarshal(out, &after); err != nil {
-		return nil, false, fmt.Errorf("edit of [%s] would not parse (%v); add `%s = %s` by hand", keyPath(table), err, QuoteKey(key), quoted)
+		return nil, false, fmt.Errorf("edit of [%s] would not parse (%v); add `%s = %s` by hand", keyPath(table), err, quoteKey(key), quoted)
 	}
 	if got, ok := lookup(after, append(append([]string{}, table...), key)); !ok || got != value {
-		return nil, false, fmt.Errorf("edit of [%s] did not take effect; add `%s = %s` by hand", keyPath(table), QuoteKey(key), quoted)
+		return nil, false, fmt.Errorf("edit of [%s] did not take effect; add `%s = %s` by hand", keyPath(table), quoteKey(key), quoted)
 	}
 	return out, !bytes.Equal(out, src), nil
 }
 
-// GetString returns the string at table path + key in src and whether it
+// getString returns the string at table path + key in src and whether it
 // exists as a string. It returns an error when src is not valid TOML.
-func GetString(src []byte, table []string, key string) (string, bool, error) {
+func getString(src []byte, table []string, key string) (string, bool, error) {
 	var m map[string]any
 	if err := toml.Unmarshal(src, &m); err != nil {
 		return "", false, fmt.Errorf("not valid TOML: %w", err)
@@ -160,28 +159,28 @@ func splice(src []byte, start, end int, repl []byte) []byte {
 func keyPath(path []string) string {
 	parts := make([]string, len(path))
 	for i, p := range path {
-		parts[i] = QuoteKey(p)
+		parts[i] = quoteKey(p)
 	}
 	return strings.Join(parts, ".")
 }
 
-// QuoteKey returns k as a TOML key: bare when it is non-empty and only
+// quoteKey returns k as a TOML key: bare when it is non-empty and only
 // A-Za-z0-9_-, else a basic string.
-func QuoteKey(k string) string {
+func quoteKey(k string) string {
 	if k == "" {
 		return `""`
 	}
 	for _, r := range k {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return QuoteString(k)
+			return quoteString(k)
 		}
 	}
 	return k
 }
 
-// QuoteString returns s as a TOML basic string, escaping `"`, `\` and
+// quoteString returns s as a TOML basic string, escaping `"`, `\` and
 // control characters.
-func QuoteString(s string) string {
+func quoteString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {

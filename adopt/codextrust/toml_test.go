@@ -1,4 +1,4 @@
-package tomledit
+package codextrust
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func TestSetStringCorpus(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			out, changed, err := SetString([]byte(c.In), c.Table, c.Key, c.Value)
+			out, changed, err := setString([]byte(c.In), c.Table, c.Key, c.Value)
 			if c.Error != "" {
 				if err == nil || !strings.Contains(err.Error(), c.Error) {
 					t.Fatalf("err = %v, want one containing %q", err, c.Error)
@@ -51,13 +51,13 @@ func TestSetStringCorpus(t *testing.T) {
 				t.Fatalf("changed = %v, want %v", changed, !c.Unchanged)
 			}
 			// Idempotent: a second application changes nothing.
-			again, changed2, err := SetString(out, c.Table, c.Key, c.Value)
+			again, changed2, err := setString(out, c.Table, c.Key, c.Value)
 			if err != nil || changed2 || string(again) != string(out) {
 				t.Fatalf("second application changed the file: %v %q", err, again)
 			}
-			got, ok, err := GetString(out, c.Table, c.Key)
+			got, ok, err := getString(out, c.Table, c.Key)
 			if err != nil || !ok || got != c.Value {
-				t.Fatalf("GetString = %q %v %v", got, ok, err)
+				t.Fatalf("getString = %q %v %v", got, ok, err)
 			}
 		})
 	}

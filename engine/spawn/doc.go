@@ -114,7 +114,9 @@
 // the run directory's real path, or any ancestor, holds .git or cannot be
 // checked), an engine table without pre_tool.deny, pre_tool.rewrite,
 // pre_tool.fail_closed, all_tools_gated and post_tool.block
-// (capability-missing; the shipped tables list none but pre_tool.deny), and
+// (capability-missing; the shipped tables list pre_tool.deny, and Claude
+// Code 2.1.328's pre_tool.rewrite, measured by
+// TestRealClaudeRedactShellRoute with this binary's redact hook), and
 // finally redaction-unsupported: Exec does not yet fire agent_prompt and
 // agent_exit, write the table, read policy and receipts, or compare them,
 // so no spawn runs under part of the contract. The hook itself ships as

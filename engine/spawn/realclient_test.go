@@ -42,12 +42,23 @@ func unavailable(t *testing.T, why string) {
 // request log path, and kills the mock (by its PID) when the test ends.
 func startMock(t *testing.T, api, dir string) (int, string) {
 	t.Helper()
+	return startMockCommand(t, api, dir, "touch e2e_tool_ran.txt")
+}
+
+// startMockCommand is startMock whose model asks for command. The harness
+// is ../shared/e2e beside the repository, or $HOOKWARDEN_E2E_DIR (as in
+// skewguard's real-client tests: a worktree is not beside ../shared).
+func startMockCommand(t *testing.T, api, dir, command string) (int, string) {
+	t.Helper()
 	script := filepath.Join("..", "..", "..", "shared", "e2e", "mock_llm.py")
+	if d := os.Getenv("HOOKWARDEN_E2E_DIR"); d != "" {
+		script = filepath.Join(d, "mock_llm.py")
+	}
 	if _, err := os.Stat(script); err != nil {
 		unavailable(t, "the e2e mock is absent: "+err.Error())
 	}
 	log := filepath.Join(dir, "mock."+api+".jsonl")
-	cmd := exec.Command("python3", script, "--api", api, "--port", "0", "--command", "touch e2e_tool_ran.txt",
+	cmd := exec.Command("python3", script, "--api", api, "--port", "0", "--command", command,
 		"--log", log, "--log-bodies", "--lifetime", "240")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

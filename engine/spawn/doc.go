@@ -116,7 +116,11 @@
 // pre_tool.fail_closed, all_tools_gated and post_tool.block
 // (capability-missing; the shipped tables list pre_tool.deny, and Claude
 // Code 2.1.328's pre_tool.rewrite, measured by
-// TestRealClaudeRedactShellRoute with this binary's redact hook), and
+// TestRealClaudeRedactShellRoute with this binary's redact hook; Claude's
+// pre_tool.fail_closed is not granted: with the render's "onFailure":
+// "block", TestRealClaudePreToolFailClosed saw a crashing, timed-out,
+// exit-1 and vanished hook block the call, and a hook printing garbage
+// with exit 0 let it through), and
 // finally redaction-unsupported: Exec does not yet fire agent_prompt and
 // agent_exit, write the table, read policy and receipts, or compare them,
 // so no spawn runs under part of the contract. The hook itself ships as

@@ -33,7 +33,7 @@ func commandOf(h CompiledHook) string {
 // renderClaude writes <home>/run/hooks/<run id>.settings.json (created
 // exclusively, mode 0600) holding the compiled hooks in Claude Code's
 // settings shape {"hooks":{Native:[{"matcher"?,"hooks":[{"type":"command",
-// "command","timeout" (seconds)}]}]}} plus the caller's settings keys the
+// "command","timeout" (seconds), "onFailure":"block" on PreToolUse}]}]}} plus the caller's settings keys the
 // table allows, and returns the render with the argv additions
 // --setting-sources "" --strict-mcp-config --settings <file>
 // (Claude Code 2.1.328 CLI flags; measured in TestRealClients/claude: a user
@@ -66,7 +66,15 @@ func (c *compiler) renderClaude() (*Render, error) {
 	}
 	hooks := map[string][]any{}
 	for _, h := range c.hooks {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout}}}
+		handler := map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout}
+		if h.Native == "PreToolUse" {
+			// a hook that cannot start, times out or exits with an
+			// unexpected code blocks the call instead of letting it through
+			// (templates.OnFailure: Claude Code 2.1.295 release notes, the
+			// 2.1.328 settings schema; TestRealClaudePreToolFailClosed)
+			handler["onFailure"] = "block"
+		}
+		group := map[string]any{"hooks": []any{handler}}
 		if h.Matcher != "" {
 			group["matcher"] = h.Matcher
 		}

@@ -549,10 +549,7 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 	if err != nil || refuse != nil {
 		return deref(refuse), err
 	}
-	if g.in.Owner == nil {
-		return verdict.Verdict{}, errors.New("no definition of our rows wired in")
-	}
-	owner, err := g.in.Owner(h.entry.Client)
+	owner, err := g.owner(h.entry.Client)
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
@@ -633,6 +630,15 @@ func matchSwitch(switches []switchFile, t string) *hit {
 	return nil
 }
 
+// owner returns the definition of our rows in client's hook file
+// (Input.Owner), or an error when none is wired in.
+func (g *guard) owner(client string) (*clientjson.Owner, error) {
+	if g.in.Owner == nil {
+		return nil, errors.New("no definition of our rows wired in")
+	}
+	return g.in.Owner(client)
+}
+
 // switchEdit judges an edit of a switch file: the edit is applied as the
 // client would and refused when any result switches the client's hooks off
 // where the file did not before (clientjson.HooksDisabled) or lists more of
@@ -645,10 +651,7 @@ func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
 	if err != nil || refuse != nil {
 		return deref(refuse), err
 	}
-	if g.in.Owner == nil {
-		return verdict.Verdict{}, errors.New("no definition of our rows wired in")
-	}
-	owner, err := g.in.Owner(h.entry.Client)
+	owner, err := g.owner(h.entry.Client)
 	if err != nil {
 		return verdict.Verdict{}, err
 	}

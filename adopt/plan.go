@@ -20,6 +20,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -488,23 +489,5 @@ func (p *repoPlan) codexNext(root string, hooks []byte, opts *Options, owner *cl
 		why = append(why, fmt.Sprintf("%d of our Codex rows have no trusted_hash, so Codex skips them silently", n))
 	}
 	p.rep.Warnings = append(p.rep.Warnings, "codex: "+strings.Join(why, "; ")+" (Codex CLI 0.169.0 hook trust)")
-	p.rep.Next = append(p.rep.Next, cmd+ShellQuote(root))
-}
-
-// ShellQuote returns s quoted for a POSIX shell: s itself when it is
-// non-empty and made only of letters, digits and /._-+:,@%=, else s in
-// single quotes, each single quote inside it closed, backslash-escaped and
-// reopened (the empty string becomes a pair of single quotes).
-func ShellQuote(s string) string {
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%=", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe && s != "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	p.rep.Next = append(p.rep.Next, cmd+shellquote.Word(root))
 }

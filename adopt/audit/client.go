@@ -18,6 +18,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -341,7 +342,7 @@ func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) 
 	default:
 		state = fmt.Sprintf("%s lacks the trusted_hash of %d of them", cfgPath, len(st.Pending))
 	}
-	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; %s. Each developer runs the fix once; acknowledge the note fleet-wide with `audit: {acknowledge: [codex-trust-required]}` in the fleet or workstation settings", n, state), fix+adopt.ShellQuote(r.res.Path))
+	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; %s. Each developer runs the fix once; acknowledge the note fleet-wide with `audit: {acknowledge: [codex-trust-required]}` in the fleet or workstation settings", n, state), fix+shellquote.Word(r.res.Path))
 }
 
 // hooksPath checks core.hooksPath in the repository's git config against
@@ -391,7 +392,7 @@ func (r *repoAudit) hooksPath(clients []string) {
 	if repo.Linked || repo.WorkTree != r.root {
 		rel = cfgPath
 	}
-	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git config --file "+adopt.ShellQuote(cfgPath)+" --unset-all core.hooksPath")
+	r.add(IDHooksPath, rel, configLine(data), "", "", fmt.Sprintf("core.hooksPath is %q, but the repository's declared hook runner is %s; git runs no hook from there", val, runner), "git config --file "+shellquote.Word(cfgPath)+" --unset-all core.hooksPath")
 }
 
 // configLine returns the 1-based line of the hooksPath key in a git config

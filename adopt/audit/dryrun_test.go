@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 )
 
 // isCommand reports whether a finding's fix is a shell command (as opposed
@@ -47,7 +48,7 @@ func TestAuditIsConformsDryRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			conformFix := "hookwarden conform " + adopt.ShellQuote(repo)
+			conformFix := "hookwarden conform " + shellquote.Word(repo)
 			saysConform := false
 			for _, f := range rep.Repositories[0].Findings {
 				saysConform = saysConform || f.Fix == conformFix

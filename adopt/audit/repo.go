@@ -15,6 +15,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -48,8 +49,8 @@ func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 		if link := r.symlinkIn(rel); link != "" {
 			// The copy keeps what the link showed; conform refuses to
 			// write through a symlink, so the link itself has to go.
-			q := adopt.ShellQuote(link)
-			fix = "cd " + adopt.ShellQuote(r.res.Path) + " && t=\"$(readlink -f " + q + ")\" && rm " + q + " && cp -R \"$t\" " + q + " && hookwarden conform ."
+			q := shellquote.Word(link)
+			fix = "cd " + shellquote.Word(r.res.Path) + " && t=\"$(readlink -f " + q + ")\" && rm " + q + " && cp -R \"$t\" " + q + " && hookwarden conform ."
 		}
 		r.add(IDRepositoryUnreadable, rel, 0, "", "", fmt.Sprintf("%s: cannot be read safely: %v", rel, err), fix)
 		return s, false
@@ -76,7 +77,7 @@ func (r *repoAudit) symlinkIn(rel string) string {
 
 func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	r := &repoAudit{ctx: ctx, a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
-	r.conform = "hookwarden conform " + adopt.ShellQuote(path)
+	r.conform = "hookwarden conform " + shellquote.Word(path)
 	defer func() { sortFindings(r.res.Findings) }()
 	if err := ctx.Err(); err != nil {
 		r.add(IDRepositoryUnreadable, "", 0, "", "", "not audited: "+err.Error(), "rerun hookwarden audit")
@@ -90,12 +91,12 @@ func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
 	if !man.Exists {
 		// adopt governs only the root of a git repository: the fix names
 		// the command that works from here.
-		fix := "hookwarden adopt " + adopt.ShellQuote(path)
+		fix := "hookwarden adopt " + shellquote.Word(path)
 		if repo, found, err := gitdisc.Find(root); err == nil && !found {
-			fix = "git init " + adopt.ShellQuote(path) + " && " + fix
+			fix = "git init " + shellquote.Word(path) + " && " + fix
 		} else if err == nil {
 			if top, err := filepath.EvalSymlinks(repo.WorkTree); err == nil && top != root {
-				fix = "hookwarden adopt " + adopt.ShellQuote(top)
+				fix = "hookwarden adopt " + shellquote.Word(top)
 			}
 		}
 		r.add(IDNotGoverned, "", 0, "", "", "not governed: no "+adopt.ManifestFile+" at the repository root, so no agent client is guarded here", fix)
@@ -299,9 +300,9 @@ func (r *repoAudit) rendered(governed []string, declined func(string) bool) {
 			h, ok := templates.ParseHeader(snap.Data)
 			switch {
 			case !ok:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+adopt.ShellQuote(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellquote.Word(r.res.Path))
 			case h.Edited:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+adopt.ShellQuote(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+shellquote.Word(r.res.Path))
 			default:
 				v := h.Version
 				if v == "" {

@@ -18,11 +18,18 @@ var safe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 func Join(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		if safe.MatchString(a) {
-			parts[i] = a
-			continue
-		}
-		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		parts[i] = Word(a)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Word returns one word quoted for a POSIX shell as Join quotes each word:
+// w itself when it is non-empty and made only of [A-Za-z0-9_@%+=:,./-],
+// else w in single quotes, each single quote in it written as quote,
+// backslash, quote, quote (the empty word becomes two single quotes).
+func Word(w string) string {
+	if safe.MatchString(w) {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -40,19 +39,12 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 		{"argv0 gone", "#!/bin/sh\nexit 0\n", "15", true},
 		{"garbage on stdout, exit 0", "#!/bin/sh\nprintf '{not json'\nexit 0\n", "15", false},
 	}
+	// one after another, on the test's goroutine: startMock skips or fails
+	// the test, which only the test's goroutine may do
 	ran := make([]bool, len(cases))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
 	for i, tc := range cases {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			ran[i] = runFailingPreTool(t, bin, tc.script, tc.timeout, tc.gone)
-		}()
+		ran[i] = runFailingPreTool(t, bin, tc.script, tc.timeout, tc.gone)
 	}
-	wg.Wait()
 	table, err := LoadTable(Tables(), "claude", "2.1.328")
 	if err != nil {
 		t.Fatal(err)

@@ -322,16 +322,13 @@ func minPtr(a, b *int) *int {
 
 // Parse decodes one settings file. With repo true, `version: 1` is required.
 // The error names the key and its line ("line 3: hooks.scope: ...").
-//
-// A file in the plain subset (plain.go) is read by our own front end into
-// the tree yaml/v3 would build; every other file is read by yaml/v3.
+// go.yaml.in/yaml/v3 reads every file (an own front end for a plain subset
+// stood here for about 0.1 ms of a cold hook process, about 3 % of the
+// registered row, under issue 16's 5 % bar).
 func Parse(data []byte, repo bool) (File, error) {
-	top, ok := parsePlain(data)
-	if !ok {
-		var err error
-		if top, err = parseYAML(data); err != nil {
-			return File{}, err
-		}
+	top, err := parseYAML(data)
+	if err != nil {
+		return File{}, err
 	}
 	return parseTree(top, repo)
 }

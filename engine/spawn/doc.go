@@ -51,7 +51,9 @@
 // the real-client suite observed at that exact version; a version without a
 // table renders no event, so any attachment for it refuses. The shipped
 // tables list pre_tool (deny observed) and the engine's Stop for
-// Claude Code 2.1.328 and codex-cli 0.169.0; Claude's settings_keys holds
+// Claude Code 2.1.328 and codex-cli 0.169.0, and post_tool for Claude
+// (TestRealClaudePostToolBlock: the hook runs, but its block does not
+// withhold the result from the model, so post_tool.block is not listed); Claude's settings_keys holds
 // only the sub-key "permissions.deny" (TestRealClaudeCallerPermissions: a
 // caller's permissions.deny ["Bash"] merged into the run file withholds
 // Bash from the model). A key listed only by sub-keys is merged when it is

@@ -492,8 +492,13 @@ func (dc *doc) disabledWarnings(want []Handler) []string {
 }
 
 // HooksDisabled reports whether the file switches off all of the client's
-// hooks: Claude Code's top-level "disableAllHooks": true (settings schema of
-// Claude Code 2.1.328: "Disable all hooks and statusLine execution"), or
+// hooks: Claude Code's top-level "disableAllHooks" with any value but the
+// literal false (settings schema of Claude Code 2.1.328: "Disable all hooks
+// and statusLine execution", a boolean; a value of another type fails the
+// schema, and "Files with errors are skipped entirely, not just the invalid
+// settings" (the same binary's settings error text): measured with the e2e
+// harness of ../shared/e2e, "disableAllHooks": "true" in .claude/settings.json
+// ran no hook of that file and let the denied tool run), or
 // Gemini CLI's "hooksConfig": {"enabled": false} (Gemini CLI 0.61.0 settings
 // schema, "Canonical toggle for the hooks system"; measured in
 // ../shared/e2e/README.md section 3). Codex CLI 0.169.0 has no such key in
@@ -510,7 +515,7 @@ func HooksDisabled(path string, src []byte, client string) (bool, error) {
 	case "claude":
 		if m := findMember(root, "disableAllHooks"); m != nil {
 			lit, ok := m.Value.Value.(hujson.Literal)
-			return ok && lit.Kind() == 't', nil
+			return !ok || lit.Kind() != 'f', nil
 		}
 	case "gemini":
 		if m := findMember(root, "hooksConfig"); m != nil {

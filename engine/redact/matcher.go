@@ -27,6 +27,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/coregx/ahocorasick"
+
+	"github.com/hookwarden/hookwarden/internal/jsonstr"
 )
 
 // MinValueBytes is the shortest value a table may hold: a shorter one
@@ -124,8 +126,8 @@ func NewMatcher(values map[string]string) (*Matcher, error) {
 // upper-case hex, with '/' escaped, with Go encoding/json's HTML escapes
 // (<, >, & as \u003c \u003e \u0026; U+2028 and U+2029 escaped), and with
 // every non-ASCII character as \uXXXX (Python's json.dumps default,
-// surrogate pairs beyond the BMP). Only spellings that differ from raw are
-// added.
+// surrogate pairs beyond the BMP), each written by internal/jsonstr. Only
+// spellings that differ from raw are added.
 func Spellings(raw string) []string {
 	out := []string{raw}
 	add := func(s string) {
@@ -133,53 +135,9 @@ func Spellings(raw string) []string {
 			out = append(out, s)
 		}
 	}
-	type opts struct{ upper, slash, html, ascii bool }
-	for _, o := range []opts{{}, {upper: true}, {slash: true}, {html: true}, {ascii: true}, {ascii: true, upper: true}} {
+	for _, st := range []jsonstr.Style{{}, {Upper: true}, {Slash: true}, {HTML: true}, {ASCII: true}, {ASCII: true, Upper: true}} {
 		var b strings.Builder
-		hex := "0123456789abcdef"
-		if o.upper {
-			hex = "0123456789ABCDEF"
-		}
-		u := func(r rune) {
-			b.WriteString(`\u`)
-			for shift := 12; shift >= 0; shift -= 4 {
-				b.WriteByte(hex[(r>>uint(shift))&0xf])
-			}
-		}
-		for _, r := range raw {
-			switch {
-			case r == '"':
-				b.WriteString(`\"`)
-			case r == '\\':
-				b.WriteString(`\\`)
-			case r == '\n':
-				b.WriteString(`\n`)
-			case r == '\r':
-				b.WriteString(`\r`)
-			case r == '\t':
-				b.WriteString(`\t`)
-			case r == '\b':
-				b.WriteString(`\b`)
-			case r == '\f':
-				b.WriteString(`\f`)
-			case r < 0x20:
-				u(r)
-			case r == '/' && o.slash:
-				b.WriteString(`\/`)
-			case (r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029) && o.html:
-				u(r)
-			case r > 0x7e && o.ascii:
-				if r > 0xffff {
-					r -= 0x10000
-					u(0xd800 + (r >> 10))
-					u(0xdc00 + (r & 0x3ff))
-				} else {
-					u(r)
-				}
-			default:
-				b.WriteRune(r)
-			}
-		}
+		jsonstr.Append(&b, raw, st)
 		add(b.String())
 	}
 	return out

@@ -3,9 +3,9 @@ package spawn
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strings"
-	"unicode/utf16"
+
+	"github.com/hookwarden/hookwarden/internal/jsonstr"
 )
 
 // PyJSONArgv serialises argv exactly as Python 3's json.dumps(argv) does with
@@ -31,33 +31,7 @@ func PyJSONArgv(argv []string) string {
 
 func writePyString(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		case r < 0x7f:
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			hi, lo := utf16.EncodeRune(r)
-			fmt.Fprintf(b, `\u%04x\u%04x`, hi, lo)
-		default:
-			fmt.Fprintf(b, `\u%04x`, r)
-		}
-	}
+	jsonstr.Append(b, s, jsonstr.Style{ASCII: true})
 	b.WriteByte('"')
 }
 

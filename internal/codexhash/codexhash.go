@@ -23,7 +23,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/hookwarden/hookwarden/internal/jsonstr"
 )
 
 // DefaultTimeoutSeconds is the timeout Codex 0.169.0 assumes for a handler
@@ -105,29 +106,6 @@ func Hash(h Handler) string {
 // hex), everything else, non-ASCII and U+2028 included, as it is.
 func writeString(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
+	jsonstr.Append(b, s, jsonstr.Style{})
 	b.WriteByte('"')
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,13 +127,21 @@ type result struct {
 // in stdin becomes dir (inDir).
 func run(t *testing.T, dir string, env []string, stdin string, argv ...string) result {
 	t.Helper()
-	stdin = inDir(stdin, dir)
+	r, err := runReader(dir, env, strings.NewReader(inDir(stdin, dir)), argv...)
+	if err != nil {
+		t.Fatalf("%v: %v", argv, err)
+	}
+	return r
+}
+
+// runReader runs argv in dir with env and stdin (at most 60 s) and returns
+// its answer; the error is one of starting or waiting, not an exit status.
+// It calls no testing.T method, so goroutines may use it.
+func runReader(dir string, env []string, stdin io.Reader, argv ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, stdin
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	start := time.Now()
@@ -142,11 +151,11 @@ func run(t *testing.T, dir string, env []string, stdin string, argv ...string) r
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
-			t.Fatalf("%v: %v", argv, err)
+			return result{}, err
 		}
 		code = ee.ExitCode()
 	}
-	return result{so.String(), se.String(), code, took}
+	return result{so.String(), se.String(), code, took}, nil
 }
 
 // launcherKinds are the ways the launcher is run: the sh launcher under each
@@ -623,39 +632,28 @@ func TestHangingEngine(t *testing.T) {
 					failures = append(failures, kind+" "+tc.client+": "+fmt.Sprintf(format, args...))
 					mu.Unlock()
 				}
-				argv := w.argv(kind, tc.client, "pre-tool")
-				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-				defer cancel()
-				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				cmd.Dir, cmd.Env, cmd.Stdin = w.repo, w.env("HOOKWARDEN_BIN="+bin), strings.NewReader(inDir(tc.stdin, w.repo))
-				var so, se bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &so, &se
-				start := time.Now()
-				err := cmd.Run()
-				took := time.Since(start)
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
+				r, err := runReader(w.repo, w.env("HOOKWARDEN_BIN="+bin), strings.NewReader(inDir(tc.stdin, w.repo)), w.argv(kind, tc.client, "pre-tool")...)
+				if err != nil {
 					fail("%v", err)
 					return
 				}
+				code, took, so, se := r.exit, r.took, r.stdout, r.stderr
 				if took >= row.ClientTimeout() {
 					fail("the launcher answered after %v, not before the client's timeout %v", took, row.ClientTimeout())
 				}
 				switch {
 				case tc.hangProbe:
 					// The probe gave up within its 2 s cap; the interceptor judged.
-					if code != 2 || !strings.HasPrefix(se.String(), refusal(t, "git-no-verify")) || took > 8*time.Second {
-						fail("hanging probe: exit %d stderr %q after %v", code, se.String(), took)
+					if code != 2 || !strings.HasPrefix(se, refusal(t, "git-no-verify")) || took > 8*time.Second {
+						fail("hanging probe: exit %d stderr %q after %v", code, se, took)
 					}
 				case tc.client == "agy":
-					if code != 0 || !strings.HasPrefix(so.String(), `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
-						fail("hanging engine: stdout %q exit %d, want a deny JSON", so.String(), code)
+					if code != 0 || !strings.HasPrefix(so, `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
+						fail("hanging engine: stdout %q exit %d, want a deny JSON", so, code)
 					}
 				default:
-					if code != 2 || !strings.Contains(se.String(), "did not answer within") {
-						fail("hanging engine: exit %d stderr %q, want a deny (exit 2)", code, se.String())
+					if code != 2 || !strings.Contains(se, "did not answer within") {
+						fail("hanging engine: exit %d stderr %q, want a deny (exit 2)", code, se)
 					}
 				}
 			}()
@@ -829,25 +827,15 @@ func TestStdinNeverClosed(t *testing.T) {
 				failures = append(failures, tc.name+": "+fmt.Sprintf(format, args...))
 				mu.Unlock()
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, tc.argv[0], tc.argv[1:]...)
-			cmd.Dir, cmd.Env, cmd.Stdin = w.repo, tc.env, pr
-			var se bytes.Buffer
-			cmd.Stderr = &se
-			start := time.Now()
-			err := cmd.Run()
-			took := time.Since(start)
+			r, err := runReader(w.repo, tc.env, pr, tc.argv...)
 			pr.Close()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
+			if err != nil {
 				fail("%v", err)
 				return
 			}
-			if code != 2 || !strings.Contains(se.String(), tc.want) {
-				fail("exit %d, stderr %q; want exit 2 with %q", code, se.String(), tc.want)
+			code, took := r.exit, r.took
+			if code != 2 || !strings.Contains(r.stderr, tc.want) {
+				fail("exit %d, stderr %q; want exit 2 with %q", code, r.stderr, tc.want)
 			}
 			if took < tc.from || took >= tc.to {
 				fail("answered after %v, want within [%v, %v) (client timeout %v)", took, tc.from, tc.to, row.ClientTimeout())

@@ -22,19 +22,7 @@ import (
 // (as the e2e README installs it); without it this is a stated skip, a
 // failure under HOOKWARDEN_E2E=require (the conformance suite's convention).
 func TestRealClients(t *testing.T) {
-	if os.Getenv("HOOKWARDEN_CLIENTS_DIR") == "" {
-		if os.Getenv("HOOKWARDEN_E2E") == "require" {
-			t.Fatal("HOOKWARDEN_CLIENTS_DIR is not set and HOOKWARDEN_E2E=require")
-		}
-		t.Skip("stated skip: HOOKWARDEN_CLIENTS_DIR is not set, so the real clients cannot be found (HOOKWARDEN_E2E=require makes this a failure)")
-	}
-	e2eDir := os.Getenv("HOOKWARDEN_E2E_DIR")
-	if e2eDir == "" {
-		e2eDir, _ = filepath.Abs("../../shared/e2e")
-	}
-	if _, err := os.Stat(filepath.Join(e2eDir, "e2e.py")); err != nil {
-		t.Fatalf("the e2e harness is not at %s (set HOOKWARDEN_E2E_DIR): %v", e2eDir, err)
-	}
+	e2eDir := e2eHarness(t)
 	w := newWorld(t)
 	engineDir := filepath.Dir(realEngine(t))
 	driver, _ := filepath.Abs("../testdata/templates/e2e_launcher.py")
@@ -96,19 +84,7 @@ func TestRealClients(t *testing.T) {
 // (the control) each lets the call through, which is why the field is
 // written. Needs HOOKWARDEN_CLIENTS_DIR, like TestRealClients.
 func TestRealClaudeOnFailure(t *testing.T) {
-	if os.Getenv("HOOKWARDEN_CLIENTS_DIR") == "" {
-		if os.Getenv("HOOKWARDEN_E2E") == "require" {
-			t.Fatal("HOOKWARDEN_CLIENTS_DIR is not set and HOOKWARDEN_E2E=require")
-		}
-		t.Skip("stated skip: HOOKWARDEN_CLIENTS_DIR is not set, so the real clients cannot be found (HOOKWARDEN_E2E=require makes this a failure)")
-	}
-	e2eDir := os.Getenv("HOOKWARDEN_E2E_DIR")
-	if e2eDir == "" {
-		e2eDir, _ = filepath.Abs("../../shared/e2e")
-	}
-	if _, err := os.Stat(filepath.Join(e2eDir, "e2e.py")); err != nil {
-		t.Fatalf("the e2e harness is not at %s (set HOOKWARDEN_E2E_DIR): %v", e2eDir, err)
-	}
+	e2eDir := e2eHarness(t)
 	driver, _ := filepath.Abs("../testdata/templates/e2e_onfailure.py")
 	if f, _ := templates.OnFailure("claude", "pre-tool"); f != "block" {
 		t.Fatalf("templates.OnFailure(claude, pre-tool) = %q; this test shows why it must be block", f)
@@ -148,4 +124,26 @@ func TestRealClaudeOnFailure(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// e2eHarness returns the directory of ../shared/e2e's harness
+// (HOOKWARDEN_E2E_DIR overrides it). Without HOOKWARDEN_CLIENTS_DIR the test
+// is a stated skip, a failure under HOOKWARDEN_E2E=require (the conformance
+// suite's convention); a missing harness is a failure.
+func e2eHarness(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("HOOKWARDEN_CLIENTS_DIR") == "" {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatal("HOOKWARDEN_CLIENTS_DIR is not set and HOOKWARDEN_E2E=require")
+		}
+		t.Skip("stated skip: HOOKWARDEN_CLIENTS_DIR is not set, so the real clients cannot be found (HOOKWARDEN_E2E=require makes this a failure)")
+	}
+	dir := os.Getenv("HOOKWARDEN_E2E_DIR")
+	if dir == "" {
+		dir, _ = filepath.Abs("../../shared/e2e")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "e2e.py")); err != nil {
+		t.Fatalf("the e2e harness is not at %s (set HOOKWARDEN_E2E_DIR): %v", dir, err)
+	}
+	return dir
 }

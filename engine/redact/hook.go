@@ -299,11 +299,7 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // receipt with the tool call's id first; when the receipt cannot be
 // written the call is denied.
 func PreTool(e Env) error {
-	var p ToolPayload
-	if err := readPayload(e.Stdin, &p); err != nil {
-		return err
-	}
-	m, _, err := loadRunTable(e)
+	p, m, err := toolCall(e)
 	if err != nil {
 		return err
 	}
@@ -370,11 +366,7 @@ func PreTool(e Env) error {
 // any spelling) is blocked ({"decision":"block","reason":…}, Claude Code's
 // PostToolUse form) and the block receipted; any other result passes.
 func PostTool(e Env) error {
-	var p ToolPayload
-	if err := readPayload(e.Stdin, &p); err != nil {
-		return err
-	}
-	m, _, err := loadRunTable(e)
+	p, m, err := toolCall(e)
 	if err != nil {
 		return err
 	}
@@ -392,6 +384,16 @@ func PostTool(e Env) error {
 	return nil
 }
 
+// toolCall reads an engine hook's payload and the run's table.
+func toolCall(e Env) (ToolPayload, *Matcher, error) {
+	var p ToolPayload
+	if err := readPayload(e.Stdin, &p); err != nil {
+		return p, nil, err
+	}
+	m, _, err := loadRunTable(e)
+	return p, m, err
+}
+
 // readTranscript reads the transcript at path (regular file, bounded).
 func readTranscript(path string) ([]byte, error) {
 	return regread.File(path, MaxTranscriptBytes)
@@ -403,11 +405,7 @@ func readTranscript(path string) ([]byte, error) {
 // transcript, which the engine may still append to, and never blocks the
 // stop. A count above zero fails the run at agent_exit.
 func Stop(e Env) error {
-	var p ToolPayload
-	if err := readPayload(e.Stdin, &p); err != nil {
-		return err
-	}
-	m, _, err := loadRunTable(e)
+	p, m, err := toolCall(e)
 	if err != nil {
 		return err
 	}

@@ -25,49 +25,9 @@ import (
 // stderr, or the run directory's receipts. The run files are made by the
 // test here: spawn exec does not yet run the redaction entry.
 func TestRealClaudeRedactShellRoute(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
-		unavailable(t, "the pinned claude is not installed in "+bin)
-	}
-	w := newRealWorld(t)
-	hw := filepath.Join(w.work, "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	const raw = "ghp_abcdefgh12345678"
-	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
-		"redact": {Argv: []string{hw, "redact"}, Timeout: json.RawMessage("20")}}})
-	args := []string{"--hook", "pre-tool", "--engine", "{engine}"}
-	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
-		{Hook: "redact", Event: "pre_tool", Matcher: "Bash", Args: args}}})
-	if err := Approve(w.home, [][]string{{hw, "redact", "--hook", "pre-tool", "--engine", "claude"}}); err != nil {
-		t.Fatal(err)
-	}
-	run := filepath.Join(w.work, "run")
-	os.Mkdir(run, 0o700)
-	table, receipts, policy := filepath.Join(run, "table.json"), filepath.Join(run, "receipts.jsonl"), filepath.Join(run, "policy.json")
-	os.WriteFile(table, []byte(`{"version":1,"values":{"[GH_TOKEN]":"`+raw+`"}}`), 0o600)
-	os.WriteFile(receipts, nil, 0o600)
-	os.WriteFile(policy, []byte(`{"version":1,"allow":["`+w.repo+`"],"deny":["`+run+`"]}`), 0o600)
-	os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte(raw+"\n"), 0o644)
-
-	port, log := startMockCommand(t, "anthropic", w.work, "cat secret.txt; cat secret.txt >&2")
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
-		fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"HOOKWARDEN_HOOK_TABLE=" + table, "HOOKWARDEN_HOOK_RECEIPTS=" + receipts, "HOOKWARDEN_HOOK_POLICY=" + policy}
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
-	if err != nil || code != 0 {
-		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
-	}
+	r := runRealRedact(t, "pre-tool", "pre_tool", "cat secret.txt; cat secret.txt >&2")
+	mock, out, receipts, raw, w := r.mock, r.out, r.receipts, realRaw, r.w
 	spellings := []string{raw}
-	mock := mockTurns(t, log)
 	if !strings.Contains(mock, "[GH_TOKEN]") {
 		t.Fatalf("the model never received the token; request log:\n%.3000s", mock)
 	}
@@ -75,7 +35,7 @@ func TestRealClaudeRedactShellRoute(t *testing.T) {
 		if strings.Contains(mock, s) {
 			t.Errorf("the model received the raw value")
 		}
-		if strings.Contains(out.String(), s) {
+		if strings.Contains(out, s) {
 			t.Errorf("spawn exec's output holds the raw value")
 		}
 	}
@@ -88,7 +48,7 @@ func TestRealClaudeRedactShellRoute(t *testing.T) {
 		}
 		return nil
 	})
-	rb, _ := os.ReadFile(receipts)
+	rb := []byte(receipts)
 	if !strings.Contains(string(rb), `"route":"shell"`) || !strings.Contains(string(rb), `"tool_use_id":"toolu_`) {
 		t.Errorf("receipts %s", rb)
 	}
@@ -110,4 +70,64 @@ func TestRealClaudeRedactShellRoute(t *testing.T) {
 			t.Errorf("transcript %s lacks the token: the tool result did not pass through", p)
 		}
 	}
+}
+
+// realRaw is the secret value of the redact real-client tests.
+const realRaw = "ghp_abcdefgh12345678"
+
+// realRedactRun is what runRealRedact observed: the world, the model
+// server's request log, spawn exec's stdout and stderr, and the receipts.
+type realRedactRun struct {
+	w                   *realWorld
+	mock, out, receipts string
+}
+
+// runRealRedact builds this binary, attaches `hookwarden redact --hook
+// hook` on event (matcher Bash, approved, not required), makes the run
+// files a redaction run would have (table holding realRaw as [GH_TOKEN],
+// receipts, a read policy over the repository), puts realRaw in the
+// repository's secret.txt, and runs the pinned claude under spawn exec
+// against the loopback model, whose model asks for command.
+func runRealRedact(t *testing.T, hook, event, command string) realRedactRun {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real clients take seconds; -short")
+	}
+	bin := clientsBin()
+	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
+		unavailable(t, "the pinned claude is not installed in "+bin)
+	}
+	w := newRealWorld(t)
+	hw := filepath.Join(w.work, "hookwarden")
+	if out, err := exec.Command("go", "build", "-o", hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+		"redact": {Argv: []string{hw, "redact"}, Timeout: json.RawMessage("20")}}})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+		{Hook: "redact", Event: event, Matcher: "Bash", Args: []string{"--hook", hook, "--engine", "{engine}"}}}})
+	if err := Approve(w.home, [][]string{{hw, "redact", "--hook", hook, "--engine", "claude"}}); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(w.work, "run")
+	os.Mkdir(run, 0o700)
+	table, receipts, policy := filepath.Join(run, "table.json"), filepath.Join(run, "receipts.jsonl"), filepath.Join(run, "policy.json")
+	os.WriteFile(table, []byte(`{"version":1,"values":{"[GH_TOKEN]":"`+realRaw+`"}}`), 0o600)
+	os.WriteFile(receipts, nil, 0o600)
+	os.WriteFile(policy, []byte(`{"version":1,"allow":["`+w.repo+`"],"deny":["`+run+`"]}`), 0o600)
+	os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte(realRaw+"\n"), 0o644)
+	port, log := startMockCommand(t, "anthropic", w.work, command)
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
+		fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"HOOKWARDEN_HOOK_TABLE=" + table, "HOOKWARDEN_HOOK_RECEIPTS=" + receipts, "HOOKWARDEN_HOOK_POLICY=" + policy}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+	if err != nil || code != 0 {
+		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	rb, _ := os.ReadFile(receipts)
+	return realRedactRun{w: w, mock: mockTurns(t, log), out: out.String(), receipts: string(rb)}
 }

@@ -76,6 +76,18 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 		}
 		return nil, false
+	case "trap":
+		// trap ACTION SIGNAL...: the shell runs ACTION as a script
+		// (bash(1), SHELL BUILTIN COMMANDS); -l, -p and a single word
+		// (trap - or trap SIG) run nothing.
+		rest := args
+		if len(rest) > 0 && rest[0].val == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) >= 2 && !strings.HasPrefix(rest[0].val, "-") {
+			j.scriptField(rest[0], depth+1, *env)
+		}
+		return nil, false
 	case "alias":
 		for _, a := range args {
 			if _, v, ok := strings.Cut(a.val, "="); ok {

@@ -49,7 +49,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}}
+	sc := &scope{vars: map[string]string{}, defined: definedNames(f)}
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -242,6 +242,9 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			return
 		}
 		name, known := cmdName(argv[0])
+		if known && sc.defined[name] {
+			known = false // a function or alias the script defines
+		}
 		args := argv[1:]
 		if gitLike(name, known) {
 			for _, e := range env {
@@ -259,7 +262,11 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			// A command known only at run time ($(echo rm) .hookwarden.yaml)
 			// may be any command: a guard path or hooks directory among its
 			// words is refused as a removal would be.
+			words := append(dynPieces(argv[0]), args...)
 			for _, a := range args {
+				words = append(words, dynPieces(a)...)
+			}
+			for _, a := range words {
 				k := sc.classify(a)
 				if k.hooks {
 					j.hits.add(RuleHooksDirTamper)

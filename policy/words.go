@@ -37,6 +37,10 @@ type scope struct {
 	noDecode   bool
 	cwd        string
 	cwdUnknown bool
+	// defined: names of functions and aliases the script defines
+	// (f() { rm "$@"; }; f .hookwarden.yaml): a call to one is judged as a
+	// command known only at run time.
+	defined map[string]bool
 	// overflow: a word would have grown past MaxCommandBytes by expanding
 	// known variables (x=$x$x doubling); the part was kept dynamic and the
 	// script is denied with RuleScanBoundCommand.
@@ -54,8 +58,18 @@ func (sc *scope) fields(w *syntax.Word) []field {
 	if len(w.Parts) == 1 {
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
 			if v, ok := sc.vars[pe.Param.Value]; ok && len(v) <= MaxCommandBytes {
+				// Field splitting uses $IFS: a literal IFS=: assigned in
+				// the script splits x=rm:.hookwarden.yaml into rm and
+				// .hookwarden.yaml (bash resets IFS at start-up, so an
+				// unassigned one is blank, tab and newline).
+				split := strings.Fields
+				if ifs, set := sc.vars["IFS"]; set {
+					split = func(v string) []string {
+						return strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(ifs, r) })
+					}
+				}
 				var out []field
-				for _, s := range strings.Fields(v) {
+				for _, s := range split(v) {
 					out = append(out, lit(s))
 				}
 				return out
@@ -617,4 +631,58 @@ func refSubst(cs *syntax.CmdSubst) bool {
 		return len(rest) == 2 && !strings.HasPrefix(rest[0], "-") && !strings.HasPrefix(rest[1], "-")
 	}
 	return false
+}
+
+// dynPieces returns the literal pieces of a word around its run-time parts
+// (rm${IFS}.hookwarden.yaml holds rm and .hookwarden.yaml, which field
+// splitting may make separate words); nil for a word with none.
+func dynPieces(f field) []field {
+	if !f.dynamic() {
+		return nil
+	}
+	var out []field
+	for _, p := range strings.Split(f.val, dyn) {
+		for _, q := range strings.Fields(p) {
+			out = append(out, lit(q))
+		}
+	}
+	return out
+}
+
+// definedNames collects the names of the functions and aliases a script
+// defines anywhere in it (one linear walk).
+func definedNames(f *syntax.File) map[string]bool {
+	var out map[string]bool
+	add := func(n string) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[strings.ToLower(n)] = true
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			if x.Name != nil {
+				add(x.Name.Value)
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) > 1 && x.Args[0].Lit() == "alias" {
+				for _, w := range x.Args[1:] {
+					var b strings.Builder
+					for _, p := range w.Parts {
+						if l, ok := p.(*syntax.Lit); ok {
+							b.WriteString(l.Value)
+						} else {
+							break
+						}
+					}
+					if name, _, ok := strings.Cut(b.String(), "="); ok && name != "" {
+						add(name)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -294,8 +294,10 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // the model sees; a Bash command is rewritten to run under `hookwarden
 // redact --hook run` so its stdout and stderr pass the redactor (a command
 // that itself holds a table value is denied: the rewritten input never
-// carries one); every other tool is denied. Codex: every tool is denied
-// (no rewrite was observed for codex-cli 0.169.0). Each call appends a
+// carries one); every other tool is denied. Codex: a Bash command is
+// rewritten the same way (codex-cli 0.169.0 runs updatedInput,
+// TestRealCodexPreToolRewrite); every other tool is denied by exit 2 (it
+// has no file-read tool to mediate). Each call appends a
 // receipt with the tool call's id first; when the receipt cannot be
 // written the call is denied.
 func PreTool(e Env) error {
@@ -327,7 +329,7 @@ func PreTool(e Env) error {
 			break
 		}
 		route, reason = "read", fmt.Sprintf("hookwarden read %s for you (redacted):\n%s", in.FilePath, r)
-	case e.Engine == "claude" && p.ToolName == "Bash":
+	case p.ToolName == "Bash":
 		var in map[string]any
 		if err := json.Unmarshal(p.ToolInput, &in); err != nil {
 			reason = "hookwarden redact: unreadable Bash input"
@@ -350,14 +352,20 @@ func PreTool(e Env) error {
 	if err := appendReceipt(e, Receipt{Event: "pre_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route, Transcript: p.TranscriptPath}); err != nil {
 		route, updated, reason = "deny", nil, err.Error()
 	}
+	if route == "shell" {
+		// Claude Code 2.1.328 and codex-cli 0.169.0 both run updatedInput
+		// (TestRealClaudeRedactShellRoute, TestRealCodexPreToolRewrite);
+		// Codex refuses a permissionDecisionReason beside allow, so none is
+		// sent (its binary: "PreToolUse hook returned
+		// permissionDecisionReason without permissionDecision" and
+		// "unsupported permissionDecision:allow" without updatedInput)
+		return preToolAnswer(e.Stdout, "allow", "", updated)
+	}
 	if e.Engine == "codex" {
 		// codex-cli 0.169.0: exit 2 with the reason on stderr blocks the
 		// call ("Command blocked by PreToolUse hook", e2e README section 2)
 		fmt.Fprintln(e.Stderr, reason)
 		return ErrBlock
-	}
-	if route == "shell" {
-		return preToolAnswer(e.Stdout, "allow", "output passes the hookwarden redactor", updated)
 	}
 	return preToolAnswer(e.Stdout, "deny", reason, nil)
 }

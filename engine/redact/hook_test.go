@@ -28,6 +28,7 @@ type hookCase struct {
 	StdoutHas     []string        `json:"stdout_has"`
 	StderrHas     []string        `json:"stderr_has"`
 	StdoutIsEmpty bool            `json:"stdout_is_empty"`
+	StdoutLacks   []string        `json:"stdout_lacks"`
 	NoValueOut    bool            `json:"no_value_out"`
 	ReceiptHas    []string        `json:"receipt_has"`
 	TranscriptOK  bool            `json:"transcript_clean"`
@@ -114,6 +115,11 @@ func TestHookCases(t *testing.T) {
 			for _, s := range c.StderrHas {
 				if !strings.Contains(errb.String(), s) {
 					t.Errorf("stderr lacks %q:\n%s", s, errb.String())
+				}
+			}
+			for _, s := range c.StdoutLacks {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("stdout holds %q:\n%s", s, out.String())
 				}
 			}
 			if c.StdoutIsEmpty && out.Len() != 0 {

@@ -116,9 +116,10 @@
 // the run directory's real path, or any ancestor, holds .git or cannot be
 // checked), an engine table without pre_tool.deny, pre_tool.rewrite,
 // pre_tool.fail_closed, all_tools_gated and post_tool.block
-// (capability-missing; the shipped tables list pre_tool.deny, and Claude
-// Code 2.1.328's pre_tool.rewrite, measured by
-// TestRealClaudeRedactShellRoute with this binary's redact hook; Claude's
+// (capability-missing; the shipped tables list pre_tool.deny and
+// pre_tool.rewrite: Claude Code 2.1.328's measured by
+// TestRealClaudeRedactShellRoute with this binary's redact hook, codex-cli
+// 0.169.0's by TestRealCodexPreToolRewrite; Claude's
 // pre_tool.fail_closed is not granted: with the render's "onFailure":
 // "block", TestRealClaudePreToolFailClosed saw a crashing, timed-out,
 // exit-1 and vanished hook block the call, and a hook printing garbage

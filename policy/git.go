@@ -206,6 +206,10 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 		}
 		return
 	case "rm", "mv", "clean":
+		cached := false
+		for _, a := range args {
+			cached = cached || a.val == "--cached"
+		}
 		for _, a := range args {
 			if strings.HasPrefix(a.val, "-") {
 				continue
@@ -215,6 +219,37 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 				j.hits.add(RuleHooksDirTamper)
 			}
 			j.guardHit(k, true)
+			// git rm -r . removes every tracked file, the guard's among
+			// them (--cached leaves the working tree alone).
+			if sub == "rm" && !cached && wholeTreeSpec(a.val) {
+				j.hits.add(RuleSelfProtect)
+				j.hits.add(RuleSelfProtectClientHooks)
+			}
+		}
+		return
+	case "update-index":
+		// git update-index --cacheinfo <mode>,<object>,<path> (or the
+		// three words) stages any blob as a guard file without touching
+		// it; a later git checkout -- . writes it out.
+		for _, a := range args {
+			v := a.val
+			if strings.HasPrefix(v, "-") {
+				continue
+			}
+			if i := strings.LastIndexByte(v, ','); i >= 0 {
+				v = v[i+1:]
+			}
+			j.guardHit(sc.classify(lit(v)), true)
+		}
+		return
+	case "read-tree":
+		// git read-tree -u writes another tree into the working tree,
+		// removing the guard's files where that tree lacks them.
+		for _, a := range args {
+			if a.val == "-u" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "u")) {
+				j.hits.add(RuleSelfProtect)
+				j.hits.add(RuleSelfProtectClientHooks)
+			}
 		}
 		return
 	case "checkout", "restore", "stash":
@@ -238,11 +273,40 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 		if sub == "restore" && staged && !worktree {
 			return
 		}
-		for _, a := range args {
-			if strings.HasPrefix(a.val, "-") {
+		// A source other than the index (git checkout <tree-ish> -- .,
+		// git restore --source=<tree-ish> .) over the whole tree writes
+		// that revision's copies of the guard's files (restore also
+		// removes those it lacks); from the index (git checkout -- .,
+		// git restore .) the committed copies come back, which stays
+		// allowed.
+		fromRev := false
+		var pos []field
+		dashdash := -1
+		for i, a := range args {
+			switch {
+			case a.val == "--":
+				if dashdash < 0 {
+					dashdash = len(pos)
+				}
 				continue
+			case sub == "restore" && (a.val == "--source" || a.val == "-s") && i+1 < len(args):
+				fromRev = true
+			case sub == "restore" && (strings.HasPrefix(a.val, "--source=") || (strings.HasPrefix(a.val, "-s") && len(a.val) > 2)):
+				fromRev = true
 			}
+			if !strings.HasPrefix(a.val, "-") || dashdash >= 0 {
+				pos = append(pos, a)
+			}
+		}
+		if sub == "checkout" && len(pos) >= 2 && (dashdash < 0 || dashdash >= 1) {
+			fromRev = true // git checkout <tree-ish> [--] <pathspec>...
+		}
+		for _, a := range pos {
 			j.guardHit(sc.classify(a), true)
+			if fromRev && wholeTreeSpec(a.val) {
+				j.hits.add(RuleSelfProtect)
+				j.hits.add(RuleSelfProtectClientHooks)
+			}
 		}
 		return
 	}
@@ -625,4 +689,15 @@ func envAliases(env []envVar, aliases map[string]string) map[string]string {
 		return aliases
 	}
 	return out
+}
+
+// wholeTreeSpec reports a git pathspec that covers the whole working tree
+// from the repository root or the current directory: dots only (".",
+// "./", ".."), ":/" and ":(top)" (gitglossary(7), "pathspec"), or "*".
+func wholeTreeSpec(v string) bool {
+	switch v {
+	case ":/", ":(top)", ":/*", "*", ":(top)*":
+		return true
+	}
+	return dotsOnly(v)
 }

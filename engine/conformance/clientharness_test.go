@@ -242,7 +242,7 @@ const Prompt = "run it"
 //   - codex: config.toml in CODEX_HOME names a "responses" provider at
 //     <url>/v1 and trusts the repository (untrusted projects ignore
 //     .codex/); HOME is set too, else Codex writes helper links to the real
-//     ~/.codex (§2). Hook trust is the caller's business (codextrust.go).
+//     ~/.codex (§2). Hook trust is the caller's business (codextrust_test.go).
 //   - gemini: user settings select the gemini-api-key auth type (else
 //     GOOGLE_GEMINI_BASE_URL switches to "gateway", rejected in -p mode),
 //     GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder (else exit 55),

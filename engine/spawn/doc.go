@@ -51,9 +51,10 @@
 // the real-client suite observed at that exact version; a version without a
 // table renders no event, so any attachment for it refuses. The shipped
 // tables list pre_tool (deny observed) and the engine's Stop for
-// Claude Code 2.1.328 and codex-cli 0.169.0, and post_tool for Claude
-// (TestRealClaudePostToolBlock: the hook runs, but its block does not
-// withhold the result from the model, so post_tool.block is not listed); Claude's settings_keys holds
+// Claude Code 2.1.328 and codex-cli 0.169.0, and post_tool for both
+// (TestRealClaudePostToolBlock: Claude runs the hook, but its block does
+// not withhold the result from the model, so Claude has no
+// post_tool.block; TestRealCodexPostToolBlock: Codex's does); Claude's settings_keys holds
 // only the sub-key "permissions.deny" (TestRealClaudeCallerPermissions: a
 // caller's permissions.deny ["Bash"] merged into the run file withholds
 // Bash from the model). A key listed only by sub-keys is merged when it is
@@ -123,7 +124,11 @@
 // pre_tool.fail_closed is not granted: with the render's "onFailure":
 // "block", TestRealClaudePreToolFailClosed saw a crashing, timed-out,
 // exit-1 and vanished hook block the call, and a hook printing garbage
-// with exit 0 let it through), and
+// with exit 0 let it through; codex-cli 0.169.0's post_tool.block is
+// granted, TestRealCodexPostToolBlock: the block's reason replaced the
+// output the model received, but Codex fails open on a hook that exits 1,
+// prints bad JSON or times out, testdata/clients/FACTS.md, so it has no
+// pre_tool.fail_closed; neither engine has all_tools_gated), and
 // finally redaction-unsupported: Exec does not yet fire agent_prompt and
 // agent_exit, write the table, read policy and receipts, or compare them,
 // so no spawn runs under part of the contract. The hook itself ships as

@@ -72,3 +72,62 @@ printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDe
 		t.Errorf("codex-0.169.0 lists pre_tool.rewrite = %v, observed rewrite = %v; engine output:\n%.2000s", granted, rewrote, out.String())
 	}
 }
+
+// TestRealCodexPostToolBlock measures post_tool.block on the pinned
+// codex-cli: a registry post_tool hook answers every Bash result with
+// {"decision":"block","reason":"WITHHELD-BY-HOOK"} while the model's
+// command prints a marker. The capability holds when the model's next
+// request lacks the marker; the test fails when that observation and the
+// codex-0.169.0 table disagree. Observed 2026-12-01: Codex put the reason
+// in place of the function_call_output the model received. It is also the
+// source of the table's post_tool event (the hook ran).
+func TestRealCodexPostToolBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real clients take seconds; -short")
+	}
+	bin := clientsBin()
+	if _, err := os.Stat(filepath.Join(bin, "codex")); err != nil {
+		unavailable(t, "the pinned codex is not installed in "+bin)
+	}
+	w := newRealWorld(t)
+	hook := filepath.Join(w.home, "bin", "block.sh")
+	os.WriteFile(hook, []byte(`#!/bin/sh
+cat > `+shq(filepath.Join(w.out, "posttool.json"))+`
+printf '%s\n' '{"decision":"block","reason":"WITHHELD-BY-HOOK"}'
+`), 0o755)
+	d, _ := fileDigest(hook)
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+		"block": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage("15")}}})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+		{Hook: "block", Event: "post_tool", Matcher: "Bash"}}})
+	if err := Approve(w.home, [][]string{{hook}}); err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := LoadTable(Tables(), "codex", "0.169.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, log := startMockCommand(t, "responses", w.work, "echo SECRET-MARKER-OUTPUT")
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}
+	args := []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
+		fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: args, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+	if err != nil || code != 0 {
+		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	if !w.marker("posttool.json") {
+		t.Fatalf("the post-tool hook did not run; the measurement proves nothing\n%s", out.String())
+	}
+	mock := mockTurns(t, log)
+	// the marker appears in the first request's tool call arguments (the
+	// command); the output line is what a block must withhold
+	seen := strings.Count(mock, "SECRET-MARKER-OUTPUT\\n") > 0
+	_, granted := shipped.Capabilities["post_tool.block"]
+	t.Logf("codex 0.169.0: after a PostToolUse block the model received the output: %v; it received the reason: %v", seen, strings.Contains(mock, "WITHHELD-BY-HOOK"))
+	if granted == seen {
+		t.Errorf("codex-0.169.0 lists post_tool.block = %v, but the model received the blocked output = %v", granted, seen)
+	}
+}

@@ -17,7 +17,7 @@ func TestRealClaudePostToolBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runRealRedact(t, "post-tool", "post_tool", "cat secret.txt")
+	r := runRealRedact(t, "claude", "post-tool", "post_tool", "cat secret.txt")
 	rb, mock, raw := r.receipts, r.mock, realRaw
 	if !strings.Contains(string(rb), `"route":"block"`) {
 		t.Fatalf("the post-tool hook did not block (receipts %q); the measurement proves nothing", rb)

@@ -25,7 +25,7 @@ import (
 // stderr, or the run directory's receipts. The run files are made by the
 // test here: spawn exec does not yet run the redaction entry.
 func TestRealClaudeRedactShellRoute(t *testing.T) {
-	r := runRealRedact(t, "pre-tool", "pre_tool", "cat secret.txt; cat secret.txt >&2")
+	r := runRealRedact(t, "claude", "pre-tool", "pre_tool", "cat secret.txt; cat secret.txt >&2")
 	mock, out, receipts, raw, w := r.mock, r.out, r.receipts, realRaw, r.w
 	spellings := []string{raw}
 	if !strings.Contains(mock, "[GH_TOKEN]") {
@@ -88,14 +88,14 @@ type realRedactRun struct {
 // receipts, a read policy over the repository), puts realRaw in the
 // repository's secret.txt, and runs the pinned claude under spawn exec
 // against the loopback model, whose model asks for command.
-func runRealRedact(t *testing.T, hook, event, command string) realRedactRun {
+func runRealRedact(t *testing.T, engine, hook, event, command string) realRedactRun {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("real clients take seconds; -short")
 	}
 	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
-		unavailable(t, "the pinned claude is not installed in "+bin)
+	if _, err := os.Stat(filepath.Join(bin, engine)); err != nil {
+		unavailable(t, "the pinned "+engine+" is not installed in "+bin)
 	}
 	w := newRealWorld(t)
 	hw := filepath.Join(w.work, "hookwarden")
@@ -106,7 +106,7 @@ func runRealRedact(t *testing.T, hook, event, command string) realRedactRun {
 		"redact": {Argv: []string{hw, "redact"}, Timeout: json.RawMessage("20")}}})
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
 		{Hook: "redact", Event: event, Matcher: "Bash", Args: []string{"--hook", hook, "--engine", "{engine}"}}}})
-	if err := Approve(w.home, [][]string{{hw, "redact", "--hook", hook, "--engine", "claude"}}); err != nil {
+	if err := Approve(w.home, [][]string{{hw, "redact", "--hook", hook, "--engine", engine}}); err != nil {
 		t.Fatal(err)
 	}
 	run := filepath.Join(w.work, "run")
@@ -116,18 +116,67 @@ func runRealRedact(t *testing.T, hook, event, command string) realRedactRun {
 	os.WriteFile(receipts, nil, 0o600)
 	os.WriteFile(policy, []byte(`{"version":1,"allow":["`+w.repo+`"],"deny":["`+run+`"]}`), 0o600)
 	os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte(realRaw+"\n"), 0o644)
-	port, log := startMockCommand(t, "anthropic", w.work, command)
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
-		fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"HOOKWARDEN_HOOK_TABLE=" + table, "HOOKWARDEN_HOOK_RECEIPTS=" + receipts, "HOOKWARDEN_HOOK_POLICY=" + policy}
+	var log string
+	runFiles := []string{"HOOKWARDEN_HOOK_TABLE=" + table, "HOOKWARDEN_HOOK_RECEIPTS=" + receipts, "HOOKWARDEN_HOOK_POLICY=" + policy}
+	var env, argv []string
+	if engine == "codex" {
+		port, lg := startMockCommand(t, "responses", w.work, command)
+		log = lg
+		env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}, runFiles...)
+		argv = []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
+			fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"}
+	} else {
+		port, lg := startMockCommand(t, "anthropic", w.work, command)
+		log = lg
+		env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
+			fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}, runFiles...)
+		argv = []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"}
+	}
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
 	if err != nil || code != 0 {
 		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
 	}
 	rb, _ := os.ReadFile(receipts)
 	return realRedactRun{w: w, mock: mockTurns(t, log), out: out.String(), receipts: string(rb)}
+}
+
+// TestRealCodexRedactShellRoute is TestRealClaudeRedactShellRoute on the
+// pinned codex-cli: the model's `cat secret.txt`, rewritten by `hookwarden
+// redact --hook pre-tool --engine codex`, reaches the model as the token;
+// no spelling of the raw value is in the model server's request log,
+// spawn exec's output, the receipts, or anything under CODEX_HOME (its
+// rollout included), which holds the token.
+func TestRealCodexRedactShellRoute(t *testing.T) {
+	r := runRealRedact(t, "codex", "pre-tool", "pre_tool", "cat secret.txt; cat secret.txt >&2")
+	if !strings.Contains(r.mock, "[GH_TOKEN]") {
+		t.Fatalf("the model never received the token; request log:\n%.3000s", r.mock)
+	}
+	for where, text := range map[string]string{"the model's requests": r.mock, "spawn exec's output": r.out, "the receipts": r.receipts} {
+		if strings.Contains(text, realRaw) {
+			t.Errorf("%s hold the raw value", where)
+		}
+	}
+	if !strings.Contains(r.receipts, `"route":"shell"`) {
+		t.Errorf("receipts %s", r.receipts)
+	}
+	tokenInRollout := false
+	filepath.WalkDir(r.w.clientHome, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		if bytes.Contains(b, []byte(realRaw)) {
+			t.Errorf("%s (under CODEX_HOME) holds the raw value", p)
+		}
+		if strings.HasSuffix(p, ".jsonl") && bytes.Contains(b, []byte("[GH_TOKEN]")) {
+			tokenInRollout = true
+		}
+		return nil
+	})
+	if !tokenInRollout {
+		t.Errorf("no rollout under %s holds the token: the raw-value scan proved nothing", r.w.clientHome)
+	}
 }

@@ -23,7 +23,14 @@ type field struct {
 	// several words, an option among them); decoded: a substitution whose
 	// commands decode or unescape text (decoderIn).
 	subst, unquoted, decoded bool
+	// substWords: the literal operands of a one-command substitution in the
+	// word (rm "$(echo .hookwarden.yaml)" holds .hookwarden.yaml), at most
+	// maxSubstWords; classify counts them as spellings of the path.
+	substWords []string
 }
+
+// maxSubstWords bounds the substitution operands one field keeps.
+const maxSubstWords = 16
 
 func (f field) dynamic() bool { return strings.Contains(f.val, dyn) }
 
@@ -145,6 +152,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 				continue
 			}
 			if !refSubst(x) {
+				flags.substWords = substOperands(x, flags.substWords)
 				flags.subst = true
 				flags.unquoted = flags.unquoted || !inDbl
 				flags.decoded = flags.decoded || (!sc.noDecode && decoderIn(x))
@@ -345,6 +353,9 @@ type pathKind struct {
 // relative.
 func (sc *scope) classify(f field) pathKind {
 	var k pathKind
+	for _, w := range f.substWords {
+		sc.classifyOne(w, &k)
+	}
 	for _, s := range [2]string{f.val, f.raw} {
 		if strings.Contains(s, "{") && strings.Contains(s, ",") {
 			for _, e := range expandBraces(s, maxBraceWords) {
@@ -684,5 +695,49 @@ func definedNames(f *syntax.File) map[string]bool {
 		}
 		return true
 	})
+	return out
+}
+
+// substOperands appends to out the literal operands of cs when it is one
+// simple command (echo, printf, find, ls ... whose output may be a path it
+// was given), each as written with its quotes removed, up to maxSubstWords.
+// Only the command's own words are read, so the cost is linear in the
+// command however substitutions nest.
+func substOperands(cs *syntax.CmdSubst, out []string) []string {
+	if len(cs.Stmts) != 1 {
+		return out
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 {
+		return out
+	}
+	for _, w := range call.Args[1:] {
+		if len(out) >= maxSubstWords {
+			break
+		}
+		var b strings.Builder
+		literal := true
+		for _, p := range w.Parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(unescape(x.Value, false))
+			case *syntax.SglQuoted:
+				b.WriteString(x.Value)
+			case *syntax.DblQuoted:
+				for _, q := range x.Parts {
+					if l, ok := q.(*syntax.Lit); ok {
+						b.WriteString(unescape(l.Value, true))
+					} else {
+						literal = false
+					}
+				}
+			default:
+				literal = false
+			}
+		}
+		if literal && b.Len() > 0 && !strings.HasPrefix(b.String(), "-") {
+			out = append(out, b.String())
+		}
+	}
 	return out
 }

@@ -124,5 +124,13 @@ func TestCLI(t *testing.T) {
 		if _, errOut, code := run(verb, "--fleet", empty); code != 2 {
 			t.Fatalf("%s --fleet EMPTY: exit %d, want 2\n%s", verb, code, errOut)
 		}
+		// An empty --fleet value (an unset variable) is a usage error, not
+		// the current directory (run in a scratch repository, so a
+		// regression adopts that one and fails here).
+		cmd := exec.Command(bin, verb, "--fleet", "")
+		cmd.Env, cmd.Dir = env, plain
+		if out, err := cmd.CombinedOutput(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 2 {
+			t.Fatalf("%s --fleet '' in a repository: %v, want exit 2\n%s", verb, err, out)
+		}
 	}
 }

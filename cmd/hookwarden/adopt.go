@@ -50,7 +50,11 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	if d := c.String("diff"); d != "settings" && d != "all" {
 		return cli.Exit(fmt.Sprintf("hookwarden: %s: --diff %q: want settings or all", verb, d), 2)
 	}
-	if dir := c.String("fleet"); dir != "" {
+	if dir := c.String("fleet"); c.IsSet("fleet") {
+		// An empty --fleet (an unset shell variable) must not fall back to ".".
+		if dir == "" {
+			return cli.Exit("hookwarden: "+verb+": --fleet: empty directory name", 2)
+		}
 		found, err := adopt.Discover(dir, c.Int("depth"))
 		if err != nil {
 			return cli.Exit("hookwarden: "+verb+": --fleet: "+err.Error(), 2)

@@ -49,7 +49,11 @@ func runAudit(ctx context.Context, c *cli.Command) error {
 		return cli.Exit(fmt.Sprintf("hookwarden: audit: --format %q: want text, json or sarif", format), 2)
 	}
 	paths := c.Args().Slice()
-	if dir := c.String("fleet"); dir != "" {
+	if dir := c.String("fleet"); c.IsSet("fleet") {
+		// An empty --fleet (an unset shell variable) must not fall back to ".".
+		if dir == "" {
+			return cli.Exit("hookwarden: audit: --fleet: empty directory name", 2)
+		}
 		found, err := adopt.Discover(dir, c.Int("depth"))
 		if err != nil {
 			return cli.Exit("hookwarden: audit: --fleet: "+err.Error(), 2)

@@ -37,6 +37,42 @@ func unavailable(t *testing.T, why string) {
 	t.Skip(why)
 }
 
+// needClient returns the pinned clients' bin directory when the client
+// name is installed there; under -short it skips, and an absent client is
+// unavailable (a failure under HOOKWARDEN_E2E=require).
+func needClient(t *testing.T, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real clients take seconds; -short")
+	}
+	bin := clientsBin()
+	if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
+		unavailable(t, "the pinned "+name+" is not installed in "+bin)
+	}
+	return bin
+}
+
+// attachScript writes script as the executable hook w.home/bin/NAME.sh,
+// pins and approves it, and makes it the registry's one attachment on
+// event with matcher Bash and a timeout of 15 seconds. It returns the
+// hook's path.
+func (w *realWorld) attachScript(t *testing.T, name, event string, required bool, script string) string {
+	t.Helper()
+	hook := filepath.Join(w.home, "bin", name+".sh")
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := fileDigest(hook)
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+		name: {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage("15")}}})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+		{Hook: name, Event: event, Matcher: "Bash", Required: required}}})
+	if err := Approve(w.home, [][]string{{hook}}); err != nil {
+		t.Fatal(err)
+	}
+	return hook
+}
+
 // startMock starts ../shared/e2e/mock_llm.py on 127.0.0.1 for api, whose
 // model asks for `touch e2e_tool_ran.txt` once; it returns the port and the
 // request log path, and kills the mock (by its PID) when the test ends.
@@ -318,13 +354,7 @@ func offersTool(t *testing.T, log, name string) bool {
 // model is not offered Bash); without it the same spawn offers Bash and the
 // tool runs.
 func TestRealClaudeCallerPermissions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
-		unavailable(t, "the pinned claude is not installed in "+bin)
-	}
+	bin := needClient(t, "claude")
 	w := newRealWorld(t)
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{}})
 	for _, deny := range []bool{false, true} {

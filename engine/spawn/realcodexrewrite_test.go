@@ -3,7 +3,6 @@ package spawn
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,27 +22,12 @@ import (
 // run and the model received the rewritten command's output; the test
 // fails when that observation and the codex-0.169.0 table disagree.
 func TestRealCodexPreToolRewrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "codex")); err != nil {
-		unavailable(t, "the pinned codex is not installed in "+bin)
-	}
+	bin := needClient(t, "codex")
 	w := newRealWorld(t)
-	hook := filepath.Join(w.home, "bin", "rewrite.sh")
-	os.WriteFile(hook, []byte(`#!/bin/sh
+	w.attachScript(t, "rewrite", "pre_tool", true, `#!/bin/sh
 cat > `+shq(filepath.Join(w.out, "rewrite.json"))+`
 printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo REWRITTEN-BY-HOOK"}}}'
-`), 0o755)
-	d, _ := fileDigest(hook)
-	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
-		"rewrite": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage("15")}}})
-	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
-		{Hook: "rewrite", Event: "pre_tool", Matcher: "Bash", Required: true}}})
-	if err := Approve(w.home, [][]string{{hook}}); err != nil {
-		t.Fatal(err)
-	}
+`)
 	port, log := startMock(t, "responses", w.work)
 	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}
 	args := []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
@@ -82,27 +66,12 @@ printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDe
 // in place of the function_call_output the model received. It is also the
 // source of the table's post_tool event (the hook ran).
 func TestRealCodexPostToolBlock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "codex")); err != nil {
-		unavailable(t, "the pinned codex is not installed in "+bin)
-	}
+	bin := needClient(t, "codex")
 	w := newRealWorld(t)
-	hook := filepath.Join(w.home, "bin", "block.sh")
-	os.WriteFile(hook, []byte(`#!/bin/sh
+	w.attachScript(t, "block", "post_tool", false, `#!/bin/sh
 cat > `+shq(filepath.Join(w.out, "posttool.json"))+`
 printf '%s\n' '{"decision":"block","reason":"WITHHELD-BY-HOOK"}'
-`), 0o755)
-	d, _ := fileDigest(hook)
-	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
-		"block": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage("15")}}})
-	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
-		{Hook: "block", Event: "post_tool", Matcher: "Bash"}}})
-	if err := Approve(w.home, [][]string{{hook}}); err != nil {
-		t.Fatal(err)
-	}
+`)
 	shipped, err := LoadTable(Tables(), "codex", "0.169.0")
 	if err != nil {
 		t.Fatal(err)

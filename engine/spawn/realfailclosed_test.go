@@ -22,13 +22,7 @@ import (
 // failure let the call through; the test fails when the table and the
 // observation disagree.
 func TestRealClaudePreToolFailClosed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, "claude")); err != nil {
-		unavailable(t, "the pinned claude is not installed in "+bin)
-	}
+	bin := needClient(t, "claude")
 	cases := []struct {
 		name, script, timeout string
 		gone                  bool

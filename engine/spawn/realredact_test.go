@@ -90,13 +90,7 @@ type realRedactRun struct {
 // against the loopback model, whose model asks for command.
 func runRealRedact(t *testing.T, engine, hook, event, command string) realRedactRun {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("real clients take seconds; -short")
-	}
-	bin := clientsBin()
-	if _, err := os.Stat(filepath.Join(bin, engine)); err != nil {
-		unavailable(t, "the pinned "+engine+" is not installed in "+bin)
-	}
+	bin := needClient(t, engine)
 	w := newRealWorld(t)
 	hw := filepath.Join(w.work, "hookwarden")
 	if out, err := exec.Command("go", "build", "-o", hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {

@@ -2,6 +2,7 @@ package clientjson
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/tailscale/hujson"
 )
@@ -16,6 +17,25 @@ import (
 // all change a text. Empty src yields none. Errors are those of Merge (a
 // file the client or Merge would refuse).
 func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string, error) {
+	return rowTexts(path, src, client, owner, true)
+}
+
+// ForeignRowTexts returns one canonical text per handler in src that owner
+// does not claim (every handler that is not ours, command-less ones such as
+// Claude Code's "prompt" or "http" handlers included, in file order), in
+// OurRowTexts' form but with the handler's "timeout" member left out and
+// every object's keys sorted: the event name, the group without its
+// "hooks" array (its matcher), and the handler (its type, command,
+// exec-form args and every other key). Two files hold the same foreign
+// handlers, up to timeouts, key order, comments and formatting, exactly
+// when their texts are equal as multisets. Empty src
+// yields none. Errors are those of Merge.
+func ForeignRowTexts(path string, src []byte, client string, owner *Owner) ([]string, error) {
+	return rowTexts(path, src, client, owner, false)
+}
+
+// rowTexts is OurRowTexts (ours) or ForeignRowTexts (!ours).
+func rowTexts(path string, src []byte, client string, owner *Owner, ours bool) ([]string, error) {
 	dc, err := parseNonEmpty(path, src, client)
 	if err != nil || dc == nil {
 		return nil, err
@@ -25,26 +45,54 @@ func OurRowTexts(path string, src []byte, client string, owner *Owner) ([]string
 		for _, g := range ev.groups {
 			var group []byte
 			for _, h := range g.handlers {
-				if !h.hasCommand || !owner.Claim(h.command, h.args, h.hasArgs).Ours() {
+				if (h.hasCommand && owner.Claim(h.command, h.args, h.hasArgs).Ours()) != ours {
 					continue
 				}
 				if group == nil {
-					gv := g.val.Clone()
-					obj := gv.Value.(*hujson.Object)
-					kept := obj.Members[:0]
-					for i := range obj.Members {
-						if memberName(&obj.Members[i]) != "hooks" {
-							kept = append(kept, obj.Members[i])
-						}
-					}
-					obj.Members = kept
-					group = canonical(gv)
+					group = canonical(without(g.val.Clone(), "hooks"))
+				}
+				if !ours {
+					out = append(out, ev.name+"\x00"+sorted(group)+"\x00"+sorted(canonical(without(h.val.Clone(), "timeout"))))
+					continue
 				}
 				out = append(out, ev.name+"\x00"+string(group)+"\x00"+string(canonical(h.val.Clone())))
 			}
 		}
 	}
 	return out, nil
+}
+
+// sorted returns b, compact standard JSON, as encoding/json writes its
+// value: object keys sorted, numbers as float64 (so 5 and 5.0 agree),
+// strings re-escaped. b that does not decode (not expected after parseDoc)
+// is returned as it is.
+func sorted(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
+}
+
+// without returns v, an object value, with its members named name removed
+// (v itself is changed; pass a clone).
+func without(v hujson.Value, name string) hujson.Value {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return v
+	}
+	kept := obj.Members[:0]
+	for i := range obj.Members {
+		if memberName(&obj.Members[i]) != name {
+			kept = append(kept, obj.Members[i])
+		}
+	}
+	obj.Members = kept
+	return v
 }
 
 // ClaudeLocalSettings is the per-checkout Claude settings file, relative to

@@ -542,7 +542,15 @@ func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) 
 // only for the edit tools whose result hookwarden can reproduce, when every
 // result the client could write still parses as that client's file, holds
 // every one of our rows unchanged (clientjson.OurRowTexts) and does not
-// switch the client's hooks off (clientjson.HooksDisabled).
+// switch the client's hooks off (clientjson.HooksDisabled), and whose
+// handlers that are not ours are those of the file before or fewer
+// (clientjson.ForeignRowTexts: same events, matchers, types, commands and
+// exec-form args, compared as canonical JSON, timeouts aside). The client
+// runs every handler in the file unjudged, so an agent that added one (a
+// Claude PostToolUse row running `rm .hookwarden.yaml`) or changed one's
+// command would run code of its own choosing; removing a foreign handler
+// stays allowed, since it takes code away and adds none. Reformatting and
+// edits of other settings stay allowed.
 func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 	file, before, results, refuse, err := g.edited(h, h.entry.Path+" holds hookwarden's hook rows",
 		"that keeps them", "so it cannot check that the rows stay; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent and run `hookwarden conform`")
@@ -554,6 +562,10 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	want, err := clientjson.OurRowTexts(file, before, h.entry.Client, owner)
+	if err != nil {
+		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
+	}
+	foreign, err := clientjson.ForeignRowTexts(file, before, h.entry.Client, owner)
 	if err != nil {
 		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
 	}
@@ -569,6 +581,13 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 		}
 		if missing := countMissing(want, got); missing > 0 {
 			return deny(RuleClientHooks, "the edit would remove or change %d of hookwarden's hook rows in %s; edits there must keep every hookwarden row byte for byte (other rows and keys are yours to change)", missing, h.entry.Path), nil
+		}
+		gotForeign, err := clientjson.ForeignRowTexts(file, after, h.entry.Client, owner)
+		if err != nil {
+			return deny(RuleClientHooks, "the edit would leave %s unparseable for its client (%v), which would drop hookwarden's rows; the edit is refused", h.entry.Path, err), nil
+		}
+		if added := countMissing(gotForeign, foreign); added > 0 {
+			return deny(RuleClientHooks, "the edit would add or change %d hook handler(s) in %s that are not hookwarden's; the client runs those unjudged, so agents may not add or change them (removing one, reformatting and other settings stay allowed). A person adds new or changed hooks by editing the file outside the agent, then running `hookwarden conform`", added, h.entry.Path), nil
 		}
 		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
 			return deny(RuleClientHooks, "the edit would switch the client's hooks off in %s (hookwarden's rows included); the edit is refused", h.entry.Path), nil

@@ -73,6 +73,22 @@ func (w *realWorld) attachScript(t *testing.T, name, event string, required bool
 	return hook
 }
 
+// mockClient returns the argv and environment that run the pinned engine
+// ("claude" or "codex") from bin against the mock model server on port,
+// with w's client home: `claude -p "run it"` with Bash allowed, or `codex
+// exec` with the mock as its model provider.
+func (w *realWorld) mockClient(engine, bin string, port int) (argv, env []string) {
+	env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo}
+	if engine == "codex" {
+		return []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
+				fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"},
+			append(env, "CODEX_HOME="+w.clientHome, "MOCK_API_KEY=sk-dummy")
+	}
+	return []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
+		append(env, "CLAUDE_CONFIG_DIR="+w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port),
+			"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+}
+
 // startMock starts ../shared/e2e/mock_llm.py on 127.0.0.1 for api, whose
 // model asks for `touch e2e_tool_ran.txt` once; it returns the port and the
 // request log path, and kills the mock (by its PID) when the test ends.
@@ -359,12 +375,10 @@ func TestRealClaudeCallerPermissions(t *testing.T) {
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{}})
 	for _, deny := range []bool{false, true} {
 		port, log := startMock(t, "anthropic", t.TempDir())
-		args := []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"}
+		args, env := w.mockClient("claude", bin, port)
 		if deny {
 			args = append(args, "--settings", `{"permissions":{"deny":["Bash"]}}`)
 		}
-		env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
-			fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
 		var runFile []byte
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

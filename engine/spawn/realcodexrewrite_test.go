@@ -3,7 +3,6 @@ package spawn
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,9 +28,7 @@ cat > `+shq(filepath.Join(w.out, "rewrite.json"))+`
 printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo REWRITTEN-BY-HOOK"}}}'
 `)
 	port, log := startMock(t, "responses", w.work)
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}
-	args := []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
-		fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"}
+	args, env := w.mockClient("codex", bin, port)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -77,9 +74,7 @@ printf '%s\n' '{"decision":"block","reason":"WITHHELD-BY-HOOK"}'
 		t.Fatal(err)
 	}
 	port, log := startMockCommand(t, "responses", w.work, "echo SECRET-MARKER-OUTPUT")
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}
-	args := []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
-		fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"}
+	args, env := w.mockClient("codex", bin, port)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,13 +75,12 @@ func runFailingPreTool(t *testing.T, bin, script, timeout string, gone bool) boo
 		return true
 	}
 	port, _ := startMock(t, "anthropic", w.work)
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
-		fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	argv, env := w.mockClient("claude", bin, port)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	started := false
-	_, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
+	_, err := Exec(ctx, ExecOptions{Argv: argv,
 		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		Started: func(r *Render, _ []string) {
 			started = true

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -110,22 +109,14 @@ func runRealRedact(t *testing.T, engine, hook, event, command string) realRedact
 	os.WriteFile(receipts, nil, 0o600)
 	os.WriteFile(policy, []byte(`{"version":1,"allow":["`+w.repo+`"],"deny":["`+run+`"]}`), 0o600)
 	os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte(realRaw+"\n"), 0o644)
-	var log string
 	runFiles := []string{"HOOKWARDEN_HOOK_TABLE=" + table, "HOOKWARDEN_HOOK_RECEIPTS=" + receipts, "HOOKWARDEN_HOOK_POLICY=" + policy}
-	var env, argv []string
+	api := "anthropic"
 	if engine == "codex" {
-		port, lg := startMockCommand(t, "responses", w.work, command)
-		log = lg
-		env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CODEX_HOME=" + w.clientHome, "MOCK_API_KEY=sk-dummy"}, runFiles...)
-		argv = []string{"codex", "exec", "--json", "--skip-git-repo-check", "-c", "model=mock-model", "-c", "model_provider=mock", "-c",
-			fmt.Sprintf(`model_providers.mock={name="mock",base_url="http://127.0.0.1:%d/v1",wire_api="responses",env_key="MOCK_API_KEY"}`, port), "run it"}
-	} else {
-		port, lg := startMockCommand(t, "anthropic", w.work, command)
-		log = lg
-		env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo, "CLAUDE_CONFIG_DIR=" + w.clientHome,
-			fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", port), "ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}, runFiles...)
-		argv = []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"}
+		api = "responses"
 	}
+	port, log := startMockCommand(t, api, w.work, command)
+	argv, env := w.mockClient(engine, bin, port)
+	env = append(env, runFiles...)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 	"github.com/hookwarden/hookwarden/internal/regread"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
 )
@@ -125,7 +126,7 @@ func appendReceipt(e Env, r Receipt) error {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || !ownedBySelf(fi) {
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || !fileowner.Self(fi) {
 		return fail("receipts %s: not this account's 0600 regular file", p)
 	}
 	b, _ := json.Marshal(r)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 	"github.com/hookwarden/hookwarden/internal/regread"
 )
 
@@ -50,7 +51,7 @@ func ReadPrivate(path string) ([]byte, error) {
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%s: mode %04o lets another account read or write it; want 0600", path, fi.Mode().Perm())
 	}
-	if !ownedBySelf(fi) {
+	if !fileowner.Self(fi) {
 		return nil, fmt.Errorf("%s: owned by another account", path)
 	}
 	b, err := regread.File(path, MaxTableBytes)
@@ -116,7 +117,7 @@ func WriteRunFile(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedBySelf(fi) {
+	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !fileowner.Self(fi) {
 		return fmt.Errorf("%s: the run directory must be this account's with mode 0700 (is %v)", dir, fi.Mode())
 	}
 	if err := renameio.WriteFile(path, data, 0o600); err != nil {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 )
 
 // redactionCapabilities are what the engine's table must list for a spawn
@@ -109,13 +111,13 @@ func (c *compiler) checkRunDir() error {
 		if err != nil {
 			return refuse(ReasonRunDirInsecure, "%s: %v", p, err)
 		}
-		if fi.Mode().Perm()&0o022 != 0 || !ownedBySelf(fi) {
+		if fi.Mode().Perm()&0o022 != 0 || !fileowner.Self(fi) {
 			return refuse(ReasonRunDirInsecure, "%s is writable by another account or not this account's (mode %v)", p, fi.Mode().Perm())
 		}
 	}
 	dir := filepath.Join(home, RunHooksDir)
 	if fi, err := os.Lstat(dir); err == nil {
-		if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ownedBySelf(fi) {
+		if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !fileowner.Self(fi) {
 			return refuse(ReasonRunDirInsecure, "%s must be this account's directory with mode 0700 (is %v)", dir, fi.Mode())
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {

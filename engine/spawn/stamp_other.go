@@ -25,6 +25,3 @@ func foreignOwner(fi os.FileInfo) bool { return false }
 // lockFile outside Unix takes no lock; the compare before the rename still
 // refuses a store that changed underneath.
 func lockFile(f *os.File) error { return nil }
-
-// ownedBySelf outside Unix cannot read an owner; the mode bits decide.
-func ownedBySelf(fi os.FileInfo) bool { return true }

@@ -5,9 +5,10 @@ package spawn
 import (
 	"fmt"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 )
 
 // stampOf returns the identity of the file path resolves to: device, inode,
@@ -26,11 +27,8 @@ func stampOf(path string) (binaryStamp, error) {
 // foreignOwner reports whether fi belongs to an account other than this
 // process's and root (such an owner can write it whatever its mode).
 func foreignOwner(fi os.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return true
-	}
-	return st.Uid != 0 && int(st.Uid) != os.Geteuid()
+	uid, _ := fileowner.Of(fi)
+	return uid < 0 || (uid != 0 && uid != os.Geteuid())
 }
 
 // lockFile takes an exclusive advisory lock (flock(2)) on f, waiting for
@@ -42,10 +40,4 @@ func lockFile(f *os.File) error {
 			return err
 		}
 	}
-}
-
-// ownedBySelf reports whether fi belongs to this process's effective user.
-func ownedBySelf(fi os.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Geteuid()
 }

@@ -3,12 +3,8 @@
 package safewrite
 
 import (
-	"io/fs"
 	"os"
 )
-
-// ownerOf: no owner to keep on this platform.
-func ownerOf(fs.FileInfo) (int, int) { return -1, -1 }
 
 func canOwn(int, int) bool { return true }
 

@@ -5,21 +5,13 @@ package safewrite
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
-	"syscall"
 
 	"golang.org/x/sys/unix"
-)
 
-// ownerOf returns the owner and group of fi, or -1, -1 when unknown.
-func ownerOf(fi fs.FileInfo) (int, int) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid), int(st.Gid)
-	}
-	return -1, -1
-}
+	"github.com/hookwarden/hookwarden/internal/fileowner"
+)
 
 // canOwn reports whether this process can give a file it creates the owner
 // uid and group gid: root can; another user only its own uid and a group it
@@ -49,7 +41,7 @@ func setOwner(f *os.File, uid, gid int) error {
 	if err != nil {
 		return err
 	}
-	if u, g := ownerOf(fi); u == uid && g == gid {
+	if u, g := fileowner.Of(fi); u == uid && g == gid {
 		return nil
 	}
 	return f.Chown(uid, gid)
@@ -65,7 +57,7 @@ func setPathOwner(path string, uid, gid int) error {
 	if err != nil {
 		return err
 	}
-	if u, g := ownerOf(fi); u == uid && g == gid {
+	if u, g := fileowner.Of(fi); u == uid && g == gid {
 		return nil
 	}
 	return os.Lchown(path, uid, gid)

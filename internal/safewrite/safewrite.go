@@ -29,6 +29,8 @@ import (
 	"strings"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 )
 
 // ErrRefused is wrapped by every refusal of a path that is not a regular file
@@ -84,7 +86,7 @@ func Preflight(root, rel string) (Snapshot, error) {
 		return s, err
 	}
 	if fi, err := os.Stat(root); err == nil {
-		s.UID, s.GID = ownerOf(fi)
+		s.UID, s.GID = fileowner.Of(fi)
 	}
 	parts := strings.Split(rel, "/")
 	base := parts[len(parts)-1]
@@ -106,7 +108,7 @@ func Preflight(root, rel string) (Snapshot, error) {
 			return s, err
 		}
 		if !last {
-			s.UID, s.GID = ownerOf(fi)
+			s.UID, s.GID = fileowner.Of(fi)
 			if i == len(parts)-2 {
 				s.Leftovers = leftovers(cur, pathDir(rel), base)
 			}
@@ -332,7 +334,7 @@ func readRegularOwned(path string) ([]byte, fs.FileMode, int, int, error) {
 	if data == nil {
 		data = []byte{}
 	}
-	uid, gid := ownerOf(fi)
+	uid, gid := fileowner.Of(fi)
 	return data, fi.Mode().Perm(), uid, gid, nil
 }
 

@@ -372,8 +372,18 @@ func PreTool(e Env) error {
 }
 
 // PostTool is the post_tool hook: a tool result holding a table value (in
-// any spelling) is blocked ({"decision":"block","reason":…}, Claude Code's
-// PostToolUse form) and the block receipted; any other result passes.
+// any spelling) is blocked and the block receipted; any other result
+// passes. The block is {"decision":"block","reason":…} (Claude Code's and
+// codex-cli 0.169.0's PostToolUse form; Codex replaces the result the model
+// receives with the reason, TestRealCodexPostToolBlock). For Claude the
+// answer also carries hookSpecificOutput.updatedToolOutput: the tool
+// result with every value replaced by its token, in the tool's own output
+// shape (Claude Code 2.1.328's bundle: "Hook … replaced tool output"; a
+// replacement that does not match the tool's output shape is dropped there
+// with "using original output", so only a redaction that is still the same
+// JSON shape is sent: token replacement inside JSON strings keeps it).
+// TestRealClaudePostToolBlock measures that the model then receives the
+// tokens, not the raw result.
 func PostTool(e Env) error {
 	p, m, err := toolCall(e)
 	if err != nil {
@@ -386,11 +396,18 @@ func PostTool(e Env) error {
 	if err := appendReceipt(e, Receipt{Event: "post_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route}); err != nil {
 		route = "block"
 	}
-	if route == "block" {
-		enc := json.NewEncoder(e.Stdout)
-		return enc.Encode(map[string]string{"decision": "block", "reason": "hookwarden redact: the tool result held a redacted value and was withheld"})
+	if route != "block" {
+		return nil
 	}
-	return nil
+	out := map[string]any{"decision": "block", "reason": "hookwarden redact: the tool result held a redacted value and was withheld"}
+	if e.Engine == "claude" {
+		if red, _, err := m.Redact(p.ToolResponse); err == nil && json.Valid(red) && len(bytes.TrimSpace(red)) > 0 {
+			out["hookSpecificOutput"] = map[string]any{"hookEventName": "PostToolUse", "updatedToolOutput": json.RawMessage(red)}
+		}
+	}
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
 }
 
 // toolCall reads an engine hook's payload and the run's table.

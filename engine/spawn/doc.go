@@ -52,9 +52,11 @@
 // table renders no event, so any attachment for it refuses. The shipped
 // tables list pre_tool (deny observed) and the engine's Stop for
 // Claude Code 2.1.328 and codex-cli 0.169.0, and post_tool for both
-// (TestRealClaudePostToolBlock: Claude runs the hook, but its block does
-// not withhold the result from the model, so Claude has no
-// post_tool.block; TestRealCodexPostToolBlock: Codex's does); Claude's settings_keys holds
+// and post_tool.block for both (TestRealClaudePostToolBlock: Claude's
+// {"decision":"block"} alone does not withhold the result, but the redact
+// hook's hookSpecificOutput.updatedToolOutput replaces it with the
+// tokenised result the model then receives; TestRealCodexPostToolBlock:
+// Codex's block replaces it with the reason); Claude's settings_keys holds
 // only the sub-key "permissions.deny" (TestRealClaudeCallerPermissions: a
 // caller's permissions.deny ["Bash"] merged into the run file withholds
 // Bash from the model). A key listed only by sub-keys is merged when it is

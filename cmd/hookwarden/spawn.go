@@ -41,9 +41,11 @@ func spawnCommand() *cli.Command {
 			},
 			{
 				Name:      "exec",
-				Usage:     "compile, then run the engine with the render appended; exits with the engine's code, 125 on a refusal",
+				Usage:     "compile, then run the engine with the render appended; exits with the engine's code, 125 on a refusal, 123 when a run under a redaction entry failed",
 				ArgsUsage: "-- claude -p … | -- codex exec …",
-				Flags:     layerFlags,
+				Flags: append([]cli.Flag{
+					&cli.StringSliceFlag{Name: "secret-name", Usage: "a declared secret variable name: under a redaction entry its value enters the run's table whatever its length (repeatable)"},
+				}, layerFlags...),
 				// The engine's command line is the engine's: flags end at
 				// its first word (a trailing --profile is codex's, not ours).
 				StopOnNthArg: new(1),
@@ -141,10 +143,14 @@ func spawnExec(ctx context.Context, c *cli.Command) error {
 	}
 	code, err := spawn.Exec(context.Background(), spawn.ExecOptions{Argv: c.Args().Slice(), Home: home, Cwd: cwd,
 		Env: os.Environ(), ProfilePath: c.String("profile"), OperatorPath: c.String("operator"),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+		SecretNames: c.StringSlice("secret-name"),
+		Stdin:       os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		if spawn.AsRefusal(err) != nil {
 			return refusalExit(err, spawn.RefusedExit, os.Stderr, false)
+		}
+		if f := spawn.AsRunFailure(err); f != nil {
+			return cli.Exit("hookwarden: spawn run failed: "+f.Error(), code)
 		}
 		return cli.Exit(err.Error(), code)
 	}

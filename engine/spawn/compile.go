@@ -64,6 +64,10 @@ type Options struct {
 	// engine reads those files itself, so a spawn under a redaction entry
 	// refuses them.
 	PromptFiles []string
+	// Runtime is set by Exec, which runs a redaction entry's agent_prompt
+	// and agent_exit; a compile without it refuses a spawn under a
+	// redaction entry (redaction-unsupported).
+	Runtime bool
 	// lstat replaces os.Lstat in the Codex layer walk and the run
 	// directory's .git check (tests of an Lstat error a root test process
 	// cannot provoke); nil = os.Lstat.
@@ -102,6 +106,19 @@ type Render struct {
 	Files           []string       `json:"files"`
 	Hooks           []CompiledHook `json:"hooks"`
 	Notes           []string       `json:"notes,omitempty"`
+	// Redaction is set when the spawn is under a redaction entry (ADR-0134
+	// D7): the entry and its agent_prompt and agent_exit hooks, which
+	// spawn exec runs itself (they are in no engine render).
+	Redaction *RedactionHooks `json:"redaction,omitempty"`
+}
+
+// RedactionHooks are the spawner's own hooks of a redaction entry: Entry
+// is the library entry's name, Prompt its agent_prompt hook and Exit its
+// agent_exit hook (final argv, timeout).
+type RedactionHooks struct {
+	Entry  string       `json:"entry"`
+	Prompt CompiledHook `json:"agent_prompt"`
+	Exit   CompiledHook `json:"agent_exit"`
 }
 
 // Cleanup removes the render's files; it returns the first error other than
@@ -192,6 +209,8 @@ type compiler struct {
 	atts     []layered
 	hooks    []CompiledHook
 	notes    []string
+	// redaction is the redaction entry the spawn is under ("" = none).
+	redaction string
 }
 
 func (c *compiler) load(ctx context.Context, tables fs.FS) error {
@@ -469,6 +488,10 @@ func (c *compiler) resolveHooks() error {
 	for _, l := range c.atts {
 		a := l.att
 		ev, ok := c.table.Events[a.Event]
+		if slices.Contains(redactionEvents, a.Event) {
+			// the spawner's own events: run by spawn exec, rendered nowhere
+			ev, ok = TableEvent{}, true
+		}
 		if !ok {
 			return refuse(ReasonEventNotRendered, "%s hook %q on %s: %s %s does not render that event", l.layer, a.Hook, a.Event, c.opts.Engine, c.version)
 		}
@@ -595,11 +618,39 @@ func (c *compiler) baseRender() (*Render, error) {
 			return nil, err
 		}
 	}
-	hooks := c.hooks
-	if hooks == nil {
-		hooks = []CompiledHook{}
+	hooks := []CompiledHook{}
+	var red *RedactionHooks
+	for _, h := range c.hooks {
+		switch h.Event {
+		case "agent_prompt", "agent_exit":
+			if h.Hook != c.redaction {
+				continue // a redaction entry for another engine
+			}
+			if red == nil {
+				red = &RedactionHooks{Entry: h.Hook}
+			}
+			if h.Event == "agent_prompt" {
+				red.Prompt = h
+			} else {
+				red.Exit = h
+			}
+		default:
+			hooks = append(hooks, h)
+		}
 	}
 	return &Render{Engine: c.opts.Engine, Binary: c.opts.Binary, Version: c.version, RunID: id,
 		SnapshotDigest: c.snap.Digest(), RequirementPath: c.opts.RequirementPath,
-		Args: []string{}, Files: []string{}, Hooks: hooks, Notes: c.notes}, nil
+		Args: []string{}, Files: []string{}, Hooks: hooks, Notes: c.notes, Redaction: red}, nil
+}
+
+// engineHooks returns the compiled hooks the engine itself runs (every
+// hook but the spawner's agent_prompt and agent_exit).
+func (c *compiler) engineHooks() []CompiledHook {
+	var out []CompiledHook
+	for _, h := range c.hooks {
+		if !slices.Contains(redactionEvents, h.Event) {
+			out = append(out, h)
+		}
+	}
+	return out
 }

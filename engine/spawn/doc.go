@@ -106,35 +106,70 @@
 //     execs a platform binary; replacing only the platform binary does not
 //     change the stamp (re-probe by touching the launcher).
 //
-// # The redaction entry (ADR-0134 D7; compile checks only)
+// # The redaction entry (ADR-0134 D7)
 //
 // A library entry the registry attaches on agent_prompt or agent_exit is a
 // redaction entry; only the registry may attach those events. For the
 // spawn's engine it must be held on agent_prompt, pre_tool, post_tool, the
-// engine's Stop and agent_exit, or on none of them (redaction-incomplete).
-// A spawn under it (held on agent_prompt) is refused, in order, for a
-// prompt-file flag (redaction-prompt-file), an unsafe run directory
-// (run-dir-insecure: the home, run or run/hooks not this account's, the
-// first two writable by others, run/hooks not 0700; run-dir-in-worktree:
-// the run directory's real path, or any ancestor, holds .git or cannot be
-// checked), an engine table without pre_tool.deny, pre_tool.rewrite,
-// pre_tool.fail_closed, all_tools_gated and post_tool.block
-// (capability-missing; the shipped tables list pre_tool.deny and
-// pre_tool.rewrite: Claude Code 2.1.328's measured by
-// TestRealClaudeRedactShellRoute with this binary's redact hook, codex-cli
-// 0.169.0's by TestRealCodexPreToolRewrite; Claude's
-// pre_tool.fail_closed is not granted: with the render's "onFailure":
-// "block", TestRealClaudePreToolFailClosed saw a crashing, timed-out,
-// exit-1 and vanished hook block the call, and a hook printing garbage
-// with exit 0 let it through; codex-cli 0.169.0's post_tool.block is
-// granted, TestRealCodexPostToolBlock: the block's reason replaced the
-// output the model received, but Codex fails open on a hook that exits 1,
-// prints bad JSON or times out, testdata/clients/FACTS.md, so it has no
-// pre_tool.fail_closed; neither engine has all_tools_gated), and
-// finally redaction-unsupported: Exec does not yet fire agent_prompt and
-// agent_exit, write the table, read policy and receipts, or compare them,
-// so no spawn runs under part of the contract. The hook itself ships as
-// `hookwarden redact` (engine/redact).
+// engine's Stop and agent_exit, pre_tool and post_tool for every tool (no
+// matcher or "*"), or on none of them (redaction-incomplete). A spawn
+// under it (held on agent_prompt) is refused, in order, for a prompt-file
+// flag (redaction-prompt-file), an unsafe run directory (run-dir-insecure:
+// the home, run or run/hooks not this account's, the first two writable
+// by others, run/hooks not 0700; run-dir-in-worktree: the run directory's
+// real path, or any ancestor, holds .git or cannot be checked), an engine
+// table without pre_tool.deny, pre_tool.rewrite, pre_tool.fail_closed,
+// all_tools_gated and post_tool.block (capability-missing), a compile
+// that does not run the entry (`spawn compile`) or a Codex spawn
+// (redaction-unsupported: Codex's session id arrives only on its stream
+// and its rollout layout is not recorded).
+//
+// Shipped tables: pre_tool.rewrite on Claude Code 2.1.328
+// (TestRealClaudeRedactShellRoute) and codex-cli 0.169.0
+// (TestRealCodexPreToolRewrite); post_tool.block on both
+// (TestRealClaudePostToolBlock, TestRealCodexPostToolBlock); neither has
+// pre_tool.fail_closed (Claude, with the render's "onFailure": "block":
+// a crashing, timed-out, exit-1 and vanished hook block the call, a hook
+// printing garbage with exit 0 lets it through,
+// TestRealClaudePreToolFailClosed; Codex fails open on exit 1, bad JSON
+// and a timeout, testdata/clients/FACTS.md) or all_tools_gated (not
+// measured). So every shipped spawn under the entry is refused today
+// (capability-missing); the runtime below runs on the real Claude Code
+// only under a test table granting the two (TestRealClaudeRedactionRun).
+//
+// The runtime (execRedacted, Claude): the caller's argv is read with
+// Claude Code 2.1.328's option list (redactargs.go); a native resume
+// (redaction-resume), --mcp-config (redaction-mcp-unproxied: no redacting
+// proxy exists) and any option outside the list (redaction-argv) refuse.
+// Beside the render it creates <run id>.table.json (empty),
+// .receipts.jsonl (empty) and .policy.json ({"version":1,"allow":[cwd's
+// real path, --add-dir…],"deny":[run/hooks]}), each exclusive and 0600, and
+// passes their paths to every hook in HOOKWARDEN_HOOK_TABLE, _RECEIPTS and
+// _POLICY. agent_prompt gets {"version":1,"run_id","engine","child":1,
+// "texts":[{channel,text}]} (channels prompt, system_prompt,
+// append_system_prompt, agents.<name>.description, agents.<name>.prompt)
+// and must exit 0 within its timeout with {"texts":[…]} of the same
+// channels in order (redaction-prompt-hook). The table it wrote must be
+// this account's valid 0600 file (redaction-table-invalid); spawn exec adds
+// the named part (declared --secret-name variables at any length;
+// variables, assignment arguments and the argument after one whose text
+// matches key|token|secret|password|passwd|auth|credential, case-blind,
+// from eight bytes) under tokens minted from the name, writes the table
+// through a temporary file and a rename, and refuses a returned text that
+// still holds a value (redaction-prompt-raw) or a --json-schema holding
+// one (redaction-schema-value). It chooses the session id (--session-id,
+// unless the caller passed one), spawns with the returned texts and an
+// empty stdin, and when the engine exits compares the table, read policy
+// and render with its bytes (a difference fails the run; its bytes are
+// written back), checks that no receipt names a transcript other than the
+// derived <CLAUDE_CONFIG_DIR or $HOME/.claude>/projects/<slug of cwd>/<session
+// id>.jsonl, and fires agent_exit with {"version":1,"run_id","engine",
+// "child":1,"table_sha256","exit":{"code"}|{"signal"},"session_id",
+// "transcript"}, shielded from cancellation, under its timeout. A failure
+// after the spawn exits RunFailedExit (123) with *RunFailure. One spawn
+// exec is one child: there is no continuation, so the cross-child
+// comparison is the before-exit one. The hook itself ships as `hookwarden
+// redact` (engine/redact).
 //
 // # Refusals
 //

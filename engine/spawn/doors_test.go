@@ -167,25 +167,30 @@ func TestRunDirAncestorUnreadable(t *testing.T) {
 	}
 }
 
-// TestRedactionPassesChecksThenRefuses: a complete redaction entry whose
-// engine table lists every needed capability passes every compile check
-// and is still refused (redaction-unsupported), because spawn exec does not
-// run the entry's events yet: never a spawn without its runtime.
-func TestRedactionPassesChecksThenRefuses(t *testing.T) {
+// TestRedactionOnlyUnderExec: a complete redaction entry whose engine
+// table lists every needed capability passes every compile check, but a
+// compile that does not run the entry (`spawn compile`, whose caller would
+// start the engine without agent_prompt and agent_exit) is refused
+// (redaction-unsupported) and writes no run file.
+func TestRedactionOnlyUnderExec(t *testing.T) {
 	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
-	fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
+	bin := fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
 	w.approveAll(t, "", "")
-	table := `{"engine":"claude","version":"2.1.328","source":"test","events":{"pre_tool":{"native":"PreToolUse","source":"t"},"post_tool":{"native":"PostToolUse","source":"t"},"claude:Stop":{"native":"Stop","source":"t"}},
-	"capabilities":{"pre_tool.deny":"t","pre_tool.rewrite":"t","pre_tool.fail_closed":"t","all_tools_gated":"t","post_tool.block":"t"},"settings_keys":{},"project_layer_keys":{},"inert_events":{},"exec_form":false}`
-	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"claude", "-p", "hi"}, Home: w.home, Cwd: w.repo, Env: w.env(),
-		Tables: fstest.MapFS{"claude-2.1.328.json": {Data: []byte(table)}}})
-	if r := AsRefusal(err); r == nil || r.Reason != ReasonRedaction || code != RefusedExit {
-		t.Fatalf("want %s, got %d %v", ReasonRedaction, code, err)
-	}
-	if s := w.started(t); s != "" {
-		t.Fatalf("engine started: %s", s)
+	_, err := Compile(context.Background(), Options{Engine: "claude", Binary: bin, Cwd: w.repo, Home: w.home, Tables: fullRedactionTable("claude", "2.1.328")})
+	if r := AsRefusal(err); r == nil || r.Reason != ReasonRedaction {
+		t.Fatalf("want %s, got %v", ReasonRedaction, err)
 	}
 	if f := w.runFiles(t); len(f) != 0 {
 		t.Fatalf("run files left: %v", f)
 	}
+}
+
+// fullRedactionTable is a capability table for engine at version that
+// renders pre_tool, post_tool and the engine's Stop and lists every
+// capability the redaction entry needs (tests of what follows the
+// capability check; no shipped table is like it).
+func fullRedactionTable(engine, version string) fstest.MapFS {
+	table := `{"engine":"` + engine + `","version":"` + version + `","source":"test","events":{"pre_tool":{"native":"PreToolUse","source":"t"},"post_tool":{"native":"PostToolUse","source":"t"},"` + engine + `:Stop":{"native":"Stop","source":"t"}},
+	"capabilities":{"pre_tool.deny":"t","pre_tool.rewrite":"t","pre_tool.fail_closed":"t","all_tools_gated":"t","post_tool.block":"t"},"settings_keys":{},"project_layer_keys":{},"inert_events":{},"exec_form":false}`
+	return fstest.MapFS{engine + "-" + version + ".json": {Data: []byte(table)}}
 }

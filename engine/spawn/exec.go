@@ -34,6 +34,10 @@ type ExecOptions struct {
 	Stdin        io.Reader
 	Stdout       io.Writer
 	Stderr       io.Writer
+	// SecretNames are the declared names of the redaction table's second
+	// part: each such variable of Env enters the table whatever its length
+	// (ADR-0134 D7; `spawn exec --secret-name`).
+	SecretNames []string
 	// Started, when set, is called with the render and the child's argv
 	// once the engine process has started (tests and logging).
 	Started func(r *Render, argv []string)
@@ -280,7 +284,7 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if reqSet && reqPath == "" {
 		return RefusedExit, refuse(ReasonRequirementInvalid, "%s is set but empty", EnvRequirement)
 	}
-	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home,
+	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home, Runtime: true,
 		RequirementPath: reqPath, ProfilePath: opts.ProfilePath,
 		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables, runID: opts.runID}
 	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)
@@ -315,16 +319,27 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if r.RequirementPath != "" {
 		env = append(env, EnvRequirement+"="+r.RequirementPath)
 	}
-	cmd := &exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: env,
-		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr}
+	if r.Redaction != nil {
+		return execRedacted(ctx, opts, r, bin, args[:at], args[at:], env)
+	}
+	code, _, err := runEngine(ctx, opts, r, exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: env,
+		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr})
+	return code, err
+}
+
+// runEngine starts the engine command, passes SIGINT, SIGTERM and SIGHUP on
+// to it, sends SIGTERM when ctx ends, and waits. It returns the exit code
+// (128+signal when a signal killed it) and the signal's name ("" when it
+// exited). A start failure is a refusal (nothing ran).
+func runEngine(ctx context.Context, opts ExecOptions, r *Render, cmd exec.Cmd) (int, string, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
-		return RefusedExit, refuse(ReasonEngineNotFound, "start %s: %v", bin, err)
+		return RefusedExit, "", refuse(ReasonEngineNotFound, "start %s: %v", cmd.Path, err)
 	}
 	if opts.Started != nil {
-		opts.Started(r, argv)
+		opts.Started(r, cmd.Args)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -343,10 +358,10 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	werr := cmd.Wait()
 	close(done)
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
-		return 128 + int(st.Signal()), nil
+		return 128 + int(st.Signal()), st.Signal().String(), nil
 	}
 	if werr != nil && cmd.ProcessState == nil {
-		return 1, fmt.Errorf("hookwarden: spawn exec %s: %w", bin, werr)
+		return 1, "", fmt.Errorf("hookwarden: spawn exec %s: %w", cmd.Path, werr)
 	}
-	return cmd.ProcessState.ExitCode(), nil
+	return cmd.ProcessState.ExitCode(), "", nil
 }

@@ -28,15 +28,19 @@ func redactionEventsFor(engine string) []string {
 // D7, D4, D6). A redaction entry is a library entry the registry attaches
 // on agent_prompt or agent_exit for any engine. For the spawn's engine,
 // such an entry held on some of agent_prompt, pre_tool, post_tool, the
-// engine's Stop and agent_exit must be held on all of them
+// engine's Stop and agent_exit must be held on all of them, and on
+// pre_tool and post_tool for every tool (no matcher, or "*")
 // (redaction-incomplete). A spawn is under the entry when it is held on
 // agent_prompt; then, in order: a caller's prompt-file flag refuses
 // (redaction-prompt-file); the run directory must be safe to hold raw
 // values (checkRunDir); the engine's table must list every capability in
-// redactionCapabilities (capability-missing); and, because `spawn exec`
-// does not yet fire agent_prompt and agent_exit or keep the table and
-// receipts, the spawn is refused (redaction-unsupported) after every
-// check has passed, never started without its runtime.
+// redactionCapabilities (capability-missing); and the spawn must be one
+// that runs the entry's events: a compile without Options.Runtime
+// (`spawn compile`, whose caller would start the engine itself) and a
+// Codex spawn (its session id arrives only on the stream and its rollout
+// layout is not recorded, so agent_exit could not find the transcript)
+// are refused (redaction-unsupported). A Claude spawn under `spawn exec`
+// passes, with the entry recorded for the render.
 func (c *compiler) checkRedaction() error {
 	engine := c.opts.Engine
 	var entries []string
@@ -70,6 +74,11 @@ func (c *compiler) checkRedaction() error {
 		if len(missing) > 0 {
 			return refuse(ReasonRedactionIncomplete, "the redaction entry %q is attached for %s without %s; it must be held on %s", r, engine, strings.Join(missing, ", "), strings.Join(need, ", "))
 		}
+		for _, l := range c.atts {
+			if l.att.Hook == r && appliesTo(l.att, engine) && (l.att.Event == "pre_tool" || l.att.Event == "post_tool") && l.att.Matcher != "" && l.att.Matcher != "*" {
+				return refuse(ReasonRedactionIncomplete, "the redaction entry %q is attached on %s with matcher %q; it must see every tool call (no matcher, or \"*\")", r, l.att.Event, l.att.Matcher)
+			}
+		}
 		if under == "" {
 			under = r
 		}
@@ -88,7 +97,14 @@ func (c *compiler) checkRedaction() error {
 			return refuse(ReasonCapabilityMissing, "the redaction entry %q needs %s, which the real-client suite has not shown on %s %s", under, cp, engine, c.version)
 		}
 	}
-	return refuse(ReasonRedaction, "the redaction entry %q passed every compile check, but spawn exec does not yet fire agent_prompt and agent_exit or keep the run's table and receipts", under)
+	if !c.opts.Runtime {
+		return refuse(ReasonRedaction, "the redaction entry %q runs only under spawn exec, which fires agent_prompt and agent_exit and keeps the run's table and receipts", under)
+	}
+	if engine != "claude" {
+		return refuse(ReasonRedaction, "the redaction entry %q passed every compile check, but spawn exec runs it for claude only: a %s session id arrives on its stream and its rollout layout is not recorded, so agent_exit could not find the transcript", under, engine)
+	}
+	c.redaction = under
+	return nil
 }
 
 // checkRunDir refuses a run directory that could expose the run files'

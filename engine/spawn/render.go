@@ -65,7 +65,7 @@ func (c *compiler) renderClaude() (*Render, error) {
 		}
 	}
 	hooks := map[string][]any{}
-	for _, h := range c.hooks {
+	for _, h := range c.engineHooks() {
 		handler := map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout}
 		if h.Native == "PreToolUse" {
 			// a hook that cannot start, times out or exits with an
@@ -248,8 +248,8 @@ func (c *compiler) renderCodex() (*Render, error) {
 		return nil, err
 	}
 	r.Args = append(r.Args, "--ignore-user-config")
-	if len(c.hooks) > 0 {
-		v, _, err := CodexHooksOverride(c.hooks)
+	if hs := c.engineHooks(); len(hs) > 0 {
+		v, _, err := CodexHooksOverride(hs)
 		if err != nil {
 			return nil, refuse(ReasonHookNotUTF8, "%v", err)
 		}

@@ -1,0 +1,238 @@
+package spawn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// redactTestTable is the shipped claude-2.1.328 table plus the two
+// capabilities the real-client suite has not shown there
+// (pre_tool.fail_closed: a hook printing garbage with exit 0 lets the call
+// through, TestRealClaudePreToolFailClosed; all_tools_gated: not measured).
+// The shipped table refuses the redaction entry for their lack
+// (TestRedactionShippedTablesRefuse); the runtime tests grant them here
+// only so that the runtime itself can be run on the real engine.
+func redactTestTable(t *testing.T) fstest.MapFS {
+	t.Helper()
+	tab, err := LoadTable(Tables(), "claude", "2.1.328")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Capabilities["pre_tool.fail_closed"] = "granted by the test, not measured"
+	tab.Capabilities["all_tools_gated"] = "granted by the test, not measured"
+	b, _ := json.Marshal(tab)
+	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
+}
+
+// redactWorld is a real-client world whose registry attaches this
+// binary's `hookwarden redact` as a redaction entry on all five events
+// for claude (pre_tool and post_tool for every tool), configured with
+// values (token -> raw value).
+type redactWorld struct {
+	*realWorld
+	hw, values string
+}
+
+func newRedactWorld(t *testing.T, values map[string]string, promptHook []string) *redactWorld {
+	t.Helper()
+	w := &redactWorld{realWorld: newRealWorld(t)}
+	w.hw = filepath.Join(w.work, "hookwarden")
+	if out, err := exec.Command("go", "build", "-o", w.hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	w.values = filepath.Join(w.work, "values.json")
+	vb, _ := json.Marshal(map[string]any{"version": 1, "values": values})
+	if err := os.WriteFile(w.values, vb, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	entries := map[string]Entry{"redact": {Argv: []string{w.hw, "redact"}, Timeout: json.RawMessage("20")}}
+	promptEntry := "redact"
+	if promptHook != nil {
+		entries["prompt"] = Entry{Argv: promptHook[1:], Timeout: json.RawMessage(promptHook[0])}
+		promptEntry = "prompt"
+	}
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: entries})
+	atts := []Attachment{
+		{Hook: promptEntry, Event: "agent_prompt", Args: []string{"--hook", "prompt", "--engine", "{engine}", "--values", w.values}},
+		{Hook: "redact", Event: "pre_tool", Matcher: "*", Args: []string{"--hook", "pre-tool", "--engine", "{engine}"}},
+		{Hook: "redact", Event: "post_tool", Matcher: "*", Args: []string{"--hook", "post-tool", "--engine", "{engine}"}},
+		{Hook: "redact", Event: "claude:Stop", Args: []string{"--hook", "stop", "--engine", "{engine}"}},
+		{Hook: "redact", Event: "agent_exit", Args: []string{"--hook", "exit", "--engine", "{engine}"}},
+	}
+	if promptHook != nil {
+		// the prompt entry is a redaction entry too: it must be held on
+		// all five events, so the other four attach it as well
+		for _, ev := range []string{"pre_tool", "post_tool", "claude:Stop", "agent_exit"} {
+			m := ""
+			if ev == "pre_tool" || ev == "post_tool" {
+				m = "*"
+			}
+			atts = append(atts, Attachment{Hook: "prompt", Event: ev, Matcher: m})
+		}
+	}
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: atts})
+	w.approveAllAttached(t)
+	return w
+}
+
+// approveAllAttached approves every concrete argv the registry attaches.
+func (w *redactWorld) approveAllAttached(t *testing.T) {
+	t.Helper()
+	rows, err := TrustList(w.home, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var argvs [][]string
+	for _, r := range rows {
+		if r.Argv != nil {
+			argvs = append(argvs, r.Argv)
+		}
+	}
+	if err := Approve(w.home, argvs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rawIn returns the raw values of raws that s holds.
+func rawIn(s []byte, raws []string) []string {
+	var out []string
+	for _, r := range raws {
+		if bytes.Contains(s, []byte(r)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// scanTree returns "path: value" for every file under dir holding a raw
+// value.
+func scanTree(dir string, raws []string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		for _, r := range rawIn(b, raws) {
+			out = append(out, p+": "+r[:4]+"…")
+		}
+		return nil
+	})
+	return out
+}
+
+// TestRealClaudeRedactionRun is ADR-0134 A1 on the pinned Claude Code,
+// under spawn exec with this binary's `hookwarden redact` attached as the
+// redaction entry (the test's table grants the two capabilities the
+// shipped one lacks, redactTestTable): a configured secret given in every
+// prompt channel (prompt, system prompt, its appendix, an agent's
+// description and prompt) and read by the model through a file read
+// (Read) and a shell command (Bash, stdout and stderr), and two named
+// values (a credential-named variable and a --secret-name variable)
+// printed by a shell command, come back as tokens. Zero raw values in
+// every request the loopback model received, in the client's files (its
+// transcript) — both checked at every model request during the run and
+// after it — in spawn exec's stdout and stderr, and in run/hooks, which is
+// empty after the run. The run directory is 0700 and every run file 0600
+// while the engine runs; the transcript lies where spawn exec derives it
+// from the session id it chose.
+func TestRealClaudeRedactionRun(t *testing.T) {
+	bin := needClient(t, "claude")
+	const svc, dbURL = "svc-token-value-12345", "postgres://u:pw-9876@h/db"
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, nil)
+	raws := []string{realRaw, svc, dbURL, "sk-test-dummy"}
+	secret := filepath.Join(w.repo, "secret.txt")
+	os.WriteFile(secret, []byte("token="+realRaw+"\n"), 0o644)
+	var mu sync.Mutex
+	var during []string
+	model := startScriptedModel(t, []scriptedCall{
+		{"Read", map[string]any{"file_path": secret}},
+		{"Bash", map[string]any{"command": "cat secret.txt; cat secret.txt >&2", "description": "show"}},
+		{"Bash", map[string]any{"command": "printenv SERVICE_TOKEN DB_URL", "description": "env"}},
+	}, func(body string) {
+		found := rawIn([]byte(body), raws)
+		found = append(found, scanTree(w.clientHome, raws)...)
+		mu.Lock()
+		during = append(during, found...)
+		mu.Unlock()
+	})
+	argv := []string{"claude", "-p", "use " + realRaw + " to run it", "--output-format", "json", "--allowedTools", "Bash",
+		"--system-prompt", "system " + realRaw, "--append-system-prompt", "appendix " + realRaw,
+		"--agents", `{"helper":{"description":"desc ` + realRaw + `","prompt":"agent ` + realRaw + `"}}`}
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
+		"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
+		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"SERVICE_TOKEN=" + svc, "DB_URL=" + dbURL}
+	var out bytes.Buffer
+	var childArgv []string
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Tables: redactTestTable(t), SecretNames: []string{"DB_URL"},
+		Started: func(r *Render, a []string) {
+			childArgv = a
+			dir := filepath.Join(w.home, RunHooksDir)
+			if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("run directory %s: %v %v", dir, fi.Mode(), err)
+			}
+			es, _ := os.ReadDir(dir)
+			if len(es) != 4 {
+				t.Errorf("run files while the engine runs: %v, want the render, table, receipts and read policy", es)
+			}
+			for _, e := range es {
+				if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {
+					t.Errorf("%s mode %v, want 0600", e.Name(), fi.Mode())
+				}
+			}
+		}})
+	if err != nil || code != 0 {
+		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	log := model.log()
+	for _, want := range []string{"use [GH_TOKEN] to run it", "system [GH_TOKEN]", "appendix [GH_TOKEN]", "desc [GH_TOKEN]",
+		"hookwarden read", "token=[GH_TOKEN]", "[SERVICE_TOKEN]", "[DB_URL]"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the model never received %q", want)
+		}
+	}
+	if f := rawIn([]byte(log), raws); len(f) > 0 {
+		t.Errorf("the model received %d raw value(s)", len(f))
+	}
+	if len(during) > 0 {
+		t.Errorf("during the run, raw values were found: %v", during)
+	}
+	if f := scanTree(w.clientHome, raws); len(f) > 0 {
+		t.Errorf("the client's files hold raw values: %v", f)
+	}
+	if f := rawIn(out.Bytes(), raws); len(f) > 0 {
+		t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
+	}
+	if es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir)); len(es) != 0 {
+		t.Errorf("run/hooks not empty after the run: %v", es)
+	}
+	if f := rawIn([]byte(strings.Join(childArgv, "\x00")), []string{realRaw}); len(f) > 0 {
+		t.Errorf("the engine's argv holds the configured value")
+	}
+	sid := ""
+	for i, a := range childArgv {
+		if a == "--session-id" && i+1 < len(childArgv) {
+			sid = childArgv[i+1]
+		}
+	}
+	tp := claudeTranscript(env, w.repo, sid)
+	b, err := os.ReadFile(tp)
+	if sid == "" || err != nil || !bytes.Contains(b, []byte("[GH_TOKEN]")) {
+		t.Errorf("the transcript of session %q is not at the derived %s holding the token: %v", sid, tp, err)
+	}
+}

@@ -1,0 +1,286 @@
+package spawn
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Claude Code 2.1.328's options as `spawn exec` reads them under a
+// redaction entry (its --help, 2026-12-01, commander.js option parsing:
+// an option taking <value> takes the next argument whatever it is, an
+// option taking <values...> takes every following argument up to one that
+// starts with "-"). An option outside these lists refuses the spawn
+// (redaction-argv): an argument spawn exec cannot place is either model
+// input no hook saw or a positional prompt it would mistake for a value.
+var (
+	claudeRedactNoValue = []string{"-p", "--print", "--verbose", "--strict-mcp-config", "--include-partial-messages",
+		"--include-hook-events", "--replay-user-messages", "--no-session-persistence", "--disable-slash-commands",
+		"--exclude-dynamic-system-prompt-sections", "--dangerously-skip-permissions",
+		"--allow-dangerously-skip-permissions", "--forward-subagent-text"}
+	claudeRedactOneValue = []string{"--output-format", "--input-format", "--model", "--fallback-model", "--permission-mode",
+		"--effort", "--session-id", "--json-schema", "--system-prompt", "--append-system-prompt", "--agents",
+		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--permission-prompts", "--system-prompt-snapshot"}
+	claudeRedactVariadic = []string{"--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
+		"--tools", "--add-dir", "--betas"}
+	// claudeResumeFlags load a session's history, which no hook of this
+	// run saw (ADR-0134 D7 "Native resume"; spawn exec keeps no run record,
+	// so every native resume is refused).
+	claudeResumeFlags = []string{"-r", "--resume", "-c", "--continue", "--fork-session", "--from-pr", "--teleport"}
+	// claudeMCPFlags name MCP servers, which the entry reaches only through
+	// a redacting proxy that is not built.
+	claudeMCPFlags = []string{"--mcp-config"}
+)
+
+// promptSlot is one model-input text in the caller's argv: the channel
+// name, the index of the argument that holds it, the text, and for an
+// --agents entry its name and field.
+type promptSlot struct {
+	Channel string
+	Index   int
+	Text    string
+	agent   string
+	field   string
+}
+
+// claudeRedactArgv is the caller's Claude argv as read under a redaction
+// entry: the model-input texts (positional prompt, --system-prompt,
+// --append-system-prompt, each --agents entry's description and prompt),
+// the index of the --json-schema value (-1 when none), the caller's
+// --session-id (empty when none) and the --add-dir directories.
+type claudeRedactArgv struct {
+	Slots     []promptSlot
+	Schema    int
+	SessionID string
+	AddDirs   []string
+	agentsAt  int
+}
+
+// parseClaudeRedactArgs reads args (the caller's arguments after argv[0],
+// with --settings and --setting-sources already taken out) under a
+// redaction entry. It refuses a native resume (redaction-resume), MCP
+// servers (redaction-mcp), an option outside the lists above or a short
+// option cluster (redaction-argv), and an --agents value that is not a JSON
+// object of objects (redaction-argv).
+func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
+	p := &claudeRedactArgv{Schema: -1, agentsAt: -1}
+	positional := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if positional || a == "-" || !strings.HasPrefix(a, "-") {
+			p.Slots = append(p.Slots, promptSlot{Channel: "prompt", Index: i, Text: a})
+			continue
+		}
+		if a == "--" {
+			positional = true
+			continue
+		}
+		name, inline, hasInline := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "--") {
+			name, hasInline = a, false
+		}
+		switch {
+		case slices.Contains(claudeResumeFlags, name):
+			return nil, refuse(ReasonRedactionResume, "the caller passes %s; a native resume loads history no hook of this run saw", name)
+		case slices.Contains(claudeMCPFlags, name):
+			return nil, refuse(ReasonRedactionMCP, "the caller passes %s; under the redaction entry an MCP server is reached only through a redacting proxy, which spawn exec does not provide", name)
+		case slices.Contains(claudeRedactNoValue, name):
+			if hasInline {
+				return nil, refuse(ReasonRedactionArgv, "%s takes no value", name)
+			}
+		case slices.Contains(claudeRedactOneValue, name):
+			vi := i
+			if !hasInline {
+				if i+1 >= len(args) {
+					return nil, refuse(ReasonRedactionArgv, "%s needs a value", name)
+				}
+				i++
+				vi, inline = i, args[i]
+			}
+			if err := p.value(name, vi, inline, hasInline); err != nil {
+				return nil, err
+			}
+		case slices.Contains(claudeRedactVariadic, name):
+			var vals []string
+			if hasInline {
+				vals = append(vals, inline)
+			}
+			for i+1 < len(args) && !(len(args[i+1]) > 1 && strings.HasPrefix(args[i+1], "-")) {
+				i++
+				vals = append(vals, args[i])
+			}
+			if name == "--add-dir" {
+				p.AddDirs = append(p.AddDirs, vals...)
+			}
+		default:
+			return nil, refuse(ReasonRedactionArgv, "the caller passes %s, which spawn exec cannot place under the redaction entry (Claude Code 2.1.328 options it reads: see engine/spawn redactargs.go)", name)
+		}
+	}
+	return p, nil
+}
+
+// value records a one-value option's value at index vi (inline when it
+// was written --name=value).
+func (p *claudeRedactArgv) value(name string, vi int, v string, inline bool) error {
+	if inline {
+		// a channel written --name=value is rewritten whole; keep it simple
+		// and exact: only the separate-argument spelling is rewritten
+		switch name {
+		case "--system-prompt", "--append-system-prompt", "--agents":
+			return refuse(ReasonRedactionArgv, "write %s and its text as two arguments under the redaction entry", name)
+		}
+	}
+	switch name {
+	case "--system-prompt":
+		p.Slots = append(p.Slots, promptSlot{Channel: "system_prompt", Index: vi, Text: v})
+	case "--append-system-prompt":
+		p.Slots = append(p.Slots, promptSlot{Channel: "append_system_prompt", Index: vi, Text: v})
+	case "--json-schema":
+		p.Schema = vi
+	case "--session-id":
+		p.SessionID = v
+	case "--agents":
+		var agents map[string]map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(v), &agents); err != nil {
+			return refuse(ReasonRedactionArgv, "--agents is not a JSON object of agent objects: %v", err)
+		}
+		names := make([]string, 0, len(agents))
+		for n := range agents {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			for _, f := range []string{"description", "prompt"} {
+				raw, ok := agents[n][f]
+				if !ok {
+					continue
+				}
+				var s string
+				if err := json.Unmarshal(raw, &s); err != nil {
+					return refuse(ReasonRedactionArgv, "--agents %q %s is not a string", n, f)
+				}
+				p.Slots = append(p.Slots, promptSlot{Channel: "agents." + n + "." + f, Index: vi, Text: s, agent: n, field: f})
+			}
+		}
+		p.agentsAt = vi
+	}
+	return nil
+}
+
+// apply returns a copy of args with each slot's text replaced by texts[i]
+// (the agent_prompt hook's reply, same order); the --agents value is
+// re-encoded with its descriptions and prompts replaced.
+func (p *claudeRedactArgv) apply(args []string, texts []string) ([]string, error) {
+	out := slices.Clone(args)
+	var agents map[string]map[string]json.RawMessage
+	if p.agentsAt >= 0 {
+		if err := json.Unmarshal([]byte(args[p.agentsAt]), &agents); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range p.Slots {
+		if s.agent == "" {
+			out[s.Index] = texts[i]
+			continue
+		}
+		b, err := json.Marshal(texts[i])
+		if err != nil {
+			return nil, err
+		}
+		agents[s.agent][s.field] = b
+	}
+	if agents != nil {
+		b, err := json.Marshal(agents)
+		if err != nil {
+			return nil, err
+		}
+		out[p.agentsAt] = string(b)
+	}
+	return out, nil
+}
+
+// credentialName is the name rule of the table's second part (ADR-0134
+// D7): an unanchored, case-insensitive match of a credential word in a
+// variable name, an assignment argument's name, or an argument's text.
+var credentialName = regexp.MustCompile(`(?i)key|token|secret|passw(or)?d|auth|credential`)
+
+// minNamedValue is the shortest value the name rule takes (ADR-0134 D7:
+// eight characters); a declared name's value is taken at any length the
+// matcher accepts.
+const minNamedValue = 8
+
+// namedValue is one value of the table's second part and the name its
+// token is minted from.
+type namedValue struct{ Name, Value string }
+
+// namedSecrets returns the second part of a run's secret set from the
+// engine's environment and the caller's arguments, in order and without
+// repeated values: each variable declared (any length), each variable
+// whose name matches credentialName with a value of at least eight bytes,
+// each assignment argument NAME=VALUE whose name matches with a value of
+// at least eight bytes, and each argument of at least eight bytes that
+// follows an argument whose text matches, unless it starts with "-". A
+// value that is not valid UTF-8 is an error (no table can hold it).
+func namedSecrets(env, args, declared []string) ([]namedValue, error) {
+	var out []namedValue
+	seen := map[string]bool{}
+	add := func(name, v string) error {
+		if seen[v] {
+			return nil
+		}
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("the value of %s is not valid UTF-8; no redaction table can hold it", name)
+		}
+		seen[v] = true
+		out = append(out, namedValue{name, v})
+		return nil
+	}
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			continue
+		}
+		if slices.Contains(declared, k) || (credentialName.MatchString(k) && len(v) >= minNamedValue) {
+			if err := add(k, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, a := range args {
+		if k, v, ok := strings.Cut(a, "="); ok && credentialName.MatchString(k) && len(v) >= minNamedValue {
+			if err := add(strings.TrimLeft(k, "-"), v); err != nil {
+				return nil, err
+			}
+		}
+		if i > 0 && credentialName.MatchString(args[i-1]) && len(a) >= minNamedValue && !strings.HasPrefix(a, "-") {
+			if err := add(fmt.Sprintf("ARG_%d", i), a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// mintToken returns "[NAME]" for a variable name (bytes outside A-Z, 0-9
+// and _ become _, upper-cased, at most 100 bytes), with _2, _3 … appended
+// while taken reports the token in use.
+func mintToken(name string, taken func(string) bool) string {
+	b := []byte(strings.ToUpper(name))
+	for i, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 100 {
+		b = b[:100]
+	}
+	base := string(b)
+	tok := "[" + base + "]"
+	for n := 2; taken(tok); n++ {
+		tok = fmt.Sprintf("[%s_%d]", base, n)
+	}
+	return tok
+}

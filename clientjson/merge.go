@@ -195,7 +195,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 				path, i, w.NativeEvent, w.Command, w.Timeout)
 		}
 	}
-	r := rowRules{owner: opts.Owner, want: want, retract: opts.Retract}
+	r := rowRules{client: client, owner: opts.Owner, want: want, retract: opts.Retract}
 	res := Result{Out: src}
 	cur := src
 	if len(bytes.TrimSpace(bytes.TrimPrefix(src, bom))) == 0 {
@@ -225,7 +225,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 					target = g
 				}
 				for _, h := range g.handlers {
-					if r.serves(h, w) {
+					if r.serves(ev.name, g.matcher, h, w) {
 						servers = append(servers, h)
 					}
 				}
@@ -271,7 +271,7 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		res.Changes = append(res.Changes, Change{Kind: "added", NativeEvent: w.NativeEvent, Matcher: w.Matcher, Command: w.Command})
 	}
 
-	dc.sortChanges(client, res.Changes, r)
+	dc.sortChanges(res.Changes, r)
 
 	if opts.Retract {
 		for {
@@ -296,19 +296,18 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 // sortChanges orders added, updated and served changes by the offset of the
 // handler that carries each row in dc (stable; a row not found keeps its
 // place at the end).
-func (dc *doc) sortChanges(client string, changes []Change, r rowRules) {
+func (dc *doc) sortChanges(changes []Change, r rowRules) {
 	hv := dc.hooks()
+	r.retract = false // a row's carrier here may still be an exec-form Stale handler
 	pos := func(c Change) int {
 		ev := hv.event(c.NativeEvent)
 		if ev == nil {
 			return len(dc.src)
 		}
+		w := Handler{NativeEvent: c.NativeEvent, Matcher: c.Matcher, Command: c.Command}
 		for _, g := range ev.groups {
-			if !Equivalent(client, g.matcher, c.Matcher) {
-				continue
-			}
 			for _, h := range g.handlers {
-				if h.hasCommand && (h.command == c.Command && !h.hasArgs || r.claim(h).Serves(r.eventOf(c.Command))) {
+				if r.serves(ev.name, g.matcher, h, w) {
 					return h.val.StartOffset
 				}
 			}
@@ -421,7 +420,7 @@ func (dc *doc) retractOne(client string, r rowRules) ([]splice, Change) {
 					// Any handler of ours serving a wanted row stays, even a
 					// duplicate or an older command form (several servers: warn,
 					// remove none).
-					if w.NativeEvent == ev.name && r.serves(h, w) && Equivalent(client, g.matcher, w.Matcher) {
+					if r.serves(ev.name, g.matcher, h, w) {
 						keep = true
 						break
 					}

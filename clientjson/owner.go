@@ -62,10 +62,21 @@ type Claim struct {
 // Ours reports whether the claim is anything but Foreign.
 func (c Claim) Ours() bool { return c.Kind != Foreign }
 
-// Serves reports whether a handler with this claim serves the row of
-// event: a Current or Stale claim for that event.
+// Serves reports whether a handler with this claim runs one of our forms
+// for event: a Current or Stale claim for that event. Whether it serves a
+// row also depends on where it sits (Found.Serves).
 func (c Claim) Serves(event string) bool {
 	return (c.Kind == Current || c.Kind == Stale) && c.Event == event
+}
+
+// Serves reports whether the handler f, found in client's file, serves the
+// row registered under hooks.<native> with matcher for the hookwarden event
+// (e.g. "pre-tool"): f sits under the same native event, its group's matcher
+// is Equivalent to matcher as client reads them, and its claim Serves event.
+// It is the one definition of a served row: Merge (adopt, conform) and audit
+// both decide with it.
+func (f Found) Serves(client, native, matcher, event string) bool {
+	return f.NativeEvent == native && f.Claim.Serves(event) && Equivalent(client, f.Matcher, matcher)
 }
 
 // Owner is the one definition of "our row" for one client's hook file,
@@ -303,6 +314,7 @@ func plainText(parts []syntax.WordPart, params bool) (string, bool) {
 // wanted commands themselves (a handler whose command is exactly a wanted
 // one is ours even without an Owner).
 type rowRules struct {
+	client  string
 	owner   *Owner
 	want    []Handler
 	retract bool
@@ -341,16 +353,17 @@ func (r rowRules) ours(h handlerView) bool {
 	return r.claim(h).Ours()
 }
 
-// serves reports whether h carries row w: its command is exactly w's
-// (shell form), or it runs a Current or Stale form of w's event. With
+// serves reports whether h, under hooks.<native> in a group whose matcher
+// is matcher, carries row w: Found.Serves for w's event, or (shell form,
+// same native event, Equivalent matcher) its command is exactly w's. With
 // retract an exec-form Stale handler does not serve (an in-place rewrite
 // would leave its "args"): it is retracted and w added.
-func (r rowRules) serves(h handlerView, w Handler) bool {
+func (r rowRules) serves(native, matcher string, h handlerView, w Handler) bool {
 	if !h.hasCommand {
 		return false
 	}
 	if !h.hasArgs && h.command == w.Command {
-		return true
+		return native == w.NativeEvent && Equivalent(r.client, matcher, w.Matcher)
 	}
 	ev := r.event(w)
 	if ev == "" {
@@ -360,5 +373,5 @@ func (r rowRules) serves(h handlerView, w Handler) bool {
 	if c.Kind == Stale && h.hasArgs && r.retract {
 		return false
 	}
-	return c.Serves(ev)
+	return Found{NativeEvent: native, Matcher: matcher, Claim: c}.Serves(r.client, w.NativeEvent, w.Matcher, ev)
 }

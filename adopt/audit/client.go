@@ -90,13 +90,12 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 			if h.NativeEvent != row.NativeEvent {
 				continue
 			}
-			equiv := clientjson.Equivalent(client, h.Matcher, row.Matcher)
 			switch {
-			case h.Claim.Serves(ev) && equiv:
+			case h.Serves(client, row.NativeEvent, row.Matcher, ev):
 				sel = append(sel, i)
 			case h.Claim.Serves(ev) && misplaced < 0:
 				misplaced = i
-			case h.Claim.Kind == clientjson.NearMiss && h.Claim.Event == ev && equiv && !h.HasArgs && near < 0:
+			case h.Claim.Kind == clientjson.NearMiss && h.Claim.Event == ev && clientjson.Equivalent(client, h.Matcher, row.Matcher) && !h.HasArgs && near < 0:
 				near = i
 			case !h.Claim.Ours() && mentionsHookwarden(h.Command) && stray < 0:
 				stray = i

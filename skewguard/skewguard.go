@@ -8,8 +8,8 @@
 // # Probe protocol
 //
 // The launcher is called as `/bin/sh hook.sh CLIENT EVENT` (Linux and macOS;
-// `python3 hook.py CLIENT EVENT` for rows of earlier versions and Codex's
-// Windows command) with the client's hook payload on stdin. CLIENT and EVENT
+// `python3 hook.py CLIENT EVENT` for rows of earlier versions) with the
+// client's hook payload on stdin. CLIENT and EVENT
 // must match ^[a-z-]+$ and name a row of the registration table the launcher
 // was rendered with; otherwise the launcher exits 2 (usage on stderr; for agy
 // also a deny JSON on stdout, since agy reads only stdout).

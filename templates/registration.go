@@ -85,26 +85,6 @@ func RegistrationCommand(client, event string) (string, error) {
 	return prefix + " " + client + " " + event, nil
 }
 
-// RegistrationCommandWindows returns the string for a client's separate
-// Windows command field, or "" (and no error) when the client has none and
-// RegistrationCommand's string is used everywhere. Only Codex has one: its
-// 0.169.0 binary declares a `commandWindows` member in HookHandlerConfig's
-// Command variant (binary strings: "commandWindows", "struct variant
-// HookHandlerConfig::Command with 6 elements"). The Windows form uses
-// `python` (python.org installers ship python.exe and py.exe, not
-// python3.exe) and PowerShell's $(…) subexpression; that Codex runs
-// commandWindows through PowerShell is an assumption not verified on Windows
-// here. Errors as RegistrationCommand.
-func RegistrationCommandWindows(client, event string) (string, error) {
-	if _, err := RegistrationCommand(client, event); err != nil {
-		return "", err
-	}
-	if client != "codex" {
-		return "", nil
-	}
-	return `python -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py" codex ` + event, nil
-}
-
 // OnFailure returns the "onFailure" value adopt writes on the (client, event)
 // row's handler, or "" when the row gets none. Claude Code reads it from
 // 2.1.295 (release notes of v2.1.295: "Added onFailure: "block" for command

@@ -321,8 +321,8 @@ var knownClients = map[string]bool{"claude": true, "codex": true, "gemini": true
 // Render returns the files to write for a repository governing the named
 // clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
 // (.hookwarden/hook.sh, the POSIX sh launcher every Linux and macOS row
-// calls), its Python form (.hookwarden/hook.py: rows of earlier versions and
-// Codex's commandWindows) and the standalone interceptor
+// calls), its Python form (.hookwarden/hook.py, which rows written by earlier
+// versions call: LegacyRegistrationCommands) and the standalone interceptor
 // (.hookwarden/interceptor.py) are always included; the Antigravity plugin
 // (.agents/plugins/hookwarden/plugin.json, hooks.json and a byte-identical
 // copy of hook.sh) when clients contains "agy"; the opencode plugin

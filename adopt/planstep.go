@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -271,7 +272,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 			return err
 		}
 		if off {
-			title := clientjson.Title(client)
+			title := clientname.Title(client)
 			finding := title + " hooks are switched off in this file (" + sw.off + "); " + title + " runs no hook, ours included"
 			switch {
 			case opts.Force:

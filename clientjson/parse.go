@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/hookwarden/hookwarden/internal/clientname"
 )
 
 // ParseError is a client hook file Merge, Registered or HooksDisabled refuses
@@ -118,7 +120,7 @@ func parseDoc(path string, src []byte, d dialect) (*doc, error) {
 			// CLI 0.169.0 silently ignores .codex/hooks.json and runs the
 			// command. Claude Code 2.1.328 reads the file and runs the hook, so
 			// a BOM is kept there.
-			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which "+Title(d.client)+" cannot read (its hooks would not run)",
+			return nil, dc.errAt(0, "the file starts with a UTF-8 byte-order mark, which "+clientname.Title(d.client)+" cannot read (its hooks would not run)",
 				"re-save the file as UTF-8 without a byte-order mark")
 		}
 		masked = append([]byte("   "), src[len(bom):]...)
@@ -242,10 +244,10 @@ func (dc *doc) checkDialect() error {
 		return nil
 	}
 	if first.comment {
-		return dc.errAt(first.off, "a comment, which "+Title(dc.d.client)+" cannot read in this strict JSON file",
+		return dc.errAt(first.off, "a comment, which "+clientname.Title(dc.d.client)+" cannot read in this strict JSON file",
 			"remove the comment")
 	}
-	return dc.errAt(first.off, "a trailing comma, which "+Title(dc.d.client)+" cannot read (the whole file would be rejected)",
+	return dc.errAt(first.off, "a trailing comma, which "+clientname.Title(dc.d.client)+" cannot read (the whole file would be rejected)",
 		"remove the comma after the last element")
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/policy"
 )
 
@@ -315,9 +316,6 @@ func agyHooks(t *registration.Table) (map[string]any, error) {
 	return map[string]any{"hooks": hooks}, nil
 }
 
-// knownClients are the client names Render accepts.
-var knownClients = map[string]bool{"claude": true, "codex": true, "gemini": true, "agy": true, "opencode": true, "lefthook": true}
-
 // Render returns the files to write for a repository governing the named
 // clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
 // (.hookwarden/hook.sh, the POSIX sh launcher every Linux and macOS row
@@ -338,7 +336,7 @@ func Render(clients []string) ([]File, error) {
 	}
 	want := map[string]bool{}
 	for _, c := range clients {
-		if !knownClients[c] {
+		if !clientname.Known(c) {
 			return nil, fmt.Errorf("hookwarden: render: unknown client %q", c)
 		}
 		want[c] = true

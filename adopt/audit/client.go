@@ -17,6 +17,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/templates"
@@ -108,7 +109,7 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 			r.add(IDNearMiss, rel, all[near].Line, client, ev, where+": the handler starts like our row but is not one of our forms (another argument, client or event), so the engine is not called as the row wants; conform rewrites it", r.conform)
 		case misplaced >= 0:
 			accounted[misplaced] = true
-			r.add(IDMatcherMismatch, rel, all[misplaced].Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting exactly the row's tools; conform moves it", where, all[misplaced].Matcher, clientjson.Title(client)), r.conform)
+			r.add(IDMatcherMismatch, rel, all[misplaced].Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting exactly the row's tools; conform moves it", where, all[misplaced].Matcher, clientname.Title(client)), r.conform)
 		case stray >= 0:
 			r.add(IDNotServed, rel, all[stray].Line, client, ev, where+": a handler refers to hookwarden but runs none of our registration forms for this row, so the engine does not judge this event as registered", r.conform)
 		default:
@@ -215,11 +216,11 @@ func (r *repoAudit) timeout(client, ev, rel string, want float64, unit string, b
 	budget := float64(budgetMS)
 	switch {
 	case unit == "ms" && valueMS <= budget && v*1000 > budget:
-		r.add(IDTimeoutUnit, rel, h.Line, client, ev, fmt.Sprintf("timeout %s reads as seconds, but %s reads it as milliseconds (%s ms, at or below the engine's %d ms budget); want %s", got, clientjson.Title(client), got, budgetMS, wantText), r.conform)
+		r.add(IDTimeoutUnit, rel, h.Line, client, ev, fmt.Sprintf("timeout %s reads as seconds, but %s reads it as milliseconds (%s ms, at or below the engine's %d ms budget); want %s", got, clientname.Title(client), got, budgetMS, wantText), r.conform)
 	case unit == "s" && v >= 1000:
-		r.add(IDTimeoutUnit, rel, h.Line, client, ev, fmt.Sprintf("timeout %s reads as milliseconds, but %s reads it as seconds (a hung hook would block for %s s); want %s", got, clientjson.Title(client), got, wantText), r.conform)
+		r.add(IDTimeoutUnit, rel, h.Line, client, ev, fmt.Sprintf("timeout %s reads as milliseconds, but %s reads it as seconds (a hung hook would block for %s s); want %s", got, clientname.Title(client), got, wantText), r.conform)
 	case valueMS <= budget:
-		r.add(IDTimeoutBudget, rel, h.Line, client, ev, fmt.Sprintf("timeout %s %s is at or below the engine's %d ms budget, so %s kills the hook before the engine can answer; want %s", got, unitName(unit), budgetMS, clientjson.Title(client), wantText), r.conform)
+		r.add(IDTimeoutBudget, rel, h.Line, client, ev, fmt.Sprintf("timeout %s %s is at or below the engine's %d ms budget, so %s kills the hook before the engine can answer; want %s", got, unitName(unit), budgetMS, clientname.Title(client), wantText), r.conform)
 	case v != want:
 		r.add(IDTimeoutDrift, rel, h.Line, client, ev, fmt.Sprintf("timeout %s %s differs from the row's %s %s; conform writes the row's", got, unitName(unit), wantText, unitName(unit)), r.conform)
 	}

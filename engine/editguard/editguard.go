@@ -25,6 +25,7 @@ import (
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/policy"
 )
@@ -665,7 +666,7 @@ func (g *guard) owner(client string) (*clientjson.Owner, error) {
 // or when hookwarden cannot reproduce it. A result that does not parse is
 // let through: the client then ignores the file, its switches included.
 func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
-	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by "+clientjson.Title(h.entry.Client)+" as settings, where one key switches hookwarden's rows off",
+	file, before, results, refuse, err := g.edited(h, h.entry.Path+" is read by "+clientname.Title(h.entry.Client)+" as settings, where one key switches hookwarden's rows off",
 		"hookwarden can check", "so it cannot check it; the edit is refused. Re-read the file and copy old_string exactly")
 	if err != nil || refuse != nil {
 		return deref(refuse), err
@@ -678,7 +679,7 @@ func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
 	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
 	for _, after := range results {
 		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
-			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientjson.Title(h.entry.Client), h.entry.Path), nil
+			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientname.Title(h.entry.Client), h.entry.Path), nil
 		}
 		if n, err := clientjson.DisabledRows(file, after, h.entry.Client, owner); err == nil && n > offBefore {
 			return deny(RuleClientHooks, "the edit would list hookwarden's hook commands in hooksConfig.disabled of %s, which switches them off; the edit is refused", h.entry.Path), nil

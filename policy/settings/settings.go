@@ -32,6 +32,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/regread"
 )
 
@@ -55,9 +56,6 @@ const (
 	// ScopeAll judges every call, in any repository or none.
 	ScopeAll = "all"
 )
-
-// clients lists the client names a `clients:` entry may hold (read only).
-var clients = []string{"claude", "codex", "gemini", "agy", "opencode", "lefthook"}
 
 // events lists the neutral event names a `hooks.events:` entry may hold
 // (read only).
@@ -383,7 +381,7 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 			}
 			f.Version, seenVersion = n, true
 		case "clients":
-			l, err := enumList(key, v, clients)
+			l, err := enumList(key, v, clientname.All())
 			if err != nil {
 				return err
 			}

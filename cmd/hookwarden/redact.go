@@ -76,6 +76,10 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 		return cli.Exit("", 2)
 	}
 	if err != nil {
+		var f *redact.Failure
+		if errors.As(err, &f) {
+			return cli.Exit(err.Error(), 1) // it names "hookwarden redact:" itself
+		}
 		return cli.Exit("hookwarden redact: "+err.Error(), 1)
 	}
 	return nil

@@ -535,7 +535,12 @@ func Exit(e Env) error {
 	problem := func(f string, a ...any) { rep.Problems = append(rep.Problems, fmt.Sprintf(f, a...)) }
 	m, b, err := loadRunTable(e)
 	if err != nil {
-		problem("%v", err)
+		var f *Failure
+		if errors.As(err, &f) {
+			problem("%s", f.Reason)
+		} else {
+			problem("%v", err)
+		}
 		return fail("%s", strings.Join(rep.Problems, "; "))
 	}
 	if Digest(b) != strings.TrimPrefix(strings.ToLower(p.TableSHA256), "sha256:") {

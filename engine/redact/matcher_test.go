@@ -206,7 +206,7 @@ func TestReadPrivate(t *testing.T) {
 }
 
 // TestWriteRunFile: a write through the temporary file and rename leaves
-// mode 0600 even under a permissive umask, and refuses a run directory
+// mode 0600 even under a permissive umask and over a widened file, and refuses a run directory
 // that is not 0700.
 func TestWriteRunFile(t *testing.T) {
 	old := syscall.Umask(0)
@@ -222,6 +222,16 @@ func TestWriteRunFile(t *testing.T) {
 		if fi.Mode().Perm() != 0o600 {
 			t.Fatalf("mode %v after write %d", fi.Mode().Perm(), i)
 		}
+	}
+	// a run file someone widened is 0600 again after the next write (the
+	// spawner's restore before agent_exit; renameio.WriteFile would have
+	// kept 0644)
+	os.Chmod(p, 0o644)
+	if err := WriteRunFile(p, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v after rewriting a widened file", fi.Mode().Perm())
 	}
 	os.Chmod(dir, 0o750)
 	if err := WriteRunFile(p, []byte("{}\n")); err == nil {

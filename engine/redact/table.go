@@ -108,8 +108,9 @@ func (t *Table) Marshal() ([]byte, error) {
 
 // WriteRunFile replaces the run file at path with data: a temporary file
 // created exclusively with mode 0600 in path's directory, synced, then
-// renamed over path (github.com/google/renameio/v2), so the file is 0600
-// after every write and never holds partial bytes. The directory must
+// renamed over path (github.com/google/renameio/v2, permissions set to
+// 0600 whatever the replaced file's were), so the file is 0600 after every
+// write and never holds partial bytes. The directory must
 // exist, belong to this account and have mode 0700.
 func WriteRunFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
@@ -120,7 +121,17 @@ func WriteRunFile(path string, data []byte) error {
 	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !fileowner.Self(fi) {
 		return fmt.Errorf("%s: the run directory must be this account's with mode 0700 (is %v)", dir, fi.Mode())
 	}
-	if err := renameio.WriteFile(path, data, 0o600); err != nil {
+	// not renameio.WriteFile: it copies an existing file's permissions, so
+	// a table an agent widened to 0644 would stay 0644 after a rewrite
+	t, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(0o600))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer t.Cleanup()
+	if _, err := t.Write(data); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := t.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,10 +90,7 @@ func runRealRedact(t *testing.T, engine, hook, event, command string) realRedact
 	t.Helper()
 	bin := needClient(t, engine)
 	w := newRealWorld(t)
-	hw := filepath.Join(w.work, "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	hw := hookwardenBin(t)
 	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
 		"redact": {Argv: []string{hw, "redact"}, Timeout: json.RawMessage("20")}}})
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -35,53 +34,49 @@ func redactTestTable(t *testing.T) fstest.MapFS {
 	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
 }
 
-// redactWorld is a real-client world whose registry attaches this
-// binary's `hookwarden redact` as a redaction entry on all five events
-// for claude (pre_tool and post_tool for every tool), configured with
-// values (token -> raw value).
+// redactWorld is a real-client world whose registry attaches the entry
+// "redact" as a redaction entry on all five events for claude (pre_tool
+// and post_tool for every tool). Its argv is a wrapper script that runs
+// this binary's `hookwarden redact` with the attachment's args (--hook X
+// --engine claude [--values F]), or, for the prompt or exit hook, the
+// injected shell text instead (promptSh, exitSh; "" = no injection).
 type redactWorld struct {
 	*realWorld
 	hw, values string
 }
 
-func newRedactWorld(t *testing.T, values map[string]string, promptHook []string) *redactWorld {
+func newRedactWorld(t *testing.T, values map[string]string, promptSh, exitSh, timeout string) *redactWorld {
 	t.Helper()
-	w := &redactWorld{realWorld: newRealWorld(t)}
-	w.hw = filepath.Join(w.work, "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", w.hw, "../../cmd/hookwarden").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	w := &redactWorld{realWorld: newRealWorld(t), hw: hookwardenBin(t)}
 	w.values = filepath.Join(w.work, "values.json")
 	vb, _ := json.Marshal(map[string]any{"version": 1, "values": values})
 	if err := os.WriteFile(w.values, vb, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	entries := map[string]Entry{"redact": {Argv: []string{w.hw, "redact"}, Timeout: json.RawMessage("20")}}
-	promptEntry := "redact"
-	if promptHook != nil {
-		entries["prompt"] = Entry{Argv: promptHook[1:], Timeout: json.RawMessage(promptHook[0])}
-		promptEntry = "prompt"
+	pass := "exec " + shq(w.hw) + ` redact "$@"`
+	if promptSh == "" {
+		promptSh = pass
 	}
-	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: entries})
-	atts := []Attachment{
-		{Hook: promptEntry, Event: "agent_prompt", Args: []string{"--hook", "prompt", "--engine", "{engine}", "--values", w.values}},
+	if exitSh == "" {
+		exitSh = pass
+	}
+	wrapper := filepath.Join(w.home, "bin", "redact.sh")
+	script := "#!/bin/sh\nHW=" + shq(w.hw) + "\ncase \"$2\" in\nprompt)\n" + promptSh + "\n;;\nexit)\n" + exitSh + "\n;;\n*)\n" + pass + "\n;;\nesac\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if timeout == "" {
+		timeout = "20"
+	}
+	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+		"redact": {Argv: []string{wrapper}, Timeout: json.RawMessage(timeout)}}})
+	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+		{Hook: "redact", Event: "agent_prompt", Args: []string{"--hook", "prompt", "--engine", "{engine}", "--values", w.values}},
 		{Hook: "redact", Event: "pre_tool", Matcher: "*", Args: []string{"--hook", "pre-tool", "--engine", "{engine}"}},
 		{Hook: "redact", Event: "post_tool", Matcher: "*", Args: []string{"--hook", "post-tool", "--engine", "{engine}"}},
 		{Hook: "redact", Event: "claude:Stop", Args: []string{"--hook", "stop", "--engine", "{engine}"}},
 		{Hook: "redact", Event: "agent_exit", Args: []string{"--hook", "exit", "--engine", "{engine}"}},
-	}
-	if promptHook != nil {
-		// the prompt entry is a redaction entry too: it must be held on
-		// all five events, so the other four attach it as well
-		for _, ev := range []string{"pre_tool", "post_tool", "claude:Stop", "agent_exit"} {
-			m := ""
-			if ev == "pre_tool" || ev == "post_tool" {
-				m = "*"
-			}
-			atts = append(atts, Attachment{Hook: "prompt", Event: ev, Matcher: m})
-		}
-	}
-	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: atts})
+	}})
 	w.approveAllAttached(t)
 	return w
 }
@@ -150,7 +145,7 @@ func scanTree(dir string, raws []string) []string {
 func TestRealClaudeRedactionRun(t *testing.T) {
 	bin := needClient(t, "claude")
 	const svc, dbURL = "svc-token-value-12345", "postgres://u:pw-9876@h/db"
-	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, nil)
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
 	raws := []string{realRaw, svc, dbURL, "sk-test-dummy"}
 	secret := filepath.Join(w.repo, "secret.txt")
 	os.WriteFile(secret, []byte("token="+realRaw+"\n"), 0o644)

@@ -2,6 +2,7 @@ package skewguard
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,15 +31,10 @@ func benchRun(b *testing.B, dir string, env []string, stdin string, argv ...stri
 	}
 }
 
-// rowSpawn is how one client spawns its registered pre-tool row: argv (the
-// client's shell and the command), the working directory, extra environment
-// and the payload. Sources (templates.RegistrationCommand's doc comment has
-// the measurements): Claude Code 2.1.328 `/bin/sh -c` with cwd the project
-// and CLAUDE_PROJECT_DIR set; Codex CLI 0.169.0 `/bin/bash -c` with cwd the
-// session directory (here a subdirectory); Gemini CLI 0.61.0 `bash -c` with
-// cwd the project and GEMINI_PROJECT_DIR (and CLAUDE_PROJECT_DIR) set; agy
-// from the plugin directory holding hooks.json (issue 4; its shell is not
-// recorded, /bin/sh -c assumed).
+// rowSpawn is one client's registered pre-tool row as the benchmark runs
+// it: the client's spawn (Spawn, the one table of how each client runs a
+// row; sources there) with the session started in a subdirectory, the
+// argv resolved against the benchmark's PATH, and the payload.
 type rowSpawn struct {
 	client, dir, stdin string
 	argv, env          []string
@@ -49,22 +45,24 @@ func rowSpawns(b *testing.B, w *world) []rowSpawn {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	agyDir := filepath.Join(w.repo, filepath.FromSlash(templates.AgyPluginDir))
 	agyStdin := strings.ReplaceAll(agyPre("git status"), `"`+payloadDir+`"`, jsonString(w.repo))
 	var out []rowSpawn
-	for _, s := range []rowSpawn{
-		{client: "claude", dir: w.repo, stdin: claudePre("git status"), argv: []string{"/bin/sh", "-c"}, env: []string{"CLAUDE_PROJECT_DIR=" + w.repo}},
-		{client: "codex", dir: sub, stdin: claudePre("git status"), argv: []string{"/bin/bash", "-c"}},
-		{client: "gemini", dir: w.repo, stdin: geminiPre("git status"), argv: []string{filepath.Join(w.tools, "bash"), "-c"}, env: []string{"GEMINI_PROJECT_DIR=" + w.repo, "CLAUDE_PROJECT_DIR=" + w.repo}},
-		{client: "agy", dir: agyDir, stdin: agyStdin, argv: []string{"/bin/sh", "-c"}},
+	for _, c := range []struct{ client, stdin string }{
+		{"claude", claudePre("git status")},
+		{"codex", claudePre("git status")},
+		{"gemini", geminiPre("git status")},
+		{"agy", agyStdin},
 	} {
-		cmd, err := templates.RegistrationCommand(s.client, "pre-tool")
+		cmd, err := templates.RegistrationCommand(c.client, "pre-tool")
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.argv = append(s.argv, cmd)
-		s.stdin = inDir(s.stdin, s.dir)
-		out = append(out, s)
+		sp, err := Spawn(c.client, "pre-tool", w.repo, sub)
+		if err != nil {
+			b.Fatal(err)
+		}
+		proc := sp.Command(context.Background(), cmd, w.env())
+		out = append(out, rowSpawn{client: c.client, dir: proc.Dir, stdin: inDir(c.stdin, proc.Dir), argv: append([]string{proc.Path}, proc.Args[1:]...), env: sp.Env})
 	}
 	return out
 }

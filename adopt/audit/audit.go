@@ -65,8 +65,10 @@ import (
 	"sync"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/adopt/hookplan"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/workpool"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -97,6 +99,8 @@ type RepoResult struct {
 	Root     string    `json:"root"`
 	Governed bool      `json:"governed"`
 	Findings []Finding `json:"findings"`
+	// Plan is the effective hook plan (Options.Plan only).
+	Plan *hookplan.Plan `json:"plan,omitempty"`
 }
 
 // Summary counts a report: repositories audited, clean ones (no error and no
@@ -133,6 +137,14 @@ type Options struct {
 	// Version is the hookwarden version written into the report; "" means
 	// internal/buildinfo.Version.
 	Version string
+	// Plan adds each repository's effective hook plan (adopt/hookplan) to
+	// the report, with its findings. A PATH below the root of a governed
+	// repository is then planned as a session started there: the
+	// repository is audited at its root.
+	Plan bool
+	// Workstation adds the clients' user-level files to the plan (with
+	// Plan only).
+	Workstation bool
 }
 
 // ErrNotDirectory is returned (wrapped, naming the path) by Audit for a
@@ -165,11 +177,27 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		}
 		roots[i] = root
 	}
+	starts := make([]string, len(paths))
+	if opts.Plan {
+		for i, root := range roots {
+			starts[i] = root
+			if _, err := os.Lstat(filepath.Join(root, adopt.ManifestFile)); err == nil {
+				continue
+			}
+			if repo, found, err := gitdisc.Find(root); err == nil && found {
+				if top, err := filepath.EvalSymlinks(repo.WorkTree); err == nil && top != root {
+					if _, err := os.Lstat(filepath.Join(top, adopt.ManifestFile)); err == nil {
+						roots[i] = top
+					}
+				}
+			}
+		}
+	}
 	table, err := registration.Default()
 	if err != nil {
 		return nil, err
 	}
-	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}}
+	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
@@ -208,7 +236,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 		}
 	}
 	workpool.Run(len(paths), jobs, func(i int) {
-		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i])
+		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i], starts[i])
 	}, nil)
 	rep.Summary = summarize(rep.Repositories)
 	return rep, nil
@@ -262,6 +290,9 @@ type auditor struct {
 	// entries are computed per repository).
 	owners  map[string]*clientjson.Owner
 	conform map[string]*adopt.RepoReport
+
+	// plan and workstation are Options.Plan and Options.Workstation.
+	plan, workstation bool
 
 	mu      sync.Mutex
 	renders map[string]renderResult

@@ -37,6 +37,10 @@ func (r *Report) WriteText(w io.Writer) error {
 				n++
 			}
 		}
+		if repo.Plan != nil {
+			fmt.Fprintf(&b, "%s: ", repo.Path)
+			writePlan(&b, repo.Plan)
+		}
 		if len(repo.Findings) == 0 {
 			fmt.Fprintf(&b, "%s: clean\n", repo.Path)
 			continue

@@ -75,10 +75,21 @@ func (r *repoAudit) symlinkIn(rel string) string {
 	return ""
 }
 
-func (a *auditor) repo(ctx context.Context, path, root string) *RepoResult {
+// repo audits one repository: path as given, root its root, start the
+// directory a planned session starts in (with Options.Plan; "" otherwise).
+func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResult {
 	r := &repoAudit{ctx: ctx, a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
 	r.conform = "hookwarden conform " + shellquote.Word(path)
 	defer func() { sortFindings(r.res.Findings) }()
+	if a.plan {
+		// Runs before the sort above: the plan's findings skip what the
+		// checks below already found.
+		defer func() {
+			if ctx.Err() == nil {
+				r.plan(start, a.workstation)
+			}
+		}()
+	}
 	if err := ctx.Err(); err != nil {
 		r.add(IDRepositoryUnreadable, "", 0, "", "", "not audited: "+err.Error(), "rerun hookwarden audit")
 		return r.res

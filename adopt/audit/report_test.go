@@ -361,7 +361,7 @@ func TestRenderUnavailable(t *testing.T) {
 	a := &auditor{table: table, getenv: getenv, renders: map[string]renderResult{
 		"claude,codex,gemini,agy,opencode": {err: errors.New("hookwarden: render: template broken")},
 	}}
-	res := a.repo(context.Background(), repo, repo)
+	res := a.repo(context.Background(), repo, repo, "")
 	var ids []string
 	for _, f := range res.Findings {
 		ids = append(ids, f.ID+"@"+string(f.Severity))

@@ -1,6 +1,10 @@
 package audit
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/hookwarden/hookwarden/adopt/hookplan"
+)
 
 // Severity of a finding. An error means a governed client is not guarded as
 // the manifest says (exit 1); a warning means it is guarded but something
@@ -92,6 +96,14 @@ const (
 	IDStepDeclined = "step-declined"
 	// IDRepositoryUnreadable: a repository file could not be read safely.
 	IDRepositoryUnreadable = "repository-unreadable"
+	// IDClientFileRejected: the client parses a settings file but rejects it as a whole (audit --plan).
+	IDClientFileRejected = hookplan.ReasonRejected
+	// IDStartBelowRoot: a session started in the planned directory does not read our rows (audit --plan).
+	IDStartBelowRoot = hookplan.ReasonStartBelowRoot
+	// IDClientVersion: the installed client is older than a field our row relies on (audit --plan).
+	IDClientVersion = hookplan.ReasonVersion
+	// IDForeignNotAllowed: a handler not ours runs a command outside audit.allowed_commands (audit --plan).
+	IDForeignNotAllowed = hookplan.ReasonNotAllowed
 )
 
 // Rules returns, as a new slice, every finding kind in a stable order (the
@@ -162,6 +174,14 @@ var rules = []Rule{
 		"A run killed between creating a write's temporary file (\".\" + the file's name + digits, beside it) and renaming it leaves the temporary; the file itself holds its old or its new bytes. The next adopt or conform removes it. Run `hookwarden conform <path>`."},
 	{IDStepDeclined, Note, "An adopt step is declined, so audit does not check it.",
 		"The manifest's `decline:` lists the step; the files it writes are neither written by adopt nor checked by audit."},
+	{IDClientFileRejected, Error, "The client parses a settings file but rejects it as a whole.",
+		"Claude Code 2.1.328 skips a whole settings file when a setting fails its schema (measured: \"permissions\": 5, \"model\": 5, \"cleanupPeriodDays\": -1, \"statusLine\": 5), so no hook in it runs, ours included. The message names the setting and line; repair it. Reported by `hookwarden audit --plan`."},
+	{IDStartBelowRoot, Warning, "A session started in the planned directory does not read our rows.",
+		"Claude Code 2.1.328 and Gemini CLI 0.61.0 read project settings from the directory the session starts in, not the repository root, so a session started below the root runs none of the root's hooks. Start the client at the repository root. Reported by `hookwarden audit --plan <subdirectory>`."},
+	{IDClientVersion, Warning, "The installed client is older than a field our row relies on.",
+		"The client found on PATH is older than the release that introduced a field our row carries (Claude Code's \"onFailure\": \"block\" needs 2.1.295), so the row fires but a hook that cannot start, crashes or times out lets the call through. Upgrade the client. Reported by `hookwarden audit --plan`."},
+	{IDForeignNotAllowed, Error, "A hook handler that is not ours runs a command outside the operator's allow-list.",
+		"The fleet or workstation settings set audit.allowed_commands (RE2, each matched against the whole command), and this handler's command matches no pattern of a layer that sets it. The client runs it unjudged: a package that writes a SessionStart hook into a user's settings is the supply-chain case. With --workstation the clients' user-level files are checked too. Remove the handler, or allow it. Reported by `hookwarden audit --plan`."},
 	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",
 		"A file audit must read is a symlink, FIFO, device or unreadable; audit reads nothing through a symlink and reports what it could not check."},
 }

@@ -14,7 +14,9 @@ import (
 )
 
 // auditCommand is `hookwarden audit [PATH...] [--fleet DIR] [--format
-// text|json|sarif] [--strict]`: the read-only CI check (adopt/audit). Exit
+// text|json|sarif] [--strict] [--plan [--workstation]]`: the read-only CI
+// check (adopt/audit), with --plan the effective hook plan
+// (adopt/hookplan). Exit
 // 0 clean, 1 any error finding (or, with --strict, any warning), 2 an
 // unusable invocation (bad flag or format, a PATH that is not a directory,
 // an unreadable --fleet directory).
@@ -29,6 +31,8 @@ func auditCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "report format: text, json (schema_version 1) or sarif (SARIF 2.1.0)"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 on warnings too"},
+			&cli.BoolFlag{Name: "plan", Usage: "add the effective hook plan: per client every hook that fires on each event, from which file, in what order, and why others do not (a PATH below a governed root plans a session started there)"},
+			&cli.BoolFlag{Name: "workstation", Usage: "with --plan, read the clients' user-level files too (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/settings.json)"},
 			&cli.IntFlag{Name: "jobs", Usage: "repositories audited at once", DefaultText: "the CPU count"},
 		},
 		Action: runAudit,
@@ -67,7 +71,10 @@ func runAudit(ctx context.Context, c *cli.Command) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs")})
+	if c.Bool("workstation") && !c.Bool("plan") {
+		return cli.Exit("hookwarden: audit: --workstation needs --plan", 2)
+	}
+	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs"), Plan: c.Bool("plan"), Workstation: c.Bool("workstation")})
 	if err != nil {
 		// A PATH that is not a directory (audit.ErrNotDirectory) or a
 		// registration table this build cannot read: nothing was audited.

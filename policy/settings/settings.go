@@ -91,6 +91,7 @@ func stepName(s string) bool {
 //	  on_stop: false
 //	audit:
 //	  acknowledge: [codex-trust-required]  # audit note ids this fleet or workstation has seen; not in .hookwarden.yaml
+//	  allowed_commands: [RE2, ...]  # hook commands not ours that audit --plan accepts (whole-command match); not in .hookwarden.yaml
 //
 // Every key is optional except version in a repository file. Zero values and
 // nil pointers mean "not set by this layer". DenyLines holds the YAML line of
@@ -107,6 +108,15 @@ type File struct {
 	// can be acknowledged; adopt/audit checks) the operator has seen, which
 	// audit then leaves out. Read from fleet and workstation files only.
 	Acknowledge []string
+	// AllowedCommands lists `audit.allowed_commands`: RE2 patterns (at
+	// most 64 of at most 512 bytes, like policy.deny), each matched
+	// against the whole command of a hook handler that is not ours; audit
+	// --plan reports every such handler no pattern of this layer matches
+	// (a layer that does not set the key allows every command).
+	// AllowedCommandLines holds each pattern's YAML line. Read from fleet
+	// and workstation files only.
+	AllowedCommands     []string
+	AllowedCommandLines []int
 }
 
 // Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
@@ -429,19 +439,8 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 				if err != nil {
 					return err
 				}
-				if len(l) > MaxDenyPatterns {
-					return fmt.Errorf("line %d: policy.deny: %d patterns, at most %d per layer", v.Line, len(l), MaxDenyPatterns)
-				}
-				for i, p := range l {
-					if len(p) > MaxPatternBytes {
-						return fmt.Errorf("line %d: policy.deny[%d]: pattern of %d bytes, at most %d", lines[i], i, len(p), MaxPatternBytes)
-					}
-					if p == "" {
-						return fmt.Errorf("line %d: policy.deny[%d]: empty pattern", lines[i], i)
-					}
-					if _, err := regexp.Compile(p); err != nil {
-						return fmt.Errorf("line %d: policy.deny[%d]: not an RE2 pattern: %s", lines[i], i, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-					}
+				if err := checkPatterns(key, v.Line, l, lines); err != nil {
+					return err
 				}
 				f.Deny, f.DenyLines = l, lines
 				return nil
@@ -478,6 +477,17 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 				return fmt.Errorf("line %d: audit: read only from fleet and workstation settings (an acknowledgement is the operator's, not the repository's)", k.Line)
 			}
 			return eachKey(v, "audit", func(key string, k, v *yaml.Node) error {
+				if key == "audit.allowed_commands" {
+					l, lines, err := stringList(key, v)
+					if err != nil {
+						return err
+					}
+					if err := checkPatterns(key, v.Line, l, lines); err != nil {
+						return err
+					}
+					f.AllowedCommands, f.AllowedCommandLines = l, lines
+					return nil
+				}
 				if key != "audit.acknowledge" {
 					return unknownKey(key, k)
 				}
@@ -669,4 +679,26 @@ func enumList(key string, v *yaml.Node, allowed []string) ([]string, error) {
 		seen[s] = true
 	}
 	return l, nil
+}
+
+// checkPatterns checks a list of RE2 patterns read from key (the list's
+// YAML line at line, each entry's at lines): at most MaxDenyPatterns, each
+// non-empty, at most MaxPatternBytes, and compiling. The error names the
+// key, the entry and its line.
+func checkPatterns(key string, line int, l []string, lines []int) error {
+	if len(l) > MaxDenyPatterns {
+		return fmt.Errorf("line %d: %s: %d patterns, at most %d per layer", line, key, len(l), MaxDenyPatterns)
+	}
+	for i, p := range l {
+		if len(p) > MaxPatternBytes {
+			return fmt.Errorf("line %d: %s[%d]: pattern of %d bytes, at most %d", lines[i], key, i, len(p), MaxPatternBytes)
+		}
+		if p == "" {
+			return fmt.Errorf("line %d: %s[%d]: empty pattern", lines[i], key, i)
+		}
+		if _, err := regexp.Compile(p); err != nil {
+			return fmt.Errorf("line %d: %s[%d]: not an RE2 pattern: %s", lines[i], key, i, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+	}
+	return nil
 }

@@ -1,0 +1,146 @@
+package hookplan
+
+import (
+	"path/filepath"
+)
+
+// Scopes of a hook file: where the client finds it.
+const (
+	// ScopeProject: a file in the repository, shared through git.
+	ScopeProject = "project"
+	// ScopeLocal: a per-checkout file in the repository, usually
+	// git-ignored.
+	ScopeLocal = "local"
+	// ScopeUser: the user's own file outside the repository (read only
+	// with Options.Workstation).
+	ScopeUser = "user"
+	// ScopePlugin: a plugin file hookwarden renders into the repository.
+	ScopePlugin = "plugin"
+)
+
+// fileSpec is one file a client reads hooks from: rel its path below base
+// ("root" the repository root, "start" the session's start directory,
+// "home" the client's home from homeDir), scope one of the Scope
+// constants, format the clientjson dialect that reads it ("claude",
+// "codex", "gemini"; agy's plugin hooks.json has Claude's shape).
+type fileSpec struct {
+	rel    string
+	base   string
+	scope  string
+	format string
+}
+
+// fieldSince is a handler field a client reads only from a version on:
+// field its JSON name, since the first version that reads it, ignored what
+// an older version does with it, source where the fact comes from.
+type fieldSince struct {
+	field, since, ignored, source string
+}
+
+// clientSpec is one client's entry in the table: its files in the order the
+// client collects hooks from them, the executable and npm package its
+// installed version is read from, how it runs several matching hooks, the
+// handler fields that need a version, and how a session started below the
+// repository root finds the project file.
+type clientSpec struct {
+	files []fileSpec
+	// homeEnv names the variable that moves the client's home, homeRel
+	// the home below $HOME otherwise.
+	homeEnv, homeRel string
+	bin, npm         string
+	runs             string
+	fields           []fieldSince
+	// startBelow says what a session started below the root reads: ""
+	// the root's files (the client walks up), else why it does not.
+	startBelow string
+	// plugin is a rendered plugin file (below the root) that runs our rows
+	// itself, for a client with no hook file: each of the client's
+	// registration rows fires while it exists.
+	plugin string
+}
+
+// clients is the per-client table audit --plan and doctor read. A client
+// added to the registration table gets its entry here, each fact with its
+// source; a client without an entry is planned from its registration rows
+// alone and says so.
+var clients = map[string]clientSpec{
+	// Claude Code 2.1.328 (bundle): settings sources are collected in the
+	// order userSettings, projectSettings, localSettings, flagSettings,
+	// policySettings (the array `Gs`); projectSettings resolves to
+	// `projectConfigDir ?? cwd` + .claude/settings.json, so a session
+	// started in a subdirectory reads that directory's file, not the
+	// root's; the user file is $CLAUDE_CONFIG_DIR/settings.json, default
+	// ~/.claude/settings.json. Matching hooks run in parallel (Claude Code
+	// hooks docs, "All matching hooks run in parallel").
+	"claude": {
+		files: []fileSpec{
+			{"settings.json", "home", ScopeUser, "claude"},
+			{".claude/settings.json", "start", ScopeProject, "claude"},
+			{".claude/settings.local.json", "start", ScopeLocal, "claude"},
+		},
+		homeEnv: "CLAUDE_CONFIG_DIR", homeRel: ".claude",
+		bin: "claude", npm: "@anthropic-ai/claude-code",
+		runs: "Claude Code runs every matching hook in parallel; any deny blocks the call",
+		fields: []fieldSince{{"onFailure", "2.1.295", "the key is unknown and stripped: a hook that cannot start, crashes or times out lets the call through",
+			"Claude Code release notes v2.1.295 (templates.OnFailure)"}},
+		startBelow: "Claude Code 2.1.328 reads project settings from the start directory's .claude/settings.json (bundle: projectSettings is `projectConfigDir ?? cwd`), not the repository root's",
+	},
+	// Codex CLI 0.169.0: hooks.json next to each active config layer,
+	// ~/.codex/hooks.json ($CODEX_HOME) and <repo>/.codex/hooks.json; all
+	// matching hooks from every file run, launched concurrently; the project
+	// layer loads only in a trusted project and a non-managed hook runs only
+	// with its trusted_hash (developers.openai.com/codex/hooks.md; measured,
+	// ../shared/e2e/README.md section 2). A session started in a
+	// subdirectory runs the root's rows (measured: templates.launcherPrefix).
+	"codex": {
+		files: []fileSpec{
+			{"hooks.json", "home", ScopeUser, "codex"},
+			{".codex/hooks.json", "root", ScopeProject, "codex"},
+		},
+		homeEnv: "CODEX_HOME", homeRel: ".codex",
+		bin: "codex", npm: "@openai/codex",
+		runs: "Codex launches every matching hook concurrently; one cannot stop another from starting",
+	},
+	// Gemini CLI 0.61.0 (bundle loadSettings): the user file
+	// ~/.gemini/settings.json, then the workspace file <cwd>/.gemini/
+	// settings.json (workspaceDir = process.cwd(), no walk up); project
+	// hooks run only in a trusted folder (../shared/e2e/README.md section 3).
+	// Matching hooks are deduplicated and run in parallel unless one of them
+	// sets sequential: true (bundle createExecutionPlan).
+	"gemini": {
+		files: []fileSpec{
+			{"settings.json", "home", ScopeUser, "gemini"},
+			{".gemini/settings.json", "start", ScopeProject, "gemini"},
+		},
+		homeRel: ".gemini",
+		bin:     "gemini", npm: "@google/gemini-cli",
+		runs:       "Gemini CLI deduplicates matching hooks and runs them in parallel unless one sets sequential: true",
+		startBelow: "Gemini CLI 0.61.0 reads the workspace settings from <start directory>/.gemini/settings.json (bundle loadSettings(workspaceDir = process.cwd())), not the repository root's",
+	},
+	// agy: the rendered plugin's hooks.json (Claude's shape) in
+	// .agents/plugins/hookwarden/ (issue 4; unverified on a real agy).
+	"agy": {
+		files: []fileSpec{{".agents/plugins/hookwarden/hooks.json", "root", ScopePlugin, "claude"}},
+		bin:   "agy",
+		runs:  "agy: not recorded",
+	},
+	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
+	// automatically (../shared/e2e/README.md section 4); the rendered plugin
+	// runs the launcher itself, so it has no hook file to read.
+	"opencode": {bin: "opencode", npm: "opencode-ai", plugin: ".opencode/plugins/hookwarden.js",
+		runs: "opencode loads every .opencode/plugins/*.js; the plugin's tool.execute.before runs in process and spawns the launcher"},
+}
+
+// homeDir returns the client's home directory ("" when neither its
+// variable nor HOME is set).
+func (s clientSpec) homeDir(getenv func(string) string) string {
+	if s.homeEnv != "" {
+		if v := getenv(s.homeEnv); v != "" {
+			return v
+		}
+	}
+	if h := getenv("HOME"); h != "" && s.homeRel != "" {
+		return filepath.Join(h, s.homeRel)
+	}
+	return ""
+}

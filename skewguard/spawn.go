@@ -1,0 +1,169 @@
+package skewguard
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// RowSpawn is how one client runs a registered hook command: Shell is the
+// argv prefix the command string is appended to (nil: the client runs no
+// shell, see Exec), Exec the argv the client runs instead of a shell command
+// (opencode's plugin spawns the launcher itself; the command string is then
+// not used), Dir the working directory, Env the variables the client adds
+// to its own environment ("NAME=value"), and Source where these facts were
+// observed.
+type RowSpawn struct {
+	Client string
+	Shell  []string
+	Exec   []string
+	Dir    string
+	Env    []string
+	Source string
+}
+
+// Argv returns the argv the client runs for the registered command string
+// command: Shell followed by command, or Exec when the client runs no shell.
+func (s RowSpawn) Argv(command string) []string {
+	if s.Shell == nil {
+		return slices.Clone(s.Exec)
+	}
+	return append(slices.Clone(s.Shell), command)
+}
+
+// spawnRule is one client's entry in spawnRules: shell the argv prefix,
+// dir the working directory given the repository root and the session's
+// start directory, env the added variables, exec the argv for a client that
+// runs no shell (given the root and the event).
+type spawnRule struct {
+	shell  []string
+	dir    func(root, start string) string
+	env    func(root string) []string
+	exec   func(root, event string) []string
+	source string
+}
+
+func atRoot(root, _ string) string   { return root }
+func atStart(_, start string) string { return start }
+func claudeEnv(root string) []string { return []string{"CLAUDE_PROJECT_DIR=" + root} }
+func geminiEnv(root string) []string {
+	return []string{"GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
+}
+func agyDir(root, _ string) string { return filepath.Join(root, ".agents", "plugins", "hookwarden") }
+func opencodeExec(root, ev string) []string {
+	return []string{"/bin/sh", filepath.Join(root, ".hookwarden", "hook.sh"), "opencode", ev}
+}
+
+// spawnRules is the per-client table of how each client spawns a hook row.
+// A client added to the registration table gets its entry here, with the
+// source of each fact.
+var spawnRules = map[string]spawnRule{
+	// Claude Code 2.1.328: a command without `args` runs through a shell,
+	// measured as /bin/sh -c with cwd the project and CLAUDE_PROJECT_DIR set
+	// (templates.launcherPrefix's doc comment: a probe hook recording argv,
+	// cwd and the parent shell through ../shared/e2e's mock, 2026-11-29).
+	"claude": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: claudeEnv,
+		source: "Claude Code 2.1.328: /bin/sh -c, cwd the project, CLAUDE_PROJECT_DIR (measured, templates.launcherPrefix)"},
+	// Codex CLI 0.169.0: /bin/bash -c with cwd the session's directory, no
+	// project variable (measured; ../shared/e2e/README.md section 2).
+	"codex": {shell: []string{"/bin/bash", "-c"}, dir: atStart,
+		source: "Codex CLI 0.169.0: /bin/bash -c, cwd the session directory, no project variable (measured, e2e README section 2)"},
+	// Gemini CLI 0.61.0: bash -c (PATH lookup) with cwd the project and
+	// GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set (bundle
+	// executeCommandHook; measured).
+	"gemini": {shell: []string{"bash", "-c"}, dir: atRoot, env: geminiEnv,
+		source: "Gemini CLI 0.61.0: bash -c, cwd the project, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (bundle executeCommandHook)"},
+	// agy: plugin hook commands run from the directory holding hooks.json
+	// (issue 4); its shell is not recorded, /bin/sh -c is assumed.
+	"agy": {shell: []string{"/bin/sh", "-c"}, dir: agyDir,
+		source: "agy: cwd the plugin directory (issue 4); /bin/sh -c assumed, not recorded"},
+	// opencode 1.18.33: the rendered plugin's tool.execute.before spawns
+	// /bin/sh <root>/.hookwarden/hook.sh opencode EVENT itself (node
+	// child_process.spawn, no shell; templates/files/hookwarden.js), cwd the
+	// project.
+	"opencode": {exec: opencodeExec, dir: atRoot,
+		source: "opencode 1.18.33: the plugin spawns /bin/sh .hookwarden/hook.sh without a shell (templates/files/hookwarden.js)"},
+	// lefthook: jobs run from the repository root (lefthook's default root);
+	// `run` commands go through sh -c (not observed on the real lefthook).
+	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,
+		source: "lefthook: sh -c from the repository root (documented default root; shell not observed)"},
+}
+
+// Spawn returns how client runs a registered hook command of event in the
+// repository rooted at root (absolute) when its session started in start
+// (root or a directory below it; "" means root). It returns an error for a
+// client without an entry in the table.
+func Spawn(client, event, root, start string) (RowSpawn, error) {
+	rule, ok := spawnRules[client]
+	if !ok {
+		return RowSpawn{}, fmt.Errorf("skewguard: client %q: how it spawns hook rows is not known", client)
+	}
+	if start == "" {
+		start = root
+	}
+	s := RowSpawn{Client: client, Shell: slices.Clone(rule.shell), Dir: rule.dir(root, start), Source: rule.source}
+	if rule.env != nil {
+		s.Env = rule.env(root)
+	}
+	if rule.exec != nil {
+		s.Exec = rule.exec(root, event)
+	}
+	return s, nil
+}
+
+// SpawnClients returns, sorted, the clients Spawn knows.
+func SpawnClients() []string {
+	var out []string
+	for c := range spawnRules {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Command returns the process that runs the registered command string
+// command as the client would: Argv(command) in Dir, with env (the
+// client's own environment, "NAME=value" entries) plus Env. A first word
+// without a slash is looked up in env's PATH, as the client's own spawn
+// does, not in this process's; a word not found stays as it is, so the
+// start fails the way the client's would.
+func (s RowSpawn) Command(ctx context.Context, command string, env []string) *exec.Cmd {
+	argv := s.Argv(command)
+	full := append(slices.Clone(env), s.Env...)
+	if !strings.Contains(argv[0], "/") {
+		argv[0] = lookPath(argv[0], envValue(full, "PATH"))
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = s.Dir, full
+	return cmd
+}
+
+// envValue returns the last value of name in env ("" when absent).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, e := range env {
+		if k, val, ok := strings.Cut(e, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}
+
+// lookPath returns the first executable regular file name in the absolute
+// entries of path, or name unchanged.
+func lookPath(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return name
+}

@@ -342,7 +342,7 @@ func (r *repoAudit) codex(abs, rel string, src []byte, owner *clientjson.Owner) 
 	default:
 		state = fmt.Sprintf("%s lacks the trusted_hash of %d of them", cfgPath, len(st.Pending))
 	}
-	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; %s. Each developer runs the fix once; acknowledge the note fleet-wide with `audit: {acknowledge: [codex-trust-required]}` in the fleet or workstation settings", n, state), fix+shellquote.Word(r.res.Path))
+	r.add(IDCodexTrust, rel, 0, "codex", "", fmt.Sprintf("Codex CLI 0.169.0 skips these %d hookwarden hooks silently until the project is trusted and each hook's trusted_hash is in the user's config.toml; %s. Each developer runs the fix once; acknowledge the note fleet-wide with `audit: {acknowledge: [codex-trust-required]}` in the fleet or workstation settings", n, state), fix+shellquote.Word(r.fixPath))
 }
 
 // hooksPath checks core.hooksPath in the repository's git config against

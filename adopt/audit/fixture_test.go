@@ -36,7 +36,19 @@ type fixtureCase struct {
 		Symlinks  map[string]string `json:"symlinks"`
 		GitConfig string            `json:"git_config"`
 		Env       map[string]string `json:"env"`
+		// Home holds files written below HOME (also CODEX_HOME).
+		Home map[string]string `json:"home"`
+		// Plan runs the audit with --plan: Start a directory below the
+		// repository (created) audited instead of the root, Workstation
+		// --workstation.
+		Plan *struct {
+			Start       string `json:"start"`
+			Workstation bool   `json:"workstation"`
+		} `json:"plan"`
 	} `json:"setup"`
+	// Skipped lists, with setup.plan, every handler of the plan that does
+	// not fire: "client native-event file reason-id" ($HOME the home).
+	Skipped    []string      `json:"skipped"`
 	Findings   []wantFinding `json:"findings"`
 	Exit       int           `json:"exit"`
 	ExitStrict int           `json:"exit_strict"`
@@ -225,6 +237,14 @@ func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(s
 		must(t, os.MkdirAll(filepath.Dir(abs), 0o755))
 		must(t, os.Symlink(target, abs))
 	}
+	for p, text := range s.Home {
+		abs := filepath.Join(home, filepath.FromSlash(p))
+		must(t, os.MkdirAll(filepath.Dir(abs), 0o755))
+		must(t, os.WriteFile(abs, []byte(text), 0o644))
+	}
+	if s.Plan != nil && s.Plan.Start != "" {
+		must(t, os.MkdirAll(filepath.Join(repo, filepath.FromSlash(s.Plan.Start)), 0o755))
+	}
 	env := map[string]string{}
 	for k, v := range s.Env {
 		env[k] = strings.ReplaceAll(v, "$CASE", caseDir)
@@ -270,11 +290,36 @@ func TestFixtures(t *testing.T) {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
 			repo, getenv := sharedCase(t, name)
-			rep, err := Audit(context.Background(), []string{repo}, Options{Getenv: getenv, Jobs: 1, Version: "test"})
+			opts := Options{Getenv: getenv, Jobs: 1, Version: "test"}
+			path := repo
+			if p := c.Setup.Plan; p != nil {
+				opts.Plan, opts.Workstation = true, p.Workstation
+				if p.Start != "" {
+					path = filepath.Join(repo, filepath.FromSlash(p.Start))
+				}
+			}
+			rep, err := Audit(context.Background(), []string{path}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res := rep.Repositories[0]
+			if c.Setup.Plan != nil {
+				if res.Plan == nil {
+					t.Fatal("--plan gave no plan")
+				}
+				home := getenv("HOME")
+				var skipped []string
+				for _, cl := range res.Plan.Clients {
+					for _, h := range cl.Hooks {
+						if !h.Fires {
+							skipped = append(skipped, strings.Join([]string{cl.Client, h.NativeEvent, strings.ReplaceAll(h.File, home, "$HOME"), h.ReasonID}, " "))
+						}
+					}
+				}
+				if diff := cmp.Diff(c.Skipped, skipped); diff != "" {
+					t.Errorf("%s: handlers that do not fire differ (-want +got):\n%s", c.Description, diff)
+				}
+			}
 			var got []wantFinding
 			for _, f := range res.Findings {
 				if f.Message == "" || len(f.Message) > 4096 || f.Fix == "" {
@@ -285,6 +330,8 @@ func TestFixtures(t *testing.T) {
 				}
 				w := wantFinding{ID: f.ID, Severity: f.Severity, File: f.File, Line: f.Line, Client: f.Client, Event: f.Event, Fix: strings.ReplaceAll(f.Fix, repo, "$REPO")}
 				w.File = strings.ReplaceAll(w.File, caseDir(name), "$CASE")
+				w.File = strings.ReplaceAll(w.File, getenv("HOME"), "$HOME")
+				w.Fix = strings.ReplaceAll(w.Fix, getenv("HOME"), "$HOME")
 				w.Fix = strings.ReplaceAll(w.Fix, caseDir(name), "$CASE")
 				got = append(got, w)
 			}

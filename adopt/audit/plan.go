@@ -12,9 +12,8 @@ import (
 // plan adds the effective hook plan (adopt/hookplan) of the repository,
 // started in start, to the result, and a finding for every state in which
 // one of our handlers does not fire or does not guard as written, and for
-// every handler not ours outside the operator's allow-list. A finding the
-// checks above already made (same id and file; same line where the plan
-// has one) is not repeated.
+// every handler not ours outside the operator's allow-list. A kind the
+// checks above already reported for a file is not repeated.
 func (r *repoAudit) plan(start string, workstation bool) {
 	p, err := hookplan.Build(r.root, hookplan.Options{Getenv: r.a.getenv, Workstation: workstation, Start: start})
 	if err != nil {
@@ -22,17 +21,20 @@ func (r *repoAudit) plan(start string, workstation bool) {
 		return
 	}
 	r.res.Plan = p
-	seen := map[string]bool{}
+	// The checks above report per file; the plan does not repeat a kind
+	// they already reported for the file, nor one of its own at the same
+	// line.
+	base := map[string]bool{}
 	for _, f := range r.res.Findings {
-		seen[f.ID+"\x00"+f.File] = true
-		seen[f.ID+"\x00"+f.File+"\x00"+strconv.Itoa(f.Line)] = true
+		base[f.ID+"\x00"+f.File] = true
 	}
+	own := map[string]bool{}
 	add := func(id, file string, line int, client, event, msg, fix string) {
 		k := id + "\x00" + file + "\x00" + strconv.Itoa(line)
-		if seen[k] || (line == 0 && seen[id+"\x00"+file]) || (id == hookplan.ReasonUntrusted && seen[id+"\x00"+file]) {
+		if base[id+"\x00"+file] || own[k] {
 			return
 		}
-		seen[k], seen[id+"\x00"+file] = true, true
+		own[k] = true
 		r.add(id, file, line, client, event, msg, fix)
 	}
 	for _, c := range p.Clients {
@@ -73,7 +75,7 @@ func fileFix(id, file string, r *repoAudit) string {
 
 func hookFix(id string, r *repoAudit) string {
 	if id == hookplan.ReasonUntrusted {
-		return "hookwarden codex-trust --trust-project " + shellquote.Word(r.res.Path)
+		return "hookwarden codex-trust --trust-project " + shellquote.Word(r.fixPath)
 	}
 	return r.conform
 }

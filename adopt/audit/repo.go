@@ -28,6 +28,9 @@ type repoAudit struct {
 	a       *auditor
 	root    string
 	conform string // the repair command for this repository
+	// fixPath is the repository as fix commands name it: the path as
+	// given, or the root when a planned session starts below it.
+	fixPath string
 	res     *RepoResult
 }
 
@@ -50,7 +53,7 @@ func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
 			// The copy keeps what the link showed; conform refuses to
 			// write through a symlink, so the link itself has to go.
 			q := shellquote.Word(link)
-			fix = "cd " + shellquote.Word(r.res.Path) + " && t=\"$(readlink -f " + q + ")\" && rm " + q + " && cp -R \"$t\" " + q + " && hookwarden conform ."
+			fix = "cd " + shellquote.Word(r.fixPath) + " && t=\"$(readlink -f " + q + ")\" && rm " + q + " && cp -R \"$t\" " + q + " && hookwarden conform ."
 		}
 		r.add(IDRepositoryUnreadable, rel, 0, "", "", fmt.Sprintf("%s: cannot be read safely: %v", rel, err), fix)
 		return s, false
@@ -78,8 +81,11 @@ func (r *repoAudit) symlinkIn(rel string) string {
 // repo audits one repository: path as given, root its root, start the
 // directory a planned session starts in (with Options.Plan; "" otherwise).
 func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResult {
-	r := &repoAudit{ctx: ctx, a: a, root: root, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
-	r.conform = "hookwarden conform " + shellquote.Word(path)
+	r := &repoAudit{ctx: ctx, a: a, root: root, fixPath: path, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
+	if start != "" && start != root {
+		r.fixPath = root
+	}
+	r.conform = "hookwarden conform " + shellquote.Word(r.fixPath)
 	defer func() { sortFindings(r.res.Findings) }()
 	if a.plan {
 		// Runs before the sort above: the plan's findings skip what the
@@ -311,9 +317,9 @@ func (r *repoAudit) rendered(governed []string, declined func(string) bool) {
 			h, ok := templates.ParseHeader(snap.Data)
 			switch {
 			case !ok:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellquote.Word(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellquote.Word(r.fixPath))
 			case h.Edited:
-				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+shellquote.Word(r.res.Path))
+				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" was edited by hand after it was rendered (its body no longer matches the header's SHA-256); conform keeps it", "review the edit, then run hookwarden conform --force "+shellquote.Word(r.fixPath))
 			default:
 				v := h.Version
 				if v == "" {

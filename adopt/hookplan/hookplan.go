@@ -292,6 +292,15 @@ func (pl *clientPlanner) run(workstation bool) {
 				if why, line := claudeRejects(data); why != "" {
 					f.ReasonID, f.Why, f.Line = ReasonRejected, why, line
 				}
+				// An onFailure other than "continue" or "block" fails the
+				// hook schema, and Claude Code 2.1.328 skips the whole
+				// file (measured: "onFailure": "bogus", settings-rejected.json).
+				for _, h := range found {
+					if f.ReasonID == "" && h.OnFailure != "" && h.OnFailure != "continue" && h.OnFailure != "block" {
+						f.ReasonID, f.Line = ReasonRejected, h.Line
+						f.Why = "a handler's \"onFailure\" is not \"continue\" or \"block\", which fails Claude Code's hook schema, so Claude Code 2.1.328 skips this whole file (every hook in it, ours included)"
+					}
+				}
 			}
 		}
 		pl.c.Files = append(pl.c.Files, f)

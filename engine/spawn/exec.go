@@ -106,6 +106,18 @@ func flagValue(args []string, i int, names ...string) (string, int, bool) {
 // --append-subagent-system-prompt-file); --agents takes JSON or a file.
 var claudePromptFileFlags = []string{"--system-prompt-file", "--append-system-prompt-file", "--append-subagent-system-prompt-file"}
 
+// claudeHookSwitches are Claude Code 2.1.328 options that turn off the
+// hooks of --settings: --bare ("skip hooks (those defined in settings …)")
+// and --safe-mode ("all customizations (… hooks …) disabled"), per its
+// --help; TestRealClaudeHookSwitches saw a --settings PreToolUse hook not
+// run under either, nor under claudeSimpleEnv.
+var claudeHookSwitches = []string{"--bare", "--safe-mode"}
+
+// claudeSimpleEnv is the variable --bare sets (Claude Code 2.1.328
+// --help: "Sets CLAUDE_CODE_SIMPLE=1"); set by the caller it turns the
+// render's hooks off too (TestRealClaudeHookSwitches).
+const claudeSimpleEnv = "CLAUDE_CODE_SIMPLE"
+
 // codexHookFeatures are the feature names whose switch turns Codex hooks
 // on or off: "hooks" and its legacy alias "codex_hooks" (both listed by
 // `codex features list` and switched by `--disable codex_hooks` on
@@ -218,6 +230,9 @@ func callerArgs(engine string, args []string, cwd string, o *Options) ([]string,
 			if _, _, ok := flagValue(args, i, "--plugin-dir"); ok {
 				return nil, refuse(ReasonCallerHooks, "the caller passes --plugin-dir; plugins carry hooks")
 			}
+			if _, _, ok := flagValue(args, i, claudeHookSwitches...); ok {
+				return nil, refuse(ReasonCallerHooks, "the caller passes %s, which turns off the hooks the render passes in --settings", strings.SplitN(a, "=", 2)[0])
+			}
 		case "codex":
 			if v, n, ok := codexOption(args, i, 'c', "--config"); ok {
 				k, _, _ := strings.Cut(v, "=")
@@ -290,6 +305,9 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)
 	if err != nil {
 		return RefusedExit, err
+	}
+	if v, ok := lookupEnvFrom(opts.Env, claudeSimpleEnv); engine == "claude" && ok && v != "" {
+		return RefusedExit, refuse(ReasonCallerHooks, "the caller's environment sets %s, which turns off the hooks the render passes in --settings", claudeSimpleEnv)
 	}
 	r, err := Compile(ctx, co)
 	if err != nil {

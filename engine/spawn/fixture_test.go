@@ -35,6 +35,7 @@ type fixtureCase struct {
 	After            fixtureAfter `json:"after"`
 	RunID            string       `json:"run_id"`
 	RequirementEmpty bool         `json:"requirement_empty"`
+	Env              []string     `json:"env"` // KEY=VALUE added to the call's environment
 }
 
 // fixtureAfter is what a case does to its world after approving: files
@@ -310,7 +311,7 @@ func TestRefusalFixtures(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var extra []string
+			extra := append([]string(nil), c.Env...)
 			if c.Requirement != "" || c.RequirementEmpty {
 				extra = append(extra, EnvRequirement+"="+repl.Replace(c.Requirement))
 			}

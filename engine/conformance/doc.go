@@ -10,6 +10,18 @@
 // only when the pinned clients are found under HOOKWARDEN_CLIENTS_DIR
 // (see ../../testdata/clients/FACTS.md for what they measured).
 //
+// Why a model server of our own beside ../shared/e2e/mock_llm.py, the
+// reference harness that engine/spawn, templates/context and skewguard
+// start: that mock (2026-11-29, read-only and outside this repository)
+// answers with one call of the client's shell tool whose input is always
+// {"command": --command}, then --final-text. The cases here need what it
+// cannot script: a file-write call with each client's own write tool and
+// arguments (Edit: the pre-edit rows on Claude's Write and Gemini's
+// write_file), a sequence of different commands in one run (Commands: a
+// denied command, then an allowed one) and the request log as values
+// (Requests, MainTurns) rather than a JSONL file. Both speak the same four
+// wire APIs; TestScriptedServers holds ours to testdata/mock_cases.json.
+//
 // Client facts encoded here come from ../shared/e2e/README.md (measured on
 // 2026-11-29 against Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI
 // 0.61.0 and opencode 1.18.33) unless a comment names another source.

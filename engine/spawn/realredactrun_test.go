@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -229,5 +231,89 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	b, err := os.ReadFile(tp)
 	if sid == "" || err != nil || !bytes.Contains(b, []byte("[GH_TOKEN]")) {
 		t.Errorf("the transcript of session %q is not at the derived %s holding the token: %v", sid, tp, err)
+	}
+}
+
+// TestRealClaudeRedactionRecorded records ADR-0134 A1's cases that the
+// redaction entry does not prevent, on the pinned Claude Code under the
+// same entry as TestRealClaudeRedactionRun: a shell command copying the
+// secret file into the work tree (the copy holds the raw value; a later
+// Read of it comes back as the token, which the test requires), a shell
+// command printing the file base64-encoded (the redactor knows a value
+// only by its exact text: the encoded form reaches the model, which the
+// test requires so the record stays true), and the value in the
+// repository's CLAUDE.md (the test logs whether the engine loaded it under
+// --setting-sources "", whether the model and the transcript received it,
+// and what the run's scans reported; the transcript holds no raw value
+// after agent_exit, which the test requires).
+func TestRealClaudeRedactionRecorded(t *testing.T) {
+	bin := needClient(t, "claude")
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte("token="+realRaw+"\n"), 0o644)
+	os.WriteFile(filepath.Join(w.repo, "CLAUDE.md"), []byte("# Notes\nThe deploy token is "+realRaw+".\n"), 0o644)
+	copyPath := filepath.Join(w.repo, "copy.txt")
+	model := startScriptedModel(t, []scriptedCall{
+		{"Bash", map[string]any{"command": "cp secret.txt copy.txt", "description": "copy"}},
+		{"Read", map[string]any{"file_path": copyPath}},
+		{"Bash", map[string]any{"command": "base64 secret.txt", "description": "encode"}},
+	}, nil)
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
+		"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
+		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	var out bytes.Buffer
+	var childArgv []string
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
+		Started: func(_ *Render, a []string) { childArgv = a }})
+	if AsRefusal(err) != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	log := model.log()
+	cb, _ := os.ReadFile(copyPath)
+	t.Logf("copy: the work-tree copy holds the raw value: %v", bytes.Contains(cb, []byte(realRaw)))
+	if !strings.Contains(log, "copy.txt for you (redacted):\\ntoken=[GH_TOKEN]") {
+		t.Errorf("the Read of the copy did not come back as the token")
+	}
+	b64 := "dG9rZW49Z2hwX2FiY2RlZmdoMTIzNDU2NzgK" // base64 of "token=" + realRaw + "\n"
+	t.Logf("base64: the encoded value reached the model: %v", strings.Contains(log, b64))
+	if !strings.Contains(log, b64) {
+		t.Errorf("the base64 output did not reach the model; the record says it passes the redactor")
+	}
+	sid := ""
+	for i, a := range childArgv {
+		if a == "--session-id" && i+1 < len(childArgv) {
+			sid = childArgv[i+1]
+		}
+	}
+	tb, _ := os.ReadFile(claudeTranscript(env, w.repo, sid))
+	t.Logf("CLAUDE.md: the model received its raw value: %v; exit %d; run outcome: %v", strings.Contains(log, realRaw), code, err)
+	if bytes.Contains(tb, []byte(realRaw)) {
+		t.Errorf("the transcript holds the raw value after agent_exit")
+	}
+	if strings.Contains(log, realRaw) && AsRunFailure(err) == nil {
+		t.Logf("the model received the raw value and the run passed: the engine did not write it into its transcript")
+	}
+	if f := rawIn(out.Bytes(), []string{realRaw}); len(f) > 0 {
+		t.Errorf("spawn exec's output holds the raw value")
+	}
+	noRunFiles(t, w)
+
+	// control: the same engine without spawn exec (setting sources as
+	// default) sends CLAUDE.md to the model, so the row above tells the
+	// render's --setting-sources "" apart from a CLAUDE.md never loaded
+	control := startScriptedModel(t, nil, nil)
+	cenv := append(slices.Clone(env[:len(env)-3]), fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", control.port),
+		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "hello", "--output-format", "json")
+	cmd.Dir, cmd.Env = w.repo, cenv
+	if o, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("control run: %v\n%s", err, o)
+	}
+	loaded := strings.Contains(control.log(), realRaw)
+	t.Logf("CLAUDE.md: without spawn exec the model received its raw value: %v; under spawn exec: %v", loaded, strings.Contains(log, realRaw))
+	if !loaded {
+		t.Errorf("control: the engine did not send CLAUDE.md to the model, so the spawn row proves nothing")
 	}
 }

@@ -317,3 +317,68 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 		t.Errorf("control: the engine did not send CLAUDE.md to the model, so the spawn row proves nothing")
 	}
 }
+
+// TestRealClaudeRedactionKilled is ADR-0134 A2's engine-killed cases on the
+// pinned Claude Code under the redaction entry: spawn exec's context ends
+// (SIGTERM to the engine) once the model has received the Read's result,
+// and, in the second case, as soon as the engine has started. agent_exit
+// runs in both (the exit hook logs its call); mid-run it scans the
+// transcript it derived, and the run fails on the model's pending Bash
+// call, which is in the transcript with no pre-tool receipt (2026-12-01:
+// this outcome), or, had the signal landed before Claude wrote that call,
+// ends with the engine's signal code after a clean scan; killed before its first event
+// the engine wrote no transcript, and the run fails on it. Nothing is left
+// in run/hooks and no raw value reaches the model or the client's files.
+func TestRealClaudeRedactionKilled(t *testing.T) {
+	bin := needClient(t, "claude")
+	for _, early := range []bool{false, true} {
+		t.Run(map[bool]string{false: "mid-run", true: "before its first event"}[early], func(t *testing.T) {
+			exitLog := filepath.Join(t.TempDir(), "exit.log")
+			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "echo called >> "+shq(exitLog)+`; exec "$HW" redact "$@"`, "")
+			secret := filepath.Join(w.repo, "secret.txt")
+			os.WriteFile(secret, []byte("token="+realRaw+"\n"), 0o644)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			model := startScriptedModel(t, []scriptedCall{
+				{"Read", map[string]any{"file_path": secret}},
+				{"Bash", map[string]any{"command": "sleep 60", "description": "wait"}},
+			}, func(body string) {
+				if strings.Contains(body, "for you (redacted)") {
+					cancel()
+				}
+			})
+			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
+				"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
+				"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+			var out bytes.Buffer
+			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash"},
+				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
+				Started: func(*Render, []string) {
+					if early {
+						cancel()
+					}
+				}})
+			t.Logf("exit %d: %v", code, err)
+			if AsRefusal(err) != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if b, _ := os.ReadFile(exitLog); !strings.Contains(string(b), "called") {
+				t.Errorf("agent_exit did not run after the engine was killed")
+			}
+			if early {
+				if f := AsRunFailure(err); f == nil || code != RunFailedExit || !strings.Contains(f.Error(), "transcript") {
+					t.Errorf("want the run failed on the missing transcript, got %d %v", code, err)
+				}
+			} else if f := AsRunFailure(err); !(code == 128+15 && err == nil) && !(f != nil && code == RunFailedExit && strings.Contains(f.Error(), "no pre_tool receipt")) {
+				// the signal lands while the model's next call (Bash) is
+				// pending: in the transcript with no receipt, which fails
+				// the run; or before Claude wrote it, a clean scan
+				t.Errorf("want the engine's SIGTERM code %d after a clean scan, or the run failed on the pending call's missing receipt; got %d %v", 128+15, code, err)
+			}
+			if strings.Contains(model.log(), realRaw) || len(scanTree(w.clientHome, []string{realRaw})) > 0 {
+				t.Errorf("a raw value reached the model or the client's files")
+			}
+			noRunFiles(t, w)
+		})
+	}
+}

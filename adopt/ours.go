@@ -29,7 +29,7 @@ type renderResult struct {
 // newRunShared builds the Owners of the clients adopt merges rows into.
 func newRunShared(table *registration.Table) (*runShared, error) {
 	s := &runShared{table: table, owners: map[string]*clientjson.Owner{}, renders: map[string]renderResult{}}
-	for c := range settingsFile {
+	for _, c := range SettingsClients() {
 		o, err := templates.Owner(c, table)
 		if err != nil {
 			return nil, err

@@ -56,7 +56,7 @@ func planSteps() []planStep {
 		{reads: ".agents/plugins/hookwarden, .opencode/plugins/hookwarden.js", clients: []string{"agy", "opencode"}, conformOnly: true,
 			plan: (*planState).planRetiredPlugins},
 		{names: []string{StepAgentHooks}, reads: ".claude/settings.json, .codex/hooks.json, .gemini/settings.json",
-			writes: "our rows in those files", clients: []string{"claude", "codex", "gemini"},
+			writes: "our rows in those files", clients: SettingsClients(),
 			plan: (*planState).planAgentHooks},
 	}
 }
@@ -203,11 +203,11 @@ func (s *planState) planAgentHooks(step planStep) error {
 	return nil
 }
 
-// planClientFile plans client's settings file (settingsFile) for the
+// planClientFile plans client's settings file (SettingsFile) for the
 // agent-hooks step.
 func (s *planState) planClientFile(client string, selected bool) error {
 	p, root, opts := s.p, s.root, s.opts
-	rel := settingsFile[client]
+	rel, _ := SettingsFile(client)
 	rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
 	owner, err := opts.shared.owner(client, s.table)
 	if err != nil {

@@ -36,6 +36,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -84,21 +85,32 @@ func RegisteredEvents(events []string) []string {
 	return out
 }
 
-// settingsFile maps a client to the repository-relative settings file that
-// adopt merges its rows into (DESIGN.md "Files in a governed repository";
-// Claude Code reads .claude/settings.json, Codex 0.169.0 .codex/hooks.json,
-// Gemini CLI 0.61.0 .gemini/settings.json: ../shared/e2e/README.md sections 1-3).
-var settingsFile = map[string]string{
-	"claude": ".claude/settings.json",
-	"codex":  ".codex/hooks.json",
-	"gemini": ".gemini/settings.json",
+// SettingsFile returns the repository-relative settings file adopt merges
+// client's rows into, and whether the client has one (claude
+// .claude/settings.json, codex .codex/hooks.json, gemini
+// .gemini/settings.json). The table is policy.GuardPaths' client hook files,
+// the one list of the guard's own files (its sources: Claude Code, Codex
+// 0.169.0 and Gemini CLI 0.61.0 per ../shared/e2e/README.md sections 1-3).
+func SettingsFile(client string) (string, bool) {
+	for _, g := range policy.GuardPaths() {
+		if g.ClientHooks && g.Client == client {
+			return g.Path, true
+		}
+	}
+	return "", false
 }
 
-// SettingsFile returns the repository-relative settings file of client and
-// whether the client has one (claude, codex, gemini).
-func SettingsFile(client string) (string, bool) {
-	p, ok := settingsFile[client]
-	return p, ok
+// SettingsClients returns, as a new slice, the clients that have a settings
+// file (SettingsFile), in policy.GuardPaths order: claude, codex, gemini.
+// These are the clients of the agent-hooks step.
+func SettingsClients() []string {
+	var out []string
+	for _, g := range policy.GuardPaths() {
+		if g.ClientHooks {
+			out = append(out, g.Client)
+		}
+	}
+	return out
 }
 
 // launcherCallers are the steps whose files call the launcher: the client

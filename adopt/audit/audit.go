@@ -220,7 +220,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	}
 	// The Owners of the client files, built once for the run.
 	a.owners = map[string]*clientjson.Owner{}
-	for _, c := range []string{"claude", "codex", "gemini"} {
+	for _, c := range adopt.SettingsClients() {
 		if a.owners[c], err = templates.Owner(c, table); err != nil {
 			return nil, err
 		}

@@ -152,7 +152,7 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 	}
 	r.rendered(governed, declined)
 	if !declined(adopt.StepAgentHooks) {
-		for _, c := range []string{"claude", "codex", "gemini"} {
+		for _, c := range adopt.SettingsClients() {
 			r.clientFile(c, events, slices.Contains(governed, c))
 		}
 	}

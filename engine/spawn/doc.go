@@ -132,8 +132,9 @@
 // a crashing, timed-out, exit-1 and vanished hook block the call, a hook
 // printing garbage with exit 0 lets it through,
 // TestRealClaudePreToolFailClosed; Codex fails open on exit 1, bad JSON
-// and a timeout, testdata/clients/FACTS.md) or all_tools_gated (not
-// measured). So every shipped spawn under the entry is refused today
+// and a timeout, testdata/clients/FACTS.md) or all_tools_gated
+// (TestRealClaudeAllToolsGated: calls Claude refuses before any hook, an
+// Edit of a missing file say, have no receipt). So every shipped spawn under the entry is refused today
 // (capability-missing); the runtime below runs on the real Claude Code
 // only under a test table granting the two (TestRealClaudeRedactionRun).
 //

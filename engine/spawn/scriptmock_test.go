@@ -25,8 +25,11 @@ type scriptedCall struct {
 // answers "done". Every request body is kept; inspect, when set, is called
 // with each body as it arrives (the test's check during the run).
 type scriptedModel struct {
-	mu      sync.Mutex
-	script  []scriptedCall
+	mu     sync.Mutex
+	script []scriptedCall
+	// plan, when set and script is empty, makes the script from the
+	// first request that offers tools (name -> input_schema).
+	plan    func(tools map[string]json.RawMessage) []scriptedCall
 	next    int
 	bodies  []string
 	inspect func(body string)
@@ -71,10 +74,20 @@ func (m *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.inspect(string(b))
 	}
 	var req struct {
-		Tools []json.RawMessage `json:"tools"`
+		Tools []struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"input_schema"`
+		} `json:"tools"`
 	}
 	json.Unmarshal(b, &req)
 	m.mu.Lock()
+	if m.plan != nil && m.script == nil && len(req.Tools) > 0 {
+		tools := map[string]json.RawMessage{}
+		for _, tl := range req.Tools {
+			tools[tl.Name] = tl.Schema
+		}
+		m.script = m.plan(tools)
+	}
 	m.bodies = append(m.bodies, string(b))
 	n := len(m.bodies)
 	var call *scriptedCall

@@ -129,16 +129,22 @@ func SpawnClients() []string {
 // command as the client would: Argv(command) in Dir, with env (the
 // client's own environment, "NAME=value" entries) plus Env. A first word
 // without a slash is looked up in env's PATH, as the client's own spawn
-// does, not in this process's; a word not found stays as it is, so the
-// start fails the way the client's would.
+// does, not in this process's; a word not found there makes the command
+// fail to start (cmd.Err wraps exec.ErrNotFound), as the client's would.
 func (s RowSpawn) Command(ctx context.Context, command string, env []string) *exec.Cmd {
 	argv := s.Argv(command)
 	full := append(slices.Clone(env), s.Env...)
+	missing := false
 	if !strings.Contains(argv[0], "/") {
-		argv[0] = lookPath(argv[0], envValue(full, "PATH"))
+		p, ok := lookPath(argv[0], envValue(full, "PATH"))
+		argv[0], missing = p, !ok
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = s.Dir, full
+	if missing {
+		// Not this process's PATH: the client's lookup fails.
+		cmd.Path, cmd.Err = argv[0], fmt.Errorf("exec: %q: %w in the client's PATH", argv[0], exec.ErrNotFound)
+	}
 	return cmd
 }
 
@@ -154,16 +160,16 @@ func envValue(env []string, name string) string {
 }
 
 // lookPath returns the first executable regular file name in the absolute
-// entries of path, or name unchanged.
-func lookPath(name, path string) string {
+// entries of path and true, or name unchanged and false.
+func lookPath(name, path string) (string, bool) {
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
+			return p, true
 		}
 	}
-	return name
+	return name, false
 }

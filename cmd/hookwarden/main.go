@@ -61,6 +61,7 @@ func newApp() *cli.Command {
 			adoptCommand(),
 			conformCommand(),
 			auditCommand(),
+			doctorCommand(),
 			compileContextCommand(),
 			clientsCommand(),
 			codexTrustCommand(),

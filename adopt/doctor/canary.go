@@ -1,0 +1,100 @@
+package doctor
+
+import (
+	"encoding/json"
+	"path/filepath"
+)
+
+// canary is one client and event's pair of payloads: tool the client's
+// tool name the payload is about, deny and allow the subjects (a command,
+// or a path relative to the root for an edit), denyRule the rule the deny
+// must name, denyWhat and allowWhat the subjects as the report names
+// them, payload the builder (root the repository, dir the hook's working
+// directory, subject the command or the relative path).
+type canary struct {
+	tool, deny, allow, denyRule, denyWhat, allowWhat string
+	payload                                          func(root, dir, subject string) []byte
+}
+
+// The canary subjects: a commit that skips the git hooks (git-no-verify)
+// and `git status`; an edit of the manifest (guard-file-edit) and of an
+// ordinary file. Nothing runs or is written: the hook only judges.
+const (
+	denyCommand  = "git commit --no-verify -m hookwarden-doctor-canary"
+	allowCommand = "git status"
+	denyEdit     = ".hookwarden.yaml"
+	allowEdit    = "hookwarden-doctor-canary.txt"
+)
+
+func marshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// claudeFamily builds a Claude-shaped payload (Claude Code 2.1.328, Codex
+// CLI 0.169.0: session_id, cwd, hook_event_name, tool_name, tool_input;
+// recorded in testdata/clients/claude/2.1.328/pre-tool.json and
+// testdata/clients/codex/0.169.0/pre-tool.json). Gemini CLI 0.61.0 sends
+// the same members with its own event and tool names
+// (testdata/clients/gemini/0.61.0/pre-tool.exit2.json, pre-edit.pre-edit-allow.json).
+func claudeFamily(event, tool string, edit bool) func(root, dir, subject string) []byte {
+	return func(root, dir, subject string) []byte {
+		in := map[string]any{"command": subject}
+		if edit {
+			in = map[string]any{"file_path": filepath.Join(root, subject), "content": "hookwarden doctor canary\n"}
+		}
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "cwd": root, "hook_event_name": event, "tool_name": tool, "tool_input": in})
+	}
+}
+
+// canaries is the per-client table of canary payloads, each shape from a
+// payload recorded from the real client (or, for agy, its documented
+// contract; engine/dialect's package doc). A client added to the
+// registration table gets its entries here.
+var canaries = map[string]map[string]canary{
+	"claude": {
+		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
+		"pre-edit": {tool: "Write", payload: claudeFamily("PreToolUse", "Write", true)},
+	},
+	"codex": {
+		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
+	},
+	"gemini": {
+		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("BeforeTool", "run_shell_command", false)},
+		"pre-edit": {tool: "write_file", payload: claudeFamily("BeforeTool", "write_file", true)},
+	},
+	// agy (unverified on a real agy): {toolCall: {name run_command, args:
+	// {CommandLine}}, workspacePaths} (registration table source).
+	"agy": {
+		"pre-tool": {tool: "run_command", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
+				"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": subject}}})
+		}},
+	},
+	// opencode 1.18.33: what the rendered plugin pipes to the launcher
+	// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
+	"opencode": {
+		"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"cwd": root, "input": map[string]any{"tool": "bash", "sessionID": "hookwarden-doctor", "callID": "c1"},
+				"output": map[string]any{"args": map[string]any{"command": subject, "description": "hookwarden doctor canary"}}})
+		}},
+	},
+}
+
+// canaryFor returns the canary of client and event with its subjects
+// filled in.
+func canaryFor(client, event string) (canary, bool) {
+	c, ok := canaries[client][event]
+	if !ok {
+		return canary{}, false
+	}
+	switch event {
+	case "pre-edit":
+		c.deny, c.allow, c.denyRule = denyEdit, allowEdit, "guard-file-edit"
+		c.denyWhat, c.allowWhat = "an edit of "+denyEdit, "an edit of "+allowEdit
+	default:
+		c.deny, c.allow, c.denyRule = denyCommand, allowCommand, "git-no-verify"
+		c.denyWhat, c.allowWhat = "`"+denyCommand+"`", "`"+allowCommand+"`"
+	}
+	return c, true
+}

@@ -1,0 +1,397 @@
+// Package doctor is `hookwarden doctor [PATH]`: it proves, on this
+// machine, that each adopted row fires and denies. For every client the
+// manifest selects and every guard event it registers (pre-tool, pre-edit),
+// it takes the handlers the client would run (adopt/hookplan: the files the
+// client reads, its switches, Codex's trust), runs each one the way the
+// client spawns it (skewguard.Spawn: shell, working directory, added
+// environment, payload on stdin) with a canary payload that must be denied
+// by its expected rule and one that must be allowed, and reports per client
+// and event: fired, denied (and by which rule), allowed, which engine or
+// fallback answered, and the time of each run. No model and no network are
+// involved; nothing is written (the canaries ask for a commit with
+// --no-verify and an edit of .hookwarden.yaml, which are refused before
+// they run, and for `git status` and an edit the client would make, which
+// doctor only asks about).
+//
+// A row guards when at least one handler of ours fires for the canary's
+// tool, the deny canary is answered with the client's deny naming the
+// expected rule, and the allow canary is not refused for a fault (invalid
+// input, a launcher without engine or interpreter, invalid settings, an
+// unreadable workspace, a budget overrun, a crash, a timeout). Run exits 1
+// when any selected row does not guard.
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/adopt/hookplan"
+	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/skewguard"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// Probe is one canary run: Verdict is "allow", "deny", "skip" (a stated
+// skip: the call went through unjudged) or "error" (no answer the client
+// reads as either: a crash, another exit code, a timeout, unreadable
+// output); Rule the rule id of a deny ("" none), Reason the answer's reason
+// or the error, AnsweredBy the engine or fallback that answered, Millis
+// the wall time of the run.
+type Probe struct {
+	Verdict    string  `json:"verdict"`
+	Rule       string  `json:"rule,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	AnsweredBy string  `json:"answered_by"`
+	Millis     float64 `json:"ms"`
+}
+
+// Row is one client and event of the report: Fired whether a handler of
+// ours fires for the canary's tool (File and Line the first one, Command
+// what it runs), Deny and Allow the two canary runs (nil when it did not
+// fire), WantRule the rule the deny canary must name, Guards the verdict,
+// and Problem why it does not guard ("" when it does).
+type Row struct {
+	Client   string `json:"client"`
+	Event    string `json:"event"`
+	Fired    bool   `json:"fired"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Command  string `json:"command,omitempty"`
+	Deny     *Probe `json:"deny,omitempty"`
+	Allow    *Probe `json:"allow,omitempty"`
+	WantRule string `json:"want_rule"`
+	Guards   bool   `json:"guards"`
+	Problem  string `json:"problem,omitempty"`
+}
+
+// Report is the doctor run of one repository: Root, Engine (the engine
+// the launcher would hand calls to: $HOOKWARDEN_BIN, else the first
+// hookwarden on PATH; "" none), Rows in client and event order, Skipped
+// the selected rows doctor has no canary for ("client event: why"), and
+// OK whether every row guards.
+type Report struct {
+	Root    string   `json:"root"`
+	Engine  string   `json:"engine"`
+	Rows    []Row    `json:"rows"`
+	Skipped []string `json:"skipped"`
+	OK      bool     `json:"ok"`
+}
+
+// Options steer Run. Env is the environment the clients would pass on
+// ("NAME=value"; nil: os.Environ()); getenv-style lookups (HOME, PATH,
+// CODEX_HOME, HOOKWARDEN_BIN) read it too.
+type Options struct {
+	Env []string
+}
+
+// ErrNotGoverned is returned (wrapped, naming the path) by Run for a
+// directory without .hookwarden.yaml.
+var ErrNotGoverned = errors.New("not governed (no .hookwarden.yaml)")
+
+// guardEvents are the events doctor probes, in report order.
+var guardEvents = []string{"pre-tool", "pre-edit"}
+
+// Run probes the governed repository rooted at root. It returns an error
+// only when root is not a governed directory or its manifest is invalid;
+// every row that does not guard is in the report.
+func Run(ctx context.Context, root string, opts Options) (*Report, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", root, err)
+	}
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("%s: %w", root, err)
+	}
+	data, err := os.ReadFile(filepath.Join(abs, adopt.ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", root, ErrNotGoverned)
+	}
+	man, err := settings.Parse(data, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", root, adopt.ManifestFile, err)
+	}
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	getenv := func(k string) string { return envValue(env, k) }
+	table, err := registration.Default()
+	if err != nil {
+		return nil, err
+	}
+	plan, err := hookplan.Build(abs, hookplan.Options{Getenv: getenv})
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Root: abs, Engine: engine(getenv, abs), Rows: []Row{}, Skipped: []string{}, OK: true}
+	clients := man.Clients
+	if clients == nil {
+		clients = templates.DefaultClients()
+	}
+	events := adopt.RegisteredEvents(man.Hooks.Events)
+	for _, cp := range plan.Clients {
+		if !slices.Contains(clients, cp.Client) {
+			continue
+		}
+		for _, ev := range events {
+			row, ok := table.Lookup(cp.Client, ev)
+			if !ok {
+				continue
+			}
+			if !slices.Contains(guardEvents, ev) {
+				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit)")
+				continue
+			}
+			c, ok := canaryFor(cp.Client, ev)
+			if !ok {
+				rep.Rows = append(rep.Rows, Row{Client: cp.Client, Event: ev, Problem: "doctor has no canary payload for this client and event, so the row is unproven"})
+				rep.OK = false
+				continue
+			}
+			r := probeRow(ctx, abs, cp, row, c, env, rep.Engine)
+			if !r.Guards {
+				rep.OK = false
+			}
+			rep.Rows = append(rep.Rows, r)
+		}
+	}
+	return rep, nil
+}
+
+// probeRow runs the canaries through the first handler of ours the client
+// would run for the canary's tool.
+func probeRow(ctx context.Context, root string, cp hookplan.Client, row registration.Row, c canary, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event, WantRule: c.denyRule}
+	var h *hookplan.Hook
+	var skipped []string
+	for i := range cp.Hooks {
+		hk := &cp.Hooks[i]
+		if !hk.Ours || hk.NativeEvent != row.NativeEvent || !selects(cp.Client, hk.Matcher, c.tool) {
+			continue
+		}
+		if !hk.Fires {
+			skipped = append(skipped, hk.Why)
+			continue
+		}
+		if h == nil {
+			h = hk
+		}
+	}
+	if h == nil {
+		r.Problem = "no handler of ours fires for " + row.NativeEvent + " " + c.tool
+		if len(skipped) > 0 {
+			r.Problem += ": " + skipped[0]
+		} else if cp.Off != "" {
+			r.Problem += ": " + cp.Off
+		} else {
+			r.Problem += " (the row is missing or under a matcher that does not select the tool; `hookwarden audit --plan` shows the client's hooks)"
+		}
+		return r
+	}
+	r.Fired, r.File, r.Line, r.Command = true, h.File, h.Line, h.Command
+	sp, err := skewguard.Spawn(cp.Client, row.Event, root, root)
+	if err != nil {
+		r.Problem = err.Error()
+		return r
+	}
+	if len(h.Args) > 0 {
+		// Claude's exec form runs command and args without a shell.
+		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
+	}
+	limit := time.Duration(row.Timeout * float64(time.Second))
+	if row.TimeoutUnit == "ms" {
+		limit = time.Duration(row.Timeout * float64(time.Millisecond))
+	}
+	run := func(subject string) *Probe {
+		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, limit, eng)
+	}
+	r.Deny, r.Allow = run(c.deny), run(c.allow)
+	switch {
+	case r.Deny.Verdict != "deny":
+		r.Problem = fmt.Sprintf("the deny canary (%s) was answered %q, not denied", c.denyWhat, r.Deny.Verdict)
+	case r.Deny.Rule != c.denyRule:
+		r.Problem = fmt.Sprintf("the deny canary (%s) was denied by %q, not by %s: the row refuses for another reason", c.denyWhat, r.Deny.Rule, c.denyRule)
+	case r.Allow.Verdict == "error" || r.Allow.Verdict == "skip":
+		r.Problem = fmt.Sprintf("the allow canary (%s) was answered %q: the row does not judge", c.allowWhat, r.Allow.Verdict)
+	case r.Allow.Verdict == "deny" && (r.Allow.Rule == "" || slices.Contains(faultRules, r.Allow.Rule)):
+		r.Problem = fmt.Sprintf("the allow canary (%s) was refused by %q, a fault: the row refuses every call", c.allowWhat, r.Allow.Rule)
+	}
+	if r.Problem != "" && len(r.Deny.Reason) > 0 && r.Deny.Verdict != "deny" {
+		r.Problem += ": " + firstLine(r.Deny.Reason)
+	}
+	r.Guards = r.Problem == ""
+	return r
+}
+
+// faultRules are rule ids of a deny that says the row cannot judge, not
+// that the call is refused by policy.
+var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "workspace-unreadable", "budget-exceeded"}
+
+// ruleRE finds the rule id of a deny reason: the policy's "[BLOCKED BY
+// hookwarden:RULE]" or the stop gate and checkpoint's leading "RULE: ".
+var ruleRE = regexp.MustCompile(`\[BLOCKED BY hookwarden:([a-z0-9-]+)\]|^\s*([a-z][a-z0-9-]*): `)
+
+// runProbe runs one canary and reads the answer in the client's dialect.
+func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []string, payload []byte, client string, limit time.Duration, eng string) *Probe {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := sp.Command(ctx, command, env)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	err := cmd.Run()
+	p := &Probe{Millis: float64(time.Since(start).Microseconds()) / 1000}
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		p.Verdict, p.Reason = "error", fmt.Sprintf("no answer within the client's %s timeout", limit)
+		return p
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		p.Verdict, p.Reason = "error", "cannot start: "+err.Error()
+		return p
+	}
+	p.Verdict, p.Reason = readAnswer(client, code, stdout.Bytes(), stderr.String())
+	if m := ruleRE.FindStringSubmatch(p.Reason); m != nil && p.Verdict == "deny" {
+		p.Rule = m[1] + m[2]
+	}
+	p.AnsweredBy = answeredBy(stderr.String(), p, eng)
+	return p
+}
+
+// readAnswer reads a hook's answer as client reads it (engine/dialect's
+// encode table is the source): agy a JSON decision on stdout (exit 0);
+// lefthook exit 0 allow, 1 deny; every other client exit 0 allow (a stated
+// skip when stderr holds "hookwarden: skip:"), 2 deny with the reason on
+// stderr. Anything else is "error".
+func readAnswer(client string, code int, stdout []byte, stderr string) (string, string) {
+	skip := strings.Contains(stderr, "hookwarden: skip:")
+	switch client {
+	case "agy":
+		var a struct{ Decision, Reason string }
+		if code != 0 || json.Unmarshal(bytes.TrimSpace(stdout), &a) != nil {
+			return "error", fmt.Sprintf("exit %d, stdout not one JSON decision: %s", code, firstLine(string(stdout)+stderr))
+		}
+		switch {
+		case a.Decision == "deny":
+			return "deny", a.Reason
+		case a.Decision == "allow" && skip:
+			return "skip", firstLine(stderr)
+		case a.Decision == "allow":
+			return "allow", ""
+		}
+		return "error", "decision " + a.Decision
+	case "lefthook":
+		switch {
+		case code == 1:
+			return "deny", stderr
+		case code == 0 && skip:
+			return "skip", firstLine(stderr)
+		case code == 0:
+			return "allow", ""
+		}
+	default:
+		switch {
+		case code == 2:
+			return "deny", stderr
+		case code == 0 && skip:
+			return "skip", firstLine(stderr)
+		case code == 0:
+			return "allow", ""
+		}
+	}
+	return "error", fmt.Sprintf("exit %d: %s", code, firstLine(stderr))
+}
+
+// answeredBy names what answered, from the launcher's own stderr lines
+// (templates/files/hook.sh): the standalone interceptor, the launcher
+// itself (no engine and no fallback), or the engine the launcher hands
+// calls to.
+func answeredBy(stderr string, p *Probe, eng string) string {
+	switch {
+	case strings.Contains(stderr, "the standalone interceptor judged this call"):
+		return "interceptor (.hookwarden/interceptor.py, python3): no installed engine serves the row"
+	case p.Rule == "launcher" || strings.Contains(stderr, "hookwarden: skip: launcher:"):
+		return "launcher: no engine and no fallback"
+	case p.Verdict == "error":
+		return "nothing (the row failed)"
+	case eng == "":
+		return "engine (not found on PATH)"
+	}
+	return "engine " + eng
+}
+
+// engine returns the candidate the launcher tries first: $HOOKWARDEN_BIN,
+// else the first hookwarden in an absolute PATH entry outside the
+// repository (skewguard's probe protocol, step 1); "" when none exists.
+func engine(getenv func(string) string, root string) string {
+	if b := getenv("HOOKWARDEN_BIN"); b != "" {
+		return b
+	}
+	for _, dir := range filepath.SplitList(getenv("PATH")) {
+		if !filepath.IsAbs(dir) || dir == root || strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			continue
+		}
+		p := filepath.Join(dir, "hookwarden")
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// selects reports whether client runs a handler under matcher for tool:
+// the client's own matcher semantics (clientjson.Selects; agy's hooks.json
+// has Claude's shape), else an RE2 search (opencode's rendered plugin
+// matches the tool name with the row's pattern).
+func selects(client, matcher, tool string) bool {
+	switch client {
+	case "claude", "codex", "gemini":
+		return clientjson.Selects(client, matcher, tool)
+	case "agy":
+		return clientjson.Selects("claude", matcher, tool)
+	}
+	if matcher == "" {
+		return true
+	}
+	re, err := regexp.Compile(matcher)
+	return err == nil && re.MatchString(tool)
+}
+
+func envValue(env []string, name string) string {
+	v := ""
+	for _, e := range env {
+		if k, val, ok := strings.Cut(e, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}

@@ -1,0 +1,221 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/adopt"
+)
+
+var (
+	engineOnce sync.Once
+	engineBin  string
+	engineErr  error
+)
+
+// realEngine builds ./cmd/hookwarden once per test binary.
+func realEngine(t *testing.T) string {
+	t.Helper()
+	engineOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "doctor-engine-")
+		if err != nil {
+			engineErr = err
+			return
+		}
+		engineBin = filepath.Join(dir, "hookwarden")
+		if out, err := exec.Command("go", "build", "-o", engineBin, "../../cmd/hookwarden").CombinedOutput(); err != nil {
+			engineErr = fmt.Errorf("go build ./cmd/hookwarden: %v\n%s", err, out)
+		}
+	})
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return engineBin
+}
+
+// machine is an adopted repository (the real adopt, Codex's trust recorded
+// by the real codex-trust in a private CODEX_HOME) and a PATH of tools
+// (sh, bash, git, python3 and the built engine), each of which a case can
+// leave out.
+type machine struct {
+	repo, home, tools string
+	env               []string
+}
+
+func newMachine(t *testing.T, leaveOut ...string) *machine {
+	t.Helper()
+	base := t.TempDir()
+	m := &machine{repo: filepath.Join(base, "repo"), home: filepath.Join(base, "home"), tools: filepath.Join(base, "tools")}
+	for _, d := range []string{m.repo, m.home, m.tools} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", m.repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	getenv := func(k string) string {
+		switch k {
+		case "HOME", "CODEX_HOME":
+			return m.home
+		}
+		return ""
+	}
+	rep, err := adopt.Adopt(context.Background(), []string{m.repo}, adopt.Options{Getenv: getenv, Jobs: 1})
+	if err != nil || rep.Failed() {
+		t.Fatalf("adopt: %v %+v", err, rep)
+	}
+	if tr, err := adopt.CodexTrust([]string{m.repo}, adopt.TrustOptions{TrustProject: true, Getenv: getenv}); err != nil || tr.Failed() {
+		t.Fatalf("codex-trust: %v %+v", err, tr)
+	}
+	tools := map[string]string{"hookwarden": realEngine(t)}
+	for _, tool := range []string{"sh", "bash", "git", "python3", "cat", "sleep", "rm", "mkdir", "dirname", "env"} {
+		p, err := exec.LookPath(tool)
+		if tool == "python3" && err == nil {
+			// The interpreter itself, not a pyenv shim (a script that
+			// needs more of PATH than this machine's tools).
+			out, perr := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
+			p, err = strings.TrimSpace(string(out)), perr
+		}
+		if err != nil {
+			if tool == "python3" && os.Getenv("HOOKWARDEN_E2E") != "require" {
+				t.Skipf("stated skip: python3 is not installed (the interceptor fallback needs it); HOOKWARDEN_E2E=require makes this a failure")
+			}
+			t.Fatalf("%s is required: %v", tool, err)
+		}
+		tools[tool] = p
+	}
+	for name, target := range tools {
+		if contains(leaveOut, name) {
+			continue
+		}
+		if err := os.Symlink(target, filepath.Join(m.tools, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.env = []string{"PATH=" + m.tools, "HOME=" + m.home, "CODEX_HOME=" + m.home, "XDG_CACHE_HOME=" + filepath.Join(base, "cache"), "LANG=C.UTF-8"}
+	return m
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *machine) edit(t *testing.T, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(m.repo, filepath.FromSlash(rel))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s: %q not found", rel, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rowStates returns "client event: guards|DOES NOT GUARD [answered-by
+// of the deny canary]" for every row.
+func rowStates(rep *Report) map[string]Row {
+	out := map[string]Row{}
+	for _, r := range rep.Rows {
+		out[r.Client+" "+r.Event] = r
+	}
+	return out
+}
+
+// TestDoctorOnAdoptedRepository runs doctor on a freshly adopted and
+// trusted repository, then with each failure injected: every row guards
+// on the healthy machine, and each injection makes the rows it breaks
+// fail with the reason a user would act on (exit 1 through Report.OK).
+func TestDoctorOnAdoptedRepository(t *testing.T) {
+	allRows := []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "agy pre-tool", "opencode pre-tool"}
+	cases := []struct {
+		name      string
+		leaveOut  []string
+		inject    func(t *testing.T, m *machine)
+		broken    []string          // rows that must not guard; every other row must
+		problem   map[string]string // row → substring of its problem
+		denyBy    map[string]string // row → substring of the deny canary's AnsweredBy
+		wantRules map[string]string // row → the deny canary's rule
+	}{
+		{name: "healthy", denyBy: map[string]string{"claude pre-tool": "engine ", "opencode pre-tool": "engine "}},
+		{name: "engine-missing", leaveOut: []string{"hookwarden"},
+			broken:  []string{"claude pre-edit", "gemini pre-edit"},
+			problem: map[string]string{"claude pre-edit": `answered "skip", not denied`},
+			denyBy:  map[string]string{"claude pre-tool": "interceptor", "codex pre-tool": "interceptor", "agy pre-tool": "interceptor"}},
+		{name: "interpreter-missing", leaveOut: []string{"hookwarden", "python3"},
+			broken:    allRows,
+			problem:   map[string]string{"claude pre-tool": `not by git-no-verify`},
+			denyBy:    map[string]string{"claude pre-tool": "launcher: no engine and no fallback"},
+			wantRules: map[string]string{"claude pre-tool": "launcher"}},
+		{name: "client-shell-missing", leaveOut: []string{"bash"},
+			broken:  []string{"gemini pre-tool", "gemini pre-edit"},
+			problem: map[string]string{"gemini pre-tool": "cannot start"}},
+		{name: "launcher-edited", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".hookwarden/hook.sh", "# hookwarden skew-guard launcher", "exit 0\n# hookwarden skew-guard launcher")
+		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool"},
+			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`}},
+		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".claude/settings.json", `claude pre-tool"`, `claude pre-tool --lax"`)
+			m.edit(t, ".gemini/settings.json", `"sh .hookwarden/hook.sh gemini pre-tool"`, `"true"`)
+		}, broken: []string{"claude pre-tool", "gemini pre-tool"},
+			problem: map[string]string{"claude pre-tool": "not by git-no-verify", "gemini pre-tool": "no handler of ours fires"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachine(t, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := rowStates(rep)
+			var text strings.Builder
+			rep.WriteText(&text)
+			for _, name := range allRows {
+				r, ok := rows[name]
+				if !ok {
+					t.Errorf("%s: no row in the report:\n%s", name, text.String())
+					continue
+				}
+				if want := !contains(c.broken, name); r.Guards != want {
+					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text.String())
+				}
+			}
+			if rep.OK != (len(c.broken) == 0) {
+				t.Errorf("OK %v with broken rows %v", rep.OK, c.broken)
+			}
+			for name, s := range c.problem {
+				if !strings.Contains(rows[name].Problem, s) {
+					t.Errorf("%s: problem %q lacks %q", name, rows[name].Problem, s)
+				}
+			}
+			for name, s := range c.denyBy {
+				if rows[name].Deny == nil || !strings.Contains(rows[name].Deny.AnsweredBy, s) {
+					t.Errorf("%s: deny canary answered by %+v, want %q", name, rows[name].Deny, s)
+				}
+			}
+			for name, rule := range c.wantRules {
+				if rows[name].Deny == nil || rows[name].Deny.Rule != rule {
+					t.Errorf("%s: deny canary %+v, want rule %q", name, rows[name].Deny, rule)
+				}
+			}
+		})
+	}
+}

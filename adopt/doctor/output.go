@@ -1,0 +1,70 @@
+package doctor
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteJSON writes the report as one indented JSON document (the Report
+// type's fields).
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText writes the human report: the engine the launcher would use,
+// one block per client and event (fired, the deny and allow canaries with
+// verdict, rule, what answered and the time, and the problem when the row
+// does not guard), the rows without a canary, and a closing line.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	eng := r.Engine
+	if eng == "" {
+		eng = "none found ($HOOKWARDEN_BIN unset, no hookwarden on PATH)"
+	}
+	fmt.Fprintf(&b, "%s: engine %s\n", r.Root, eng)
+	bad := 0
+	for _, row := range r.Rows {
+		state := "guards"
+		if !row.Guards {
+			state = "DOES NOT GUARD"
+			bad++
+		}
+		fmt.Fprintf(&b, "  %s %s: %s\n", row.Client, row.Event, state)
+		if row.Fired {
+			fmt.Fprintf(&b, "    fired: %s:%d\n", row.File, row.Line)
+		} else {
+			b.WriteString("    fired: no\n")
+		}
+		for _, p := range []struct {
+			name string
+			p    *Probe
+		}{{"deny canary", row.Deny}, {"allow canary", row.Allow}} {
+			if p.p == nil {
+				continue
+			}
+			v := p.p.Verdict
+			if p.p.Rule != "" {
+				v += " (" + p.p.Rule + ")"
+			}
+			fmt.Fprintf(&b, "    %s: %s by %s in %.1f ms\n", p.name, v, p.p.AnsweredBy, p.p.Millis)
+		}
+		if row.Problem != "" {
+			fmt.Fprintf(&b, "    problem: %s\n", row.Problem)
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "  not probed: %s\n", s)
+	}
+	if r.OK {
+		fmt.Fprintf(&b, "doctor: %d rows guard\n", len(r.Rows))
+	} else {
+		fmt.Fprintf(&b, "doctor: %d of %d rows do not guard\n", bad, len(r.Rows))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

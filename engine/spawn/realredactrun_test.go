@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -101,6 +99,16 @@ func (w *redactWorld) approveAllAttached(t *testing.T) {
 	}
 }
 
+// sessionOf returns the value of --session-id in argv ("" when absent).
+func sessionOf(argv []string) string {
+	for i, a := range argv {
+		if a == "--session-id" && i+1 < len(argv) {
+			return argv[i+1]
+		}
+	}
+	return ""
+}
+
 // rawIn returns the raw values of raws that s holds.
 func rawIn(s []byte, raws []string) []string {
 	var out []string
@@ -167,10 +175,8 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	argv := []string{"claude", "-p", "use " + realRaw + " to run it", "--output-format", "json", "--allowedTools", "Bash",
 		"--system-prompt", "system " + realRaw, "--append-system-prompt", "appendix " + realRaw,
 		"--agents", `{"helper":{"description":"desc ` + realRaw + `","prompt":"agent ` + realRaw + `"}}`}
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
-		"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
-		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"SERVICE_TOKEN=" + svc, "DB_URL=" + dbURL}
+	_, env := w.mockClient("claude", bin, model.port)
+	env = append(env, "SERVICE_TOKEN="+svc, "DB_URL="+dbURL)
 	var out bytes.Buffer
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -221,12 +227,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	if f := rawIn([]byte(strings.Join(childArgv, "\x00")), []string{realRaw}); len(f) > 0 {
 		t.Errorf("the engine's argv holds the configured value")
 	}
-	sid := ""
-	for i, a := range childArgv {
-		if a == "--session-id" && i+1 < len(childArgv) {
-			sid = childArgv[i+1]
-		}
-	}
+	sid := sessionOf(childArgv)
 	tp := claudeTranscript(env, w.repo, sid)
 	b, err := os.ReadFile(tp)
 	if sid == "" || err != nil || !bytes.Contains(b, []byte("[GH_TOKEN]")) {
@@ -257,9 +258,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 		{"Read", map[string]any{"file_path": copyPath}},
 		{"Bash", map[string]any{"command": "base64 secret.txt", "description": "encode"}},
 	}, nil)
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
-		"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
-		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	_, env := w.mockClient("claude", bin, model.port)
 	var out bytes.Buffer
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -281,12 +280,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 	if !strings.Contains(log, b64) {
 		t.Errorf("the base64 output did not reach the model; the record says it passes the redactor")
 	}
-	sid := ""
-	for i, a := range childArgv {
-		if a == "--session-id" && i+1 < len(childArgv) {
-			sid = childArgv[i+1]
-		}
-	}
+	sid := sessionOf(childArgv)
 	tb, _ := os.ReadFile(claudeTranscript(env, w.repo, sid))
 	t.Logf("CLAUDE.md: the model received its raw value: %v; exit %d; run outcome: %v", strings.Contains(log, realRaw), code, err)
 	if bytes.Contains(tb, []byte(realRaw)) {
@@ -304,8 +298,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 	// default) sends CLAUDE.md to the model, so the row above tells the
 	// render's --setting-sources "" apart from a CLAUDE.md never loaded
 	control := startScriptedModel(t, nil, nil)
-	cenv := append(slices.Clone(env[:len(env)-3]), fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", control.port),
-		"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	_, cenv := w.mockClient("claude", bin, control.port)
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "hello", "--output-format", "json")
 	cmd.Dir, cmd.Env = w.repo, cenv
 	if o, err := cmd.CombinedOutput(); err != nil {
@@ -347,9 +340,7 @@ func TestRealClaudeRedactionKilled(t *testing.T) {
 					cancel()
 				}
 			})
-			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + w.clientHome, "PWD=" + w.repo,
-				"CLAUDE_CONFIG_DIR=" + w.clientHome, fmt.Sprintf("ANTHROPIC_BASE_URL=http://127.0.0.1:%d", model.port),
-				"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+			_, env := w.mockClient("claude", bin, model.port)
 			var out bytes.Buffer
 			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash"},
 				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hookwarden/hookwarden/internal/codexhash"
-	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hookwarden/hookwarden/internal/codexhash"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 
 	"github.com/pelletier/go-toml/v2"
 )

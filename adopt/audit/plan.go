@@ -74,8 +74,11 @@ func fileFix(id, file string, r *repoAudit) string {
 }
 
 func hookFix(id string, r *repoAudit) string {
-	if id == hookplan.ReasonUntrusted {
+	switch id {
+	case hookplan.ReasonUntrusted:
 		return "hookwarden codex-trust --trust-project " + shellquote.Word(r.fixPath)
+	case hookplan.ReasonDisabled:
+		return "remove the command from hooksConfig.disabled in the file the message names"
 	}
 	return r.conform
 }

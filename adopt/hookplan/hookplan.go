@@ -331,13 +331,26 @@ func (pl *clientPlanner) run(workstation bool) {
 	if pl.spec.plugin != "" {
 		pl.pluginRows()
 	}
+	// Gemini CLI 0.61.0 merges hooksConfig.disabled as a union of every
+	// settings file (its schema's mergeStrategy "union"; bundle
+	// settingsSchema), so a command listed in the user file is skipped in
+	// the project file too.
+	disabledIn := map[string]string{} // command → the file listing it
+	for _, l := range files {
+		if l.ok && l.f.ReasonID == "" {
+			for _, c := range geminiDisabled(pl.c.Client, l.data) {
+				if _, ok := disabledIn[c]; !ok {
+					disabledIn[c] = l.f.Path
+				}
+			}
+		}
+	}
 	order := map[string]int{}
 	for _, l := range files {
 		if !l.ok {
 			continue
 		}
 		trust := pl.codexTrust(l.f, l.data)
-		disabledCmds := geminiDisabled(pl.c.Client, l.data)
 		for _, h := range l.found {
 			order[h.NativeEvent]++
 			hk := Hook{NativeEvent: h.NativeEvent, Order: order[h.NativeEvent], File: l.f.Path, Line: h.Line, Scope: l.f.Scope,
@@ -362,8 +375,8 @@ func (pl *clientPlanner) run(workstation bool) {
 				hk.Fires, hk.ReasonID, hk.Why = false, l.f.ReasonID, l.f.Why
 			case trust != nil && trust[h.Line] != "":
 				hk.Fires, hk.ReasonID, hk.Why = false, ReasonUntrusted, trust[h.Line]
-			case slices.Contains(disabledCmds, h.Command):
-				hk.Fires, hk.ReasonID, hk.Why = false, ReasonDisabled, "hooksConfig.disabled names this command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed)"
+			case disabledIn[h.Command] != "":
+				hk.Fires, hk.ReasonID, hk.Why = false, ReasonDisabled, "hooksConfig.disabled in "+disabledIn[h.Command]+" names this command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed; the lists of all settings files are merged)"
 			}
 			for _, fv := range pl.spec.fields {
 				if fv.field == "onFailure" && hk.OnFailure != "" && pl.c.Version != "" && versionLess(pl.c.Version, fv.since) {
@@ -455,7 +468,9 @@ func (pl *clientPlanner) read(abs string) ([]byte, bool, error) {
 // Code 2.1.328's settings merge keeps any value but false, and
 // clientjson.HooksDisabled reads it so), Gemini CLI's hooksConfig.enabled
 // (the last file that sets it wins, as its settings merge does: workspace
-// over user), Codex's [features] hooks = false (or the deprecated
+// over user: mergeSettings applies defaults, system defaults, user, the
+// trusted workspace, then system, and hooksConfig.enabled has no merge
+// strategy of its own), Codex's [features] hooks = false (or the deprecated
 // codex_hooks) in $CODEX_HOME/config.toml (developers.openai.com/codex/
 // hooks.md).
 func (pl *clientPlanner) switches(files []loaded) {

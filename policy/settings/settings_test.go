@@ -39,6 +39,7 @@ type parseCase struct {
 		Files   *int     `json:"files"`
 		OnStop  *bool    `json:"on_stop"`
 		Ack     []string `json:"acknowledge"`
+		Allowed []string `json:"allowed_commands"`
 	} `json:"want"`
 }
 
@@ -109,7 +110,7 @@ func TestParseCorpus(t *testing.T) {
 				got.Version, got.Clients, got.Decline = f.Version, f.Clients, f.Decline
 				got.Scope, got.Events, got.Deny = f.Hooks.Scope, f.Hooks.Events, f.Deny
 				got.Minutes, got.Files, got.OnStop = f.Checkpoint.CommitAfterMinutes, f.Checkpoint.CommitAfterFiles, f.Checkpoint.OnStop
-				got.Ack = f.Acknowledge
+				got.Ack, got.Allowed = f.Acknowledge, f.AllowedCommands
 				if d := cmp.Diff(*w, got); d != "" {
 					t.Fatalf("parsed file differs (-want +got):\n%s", d)
 				}
@@ -308,16 +309,22 @@ func render(f File) string {
 			fmt.Fprintf(&b, "  on_stop: %t\n", *c.OnStop)
 		}
 	}
-	if f.Acknowledge != nil {
-		fmt.Fprintf(&b, "audit:\n  acknowledge: %s\n", list(f.Acknowledge))
+	if f.Acknowledge != nil || f.AllowedCommands != nil {
+		b.WriteString("audit:\n")
+		if f.Acknowledge != nil {
+			fmt.Fprintf(&b, "  acknowledge: %s\n", list(f.Acknowledge))
+		}
+		if f.AllowedCommands != nil {
+			fmt.Fprintf(&b, "  allowed_commands: %s\n", list(f.AllowedCommands))
+		}
 	}
 	return b.String()
 }
 
 // FuzzParse checks that Parse never panics, that its errors are one line,
 // that it is deterministic, and that an accepted file, written back in a
-// canonical layout, parses to the same File (deny lines aside: they follow
-// the layout). Seeded with every corpus case; run by hand with
+// canonical layout, parses to the same File (deny and allow-list lines
+// aside: they follow the layout). Seeded with every corpus case; run by hand with
 // `go test ./policy/settings -run '^$' -fuzz FuzzParse -fuzztime 30s`.
 func FuzzParse(f *testing.F) {
 	srcs, repos := corpusSources(f)
@@ -345,6 +352,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted file re-rendered as\n%s\ndoes not parse: %v", out, err)
 		}
 		got.DenyLines, back.DenyLines = nil, nil
+		got.AllowedCommandLines, back.AllowedCommandLines = nil, nil
 		if d := cmp.Diff(got, back); d != "" {
 			t.Fatalf("re-parse differs (-first +again):\n%s", d)
 		}

@@ -148,6 +148,13 @@ func (s RowSpawn) Command(ctx context.Context, command string, env []string) *ex
 	return cmd
 }
 
+// Getenv returns a lookup in env ("NAME=value" entries; the last entry of
+// a name wins, as in a process environment; "" when absent), for code that
+// reads a client's environment the way os.Getenv reads this process's.
+func Getenv(env []string) func(string) string {
+	return func(name string) string { return envValue(env, name) }
+}
+
 // envValue returns the last value of name in env ("" when absent).
 func envValue(env []string, name string) string {
 	v := ""

@@ -38,6 +38,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
 	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/skewguard"
@@ -127,7 +128,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	getenv := func(k string) string { return envValue(env, k) }
+	getenv := skewguard.Getenv(env)
 	table, err := registration.Default()
 	if err != nil {
 		return nil, err
@@ -278,9 +279,9 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 
 // readAnswer reads a hook's answer as client reads it (engine/dialect's
 // encode table is the source): agy a JSON decision on stdout (exit 0);
-// lefthook exit 0 allow, 1 deny; every other client exit 0 allow (a stated
-// skip when stderr holds "hookwarden: skip:"), 2 deny with the reason on
-// stderr. Anything else is "error".
+// every other client exit 0 allow (a stated skip when stderr holds
+// "hookwarden: skip:"), dialect.DenyExit (2; lefthook 1) deny with the
+// reason on stderr. Anything else is "error".
 func readAnswer(client string, code int, stdout []byte, stderr string) (string, string) {
 	skip := strings.Contains(stderr, "hookwarden: skip:")
 	switch client {
@@ -298,18 +299,9 @@ func readAnswer(client string, code int, stdout []byte, stderr string) (string, 
 			return "allow", ""
 		}
 		return "error", "decision " + a.Decision
-	case "lefthook":
-		switch {
-		case code == 1:
-			return "deny", stderr
-		case code == 0 && skip:
-			return "skip", firstLine(stderr)
-		case code == 0:
-			return "allow", ""
-		}
 	default:
 		switch {
-		case code == 2:
+		case code == dialect.DenyExit(client):
 			return "deny", stderr
 		case code == 0 && skip:
 			return "skip", firstLine(stderr)
@@ -373,16 +365,6 @@ func selects(client, matcher, tool string) bool {
 	}
 	re, err := regexp.Compile(matcher)
 	return err == nil && re.MatchString(tool)
-}
-
-func envValue(env []string, name string) string {
-	v := ""
-	for _, e := range env {
-		if k, val, ok := strings.Cut(e, "="); ok && k == name {
-			v = val
-		}
-	}
-	return v
 }
 
 func firstLine(s string) string {

@@ -179,9 +179,9 @@
 // Compile creates its only file (Claude's run file) after every check, so a
 // refusal leaves nothing behind; Exec removes the run file when the engine
 // exits. Exec refuses a wrapper (argv[0] not named claude or codex) and
-// caller hook sources: Claude --plugin-dir, and --bare, --safe-mode or
-// CLAUDE_CODE_SIMPLE in the environment (each turned a --settings hook off,
-// TestRealClaudeHookSwitches); Codex config overrides of
+// caller hook sources: Claude --plugin-dir, and --bare, --safe-mode,
+// CLAUDE_CODE_SIMPLE or CLAUDE_CODE_SAFE_MODE in the environment (each
+// turned a --settings hook off, TestRealClaudeHookSwitches); Codex config overrides of
 // hooks…, profile, profiles…, the features table or features.hooks /
 // codex_hooks / plugin_hooks, a profile (-p/--profile), --enable or
 // --disable of those features, and --dangerously-bypass-hook-trust, in

@@ -113,10 +113,13 @@ var claudePromptFileFlags = []string{"--system-prompt-file", "--append-system-pr
 // run under either, nor under claudeSimpleEnv.
 var claudeHookSwitches = []string{"--bare", "--safe-mode"}
 
-// claudeSimpleEnv is the variable --bare sets (Claude Code 2.1.328
-// --help: "Sets CLAUDE_CODE_SIMPLE=1"); set by the caller it turns the
-// render's hooks off too (TestRealClaudeHookSwitches).
-const claudeSimpleEnv = "CLAUDE_CODE_SIMPLE"
+// claudeHookOffEnv are the variables that stand for those switches
+// (Claude Code 2.1.328's bundle reads CLAUDE_CODE_SIMPLE beside --bare and
+// CLAUDE_CODE_SAFE_MODE beside --safe-mode, true for 1, true, yes or on);
+// set by the caller each turned the render's hooks off
+// (TestRealClaudeHookSwitches). Any value but an empty or false one
+// ("0", "false", "no", "off") refuses.
+var claudeHookOffEnv = []string{"CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"}
 
 // codexHookFeatures are the feature names whose switch turns Codex hooks
 // on or off: "hooks" and its legacy alias "codex_hooks" (both listed by
@@ -306,8 +309,11 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if err != nil {
 		return RefusedExit, err
 	}
-	if v, ok := lookupEnvFrom(opts.Env, claudeSimpleEnv); engine == "claude" && ok && v != "" {
-		return RefusedExit, refuse(ReasonCallerHooks, "the caller's environment sets %s, which turns off the hooks the render passes in --settings", claudeSimpleEnv)
+	for _, k := range claudeHookOffEnv {
+		v, _ := lookupEnvFrom(opts.Env, k)
+		if engine == "claude" && !slices.Contains([]string{"", "0", "false", "no", "off"}, strings.ToLower(strings.TrimSpace(v))) {
+			return RefusedExit, refuse(ReasonCallerHooks, "the caller's environment sets %s, which turns off the hooks the render passes in --settings", k)
+		}
 	}
 	r, err := Compile(ctx, co)
 	if err != nil {

@@ -331,6 +331,9 @@ func (pl *clientPlanner) run(workstation bool) {
 	if pl.spec.plugin != "" {
 		pl.pluginRows()
 	}
+	if pl.c.Client == "codex" && workstation && home != "" {
+		pl.codexInline(filepath.Join(home, "config.toml"))
+	}
 	// Gemini CLI 0.61.0 merges hooksConfig.disabled as a union of every
 	// settings file (its schema's mergeStrategy "union"; bundle
 	// settingsSchema), so a command listed in the user file is skipped in
@@ -414,6 +417,71 @@ func (pl *clientPlanner) pluginRows() {
 		pl.c.Hooks = append(pl.c.Hooks, Hook{NativeEvent: row.NativeEvent, Event: row.Event, Order: 1, File: f.Path, Scope: ScopePlugin,
 			Matcher: row.Matcher, Timeout: row.Timeout, HasTimeout: true, TimeoutUnit: row.TimeoutUnit, Command: cmd,
 			Ours: true, Kind: "current", Fires: true, Allowed: true})
+	}
+}
+
+// codexInline plans the inline [hooks] tables of the user's Codex
+// config.toml (developers.openai.com/codex/hooks.md: "inline [hooks]
+// tables inside config.toml" beside hooks.json in each config layer;
+// [hooks.state] holds trust records, not hooks). Each handler is listed
+// after the hooks.json ones; its line is where its command first appears.
+// Its trust is not checked here (the key Codex derives for an inline hook
+// was not measured).
+func (pl *clientPlanner) codexInline(cfg string) {
+	data, exists, err := pl.read(cfg)
+	if err != nil || !exists {
+		return
+	}
+	var doc struct {
+		Hooks map[string]any `toml:"hooks"`
+	}
+	if toml.Unmarshal(data, &doc) != nil || len(doc.Hooks) == 0 {
+		return
+	}
+	f := File{Path: cfg, Scope: ScopeUser, Exists: true, abs: cfg}
+	pl.c.Files = append(pl.c.Files, f)
+	events := make([]string, 0, len(doc.Hooks))
+	for ev := range doc.Hooks {
+		if ev != "state" {
+			events = append(events, ev)
+		}
+	}
+	sort.Strings(events)
+	order := map[string]int{}
+	for _, h := range pl.c.Hooks {
+		order[h.NativeEvent]++
+	}
+	for _, ev := range events {
+		groups, _ := doc.Hooks[ev].([]any)
+		for _, g := range groups {
+			gm, _ := g.(map[string]any)
+			matcher, _ := gm["matcher"].(string)
+			handlers, _ := gm["hooks"].([]any)
+			for _, h := range handlers {
+				hm, _ := h.(map[string]any)
+				cmd, ok := hm["command"].(string)
+				if !ok {
+					continue
+				}
+				order[ev]++
+				claim := pl.owner.Claim(cmd, nil, false)
+				hk := Hook{NativeEvent: ev, Order: order[ev], File: cfg, Line: lineOf(data, cmd), Scope: ScopeUser, Matcher: matcher,
+					Command: cmd, Ours: claim.Ours(), Kind: kindName(claim.Kind), Fires: true, Allowed: true, TimeoutUnit: "s"}
+				if t, ok := hm["timeout"].(int64); ok {
+					hk.Timeout, hk.HasTimeout = float64(t), true
+				}
+				if hk.Ours {
+					hk.Event = claim.Event
+				}
+				if pl.c.Off != "" {
+					hk.Fires, hk.ReasonID, hk.Why = false, pl.c.OffID, pl.c.Off
+				}
+				if !hk.Ours && len(pl.allow) > 0 {
+					hk.Allowed = allowed(pl.allow, cmd, nil)
+				}
+				pl.c.Hooks = append(pl.c.Hooks, hk)
+			}
+		}
 	}
 }
 

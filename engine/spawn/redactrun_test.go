@@ -3,6 +3,7 @@ package spawn
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,45 +69,71 @@ func noRunFiles(t *testing.T, w *redactWorld) {
 	}
 }
 
-// TestRedactionRefusedBeforeSpawn is ADR-0134 A2's agent_prompt half and
-// the argv refusals under a redaction entry: each case refuses with its
-// reason, starts no engine and leaves nothing in run/hooks.
+// redactionRun is one case of testdata/spawn/redaction-runs.json.
+type redactionRun struct {
+	Name, PromptSh, ExitSh, Timeout, Prompt, Want string
+	Extra, Env                                    []string
+}
+
+// loadRedactionRuns reads testdata/spawn/redaction-runs.json, with
+// $WRITE_TABLE replaced in the shell texts.
+func loadRedactionRuns(t *testing.T) (before, after []redactionRun) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "spawn", "redaction-runs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		WriteTable string `json:"write_table"`
+		Before     []struct {
+			redactionRun
+			PromptSh string `json:"prompt_sh"`
+			ExitSh   string `json:"exit_sh"`
+		} `json:"before_spawn"`
+		After []struct {
+			redactionRun
+			PromptSh string `json:"prompt_sh"`
+			ExitSh   string `json:"exit_sh"`
+		} `json:"after_spawn"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	fix := func(r redactionRun, p, x string) redactionRun {
+		r.PromptSh = strings.ReplaceAll(p, "$WRITE_TABLE", doc.WriteTable)
+		r.ExitSh = strings.ReplaceAll(x, "$WRITE_TABLE", doc.WriteTable)
+		if r.Prompt == "" {
+			r.Prompt = "hello"
+		}
+		return r
+	}
+	for _, c := range doc.Before {
+		before = append(before, fix(c.redactionRun, c.PromptSh, c.ExitSh))
+	}
+	for _, c := range doc.After {
+		r := fix(c.redactionRun, c.PromptSh, c.ExitSh)
+		r.Prompt = "use " + realRaw
+		after = append(after, r)
+	}
+	return before, after
+}
+
+// TestRedactionRefusedBeforeSpawn replays the before_spawn cases of
+// testdata/spawn/redaction-runs.json (ADR-0134 A2's agent_prompt half and
+// the argv refusals under a redaction entry): each refuses with its
+// reason, starts no engine, names no raw value and leaves nothing in
+// run/hooks.
 func TestRedactionRefusedBeforeSpawn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/hookwarden; -short")
 	}
-	writeTable := `umask 077; printf '{"version":1,"values":{"[GH_TOKEN]":"` + realRaw + `"}}' > "$HOOKWARDEN_HOOK_TABLE.t" && mv "$HOOKWARDEN_HOOK_TABLE.t" "$HOOKWARDEN_HOOK_TABLE"`
-	cases := []struct {
-		name, promptSh, timeout, prompt string
-		extra, env                      []string
-		want                            Reason
-	}{
-		{name: "prompt hook fails", promptSh: "echo broken >&2; exit 1", want: ReasonRedactionPromptHook},
-		{name: "prompt hook times out", promptSh: "sleep 30", timeout: "1", want: ReasonRedactionPromptHook},
-		{name: "prompt hook answers another shape", promptSh: writeTable + `; echo '{"text":"hello"}'`, want: ReasonRedactionPromptHook},
-		{name: "prompt hook answers other channels", promptSh: writeTable + `; echo '{"texts":[{"channel":"system_prompt","text":"hello"}]}'`, want: ReasonRedactionPromptHook},
-		{name: "prompt hook returns a raw value", promptSh: writeTable + `; echo '{"texts":[{"channel":"prompt","text":"leak ` + realRaw + `"}]}'`, want: ReasonRedactionPromptRaw},
-		{name: "prompt hook writes no table", promptSh: `echo '{"texts":[{"channel":"prompt","text":"hello"}]}'`, want: ReasonRedactionTable},
-		{name: "table readable by others", promptSh: `printf '{"version":1,"values":{}}' > "$HOOKWARDEN_HOOK_TABLE.t"; chmod 644 "$HOOKWARDEN_HOOK_TABLE.t"; mv "$HOOKWARDEN_HOOK_TABLE.t" "$HOOKWARDEN_HOOK_TABLE"; echo '{"texts":[{"channel":"prompt","text":"hello"}]}'`, want: ReasonRedactionTable},
-		{name: "table invalid", promptSh: `umask 077; echo '{"values":' > "$HOOKWARDEN_HOOK_TABLE.t"; mv "$HOOKWARDEN_HOOK_TABLE.t" "$HOOKWARDEN_HOOK_TABLE"; echo '{"texts":[{"channel":"prompt","text":"hello"}]}'`, want: ReasonRedactionTable},
-		{name: "output schema holds a configured value", extra: []string{"--json-schema", `{"const":"` + realRaw + `"}`}, want: ReasonRedactionSchema},
-		{name: "a named variable's value in the prompt", prompt: "the method is password", env: []string{"AUTH_METHOD=password"}, want: ReasonRedactionPromptRaw},
-		{name: "resume", extra: []string{"--resume", "0f8fad5b-d9cb-469f-a165-70867728950e"}, want: ReasonRedactionResume},
-		{name: "continue", extra: []string{"-c"}, want: ReasonRedactionResume},
-		{name: "mcp config", extra: []string{"--mcp-config", "/dev/null"}, want: ReasonRedactionMCP},
-		{name: "an option spawn exec cannot place", extra: []string{"--debug"}, want: ReasonRedactionArgv},
-		{name: "system prompt file", extra: []string{"--system-prompt-file", "/etc/hostname"}, want: ReasonRedactionPromptFile},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, c.promptSh, "", c.timeout)
-			p := c.prompt
-			if p == "" {
-				p = "hello"
-			}
-			r := runFakeRedact(t, w, p, c.extra, c.env...)
-			if rf := AsRefusal(r.err); rf == nil || rf.Reason != c.want || r.code != RefusedExit {
-				t.Fatalf("want %s (exit %d), got %d %v\n%s", c.want, RefusedExit, r.code, r.err, r.out)
+	before, _ := loadRedactionRuns(t)
+	for _, c := range before {
+		t.Run(c.Name, func(t *testing.T) {
+			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, c.PromptSh, c.ExitSh, c.Timeout)
+			r := runFakeRedact(t, w, c.Prompt, c.Extra, c.Env...)
+			if rf := AsRefusal(r.err); rf == nil || string(rf.Reason) != c.Want || r.code != RefusedExit {
+				t.Fatalf("want %s (exit %d), got %d %v\n%s", c.Want, RefusedExit, r.code, r.err, r.out)
 			}
 			if r.started != "" {
 				t.Errorf("the engine started: %s", r.started)
@@ -119,38 +146,23 @@ func TestRedactionRefusedBeforeSpawn(t *testing.T) {
 	}
 }
 
-// TestRedactionRunFails is ADR-0134 A2's after-the-spawn half on a fake
-// engine: each case fails the run (RunFailedExit, a *RunFailure naming the
-// problem), after agent_exit ran, and leaves nothing in run/hooks; the
-// clean case passes with the prompt redacted, a chosen --session-id, the
-// run files' paths in the engine's environment and an empty stdin.
+// TestRedactionRunFails replays the after_spawn cases of
+// testdata/spawn/redaction-runs.json (ADR-0134 A2's after-the-spawn half
+// on a fake engine): each fails the run (RunFailedExit, a *RunFailure
+// naming the problem) after agent_exit ran, or passes when it names no
+// problem; the engine always gets the prompt redacted, a chosen
+// --session-id, the run files' paths in its environment and an empty
+// stdin; no raw value is left in the client's files and nothing in
+// run/hooks.
 func TestRedactionRunFails(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/hookwarden; -short")
 	}
-	cases := []struct {
-		name, exitSh, timeout string
-		env                   []string
-		want                  string // "" = the run passes
-	}{
-		{name: "clean"},
-		{name: "table emptied during the run", env: []string{`FAKE_AFTER=: > "$HOOKWARDEN_HOOK_TABLE"`}, want: "changed during the run"},
-		{name: "table mode widened during the run", env: []string{`FAKE_AFTER=chmod 644 "$HOOKWARDEN_HOOK_TABLE"`}, want: "no longer this account's 0600 file"},
-		{name: "read policy widened during the run", env: []string{`FAKE_AFTER=printf '{"version":1,"allow":["/"],"deny":[]}' > "$HOOKWARDEN_HOOK_POLICY"`}, want: "read policy"},
-		{name: "a value in the transcript", env: []string{`FAKE_TRANSCRIPT={"type":"user","message":{"content":"` + realRaw + `"}}`}, want: "value occurrence"},
-		{name: "killed mid-run with a value in the transcript", env: []string{`FAKE_TRANSCRIPT={"type":"user","message":{"content":"` + realRaw + `"}}`, `FAKE_AFTER=kill -9 $$`}, want: "value occurrence"},
-		{name: "killed before its first event", env: []string{`FAKE_BEFORE=kill -9 $$`}, want: "transcript"},
-		{name: "a tool call without a pre-tool receipt", env: []string{`FAKE_TRANSCRIPT={"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_99","name":"Bash","input":{}}]}}`}, want: "no pre_tool receipt"},
-		{name: "a stop count above zero", env: []string{`FAKE_AFTER=echo '{"event":"stop","engine":"claude","count":2}' >> "$HOOKWARDEN_HOOK_RECEIPTS"`}, want: "stop scan counted 2"},
-		{name: "a hook names another transcript", env: []string{`FAKE_AFTER=echo '{"event":"pre_tool","engine":"claude","transcript_path":"/tmp/elsewhere.jsonl"}' >> "$HOOKWARDEN_HOOK_RECEIPTS"`}, want: "not the session's"},
-		{name: "exit hook times out", exitSh: "sleep 30", timeout: "2", want: "timed out"},
-		{name: "exit hook fails", exitSh: "exit 3", want: "agent_exit"},
-		{name: "table emptied before the exit hook reads it", exitSh: `umask 077; printf '{"version":1,"values":{}}\n' > "$HOOKWARDEN_HOOK_TABLE"; exec "$HW" redact "$@"`, want: "digest"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", c.exitSh, c.timeout)
-			r := runFakeRedact(t, w, "use "+realRaw, nil, c.env...)
+	_, after := loadRedactionRuns(t)
+	for _, c := range after {
+		t.Run(c.Name, func(t *testing.T) {
+			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, c.PromptSh, c.ExitSh, c.Timeout)
+			r := runFakeRedact(t, w, c.Prompt, c.Extra, c.Env...)
 			if AsRefusal(r.err) != nil || r.started == "" {
 				t.Fatalf("refused or not started: %d %v\n%s", r.code, r.err, r.out)
 			}
@@ -165,22 +177,17 @@ func TestRedactionRunFails(t *testing.T) {
 			f := AsRunFailure(r.err)
 			t.Logf("exit %d: %v", r.code, r.err)
 			switch {
-			case c.want == "" && (r.err != nil || r.code != 0):
+			case c.Want == "" && (r.err != nil || r.code != 0):
 				t.Errorf("want a passing run, got %d %v", r.code, r.err)
-			case c.want != "" && (f == nil || r.code != RunFailedExit || !strings.Contains(f.Error(), c.want)):
-				t.Errorf("want a failed run naming %q (exit %d), got %d %v", c.want, RunFailedExit, r.code, r.err)
+			case c.Want != "" && (f == nil || r.code != RunFailedExit || !strings.Contains(f.Error(), c.Want)):
+				t.Errorf("want a failed run naming %q (exit %d), got %d %v", c.Want, RunFailedExit, r.code, r.err)
 			}
 			if f != nil && strings.Contains(f.Error(), realRaw) {
 				t.Errorf("the failure names the raw value")
 			}
-			filepath.WalkDir(w.clientHome, func(p string, d os.DirEntry, err error) error {
-				if err == nil && !d.IsDir() {
-					if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(realRaw)) {
-						t.Errorf("%s still holds the raw value after agent_exit", p)
-					}
-				}
-				return nil
-			})
+			if found := scanTree(w.clientHome, []string{realRaw}); len(found) > 0 {
+				t.Errorf("the client's files still hold the raw value after agent_exit: %v", found)
+			}
 			noRunFiles(t, w)
 		})
 	}

@@ -143,6 +143,15 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 		clients = templates.DefaultClients()
 	}
 	events := adopt.RegisteredEvents(man.Hooks.Events)
+	planned := map[string]bool{}
+	for _, cp := range plan.Clients {
+		planned[cp.Client] = true
+	}
+	for _, c := range clients {
+		if !planned[c] {
+			rep.Skipped = append(rep.Skipped, c+": its rows live in its own configuration (lefthook.yml), which doctor does not read (README \"lefthook jobs\")")
+		}
+	}
 	for _, cp := range plan.Clients {
 		if !slices.Contains(clients, cp.Client) {
 			continue

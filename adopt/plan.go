@@ -185,10 +185,21 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	var governed []string
 	for _, c := range clients {
 		if c == "lefthook" {
-			p.rep.Warnings = append(p.rep.Warnings, "client lefthook: nothing to adopt in the repository for it (lefthook runs the engine from its own configuration)")
+			p.rep.Warnings = append(p.rep.Warnings, "client lefthook: adopt writes nothing for it yet; add hookwarden's jobs (README \"lefthook jobs\") to lefthook-local.yml or a file your lefthook.yml extends: lists, which lefthook 2.2.1 merges with your jobs")
 			continue
 		}
 		governed = append(governed, c)
+	}
+	if !man.Exists && !slices.Contains(clients, "lefthook") {
+		// The repository uses lefthook: name the jobs once, on the first
+		// adopt (lefthook's config file names: lefthook docs,
+		// configuration; audit's hooksPath check reads the same four).
+		for _, n := range []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml"} {
+			if fi, err := os.Lstat(filepath.Join(root, n)); err == nil && fi.Mode().IsRegular() {
+				p.rep.Warnings = append(p.rep.Warnings, "lefthook: "+n+" found; hookwarden's lefthook jobs (README \"lefthook jobs\") judge the agent's payload from a lefthook job too: add lefthook to clients in "+ManifestFile+" and the jobs to lefthook-local.yml or an extends: file")
+				break
+			}
+		}
 	}
 	if err := ValidateClients(governed); err != nil {
 		return p.fail("%v", err)

@@ -149,11 +149,11 @@ func ValidateDecline(decline []string) error {
 }
 
 // ValidateClients checks every name is a client adopt can govern (one of
-// templates.DefaultClients) and that none repeats. It returns an error naming the
+// templates.GovernableClients) and that none repeats. It returns an error naming the
 // first bad entry.
 func ValidateClients(clients []string) error {
 	seen := map[string]bool{}
-	all := templates.DefaultClients()
+	all := templates.GovernableClients()
 	for _, c := range clients {
 		if !slices.Contains(all, c) {
 			return fmt.Errorf("client %q: not one adopt governs (clients: %s)", c, strings.Join(all, ", "))

@@ -33,6 +33,7 @@ var guardPaths = [...]GuardPath{
 	{Path: ".hookwarden", Dir: true},
 	{Path: ".agents/plugins/hookwarden", Dir: true},
 	{Path: ".opencode/plugins/hookwarden.js"},
+	{Path: ".github/hooks/hookwarden.json"},
 	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
 	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
 	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
@@ -99,7 +100,9 @@ func (g guardKind) any() bool { return g.own || g.client }
 // files; the pre-edit judge lets the client's edit tools change it when
 // the result keeps hooks on.
 var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
-	GuardPath{Path: ".claude/settings.local.json", ClientHooks: true, Client: "claude"})
+	GuardPath{Path: ".claude/settings.local.json", ClientHooks: true, Client: "claude"},
+	GuardPath{Path: ".github/copilot/settings.json"},
+	GuardPath{Path: ".github/copilot/settings.local.json"})
 
 // guardComps are shellGuardPaths split into lower-case components.
 var guardComps = func() [][]string {
@@ -147,7 +150,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

@@ -11,6 +11,16 @@ func DefaultClients() []string {
 	return []string{"claude", "codex", "gemini", "agy", "opencode"}
 }
 
+// GovernableClients returns, as a new slice, every client adopt can govern:
+// DefaultClients plus "copilot" (GitHub Copilot CLI: .github/hooks/
+// hookwarden.json), which an operator selects with --clients or the
+// manifest's clients list. It is not a default yet: Copilot CLI also runs
+// Claude Code's rows (engine/dialect caller.go), so a repository adopted for
+// Claude is already guarded under Copilot.
+func GovernableClients() []string {
+	return append(DefaultClients(), "copilot")
+}
+
 // DefaultEvents returns, as a new slice, the neutral events registered when
 // the manifest sets no hooks.events: the pre-tool gate, its file-edit half
 // (pre-edit: the guard's own files and the git hooks directory, issue 14

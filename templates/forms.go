@@ -34,6 +34,8 @@ func legacyLauncherPrefixes(client string) []string {
 		return []string{`python3 -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`}
 	case "gemini", "opencode", "lefthook":
 		return []string{`python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
+	case "copilot":
+		return nil // first rendered with the sh launcher
 	case "agy":
 		return []string{`python3 -I -S hook.py`, `python3 hook.py`}
 	}

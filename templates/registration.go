@@ -49,13 +49,20 @@ import (
 //     child_process.spawn of /bin/sh, no shell, no PATH lookup) with cwd the project
 //     (ctx.worktree or ctx.directory), so the path is relative.
 //   - lefthook: jobs run from the repository root (lefthook's default root).
+//   - copilot (GitHub Copilot CLI 1.0.102): a .github/hooks command runs
+//     through bash with cwd the git root, also when the session starts in a
+//     subdirectory (measured with a probe hook through the loopback model;
+//     changelog.json of the package: "Hook commands without an explicit
+//     `cwd` again run in the project root"), so the path is relative. The
+//     engine's cross-load check (engine/hook crossLoaded) looks for the
+//     `.hookwarden/hook.sh copilot EVENT` end of this form.
 func launcherPrefix(client string) (string, bool) {
 	switch client {
 	case "claude":
 		return `sh "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "codex":
 		return `sh -c 'd=$PWD; while [ -n "$d" ] && [ ! -f "$d/.hookwarden/hook.sh" ]; do d=${d%/*}; done; hw_self=$d/.hookwarden/hook.sh; . "$hw_self"' hookwarden`, true
-	case "gemini", "opencode", "lefthook":
+	case "gemini", "opencode", "lefthook", "copilot":
 		return `sh .hookwarden/hook.sh`, true
 	case "agy":
 		return `sh hook.sh`, true

@@ -38,6 +38,11 @@ const (
 	AgyHooksJSONPath   = AgyPluginDir + "/hooks.json"
 	AgyLauncherPath    = AgyPluginDir + "/hook.sh"
 	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
+	// CopilotHooksPath is GitHub Copilot CLI's hook file in a governed
+	// repository: Copilot CLI 1.0.102 runs every *.json in .github/hooks at
+	// the git root (see copilotHooks), so the file is ours alone and no
+	// operator byte is merged into.
+	CopilotHooksPath = ".github/hooks/hookwarden.json"
 )
 
 // probeMillis caps one listing probe of an engine candidate, in
@@ -316,6 +321,27 @@ func agyHooks(t *registration.Table) (map[string]any, error) {
 	return map[string]any{"hooks": hooks}, nil
 }
 
+// copilotHooks renders the body of .github/hooks/hookwarden.json (without
+// the _generated_by member, which Copilot CLI 1.0.102 accepts: observed) in
+// Copilot CLI's native schema {"version":1,"hooks":{EVENT:[{"type":
+// "command","bash":C,"timeoutSec":T}]}} (docs.github.com, "Hooks
+// configuration" for Copilot CLI; measured on 1.0.102, engine/dialect
+// copilot.go), one entry per copilot row of the table, in table order. The
+// native schema has no matcher: every preToolUse entry runs for every
+// tool, and the engine answers a stated skip for the tools a row does not
+// judge.
+func copilotHooks(t *registration.Table) (map[string]any, error) {
+	hooks := map[string][]any{}
+	for _, r := range t.ForClient("copilot") {
+		cmd, err := RegistrationCommand("copilot", r.Event)
+		if err != nil {
+			return nil, err
+		}
+		hooks[r.NativeEvent] = append(hooks[r.NativeEvent], map[string]any{"type": "command", "bash": cmd, "timeoutSec": r.Timeout})
+	}
+	return map[string]any{"version": 1, "hooks": hooks}, nil
+}
+
 // Render returns the files to write for a repository governing the named
 // clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
 // (.hookwarden/hook.sh, the POSIX sh launcher every Linux and macOS row
@@ -324,7 +350,9 @@ func agyHooks(t *registration.Table) (map[string]any, error) {
 // (.hookwarden/interceptor.py) are always included; the Antigravity plugin
 // (.agents/plugins/hookwarden/plugin.json, hooks.json and a byte-identical
 // copy of hook.sh) when clients contains "agy"; the opencode plugin
-// (.opencode/plugins/hookwarden.js) when it contains "opencode". Every Body
+// (.opencode/plugins/hookwarden.js) when it contains "opencode"; GitHub
+// Copilot CLI's hook file (.github/hooks/hookwarden.json) when it contains
+// "copilot". Every Body
 // starts with its render header (see ParseHeader); Mode is 0o644 (the files
 // are run through /bin/sh, python3 or node, never executed directly).
 // Errors: an unknown client name, or a template or data defect, wrapped as
@@ -385,6 +413,17 @@ func Render(clients []string) ([]File, error) {
 			File{Path: AgyHooksJSONPath, Body: hooksJSON, Mode: 0o644, Step: StepAgyPlugin},
 			File{Path: AgyLauncherPath, Body: append([]byte(nil), launcherFile...), Mode: 0o644, Step: StepAgyPlugin},
 		)
+	}
+	if want["copilot"] {
+		hooks, err := copilotHooks(t)
+		if err != nil {
+			return nil, err
+		}
+		body, err := jsonWithHeader(hooks)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: CopilotHooksPath, Body: body, Mode: 0o644, Step: StepCopilotHooks})
 	}
 	if want["opencode"] {
 		js, err := renderOpencode(d, t)

@@ -24,6 +24,9 @@ const (
 	StepAgyPlugin = "agy-plugin"
 	// StepOpencodePlugin is the opencode plugin .opencode/plugins/hookwarden.js.
 	StepOpencodePlugin = "opencode-plugin"
+	// StepCopilotHooks is GitHub Copilot CLI's hook file
+	// .github/hooks/hookwarden.json.
+	StepCopilotHooks = "copilot-hooks"
 )
 
 // File is one rendered file. Path is slash-separated and relative to the

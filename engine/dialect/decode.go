@@ -79,8 +79,12 @@ const MaxWorkspacePaths = 16
 // order. LastMessage is the agent's final text (stop: last_assistant_message,
 // or Gemini's prompt_response). StopHookActive is true when the client says
 // a stop hook already continued this turn (stop_hook_active; agy: an
-// executionNum above 1).
+// executionNum above 1). Caller is the client that sent a payload to
+// another client's row ("" when the row's own client sent it): "copilot"
+// or "cursor" on a Claude row (see Caller); the answer is then encoded
+// for the caller (EncodeFor).
 type Payload struct {
+	Caller         string
 	EventName      string
 	ToolName       string
 	Unjudged       string
@@ -117,6 +121,12 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 			return Payload{}, err
 		}
 		return decodeOpencode(row, obj)
+	case "copilot":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeCopilot(row, obj)
 	case "lefthook":
 		return decodeLefthook(row, data)
 	}
@@ -195,6 +205,11 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 	}
 	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
 		return p, err
+	}
+	if row.Client == "claude" {
+		if p.Caller, err = claudeRowCaller(o); err != nil {
+			return p, err
+		}
 	}
 	switch row.Event {
 	case "pre-tool", "pre-edit", "post-tool":

@@ -33,6 +33,7 @@ func row(t testing.TB, client, event string) registration.Row {
 }
 
 type decodeWant struct {
+	Caller         string   `json:"caller"`
 	EventName      string   `json:"event_name"`
 	ToolName       string   `json:"tool_name"`
 	Unjudged       bool     `json:"unjudged"`
@@ -95,7 +96,7 @@ func TestDecodeCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}
-			got := decodeWant{p.EventName, p.ToolName, p.Unjudged != "", p.Command, p.FilePath, p.Cwd, p.WorkspacePaths, p.LastMessage, p.StopHookActive}
+			got := decodeWant{p.Caller, p.EventName, p.ToolName, p.Unjudged != "", p.Command, p.FilePath, p.Cwd, p.WorkspacePaths, p.LastMessage, p.StopHookActive}
 			if d := cmp.Diff(*tc.Want, got); d != "" {
 				t.Fatalf("payload (-want +got):\n%s", d)
 			}

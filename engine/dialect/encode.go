@@ -27,8 +27,9 @@ const SkipPrefix = "hookwarden: skip: "
 // DenyExit returns the exit code that denies for client: 1 for lefthook (a
 // failing job fails the lefthook run), 2 for every other client (Claude Code,
 // Codex and Gemini block on exit 2 with stderr as the reason: e2e README
-// sections 1-3; opencode's rendered plugin throws on 2). agy never denies by
-// exit code: it reads the JSON decision on stdout.
+// sections 1-3; opencode's rendered plugin throws on 2; Copilot CLI 1.0.102
+// denies a preToolUse on exit 2, observed). agy never denies by exit code: it
+// reads the JSON decision on stdout.
 func DenyExit(client string) int {
 	if client == "lefthook" {
 		return 1
@@ -109,7 +110,8 @@ func line(s string) []byte { return []byte(s + "\n") }
 //
 // A deny reason is never empty (Codex treats exit 2 without stderr as a hook
 // failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
-// agy halts (its stop is let through with the reason on stderr).
+// agy halts (its stop is let through with the reason on stderr). Copilot
+// CLI rows: encodeCopilot.
 func Encode(row registration.Row, v verdict.Verdict) Answer {
 	reason := verdict.Cap(v.Reason)
 	kind := v.Kind
@@ -121,11 +123,14 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		reason = verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] denied")
 	}
 	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini"
-	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy")) {
+	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy" && row.Client != "copilot")) {
 		kind = verdict.Deny
 		if reason == "" {
 			reason = "[BLOCKED BY hookwarden:halt] session halted"
 		}
+	}
+	if row.Client == "copilot" {
+		return encodeCopilot(row, kind, reason)
 	}
 	if row.Client == "agy" {
 		switch kind {

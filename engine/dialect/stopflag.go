@@ -11,7 +11,7 @@ import (
 // refused (a member of the wrong type, a null where a string belongs, an
 // unknown event name), so that a dispatcher deny on the repeated pass can
 // still be bounded (issue 14 item 6). data must be one JSON object; the flag
-// is stop_hook_active for claude, codex and gemini (a boolean) and an
+// is stop_hook_active for claude, codex, gemini and copilot (a boolean) and an
 // executionNum above 1 for agy (an integer). ok is false when the flag
 // cannot be read: data is not a JSON object, or the flag is absent or of
 // another type. Other members are not looked at.
@@ -21,7 +21,7 @@ func StopFlag(row registration.Row, data []byte) (repeated, ok bool) {
 		return false, false
 	}
 	switch row.Client {
-	case "claude", "codex", "gemini":
+	case "claude", "codex", "gemini", "copilot":
 		raw, present := members["stop_hook_active"]
 		if !present {
 			return false, false

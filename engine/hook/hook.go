@@ -218,7 +218,7 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 			v = overBudget(row)
 		}
 	}
-	return answer(row, bounded(row, cs, v))
+	return answerFor(row, cs.callerName(), bounded(row, cs, v))
 }
 
 // BackstopGrace is how long past the budget's deadline Run waits for a
@@ -250,6 +250,17 @@ func overBudget(row registration.Row) verdict.Verdict {
 // be given before that goroutine ends (the budget), hence atomic.
 type callState struct {
 	repeated atomic.Bool
+	// caller is the decoded payload's Caller (dialect.Payload): the client
+	// that called another client's row, whose dialect the answer is in.
+	caller atomic.Pointer[string]
+}
+
+// callerName returns the recorded caller, "" when none was decoded.
+func (cs *callState) callerName() string {
+	if c := cs.caller.Load(); c != nil {
+		return *c
+	}
+	return ""
 }
 
 // bounded turns a stop deny on a repeated pass into the halt answer (issue
@@ -269,8 +280,14 @@ func bounded(row registration.Row, cs *callState, v verdict.Verdict) verdict.Ver
 // (verdict.EscapeControls; line breaks kept, the stop gate writes
 // paragraphs) before the reason is capped.
 func answer(row registration.Row, v verdict.Verdict) Response {
+	return answerFor(row, "", v)
+}
+
+// answerFor is answer in the dialect of caller, the client that called
+// row ("" for the row's own client; dialect.EncodeFor).
+func answerFor(row registration.Row, caller string, v verdict.Verdict) Response {
 	v.Reason = verdict.Cap(verdict.EscapeControls(v.Reason, true))
-	return Response{Answer: dialect.Encode(row, v), Verdict: v}
+	return Response{Answer: dialect.EncodeFor(row, caller, v), Verdict: v}
 }
 
 // deny and skip make the dispatcher's own one-line answers; what they quote
@@ -339,6 +356,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		return deny(RuleInvalidInput, "hookwarden could not decode the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
 	}
 	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
+	cs.caller.Store(&p.Caller)
 	if p.Unjudged != "" {
 		return skip("%s", p.Unjudged)
 	}
@@ -386,6 +404,9 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
+		if why := crossLoaded(deps.Table, row, p.Caller, call.RepoRoot, lookup); why != "" {
+			return skip("%s", why)
+		}
 	}
 
 	switch row.Event {

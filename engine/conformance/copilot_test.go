@@ -1,0 +1,139 @@
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copilotClient is GitHub Copilot CLI, driven apart from Clients() (whose
+// cases write Claude-family hook files it does not read). Pinned in .ci/run:
+// @github/copilot 1.0.102. The npm package is a loader for a native binary
+// (@github/copilot-linux-x64) that unpacks its JavaScript into
+// COPILOT_CACHE_HOME on first start (about 200 MB), so the suite shares one
+// cache directory beside the clients.
+var copilotClient = Client{Name: "copilot", Package: "@github/copilot", API: Chat}
+
+// copilotInvocation is the Copilot CLI 1.0.102 recipe: a BYOK provider on the
+// loopback model (`copilot help providers`, `copilot help environment`:
+// COPILOT_PROVIDER_BASE_URL with COPILOT_PROVIDER_TYPE=openai speaks chat
+// completions; COPILOT_OFFLINE=true skips GitHub sign-in, telemetry and
+// updates and requires such a provider), COPILOT_ALLOW_ALL=true (exactly
+// "true": auto-approves tools and trusts the working directory, without
+// which repository hooks are not loaded in prompt mode), COPILOT_HOME and
+// HOME inside the sandbox. extra is added to the environment.
+func copilotInvocation(sb *Sandbox, clientsDir, modelURL string, extra ...string) Invocation {
+	env := []string{"PWD=" + sb.Repo, "HOME=" + sb.Home, "COPILOT_HOME=" + filepath.Join(sb.Home, ".copilot"),
+		"COPILOT_CACHE_HOME=" + filepath.Join(clientsDir, ".copilot-cache"), "COPILOT_AUTO_UPDATE=false",
+		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + modelURL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+		"COPILOT_PROVIDER_API_KEY=sk-dummy", "COPILOT_MODEL=mock-model", "COPILOT_ALLOW_ALL=true"}
+	return Invocation{Dir: sb.Repo, Env: append(env, extra...),
+		Args: []string{copilotClient.Bin(clientsDir), "-p", Prompt}}
+}
+
+// engineTap writes a stand-in for the engine that the launcher finds first
+// (HOOKWARDEN_BIN): it appends its arguments and the engine's stderr to log,
+// and passes stdin, stdout and the exit code through unchanged, so a test
+// can see which rows judged a call and which stated a skip.
+func engineTap(t *testing.T, sb *Sandbox, bin string) (tap, log string) {
+	t.Helper()
+	tap = filepath.Join(sb.Root, "engine-tap.sh")
+	log = filepath.Join(sb.Root, "out", "engine.log")
+	script := "#!/bin/sh\nprintf 'argv: %s\\n' \"$*\" >>" + shellQuote(log) + "\nexec " + shellQuote(bin) + " \"$@\" 2>>" + shellQuote(log) + "\n"
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tap, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return tap, log
+}
+
+// TestRealCopilot drives the real GitHub Copilot CLI through hookwarden's
+// rows in three adopted repositories: adopted for Copilot only (its own
+// .github/hooks/hookwarden.json row), for Claude only (Copilot runs the
+// rows of .claude/settings.json with a Claude-shaped payload: the
+// cross-loading case), and for both (the Claude row states a skip and
+// leaves the call to the Copilot row, so the call is judged once). In each,
+// a --no-verify commit is denied with hookwarden's reason reaching the
+// model and a plain command runs.
+func TestRealCopilot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-client test; -short skips it")
+	}
+	s := theSuite
+	if s.clientsDir == "" {
+		s.unavailable(t, "HOOKWARDEN_CLIENTS_DIR is not set, so the real copilot client cannot be found")
+	}
+	if _, err := os.Stat(copilotClient.Bin(s.clientsDir)); err != nil {
+		s.unavailable(t, "copilot is not installed under "+s.clientsDir+": "+err.Error())
+	}
+	version, err := copilotClient.Version(s.clientsDir)
+	if err != nil {
+		s.unavailable(t, err.Error())
+	}
+	bin := s.hookwarden(t)
+	for _, tc := range []struct {
+		name, clients, check string
+		// judged are the engine calls the tap must log for each of the two
+		// commands, skipped those that must state the cross-load skip for
+		// the allowed one: Copilot CLI 1.0.102 runs no further hook of a
+		// tool call once one denied it (observed: after the Copilot row's
+		// deny neither the pre-edit nor the Claude row ran).
+		judged, skipped []string
+	}{
+		{name: "copilot-only", clients: "copilot", judged: []string{"copilot pre-tool"},
+			check: "deny honoured (the --no-verify commit never ran, the refusal reached the model) and allow passes, through .github/hooks/hookwarden.json written by hookwarden adopt"},
+		{name: "claude-only", clients: "claude", judged: []string{"claude pre-tool"},
+			check: "cross-loading: in a repository adopted for Claude only, Copilot runs the .claude/settings.json row; the engine recognises Copilot's payload and its deny (Claude's deny JSON, exit 2) reaches the model"},
+		{name: "both", clients: "claude,copilot", judged: []string{"copilot pre-tool"}, skipped: []string{"claude pre-tool"},
+			check: "cross-loading: adopted for Claude and Copilot, the Copilot row judges each call and the Claude row states a skip, so each call is judged once"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.observe(t, "copilot", version, "pre-tool", tc.name+": "+tc.check)
+			sb := s.sandbox(t)
+			if out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", tc.clients, sb.Repo); err != nil {
+				t.Fatalf("adopt --clients %s: %v\n%s", tc.clients, err, out)
+			}
+			srv, err := NewServer(Chat, Script{Commands: []string{denyCommand, allowCommand}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			tap, log := engineTap(t, sb, bin)
+			res := s.run(t, copilotInvocation(sb, s.clientsDir, srv.URL(), "HOOKWARDEN_BIN="+tap))
+			if res.ExitCode != 0 {
+				t.Fatalf("copilot %s exited %d\n%s", version, res.ExitCode, res.Tail(3000))
+			}
+			if sb.Exists("repo/" + deniedMarker) {
+				t.Errorf("the denied command ran")
+			}
+			if !sb.Exists("repo/" + allowedMarker) {
+				t.Errorf("the allowed command did not run")
+			}
+			carried := false
+			for _, r := range srv.MainTurns() {
+				carried = carried || r.Carries(blockedPrefix)
+			}
+			if !carried {
+				t.Errorf("no model turn carries hookwarden's refusal %q", blockedPrefix)
+			}
+			b, _ := os.ReadFile(log)
+			logText := string(b)
+			for _, pair := range tc.judged {
+				if n := strings.Count(logText, "argv: hook "+pair+"\n"); n < 2 {
+					t.Errorf("the %s row ran %d times, want one per command (2)\n%s", pair, n, logText)
+				}
+			}
+			for _, pair := range tc.skipped {
+				if n := strings.Count(logText, "skip: Copilot CLI called this "+pair+" row"); n < 1 {
+					t.Errorf("the %s row stated no cross-load skip\n%s", pair, logText)
+				}
+			}
+			if tc.skipped == nil && strings.Contains(logText, "skip: Copilot CLI called") {
+				t.Errorf("a cross-load skip without Copilot's own row\n%s", logText)
+			}
+		})
+	}
+}

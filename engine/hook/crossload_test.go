@@ -1,0 +1,85 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/templates"
+)
+
+// The file crossLoaded reads is the one adopt renders, and the rendered
+// rows end the way crossLoaded looks for.
+func TestCrossLoadReadsTheRenderedFile(t *testing.T) {
+	if CopilotHooksFile != templates.CopilotHooksPath {
+		t.Fatalf("CopilotHooksFile %q, templates.CopilotHooksPath %q", CopilotHooksFile, templates.CopilotHooksPath)
+	}
+	files, err := templates.Render([]string{"copilot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := registration.Default()
+	for _, f := range files {
+		if f.Path != CopilotHooksFile {
+			continue
+		}
+		for _, r := range tab.ForClient("copilot") {
+			if !strings.Contains(string(f.Body), ".hookwarden/hook.sh copilot "+r.Event+`"`) {
+				t.Errorf("rendered %s lacks the %s row's command end", f.Path, r.Event)
+			}
+		}
+		return
+	}
+	t.Fatalf("Render(copilot) has no %s", CopilotHooksFile)
+}
+
+// A Claude row leaves a call to Copilot's own row only on every positive
+// sign; any one missing and the call is judged here.
+func TestCrossLoaded(t *testing.T) {
+	tab, _ := registration.Default()
+	claudePre, _ := tab.Lookup("claude", "pre-tool")
+	claudeEdit, _ := tab.Lookup("claude", "pre-edit")
+	claudePost, _ := tab.Lookup("claude", "post-tool")
+	withRows := `{"hooks":{"preToolUse":[{"bash":"sh .hookwarden/hook.sh copilot pre-tool"}]}}`
+	env := func(v string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			if k == "COPILOT_CLI" && v != "" {
+				return v, true
+			}
+			return "", false
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		row    registration.Row
+		caller string
+		file   string // "" = no file
+		cli    string
+		skip   bool
+	}{
+		{"copilot with its own row", claudePre, "copilot", withRows, "1", true},
+		{"Claude Code itself", claudePre, "", withRows, "1", false},
+		{"Cursor (own rows not observed)", claudePre, "cursor", withRows, "1", false},
+		{"no COPILOT_CLI in the environment", claudePre, "copilot", withRows, "", false},
+		{"COPILOT_CLI of another value", claudePre, "copilot", withRows, "true", false},
+		{"no Copilot hook file", claudePre, "copilot", "", "1", false},
+		{"the file lacks this event's row", claudeEdit, "copilot", withRows, "1", false},
+		{"no Copilot row for the event", claudePost, "copilot", withRows, "1", false},
+		{"a look-alike command without the closing quote", claudePre, "copilot", `{"x":"sh .hookwarden/hook.sh copilot pre-tool-x"}`, "1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				p := filepath.Join(root, filepath.FromSlash(CopilotHooksFile))
+				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				must(t, os.WriteFile(p, []byte(tc.file), 0o644))
+			}
+			got := crossLoaded(tab, tc.row, tc.caller, root, env(tc.cli))
+			if (got != "") != tc.skip {
+				t.Fatalf("crossLoaded = %q, want skip %v", got, tc.skip)
+			}
+		})
+	}
+}

@@ -92,19 +92,36 @@ func (f Found) Serves(client, native, matcher, event string) bool {
 // with quotes removed and each ${NAME} kept as text. Words compare after
 // quote removal where they are plain text, so `'python3'` is `python3`;
 // a word with an expansion compares as written.
+//
+// A form may also be a list of statements (the sourced forms: the client's
+// shell sets hw_self, runs `set -- <client> <event>` and reads the
+// launcher); such a handler is ours when its command parses and prints
+// (mvdan.cc/sh's printer: the same statements, spacing and `;` versus a
+// line break aside) exactly as the form does. One that begins with the
+// form's first statement but goes on differently is a near miss; its event
+// is the one its `set -- <client> <event>` names.
 type Owner struct {
 	client   string
 	forms    []ownerForm
 	prefixes [][]string // shell words of our invocation before "<client> <event>"
 	execPre  [][]string // the same in exec form (only the representable ones)
+	stems    []listStem // first statements of the list forms, with their lengths
 	execArgs bool       // the client runs exec-form handlers (command + args)
 }
 
 type ownerForm struct {
 	event   string
 	current bool
-	words   []string // shell-form canonical words
+	words   []string // shell-form canonical words; nil for a list form
 	exec    []string // exec-form words; nil when the form has none
+	list    string   // a list form's printed text; "" for a simple command
+}
+
+// listStem is a list form's first statement, printed, and its number of
+// statements: a handler of that length that begins so is a near miss.
+type listStem struct {
+	first string
+	n     int
 }
 
 // engineWord is the bare engine name a handler may call directly
@@ -118,6 +135,17 @@ func NewOwner(client string, forms []Form) (*Owner, error) {
 	o := &Owner{client: client, execArgs: client == "claude"}
 	seen := map[string]bool{}
 	for _, f := range forms {
+		if _, simple := parseSimple(f.Command); !simple {
+			text, stem, ev, ok := listForm(f.Command, client)
+			if !ok || ev != f.Event {
+				return nil, fmt.Errorf("clientjson: registration form %q of %s %s is neither a simple command ending in %q nor a list naming it in `set --`", f.Command, client, f.Event, client+" "+f.Event)
+			}
+			o.forms = append(o.forms, ownerForm{event: f.Event, current: f.Current, list: text})
+			if !slices.Contains(o.stems, stem) {
+				o.stems = append(o.stems, stem)
+			}
+			continue
+		}
 		words, ok := shellWords(f.Command)
 		if !ok || len(words) < 3 || words[len(words)-2] != lit(client) || words[len(words)-1] != lit(f.Event) {
 			return nil, fmt.Errorf("clientjson: registration form %q of %s %s is not a simple command ending in %q", f.Command, client, f.Event, client+" "+f.Event)
@@ -157,14 +185,83 @@ func (o *Owner) Claim(command string, args []string, hasArgs bool) Claim {
 	}
 	words, ok := shellWords(command)
 	if !ok {
-		return Claim{}
+		return o.claimList(command)
 	}
 	for _, f := range o.forms {
-		if slices.Equal(words, f.words) {
+		if f.list == "" && slices.Equal(words, f.words) {
 			return f.claim()
 		}
 	}
 	return o.nearMiss(words, o.prefixes, lit)
+}
+
+// claimList judges a shell-form command that is not one simple command
+// against the list forms: Current or Stale when it prints as one, NearMiss
+// when it begins with a list form's first statement and has as many
+// statements (our form with an argument changed; one with a command added
+// is Foreign, kept byte for byte), else Foreign.
+func (o *Owner) claimList(command string) Claim {
+	if len(o.stems) == 0 {
+		return Claim{}
+	}
+	text, stem, ev, ok := listForm(command, o.client)
+	if stem.first == "" {
+		return Claim{}
+	}
+	if ok {
+		for _, f := range o.forms {
+			if f.list != "" && f.list == text {
+				return f.claim()
+			}
+		}
+	}
+	if slices.Contains(o.stems, stem) {
+		return Claim{Kind: NearMiss, Event: ev}
+	}
+	return Claim{}
+}
+
+// listForm parses cmd as a list of statements and returns its printed text,
+// its stem (first statement printed, number of statements), and the event
+// of its one `set -- <client> <event>` statement; ok is false when cmd does
+// not parse or holds no such statement (stem.first is "" when it does not
+// parse at all).
+func listForm(cmd, client string) (text string, stem listStem, event string, ok bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return "", listStem{}, "", false
+	}
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, f); err != nil {
+		return "", listStem{}, "", false
+	}
+	text = b.String()
+	var sb strings.Builder
+	if err := syntax.NewPrinter().Print(&sb, f.Stmts[0]); err != nil {
+		return "", listStem{}, "", false
+	}
+	stem = listStem{first: sb.String(), n: len(f.Stmts)}
+	n, exact := 0, true
+	for _, st := range f.Stmts {
+		call, isCall := st.Cmd.(*syntax.CallExpr)
+		if !isCall || len(call.Args) < 4 || len(call.Assigns) > 0 {
+			continue
+		}
+		var w [4]string
+		plain := true
+		for i, a := range call.Args[:4] {
+			s, p := plainText(a.Parts, false)
+			w[i], plain = s, plain && p
+		}
+		if plain && w[0] == "set" && w[1] == "--" && w[2] == client {
+			// `set -- <client> <event> --lax` still names the event a near
+			// miss is repaired to; only the four words make a form.
+			event = w[3]
+			n++
+			exact = exact && len(call.Args) == 4
+		}
+	}
+	return text, stem, event, n == 1 && exact
 }
 
 func (f ownerForm) claim() Claim {

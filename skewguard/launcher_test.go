@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,9 +160,24 @@ func runReader(dir string, env []string, stdin io.Reader, argv ...string) (resul
 }
 
 // launcherKinds are the ways the launcher is run: the sh launcher under each
-// POSIX shell it must work in, and the Python launcher (rows of earlier
-// versions, Codex's commandWindows).
-var launcherKinds = []string{"dash", "bash", "busybox", "python"}
+// POSIX shell it must work in, as a program (the opencode plugin, lefthook,
+// rows of earlier versions) and read into the shell the client starts (the
+// sourced rows: "-sourced", hw_self set and the arguments as the positional
+// parameters, the way templates.RegistrationCommand's forms do it), and the
+// Python launcher (rows of earlier versions, Codex's commandWindows).
+var launcherKinds = []string{"dash", "bash", "busybox", "dash-sourced", "bash-sourced", "busybox-sourced", "python"}
+
+// sourcedScript is how a "-sourced" kind reads the launcher: the sourced
+// rows' statements, with hw_self relative under dash (Gemini's and agy's
+// form) and absolute under the others (Claude's and Codex's), and an exit
+// code no launcher path uses when the launcher returns.
+func sourcedScript(kind, sh string) string {
+	self := sh
+	if kind == "dash-sourced" {
+		self = ".hookwarden/hook.sh"
+	}
+	return `hw_self='` + self + `'; command . "$hw_self"; echo "the launcher returned" >&2; exit 99`
+}
 
 // argv returns how kind runs the launcher at repo with args.
 func (w *world) argv(kind string, args ...string) []string {
@@ -172,6 +188,10 @@ func (w *world) argv(kind string, args ...string) []string {
 		pre = []string{filepath.Join(w.tools, kind), sh}
 	case "busybox":
 		pre = []string{filepath.Join(w.tools, "busybox"), "sh", sh}
+	case "dash-sourced", "bash-sourced":
+		pre = []string{filepath.Join(w.tools, strings.TrimSuffix(kind, "-sourced")), "-c", sourcedScript(kind, sh), "client-shell"}
+	case "busybox-sourced":
+		pre = []string{filepath.Join(w.tools, "busybox"), "sh", "-c", sourcedScript(kind, sh), "client-shell"}
 	default:
 		pre = []string{filepath.Join(w.tools, "python3"), filepath.Join(w.repo, ".hookwarden", "hook.py")}
 	}
@@ -687,8 +707,8 @@ func TestMalformedArguments(t *testing.T) {
 // RegistrationCommand: Claude Code /bin/sh -c with CLAUDE_PROJECT_DIR and cwd
 // the project; Codex /bin/bash -c with cwd the session directory, possibly a
 // subdirectory; Gemini bash -c with cwd the project; agy from the directory
-// holding hooks.json), also under `$SHELL -lc`, with and without an engine,
-// and with neither an engine nor python3.
+// holding hooks.json), also under busybox sh and `$SHELL -lc`, with and
+// without an engine, and with neither an engine nor python3.
 func TestRegistrationStrings(t *testing.T) {
 	w := newWorld(t)
 	bin := realEngine(t)
@@ -731,9 +751,9 @@ func TestRegistrationStrings(t *testing.T) {
 			case "neither engine nor python3":
 				env = w.noPython(t, tc.env...)
 			}
-			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {shell, "-lc"}} {
+			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {filepath.Join(w.tools, "busybox"), "sh", "-c"}, {shell, "-lc"}} {
 				argv := append(append([]string{}, sh...), cmdline)
-				if sh[1] == "-lc" {
+				if sh[len(sh)-1] == "-lc" {
 					// A login shell may reset PATH from /etc/profile; the
 					// client hands the hook its own PATH, which we restore the
 					// way a profile-respecting setup would.
@@ -864,4 +884,114 @@ func TestStdinClosed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSourcedRowWithoutLauncher: a sourced row whose launcher file is
+// missing, empty or cut short (the client's shell reads it and returns)
+// still answers: pre-tool and pre-edit deny (exit 2 with the reason on
+// stderr; agy its deny JSON), other events end with exit 1, a non-blocking
+// error (Claude's Stop is not held). Under every shell a client may start.
+func TestSourcedRowWithoutLauncher(t *testing.T) {
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, damage := range []string{"missing", "empty", "cut short"} {
+		w := newWorld(t)
+		for _, p := range []string{templates.LauncherPath, templates.AgyLauncherPath} {
+			f := filepath.Join(w.repo, filepath.FromSlash(p))
+			body, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch damage {
+			case "missing":
+				err = os.Remove(f)
+			case "empty":
+				err = os.WriteFile(f, nil, 0o644)
+			default:
+				err = os.WriteFile(f, body[:len(body)/3], 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, r := range tbl.Rows {
+			if r.Client == "opencode" || r.Client == "lefthook" {
+				continue
+			}
+			cmdline, err := templates.RegistrationCommand(r.Client, r.Event)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir, env := w.repo, w.env("CLAUDE_PROJECT_DIR="+w.repo)
+			if r.Client == "agy" {
+				dir = filepath.Join(w.repo, filepath.FromSlash(templates.AgyPluginDir))
+			}
+			gating := r.Event == "pre-tool" || r.Event == "pre-edit"
+			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {filepath.Join(w.tools, "busybox"), "sh", "-c"}} {
+				res := run(t, dir, env, claudePre("ls"), append(append([]string{}, sh...), cmdline)...)
+				switch {
+				case gating && r.Client == "agy":
+					if res.exit != 0 || !strings.HasPrefix(res.stdout, `{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher]`) {
+						t.Errorf("%s launcher, %s %s via %s: exit %d stdout %q; want agy's deny", damage, r.Client, r.Event, sh[0], res.exit, res.stdout)
+					}
+				case gating:
+					if res.exit != 2 || !strings.Contains(res.stderr, "[BLOCKED BY hookwarden:launcher] the launcher ") {
+						t.Errorf("%s launcher, %s %s via %s: exit %d stderr %q; want a deny (exit 2)", damage, r.Client, r.Event, sh[0], res.exit, res.stderr)
+					}
+				default:
+					if res.exit != 1 || !strings.Contains(res.stderr, "could not be read; run hookwarden conform") {
+						t.Errorf("%s launcher, %s %s via %s: exit %d stderr %q; want exit 1 with the reason", damage, r.Client, r.Event, sh[0], res.exit, res.stderr)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEngineSignalDeath: a bounded engine (its listing cached) that dies of a
+// signal before answering. Where the launcher waits for it (claude, agy) the
+// call is denied in the client's dialect; for codex and gemini the client's
+// bash became the engine (exec, for speed: see hook.sh's common path), so
+// the client sees the signal itself, as the README states.
+func TestEngineSignalDeath(t *testing.T) {
+	// The sh launcher only: the Python launcher has no cached common path
+	// (its watchdog path is TestHangingEngine's).
+	for _, kind := range slices.DeleteFunc(slices.Clone(launcherKinds), func(k string) bool { return k == "python" }) {
+		t.Run(kind, func(t *testing.T) { engineSignalDeath(t, kind) })
+	}
+}
+
+func engineSignalDeath(t *testing.T, kind string) {
+	{
+		w := newWorld(t)
+		dir := filepath.Join(t.TempDir(), "eng")
+		os.MkdirAll(dir, 0o755)
+		bin := filepath.Join(dir, "hookwarden")
+		listing := strings.Join(allPairs(t), "' '")
+		script := "#!/bin/sh\nif [ \"$1\" = hook ] && [ $# -eq 1 ]; then printf '%s\\n' '" + listing + "' '@bounded'; exit 0; fi\nkill -KILL $$\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env := w.env("HOOKWARDEN_BIN=" + bin)
+		for _, tc := range []struct{ client, stdin string }{{"claude", claudePre("ls")}, {"agy", agyPre("ls")}, {"gemini", geminiPre("ls")}, {"codex", claudePre("ls")}} {
+			w.launcher(t, kind, env, tc.stdin, tc.client, "pre-tool") // probes and caches
+			r := w.launcher(t, kind, env, tc.stdin, tc.client, "pre-tool")
+			switch tc.client {
+			case "claude":
+				if r.exit != 2 || !strings.Contains(r.stderr, "ended on signal 9") {
+					t.Errorf("claude: exit %d stderr %q; want a deny naming the signal", r.exit, r.stderr)
+				}
+			case "agy":
+				if r.exit != 0 || !strings.HasPrefix(r.stdout, `{"decision":"deny"`) {
+					t.Errorf("agy: exit %d stdout %q; want a deny JSON", r.exit, r.stdout)
+				}
+			default:
+				if r.exit != -1 {
+					t.Errorf("%s: exit %d stderr %q; want the engine's own signal death (the shell exec'd it)", tc.client, r.exit, r.stderr)
+				}
+			}
+		}
+	}
 }

@@ -18,7 +18,9 @@ func EngineCommand(client, event string) (string, error) {
 // versions reached the launcher, newest first (git history of
 // templates/registration.go): 5b5a4c2 (2026-11-29) wrote `python3 -I -S …`,
 // 0f4dbc6 (2026-11-29) `python3 …` without -I -S; the POSIX sh launcher
-// (`sh … .hookwarden/hook.sh`, issue 16) replaced both. While a prefix is still
+// (`sh … .hookwarden/hook.sh`, issue 16) replaced both, and the sourced
+// forms (sourcedForm, 2026-12-01) replaced `sh …` for claude, codex, gemini
+// and agy. While a prefix is still
 // launcherPrefix's, the current form wins (adopt asks for the current form
 // first), so listing it here early is harmless.
 //
@@ -29,15 +31,17 @@ func EngineCommand(client, event string) (string, error) {
 func legacyLauncherPrefixes(client string) []string {
 	switch client {
 	case "claude":
-		return []string{`python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`}
+		return []string{`sh "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`, `python3 "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py"`}
 	case "codex":
-		return []string{`python3 -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`}
-	case "gemini", "opencode", "lefthook":
+		return []string{`sh -c 'd=$PWD; while [ -n "$d" ] && [ ! -f "$d/.hookwarden/hook.sh" ]; do d=${d%/*}; done; hw_self=$d/.hookwarden/hook.sh; . "$hw_self"' hookwarden`, `python3 -I -S "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`, `python3 "$(git rev-parse --show-toplevel)/.hookwarden/hook.py"`}
+	case "gemini":
+		return []string{`sh .hookwarden/hook.sh`, `python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
+	case "opencode", "lefthook":
 		return []string{`python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
 	case "copilot":
 		return nil // first rendered with the sh launcher
 	case "agy":
-		return []string{`python3 -I -S hook.py`, `python3 hook.py`}
+		return []string{`sh hook.sh`, `python3 -I -S hook.py`, `python3 hook.py`}
 	}
 	return nil
 }

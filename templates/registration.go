@@ -2,80 +2,119 @@ package templates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
-// launcherPrefix returns how client's hook runner reaches the launcher
-// (.hookwarden/hook.sh, run by sh so neither the file's mode nor a
-// noexec mount matters). Each form was checked against the client's bundle
-// and the real client on this machine (2026-11-29, a probe hook recording
-// argv, cwd and the parent shell, run through ../shared/e2e's mock):
+// launcherPath returns how client's hook runner names the launcher
+// (.hookwarden/hook.sh, read by the client's own shell, so neither the file's
+// mode nor a noexec mount matters), as a shell word, and whether the client
+// has a sourced form (lefthook and opencode do not: see launcherPrefix). Each
+// fact was checked against the client's bundle and the real client on this
+// machine (2026-11-29 and 2026-12-01, a probe hook recording argv, cwd and the
+// parent shell, run through ../shared/e2e's mock):
 //
-//   - claude (Claude Code 2.1.328): a command without `args` runs through a
-//     shell (bundle, the command hook schema's `args` description: "When
-//     absent, `command` runs through a shell (bash on POSIX, PowerShell on
-//     Windows without Git Bash)"; its `shell` description: "'bash' uses your
-//     $SHELL (bash/zsh/sh)"); measured here as `/bin/sh -c <command>` with
-//     cwd the project and CLAUDE_PROJECT_DIR set. The bundle also
-//     substitutes ${CLAUDE_PROJECT_DIR} textually in exec-form
-//     commands/args and rewrites it to ${env:CLAUDE_PROJECT_DIR} for
-//     PowerShell hooks, while a bare $CLAUDE_PROJECT_DIR draws a PowerShell
-//     warning — so the braced, double-quoted form is the portable one. The
-//     form is one simple command, which sh, bash and zsh all exec in place.
+//   - claude (Claude Code 2.1.328): a command without `args` runs through
+//     `/bin/sh -c <command>` on Linux and macOS whatever $SHELL is (bundle,
+//     the command hook runner: on a non-Windows host it spawns the command
+//     with `{shell: true}` and no `shell` override; the `shell` setting only
+//     selects PowerShell; measured `/bin/sh -c`), cwd the project and
+//     CLAUDE_PROJECT_DIR set. The bundle also substitutes
+//     ${CLAUDE_PROJECT_DIR} textually in exec-form commands/args and rewrites
+//     it to ${env:CLAUDE_PROJECT_DIR} for PowerShell hooks, while a bare
+//     $CLAUDE_PROJECT_DIR draws a PowerShell warning — so the braced,
+//     double-quoted form is the portable one.
 //   - codex (Codex CLI 0.169.0): hooks run as `/bin/bash -c <command>` with
 //     cwd the session's directory, which may be a subdirectory of the
 //     repository (measured: session in repo/sub, hook cwd repo/sub), and
 //     Codex exports no project variable (e2e README section 2: CODEX_HOME,
 //     CODEX_MANAGED_BY_NPM, CODEX_MANAGED_PACKAGE_ROOT only), so the command
-//     must find the repository itself. Earlier forms asked
-//     `git rev-parse --show-toplevel` (one more process, about 1.5 ms here);
-//     this one is `sh -c '<walk>' hookwarden codex EVENT`, whose script walks
-//     up from $PWD with shell builtins to the nearest directory holding
-//     .hookwarden/hook.sh (the governed root: adopt renders the launcher
-//     there) and sources the launcher into that same sh (hw_self names it,
-//     since $0 is then "hookwarden"): no process but one sh. It is one simple
-//     command, as clientjson.Owner requires of our forms. Codex's trust hash
-//     covers the command string (e2e README section 2), so changing this
-//     string needs re-trust (`hookwarden codex-trust`).
+//     walks up from $PWD with shell builtins to the nearest directory
+//     holding .hookwarden/hook.sh (the governed root: adopt renders the
+//     launcher there). Codex's trust hash covers the command string (e2e
+//     README section 2), so changing this string needs re-trust (`hookwarden
+//     codex-trust`).
 //   - gemini (Gemini CLI 0.61.0): hooks run as `bash -c <command>` (Windows:
 //     PowerShell -Command) with cwd the project directory (bundle
 //     executeCommandHook: spawn(shell, [...argsPrefix, command], {cwd:
 //     input.cwd}); measured cwd = project), so a relative path works;
 //     Gemini's own $GEMINI_PROJECT_DIR substitution is not needed.
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
-//     hooks.json (issue 4), where a byte-identical launcher copy lives.
-//   - opencode: the rendered plugin runs the launcher itself (node
-//     child_process.spawn of /bin/sh, no shell, no PATH lookup) with cwd the project
-//     (ctx.worktree or ctx.directory), so the path is relative.
-//   - lefthook: jobs run from the repository root (lefthook's default root).
-//   - copilot (GitHub Copilot CLI 1.0.102): a .github/hooks command runs
-//     through bash with cwd the git root, also when the session starts in a
-//     subdirectory (measured with a probe hook through the loopback model;
-//     changelog.json of the package: "Hook commands without an explicit
-//     `cwd` again run in the project root"), so the path is relative. The
-//     engine's cross-load check (engine/hook crossLoaded) looks for the
-//     `.hookwarden/hook.sh copilot EVENT` end of this form.
-func launcherPrefix(client string) (string, bool) {
+//     hooks.json (issue 4), where a byte-identical launcher copy lives; its
+//     shell is not recorded (/bin/sh -c assumed; the form is POSIX).
+func launcherPath(client string) (pre, path string, ok bool) {
 	switch client {
 	case "claude":
-		return `sh "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, true
+		return "", `"${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "codex":
-		return `sh -c 'd=$PWD; while [ -n "$d" ] && [ ! -f "$d/.hookwarden/hook.sh" ]; do d=${d%/*}; done; hw_self=$d/.hookwarden/hook.sh; . "$hw_self"' hookwarden`, true
-	case "gemini", "opencode", "lefthook", "copilot":
-		return `sh .hookwarden/hook.sh`, true
+		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
+	case "gemini":
+		return "", `.hookwarden/hook.sh`, true
 	case "agy":
-		return `sh hook.sh`, true
+		return "", `hook.sh`, true
+	}
+	return "", "", false
+}
+
+// launcherPrefix returns the words before "CLIENT EVENT" for the clients
+// that run the launcher as a program of its own: opencode's rendered plugin
+// runs it itself (node child_process.spawn of /bin/sh, no shell, no PATH
+// lookup, cwd the project: ctx.worktree or ctx.directory), and lefthook jobs
+// run from the repository root (lefthook's default root). copilot (GitHub
+// Copilot CLI 1.0.102): a .github/hooks command runs through bash with cwd
+// the git root, also when the session starts in a subdirectory (measured
+// with a probe hook through the loopback model; changelog.json of the
+// package: "Hook commands without an explicit `cwd` again run in the project
+// root"), so the path is relative; the engine's cross-load check
+// (engine/hook crossLoaded) looks for the `.hookwarden/hook.sh copilot
+// EVENT` end of this form, so it keeps it (not measured for issue 16).
+func launcherPrefix(client string) (string, bool) {
+	switch client {
+	case "opencode", "lefthook", "copilot":
+		return `sh .hookwarden/hook.sh`, true
 	}
 	return "", false
 }
 
+// sourcedForm returns the sourced registration command of (client, event):
+// the client's own shell sets hw_self to the launcher's path and the
+// positional parameters to the pair, then reads the launcher with `command .`
+// (POSIX `.` takes no arguments in dash, which ignores them, hence `set --`;
+// `command` keeps a file that cannot be read from ending the shell, so the
+// line after it runs). The launcher always exits, so that line runs only
+// when it could not be read, is empty or does not parse: pre-tool and
+// pre-edit then deny (exit 2 with the reason on stderr: a block for Claude
+// Code, Codex and Gemini CLI; agy's deny is its JSON decision), other events
+// end with exit 1 (a non-blocking error: Claude's Stop must not be held by
+// a missing file). One shell start less than running `sh hook.sh`: measured
+// in skewguard's BenchmarkRegisteredRow.
+func sourcedForm(client, event string) (string, bool) {
+	pre, path, ok := launcherPath(client)
+	if !ok {
+		return "", false
+	}
+	why := `hookwarden: the launcher $hw_self could not be read; run hookwarden conform`
+	var fail string
+	switch {
+	case event != "pre-tool" && event != "pre-edit":
+		fail = `echo "` + why + `" >&2; exit 1`
+	case client == "agy":
+		fail = `echo '{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher] the launcher could not be read; run hookwarden conform"}'; exit 0`
+	default:
+		fail = `echo "[BLOCKED BY hookwarden:launcher] ` + strings.TrimPrefix(why, "hookwarden: ") + `" >&2; exit 2`
+	}
+	return pre + `hw_self=` + path + `; set -- ` + client + ` ` + event + `; command . "$hw_self"; ` + fail, true
+}
+
 // RegistrationCommand returns the hook command string adopt writes into the
 // client's settings file (or, for agy, the plugin's hooks.json) for the
-// (client, event) row, e.g.
-// `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool`. It is
-// the one source of these strings; see launcherPrefix for the client facts
-// behind each form. It returns an error when (client, event) is not a row of
+// (client, event) row: for claude, codex, gemini and agy the sourced form
+// (sourcedForm), e.g. `hw_self="${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh";
+// set -- claude pre-tool; command . "$hw_self"; …`; for opencode and
+// lefthook `sh .hookwarden/hook.sh CLIENT EVENT`. It is the one source of
+// these strings; see launcherPath for the client facts behind each form. It
+// returns an error when (client, event) is not a row of
 // engine/registration.Default or the client has no registration form.
 func RegistrationCommand(client, event string) (string, error) {
 	t, err := registration.Default()
@@ -84,6 +123,9 @@ func RegistrationCommand(client, event string) (string, error) {
 	}
 	if _, ok := t.Lookup(client, event); !ok {
 		return "", fmt.Errorf("hookwarden: registration command: %s %s is not a served pair", client, event)
+	}
+	if cmd, ok := sourcedForm(client, event); ok {
+		return cmd, nil
 	}
 	prefix, ok := launcherPrefix(client)
 	if !ok {

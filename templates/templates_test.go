@@ -146,7 +146,10 @@ func TestHeaders(t *testing.T) {
 }
 
 // TestRegistrationCommand: every row has one command naming the launcher
-// and the pair; pairs that are not rows are errors.
+// and the pair, read by the client's own shell where the client starts one
+// (claude, codex, gemini, agy) and run by sh otherwise (opencode, lefthook,
+// copilot); the forms earlier
+// versions wrote are its legacy forms; pairs that are not rows are errors.
 func TestRegistrationCommand(t *testing.T) {
 	tbl, _ := registration.Default()
 	for _, r := range tbl.Rows {
@@ -155,25 +158,45 @@ func TestRegistrationCommand(t *testing.T) {
 			t.Errorf("%s %s: %v", r.Client, r.Event, err)
 			continue
 		}
-		if !strings.HasSuffix(cmd, "hook.sh"+tail(cmd, "hook.sh")) || !strings.HasSuffix(cmd, " "+r.Client+" "+r.Event) || strings.Contains(cmd, "python") || strings.Contains(cmd, "$(") {
-			t.Errorf("%s %s: %q does not run the sh launcher for the pair without a subprocess", r.Client, r.Event, cmd)
+		if strings.Contains(cmd, "python") || strings.Contains(cmd, "$(") || !strings.Contains(cmd, "hook.sh") {
+			t.Errorf("%s %s: %q does not run the sh launcher without a subprocess", r.Client, r.Event, cmd)
 		}
 		legacy, err := LegacyRegistrationCommands(r.Client, r.Event)
-		want := 2
-		if r.Client == "copilot" { // first rendered with the sh launcher: no earlier form
-			want = 0
+		if err != nil {
+			t.Errorf("%s %s: legacy forms: %v", r.Client, r.Event, err)
 		}
-		if err != nil || len(legacy) != want {
-			t.Errorf("%s %s: legacy forms %q %v", r.Client, r.Event, legacy, err)
+		py, wantPy := legacy, 2
+		switch r.Client {
+		case "opencode", "lefthook", "copilot":
+			if r.Client == "copilot" { // first rendered with the sh launcher: no earlier form
+				wantPy = 0
+			}
+			if cmd != "sh .hookwarden/hook.sh "+r.Client+" "+r.Event {
+				t.Errorf("%s %s: %q, want the launcher run by sh", r.Client, r.Event, cmd)
+			}
+		default:
+			gating := r.Event == "pre-tool" || r.Event == "pre-edit"
+			if !strings.HasPrefix(cmd, "hw_") || !strings.Contains(cmd, "; set -- "+r.Client+" "+r.Event+`; command . "$hw_self"; `) ||
+				gating && r.Client != "agy" && !strings.HasSuffix(cmd, ">&2; exit 2") || !gating && !strings.HasSuffix(cmd, ">&2; exit 1") {
+				t.Errorf("%s %s: %q is not the sourced form with its fail-closed tail", r.Client, r.Event, cmd)
+			}
+			if len(legacy) == 0 || !strings.HasPrefix(legacy[0], "sh ") || !strings.HasSuffix(legacy[0], " "+r.Client+" "+r.Event) {
+				t.Errorf("%s %s: the sh form written before the sourced form is not the first legacy form: %q", r.Client, r.Event, legacy)
+			} else {
+				py = legacy[1:]
+			}
 		}
-		for _, l := range legacy {
+		if len(py) != wantPy {
+			t.Errorf("%s %s: python legacy forms %q", r.Client, r.Event, py)
+		}
+		for _, l := range py {
 			if !strings.HasPrefix(l, "python3 ") || !strings.HasSuffix(l, "hook.py"+tail(l, "hook.py")) || !strings.HasSuffix(l, " "+r.Client+" "+r.Event) || l == cmd {
 				t.Errorf("%s %s: legacy form %q is not a python3 hook.py form of the pair", r.Client, r.Event, l)
 			}
 		}
 	}
-	if l, _ := LegacyRegistrationCommands("claude", "pre-tool"); len(l) == 0 || l[0] != `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool` {
-		t.Errorf("the form written until the sh launcher is not the first legacy form: %q", l)
+	if l, _ := LegacyRegistrationCommands("claude", "pre-tool"); len(l) < 2 || l[0] != `sh "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh" claude pre-tool` || l[1] != `python3 -I -S "${CLAUDE_PROJECT_DIR}/.hookwarden/hook.py" claude pre-tool` {
+		t.Errorf("the forms written until the sourced form are not the first legacy forms: %q", l)
 	}
 	for _, bad := range [][2]string{{"claude", "nope"}, {"vscode", "pre-tool"}, {"agy", "pre-edit"}, {"", ""}} {
 		if _, err := RegistrationCommand(bad[0], bad[1]); err == nil {

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,7 +268,13 @@ func (r *repoAudit) disabled(client, rel string, src []byte, all []clientjson.Fo
 	for _, name := range doc.HooksConfig.Disabled {
 		for _, h := range all {
 			if h.Claim.Ours() && h.Command == name {
-				enc, _ := json.Marshal(name)
+				// As the file spells it: json.Marshal would write > and &
+				// (the sourced rows' `>&2`) as \u003e and \u0026.
+				var buf bytes.Buffer
+				e := json.NewEncoder(&buf)
+				e.SetEscapeHTML(false)
+				e.Encode(name)
+				enc := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 				r.add(IDHooksDisabled, rel, lineOfKey(src, offsetOfKey(src, `"disabled"`), string(enc)), client, "", "hooksConfig.disabled names our hook command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed)", "remove the entry from hooksConfig.disabled in "+rel)
 				break
 			}

@@ -30,6 +30,23 @@ func commandPathProblem(cmd string) string {
 		if !ok {
 			return true
 		}
+		// An assignment's value is a path too (the sourced rows set
+		// hw_self to the launcher's path).
+		for _, a := range call.Assigns {
+			if a.Value == nil {
+				continue
+			}
+			raw := cmd[a.Value.Pos().Offset():a.Value.End().Offset()]
+			switch {
+			case backslashPath(raw):
+				why = "writes a path with backslashes"
+			case unquotedExpansionInPath(a.Value):
+				why = "uses an unquoted variable in a path (a directory name with a space splits it into two words)"
+			}
+			if why != "" {
+				return false
+			}
+		}
 		var prev *syntax.Word
 		for _, w := range call.Args {
 			raw := cmd[w.Pos().Offset():w.End().Offset()]

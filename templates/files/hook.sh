@@ -1,6 +1,12 @@
 # hookwarden skew-guard launcher (rendered; do not edit by hand).
 #
-# Every hook registration hookwarden writes on Linux and macOS calls this file:
+# Every hook registration hookwarden writes on Linux and macOS reads this
+# file into the shell the client already starts (templates.RegistrationCommand):
+#
+#     hw_self=.hookwarden/hook.sh; set -- CLIENT EVENT; command . "$hw_self"; <fail closed>
+#
+# or runs it as a program (the opencode plugin, lefthook, rows written
+# before the sourced form):
 #
 #     /bin/sh .hookwarden/hook.sh CLIENT EVENT       (the client's payload on stdin)
 #
@@ -18,18 +24,22 @@
 # binary; a candidate is never skipped because of the cache. The call goes to
 # the first candidate serving the pair; stdin, stdout, stderr and the exit
 # code pass through unchanged. An engine that declared itself bounded (it
-# answers within the row's budget by itself) runs as a plain child; any other
+# answers within the row's budget by itself) runs as a plain child (for codex
+# and gemini the shell execs it: see the common path below); any other
 # engine runs under a watchdog that ends it at the row's deadline.
 #
 # No candidate serves the pair: pre-tool runs the standalone interceptor
 # (.hookwarden/interceptor.py, python3) under the watchdog and says so on
 # stderr; without python3 it denies and says what to install. Other events
 # are a stated skip in the client's dialect. An engine or interceptor that
-# does not answer by the deadline, or dies of a signal, gets a fail-closed
-# answer: deny for pre-tool and pre-edit, a stated skip otherwise. Malformed
-# arguments exit 2.
+# does not answer by the deadline, or dies of a signal (except an exec'd
+# engine), gets a fail-closed answer: deny for pre-tool and pre-edit, a stated
+# skip otherwise. Malformed arguments exit 2. Every variable is hw_-prefixed
+# and set before it is read, so a client environment holding such names
+# changes nothing.
 
 set -f
+hw_first_bin=
 hw_rows='__HOOKWARDEN_ROWS__'
 hw_skip='__HOOKWARDEN_SKIP_PREFIX__'
 hw_probe_ms=__HOOKWARDEN_PROBE_MS__
@@ -86,8 +96,8 @@ hw_event=$2
 hw_t=${hw_rows#*";$1/$2="}
 hw_deadline_ms=${hw_t%%;*}
 
-# This file: $0, or hw_self when Codex's row sourced it into its `sh -c`
-# (templates.RegistrationCommand; $0 is then "hookwarden"). The repository:
+# This file: $0 when run as a program, else hw_self, which the sourced row
+# sets (templates.RegistrationCommand; $0 is then the client's shell). The repository:
 # the nearest directory at or above this file's directory holding a
 # .hookwarden directory.
 case $0 in
@@ -156,7 +166,13 @@ if ! { true 4<&0; } 2>/dev/null; then exec 0</dev/null; fi
 # The common path: the first candidate's cached listing holds the pair and
 # says the engine is bounded, so the engine runs as a plain child and no
 # other process starts. Everything after this block is read only when it is
-# not taken.
+# not taken. For codex and gemini, whose rows run in bash, the shell
+# becomes the engine (exec): bash's fork and wait cost about as much as the
+# rest of the row (skewguard's BenchmarkRegisteredRow), and the answer a
+# waiting shell adds, a deny when the engine dies of a signal, guards only
+# against a kill aimed at the engine alone (the engine reports its own
+# crashes with exit 2; a process that can signal it can as well stop it or
+# kill this shell). For the other clients a signal death is still a deny.
 if [ -n "${HOOKWARDEN_BIN-}" ]; then
 	case $HOOKWARDEN_BIN in /*) hw_bin=$HOOKWARDEN_BIN ;; *) hw_bin=$PWD/$HOOKWARDEN_BIN ;; esac
 	hw_label=bin
@@ -166,6 +182,7 @@ else
 	hw_label=path
 fi
 if [ -n "$hw_bin" ] && hw_cached "$hw_label" "$hw_bin" && [ "$hw_bounded" = bounded ]; then
+	case $hw_client in codex | gemini) exec "$hw_bin" hook "$hw_client" "$hw_event" ;; esac
 	"$hw_bin" hook "$hw_client" "$hw_event"
 	hw_rc=$?
 	if [ "$hw_rc" -gt 128 ]; then

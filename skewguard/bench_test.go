@@ -143,7 +143,7 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 // the medians (row-ms, direct-ms) and their ratio (the issue 16 target: at
 // most 2.0 for every client).
 //
-//	go test ./skewguard -run '^$' -bench BenchmarkRegisteredRow -benchtime 200x
+//	go test ./skewguard -run '^$' -bench BenchmarkRegisteredRow -benchtime 300x -count 3
 func BenchmarkRegisteredRow(b *testing.B) {
 	w := newWorld(b)
 	bin := realEngine(b)

@@ -770,7 +770,7 @@ func TestRegistrationStrings(t *testing.T) {
 					}
 					continue
 				}
-				if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || (tc.client != "agy" && !strings.Contains(r.stderr, "git-no-verify")) {
+				if r.exit != tc.wantExit || !strings.HasPrefix(r.stdout, tc.wantOut) || !strings.Contains(r.stderr+r.stdout, "git-no-verify") {
 					t.Errorf("%s via %s (%s): %q → exit %d stdout %q stderr %q; want exit %d and the no-verify deny", tc.client, strings.Join(sh, " "), setup, cmdline, r.exit, r.stdout, r.stderr, tc.wantExit)
 				}
 				if setup == "no engine" && tc.client != "agy" && !strings.Contains(r.stderr, "standalone interceptor") {

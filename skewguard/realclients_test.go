@@ -82,7 +82,10 @@ func TestRealClients(t *testing.T) {
 // its 2 s timeout. With "onFailure": "block" (as adopt writes it on our
 // pre-tool and pre-edit rows) each blocks the harmless Bash call; without it
 // (the control) each lets the call through, which is why the field is
-// written. Needs HOOKWARDEN_CLIENTS_DIR, like TestRealClients.
+// written. The sourced row (templates.RegistrationCommand) whose launcher
+// file is missing blocks the call with or without the field: its own last
+// statements answer exit 2. Needs HOOKWARDEN_CLIENTS_DIR, like
+// TestRealClients.
 func TestRealClaudeOnFailure(t *testing.T) {
 	e2eDir := e2eHarness(t)
 	driver, _ := filepath.Abs("../testdata/templates/e2e_onfailure.py")
@@ -91,10 +94,20 @@ func TestRealClaudeOnFailure(t *testing.T) {
 	}
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
-	for _, tc := range []struct{ name, command, timeout string }{
-		{"launcher missing", `"${CLAUDE_PROJECT_DIR}/.hookwarden/missing.sh" claude pre-tool`, "15"},
-		{"launcher crashes", `kill -SEGV $$`, "15"},
-		{"launcher sleeps past its timeout", `sleep 30`, "2"},
+	row, err := templates.RegistrationCommand("claude", "pre-tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, command, timeout string
+		rowDenies              bool // the row itself answers exit 2, onFailure or not
+	}{
+		{"launcher missing", `"${CLAUDE_PROJECT_DIR}/.hookwarden/missing.sh" claude pre-tool`, "15", false},
+		{"launcher crashes", `kill -SEGV $$`, "15", false},
+		{"launcher sleeps past its timeout", `sleep 30`, "2", false},
+		// The sourced row whose launcher file is missing: its last
+		// statements deny (exit 2), so the call is blocked either way.
+		{"sourced row, launcher missing", strings.Replace(row, "/.hookwarden/hook.sh", "/.hookwarden/missing.sh", 1), "15", true},
 	} {
 		for _, onFailure := range []string{"block", "-"} {
 			wg.Add(1)
@@ -117,7 +130,7 @@ func TestRealClaudeOnFailure(t *testing.T) {
 					return
 				}
 				t.Logf("%s, onFailure %s: rc %d, %.1f s, tool ran %v", tc.name, onFailure, r.RC, r.Seconds, r.ToolRan)
-				if want := onFailure == "-"; r.RC != 0 || r.ToolRan != want {
+				if want := onFailure == "-" && !tc.rowDenies; r.RC != 0 || r.ToolRan != want {
 					t.Errorf("%s, onFailure %s: rc %d, the Bash call ran: %v, want %v", tc.name, onFailure, r.RC, r.ToolRan, want)
 				}
 			}()

@@ -52,7 +52,9 @@ func launcherPath(client string) (pre, path string, ok bool) {
 	case "gemini":
 		return "", `.hookwarden/hook.sh`, true
 	case "agy":
-		return "", `hook.sh`, true
+		// "./": `.` looks a name without a slash up on PATH, not in the
+		// current directory (POSIX; dash does only that).
+		return "", `./hook.sh`, true
 	}
 	return "", "", false
 }

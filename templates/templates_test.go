@@ -180,6 +180,11 @@ func TestRegistrationCommand(t *testing.T) {
 				gating && r.Client != "agy" && !strings.HasSuffix(cmd, ">&2; exit 2") || !gating && !strings.HasSuffix(cmd, ">&2; exit 1") {
 				t.Errorf("%s %s: %q is not the sourced form with its fail-closed tail", r.Client, r.Event, cmd)
 			}
+			// `.` looks a name without a slash up on PATH (dash: only
+			// there), so the launcher's path must hold one (agy's did not).
+			if self := strings.SplitN(strings.SplitN(cmd, "hw_self=", 2)[1], ";", 2)[0]; !strings.Contains(self, "/") {
+				t.Errorf("%s %s: hw_self=%s has no slash: `.` would search PATH for it", r.Client, r.Event, self)
+			}
 			if len(legacy) == 0 || !strings.HasPrefix(legacy[0], "sh ") || !strings.HasSuffix(legacy[0], " "+r.Client+" "+r.Event) {
 				t.Errorf("%s %s: the sh form written before the sourced form is not the first legacy form: %q", r.Client, r.Event, legacy)
 			} else {

@@ -917,12 +917,12 @@ func TestSourcedRowWithoutLauncher(t *testing.T) {
 			}
 		}
 		for _, r := range tbl.Rows {
-			if r.Client == "opencode" || r.Client == "lefthook" {
-				continue
-			}
 			cmdline, err := templates.RegistrationCommand(r.Client, r.Event)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !strings.HasPrefix(cmdline, "hw_") { // run as a program (opencode, lefthook, copilot)
+				continue
 			}
 			dir, env := w.repo, w.env("CLAUDE_PROJECT_DIR="+w.repo)
 			if r.Client == "agy" {

@@ -67,7 +67,7 @@ var spawnRules = map[string]spawnRule{
 	// (templates.launcherPrefix's doc comment: a probe hook recording argv,
 	// cwd and the parent shell through ../shared/e2e's mock, 2026-11-29).
 	"claude": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: claudeEnv,
-		source: "Claude Code 2.1.328: /bin/sh -c, cwd the project, CLAUDE_PROJECT_DIR (measured, templates.launcherPrefix)"},
+		source: "Claude Code 2.1.328: /bin/sh -c, cwd the project, CLAUDE_PROJECT_DIR (measured, templates.launcherPath)"},
 	// Codex CLI 0.169.0: /bin/bash -c with cwd the session's directory, no
 	// project variable (measured; ../shared/e2e/README.md section 2).
 	"codex": {shell: []string{"/bin/bash", "-c"}, dir: atStart,

@@ -170,8 +170,8 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool"},
 			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`}},
 		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
-			m.edit(t, ".claude/settings.json", `claude pre-tool"`, `claude pre-tool --lax"`)
-			m.edit(t, ".gemini/settings.json", `"sh .hookwarden/hook.sh gemini pre-tool"`, `"true"`)
+			m.edit(t, ".claude/settings.json", `set -- claude pre-tool;`, `set -- claude pre-tool --lax;`)
+			m.edit(t, ".gemini/settings.json", `set -- gemini pre-tool;`, `set -- gemini pre-tool; exit 0;`)
 		}, broken: []string{"claude pre-tool", "gemini pre-tool"},
 			problem: map[string]string{"claude pre-tool": "not by git-no-verify", "gemini pre-tool": "no handler of ours fires"}},
 	}

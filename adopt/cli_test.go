@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCLI runs the built binary: exit codes (0 ok, 1 a failed repository or
@@ -132,5 +134,79 @@ func TestCLI(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 2 {
 			t.Fatalf("%s --fleet '' in a repository: %v, want exit 2\n%s", verb, err, out)
 		}
+	}
+}
+
+// TestConformCheck runs `conform --check` (issue 22): exit 0 and no diff
+// on a repository conform would leave as it is; exit 1, the diff of each
+// change and a line on stderr when conform would change it (here a row
+// removed by hand); nothing written either way; exit 1 for a repository
+// that fails, 2 for a usage error, as audit.
+func TestConformCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := buildBinary(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	makeRepo(t, repo, true, nil, nil)
+	env := append(os.Environ(), "CODEX_HOME="+t.TempDir())
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return so.String(), se.String(), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return so.String(), se.String(), 0
+	}
+	if _, errOut, code := run("adopt", repo); code != 0 {
+		t.Fatalf("adopt: exit %d\n%s", code, errOut)
+	}
+	if out, errOut, code := run("conform", "--check", repo); code != 0 || strings.Contains(out, "+++ ") || errOut != "" {
+		t.Fatalf("conform --check on a freshly adopted repository: exit %d, want 0 and no diff\n%s\n%s", code, out, errOut)
+	}
+	settingsPath := filepath.Join(repo, ".claude", "settings.json")
+	before, err := os.ReadFile(settingsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drop our rows from Claude's file: what conform repairs.
+	if err := os.WriteFile(settingsPath, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap := tree(t, repo)
+	out, errOut, code := run("conform", repo, "--check")
+	if code != 1 || !strings.Contains(out, "--- a/.claude/settings.json\n+++ b/.claude/settings.json\n") || !strings.Contains(errOut, "conform --check: 1 of 1 repositories are not as conform would leave them") {
+		t.Fatalf("conform --check on a drifted repository: exit %d, want 1 with the settings diff\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "(dry run) "+repo+": changed") {
+		t.Fatalf("conform --check does not report the repository as one conform would change:\n%s", out)
+	}
+	if diff := cmp.Diff(snap, tree(t, repo)); diff != "" {
+		t.Fatalf("conform --check wrote into the repository:\n%s", diff)
+	}
+	if _, _, code := run("conform", repo); code != 0 {
+		t.Fatalf("conform: exit %d", code)
+	}
+	if after, _ := os.ReadFile(settingsPath); !strings.Contains(string(after), "hookwarden") || len(after) == 0 {
+		t.Fatalf("conform did not restore our rows: %s (was %s)", after, before)
+	}
+	if _, _, code := run("conform", "--check", repo); code != 0 {
+		t.Fatalf("conform --check after conform: exit %d, want 0", code)
+	}
+	// A repository conform cannot plan fails the check (exit 1), as it
+	// fails conform; a usage error stays 2.
+	broken := filepath.Join(t.TempDir(), "broken")
+	makeRepo(t, broken, true, map[string]string{ManifestFile: "version: 1\n", ".gitignore": "# END hookwarden\n"}, nil)
+	if out, _, code := run("conform", "--check", broken); code != 1 {
+		t.Fatalf("conform --check on a repository conform fails on: exit %d, want 1\n%s", code, out)
+	}
+	if _, _, code := run("conform", "--check", "--diff=some", repo); code != 2 {
+		t.Fatalf("conform --check --diff=some: exit %d, want 2", code)
 	}
 }

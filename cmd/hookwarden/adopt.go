@@ -44,7 +44,8 @@ func adoptCommand() *cli.Command {
 
 // runFleet is the shared action of adopt and conform: flags to Options, the
 // run, the report, the exit code (0 ok, 1 a repository failed or, for
-// conform --strict, was not governed, 2 usage).
+// conform --strict, was not governed, or, for conform --check, would
+// change; 2 usage).
 func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	paths := c.Args().Slice()
 	if d := c.String("diff"); d != "settings" && d != "all" {
@@ -66,10 +67,14 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	} else if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	// conform --check is conform's dry run with a verdict: the diffs of
+	// what it would change, exit 1 when anything would (as audit exits 1
+	// on a finding).
+	check := verb == "conform" && c.Bool("check")
 	opts := adopt.Options{
 		Decline: splitList(c.StringSlice("decline")),
 		Force:   c.Bool("force"),
-		DryRun:  c.Bool("dry-run"),
+		DryRun:  c.Bool("dry-run") || check,
 		Jobs:    c.Int("jobs"),
 	}
 	if verb == "adopt" && c.IsSet("clients") {
@@ -114,6 +119,9 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	// Each error is in the report on stdout, once; stderr repeats nothing.
 	if interrupted {
 		return cli.Exit("hookwarden: "+verb+": interrupted; rerun to finish", 130)
+	}
+	if check && rep.Summary.Changed > 0 {
+		return cli.Exit(fmt.Sprintf("hookwarden: conform --check: %d of %d repositories are not as conform would leave them; run hookwarden conform on them", rep.Summary.Changed, rep.Summary.Repositories), 1)
 	}
 	if rep.Failed() || (verb == "conform" && c.Bool("strict") && rep.Summary.NotGoverned > 0) {
 		return cli.Exit("", 1)

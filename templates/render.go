@@ -130,9 +130,9 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 		SkipPrefix:       dialect.SkipPrefix,
 		LefthookAllow:    dialect.LefthookAllowMarker,
 		PreTool:          map[string]preToolData{},
-		InvalidInput:     "[BLOCKED BY hookwarden:" + verdict.RuleInvalidInput + "] hookwarden could not decode the %s pre-tool payload: %s; the call is refused because it was not judged",
-		UnreadableInput:  "[BLOCKED BY hookwarden:" + verdict.RuleInvalidInput + "] hookwarden could not read the %s pre-tool payload: %s; the call is refused because it was not judged",
-		UnjudgedTool:     "%s pre-tool judges only tools matching %s; this call is for another tool",
+		InvalidInput:     verdict.InvalidInputReason("decode", "%s", "pre-tool", "%s"),
+		UnreadableInput:  verdict.InvalidInputReason("read", "%s", "pre-tool", "%s"),
+		UnjudgedTool:     dialect.UnjudgedTool("%s", "pre-tool", "%s"),
 	}
 	for _, r := range policy.TextRules() {
 		req := r.Requires

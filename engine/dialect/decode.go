@@ -191,7 +191,16 @@ func literalAlternation(m string) (names []string, ok bool) {
 }
 
 func unjudgedTool(row registration.Row) string {
-	return fmt.Sprintf("%s %s judges only tools matching %s; this call is for another tool", row.Client, row.Event, row.Matcher)
+	return UnjudgedTool(row.Client, row.Event, row.Matcher)
+}
+
+// UnjudgedTool returns the stated-skip reason for a call of a tool the row
+// of client's event does not judge (its matcher, matcher, does not match the
+// tool): "<client> <event> judges only tools matching <matcher>; this call
+// is for another tool". Payload.Unjudged holds it; templates renders it, with
+// "%s" for client and matcher, into the standalone interceptor.
+func UnjudgedTool(client, event, matcher string) string {
+	return client + " " + event + " judges only tools matching " + matcher + "; this call is for another tool"
 }
 
 func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {

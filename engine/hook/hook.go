@@ -298,6 +298,13 @@ func deny(rule, format string, args ...any) verdict.Verdict {
 		"[BLOCKED BY hookwarden:"+rule+"] "+fmt.Sprintf(format, args...), false))}
 }
 
+// invalidInput is the deny for row's payload that could not be read (verb
+// "read") or decoded ("decode"): verdict.InvalidInputReason naming err.
+func invalidInput(verb string, row registration.Row, err error) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleInvalidInput, Reason: verdict.Cap(verdict.EscapeControls(
+		verdict.InvalidInputReason(verb, row.Client, row.Event, err.Error()), false))}
+}
+
 func skip(format string, args ...any) verdict.Verdict {
 	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.Cap(verdict.EscapeControls(fmt.Sprintf(format, args...), false))}
 }
@@ -326,7 +333,7 @@ func readStdin(req Request, deadline time.Time) ([]byte, error) {
 func recordCall(req Request, row registration.Row, dir string, deadline time.Time) verdict.Verdict {
 	data, err := readStdin(req, deadline)
 	if err != nil {
-		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
+		return invalidInput("read", row, err)
 	}
 	now := time.Now
 	if req.Now != nil {
@@ -345,7 +352,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	}
 	data, err := readStdin(req, deadline)
 	if err != nil {
-		return deny(RuleInvalidInput, "hookwarden could not read the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
+		return invalidInput("read", row, err)
 	}
 	p, err := dialect.Decode(row, data)
 	if err != nil {
@@ -353,7 +360,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 			repeated, _ := dialect.StopFlag(row, data)
 			cs.repeated.Store(repeated)
 		}
-		return deny(RuleInvalidInput, "hookwarden could not decode the %s %s payload: %v; the call is refused because it was not judged", row.Client, row.Event, err)
+		return invalidInput("decode", row, err)
 	}
 	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
 	cs.caller.Store(&p.Caller)

@@ -57,6 +57,19 @@ func (k Kind) String() string {
 // engine and what templates render cannot drift apart.
 const RuleInvalidInput = "invalid-input"
 
+// InvalidInputReason returns the reason of the invalid-input deny for a
+// payload of client's event that could not be read (verb "read") or decoded
+// (verb "decode"), problem saying why: "[BLOCKED BY hookwarden:invalid-input]
+// hookwarden could not <verb> the <client> <event> payload: <problem>; the
+// call is refused because it was not judged". The engine's dispatcher
+// answers it; templates renders it, with "%s" for client and problem, into
+// the standalone interceptor, so the two say the same words. The result is
+// neither escaped nor capped (Cap, EscapeControls).
+func InvalidInputReason(verb, client, event, problem string) string {
+	return "[BLOCKED BY hookwarden:" + RuleInvalidInput + "] hookwarden could not " + verb + " the " +
+		client + " " + event + " payload: " + problem + "; the call is refused because it was not judged"
+}
+
 // MaxReasonBytes caps every reason the engine emits (DESIGN.md conventions).
 const MaxReasonBytes = policy.MaxReasonBytes
 

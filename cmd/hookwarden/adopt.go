@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/adopt/branchcommit"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -27,6 +28,8 @@ func fleetFlags() []cli.Flag {
 		&cli.StringFlag{Name: "fleet", Usage: "process every repository below `DIR` (directories holding .git)"},
 		&cli.IntFlag{Name: "depth", Value: 1, Usage: "with --fleet, look this many directory levels below DIR"},
 		&cli.IntFlag{Name: "jobs", Usage: "repositories processed at once", DefaultText: "the CPU count"},
+		&cli.BoolFlag{Name: "commit", Usage: "put each repository's change on a new branch as one commit (a temporary worktree: the work tree, index and current branch are not touched; dirty repositories and detached HEADs are skipped; nothing is pushed) and print the command that opens its pull request"},
+		&cli.StringFlag{Name: "branch", Usage: "with --commit, the branch to create in each repository", DefaultText: "hookwarden/VERB"},
 	}
 }
 
@@ -67,6 +70,14 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	} else if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	if c.IsSet("branch") && !c.Bool("commit") {
+		return cli.Exit("hookwarden: "+verb+": --branch needs --commit", 2)
+	}
+	if c.Bool("commit") {
+		if c.Bool("dry-run") || c.Bool("check") {
+			return cli.Exit("hookwarden: "+verb+": --commit writes a branch; drop --dry-run/--check (or drop --commit to see the change)", 2)
+		}
+	}
 	// conform --check is conform's dry run with a verdict: the diffs of
 	// what it would change, exit 1 when anything would (as audit exits 1
 	// on a finding).
@@ -85,6 +96,9 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if c.Bool("commit") {
+		return runCommit(ctx, c, verb, paths, opts)
+	}
 	var rep *adopt.Report
 	var err error
 	if verb == "adopt" {
@@ -124,6 +138,36 @@ func runFleet(ctx context.Context, c *cli.Command, verb string) error {
 		return cli.Exit(fmt.Sprintf("hookwarden: conform --check: %d of %d repositories are not as conform would leave them; run hookwarden conform on them", rep.Summary.Changed, rep.Summary.Repositories), 1)
 	}
 	if rep.Failed() || (verb == "conform" && c.Bool("strict") && rep.Summary.NotGoverned > 0) {
+		return cli.Exit("", 1)
+	}
+	return nil
+}
+
+// runCommit is adopt/conform --commit (adopt/branchcommit): the exit code
+// is 0 when every repository was committed, unchanged, skipped with its
+// reason or not governed, 1 when one failed (2 usage, 130 interrupted).
+func runCommit(ctx context.Context, c *cli.Command, verb string, paths []string, opts adopt.Options) error {
+	branch := c.String("branch")
+	if !c.IsSet("branch") {
+		branch = "hookwarden/" + verb
+	}
+	opts.Progress = nil
+	rep, err := branchcommit.Run(ctx, verb, paths, branchcommit.Options{Branch: branch, Jobs: opts.Jobs, Run: opts})
+	if err != nil {
+		return cli.Exit("hookwarden: "+verb+": "+err.Error(), 2)
+	}
+	if c.Bool("json") {
+		err = rep.WriteJSON(os.Stdout)
+	} else {
+		err = rep.WriteText(os.Stdout)
+	}
+	if err != nil {
+		return cli.Exit("hookwarden: "+verb+": writing the report: "+err.Error(), 1)
+	}
+	if ctx.Err() != nil {
+		return cli.Exit("hookwarden: "+verb+": interrupted; rerun to finish (a repository whose branch exists is skipped)", 130)
+	}
+	if rep.Failed() {
 		return cli.Exit("", 1)
 	}
 	return nil

@@ -112,6 +112,18 @@ type Receipt struct {
 	Transcript string `json:"transcript_path,omitempty"`
 }
 
+// AppendReceipt is appendReceipt for the MCP route's proxy
+// (engine/mcpproxy): one receipt line in the file HOOKWARDEN_HOOK_RECEIPTS
+// names.
+func AppendReceipt(e Env, r Receipt) error { return appendReceipt(e, r) }
+
+// RunMatcher returns the matcher of the run's table HOOKWARDEN_HOOK_TABLE
+// names (this account's 0600 file), or a *Failure.
+func RunMatcher(e Env) (*Matcher, error) {
+	m, _, err := loadRunTable(e)
+	return m, err
+}
+
 // appendReceipt appends one JSON line to the receipts file, which must
 // already exist as this account's 0600 regular file (spawn exec creates
 // it); it is opened without following a link and non-blocking.

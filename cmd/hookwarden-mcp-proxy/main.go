@@ -1,0 +1,53 @@
+// Command hookwarden-mcp-proxy is the redaction entry's MCP route (issue
+// 18): `hookwarden-mcp-proxy --engine claude --server NAME --mcp-config
+// FILE`, the stdio MCP server `spawn exec` puts in the engine's MCP
+// configuration for each of the caller's servers; the logic is
+// engine/mcpproxy's. It is a binary of its own, installed beside
+// hookwarden, because the MCP SDK links encoding/gob, net/http and a JSON
+// Schema validator whose initialisation every hook process would pay
+// (cmd/hookwarden's TestBinaryImports bans encoding/gob; measured with
+// GODEBUG=inittrace=1 on 2026-12-01: +0.6 ms median per process and a
+// binary 9 MB larger). Exit 0 when the session ends, 1 when the proxy
+// cannot serve (no table, no configuration, an unreachable upstream), 2 on
+// a usage error; diagnostics on stderr never hold a table value.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/hookwarden/hookwarden/engine/mcpproxy"
+	"github.com/hookwarden/hookwarden/engine/redact"
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
+)
+
+func main() {
+	fs := flag.NewFlagSet("hookwarden-mcp-proxy", flag.ContinueOnError)
+	engine := fs.String("engine", "", "claude or codex")
+	server := fs.String("server", "", "the server's name in the run's proxy configuration")
+	config := fs.String("mcp-config", "", `the run's proxy configuration {"version":1,"servers":{…}} (absolute, mode 0600)`)
+	version := fs.Bool("version", false, "print the version")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if *version {
+		fmt.Println("hookwarden-mcp-proxy", buildinfo.Version)
+		return
+	}
+	if !slices.Contains([]string{"claude", "codex"}, *engine) || *server == "" || *config == "" || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy: usage: hookwarden-mcp-proxy --engine claude|codex --server NAME --mcp-config FILE")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := redact.Env{Engine: *engine, Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := mcpproxy.Run(ctx, e, *server, *config, buildinfo.Version); err != nil {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy:", err)
+		os.Exit(1)
+	}
+}

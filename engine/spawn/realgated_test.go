@@ -121,28 +121,8 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	// the tool_use ids and results as the model received them
 	results := map[string]string{}
 	calls := map[string]string{}
-	for _, body := range strings.Split(model.log(), "\n") {
-		var req struct {
-			Messages []struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"messages"`
-		}
-		json.Unmarshal([]byte(body), &req)
-		for _, m := range req.Messages {
-			var items []map[string]any
-			if json.Unmarshal(m.Content, &items) != nil {
-				continue
-			}
-			for _, it := range items {
-				switch it["type"] {
-				case "tool_use":
-					calls[it["id"].(string)] = it["name"].(string)
-				case "tool_result":
-					c, _ := json.Marshal(it["content"])
-					results[it["tool_use_id"].(string)] = string(c)
-				}
-			}
-		}
+	for _, c := range modelCalls(model.log()) {
+		calls[c.ID], results[c.ID] = c.Tool, c.Result
 	}
 	seenAll := true
 	ids := make([]string, 0, len(calls))

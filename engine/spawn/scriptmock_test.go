@@ -118,3 +118,70 @@ func (m *scriptedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sse("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]int{"output_tokens": 5}})
 	sse("message_stop", map[string]any{"type": "message_stop"})
 }
+
+// modelCall is one tool call as the model server saw it: the id the
+// scripted model gave it, the tool, and the text of the result the engine
+// sent back (every text item of the tool_result joined; "" when none came).
+type modelCall struct{ ID, Tool, Result string }
+
+// modelCalls returns the tool calls in a request log (one Anthropic
+// Messages request body per line, as scriptedModel.log returns it) in the
+// order they first appear, each with its result.
+func modelCalls(log string) []modelCall {
+	var calls []modelCall
+	at := map[string]int{}
+	for _, body := range strings.Split(log, "\n") {
+		var req struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if json.Unmarshal([]byte(body), &req) != nil {
+			continue
+		}
+		for _, m := range req.Messages {
+			var items []struct {
+				Type      string          `json:"type"`
+				ID        string          `json:"id"`
+				Name      string          `json:"name"`
+				ToolUseID string          `json:"tool_use_id"`
+				Content   json.RawMessage `json:"content"`
+			}
+			if json.Unmarshal(m.Content, &items) != nil {
+				continue
+			}
+			for _, it := range items {
+				switch it.Type {
+				case "tool_use":
+					if _, ok := at[it.ID]; !ok {
+						at[it.ID] = len(calls)
+						calls = append(calls, modelCall{ID: it.ID, Tool: it.Name})
+					}
+				case "tool_result":
+					if i, ok := at[it.ToolUseID]; ok {
+						calls[i].Result = resultText(it.Content)
+					}
+				}
+			}
+		}
+	}
+	return calls
+}
+
+// resultText is a tool_result's content as text: a string as it is, a list
+// of content blocks as their text fields joined by newlines.
+func resultText(c json.RawMessage) string {
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(c, &blocks)
+	var parts []string
+	for _, b := range blocks {
+		parts = append(parts, b.Text)
+	}
+	return strings.Join(parts, "\n")
+}

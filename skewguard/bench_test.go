@@ -1,4 +1,4 @@
-package skewguard
+package skewguard_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -32,7 +33,7 @@ func benchRun(b *testing.B, dir string, env []string, stdin string, argv ...stri
 }
 
 // rowSpawn is one client's registered pre-tool row as the benchmark runs
-// it: the client's spawn (Spawn, the one table of how each client runs a
+// it: the client's spawn (skewguard.Spawn, the one table of how each client runs a
 // row; sources there) with the session started in a subdirectory, the
 // argv resolved against the benchmark's PATH, and the payload.
 type rowSpawn struct {
@@ -57,7 +58,7 @@ func rowSpawns(b *testing.B, w *world) []rowSpawn {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sp, err := Spawn(c.client, "pre-tool", w.repo, sub)
+		sp, err := skewguard.Spawn(c.client, "pre-tool", w.repo, sub)
 		if err != nil {
 			b.Fatal(err)
 		}

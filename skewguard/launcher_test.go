@@ -1,4 +1,4 @@
-package skewguard
+package skewguard_test
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -352,17 +353,17 @@ func TestCurrentEngine(t *testing.T) {
 
 // TestBoundedListing: asked the way the sh launcher asks, the real engine
 // adds the bounded marker to its listing; asked plainly it does not, so the
-// Python launcher and ParseListing keep reading it.
+// Python launcher and parseListing keep reading it.
 func TestBoundedListing(t *testing.T) {
 	bin := realEngine(t)
 	w := newWorld(t)
 	plain := run(t, w.repo, w.env(), "", bin, "hook")
-	if _, err := ParseListing([]byte(plain.stdout)); err != nil || strings.Contains(plain.stdout, BoundedMarker) {
+	if _, err := parseListing([]byte(plain.stdout)); err != nil || strings.Contains(plain.stdout, skewguard.BoundedMarker) {
 		t.Errorf("plain listing %q: %v", plain.stdout, err)
 	}
-	asked := run(t, w.repo, w.env(ListingEnv+"="+ListingLauncher), "", bin, "hook")
-	if asked.stdout != plain.stdout+BoundedMarker+"\n" {
-		t.Errorf("listing asked by the launcher: %q, want the plain listing and %q", asked.stdout, BoundedMarker)
+	asked := run(t, w.repo, w.env(skewguard.ListingEnv+"="+skewguard.ListingLauncher), "", bin, "hook")
+	if asked.stdout != plain.stdout+skewguard.BoundedMarker+"\n" {
+		t.Errorf("listing asked by the launcher: %q, want the plain listing and %q", asked.stdout, skewguard.BoundedMarker)
 	}
 }
 
@@ -800,7 +801,7 @@ func TestStdinNeverClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	row, _ := tbl.Lookup("claude", "pre-tool")
-	deadline := time.Duration(templates.DeadlineMillis(row)) * time.Millisecond
+	deadline := time.Duration(skewguard.DeadlineMillis(row)) * time.Millisecond
 	w := newWorld(t)
 	fake, _ := fakeEngine(t, filepath.Join(t.TempDir(), "eng"), allPairs(t), false, false)
 	real := realEngine(t)

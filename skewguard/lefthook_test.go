@@ -1,4 +1,4 @@
-package skewguard
+package skewguard_test
 
 import (
 	"bytes"

@@ -1,20 +1,57 @@
-package skewguard
+package skewguard_test
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/skewguard"
 )
 
-// TestParseListing: the listing the engine prints is accepted pair for pair;
-// what an old engine without the listing prints (usage text, an error) is not.
-func TestParseListing(t *testing.T) {
+var listingLine = regexp.MustCompile(`^[a-z-]+ [a-z-]+$`)
+
+// parseListing reads the stdout of `hookwarden hook` (no arguments) as the
+// launcher does (package doc, step 2) and returns the served pairs as
+// "client event" strings in listing order. Empty lines are skipped; any
+// other line that is not two ^[a-z-]+$ words separated by one space makes
+// the whole listing invalid (the launcher then treats the candidate as
+// serving nothing), reported as an error naming the line number.
+func parseListing(stdout []byte) ([]string, error) {
+	var pairs []string
+	for i, line := range strings.Split(strings.ReplaceAll(string(stdout), "\r\n", "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		if !listingLine.MatchString(line) {
+			return nil, fmt.Errorf("listing line %d: not \"client event\"", i+1)
+		}
+		pairs = append(pairs, line)
+	}
+	return pairs, nil
+}
+
+// TestProbeAnswer: the engine's answer to a plain listing probe is read pair
+// for pair as the table's rows; asked by the sh launcher (ListingEnv set to
+// ListingLauncher) it is the same listing and then the BoundedMarker line,
+// which a plain reader (the Python launcher, an older sh launcher) would
+// refuse, so only the launcher that asks ever sees it.
+func TestProbeAnswer(t *testing.T) {
 	tbl, err := registration.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs, err := ParseListing([]byte(tbl.Listing()))
+	env := func(v string) func(string) string {
+		return func(name string) string {
+			if name == skewguard.ListingEnv {
+				return v
+			}
+			return ""
+		}
+	}
+	plain := skewguard.ProbeAnswer(tbl, env(""))
+	pairs, err := parseListing([]byte(plain))
 	if err != nil {
 		t.Fatalf("the engine's own listing is rejected: %v", err)
 	}
@@ -27,6 +64,21 @@ func TestParseListing(t *testing.T) {
 			t.Errorf("parsed pair %q is not a row", p)
 		}
 	}
+	if other := skewguard.ProbeAnswer(tbl, env("1")); other != plain {
+		t.Errorf("%s=1 changed the listing:\n%s", skewguard.ListingEnv, other)
+	}
+	asked := skewguard.ProbeAnswer(tbl, env(skewguard.ListingLauncher))
+	if asked != plain+skewguard.BoundedMarker+"\n" {
+		t.Errorf("listing asked by the launcher: %q, want the plain listing and %q", asked, skewguard.BoundedMarker)
+	}
+	if _, err := parseListing([]byte(asked)); err == nil {
+		t.Errorf("a plain reader accepts the bounded marker %q", skewguard.BoundedMarker)
+	}
+}
+
+// TestParseListing: what an old engine without the listing prints (usage
+// text, an error) is not a listing; CRLF line ends and empty lines are.
+func TestParseListing(t *testing.T) {
 	for _, bad := range []string{
 		"usage: hookwarden hook CLIENT EVENT\n",
 		"claude pre-tool\nhookwarden: hook: not available in this build yet\n",
@@ -34,11 +86,11 @@ func TestParseListing(t *testing.T) {
 		"Claude pre-tool\n",
 		"claude pre-tool extra\n",
 	} {
-		if _, err := ParseListing([]byte(bad)); err == nil {
+		if _, err := parseListing([]byte(bad)); err == nil {
 			t.Errorf("listing %q accepted; the launcher treats it as serving nothing", bad)
 		}
 	}
-	if p, err := ParseListing([]byte("claude stop\r\n\r\nagy stop\n")); err != nil || len(p) != 2 {
+	if p, err := parseListing([]byte("claude stop\r\n\r\nagy stop\n")); err != nil || len(p) != 2 {
 		t.Errorf("CRLF listing: %v %v", p, err)
 	}
 }

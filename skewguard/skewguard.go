@@ -1,9 +1,19 @@
-// Package skewguard documents and checks the skew-guard launcher's probe
-// protocol: how the rendered launcher (.hookwarden/hook.sh, and its Python
-// form .hookwarden/hook.py, rendered by the templates package) finds an
-// installed hookwarden engine that serves a registration row, so a
-// repository keeps working when the engine on a machine is missing, older or
-// newer than the rows the repository carries.
+// Package skewguard is the skew-guard launcher: how the launcher a governed
+// repository carries (.hookwarden/hook.sh, and its Python form
+// .hookwarden/hook.py) finds an installed hookwarden engine that serves a
+// registration row, so a repository keeps working when the engine on a
+// machine is missing, older or newer than the rows the repository carries.
+//
+// It holds both sides of the probe protocol below and their tests: the
+// launcher's sources (hook.sh and hook.py beside this file, ShSource and
+// PySource; templates fills in their row table and writes them into a
+// repository), the engine's answer to a probe (ProbeAnswer, printed by
+// `hookwarden hook` with no arguments), the protocol's constants
+// (ListingEnv, BoundedMarker, ProbeMillis, DeadlineMillis), and how each
+// client spawns the registered command that calls the launcher (Spawn; doctor
+// runs rows with it). Its tests run the rendered launcher under dash, bash
+// and busybox sh against the real engine, fake old, hanging and missing
+// engines, and the real clients.
 //
 // # Probe protocol
 //
@@ -25,10 +35,10 @@
 //     stdin. A serving engine exits 0 and prints one "client event" line per
 //     served pair (registration.Table.Listing). Any other exit code, or any
 //     line that is not two ^[a-z-]+$ words separated by one space, means the
-//     candidate serves nothing (an engine too old to list). ParseListing is
-//     the Go statement of this rule. The sh launcher sets ListingEnv to
-//     ListingLauncher for the probe; an engine that answers every call within
-//     the row's budget by itself then adds the line BoundedMarker.
+//     candidate serves nothing (an engine too old to list). The sh launcher
+//     sets ListingEnv to ListingLauncher for the probe; an engine that
+//     answers every call within the row's budget by itself then adds the
+//     line BoundedMarker (ProbeAnswer).
 //  3. Cache: only positive answers are used; a candidate is never skipped
 //     because of the cache, since the cache is a file the user, and so the
 //     governed agent, can write, and a forged "not served" would hand the call
@@ -55,9 +65,9 @@
 //     skip: launcher: no installed hookwarden engine serves …" on stderr,
 //     exit 0; agy also {"decision":"allow"} on stdout).
 //  6. Deadlines: every step ends before the row's client timeout. The
-//     launcher's deadline is templates.DeadlineMillis(row) after its start;
-//     each listing probe gets at most 2 s of it. A bounded engine runs as a
-//     plain child (no watchdog: no process but the engine on the common
+//     launcher's deadline is DeadlineMillis(row) after its start; each
+//     listing probe gets at most ProbeMillis (2 s) of it. A bounded engine
+//     runs as a plain child (no watchdog: no process but the engine on the common
 //     path); an engine that did not declare itself bounded, and the
 //     interceptor, run under a watchdog (a background `sleep`) with their
 //     output in temporary files, so a process they leave behind holds none of
@@ -65,12 +75,6 @@
 //     of a signal, is ended and the call gets a fail-closed answer: deny for
 //     pre-tool and pre-edit, a stated skip for other events.
 package skewguard
-
-import (
-	"fmt"
-	"regexp"
-	"strings"
-)
 
 // ListingEnv is the environment variable the sh launcher sets to
 // ListingLauncher when it asks a candidate for its listing.
@@ -82,27 +86,5 @@ const ListingLauncher = "launcher"
 // BoundedMarker is the line an engine appends to its listing, when asked
 // with ListingEnv, to say it answers every call within the row's budget by
 // itself, so the launcher needs no watchdog for it. It never appears in the
-// plain listing (ParseListing refuses it).
+// plain listing (a line of the plain listing is two words).
 const BoundedMarker = "@bounded"
-
-var listingLine = regexp.MustCompile(`^[a-z-]+ [a-z-]+$`)
-
-// ParseListing parses the stdout of `hookwarden hook` (no arguments) as the
-// launcher does and returns the served pairs as "client event" strings in
-// listing order. Empty lines are skipped; any other line that is not two
-// ^[a-z-]+$ words separated by one space makes the whole listing invalid (the
-// launcher then treats the candidate as serving nothing), reported as an
-// error naming the line number.
-func ParseListing(stdout []byte) ([]string, error) {
-	var pairs []string
-	for i, line := range strings.Split(strings.ReplaceAll(string(stdout), "\r\n", "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		if !listingLine.MatchString(line) {
-			return nil, fmt.Errorf("hookwarden: listing line %d: not \"client event\"", i+1)
-		}
-		pairs = append(pairs, line)
-	}
-	return pairs, nil
-}

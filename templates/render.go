@@ -13,13 +13,8 @@ import (
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/skewguard"
 )
-
-//go:embed files/hook.py
-var launcherTemplate []byte
-
-//go:embed files/hook.sh
-var shLauncherTemplate []byte
 
 //go:embed files/interceptor.py
 var interceptorTemplate []byte
@@ -44,26 +39,6 @@ const (
 	// operator byte is merged into.
 	CopilotHooksPath = ".github/hooks/hookwarden.json"
 )
-
-// probeMillis caps one listing probe of an engine candidate, in
-// milliseconds (the probe runs `hookwarden hook`, which prints a constant).
-const probeMillis = 2000
-
-// DeadlineMillis returns the launcher's deadline for a row, in milliseconds
-// from the launcher's start: the row's client timeout less a margin of
-// max(1000 ms, a tenth of the timeout), so the launcher's answer, fail-closed
-// or not, reaches the client before the client gives up on the hook (Claude
-// Code and Codex kill a hook at its timeout; Gemini CLI 0.61.0 sends SIGTERM
-// at hookConfig.timeout, bundle executeCommandHook). It is always above the
-// row's engine budget for the rows of registration.Default.
-func DeadlineMillis(r registration.Row) int {
-	t := int(r.ClientTimeout().Milliseconds())
-	margin := t / 10
-	if margin < 1000 {
-		margin = 1000
-	}
-	return t - margin
-}
 
 type ruleData struct {
 	ID       string   `json:"id"`
@@ -252,7 +227,7 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 }
 
 // renderShLauncher returns the body (no header) of hook.sh: the template
-// with the rows (";client/event=deadline_ms;" for every row, DeadlineMillis),
+// with the rows (";client/event=deadline_ms;" for every row, skewguard.DeadlineMillis),
 // the stated-skip prefix and the probe cap substituted.
 func renderShLauncher(t *registration.Table) ([]byte, error) {
 	var rows bytes.Buffer
@@ -261,19 +236,19 @@ func renderShLauncher(t *registration.Table) ([]byte, error) {
 		if !registration.ValidName(r.Client) || !registration.ValidName(r.Event) {
 			return nil, fmt.Errorf("hookwarden: render: row %q %q is not two ^[a-z-]+$ names", r.Client, r.Event)
 		}
-		fmt.Fprintf(&rows, "%s/%s=%d;", r.Client, r.Event, DeadlineMillis(r))
+		fmt.Fprintf(&rows, "%s/%s=%d;", r.Client, r.Event, skewguard.DeadlineMillis(r))
 	}
 	if bytes.ContainsAny([]byte(dialect.SkipPrefix), "'\\\n") {
 		return nil, fmt.Errorf("hookwarden: render: the stated-skip prefix %q cannot be a single-quoted sh word", dialect.SkipPrefix)
 	}
-	out, err := substitute(shLauncherTemplate, "__HOOKWARDEN_ROWS__", rows.Bytes())
+	out, err := substitute([]byte(skewguard.ShSource()), "__HOOKWARDEN_ROWS__", rows.Bytes())
 	if err != nil {
 		return nil, err
 	}
 	if out, err = substitute(out, "__HOOKWARDEN_SKIP_PREFIX__", []byte(dialect.SkipPrefix)); err != nil {
 		return nil, err
 	}
-	return substitute(out, "__HOOKWARDEN_PROBE_MS__", []byte(fmt.Sprint(probeMillis)))
+	return substitute(out, "__HOOKWARDEN_PROBE_MS__", []byte(fmt.Sprint(skewguard.ProbeMillis)))
 }
 
 // renderLauncher returns the body (no header) of hook.py.
@@ -281,19 +256,19 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 	d := launcherData{
 		Version:        buildinfo.Version,
 		Rows:           map[string]launcherRow{},
-		ProbeMs:        probeMillis,
+		ProbeMs:        skewguard.ProbeMillis,
 		MaxInputBytes:  dialect.MaxInputBytes,
 		MaxReasonBytes: policy.MaxReasonBytes,
 		SkipPrefix:     dialect.SkipPrefix,
 	}
 	for _, r := range t.Rows {
 		d.Rows[r.Client+" "+r.Event] = launcherRow{
-			DeadlineMs: DeadlineMillis(r),
+			DeadlineMs: skewguard.DeadlineMillis(r),
 			TimeoutMs:  int(r.ClientTimeout().Milliseconds()),
 			BudgetMs:   r.BudgetMillis,
 		}
 	}
-	return substitutePython(launcherTemplate, "__HOOKWARDEN_TABLE__", d)
+	return substitutePython([]byte(skewguard.PySource()), "__HOOKWARDEN_TABLE__", d)
 }
 
 // agyHooks renders the body of the Antigravity plugin's hooks.json (without

@@ -5,8 +5,10 @@
 // (.opencode/plugins/hookwarden.js), plus the hook command strings adopt writes
 // into each client's settings (RegistrationCommand).
 //
-// Templates are go:embed files under files/; the interceptors are rendered from
-// policy.TextRules and the launcher from engine/registration, never hand-copied.
+// Templates are go:embed files under files/, except the launcher's sources,
+// which skewguard holds with the protocol they implement (skewguard.ShSource,
+// skewguard.PySource); the interceptors are rendered from policy.TextRules
+// and the launcher from engine/registration, never hand-copied.
 package templates
 
 import "io/fs"

@@ -10,6 +10,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/skewguard"
 )
 
 func renderAll(t *testing.T) map[string]File {
@@ -104,7 +105,7 @@ func TestRenderIsDeterministicAndFromPolicy(t *testing.T) {
 		if !strings.Contains(string(a[PyLauncherPath].Body), strings.Trim(string(k2), `"`)) {
 			t.Errorf("Python launcher table lacks row %s %s", r.Client, r.Event)
 		}
-		if row := fmt.Sprintf(";%s/%s=%d;", r.Client, r.Event, DeadlineMillis(r)); !strings.Contains(string(a[LauncherPath].Body), row) {
+		if row := fmt.Sprintf(";%s/%s=%d;", r.Client, r.Event, skewguard.DeadlineMillis(r)); !strings.Contains(string(a[LauncherPath].Body), row) {
 			t.Errorf("sh launcher rows lack %s", row)
 		}
 	}

@@ -322,7 +322,7 @@ func readAnswer(client string, code int, stdout []byte, stderr string) (string, 
 }
 
 // answeredBy names what answered, from the launcher's own stderr lines
-// (templates/files/hook.sh): the standalone interceptor, the launcher
+// (skewguard/hook.sh): the standalone interceptor, the launcher
 // itself (no engine and no fallback), or the engine the launcher hands
 // calls to.
 func answeredBy(stderr string, p *Probe, eng string) string {

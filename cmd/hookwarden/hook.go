@@ -15,12 +15,9 @@ import (
 )
 
 // hookCommand is `hookwarden hook [CLIENT EVENT]`: with no arguments it
-// prints the served pairs (registration.Table.Listing: one "client event"
-// line each, sorted), followed by skewguard.BoundedMarker when the sh
-// launcher asks (skewguard.ListingEnv): this engine answers every call within
-// the row's budget by itself (engine/hook.Run bounds stdin and the judges), so
-// the launcher runs it without a watchdog; with two it serves one hook call (engine/hook.Run) and
-// exits with the client's own exit code.
+// prints the served pairs, the answer to the launcher's listing probe
+// (skewguard.ProbeAnswer); with two it serves one hook call (engine/hook.Run)
+// and exits with the client's own exit code.
 func hookCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "hook",
@@ -49,11 +46,7 @@ func runHook(ctx context.Context, c *cli.Command) error {
 		if err != nil {
 			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
 		}
-		listing := deps.Table.Listing()
-		if os.Getenv(skewguard.ListingEnv) == skewguard.ListingLauncher {
-			listing += skewguard.BoundedMarker + "\n"
-		}
-		_, err = os.Stdout.WriteString(listing)
+		_, err = os.Stdout.WriteString(skewguard.ProbeAnswer(deps.Table, os.Getenv))
 		return err
 	}
 	if len(args) != 2 {

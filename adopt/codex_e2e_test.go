@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/internal/codexapp"
+	"github.com/hookwarden/hookwarden/adopt/codextrust/codextrusttest"
 )
 
 // realCodex returns the pinned real codex binary (../shared/e2e/README.md
@@ -62,7 +62,7 @@ func TestAdoptedRowsTrustedByCodex(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	hooks, err := codexapp.HooksList(ctx, codex, home, root)
+	hooks, err := codextrusttest.HooksList(ctx, codex, home, root)
 	if err != nil {
 		t.Fatal(err)
 	}

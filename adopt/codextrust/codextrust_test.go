@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/internal/codexapp"
+	"github.com/hookwarden/hookwarden/adopt/codextrust/codextrusttest"
 )
 
 func oursForTest(c string) bool { return strings.Contains(c, ".hookwarden/hook.py") }
@@ -116,13 +116,13 @@ func codexBin() string {
 }
 
 // hooksList asks the real Codex which hooks it lists for repo
-// (internal/codexapp); a failure or a warning about the hooks files fails
+// (codextrusttest); a failure or a warning about the hooks files fails
 // the test.
-func hooksList(t *testing.T, codex, home, repo string) []codexapp.Hook {
+func hooksList(t *testing.T, codex, home, repo string) []codextrusttest.Hook {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	hooks, err := codexapp.HooksList(ctx, codex, home, repo)
+	hooks, err := codextrusttest.HooksList(ctx, codex, home, repo)
 	if err != nil {
 		t.Fatal(err)
 	}

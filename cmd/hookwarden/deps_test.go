@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,38 +75,51 @@ func TestStackWarmedFirst(t *testing.T) {
 }
 
 // TestImportGraph holds the layering of DESIGN.md "Layout": cmd → adopt →
-// templates → engine → policy → clientjson, with small helpers under
-// internal/. No product package (test files aside) under engine/, policy/,
-// clientjson/, templates/ or internal/ may depend, directly or through
-// another package, on adopt or cmd: the live engine must not link adopt's
-// planning, and harnesses live where only tests import them (issue 21).
+// templates → skewguard → engine → policy → clientjson, with small helpers
+// under internal/. No product package (test files aside) under engine/,
+// policy/, clientjson/, templates/, skewguard/ or internal/ may depend,
+// directly or through another package, on adopt or cmd: the live engine must
+// not link adopt's planning. And no product package at all may depend on
+// test support (the real-client harness is test files of engine/conformance;
+// policycases and codextrusttest are imported by tests only), so a harness
+// never ships in the binary (issue 21). The graph is go list's own
+// (-json: each package's transitive Deps, test files excluded).
 func TestImportGraph(t *testing.T) {
 	const mod = "github.com/hookwarden/hookwarden/"
-	cmd := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...")
+	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Deps", "./...")
 	cmd.Dir = filepath.Join("..", "..")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list ./...: %v", err)
 	}
-	lower := []string{"engine", "policy", "clientjson", "templates", "internal"}
+	lower := []string{"engine", "policy", "clientjson", "templates", "skewguard", "internal"}
 	upper := []string{"adopt", "cmd"}
+	testSupport := []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest"}
 	checked := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var p struct {
+			ImportPath string
+			Deps       []string
 		}
-		pkg, deps := f[0], f[1:]
-		if !slices.ContainsFunc(lower, func(l string) bool { return under(pkg, mod+l) }) {
-			continue
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("go list -json: %v", err)
 		}
-		checked++
-		for _, d := range deps {
-			for _, u := range upper {
-				if under(d, mod+u) {
-					t.Errorf("%s depends on %s", strings.TrimPrefix(pkg, mod), strings.TrimPrefix(d, mod))
-				}
+		name := strings.TrimPrefix(p.ImportPath, mod)
+		for _, d := range p.Deps {
+			dep := strings.TrimPrefix(d, mod)
+			if dep == d {
+				continue // outside the module
 			}
+			if slices.ContainsFunc(testSupport, func(s string) bool { return dep == s }) {
+				t.Errorf("%s depends on test support %s", name, dep)
+			}
+			if slices.ContainsFunc(lower, func(l string) bool { return under(name, l) }) &&
+				slices.ContainsFunc(upper, func(u string) bool { return under(dep, u) }) {
+				t.Errorf("%s depends on %s", name, dep)
+			}
+		}
+		if slices.ContainsFunc(lower, func(l string) bool { return under(name, l) }) {
+			checked++
 		}
 	}
 	if checked < 10 {

@@ -1,13 +1,16 @@
-// Package codexapp asks the real Codex CLI which hooks it loads and trusts:
+// Package codextrusttest is test support for codextrust and adopt: it asks
+// the real Codex CLI which hooks it loads and trusts, the check of the trust
+// records codextrust writes:
 // `codex app-server` speaks JSON-RPC over stdio (one JSON object per line);
 // after initialize/initialized, the hooks/list method with {"cwds": [dir]}
 // answers the hooks Codex would run in dir, each with its key, current hash,
 // command and trust status (Codex CLI 0.169.0, app-server protocol; the
 // messages below are the ones recorded in testdata/clients/codex).
 //
-// It is test support: the adopt and codextrust tests use it to check our
-// rows against the real client. No code of the hookwarden binary imports it.
-package codexapp
+// Only tests import it (the adopt and codextrust tests check our rows against
+// the real client with it); cmd/hookwarden's TestImportGraph keeps it out of
+// every product package.
+package codextrusttest
 
 import (
 	"bufio"

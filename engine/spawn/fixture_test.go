@@ -363,12 +363,20 @@ func TestRefusalFixtures(t *testing.T) {
 // TestFixtureBaseRuns is the control for the refusal fixtures: the shared
 // base home (approved, pinned, required guard) runs the fake engine for
 // both engines with the rendered flags appended, and the run file is gone
-// after it exits.
+// after it exits; so does Claude with a home that is itself a Git
+// repository (a .git in it), since no redaction entry is attached (ADR-0134
+// A9's control: the work-tree rule applies only under the entry).
 func TestFixtureBaseRuns(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "spawn", "base")
-	for _, engine := range []string{"claude", "codex"} {
-		t.Run(engine, func(t *testing.T) {
+	for _, name := range []string{"claude", "codex", "claude home-repository"} {
+		engine, homeRepo := strings.CutSuffix(name, " home-repository")
+		t.Run(name, func(t *testing.T) {
 			w := materialise(t, dir)
+			if homeRepo {
+				if err := os.Mkdir(filepath.Join(w.home, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
 			fakeEngine(t, w.engineDir, engine, defaultVersion(engine), w.startLog)
 			w.approveAll(t, "", "")
 			var seen []string

@@ -2,7 +2,6 @@ package adopt
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,9 +79,4 @@ func TestAdoptedRowsTrustedByCodex(t *testing.T) {
 	if ours != 2 || foreignSeen != 1 {
 		t.Fatalf("codex: %d of our rows trusted (want 2), foreign untrusted %d (want 1)", ours, foreignSeen)
 	}
-}
-
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
 }

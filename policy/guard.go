@@ -89,8 +89,6 @@ type guardKind struct {
 	ownParent, clientParent bool
 }
 
-func (g guardKind) any() bool { return g.own || g.client }
-
 // shellGuardPaths are the guard paths the command rules protect: GuardPaths
 // plus Claude Code's per-checkout .claude/settings.local.json, which adopt
 // never writes but whose "disableAllHooks": true switches our rows off

@@ -115,16 +115,6 @@ func Spawn(client, event, root, start string) (RowSpawn, error) {
 	return s, nil
 }
 
-// SpawnClients returns, sorted, the clients Spawn knows.
-func SpawnClients() []string {
-	var out []string
-	for c := range spawnRules {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // Command returns the process that runs the registered command string
 // command as the client would: Argv(command) in Dir, with env (the
 // client's own environment, "NAME=value" entries) plus Env. A first word

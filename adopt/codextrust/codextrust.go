@@ -38,10 +38,6 @@ type Entry struct {
 	Ours        bool   `json:"ours"`
 }
 
-// SnakeEvent returns Codex's snake-case name of a hooks.json event name
-// (PreToolUse → pre_tool_use); see internal/codexhash.
-func SnakeEvent(event string) string { return codexhash.SnakeEvent(event) }
-
 type rawHandler struct {
 	Type          string          `json:"type"`
 	Command       *string         `json:"command"`

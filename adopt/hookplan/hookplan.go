@@ -854,12 +854,3 @@ func allowed(layers []allowLayer, command string, args []string) bool {
 	}
 	return true
 }
-
-// AllowListSet reports whether any fleet or workstation layer sets
-// audit.allowed_commands (read through getenv, nil os.Getenv).
-func AllowListSet(getenv func(string) string) bool {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	return len(allowList(getenv)) > 0
-}

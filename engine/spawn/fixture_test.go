@@ -242,7 +242,7 @@ func TestRefusalFixtures(t *testing.T) {
 			}
 			var bin string
 			if !c.NoEngine {
-				for _, e := range []string{"claude", "codex", "gemini"} {
+				for _, e := range []string{"claude", "codex", "gemini", "pi"} {
 					p := fakeEngine(t, w.engineDir, e, vout, w.startLog)
 					if e == c.Engine {
 						bin = p

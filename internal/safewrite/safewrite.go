@@ -280,25 +280,57 @@ func checkRel(rel string) error {
 	return nil
 }
 
+// RefusedError is a path refused for its kind: Path is the component
+// refused (joined below the root), Mode its mode as Lstat or the opened file
+// reports it (a symlink shows as one), Parent true when it stands on the way
+// to the file (a directory was needed) rather than being the file itself,
+// and Link a symlink's target ("" for other kinds, or when it cannot be
+// read). It wraps ErrRefused; its text is "<Path>: refused: <what it is>".
+// A caller that words the refusal its own way (compile-context's hand-over
+// hints) reads the fields instead of walking the path again.
+type RefusedError struct {
+	Path   string
+	Mode   fs.FileMode
+	Parent bool
+	Link   string
+	what   string
+}
+
+// Error returns "<Path>: refused: <what it is>".
+func (e *RefusedError) Error() string { return e.Path + ": " + ErrRefused.Error() + ": " + e.what }
+
+// Unwrap returns ErrRefused.
+func (e *RefusedError) Unwrap() error { return ErrRefused }
+
+// checkMode refuses path, of mode m, when it cannot stand where it is: the
+// file itself (last) must be a regular file, a component on the way a
+// directory; a symlink, FIFO, device or socket never. It returns a
+// *RefusedError, or nil.
 func checkMode(path string, m fs.FileMode, last bool) error {
+	what := ""
 	switch {
 	case m&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s: %w: a symbolic link (hookwarden writes no file through a link at or below the repository root; replace the link with the real file or directory)", path, ErrRefused)
+		what = "a symbolic link (hookwarden writes no file through a link at or below the repository root; replace the link with the real file or directory)"
 	case m&fs.ModeNamedPipe != 0:
-		return fmt.Errorf("%s: %w: a FIFO, not a regular file", path, ErrRefused)
+		what = "a FIFO, not a regular file"
 	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return fmt.Errorf("%s: %w: a device, not a regular file", path, ErrRefused)
+		what = "a device, not a regular file"
 	case m&fs.ModeSocket != 0:
-		return fmt.Errorf("%s: %w: a socket, not a regular file", path, ErrRefused)
+		what = "a socket, not a regular file"
 	case !last && !m.IsDir():
-		return fmt.Errorf("%s: %w: not a directory", path, ErrRefused)
+		what = "not a directory"
+	case last && m.IsDir():
+		what = "a directory where a file belongs"
 	case last && !m.IsRegular():
-		if m.IsDir() {
-			return fmt.Errorf("%s: %w: a directory where a file belongs", path, ErrRefused)
-		}
-		return fmt.Errorf("%s: %w: not a regular file (mode %s)", path, ErrRefused, m)
+		what = fmt.Sprintf("not a regular file (mode %s)", m)
+	default:
+		return nil
 	}
-	return nil
+	e := &RefusedError{Path: path, Mode: m, Parent: !last, what: what}
+	if m&fs.ModeSymlink != 0 {
+		e.Link, _ = os.Readlink(path)
+	}
+	return e
 }
 
 // readRegular opens path without following a final symlink (O_NOFOLLOW) and

@@ -6,73 +6,51 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 )
 
-// refusal walks rel (slash path) below target without following symlinks.
-// It returns the reason a user reads, with how to hand the file over, when a
-// component at or below target is a symlink, a parent is not a directory or
-// the file is not a regular one, else "" (internal/safewrite.Preflight then
-// reads the file and refuses the same paths, in its own words).
-func refusal(target, rel string) (string, error) {
-	parts := strings.Split(rel, "/")
-	cur := target
-	for i, part := range parts {
-		cur = filepath.Join(cur, part)
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil
-		}
-		if err != nil {
-			return "", fmt.Errorf("hookwarden: compile-context: %s: %w", cur, err)
-		}
-		shown := strings.Join(parts[:i+1], "/")
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			dest, _ := os.Readlink(cur)
+// refusal returns the reason a user reads when internal/safewrite.Preflight
+// refused target/rel (slash path), with how to hand the file over: a symlink
+// at or below target, a parent that is not a directory, a file that is not a
+// regular one (safewrite.RefusedError); any other error as "cannot read".
+func refusal(target, rel string, err error) string {
+	var re *safewrite.RefusedError
+	if !errors.As(err, &re) {
+		return fmt.Sprintf("cannot read %s: %v", rel, err)
+	}
+	shown := rel
+	if r, e := filepath.Rel(target, re.Path); e == nil {
+		shown = filepath.ToSlash(r)
+	}
+	switch {
+	case re.Mode&fs.ModeSymlink != 0:
+		what := "is a symlink"
+		if dest := re.Link; dest != "" {
 			if len(dest) > 256 { // keep reasons well under the 4096-byte cap
 				dest = dest[:256] + "…"
 			}
-			what := "is a symlink"
-			if dest != "" {
-				what = "is a symlink to " + dest
-			}
-			if i < len(parts)-1 {
-				return fmt.Sprintf("parent directory %s %s; hookwarden never writes through a symlink (replace it with a real directory to hand it over)", shown, what), nil
-			}
-			return fmt.Sprintf("%s %s; hookwarden never writes through a symlink (delete it to hand it over: the generated file replaces it)", shown, what), nil
+			what = "is a symlink to " + dest
 		}
-		if i < len(parts)-1 && !fi.IsDir() {
-			return fmt.Sprintf("%s is not a directory", shown), nil
+		if re.Parent {
+			return fmt.Sprintf("parent directory %s %s; hookwarden never writes through a symlink (replace it with a real directory to hand it over)", shown, what)
 		}
-		if i == len(parts)-1 {
-			if !fi.Mode().IsRegular() {
-				return fmt.Sprintf("%s is not a regular file", shown), nil
-			}
-			return "", nil
-		}
+		return fmt.Sprintf("%s %s; hookwarden never writes through a symlink (delete it to hand it over: the generated file replaces it)", shown, what)
+	case re.Parent:
+		return fmt.Sprintf("%s is not a directory", shown)
+	default:
+		return fmt.Sprintf("%s is not a regular file", shown)
 	}
-	return "", nil
 }
 
 // inspect fills f's disk state: Exists, Current, Mode, Status, Refusal.
 func inspect(target string, f *File) {
 	f.Mode = 0o644
-	reason, err := refusal(target, f.Path)
-	if err != nil {
-		f.Status, f.Refusal = StatusRefused, err.Error()
-		return
-	}
-	if reason != "" {
-		f.Status, f.Refusal = StatusRefused, reason
-		return
-	}
 	snap, err := safewrite.Preflight(target, f.Path)
 	if err != nil {
-		f.Status, f.Refusal = StatusRefused, fmt.Sprintf("cannot read %s: %v", f.Path, err)
+		f.Status, f.Refusal = StatusRefused, refusal(target, f.Path, err)
 		return
 	}
 	f.snap = snap

@@ -136,6 +136,39 @@ func TestSymlinkTargetRefused(t *testing.T) {
 	}
 }
 
+// TestNotAFileRefused: a regular file where a directory belongs (.github)
+// and a directory where the file belongs (CLAUDE.md) are refused with what
+// each is, and Apply writes nothing.
+func TestNotAFileRefused(t *testing.T) {
+	dir := newRepo(t, sampleAgents)
+	if err := os.WriteFile(filepath.Join(dir, ".github"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ClaudePath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Compile(context.Background(), Options{TargetDir: dir, Version: testVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range plan.Refusals() {
+		got[f.Path] = f.Refusal
+	}
+	if r := got[CopilotPath]; r != ".github is not a directory" {
+		t.Errorf("copilot refusal = %q", r)
+	}
+	if r := got[ClaudePath]; r != "CLAUDE.md is not a regular file" {
+		t.Errorf("claude refusal = %q", r)
+	}
+	if _, err := Apply(context.Background(), plan); err == nil {
+		t.Fatal("Apply accepted a plan with refused files")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ReadonlyPath)); !errors.Is(err, os.ErrNotExist) {
+		t.Error("Apply wrote other files although some were refused")
+	}
+}
+
 // TestSymlinkParentRefused: .github and .cursor as symlinks to directories
 // outside the repository are refused, and nothing lands in those directories.
 func TestSymlinkParentRefused(t *testing.T) {

@@ -141,10 +141,16 @@ func spawnExec(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		return cli.Exit("hookwarden: spawn refused: cwd: "+err.Error(), spawn.RefusedExit)
 	}
+	proxy := ""
+	if self, err := os.Executable(); err == nil {
+		if self, err = filepath.EvalSymlinks(self); err == nil {
+			proxy = filepath.Join(filepath.Dir(self), spawn.MCPProxyName)
+		}
+	}
 	code, err := spawn.Exec(context.Background(), spawn.ExecOptions{Argv: c.Args().Slice(), Home: home, Cwd: cwd,
 		Env: os.Environ(), ProfilePath: c.String("profile"), OperatorPath: c.String("operator"),
-		SecretNames: c.StringSlice("secret-name"),
-		Stdin:       os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+		SecretNames: c.StringSlice("secret-name"), MCPProxy: proxy,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		if spawn.AsRefusal(err) != nil {
 			return refusalExit(err, spawn.RefusedExit, os.Stderr, false)

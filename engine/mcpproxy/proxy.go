@@ -56,6 +56,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwarden/hookwarden/engine/mcpconfig"
 	"github.com/hookwarden/hookwarden/engine/redact"
 )
 
@@ -74,7 +75,7 @@ const UpstreamProtocol = "2025-11-25"
 
 // ReceiptEvent is the receipts file event of a tools/call the proxy sent
 // upstream.
-const ReceiptEvent = "mcp_call"
+const ReceiptEvent = redact.MCPReceiptEvent
 
 // Options configure one proxy.
 type Options struct {
@@ -83,7 +84,7 @@ type Options struct {
 	Server string
 	// Upstream is the server as configured; ignored when UpstreamTransport
 	// is set.
-	Upstream Upstream
+	Upstream mcpconfig.Upstream
 	// UpstreamTransport, when set, replaces the transport built from
 	// Upstream (tests use an in-memory one).
 	UpstreamTransport mcp.Transport

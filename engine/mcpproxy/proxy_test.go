@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwarden/hookwarden/engine/mcpconfig"
 	"github.com/hookwarden/hookwarden/engine/redact"
 )
 
@@ -393,7 +394,7 @@ func TestProxyHTTPUpstream(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 
-	p := &proxy{opts: Options{Server: "vault", Upstream: Upstream{Type: "http", URL: ts.URL, Headers: map[string]string{"Authorization": "Bearer up-token"}}}, m: matcher(t), stderr: io.Discard}
+	p := &proxy{opts: Options{Server: "vault", Upstream: mcpconfig.Upstream{Type: "http", URL: ts.URL, Headers: map[string]string{"Authorization": "Bearer up-token"}}}, m: matcher(t), stderr: io.Discard}
 	ut, err := p.upstreamTransport(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -416,25 +417,25 @@ func TestProxyHTTPUpstream(t *testing.T) {
 // ones that cannot be put behind it.
 func TestProxyUpstreamKinds(t *testing.T) {
 	for _, c := range []struct {
-		u    Upstream
+		u    mcpconfig.Upstream
 		kind string
 	}{
-		{Upstream{Command: "srv"}, "stdio"},
-		{Upstream{Type: "stdio", Command: "srv", Args: []string{"-x"}}, "stdio"},
-		{Upstream{Type: "http", URL: "https://example.test/mcp"}, "http"},
-		{Upstream{Type: "sse", URL: "https://example.test/sse"}, ""},
-		{Upstream{Type: "ws", URL: "ws://example.test"}, ""},
-		{Upstream{Type: "http", URL: "file:///tmp/x"}, ""},
-		{Upstream{Type: "stdio"}, ""},
-		{Upstream{}, ""},
-		{Upstream{Command: "srv", URL: "https://x.test"}, ""},
+		{mcpconfig.Upstream{Command: "srv"}, "stdio"},
+		{mcpconfig.Upstream{Type: "stdio", Command: "srv", Args: []string{"-x"}}, "stdio"},
+		{mcpconfig.Upstream{Type: "http", URL: "https://example.test/mcp"}, "http"},
+		{mcpconfig.Upstream{Type: "sse", URL: "https://example.test/sse"}, ""},
+		{mcpconfig.Upstream{Type: "ws", URL: "ws://example.test"}, ""},
+		{mcpconfig.Upstream{Type: "http", URL: "file:///tmp/x"}, ""},
+		{mcpconfig.Upstream{Type: "stdio"}, ""},
+		{mcpconfig.Upstream{}, ""},
+		{mcpconfig.Upstream{Command: "srv", URL: "https://x.test"}, ""},
 	} {
 		got, err := c.u.Kind()
 		if got != c.kind || (c.kind == "") != (err != nil) {
 			t.Errorf("%+v: kind %q err %v; want %q", c.u, got, err, c.kind)
 		}
 	}
-	if _, err := ParseClaudeConfig([]byte(`{"mcpServers":{"a":{"command":"x","oauth":{}}}}`)); err == nil {
+	if _, err := mcpconfig.ParseClaudeConfig([]byte(`{"mcpServers":{"a":{"command":"x","oauth":{}}}}`)); err == nil {
 		t.Error("a server with a member the proxy cannot keep was accepted")
 	}
 }

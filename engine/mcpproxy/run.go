@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hookwarden/hookwarden/engine/mcpconfig"
 	"github.com/hookwarden/hookwarden/engine/redact"
 )
 
@@ -31,7 +32,7 @@ func Run(ctx context.Context, e redact.Env, server, configPath, version string) 
 	if err != nil {
 		return fmt.Errorf("mcp proxy %s: %w", server, err)
 	}
-	cfg, err := ParseRunConfig(b)
+	cfg, err := mcpconfig.ParseRunConfig(b)
 	if err != nil {
 		return fmt.Errorf("mcp proxy %s: %s: %w", server, configPath, err)
 	}

@@ -225,16 +225,49 @@ type ToolPayload struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	ToolUseID      string          `json:"tool_use_id"`
+	// MCPServer is Claude Code 2.1.328's identity of an MCP tool's server:
+	// {"name": the configured name, "source": "plugin", "sdk", a scope, or
+	// "dynamic" for a server of --mcp-config} (its bundle, the PreToolUse
+	// input built as {…, tool_name, tool_input, tool_use_id, mcp_server:
+	// {name: serverName, source: …}}); absent for other tools.
+	MCPServer *MCPServerID `json:"mcp_server"`
 }
 
+// MCPServerID is the mcp_server member of a Claude Code hook payload.
+type MCPServerID struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+}
+
+// MCPReceiptEvent is the receipts event the MCP route's proxy writes for
+// each tools/call it sends upstream (engine/mcpproxy), with the engine's
+// tool-use id.
+const MCPReceiptEvent = "mcp_call"
+
+// claudeMCPSource is the source Claude Code 2.1.328 gives a server of
+// --mcp-config (its bundle: scope "dynamic"; recorded in
+// testdata/clients/claude/2.1.328/pre-tool-mcp.json by
+// TestRealClaudeMCPProxyRun); every server of a run under the entry comes
+// from the --mcp-config spawn exec writes.
+const claudeMCPSource = "dynamic"
+
+// claudeMCPToolPrefix returns the tool-name prefix Claude Code gives the
+// tools of server name ("mcp__<name>__"; names spawn exec accepts are
+// already in Claude's normalised alphabet).
+func claudeMCPToolPrefix(name string) string { return "mcp__" + name + "__" }
+
 // Policy is the run's read policy file (HOOKWARDEN_HOOK_POLICY):
-// {"version":1,"allow":[abs dir…],"deny":[abs dir…]}. A read is admitted
+// {"version":1,"allow":[abs dir…],"deny":[abs dir…],"mcp_servers":[name…]}. A read is admitted
 // when the file's real path lies under an allowed directory and under no
 // denied one; the directory of the run's table is always denied.
 type Policy struct {
 	Version int      `json:"version"`
 	Allow   []string `json:"allow"`
 	Deny    []string `json:"deny"`
+	// MCPServers are the names of the run's MCP servers, each behind the
+	// run's redacting proxy (spawn exec writes them; the pre-tool hook
+	// admits an MCP call only for one of them).
+	MCPServers []string `json:"mcp_servers,omitempty"`
 }
 
 func under(p, dir string) bool {
@@ -242,21 +275,58 @@ func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator)) || dir == "/"
 }
 
-// admitRead returns the real path of file when the policy admits a read.
-func admitRead(e Env, file, cwd string) (string, error) {
+// readPolicy reads the run's read policy (HOOKWARDEN_HOOK_POLICY, this
+// account's 0600 file, version 1, no unknown member) and returns it with
+// its path.
+func readPolicy(e Env) (*Policy, string, error) {
 	pp := e.Getenv(EnvPolicy)
 	if pp == "" || !filepath.IsAbs(pp) {
-		return "", fail("%s is not set to an absolute path", EnvPolicy)
+		return nil, "", fail("%s is not set to an absolute path", EnvPolicy)
 	}
 	b, err := ReadPrivate(pp)
 	if err != nil {
-		return "", fail("read policy: %v", err)
+		return nil, "", fail("read policy: %v", err)
 	}
 	var pol Policy
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&pol); err != nil || pol.Version != 1 {
-		return "", fail("read policy %s: not a version-1 policy", pp)
+		return nil, "", fail("read policy %s: not a version-1 policy", pp)
+	}
+	return &pol, pp, nil
+}
+
+// admitMCP returns nil when a Claude MCP call may go on: the payload names
+// its server (mcp_server), with the source of a --mcp-config server, the
+// name is one of the run's proxied servers (the read policy's
+// mcp_servers), and the tool name carries that server's prefix. A server
+// name alone is not proof of the route: a plugin's or connector's server
+// under the same name has another source, and the post-tool hook and
+// agent_exit also require the proxy's receipt of the call.
+func admitMCP(e Env, p ToolPayload) error {
+	pol, _, err := readPolicy(e)
+	if err != nil {
+		return err
+	}
+	s := p.MCPServer
+	switch {
+	case s == nil:
+		return fail("%s: the payload names no MCP server; only the run's proxied servers are a mediated route", p.ToolName)
+	case s.Source != claudeMCPSource:
+		return fail("%s: its server %q comes from %q, not from the run's --mcp-config; only the run's proxied servers are a mediated route", p.ToolName, s.Name, s.Source)
+	case !slices.Contains(pol.MCPServers, s.Name):
+		return fail("%s: the server %q is not one of the run's proxied MCP servers", p.ToolName, s.Name)
+	case !strings.HasPrefix(p.ToolName, claudeMCPToolPrefix(s.Name)):
+		return fail("%s: the tool name does not belong to the server %q the payload names", p.ToolName, s.Name)
+	}
+	return nil
+}
+
+// admitRead returns the real path of file when the policy admits a read.
+func admitRead(e Env, file, cwd string) (string, error) {
+	pol, pp, err := readPolicy(e)
+	if err != nil {
+		return "", err
 	}
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(cwd, file)
@@ -307,7 +377,9 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // the model sees; a Bash command is rewritten to run under `hookwarden
 // redact --hook run` so its stdout and stderr pass the redactor (a command
 // that itself holds a table value is denied: the rewritten input never
-// carries one); every other tool is denied. Codex: a Bash command is
+// carries one); an MCP tool (mcp__…) of one of the run's proxied servers
+// (admitMCP) goes on with no decision, so the engine's own permissions
+// apply; every other tool is denied. Codex: a Bash command is
 // rewritten the same way (codex-cli 0.169.0 runs updatedInput,
 // TestRealCodexPreToolRewrite); every other tool is denied by exit 2 (it
 // has no file-read tool to mediate). Each call appends a
@@ -359,11 +431,22 @@ func PreTool(e Env) error {
 		}
 		in["command"] = shellquote.Join([]string{e.Self, "redact", "--hook", HookRun, "--engine", e.Engine, "--", "/bin/sh", "-c", cmd})
 		route, updated = "shell", in
+	case e.Engine == "claude" && strings.HasPrefix(p.ToolName, "mcp__"):
+		if err := admitMCP(e, p); err != nil {
+			reason = err.Error()
+			break
+		}
+		// no decision: the call goes on under the engine's own permissions
+		// (redaction grants none), through the run's proxy
+		route = "mcp"
 	default:
-		reason = fmt.Sprintf("hookwarden redact: %s is not a mediated route under the redaction entry (file reads and shell commands are)", p.ToolName)
+		reason = fmt.Sprintf("hookwarden redact: %s is not a mediated route under the redaction entry (file reads, shell commands and the run's proxied MCP servers are)", p.ToolName)
 	}
 	if err := appendReceipt(e, Receipt{Event: "pre_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route, Transcript: p.TranscriptPath}); err != nil {
 		route, updated, reason = "deny", nil, err.Error()
+	}
+	if route == "mcp" {
+		return nil
 	}
 	if route == "shell" {
 		// Claude Code 2.1.328 and codex-cli 0.169.0 both run updatedInput
@@ -394,6 +477,9 @@ func PreTool(e Env) error {
 // replacement that does not match the tool's output shape is dropped there
 // with "using original output", so only a redaction that is still the same
 // JSON shape is sent: token replacement inside JSON strings keeps it).
+// A Claude MCP tool's result (mcp__…) whose call the run's proxy did not
+// receipt is blocked whole: a result from anywhere but the proxy is
+// replaced by a notice.
 // TestRealClaudePostToolBlock measures that the model then receives the
 // tokens, not the raw result.
 func PostTool(e Env) error {
@@ -405,6 +491,10 @@ func PostTool(e Env) error {
 	if m.Contains(p.ToolResponse) {
 		route = "block"
 	}
+	unproxied := e.Engine == "claude" && strings.HasPrefix(p.ToolName, "mcp__") && !proxyReceipted(e, p.ToolUseID)
+	if unproxied {
+		route = "block"
+	}
 	if err := appendReceipt(e, Receipt{Event: "post_tool", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route}); err != nil {
 		route = "block"
 	}
@@ -412,7 +502,18 @@ func PostTool(e Env) error {
 		return nil
 	}
 	out := map[string]any{"decision": "block", "reason": "hookwarden redact: the tool result held a redacted value and was withheld"}
-	if e.Engine == "claude" {
+	if unproxied {
+		// the result came from a server the run's proxy did not receipt:
+		// nothing of it is shown, in the shape Claude's MCP results have
+		// (a text, or a list of content blocks)
+		notice := "hookwarden redact: this MCP result did not pass the run's redacting proxy and was withheld"
+		out["reason"] = notice
+		var repl any = notice
+		if t := bytes.TrimSpace(p.ToolResponse); len(t) > 0 && t[0] == '[' {
+			repl = []map[string]string{{"type": "text", "text": notice}}
+		}
+		out["hookSpecificOutput"] = map[string]any{"hookEventName": "PostToolUse", "updatedToolOutput": repl}
+	} else if e.Engine == "claude" {
 		if red, _, err := m.Redact(p.ToolResponse); err == nil && json.Valid(red) && len(bytes.TrimSpace(red)) > 0 {
 			out["hookSpecificOutput"] = map[string]any{"hookEventName": "PostToolUse", "updatedToolOutput": json.RawMessage(red)}
 		}
@@ -420,6 +521,27 @@ func PostTool(e Env) error {
 	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// proxyReceipted reports whether the run's receipts hold the MCP proxy's
+// receipt (MCPReceiptEvent) of the tool call id; an unreadable receipts
+// file counts as no.
+func proxyReceipted(e Env, id string) bool {
+	rp := e.Getenv(EnvReceipts)
+	if id == "" || rp == "" {
+		return false
+	}
+	rb, err := ReadPrivate(rp)
+	if err != nil {
+		return false
+	}
+	for _, ln := range bytes.Split(rb, []byte("\n")) {
+		var r Receipt
+		if json.Unmarshal(ln, &r) == nil && r.Event == MCPReceiptEvent && r.ToolUseID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // toolCall reads an engine hook's payload and the run's table.

@@ -33,6 +33,7 @@ type hookCase struct {
 	ReceiptHas    []string        `json:"receipt_has"`
 	TranscriptOK  bool            `json:"transcript_clean"`
 	TableWritten  bool            `json:"table_written"`
+	MCPServers    []string        `json:"mcp_servers"`
 }
 
 // TestHookCases replays testdata/redact/hooks.json through the hooks, as
@@ -75,7 +76,7 @@ func TestHookCases(t *testing.T) {
 					os.WriteFile(receipts, nil, 0o600)
 				}
 			}
-			pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{work, run}, Deny: []string{run}})
+			pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{work, run}, Deny: []string{run}, MCPServers: c.MCPServers})
 			os.WriteFile(policy, pol, 0o600)
 			os.WriteFile(filepath.Join(work, "notes.txt"), []byte("token=ghp_abcdefgh12345678\n"), 0o644)
 			if c.Transcript != "" {

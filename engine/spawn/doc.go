@@ -140,13 +140,27 @@
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
 // Claude Code 2.1.328's option list (redactargs.go); a native resume
-// (redaction-resume), --mcp-config (redaction-mcp-unproxied: no redacting
-// proxy exists) and any option outside the list (redaction-argv) refuse.
-// Beside the render it creates <run id>.table.json (empty),
-// .receipts.jsonl (empty) and .policy.json ({"version":1,"allow":[cwd's
-// real path, --add-dir…],"deny":[run/hooks]}), each exclusive and 0600, and
-// passes their paths to every hook in HOOKWARDEN_HOOK_TABLE, _RECEIPTS and
-// _POLICY. agent_prompt gets {"version":1,"run_id","engine","child":1,
+// (redaction-resume) and any option outside the list (redaction-argv)
+// refuse. The caller's --mcp-config values (JSON strings or files) are the
+// run's complete MCP server set (the render's --strict-mcp-config stays):
+// each server must be stdio or streamable HTTP with only the members the
+// proxy keeps (command, args, env; url, headers) under a name of
+// [A-Za-z0-9_-]{1,64}, given once, and hookwarden-mcp-proxy must be
+// installed beside hookwarden (ExecOptions.MCPProxy); anything else refuses
+// (redaction-mcp-unproxied) before any hook runs. The caller's
+// --mcp-config arguments are left out of the engine's argv and one
+// --mcp-config <run id>.mcp.json takes their place, naming per server a
+// stdio command that starts the proxy (`hookwarden-mcp-proxy --engine
+// claude --server NAME --mcp-config <run id>.mcp-upstream.json`, the run's
+// table and receipts in its configured env); the upstream file holds the
+// caller's servers as given (engine/mcpconfig RunConfig), so headers and
+// env never enter an argv. Beside the render it creates <run
+// id>.table.json (empty), .receipts.jsonl (empty) and .policy.json
+// ({"version":1,"allow":[cwd's real path, --add-dir…],"deny":[run/hooks],
+// "mcp_servers":[name…]}) and the two MCP files, each exclusive and 0600,
+// and passes the first three paths to every hook in HOOKWARDEN_HOOK_TABLE,
+// _RECEIPTS and _POLICY; the MCP files are compared with their bytes at the
+// exit like the table. agent_prompt gets {"version":1,"run_id","engine","child":1,
 // "texts":[{channel,text}]} (channels prompt, system_prompt,
 // append_system_prompt, agents.<name>.description, agents.<name>.prompt)
 // and must exit 0 within its timeout with {"texts":[…]} of the same

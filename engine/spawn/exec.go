@@ -38,6 +38,10 @@ type ExecOptions struct {
 	// part: each such variable of Env enters the table whatever its length
 	// (ADR-0134 D7; `spawn exec --secret-name`).
 	SecretNames []string
+	// MCPProxy is the absolute path of hookwarden-mcp-proxy (beside the
+	// hookwarden binary): under a redaction entry each of the caller's MCP
+	// servers runs behind it; without it a spawn with MCP servers refuses.
+	MCPProxy string
 	// Started, when set, is called with the render and the child's argv
 	// once the engine process has started (tests and logging).
 	Started func(r *Render, argv []string)

@@ -36,6 +36,10 @@ type fixtureCase struct {
 	RunID            string       `json:"run_id"`
 	RequirementEmpty bool         `json:"requirement_empty"`
 	Env              []string     `json:"env"` // KEY=VALUE added to the call's environment
+	// Tables "full-redaction" replaces the shipped capability tables with
+	// one granting every capability the redaction entry needs, so a case
+	// reaches the entry's runtime refusals.
+	Tables string `json:"tables"`
 }
 
 // fixtureAfter is what a case does to its world after approving: files
@@ -334,8 +338,16 @@ func TestRefusalFixtures(t *testing.T) {
 					argv[i] = repl.Replace(a)
 				}
 				var out, errb bytes.Buffer
-				code, err = Exec(context.Background(), ExecOptions{Argv: argv, Home: w.home, Cwd: cwd, Env: w.env(extra...),
-					ProfilePath: opt(c.Profile), OperatorPath: opt(c.Operator), Stdout: &out, Stderr: &errb, runID: c.RunID})
+				eo := ExecOptions{Argv: argv, Home: w.home, Cwd: cwd, Env: w.env(extra...),
+					ProfilePath: opt(c.Profile), OperatorPath: opt(c.Operator), Stdout: &out, Stderr: &errb, runID: c.RunID}
+				switch c.Tables {
+				case "":
+				case "full-redaction":
+					eo.Tables = fullRedactionTable(c.Engine, map[string]string{"claude": "2.1.328", "codex": "0.169.0"}[c.Engine])
+				default:
+					t.Fatalf("tables %q: want \"\" or full-redaction", c.Tables)
+				}
+				code, err = Exec(context.Background(), eo)
 			}
 			r := AsRefusal(err)
 			if r == nil {

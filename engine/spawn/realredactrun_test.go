@@ -43,6 +43,7 @@ func redactTestTable(t *testing.T) fstest.MapFS {
 type redactWorld struct {
 	*realWorld
 	hw, values string
+	noProxy    bool // runFakeRedact: no hookwarden-mcp-proxy beside hookwarden
 }
 
 func newRedactWorld(t *testing.T, values map[string]string, promptSh, exitSh, timeout string) *redactWorld {

@@ -30,8 +30,9 @@ var (
 	// run saw (ADR-0134 D7 "Native resume"; spawn exec keeps no run record,
 	// so every native resume is refused).
 	claudeResumeFlags = []string{"-r", "--resume", "-c", "--continue", "--fork-session", "--from-pr", "--teleport"}
-	// claudeMCPFlags name MCP servers, which the entry reaches only through
-	// a redacting proxy that is not built.
+	// claudeMCPFlags name MCP servers (`--mcp-config <configs...>`, JSON
+	// files or strings): under the entry spawn exec reads them and puts
+	// each server behind a redacting proxy (mcpproxy.go).
 	claudeMCPFlags = []string{"--mcp-config"}
 )
 
@@ -56,13 +57,18 @@ type claudeRedactArgv struct {
 	Schema    int
 	SessionID string
 	AddDirs   []string
-	agentsAt  int
+	// MCPConfigs are the --mcp-config values in order; mcpAt the indices
+	// of those arguments and of the flags naming them, which the rewritten
+	// argv leaves out.
+	MCPConfigs []string
+	mcpAt      []int
+	agentsAt   int
 }
 
 // parseClaudeRedactArgs reads args (the caller's arguments after argv[0],
 // with --settings and --setting-sources already taken out) under a
-// redaction entry. It refuses a native resume (redaction-resume), MCP
-// servers (redaction-mcp), an option outside the lists above or a short
+// redaction entry. It refuses a native resume (redaction-resume), an
+// option outside the lists above or a short
 // option cluster (redaction-argv), and an --agents value that is not a JSON
 // object of objects (redaction-argv).
 func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
@@ -86,7 +92,19 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 		case slices.Contains(claudeResumeFlags, name):
 			return nil, refuse(ReasonRedactionResume, "the caller passes %s; a native resume loads history no hook of this run saw", name)
 		case slices.Contains(claudeMCPFlags, name):
-			return nil, refuse(ReasonRedactionMCP, "the caller passes %s; under the redaction entry an MCP server is reached only through a redacting proxy, which spawn exec does not provide", name)
+			p.mcpAt = append(p.mcpAt, i)
+			had := len(p.MCPConfigs)
+			if hasInline {
+				p.MCPConfigs = append(p.MCPConfigs, inline)
+			}
+			for i+1 < len(args) && !(len(args[i+1]) > 1 && strings.HasPrefix(args[i+1], "-")) {
+				i++
+				p.mcpAt = append(p.mcpAt, i)
+				p.MCPConfigs = append(p.MCPConfigs, args[i])
+			}
+			if len(p.MCPConfigs) == had {
+				return nil, refuse(ReasonRedactionArgv, "%s needs a value", name)
+			}
 		case slices.Contains(claudeRedactNoValue, name):
 			if hasInline {
 				return nil, refuse(ReasonRedactionArgv, "%s takes no value", name)
@@ -200,6 +218,19 @@ func (p *claudeRedactArgv) apply(args []string, texts []string) ([]string, error
 		out[p.agentsAt] = string(b)
 	}
 	return out, nil
+}
+
+// withoutMCP returns args (the caller's argv or apply's result, same
+// indices) without the caller's --mcp-config arguments; the proxies'
+// configuration takes their place.
+func (p *claudeRedactArgv) withoutMCP(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if !slices.Contains(p.mcpAt, i) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // credentialName is the name rule of the table's second part (ADR-0134

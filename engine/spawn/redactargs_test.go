@@ -21,7 +21,7 @@ func TestRedactArgvCases(t *testing.T) {
 	var corpus struct {
 		Cases []struct {
 			Name, Refuse, Schema, Session string
-			Args, Channels                []string
+			Args, Channels, MCP, Rest     []string
 		}
 	}
 	if err := json.Unmarshal(b, &corpus); err != nil {
@@ -58,6 +58,15 @@ func TestRedactArgvCases(t *testing.T) {
 			out, err := p.apply(c.Args, up)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !slices.Equal(p.MCPConfigs, c.MCP) {
+				t.Fatalf("mcp configs %q, want %q", p.MCPConfigs, c.MCP)
+			}
+			if c.Rest != nil {
+				if rest := p.withoutMCP(out); !slices.Equal(rest, c.Rest) {
+					t.Fatalf("apply, withoutMCP = %q, want %q", rest, c.Rest)
+				}
+				return
 			}
 			for i, s := range p.Slots {
 				if s.agent == "" {

@@ -229,7 +229,21 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
+	var route *mcpRoute
+	mcpUpstreamPath, mcpEnginePath := base+".mcp-upstream.json", base+".mcp.json"
+	if len(pa.MCPConfigs) > 0 {
+		servers, err := readMCPConfigs(pa.MCPConfigs, opts.Cwd)
+		if err != nil {
+			return RefusedExit, err
+		}
+		if route, err = buildMCPRoute(servers, opts.MCPProxy, mcpUpstreamPath, tablePath, receiptsPath); err != nil {
+			return RefusedExit, err
+		}
+	}
 	pol := redact.Policy{Version: 1, Allow: []string{cwd}, Deny: []string{dir}}
+	if route != nil {
+		pol.MCPServers = route.Servers
+	}
 	for _, d := range pa.AddDirs {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(opts.Cwd, d)
@@ -238,10 +252,20 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	}
 	polBytes, _ := json.Marshal(pol)
 	polBytes = append(polBytes, '\n')
-	for _, f := range []struct {
+	created := []struct {
 		path string
 		data []byte
-	}{{tablePath, nil}, {receiptsPath, nil}, {policyPath, polBytes}} {
+	}{{tablePath, nil}, {receiptsPath, nil}, {policyPath, polBytes}}
+	if route != nil {
+		created = append(created, struct {
+			path string
+			data []byte
+		}{mcpUpstreamPath, route.upstream}, struct {
+			path string
+			data []byte
+		}{mcpEnginePath, route.engine})
+	}
+	for _, f := range created {
 		r.Files = append(r.Files, f.path)
 		if err := createRunFile(f.path, f.data); err != nil {
 			if errors.Is(err, fs.ErrExist) {
@@ -334,6 +358,7 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			return RefusedExit, refuse(ReasonRedactionPromptRaw, "the argument carrying channel %q still holds a value of the run's table", s.Channel)
 		}
 	}
+	final = pa.withoutMCP(final)
 
 	sid := pa.SessionID
 	extra := slices.Clone(r.Args)
@@ -342,6 +367,10 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			return RefusedExit, refuse(ReasonCompileFailed, "session id: %v", err)
 		}
 		extra = append(extra, "--session-id", sid)
+	}
+	if route != nil {
+		// the render's --strict-mcp-config makes these the only servers
+		extra = append(extra, "--mcp-config", mcpEnginePath)
 	}
 	at := slices.Index(final, "--")
 	if at < 0 {
@@ -354,6 +383,15 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		what string
 		f    runFile
 	}{{"table", runFile{tablePath, tableBytes}}, {"read policy", runFile{policyPath, polBytes}}, {"render", runFile{r.Files[0], renderBytes}}}
+	if route != nil {
+		files = append(files, struct {
+			what string
+			f    runFile
+		}{"MCP upstream configuration", runFile{mcpUpstreamPath, route.upstream}}, struct {
+			what string
+			f    runFile
+		}{"MCP proxy configuration", runFile{mcpEnginePath, route.engine}})
+	}
 	for _, f := range files {
 		if p := f.f.check(f.what); p != "" {
 			return RefusedExit, refuse(ReasonRedactionTable, "before the spawn: %s", p)

@@ -16,7 +16,8 @@ import (
 // HOOKWARDEN_HOOK_* variables and its stdin to started.log, runs
 // $FAKE_BEFORE, writes $FAKE_TRANSCRIPT (default: one clean user line) as
 // the transcript of its --session-id where Claude Code 2.1.328 keeps it,
-// runs $FAKE_AFTER and exits $FAKE_EXIT (default 0). It runs no hook.
+// runs $FAKE_AFTER and exits $FAKE_EXIT (default 0). It runs no hook;
+// the file after each --mcp-config is copied into the log.
 const fakeRedactClaude = `#!/bin/sh
 if [ "$1" = "--version" ]; then echo '2.1.328 (Claude Code)'; exit 0; fi
 log=%s
@@ -24,7 +25,11 @@ printf 'start %%s\n' "$*" >> "$log"
 env | grep '^HOOKWARDEN_HOOK_' >> "$log"
 printf 'stdin=%%s\n' "$(cat)" >> "$log"
 sid=; prev=
-for a in "$@"; do [ "$prev" = --session-id ] && sid=$a; prev=$a; done
+for a in "$@"; do
+  [ "$prev" = --session-id ] && sid=$a
+  [ "$prev" = --mcp-config ] && { printf 'mcp-config %%s: ' "$a"; cat "$a" 2>&1; } >> "$log"
+  prev=$a
+done
 eval "$FAKE_BEFORE"
 dir="$CLAUDE_CONFIG_DIR/projects/$(pwd -P | sed 's/[^a-zA-Z0-9]/-/g')"
 mkdir -p "$dir"
@@ -55,8 +60,14 @@ func runFakeRedact(t *testing.T, w *redactWorld, prompt string, extra []string, 
 	argv := append([]string{"claude", "-p", prompt}, extra...)
 	e := append([]string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CLAUDE_CONFIG_DIR=" + w.clientHome}, env...)
 	var out bytes.Buffer
+	proxy := filepath.Join(w.work, "bin", MCPProxyName)
+	os.MkdirAll(filepath.Dir(proxy), 0o755)
+	os.WriteFile(proxy, []byte("#!/bin/sh\nexit 1\n"), 0o755)
+	if w.noProxy {
+		os.Remove(proxy)
+	}
 	code, err := Exec(context.Background(), ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: e,
-		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, Tables: redactTestTable(t)})
+		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, Tables: redactTestTable(t), MCPProxy: proxy})
 	b, _ := os.ReadFile(startLog)
 	return fakeRun{w: w, code: code, err: err, out: out.String(), started: string(b)}
 }
@@ -73,6 +84,11 @@ func noRunFiles(t *testing.T, w *redactWorld) {
 type redactionRun struct {
 	Name, PromptSh, ExitSh, Timeout, Prompt, Want string
 	Extra, Env                                    []string
+	// NoProxy runs without hookwarden-mcp-proxy beside hookwarden; Started
+	// are substrings the engine's start log must hold ($HOME is the
+	// hookwarden home, $PROXY the proxy's path)
+	NoProxy bool     `json:"no_proxy"`
+	Started []string `json:"started"`
 }
 
 // loadRedactionRuns reads testdata/spawn/redaction-runs.json, with
@@ -131,6 +147,7 @@ func TestRedactionRefusedBeforeSpawn(t *testing.T) {
 	for _, c := range before {
 		t.Run(c.Name, func(t *testing.T) {
 			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, c.PromptSh, c.ExitSh, c.Timeout)
+			w.noProxy = c.NoProxy
 			r := runFakeRedact(t, w, c.Prompt, c.Extra, c.Env...)
 			if rf := AsRefusal(r.err); rf == nil || string(rf.Reason) != c.Want || r.code != RefusedExit {
 				t.Fatalf("want %s (exit %d), got %d %v\n%s", c.Want, RefusedExit, r.code, r.err, r.out)
@@ -162,9 +179,16 @@ func TestRedactionRunFails(t *testing.T) {
 	for _, c := range after {
 		t.Run(c.Name, func(t *testing.T) {
 			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, c.PromptSh, c.ExitSh, c.Timeout)
+			w.noProxy = c.NoProxy
 			r := runFakeRedact(t, w, c.Prompt, c.Extra, c.Env...)
 			if AsRefusal(r.err) != nil || r.started == "" {
 				t.Fatalf("refused or not started: %d %v\n%s", r.code, r.err, r.out)
+			}
+			repl := strings.NewReplacer("$HOME", w.home, "$PROXY", filepath.Join(w.work, "bin", MCPProxyName), "$WORK", w.work)
+			for _, want := range c.Started {
+				if !strings.Contains(r.started, repl.Replace(want)) {
+					t.Errorf("the engine's start log lacks %q:\n%s", repl.Replace(want), r.started)
+				}
 			}
 			if !strings.Contains(r.started, "start -p use [GH_TOKEN] --setting-sources  --strict-mcp-config --settings ") ||
 				!strings.Contains(r.started, "--session-id ") || !strings.Contains(r.started, "\nstdin=\n") ||

@@ -1,4 +1,10 @@
-package mcpproxy
+// Package mcpconfig holds the MCP server configuration of the redaction
+// entry's MCP route (issue 18): the servers of a caller's Claude
+// --mcp-config, which of them a proxy can front, and the run file the
+// proxies read. It imports no MCP SDK, so spawn exec (in the hookwarden
+// binary, where every hook process pays for each import's initialisation)
+// can use it; the proxy itself is engine/mcpproxy.
+package mcpconfig
 
 import (
 	"bytes"

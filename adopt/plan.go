@@ -158,6 +158,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	}
 	p.leftovers = append(p.leftovers, man.Leftovers...)
 	var clients, events, decline []string
+	dispatch := false
 	manRep := &FileReport{Path: ManifestFile, Step: StepManifest, Action: ActionUnchanged}
 	var manWrite *plannedWrite
 	if man.Exists {
@@ -166,6 +167,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 			return p.fail("%s: %v", filepath.Join(root, ManifestFile), err)
 		}
 		clients, events, decline = f.Clients, f.Hooks.Events, f.Decline
+		dispatch = f.Dispatch != nil
 		if clients == nil {
 			clients = templates.DefaultClients()
 		}
@@ -219,7 +221,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		manRep.Action = ActionCreated
 		manWrite = &plannedWrite{snap: man, data: ManifestText(governed, decline, events), mode: 0o644, file: manRep}
 	}
-	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, events: events, decline: decline}
+	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, events: events, dispatch: dispatch, decline: decline}
 	p.rep.Files = append(p.rep.Files, manRep)
 	for _, step := range planSteps() {
 		if step.conformOnly && !conform {

@@ -73,6 +73,7 @@ type planState struct {
 	table    *registration.Table
 	governed []string // the selected clients, lefthook aside
 	events   []string // the manifest's neutral events
+	dispatch bool     // the manifest has a dispatch: section (the agent-traffic rows)
 	decline  []string // the declined steps
 
 	writes        []plannedWrite // the steps' writes, in plan order
@@ -246,7 +247,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 	}
 	absPath := filepath.Join(root, filepath.FromSlash(rel))
 	var want []clientjson.Handler
-	for _, ev := range RegisteredEvents(s.events) {
+	for _, ev := range WithDispatch(RegisteredEvents(s.events), s.dispatch) {
 		row, ok := s.table.Lookup(client, ev)
 		if !ok {
 			continue
@@ -259,7 +260,9 @@ func (s *planState) planClientFile(client string, selected bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
-		want = append(want, clientjson.Handler{NativeEvent: row.NativeEvent, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout, OnFailure: onFailure})
+		for _, native := range row.NativeEvents() {
+			want = append(want, clientjson.Handler{NativeEvent: native, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout, OnFailure: onFailure})
+		}
 	}
 	var src []byte
 	if snap.Exists {

@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -83,6 +84,38 @@ func RegisteredEvents(events []string) []string {
 		}
 	}
 	return out
+}
+
+// AgentEvents returns, as a new slice, the agent-traffic events (issue 19)
+// in registration order: registered only for a manifest with a `dispatch:`
+// section (FileEvents).
+func AgentEvents() []string {
+	return []string{"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return"}
+}
+
+// WithDispatch returns events (RegisteredEvents' result) without the
+// agent-traffic events when dispatch is false, and with every one of them
+// appended (those not already listed) when it is true: the dispatch rows
+// follow the manifest's `dispatch:` section, not hooks.events. It returns a
+// new slice.
+func WithDispatch(events []string, dispatch bool) []string {
+	out := make([]string, 0, len(events)+5)
+	for _, e := range events {
+		if !slices.Contains(AgentEvents(), e) {
+			out = append(out, e)
+		}
+	}
+	if dispatch {
+		out = append(out, AgentEvents()...)
+	}
+	return out
+}
+
+// FileEvents returns the neutral events adopt, conform, audit and doctor
+// register for the manifest f: RegisteredEvents(f.Hooks.Events) through
+// WithDispatch(…, f.Dispatch != nil).
+func FileEvents(f settings.File) []string {
+	return WithDispatch(RegisteredEvents(f.Hooks.Events), f.Dispatch != nil)
 }
 
 // SettingsFile returns the repository-relative settings file adopt merges

@@ -277,10 +277,15 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 // that agy reads (websentry-ai/setup pull 104, "Verified contract", agy
 // 1.0.5), one entry per agy row of the table, commands relative to the
 // plugin directory (agy runs hook commands from the directory holding
-// hooks.json; issue 4).
+// hooks.json; issue 4). The agent-traffic rows (agy pre-dispatch) are left
+// out: the plugin is rendered from the table alone, and those rows are
+// registered only for a manifest with a dispatch: section (issue 19).
 func agyHooks(t *registration.Table) (map[string]any, error) {
 	hooks := map[string][]any{}
 	for _, r := range t.ForClient("agy") {
+		if dialect.AgentEvent(r.Event) {
+			continue
+		}
 		cmd, err := RegistrationCommand("agy", r.Event)
 		if err != nil {
 			return nil, err

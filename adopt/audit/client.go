@@ -81,56 +81,60 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 		if !ok {
 			continue
 		}
-		where := fmt.Sprintf("%s %s (%s", client, ev, row.NativeEvent)
-		if row.Matcher != "" {
-			where += ", matcher " + row.Matcher
-		}
-		where += ")"
-		var sel []int
-		misplaced, near, stray := -1, -1, -1
-		for i, h := range all {
-			if h.NativeEvent != row.NativeEvent {
-				continue
+		// A row may be registered under more than one native event
+		// (registration.Row.AlsoNative): each needs its handler.
+		for _, native := range row.NativeEvents() {
+			where := fmt.Sprintf("%s %s (%s", client, ev, native)
+			if row.Matcher != "" {
+				where += ", matcher " + row.Matcher
+			}
+			where += ")"
+			var sel []int
+			misplaced, near, stray := -1, -1, -1
+			for i, h := range all {
+				if h.NativeEvent != native {
+					continue
+				}
+				switch {
+				case h.Serves(client, native, row.Matcher, ev):
+					sel = append(sel, i)
+				case h.Claim.Serves(ev) && misplaced < 0:
+					misplaced = i
+				case h.Claim.Kind == clientjson.NearMiss && h.Claim.Event == ev && clientjson.Equivalent(client, h.Matcher, row.Matcher) && !h.HasArgs && near < 0:
+					near = i
+				case !h.Claim.Ours() && mentionsHookwarden(h.Command) && stray < 0:
+					stray = i
+				}
 			}
 			switch {
-			case h.Serves(client, row.NativeEvent, row.Matcher, ev):
-				sel = append(sel, i)
-			case h.Claim.Serves(ev) && misplaced < 0:
-				misplaced = i
-			case h.Claim.Kind == clientjson.NearMiss && h.Claim.Event == ev && clientjson.Equivalent(client, h.Matcher, row.Matcher) && !h.HasArgs && near < 0:
-				near = i
-			case !h.Claim.Ours() && mentionsHookwarden(h.Command) && stray < 0:
-				stray = i
+			case len(sel) > 0:
+			case near >= 0:
+				accounted[near] = true
+				r.add(IDNearMiss, rel, all[near].Line, client, ev, where+": the handler starts like our row but is not one of our forms (another argument, client or event), so the engine is not called as the row wants; conform rewrites it", r.conform)
+			case misplaced >= 0:
+				accounted[misplaced] = true
+				r.add(IDMatcherMismatch, rel, all[misplaced].Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting exactly the row's tools; conform moves it", where, all[misplaced].Matcher, clientname.Title(client)), r.conform)
+			case stray >= 0:
+				r.add(IDNotServed, rel, all[stray].Line, client, ev, where+": a handler refers to hookwarden but runs none of our registration forms for this row, so the engine does not judge this event as registered", r.conform)
+			default:
+				r.add(IDRowMissing, rel, 0, client, ev, where+": no handler runs hookwarden for this row"+missingWhy(snap.Exists, rel), r.conform)
 			}
-		}
-		switch {
-		case len(sel) > 0:
-		case near >= 0:
-			accounted[near] = true
-			r.add(IDNearMiss, rel, all[near].Line, client, ev, where+": the handler starts like our row but is not one of our forms (another argument, client or event), so the engine is not called as the row wants; conform rewrites it", r.conform)
-		case misplaced >= 0:
-			accounted[misplaced] = true
-			r.add(IDMatcherMismatch, rel, all[misplaced].Line, client, ev, fmt.Sprintf("%s: our handler is under matcher %q, which %s does not read as selecting exactly the row's tools; conform moves it", where, all[misplaced].Matcher, clientname.Title(client)), r.conform)
-		case stray >= 0:
-			r.add(IDNotServed, rel, all[stray].Line, client, ev, where+": a handler refers to hookwarden but runs none of our registration forms for this row, so the engine does not judge this event as registered", r.conform)
-		default:
-			r.add(IDRowMissing, rel, 0, client, ev, where+": no handler runs hookwarden for this row"+missingWhy(snap.Exists, rel), r.conform)
-		}
-		for _, i := range sel {
-			accounted[i] = true
-			h := all[i]
-			if h.Claim.Kind == clientjson.Stale {
-				r.add(IDRowStale, rel, h.Line, client, ev, where+": the handler runs the form an earlier hookwarden version wrote; conform rewrites it to this version's", r.conform)
+			for _, i := range sel {
+				accounted[i] = true
+				h := all[i]
+				if h.Claim.Kind == clientjson.Stale {
+					r.add(IDRowStale, rel, h.Line, client, ev, where+": the handler runs the form an earlier hookwarden version wrote; conform rewrites it to this version's", r.conform)
+				}
 			}
-		}
-		if len(sel) == 1 {
-			r.timeout(client, ev, rel, row.Timeout, row.TimeoutUnit, row.BudgetMillis, all[sel[0]])
-			if want, err := templates.OnFailure(client, ev); err == nil && want != "" && all[sel[0]].OnFailure != want {
-				r.add(IDOnFailure, rel, all[sel[0]].Line, client, ev, fmt.Sprintf("%s: our handler has no \"onFailure\": %q, so Claude Code lets the call through when the hook cannot start, crashes or times out; conform writes it", where, want), r.conform)
+			if len(sel) == 1 {
+				r.timeout(client, ev, rel, row.Timeout, row.TimeoutUnit, row.BudgetMillis, all[sel[0]])
+				if want, err := templates.OnFailure(client, ev); err == nil && want != "" && all[sel[0]].OnFailure != want {
+					r.add(IDOnFailure, rel, all[sel[0]].Line, client, ev, fmt.Sprintf("%s: our handler has no \"onFailure\": %q, so Claude Code lets the call through when the hook cannot start, crashes or times out; conform writes it", where, want), r.conform)
+				}
 			}
-		}
-		if len(sel) > 1 {
-			r.add(IDDuplicateHandler, rel, all[sel[1]].Line, client, ev, fmt.Sprintf("%s: %d handlers serve this row (first at line %d); the client may run each, judging one call more than once", where, len(sel), all[sel[0]].Line), "keep one handler for the row in "+rel)
+			if len(sel) > 1 {
+				r.add(IDDuplicateHandler, rel, all[sel[1]].Line, client, ev, fmt.Sprintf("%s: %d handlers serve this row (first at line %d); the client may run each, judging one call more than once", where, len(sel), all[sel[0]].Line), "keep one handler for the row in "+rel)
+			}
 		}
 	}
 	for i, h := range all {

@@ -141,7 +141,7 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 			governed = append(governed, c)
 		}
 	}
-	events := adopt.RegisteredEvents(f.Hooks.Events)
+	events := adopt.FileEvents(f)
 	declined := func(step string) bool { return slices.Contains(f.Decline, step) }
 	for _, d := range f.Decline {
 		r.add(IDStepDeclined, adopt.ManifestFile, 0, "", "", "adopt step "+d+" is declined in "+adopt.ManifestFile+"; audit does not check what it writes", "remove "+d+" from decline: to have it written and checked")

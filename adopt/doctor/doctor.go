@@ -142,7 +142,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 	if clients == nil {
 		clients = templates.DefaultClients()
 	}
-	events := adopt.RegisteredEvents(man.Hooks.Events)
+	events := adopt.FileEvents(man)
 	planned := map[string]bool{}
 	for _, cp := range plan.Clients {
 		planned[cp.Client] = true

@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
@@ -95,6 +96,29 @@ type Payload struct {
 	WorkspacePaths []string
 	LastMessage    string
 	StopHookActive bool
+	// Agent traffic (issue 19): SessionID is session_id; ToolUseID is
+	// tool_use_id (Claude's dispatch rows); ToolResponse is the raw
+	// tool_response object of dispatch-receipt (nil when absent); AgentID
+	// and AgentType are the subagent's agent_id and agent_type
+	// (subagent-start, post-return). ToolInput holds the raw tool_input of
+	// pre-dispatch, dispatch-receipt and dispatch-abort too (agy: the raw
+	// toolCall.args).
+	SessionID    string
+	ToolUseID    string
+	ToolResponse []byte
+	AgentID      string
+	AgentType    string
+}
+
+// AgentEvent reports whether event is one of the agent-traffic events
+// (pre-dispatch, dispatch-receipt, dispatch-abort, subagent-start,
+// post-return).
+func AgentEvent(event string) bool {
+	switch event {
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return":
+		return true
+	}
+	return false
 }
 
 // Decode decodes data, the raw stdin of one call, for row (which names the
@@ -209,8 +233,8 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 	if p.EventName, err = o.reqStr("hook_event_name", "hook_event_name"); err != nil {
 		return p, err
 	}
-	if p.EventName != row.NativeEvent {
-		return p, fmt.Errorf("member hook_event_name: not %s, which the registration %s %s expects", row.NativeEvent, row.Client, row.Event)
+	if !row.HasNative(p.EventName) {
+		return p, fmt.Errorf("member hook_event_name: not %s, which the registration %s %s expects", strings.Join(row.NativeEvents(), " or "), row.Client, row.Event)
 	}
 	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
 		return p, err
@@ -221,6 +245,10 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		}
 	}
 	switch row.Event {
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort":
+		return decodeDispatch(row, o, p)
+	case "subagent-start", "post-return":
+		return decodeSubagent(row, o, p)
 	case "pre-tool", "pre-edit", "post-tool":
 		if p.ToolName, err = o.reqStr("tool_name", "tool_name"); err != nil {
 			return p, err
@@ -281,6 +309,74 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 	return p, nil
 }
 
+// decodeDispatch reads a Claude-family call on the agent tool: session_id,
+// tool_name (another tool: Unjudged), tool_input (a required object, kept
+// raw), tool_use_id and, at dispatch-receipt, tool_response (kept raw).
+// Field names: Claude Code 2.1.328's hook input schemas (PreToolUse,
+// PostToolUse, PostToolUseFailure, PermissionDenied all carry tool_name,
+// tool_input, tool_use_id); Codex 0.169.0 and Gemini CLI 0.61.0 send
+// tool_name and tool_input on their pre-tool events as well.
+func decodeDispatch(row registration.Row, o object, p Payload) (Payload, error) {
+	var err error
+	if p.SessionID, _, err = o.str("session_id", "session_id"); err != nil {
+		return p, err
+	}
+	if p.ToolName, err = o.reqStr("tool_name", "tool_name"); err != nil {
+		return p, err
+	}
+	ok, err := matches(row, p.ToolName)
+	if err != nil {
+		return p, err
+	}
+	if !ok {
+		p.Unjudged = unjudgedTool(row)
+		return p, nil
+	}
+	if _, err = o.reqObj("tool_input", "tool_input"); err != nil {
+		return p, err
+	}
+	p.ToolInput, _ = o.get("tool_input")
+	if p.ToolUseID, _, err = o.str("tool_use_id", "tool_use_id"); err != nil {
+		return p, err
+	}
+	if row.Event == "dispatch-receipt" {
+		if _, _, err = o.obj("tool_response", "tool_response"); err != nil {
+			return p, err
+		}
+		p.ToolResponse, _ = o.get("tool_response")
+	}
+	return p, nil
+}
+
+// decodeSubagent reads SubagentStart and SubagentStop: session_id, agent_id
+// and agent_type (both required: Claude Code 2.1.328's schemas and Codex
+// 0.169.0's subagent-stop.command.input require them), and at post-return
+// stop_hook_active and last_assistant_message (Codex: nullable).
+func decodeSubagent(row registration.Row, o object, p Payload) (Payload, error) {
+	var err error
+	if p.SessionID, _, err = o.str("session_id", "session_id"); err != nil {
+		return p, err
+	}
+	if p.AgentID, err = o.reqStr("agent_id", "agent_id"); err != nil {
+		return p, err
+	}
+	if p.AgentType, _, err = o.str("agent_type", "agent_type"); err != nil {
+		return p, err
+	}
+	if row.Event != "post-return" {
+		return p, nil
+	}
+	if p.StopHookActive, _, err = o.boolean("stop_hook_active", "stop_hook_active"); err != nil {
+		return p, err
+	}
+	if row.Client == "codex" {
+		p.LastMessage, _, err = o.nullableStr("last_assistant_message", "last_assistant_message")
+	} else {
+		p.LastMessage, _, err = o.str("last_assistant_message", "last_assistant_message")
+	}
+	return p, err
+}
+
 func decodeAgy(row registration.Row, o object) (Payload, error) {
 	var p Payload
 	var err error
@@ -316,6 +412,26 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 		if p.Command, err = args.reqStr("CommandLine", "toolCall.args.CommandLine"); err != nil {
 			return p, err
 		}
+	case "pre-dispatch":
+		tc, err := o.reqObj("toolCall", "toolCall")
+		if err != nil {
+			return p, err
+		}
+		if p.ToolName, err = tc.reqStr("name", "toolCall.name"); err != nil {
+			return p, err
+		}
+		ok, err := matches(row, p.ToolName)
+		if err != nil {
+			return p, err
+		}
+		if !ok {
+			p.Unjudged = unjudgedTool(row)
+			return p, nil
+		}
+		if _, err := tc.reqObj("args", "toolCall.args"); err != nil {
+			return p, err
+		}
+		p.ToolInput, _ = tc.get("args")
 	case "stop":
 		// Stop carries no tool call; toolCall may be absent or null.
 		if raw, ok := o.get("toolCall"); ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {

@@ -357,6 +357,11 @@ func TestMatcherFastPathAgreesWithRegexp(t *testing.T) {
 		}
 	}
 	for _, r := range tab.Rows {
+		if r.Event == "subagent-start" || r.Event == "post-return" {
+			// These matchers select agent_type in the client (^.+$ keeps
+			// agents without a type out); the engine never evaluates them.
+			continue
+		}
 		if _, ok := literalAlternation(r.Matcher); r.Matcher != "" && !ok {
 			t.Errorf("row %s %s: matcher %q does not take the fast path", r.Client, r.Event, r.Matcher)
 		}

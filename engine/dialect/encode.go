@@ -96,6 +96,47 @@ func contextJSON(event, reason string) []byte {
 
 func line(s string) []byte { return []byte(s + "\n") }
 
+// rewriteJSON is Claude Code's PreToolUse answer that allows the call with
+// its whole input replaced: {"hookSpecificOutput":{"hookEventName":
+// "PreToolUse","permissionDecision":"allow","permissionDecisionReason":R,
+// "updatedInput":I}} (Claude Code 2.1.328 bundle, the PreToolUse branch of
+// the hookSpecificOutput reader; hooks reference "PreToolUse decision
+// control": updatedInput replaces the whole tool_input). input must be a
+// JSON object.
+func rewriteJSON(reason string, input []byte) []byte {
+	type hso struct {
+		HookEventName            string          `json:"hookEventName"`
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
+	}
+	v := struct {
+		HookSpecificOutput hso `json:"hookSpecificOutput"`
+	}{hso{"PreToolUse", "allow", reason, input}}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return append(b, '\n')
+}
+
+// agyOverwriteJSON is agy's allow with an overwrite object merged into the
+// tool call's arguments: {"decision":"allow","reason":R,"overwrite":O}
+// (the agy contract as the design record quotes it, agy 1.3.3; not
+// observed here).
+func agyOverwriteJSON(reason string, overwrite []byte) []byte {
+	v := struct {
+		Decision  string          `json:"decision"`
+		Reason    string          `json:"reason,omitempty"`
+		Overwrite json.RawMessage `json:"overwrite"`
+	}{"allow", reason, overwrite}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return append(b, '\n')
+}
+
 // Encode renders v for row in the client's dialect. Reasons are capped with
 // verdict.Cap. The forms:
 //
@@ -129,6 +170,21 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 			reason = "[BLOCKED BY hookwarden:halt] session halted"
 		}
 	}
+	if kind == verdict.Rewrite {
+		// Only Claude's and agy's pre-dispatch rows have a rewrite channel;
+		// a rewrite anywhere else, or one that does not encode, is refused.
+		var out []byte
+		switch {
+		case row.Event == "pre-dispatch" && row.Client == "claude":
+			out = rewriteJSON(reason, v.Input)
+		case row.Event == "pre-dispatch" && row.Client == "agy":
+			out = agyOverwriteJSON(reason, v.Input)
+		}
+		if out != nil {
+			return Answer{Stdout: out}
+		}
+		kind, reason = verdict.Deny, "[BLOCKED BY hookwarden:internal] this client has no channel for the rewritten input; the call is refused"
+	}
 	if row.Client == "copilot" {
 		return encodeCopilot(row, kind, reason)
 	}
@@ -158,6 +214,13 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	case verdict.Context:
 		if structured && row.Event == "post-tool" {
 			return Answer{Stdout: contextJSON(row.NativeEvent, reason)}
+		}
+		if row.Client == "claude" && row.Event == "subagent-start" && v.Input != nil {
+			// SubagentStart's additionalContext reaches the subagent before
+			// its first prompt (Claude Code 2.1.328 bundle: SubagentStart
+			// hookSpecificOutput {hookEventName, additionalContext}); the
+			// reason goes to stderr for the transcript.
+			return Answer{Stdout: contextJSON("SubagentStart", string(v.Input)), Stderr: line("hookwarden: note: " + reason)}
 		}
 		return Answer{Stderr: line("hookwarden: note: " + reason)}
 	case verdict.Allow:

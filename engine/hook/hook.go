@@ -86,11 +86,14 @@ type Call struct {
 type Judge func(ctx context.Context, c Call) verdict.Verdict
 
 // Judges holds the event judges other than pre-tool and environment. A nil
-// field answers a stated skip with NotEvaluated.
+// field answers a stated skip with NotEvaluated. Agent judges every
+// agent-traffic event (dialect.AgentEvent: pre-dispatch, dispatch-receipt,
+// dispatch-abort, subagent-start, post-return; Call.Row.Event says which).
 type Judges struct {
 	PreEdit  Judge
 	PostTool Judge
 	Stop     Judge
+	Agent    Judge
 }
 
 // Deps are the dispatcher's collaborators. Table is the registration table.
@@ -443,6 +446,10 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		j = deps.Judges.PostTool
 	case "stop":
 		j = deps.Judges.Stop
+	default:
+		if dialect.AgentEvent(row.Event) {
+			j = deps.Judges.Agent
+		}
 	}
 	if j == nil {
 		return skip("%s %s: %s", row.Client, row.Event, NotEvaluated)

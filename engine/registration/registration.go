@@ -26,16 +26,39 @@ import (
 // Timeout is the client timeout in TimeoutUnit ("s" seconds or "ms"
 // milliseconds), as the client's settings file carries it. BudgetMillis is the
 // engine's own budget for the event in milliseconds; it is always below the
-// client timeout. Source names the client fact behind the row.
+// client timeout. AlsoNative lists further native events the same neutral
+// event is registered under, with the same matcher and timeout (Claude's
+// dispatch-abort: PostToolUseFailure and PermissionDenied); nil for most
+// rows. Source names the client fact behind the row.
 type Row struct {
-	Client       string  `json:"client"`
-	Event        string  `json:"event"`
-	NativeEvent  string  `json:"native_event"`
-	Matcher      string  `json:"matcher"`
-	Timeout      float64 `json:"timeout"`
-	TimeoutUnit  string  `json:"timeout_unit"`
-	BudgetMillis int     `json:"budget_ms"`
-	Source       string  `json:"source"`
+	Client       string   `json:"client"`
+	Event        string   `json:"event"`
+	NativeEvent  string   `json:"native_event"`
+	AlsoNative   []string `json:"also_native,omitempty"`
+	Matcher      string   `json:"matcher"`
+	Timeout      float64  `json:"timeout"`
+	TimeoutUnit  string   `json:"timeout_unit"`
+	BudgetMillis int      `json:"budget_ms"`
+	Source       string   `json:"source"`
+}
+
+// NativeEvents returns every native event the row is registered under:
+// NativeEvent first, then AlsoNative, as a new slice.
+func (r Row) NativeEvents() []string {
+	return append([]string{r.NativeEvent}, r.AlsoNative...)
+}
+
+// HasNative reports whether name is one of the row's native events.
+func (r Row) HasNative(name string) bool {
+	if name == r.NativeEvent {
+		return true
+	}
+	for _, n := range r.AlsoNative {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ClientTimeout returns the row's client timeout as a duration.
@@ -106,6 +129,11 @@ func Parse(data []byte) (*Table, error) {
 		seen[k] = true
 		if r.TimeoutUnit != "s" && r.TimeoutUnit != "ms" {
 			return nil, fmt.Errorf("registration table: row %d (%s): timeout unit %q is not s or ms", i, k, r.TimeoutUnit)
+		}
+		for _, n := range r.AlsoNative {
+			if n == "" || n == r.NativeEvent {
+				return nil, fmt.Errorf("registration table: row %d (%s): also_native %q is empty or repeats native_event", i, k, n)
+			}
 		}
 		if r.BudgetMillis <= 0 || r.Budget() >= r.ClientTimeout() {
 			return nil, fmt.Errorf("registration table: row %d (%s): budget %d ms is not below the client timeout", i, k, r.BudgetMillis)

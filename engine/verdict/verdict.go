@@ -28,8 +28,14 @@ const (
 	// loop bound instead of denying again.
 	Halt
 	// Context lets the call through and adds Reason as context for the model
-	// in the client's documented field (post-tool annotations).
+	// in the client's documented field (post-tool annotations; the
+	// subagent-start projection).
 	Context
+	// Rewrite lets the call through with its tool input replaced by Input
+	// (pre-dispatch's read-only delivery: Claude's PreToolUse updatedInput,
+	// agy's overwrite); Reason names the rewrite. A client without such a
+	// channel never receives one (the judge answers Context instead).
+	Rewrite
 )
 
 // String returns the lower-case name of k: allow, skip, deny, halt, context.
@@ -45,6 +51,8 @@ func (k Kind) String() string {
 		return "halt"
 	case Context:
 		return "context"
+	case Rewrite:
+		return "rewrite"
 	}
 	return "unknown"
 }
@@ -78,10 +86,17 @@ const MaxReasonBytes = policy.MaxReasonBytes
 // otherwise. Reason is the text the client shows (Deny, Halt, Context) or the
 // stated-skip explanation (Skip); it never contains the judged command text and
 // is capped by Cap at MaxReasonBytes.
+//
+// Input is the replacement of a Rewrite, raw JSON in the client's own shape
+// (Claude: the whole tool_input object; agy: the overwrite object); for a
+// Context at subagent-start it is the added context itself (UTF-8 text, not
+// held to MaxReasonBytes: the projection is longer; Reason then says what
+// was added); nil otherwise.
 type Verdict struct {
 	Kind   Kind
 	RuleID string
 	Reason string
+	Input  []byte
 }
 
 // Cap returns s cut to at most MaxReasonBytes bytes on a UTF-8 boundary.

@@ -59,7 +59,28 @@ const (
 
 // events lists the neutral event names a `hooks.events:` entry may hold
 // (read only).
-var events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment"}
+var events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment",
+	"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return"}
+
+// MaxTaskLabels bounds dispatch.tasks and dispatch.readonly_agents per layer.
+const MaxTaskLabels = 256
+
+// taskLabel reports whether s is a task label or agent type name a
+// dispatch list may hold: 1-64 bytes of ASCII letters, digits, '.', '_',
+// '-', not starting with '-' (a brief's `task:` value is compared byte for
+// byte).
+func taskLabel(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // stepName reports whether s matches ^[a-z][a-z0-9-]*$ (an adopt step name).
 func stepName(s string) bool {
@@ -89,6 +110,10 @@ func stepName(s string) bool {
 //	  commit_after_minutes: 30      # integer >= 1, minutes
 //	  commit_after_files: 20        # integer >= 1, files
 //	  on_stop: false
+//	dispatch:                       # agent traffic (pre-dispatch, post-return rows); adopt registers them when set
+//	  tasks: [label, ...]           # a brief must carry `task: <label>` naming one (every layer that sets it must declare it)
+//	  readonly_agents: [type, ...]  # agent types that always get the read-only projection
+//	  return_deny: [RE2, ...]       # a subagent return matching one is denied once
 //	audit:
 //	  acknowledge: [codex-trust-required]  # audit note ids this fleet or workstation has seen; not in .hookwarden.yaml
 //	  allowed_commands: [RE2, ...]  # hook commands not ours that audit --plan accepts (whole-command match); not in .hookwarden.yaml
@@ -104,6 +129,8 @@ type File struct {
 	Deny       []string
 	DenyLines  []int
 	Checkpoint Checkpoint
+	// Dispatch is the `dispatch:` section; nil when the layer has none.
+	Dispatch *Dispatch
 	// Acknowledge lists `audit.acknowledge`: ids of audit notes (only notes
 	// can be acknowledged; adopt/audit checks) the operator has seen, which
 	// audit then leaves out. Read from fleet and workstation files only.
@@ -124,6 +151,30 @@ type File struct {
 type Hooks struct {
 	Scope  string
 	Events []string
+}
+
+// Dispatch is the `dispatch:` section of one layer (issue 19). Tasks is nil
+// when the layer does not set dispatch.tasks (no label required by it);
+// ReadonlyAgents lists agent types every dispatch of which is read-only;
+// ReturnDeny holds RE2 patterns (at most 64 of at most 512 bytes) a
+// subagent's return must not match, ReturnDenyLines their YAML lines.
+type Dispatch struct {
+	Tasks           []string
+	ReadonlyAgents  []string
+	ReturnDeny      []string
+	ReturnDenyLines []int
+}
+
+// EffectiveDispatch is the merge of every layer's dispatch section: Set is
+// true when any layer has one; Tasks is nil when no layer sets tasks, else
+// the labels every layer that sets tasks declares (an intersection: a later
+// layer only narrows; it may be empty, which refuses every dispatch);
+// ReadonlyAgents and ReturnDeny are unions (patterns tagged with their layer).
+type EffectiveDispatch struct {
+	Set            bool
+	Tasks          []string
+	ReadonlyAgents []string
+	ReturnDeny     []Pattern
 }
 
 // Checkpoint is the `checkpoint:` section, shared with the checkpoint
@@ -160,6 +211,7 @@ type Effective struct {
 	Scope      string
 	Deny       []Pattern
 	Checkpoint Checkpoint
+	Dispatch   EffectiveDispatch
 	Repository []Layer
 	Layers     []Layer
 }
@@ -309,11 +361,48 @@ func Merge(layers []Layer) *Effective {
 			}
 			e.Checkpoint.OnStop = &v
 		}
+		if d := f.Dispatch; d != nil {
+			e.Dispatch.Set = true
+			if d.Tasks != nil {
+				if e.Dispatch.Tasks == nil {
+					e.Dispatch.Tasks = append([]string{}, d.Tasks...)
+				} else {
+					var keep []string
+					for _, t := range e.Dispatch.Tasks {
+						if slicesContains(d.Tasks, t) {
+							keep = append(keep, t)
+						}
+					}
+					e.Dispatch.Tasks = append([]string{}, keep...)
+				}
+			}
+			for _, a := range d.ReadonlyAgents {
+				if !slicesContains(e.Dispatch.ReadonlyAgents, a) {
+					e.Dispatch.ReadonlyAgents = append(e.Dispatch.ReadonlyAgents, a)
+				}
+			}
+			for i, p := range d.ReturnDeny {
+				line := 0
+				if i < len(d.ReturnDenyLines) {
+					line = d.ReturnDenyLines[i]
+				}
+				e.Dispatch.ReturnDeny = append(e.Dispatch.ReturnDeny, Pattern{Layer: label, Pattern: p, Name: l.Name, Line: line})
+			}
+		}
 		if l.Name == "repository" {
 			e.Repository = append(e.Repository, l)
 		}
 	}
 	return e
+}
+
+func slicesContains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func minPtr(a, b *int) *int {
@@ -467,6 +556,46 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 						return err
 					}
 					f.Checkpoint.OnStop = &b
+				default:
+					return unknownKey(key, k)
+				}
+				return nil
+			})
+		case "dispatch":
+			d := &Dispatch{}
+			f.Dispatch = d
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				return nil // `dispatch:` alone: the rows, no rule
+			}
+			return eachKey(v, "dispatch", func(key string, k, v *yaml.Node) error {
+				switch key {
+				case "dispatch.tasks", "dispatch.readonly_agents":
+					l, lines, err := stringList(key, v)
+					if err != nil {
+						return err
+					}
+					if len(l) > MaxTaskLabels {
+						return fmt.Errorf("line %d: %s: %d entries, at most %d", v.Line, key, len(l), MaxTaskLabels)
+					}
+					for i, s := range l {
+						if !taskLabel(s) {
+							return fmt.Errorf("line %d: %s: %q is not a label (1-64 of A-Z a-z 0-9 . _ -, not starting with -)", lines[i], key, s)
+						}
+					}
+					if key == "dispatch.tasks" {
+						d.Tasks = l
+					} else {
+						d.ReadonlyAgents = l
+					}
+				case "dispatch.return_deny":
+					l, lines, err := stringList(key, v)
+					if err != nil {
+						return err
+					}
+					if err := checkPatterns(key, v.Line, l, lines); err != nil {
+						return err
+					}
+					d.ReturnDeny, d.ReturnDenyLines = l, lines
 				default:
 					return unknownKey(key, k)
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
+	"github.com/hookwarden/hookwarden/engine/dispatch"
 	"github.com/hookwarden/hookwarden/engine/editguard"
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/registration"
@@ -92,6 +93,7 @@ func judges() hook.Judges {
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, Config: CheckpointConfig(c.Settings),
 			})
 		},
+		Agent: agentJudge,
 		PreEdit: func(ctx context.Context, c hook.Call) verdict.Verdict {
 			if c.RepoRoot != "" {
 				v := editguard.Judge(ctx, editguard.Input{
@@ -138,4 +140,23 @@ func CheckpointConfig(e *settings.Effective) checkpoint.Config {
 		cfg.OnStop = *v
 	}
 	return cfg
+}
+
+// agentJudge judges the agent-traffic events (engine/dispatch): the
+// dispatch gate and read-only delivery at pre-dispatch, the projection at
+// subagent-start. The correlation rows (dispatch-receipt, dispatch-abort,
+// post-return) are a stated skip until the correlation store is built.
+func agentJudge(_ context.Context, c hook.Call) verdict.Verdict {
+	in := dispatch.Input{Client: c.Row.Client, Event: c.Row.Event, ToolInput: c.Payload.ToolInput,
+		AgentType: c.Payload.AgentType, RepoRoot: c.RepoRoot}
+	if c.Settings != nil {
+		in.Dispatch = c.Settings.Dispatch
+	}
+	switch c.Row.Event {
+	case "pre-dispatch":
+		return dispatch.Judge(in)
+	case "subagent-start":
+		return dispatch.JudgeStart(in)
+	}
+	return verdict.Verdict{Kind: verdict.Skip, Reason: c.Row.Client + " " + c.Row.Event + ": the dispatch correlation store is not in this build, so this call is not judged"}
 }

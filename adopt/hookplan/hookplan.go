@@ -35,6 +35,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -213,20 +214,23 @@ func Build(root string, opts Options) (*Plan, error) {
 }
 
 // Clients returns the clients the plan covers, in the order it lists them:
-// every client of the registration table, sorted, with the table's
-// clients first in the order claude, codex, gemini, agy, opencode.
+// every client of internal/clientname's table but lefthook (whose jobs live
+// in lefthook's own files), in that table's order (claude, codex, gemini,
+// agy, opencode, copilot), then any other client of the registration table
+// t, sorted.
 func Clients(t *registration.Table) []string {
-	first := []string{"claude", "codex", "gemini", "agy", "opencode"}
-	seen := map[string]bool{}
-	var rest []string
+	var out, rest []string
+	for _, c := range clientname.All() {
+		if c != "lefthook" {
+			out = append(out, c)
+		}
+	}
 	for _, r := range t.Rows {
-		if !seen[r.Client] && !slices.Contains(first, r.Client) && r.Client != "lefthook" {
+		if r.Client != "lefthook" && !slices.Contains(out, r.Client) && !slices.Contains(rest, r.Client) {
 			rest = append(rest, r.Client)
 		}
-		seen[r.Client] = true
 	}
 	sort.Strings(rest)
-	out := slices.Clone(first)
 	return append(out, rest...)
 }
 
@@ -384,7 +388,7 @@ func (pl *clientPlanner) run(workstation bool) {
 			for _, fv := range pl.spec.fields {
 				if fv.field == "onFailure" && hk.OnFailure != "" && pl.c.Version != "" && versionLess(pl.c.Version, fv.since) {
 					hk.CaveatID = ReasonVersion
-					hk.Caveat = fmt.Sprintf("%s %s (%s) is older than %s, which introduced %q: %s (%s)", title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, fv.since, fv.field, fv.ignored, fv.source)
+					hk.Caveat = fmt.Sprintf("%s %s (%s) is older than %s, which introduced %q: %s (%s)", clientname.Title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, fv.since, fv.field, fv.ignored, fv.source)
 				}
 			}
 			if !hk.Ours && len(pl.allow) > 0 {
@@ -778,18 +782,6 @@ func unitOf(t *registration.Table, client string) string {
 		return r.TimeoutUnit
 	}
 	return "s"
-}
-
-func title(client string) string {
-	switch client {
-	case "claude":
-		return "Claude Code"
-	case "codex":
-		return "Codex CLI"
-	case "gemini":
-		return "Gemini CLI"
-	}
-	return client
 }
 
 // lineOf returns the 1-based line of the first occurrence of text in src

@@ -136,6 +136,20 @@ func TestSymlinkTargetRefused(t *testing.T) {
 	}
 }
 
+// refusalsOf compiles dir and returns the plan and its refusals by path.
+func refusalsOf(t *testing.T, dir string) (Plan, map[string]string) {
+	t.Helper()
+	plan, err := Compile(context.Background(), Options{TargetDir: dir, Version: testVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range plan.Refusals() {
+		got[f.Path] = f.Refusal
+	}
+	return plan, got
+}
+
 // TestNotAFileRefused: a regular file where a directory belongs (.github)
 // and a directory where the file belongs (CLAUDE.md) are refused with what
 // each is, and Apply writes nothing.
@@ -147,14 +161,7 @@ func TestNotAFileRefused(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ClaudePath), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Compile(context.Background(), Options{TargetDir: dir, Version: testVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, f := range plan.Refusals() {
-		got[f.Path] = f.Refusal
-	}
+	plan, got := refusalsOf(t, dir)
 	if r := got[CopilotPath]; r != ".github is not a directory" {
 		t.Errorf("copilot refusal = %q", r)
 	}
@@ -183,14 +190,7 @@ func TestSymlinkParentRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "cursor"), filepath.Join(dir, ".cursor")); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := Compile(context.Background(), Options{TargetDir: dir, Version: testVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, f := range plan.Refusals() {
-		got[f.Path] = f.Refusal
-	}
+	plan, got := refusalsOf(t, dir)
 	if r := got[CopilotPath]; !strings.Contains(r, "parent directory .github is a symlink") {
 		t.Errorf("copilot refusal = %q", r)
 	}

@@ -27,7 +27,7 @@ const jsonHeaderPrefix = "{\n  \"_generated_by\": "
 
 func headerLine(body []byte) string {
 	sum := sha256.Sum256(body)
-	return headerTag + "version=" + buildinfo.Version + " sha256=" + hex.EncodeToString(sum[:])
+	return headerTag + "version=" + buildinfo.Current() + " sha256=" + hex.EncodeToString(sum[:])
 }
 
 // withHeader returns comment + header + "\n" + body: the header line in the
@@ -82,7 +82,7 @@ const errJSONShape = renderError("hookwarden: render: JSON body is not an object
 // the recorded digest; ok is false when body carries no well-formed
 // hookwarden render header (a file hookwarden did not render, or one whose
 // header line was itself edited). A stale render is one whose Version differs
-// from internal/buildinfo.Version; comparing is the caller's (audit,
+// from internal/buildinfo.Current(); comparing is the caller's (audit,
 // conform) business.
 func ParseHeader(body []byte) (Header, bool) {
 	if bytes.HasPrefix(body, []byte(jsonHeaderPrefix)) {

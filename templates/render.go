@@ -254,7 +254,7 @@ func renderShLauncher(t *registration.Table) ([]byte, error) {
 // renderLauncher returns the body (no header) of hook.py.
 func renderLauncher(t *registration.Table) ([]byte, error) {
 	d := launcherData{
-		Version:        buildinfo.Version,
+		Version:        buildinfo.Current(),
 		Rows:           map[string]launcherRow{},
 		ProbeMs:        skewguard.ProbeMillis,
 		MaxInputBytes:  dialect.MaxInputBytes,
@@ -382,7 +382,7 @@ func Render(clients []string) ([]File, error) {
 		}
 		pluginJSON, err := jsonWithHeader(map[string]any{
 			"name":        "hookwarden",
-			"version":     buildinfo.Version,
+			"version":     buildinfo.Current(),
 			"description": "hookwarden: the repository's hook policy for Antigravity (rendered by hookwarden adopt; do not edit by hand)",
 		})
 		if err != nil {

@@ -44,7 +44,7 @@ type File struct {
 }
 
 // Header is what ParseHeader reads from a rendered file's header. Version is
-// the hookwarden version that rendered it (internal/buildinfo.Version at render
+// the hookwarden version that rendered it (internal/buildinfo.Current() at render
 // time); Digest is the lower-case hex SHA-256 the header records for the body;
 // Edited is true when the SHA-256 of the body as it is now differs from Digest
 // (the file was changed by hand after rendering).

@@ -120,7 +120,7 @@ func TestRenderIsDeterministicAndFromPolicy(t *testing.T) {
 func TestHeaders(t *testing.T) {
 	for p, f := range renderAll(t) {
 		h, ok := ParseHeader(f.Body)
-		if !ok || h.Version != buildinfo.Version || h.Edited || len(h.Digest) != 64 {
+		if !ok || h.Version != buildinfo.Current() || h.Edited || len(h.Digest) != 64 {
 			t.Errorf("%s: header %+v ok=%v", p, h, ok)
 			continue
 		}
@@ -128,7 +128,7 @@ func TestHeaders(t *testing.T) {
 		if h2, ok := ParseHeader(edited); !ok || !h2.Edited {
 			t.Errorf("%s: an edit of the body is not detected: %+v ok=%v", p, h2, ok)
 		}
-		stale := bytes.Replace(f.Body, []byte("version="+buildinfo.Version+" "), []byte("version=0.0.9 "), 1)
+		stale := bytes.Replace(f.Body, []byte("version="+buildinfo.Current()+" "), []byte("version=0.0.9 "), 1)
 		if h3, ok := ParseHeader(stale); !ok || h3.Version != "0.0.9" || h3.Edited {
 			t.Errorf("%s: an older render reads %+v ok=%v, want version 0.0.9, not edited", p, h3, ok)
 		}

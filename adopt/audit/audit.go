@@ -135,7 +135,7 @@ type Options struct {
 	// HOOKWARDEN_CONFIG, XDG_CONFIG_HOME, HOME); nil means os.Getenv.
 	Getenv func(string) string
 	// Version is the hookwarden version written into the report; "" means
-	// internal/buildinfo.Version.
+	// internal/buildinfo.Current().
 	Version string
 	// Plan adds each repository's effective hook plan (adopt/hookplan) to
 	// the report, with its findings. A PATH below the root of a governed

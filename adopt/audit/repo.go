@@ -20,7 +20,7 @@ import (
 	"github.com/hookwarden/hookwarden/templates"
 )
 
-func buildVersion() string { return buildinfo.Version }
+func buildVersion() string { return buildinfo.Current() }
 
 // repoAudit collects the findings of one repository.
 type repoAudit struct {

@@ -426,7 +426,7 @@ func Message(verb string, rr *adopt.RepoReport, committed []string) string {
 	} else {
 		b.WriteString("hookwarden conform: repair drift in the governed hooks\n\n")
 	}
-	fmt.Fprintf(&b, "Written by `hookwarden %s --commit` (hookwarden %s); this commit\nchanges only the files below.\n\n", verb, buildinfo.Version)
+	fmt.Fprintf(&b, "Written by `hookwarden %s --commit` (hookwarden %s); this commit\nchanges only the files below.\n\n", verb, buildinfo.Current())
 	for _, f := range rr.Files {
 		if !slices.Contains(committed, f.Path) {
 			continue

@@ -36,7 +36,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *version {
-		fmt.Println("hookwarden-mcp-proxy", buildinfo.Version)
+		fmt.Println("hookwarden-mcp-proxy", buildinfo.Current())
 		return
 	}
 	if !slices.Contains([]string{"claude", "codex"}, *engine) || *server == "" || *config == "" || fs.NArg() > 0 {
@@ -46,7 +46,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	e := redact.Env{Engine: *engine, Getenv: os.Getenv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := mcpproxy.Run(ctx, e, *server, *config, buildinfo.Version); err != nil {
+	if err := mcpproxy.Run(ctx, e, *server, *config, buildinfo.Current()); err != nil {
 		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy:", err)
 		os.Exit(1)
 	}

@@ -51,7 +51,7 @@ func newApp() *cli.Command {
 	return &cli.Command{
 		Name:                   "hookwarden",
 		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
-		Version:                buildinfo.Version,
+		Version:                buildinfo.Current(),
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(context.Context, *cli.Command, error) {},

@@ -96,7 +96,7 @@ const (
 // claude, codex, gemini, copilot, cursor, opencode, agy); the read-only
 // projection is always planned. LineBudget is the per-file line
 // budget (0 = DefaultLineBudget, negative = no budget). Version is the
-// generator version written into headers ("" = internal/buildinfo.Version;
+// generator version written into headers ("" = internal/buildinfo.Current();
 // tests pin it).
 type Options struct {
 	Source     string
@@ -308,7 +308,7 @@ func Compile(ctx context.Context, o Options) (Plan, error) {
 		o.Source = "AGENTS.md"
 	}
 	if o.Version == "" {
-		o.Version = buildinfo.Version
+		o.Version = buildinfo.Current()
 	}
 	budget := o.LineBudget
 	if budget == 0 {

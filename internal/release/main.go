@@ -1,0 +1,385 @@
+// Command release builds hookwarden's release artefacts with one command, from
+// a clone, with nothing but the Go toolchain (and npm for -pack):
+//
+//	go run ./internal/release -version 0.2.0 [-out dist] [-targets linux/amd64,…] [-npm] [-pack]
+//
+// For each target (default linux and darwin, amd64 and arm64) it builds
+// ./cmd/hookwarden and ./cmd/hookwarden-mcp-proxy with CGO_ENABLED=0,
+// -trimpath and the version stamped into internal/buildinfo.Version
+// (-ldflags -X, so `hookwarden --version` prints it), and writes the archive
+// hookwarden_<version>_<os>_<arch>.tar.gz (both binaries, README.md) and checksums.txt (sha256sum's format: the
+// lowercase hex SHA-256, two spaces, the archive name; `sha256sum -c
+// checksums.txt` checks them). Archives are reproducible: entries sorted,
+// owner 0, mtime SOURCE_DATE_EPOCH (else 2000-01-01).
+//
+// With -npm it lays out the npm packages in <out>/npm/: `hookwarden` (a
+// launcher script, bin/hookwarden.js, and one optional dependency per
+// platform) and `hookwarden-<os>-<cpu>` (the binary, with npm's "os" and
+// "cpu" fields so npm installs only the matching one; hookwarden-mcp-proxy,
+// needed only under a spawn's redaction entry, is not in them), none with an install
+// script: the shape of lefthook's npm packages (lefthook 2.2.1's
+// package.json, minus its postinstall). With -pack it runs `npm pack` in
+// each, leaving the tarballs in <out>/npm/. Nothing is published.
+//
+// It is a release tool, not part of the binary: it lives under internal/ so
+// no other module imports it, and goreleaser was not used because `go run`
+// of goreleaser v2.15.1 fetched 317 modules and had not finished compiling
+// after 6 minutes on the 2-core development machine (2026-12-01, load
+// average 15–25), more than a CI run can spend.
+package main
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// versionVar is the variable -ldflags -X stamps.
+const versionVar = "github.com/hookwarden/hookwarden/internal/buildinfo.Version"
+
+// Commands are the binaries of a release archive (./cmd/<name>); the npm
+// platform packages hold the first.
+var Commands = []string{"hookwarden", "hookwarden-mcp-proxy"}
+
+// DefaultTargets are the GOOS/GOARCH pairs of a release.
+var DefaultTargets = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}
+
+//go:embed npm/hookwarden.js
+var launcherJS []byte
+
+//go:embed npm/README.md
+var npmReadme []byte
+
+// semver is a semantic version without a leading v (semver.org 2.0.0,
+// the grammar's shape, not every rule).
+var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+
+// Config is one release run. Root is the module root (the directory of
+// go.mod); Out the output directory (created; an existing one is reused,
+// files of the same names replaced).
+type Config struct {
+	Version string
+	Root    string
+	Out     string
+	Targets []string
+	NPM     bool
+	Pack    bool
+	// Epoch is the mtime of every archive entry.
+	Epoch time.Time
+	// Log receives one line per step; nil discards.
+	Log io.Writer
+}
+
+// Artefacts are what a run wrote, paths absolute.
+type Artefacts struct {
+	Archives  []string
+	Checksums string
+	// NPMDirs are the npm package directories, the launcher package first.
+	NPMDirs []string
+	// Tarballs are the `npm pack` results, in NPMDirs order.
+	Tarballs []string
+}
+
+func main() {
+	var cfg Config
+	var targets string
+	flag.StringVar(&cfg.Version, "version", "", "the release version, semantic (a leading v is dropped)")
+	flag.StringVar(&cfg.Out, "out", "dist", "output directory")
+	flag.StringVar(&targets, "targets", strings.Join(DefaultTargets, ","), "comma-separated GOOS/GOARCH pairs")
+	flag.BoolVar(&cfg.NPM, "npm", false, "lay out the npm packages in OUT/npm")
+	flag.BoolVar(&cfg.Pack, "pack", false, "with -npm, run npm pack in each package")
+	flag.Parse()
+	cfg.Targets = strings.Split(targets, ",")
+	cfg.Log = os.Stderr
+	cfg.Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "release: SOURCE_DATE_EPOCH %q: %v\n", s, err)
+			os.Exit(2)
+		}
+		cfg.Epoch = time.Unix(n, 0).UTC()
+	}
+	root, err := os.Getwd()
+	if err == nil {
+		cfg.Root = root
+		_, err = os.Stat(filepath.Join(root, "go.mod"))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "release: run it from the module root: %v\n", err)
+		os.Exit(2)
+	}
+	if _, err := Build(context.Background(), cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "release: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// Build runs one release (package doc). It returns the artefacts written,
+// or the first error: an invalid version or target, a failed go build,
+// npm pack or file write (each naming the target or path).
+func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
+	cfg.Version = strings.TrimPrefix(cfg.Version, "v")
+	if !semver.MatchString(cfg.Version) {
+		return nil, fmt.Errorf("-version %q: want a semantic version such as 1.2.3 or 1.2.3-rc.1", cfg.Version)
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	out, err := filepath.Abs(cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	readme, err := os.ReadFile(filepath.Join(cfg.Root, "README.md"))
+	if err != nil {
+		return nil, err
+	}
+	art := &Artefacts{}
+	var sums []string
+	bins := map[string]string{}
+	for _, t := range cfg.Targets {
+		goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")
+		if !ok || npmOS(goos) == "" || npmCPU(goarch) == "" {
+			return nil, fmt.Errorf("-targets: %q: want linux or darwin / amd64 or arm64", t)
+		}
+		name := fmt.Sprintf("hookwarden_%s_%s_%s", cfg.Version, goos, goarch)
+		entries := []entry{{"README.md", "", 0o644}}
+		for _, c := range Commands {
+			bin := filepath.Join(out, name, c)
+			fmt.Fprintf(cfg.Log, "release: building %s for %s/%s\n", c, goos, goarch)
+			cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
+				"-ldflags", "-s -w -X "+versionVar+"="+cfg.Version, "-o", bin, "./cmd/"+c)
+			cmd.Dir = cfg.Root
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("go build %s for %s/%s: %w\n%s", c, goos, goarch, err, b)
+			}
+			entries = append(entries, entry{c, bin, 0o755})
+		}
+		bins[goos+"/"+goarch] = filepath.Join(out, name, "hookwarden")
+		archive := filepath.Join(out, name+".tar.gz")
+		if err := writeArchive(archive, name, cfg.Epoch, entries, readme); err != nil {
+			return nil, fmt.Errorf("%s: %w", archive, err)
+		}
+		sum, err := sha256File(archive)
+		if err != nil {
+			return nil, err
+		}
+		sums = append(sums, sum+"  "+filepath.Base(archive)+"\n")
+		art.Archives = append(art.Archives, archive)
+	}
+	sort.Strings(sums)
+	art.Checksums = filepath.Join(out, "checksums.txt")
+	if err := os.WriteFile(art.Checksums, []byte(strings.Join(sums, "")), 0o644); err != nil {
+		return nil, err
+	}
+	if !cfg.NPM {
+		return art, nil
+	}
+	if err := layoutNPM(cfg, out, bins, art); err != nil {
+		return nil, err
+	}
+	if cfg.Pack {
+		for _, d := range art.NPMDirs {
+			cmd := exec.CommandContext(ctx, "npm", "pack", "--silent", "--pack-destination", filepath.Dir(d))
+			cmd.Dir = d
+			var so, se strings.Builder
+			cmd.Stdout, cmd.Stderr = &so, &se
+			if err := cmd.Run(); err != nil {
+				return nil, fmt.Errorf("npm pack in %s: %w\n%s", d, err, se.String())
+			}
+			lines := strings.Fields(so.String())
+			if len(lines) == 0 {
+				return nil, fmt.Errorf("npm pack in %s: no tarball named on stdout", d)
+			}
+			art.Tarballs = append(art.Tarballs, filepath.Join(filepath.Dir(d), lines[len(lines)-1]))
+		}
+	}
+	return art, nil
+}
+
+// npmOS and npmCPU map Go's names to npm's ("os" and "cpu" in package.json
+// are Node's process.platform and process.arch).
+func npmOS(goos string) string {
+	return map[string]string{"linux": "linux", "darwin": "darwin"}[goos]
+}
+
+func npmCPU(goarch string) string {
+	return map[string]string{"amd64": "x64", "arm64": "arm64"}[goarch]
+}
+
+// packageJSON is the part of npm's package.json the packages use.
+type packageJSON struct {
+	Name                 string            `json:"name"`
+	Version              string            `json:"version"`
+	Description          string            `json:"description"`
+	Repository           map[string]string `json:"repository"`
+	Homepage             string            `json:"homepage"`
+	Bin                  map[string]string `json:"bin,omitempty"`
+	Files                []string          `json:"files"`
+	OS                   []string          `json:"os,omitempty"`
+	CPU                  []string          `json:"cpu,omitempty"`
+	Engines              map[string]string `json:"engines,omitempty"`
+	OptionalDependencies map[string]string `json:"optionalDependencies,omitempty"`
+	PreferUnplugged      bool              `json:"preferUnplugged,omitempty"`
+}
+
+// layoutNPM writes the launcher package and one package per built target.
+func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) error {
+	root := filepath.Join(out, "npm")
+	repo := map[string]string{"type": "git", "url": "git+https://github.com/hookwarden/hookwarden.git"}
+	home := "https://github.com/hookwarden/hookwarden#readme"
+	main := packageJSON{
+		Name: "hookwarden", Version: cfg.Version,
+		Description: "Governs the hooks of AI coding-agent clients across a fleet of repositories (npm launcher; the binary comes from the platform package).",
+		Repository:  repo, Homepage: home,
+		Bin:                  map[string]string{"hookwarden": "bin/hookwarden.js"},
+		Files:                []string{"bin/"},
+		Engines:              map[string]string{"node": ">=18"},
+		OptionalDependencies: map[string]string{},
+	}
+	// Every platform of a release is an optional dependency, built here or
+	// not: the launcher names them all.
+	for _, t := range DefaultTargets {
+		goos, goarch, _ := strings.Cut(t, "/")
+		main.OptionalDependencies["hookwarden-"+npmOS(goos)+"-"+npmCPU(goarch)] = cfg.Version
+	}
+	mainDir := filepath.Join(root, "hookwarden")
+	if err := writePackage(mainDir, main, map[string]fileBody{"bin/hookwarden.js": {launcherJS, 0o755}, "README.md": {npmReadme, 0o644}}); err != nil {
+		return err
+	}
+	art.NPMDirs = append(art.NPMDirs, mainDir)
+	keys := make([]string, 0, len(bins))
+	for k := range bins {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		goos, goarch, _ := strings.Cut(k, "/")
+		name := "hookwarden-" + npmOS(goos) + "-" + npmCPU(goarch)
+		data, err := os.ReadFile(bins[k])
+		if err != nil {
+			return err
+		}
+		p := packageJSON{
+			Name: name, Version: cfg.Version,
+			Description: fmt.Sprintf("The %s %s binary of hookwarden, installed by the hookwarden package.", goos, goarch),
+			Repository:  repo, Homepage: home,
+			Files: []string{"bin/"},
+			OS:    []string{npmOS(goos)}, CPU: []string{npmCPU(goarch)},
+		}
+		dir := filepath.Join(root, name)
+		if err := writePackage(dir, p, map[string]fileBody{"bin/hookwarden": {data, 0o755}, "README.md": {npmReadme, 0o644}}); err != nil {
+			return err
+		}
+		art.NPMDirs = append(art.NPMDirs, dir)
+	}
+	return nil
+}
+
+type fileBody struct {
+	data []byte
+	mode os.FileMode
+}
+
+// writePackage writes an npm package directory afresh: package.json and
+// files.
+func writePackage(dir string, p packageJSON, files map[string]fileBody) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	pj, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	files["package.json"] = fileBody{append(pj, '\n'), 0o644}
+	for rel, f := range files {
+		full := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, f.data, f.mode); err != nil {
+			return err
+		}
+		if err := os.Chmod(full, f.mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entry is one archive member: its name, the file it is read from ("" for
+// the readme bytes) and its mode.
+type entry struct {
+	name, src string
+	mode      int64
+}
+
+// writeArchive writes a reproducible .tar.gz of entries under the
+// directory prefix.
+func writeArchive(path, prefix string, mtime time.Time, entries []entry, readme []byte) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	gz, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	gz.ModTime = mtime
+	tw := tar.NewWriter(gz)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
+	for _, e := range entries {
+		data := readme
+		if e.src != "" {
+			if data, err = os.ReadFile(e.src); err != nil {
+				return err
+			}
+		}
+		hdr := &tar.Header{Name: prefix + "/" + e.name, Mode: e.mode, Size: int64(len(data)), ModTime: mtime, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+		if _, err := tw.Write(data); err != nil {
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	return gz.Close()
+}
+
+// sha256File returns the lowercase hex SHA-256 of a file.
+func sha256File(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -62,9 +62,14 @@ func TestCodexOverrideIsOneInlineLayer(t *testing.T) {
 
 // TestCodexTrustHashMatchesReferenceScript writes the rendered hooks as a
 // .codex/hooks.json and asks ../shared/e2e/tools/codex_trust_hooks.py
-// --compute (whose hashes matched Codex 0.169.0's own) for the hashes.
+// --compute (whose hashes matched Codex 0.169.0's own) for the hashes
+// ($HOOKWARDEN_E2E_DIR/tools when set, as for the mock: a worktree is not
+// beside ../shared).
 func TestCodexTrustHashMatchesReferenceScript(t *testing.T) {
 	script := filepath.Join("..", "..", "..", "shared", "e2e", "tools", "codex_trust_hooks.py")
+	if d := os.Getenv("HOOKWARDEN_E2E_DIR"); d != "" {
+		script = filepath.Join(d, "tools", "codex_trust_hooks.py")
+	}
 	if _, err := os.Stat(script); err != nil {
 		if os.Getenv("HOOKWARDEN_E2E") == "require" {
 			t.Fatalf("%s: %v", script, err)

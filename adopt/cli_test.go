@@ -78,7 +78,7 @@ func TestCLI(t *testing.T) {
 	if _, _, code := run("adopt", "--decline", "nope", good); code != 2 {
 		t.Fatalf("unknown decline step: exit %d, want 2", code)
 	}
-	if _, _, code := run("adopt", "--clients", "claude,cursor", good); code != 2 {
+	if _, _, code := run("adopt", "--clients", "claude,zed", good); code != 2 {
 		t.Fatalf("unknown client: exit %d, want 2", code)
 	}
 	if out, _, code := run("conform", plain); code != 0 || !strings.Contains(out, "not-governed") {

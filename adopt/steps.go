@@ -134,7 +134,8 @@ func SettingsFile(client string) (string, bool) {
 }
 
 // SettingsClients returns, as a new slice, the clients that have a settings
-// file (SettingsFile), in policy.GuardPaths order: claude, codex, gemini.
+// file (SettingsFile), in policy.GuardPaths order: claude, codex, gemini,
+// cursor (opt-in).
 // These are the clients of the agent-hooks step.
 func SettingsClients() []string {
 	var out []string

@@ -1,5 +1,6 @@
 // Package clientjson makes byte-preserving edits of client hook files: strict
-// JSON (.claude/settings.json, .codex/hooks.json) and JSON with comments
+// JSON (.claude/settings.json, .codex/hooks.json, and Cursor's
+// .cursor/hooks.json with its flat handler lists) and JSON with comments
 // (.gemini/settings.json). Both are parsed with tailscale/hujson, whose tree
 // carries the byte offset of every value, comment and separator; edits are
 // splices at those offsets written by this package (our own formatting,

@@ -181,6 +181,22 @@ func handlerNode(h Handler) *node {
 	return n
 }
 
+// flatHandlerNode is a handler of a flat list (Cursor's hooks.json):
+// {"command":C,"timeout":T}, plus "matcher":M when M is not "" (no "type":
+// a handler is a command by default there).
+func flatHandlerNode(h Handler) *node {
+	n := objNode("command", litNode(quote(h.Command)))
+	if h.Timeout > 0 {
+		n.keys = append(n.keys, "timeout")
+		n.vals = append(n.vals, litNode(formatNumber(h.Timeout)))
+	}
+	if h.Matcher != "" {
+		n.keys = append(n.keys, "matcher")
+		n.vals = append(n.vals, litNode(quote(h.Matcher)))
+	}
+	return n
+}
+
 // groupNode is {"matcher":M,"hooks":[handler]}, without the matcher key when
 // M is "".
 func groupNode(h Handler) *node {

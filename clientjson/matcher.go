@@ -68,6 +68,13 @@ func selectionOf(client, m string) selection {
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}
+	case "cursor":
+		// A handler without a matcher runs for every call of its event
+		// (beforeShellExecution takes none); other matchers are read as
+		// regular expressions, not verified against Cursor.
+		if m == "" {
+			return selection{kind: selAll}
+		}
 	}
 	return reduceRegex(m)
 }

@@ -64,6 +64,16 @@ func (dc *doc) hooks() hooksView {
 		for j := range arr.Elements {
 			g := groupView{val: &arr.Elements[j], onlyOurKey: true}
 			gobj := g.val.Value.(*hujson.Object)
+			if dc.d.flat {
+				// The element is one handler: a group of one whose matcher
+				// is its own; removing the handler removes the element.
+				if mm := findMember(gobj, "matcher"); mm != nil {
+					g.matcher = mm.Value.Value.(hujson.Literal).String()
+				}
+				g.handlers = []handlerView{readHandler(g.val)}
+				ev.groups = append(ev.groups, g)
+				continue
+			}
 			for k := range gobj.Members {
 				m := &gobj.Members[k]
 				switch memberName(m) {
@@ -78,35 +88,7 @@ func (dc *doc) hooks() hooksView {
 			if g.hooksVal != nil {
 				harr := g.hooksVal.Value.(*hujson.Array)
 				for k := range harr.Elements {
-					h := handlerView{val: &harr.Elements[k]}
-					hobj := h.val.Value.(*hujson.Object)
-					for l := range hobj.Members {
-						m := &hobj.Members[l]
-						lit, isLit := m.Value.Value.(hujson.Literal)
-						switch memberName(m) {
-						case "type":
-							if isLit && lit.Kind() == '"' {
-								h.typ = lit.String()
-							}
-						case "command":
-							if isLit && lit.Kind() == '"' {
-								h.command, h.hasCommand, h.commandVal = lit.String(), true, &m.Value
-							}
-						case "timeout":
-							if isLit && lit.Kind() == '0' {
-								h.timeout, h.hasTimeout, h.timeoutVal = lit.Float(), true, &m.Value
-							}
-						case "args":
-							h.hasArgs = true
-							h.args = stringArray(m.Value.Value)
-						case "onFailure":
-							h.hasOnFail, h.onFailVal, h.onFailure = true, &m.Value, "\x00"
-							if isLit && lit.Kind() == '"' {
-								h.onFailure = lit.String()
-							}
-						}
-					}
-					g.handlers = append(g.handlers, h)
+					g.handlers = append(g.handlers, readHandler(&harr.Elements[k]))
 				}
 			}
 			ev.groups = append(ev.groups, g)
@@ -114,6 +96,39 @@ func (dc *doc) hooks() hooksView {
 		hv.events = append(hv.events, ev)
 	}
 	return hv
+}
+
+// readHandler reads the members of the handler object v.
+func readHandler(v *hujson.Value) handlerView {
+	h := handlerView{val: v}
+	hobj := h.val.Value.(*hujson.Object)
+	for l := range hobj.Members {
+		m := &hobj.Members[l]
+		lit, isLit := m.Value.Value.(hujson.Literal)
+		switch memberName(m) {
+		case "type":
+			if isLit && lit.Kind() == '"' {
+				h.typ = lit.String()
+			}
+		case "command":
+			if isLit && lit.Kind() == '"' {
+				h.command, h.hasCommand, h.commandVal = lit.String(), true, &m.Value
+			}
+		case "timeout":
+			if isLit && lit.Kind() == '0' {
+				h.timeout, h.hasTimeout, h.timeoutVal = lit.Float(), true, &m.Value
+			}
+		case "args":
+			h.hasArgs = true
+			h.args = stringArray(m.Value.Value)
+		case "onFailure":
+			h.hasOnFail, h.onFailVal, h.onFailure = true, &m.Value, "\x00"
+			if isLit && lit.Kind() == '"' {
+				h.onFailure = lit.String()
+			}
+		}
+	}
+	return h
 }
 
 // stringArray returns the strings of a JSON array of strings; a non-string
@@ -148,8 +163,11 @@ func (hv hooksView) event(name string) *eventView {
 // and warnings; nothing is read from disk) and returns the new bytes.
 //
 // client is "claude" (.claude/settings.json, strict JSON), "codex"
-// (.codex/hooks.json, strict JSON) or "gemini" (.gemini/settings.json, JSON
-// with comments). An empty or blank src yields a fresh file: a 2-space
+// (.codex/hooks.json, strict JSON), "gemini" (.gemini/settings.json, JSON
+// with comments) or "cursor" (.cursor/hooks.json, strict JSON whose event
+// lists hold the handlers themselves: each handler is its own group, its
+// "matcher" member the group's matcher; a new row is appended to the list as
+// {"command":…,"timeout":…} and a fresh file starts with "version": 1). An empty or blank src yields a fresh file: a 2-space
 // indented object ending in "\n".
 //
 // For each Handler, in order: if the event list hooks.<NativeEvent> has a
@@ -203,6 +221,9 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 			return res, nil
 		}
 		cur = []byte("{}\n")
+		if d.version {
+			cur = []byte("{\n  \"version\": 1\n}\n")
+		}
 	}
 	dc, err := parseDoc(path, cur, d)
 	if err != nil {
@@ -347,6 +368,9 @@ func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) 
 		}
 	}
 	group := groupNode(w)
+	if dc.d.flat {
+		group = flatHandlerNode(w)
+	}
 	if ev := hv.event(w.NativeEvent); ev != nil {
 		return st.insertText(src, boxOf(ev.val), boxOf(hv.hooksVal).multiLine(), func(exp bool, base string) string {
 			return st.render(group, exp, base)

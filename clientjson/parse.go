@@ -36,8 +36,9 @@ func (e *ParseError) Error() string {
 
 // ErrUnknownClient is returned (wrapped) for a client name this package has no
 // hook file dialect for. Known clients are "claude" (.claude/settings.json,
-// strict JSON), "codex" (.codex/hooks.json, strict JSON) and "gemini"
-// (.gemini/settings.json, JSON with comments).
+// strict JSON), "codex" (.codex/hooks.json, strict JSON), "gemini"
+// (.gemini/settings.json, JSON with comments) and "cursor"
+// (.cursor/hooks.json, strict JSON, flat handler lists).
 var ErrUnknownClient = errors.New("unknown client")
 
 // dialect is how one client reads its hook file.
@@ -45,6 +46,15 @@ type dialect struct {
 	client string
 	// jsonc: comments are allowed (Gemini CLI strips them before JSON.parse).
 	jsonc bool
+	// flat: each hooks.<Event> list holds handler objects themselves
+	// ({"command":…,"timeout":…,"matcher":…}), not matcher groups with a
+	// "hooks" array: Cursor's .cursor/hooks.json (engine/dialect cursor.go).
+	// Each handler is then read as a group of one whose matcher is the
+	// handler's own "matcher" member.
+	flat bool
+	// version: a file this package creates starts with {"version": 1}
+	// (Cursor's hooks.json declares its schema version 1).
+	version bool
 }
 
 func dialectFor(client string) (dialect, error) {
@@ -53,6 +63,10 @@ func dialectFor(client string) (dialect, error) {
 		return dialect{client: client}, nil
 	case "gemini":
 		return dialect{client: client, jsonc: true}, nil
+	case "cursor":
+		// Strict JSON: no source found says Cursor reads comments in
+		// hooks.json, so a comment is refused rather than written around.
+		return dialect{client: client, flat: true, version: true}, nil
 	}
 	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
 }
@@ -351,6 +365,10 @@ func (dc *doc) checkHooksShape(root *hujson.Object) error {
 			if mm := findMember(gobj, "matcher"); mm != nil && mm.Value.Value.Kind() != '"' {
 				return dc.errAt(mm.Value.StartOffset, fmt.Sprintf("hooks.%s[%d].matcher is %s, not a string", memberName(ev), j, kindName(mm.Value.Value)),
 					"write the matcher as a string")
+			}
+			if dc.d.flat {
+				// A flat list's element is the handler itself.
+				continue
 			}
 			if hh := findMember(gobj, "hooks"); hh != nil {
 				harr, ok := hh.Value.Value.(*hujson.Array)

@@ -13,7 +13,8 @@ import (
 // ClientHooks is true for a client's hook settings file, into which adopt
 // merges its rows beside the operator's own bytes (the one kind of guard file
 // an agent may still edit, as long as our rows stay; issue 14 item 3);
-// Client names that client ("claude", "codex", "gemini"), "" otherwise.
+// Client names that client ("claude", "codex", "gemini", "cursor"), ""
+// otherwise.
 type GuardPath struct {
 	Path        string
 	Dir         bool
@@ -37,6 +38,9 @@ var guardPaths = [...]GuardPath{
 	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
 	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
 	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
+	// Cursor (opt-in): every matching hook of .cursor/hooks.json runs
+	// (engine/dialect cursor.go); documented, not observed.
+	{Path: ".cursor/hooks.json", ClientHooks: true, Client: "cursor"},
 }
 
 // GuardPaths returns the guard's own files of a governed repository, in a
@@ -148,7 +152,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

@@ -53,6 +53,9 @@ func claudeEnv(root string) []string { return []string{"CLAUDE_PROJECT_DIR=" + r
 func geminiEnv(root string) []string {
 	return []string{"GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
+func cursorEnv(root string) []string {
+	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
+}
 func agyDir(root, _ string) string { return filepath.Join(root, ".agents", "plugins", "hookwarden") }
 func opencodeExec(root, ev string) []string {
 	return []string{"/bin/sh", filepath.Join(root, ".hookwarden", "hook.sh"), "opencode", ev}
@@ -87,6 +90,12 @@ var spawnRules = map[string]spawnRule{
 	// project.
 	"opencode": {exec: opencodeExec, dir: atRoot,
 		source: "opencode 1.18.33: the plugin spawns /bin/sh .hookwarden/hook.sh without a shell (templates/files/hookwarden.js)"},
+	// Cursor (documented, not observed): CURSOR_PROJECT_DIR and its alias
+	// CLAUDE_PROJECT_DIR are set (radiusmethod/crow issue 417 quoting the
+	// Cursor hooks docs); the shell and working directory are not stated
+	// (/bin/sh -c from the root assumed; the row needs neither).
+	"cursor": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: cursorEnv,
+		source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed, not observed"},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

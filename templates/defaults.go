@@ -17,8 +17,12 @@ func DefaultClients() []string {
 // manifest's clients list. It is not a default yet: Copilot CLI also runs
 // Claude Code's rows (engine/dialect caller.go), so a repository adopted for
 // Claude is already guarded under Copilot.
+//
+// "cursor" (Cursor: our rows merged into .cursor/hooks.json) is opt-in the
+// same way: its rows are rendered from Cursor's documented contract and not
+// observed on a real Cursor (engine/dialect cursor.go).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot")
+	return append(DefaultClients(), "copilot", "cursor")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

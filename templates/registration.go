@@ -40,6 +40,14 @@ import (
 //     executeCommandHook: spawn(shell, [...argsPrefix, command], {cwd:
 //     input.cwd}); measured cwd = project), so a relative path works;
 //     Gemini's own $GEMINI_PROJECT_DIR substitution is not needed.
+//   - cursor (Cursor; documented, not observed): hooks.json commands run
+//     with CURSOR_PROJECT_DIR set to the project root and CLAUDE_PROJECT_DIR
+//     as its alias (radiusmethod/crow issue 417 quoting the Cursor hooks
+//     docs); their working directory is not stated alike by the sources
+//     (the cursor-hooks package README: "Hook command paths are relative to
+//     the .cursor/hooks.json file location"), so the path comes from the
+//     variable. Unset, the path is /.hookwarden/hook.sh, which is not read,
+//     and the row's last statements deny.
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
 //     hooks.json (issue 4), where a byte-identical launcher copy lives; its
 //     shell is not recorded (/bin/sh -c assumed; the form is POSIX).
@@ -49,6 +57,8 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return "", `"${CLAUDE_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "codex":
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
+	case "cursor":
+		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "gemini":
 		return "", `.hookwarden/hook.sh`, true
 	case "agy":

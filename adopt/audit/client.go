@@ -69,6 +69,9 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 		}
 		if selected {
 			r.disabled(client, rel, snap.Data, all)
+			if client == "cursor" {
+				r.cursorVersion(rel, snap.Data)
+			}
 		}
 	}
 	if !selected {
@@ -283,6 +286,24 @@ func (r *repoAudit) disabled(client, rel string, src []byte, all []clientjson.Fo
 				break
 			}
 		}
+	}
+}
+
+// cursorVersion reports a .cursor/hooks.json whose top level does not hold
+// "version": 1 (the schema version every documented Cursor hook file
+// declares; the rule's help gives the sources).
+func (r *repoAudit) cursorVersion(rel string, src []byte) {
+	var doc struct {
+		Version json.RawMessage `json:"version"`
+	}
+	if json.Unmarshal(src, &doc) != nil {
+		return
+	}
+	switch v := string(bytes.TrimSpace(doc.Version)); {
+	case v == "":
+		r.add(IDCursorVersion, rel, 1, "cursor", "", rel+" declares no \"version\"; every documented Cursor hook file declares \"version\": 1", "add \"version\": 1 at the top level of "+rel)
+	case v != "1":
+		r.add(IDCursorVersion, rel, lineOfKey(src, 0, `"version"`), "cursor", "", rel+" declares \"version\": "+v+"; the documented schema version is the number 1", "set \"version\" to 1 in "+rel)
 	}
 }
 

@@ -64,6 +64,8 @@ const (
 	IDHooksDisabled = "hooks-disabled"
 	// IDClientFileInvalid: a client settings file cannot be parsed by the client.
 	IDClientFileInvalid = "client-file-unparseable"
+	// IDCursorVersion: .cursor/hooks.json does not declare "version": 1.
+	IDCursorVersion = "cursor-hooks-version"
 	// IDCommandPath: a hook command uses backslash paths or unquoted paths that can split on spaces.
 	IDCommandPath = "command-path-breaks-git-bash"
 	// IDRenderedMissing: a rendered hookwarden file is missing.
@@ -142,6 +144,8 @@ var rules = []Rule{
 		"More than one handler runs hookwarden for the same client event and tools; the client may run each, so one tool call is judged twice. Keep one (hookwarden never removes a row it did not write)."},
 	{IDHooksDisabled, Error, "Hooks are switched off in the client's settings file.",
 		"Claude Code `disableAllHooks: true` (in .claude/settings.json or .claude/settings.local.json), Gemini CLI `hooksConfig.enabled: false`, or Gemini `hooksConfig.disabled` naming our hook command: the client runs none of these hooks, ours included. Remove the switch (adopt and conform keep an operator's explicit off)."},
+	{IDCursorVersion, Warning, "Cursor's hook file does not declare \"version\": 1.",
+		"Every documented .cursor/hooks.json declares the schema version at the top, {\"version\": 1, \"hooks\": {...}} (cursor.com/docs/agent/hooks; the cursor-hooks package's schema), and linters of Cursor files require it; a file without it may not be read as hooks (not verified on a real Cursor). Add \"version\": 1 at the top level; adopt writes it into a file it creates."},
 	{IDClientFileInvalid, Error, "A client settings file cannot be parsed by the client.",
 		"A comment or trailing comma in .claude/settings.json makes Claude Code ignore the whole file; a trailing comma or BOM in .codex/hooks.json makes Codex run no hook; Gemini CLI 0.61 exits 52 on a trailing comma or BOM. The message names the line and the fix."},
 	{IDCommandPath, Error, "A hook command uses backslash paths or unquoted paths that can split on spaces.",

@@ -71,6 +71,15 @@ var canaries = map[string]map[string]canary{
 				"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": subject}}})
 		}},
 	},
+	// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
+	// conversation_id, generation_id, workspace_roots, command, cwd}
+	// (engine/dialect cursor.go; testdata/clients/cursor/documented).
+	"cursor": {
+		"pre-tool": {tool: "Shell", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+				"workspace_roots": []string{root}, "command": subject, "cwd": root})
+		}},
+	},
 	// opencode 1.18.33: what the rendered plugin pipes to the launcher
 	// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
 	"opencode": {

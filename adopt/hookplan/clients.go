@@ -124,6 +124,21 @@ var clients = map[string]clientSpec{
 		bin:   "agy",
 		runs:  "agy: not recorded",
 	},
+	// Cursor (documented, not observed): the project's .cursor/hooks.json
+	// and the user's ~/.cursor/hooks.json (and an enterprise file), every
+	// matching hook of every source runs, then the Claude settings files
+	// when third-party configs are on (cursor.com/docs/reference/
+	// third-party-hooks, "Priority Order"; engine/dialect cursor.go). The
+	// Claude files are Claude's entry here, so a Claude row Cursor also runs
+	// is listed under claude.
+	"cursor": {
+		files: []fileSpec{
+			{"hooks.json", "home", ScopeUser, "cursor"},
+			{".cursor/hooks.json", "root", ScopeProject, "cursor"},
+		},
+		homeRel: ".cursor",
+		runs:    "Cursor runs every matching hook of every hooks.json (project, user, enterprise) and, with third-party configs on, the Claude settings files' hooks; not observed",
+	},
 	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
 	// automatically (../shared/e2e/README.md section 4); the rendered plugin
 	// runs the launcher itself, so it has no hook file to read.

@@ -106,13 +106,7 @@ func EncodeFor(row registration.Row, caller string, v verdict.Verdict) Answer {
 	case "copilot":
 		a.Stdout, a.Exit = claudeDenyJSON(reason), 0
 	case "cursor":
-		w := struct {
-			Permission   string `json:"permission"`
-			UserMessage  string `json:"user_message"`
-			AgentMessage string `json:"agent_message"`
-		}{"deny", reason, reason}
-		b, _ := json.Marshal(w)
-		a.Stdout = append(b, '\n')
+		a.Stdout = cursorDenyJSON(reason)
 	}
 	return a
 }

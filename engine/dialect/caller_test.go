@@ -124,3 +124,23 @@ func TestCopilotDenyBlocks(t *testing.T) {
 		}
 	}
 }
+
+// Every Cursor native deny blocks under Cursor's documented rules (exit 2,
+// or a permission deny on exit 0) and carries the reason for the model; a
+// stop deny continues the turn with a follow-up message.
+func TestCursorDenyBlocks(t *testing.T) {
+	for _, ev := range []string{"pre-tool", "stop"} {
+		a := Encode(row(t, "cursor", ev), verdict.Verdict{Kind: verdict.Deny, Reason: "why"})
+		if !readers["cursor"](ev, a) {
+			t.Errorf("%s: %+v does not block on Cursor", ev, a)
+		}
+		if ev == "pre-tool" && (a.Exit != 2 || stdoutMember(a, "agent_message") != "why") {
+			t.Errorf("%s: %+v lacks exit 2 or the agent_message", ev, a)
+		}
+		for _, k := range []verdict.Kind{verdict.Allow, verdict.Skip} {
+			if a := Encode(row(t, "cursor", ev), verdict.Verdict{Kind: k, Reason: "r"}); readers["cursor"](ev, a) {
+				t.Errorf("%s %v: %+v reads as a block on Cursor", ev, k, a)
+			}
+		}
+	}
+}

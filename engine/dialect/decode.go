@@ -151,6 +151,12 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 			return Payload{}, err
 		}
 		return decodeCopilot(row, obj)
+	case "cursor":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeCursor(row, obj)
 	case "lefthook":
 		return decodeLefthook(row, data)
 	}

@@ -152,7 +152,7 @@ func agyOverwriteJSON(reason string, overwrite []byte) []byte {
 // A deny reason is never empty (Codex treats exit 2 without stderr as a hook
 // failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
 // agy halts (its stop is let through with the reason on stderr). Copilot
-// CLI rows: encodeCopilot.
+// CLI rows: encodeCopilot; Cursor rows: encodeCursor.
 func Encode(row registration.Row, v verdict.Verdict) Answer {
 	reason := verdict.Cap(v.Reason)
 	kind := v.Kind
@@ -164,7 +164,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		reason = verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] denied")
 	}
 	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini"
-	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy" && row.Client != "copilot")) {
+	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy" && row.Client != "copilot" && row.Client != "cursor")) {
 		kind = verdict.Deny
 		if reason == "" {
 			reason = "[BLOCKED BY hookwarden:halt] session halted"
@@ -187,6 +187,9 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	}
 	if row.Client == "copilot" {
 		return encodeCopilot(row, kind, reason)
+	}
+	if row.Client == "cursor" {
+		return encodeCursor(row, kind, reason)
 	}
 	if row.Client == "agy" {
 		switch kind {

@@ -12,7 +12,8 @@ import (
 // unknown event name), so that a dispatcher deny on the repeated pass can
 // still be bounded (issue 14 item 6). data must be one JSON object; the flag
 // is stop_hook_active for claude, codex, gemini and copilot (a boolean) and an
-// executionNum above 1 for agy (an integer). ok is false when the flag
+// executionNum above 1 for agy (an integer), a loop_count above 0 for
+// cursor (an integer). ok is false when the flag
 // cannot be read: data is not a JSON object, or the flag is absent or of
 // another type. Other members are not looked at.
 func StopFlag(row registration.Row, data []byte) (repeated, ok bool) {
@@ -40,6 +41,15 @@ func StopFlag(row registration.Row, data []byte) (repeated, ok bool) {
 		var n int64
 		if err := json.Unmarshal(raw, &n); err == nil {
 			return n > 1, true
+		}
+	case "cursor":
+		raw, present := members["loop_count"]
+		if !present {
+			return false, false
+		}
+		var n int64
+		if err := json.Unmarshal(raw, &n); err == nil && n >= 0 {
+			return n > 0, true
 		}
 	}
 	return false, false

@@ -15,45 +15,82 @@ import (
 // root (engine/dialect, copilot.go).
 const CopilotHooksFile = ".github/hooks/hookwarden.json"
 
+// CursorHooksFile is Cursor's project hook file, into which adopt merges the
+// cursor rows (policy.GuardPaths; a test keeps the two equal): Cursor runs
+// every matching hook of .cursor/hooks.json and of the Claude settings files
+// alike (engine/dialect, cursor.go).
+const CursorHooksFile = ".cursor/hooks.json"
+
 // maxOwnRowFile bounds how much of the caller's hook file crossLoaded reads.
 const maxOwnRowFile = 1 << 20
+
+// ownRow is how crossLoaded knows that a caller also runs hookwarden's own
+// row for the call: the variable the caller sets for every hook it runs
+// and the value it must hold ("" for any non-empty value), the file holding
+// the caller's rows, and the text that ends the caller's row command for
+// event in that file.
+type ownRow struct {
+	envVar, envValue string
+	file             string
+	title            string
+	mark             func(caller, event string) string
+}
+
+// ownRows are the callers whose own rows crossLoaded looks for.
+//
+//   - copilot: COPILOT_CLI=1, which Copilot CLI 1.0.102 sets for every hook
+//     it runs, Claude-format ones included (observed); its rows end
+//     `.hookwarden/hook.sh copilot EVENT"` in .github/hooks/hookwarden.json
+//     (templates launcherPrefix), which Copilot runs before the .claude
+//     files, each for every call (observed).
+//   - cursor: CURSOR_PROJECT_DIR, which Cursor sets for the hooks it runs
+//     (radiusmethod/crow issue 417 quoting the Cursor hooks docs; not
+//     observed); its rows hold `set -- cursor EVENT;` (templates
+//     sourcedForm) in .cursor/hooks.json, and Cursor runs every matching
+//     hook of every source, .cursor/hooks.json and .claude/settings.json
+//     alike (cursor.com/docs/reference/third-party-hooks, "Priority Order").
+//     The cursor pre-tool row is beforeShellExecution, which runs for every
+//     shell command, so a shell call reaching the Claude pre-tool row is one
+//     that row judges.
+var ownRows = map[string]ownRow{
+	"copilot": {envVar: "COPILOT_CLI", envValue: "1", file: CopilotHooksFile, title: "Copilot CLI",
+		mark: func(caller, event string) string { return ".hookwarden/hook.sh " + caller + " " + event + `"` }},
+	"cursor": {envVar: "CURSOR_PROJECT_DIR", file: CursorHooksFile, title: "Cursor",
+		mark: func(caller, event string) string { return "set -- " + caller + " " + event + ";" }},
+}
 
 // crossLoaded returns why a call of row by caller (a client other than the
 // row's own, dialect.Payload.Caller) is left to the caller's own hookwarden
 // row, or "" when it is judged here. It is left only when all hold, each a
 // positive sign that the caller's own row runs for this call:
 //
-//   - the caller is Copilot CLI (Cursor's own rows are not observed, so a
-//     Claude row called by Cursor is judged);
+//   - the caller is one of ownRows (Copilot CLI, Cursor);
 //   - the registration table has the caller's row for the same event;
-//   - the environment says Copilot CLI ran the command: COPILOT_CLI=1,
-//     which Copilot CLI 1.0.102 sets for every hook it runs, Claude-format
-//     ones included (observed);
-//   - the governed root's .github/hooks/hookwarden.json holds that row's
-//     command (the end of the launcher call, `.hookwarden/hook.sh copilot
-//     EVENT"`). Copilot CLI 1.0.102 runs the .github/hooks files before
-//     the .claude ones, each for every call (observed).
+//   - the environment carries the caller's variable (ownRows);
+//   - the governed root's hook file of the caller holds that row's command
+//     (its mark).
 //
 // Anything else is judged here, in the caller's dialect: judging twice costs
 // time, skipping a call no row judges would be an allow.
 func crossLoaded(t *registration.Table, row registration.Row, caller, root string, lookup func(string) (string, bool)) string {
-	if caller != "copilot" || caller == row.Client || t == nil {
+	own, known := ownRows[caller]
+	if !known || caller == row.Client || t == nil {
 		return ""
 	}
 	if _, ok := t.Lookup(caller, row.Event); !ok {
 		return ""
 	}
-	if v, _ := lookup("COPILOT_CLI"); v != "1" {
+	if v, _ := lookup(own.envVar); v == "" || (own.envValue != "" && v != own.envValue) {
 		return ""
 	}
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(CopilotHooksFile)))
+	f, err := os.Open(filepath.Join(root, filepath.FromSlash(own.file)))
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxOwnRowFile))
-	if err != nil || !bytes.Contains(data, []byte(".hookwarden/hook.sh "+caller+" "+row.Event+`"`)) {
+	if err != nil || !bytes.Contains(data, []byte(own.mark(caller, row.Event))) {
 		return ""
 	}
-	return "Copilot CLI called this " + row.Client + " " + row.Event + " row and also runs hookwarden's own " + caller + " " + row.Event + " row (" + CopilotHooksFile + "), which judges the call; this row leaves it to that one so it is judged once"
+	return own.title + " called this " + row.Client + " " + row.Event + " row and also runs hookwarden's own " + caller + " " + row.Event + " row (" + own.file + "), which judges the call; this row leaves it to that one so it is judged once"
 }

@@ -1,12 +1,14 @@
 package hook
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -35,6 +37,85 @@ func TestCrossLoadReadsTheRenderedFile(t *testing.T) {
 	t.Fatalf("Render(copilot) has no %s", CopilotHooksFile)
 }
 
+// The Cursor file crossLoaded reads is the one adopt merges into, and the
+// rows adopt writes hold the mark crossLoaded looks for.
+func TestCrossLoadReadsCursorsFile(t *testing.T) {
+	if p, ok := adoptSettingsPath("cursor"); !ok || p != CursorHooksFile {
+		t.Fatalf("guard path of cursor's hook file %q, CursorHooksFile %q", p, CursorHooksFile)
+	}
+	tab, _ := registration.Default()
+	for _, r := range tab.ForClient("cursor") {
+		cmd, err := templates.RegistrationCommand("cursor", r.Event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(cmd, ownRows["cursor"].mark("cursor", r.Event)) {
+			t.Errorf("cursor %s: %q lacks the mark crossLoaded looks for", r.Event, cmd)
+		}
+	}
+}
+
+// Cursor: a Claude row leaves a call to Cursor's own row only with
+// CURSOR_PROJECT_DIR set and our row for the event in .cursor/hooks.json.
+func TestCrossLoadedCursor(t *testing.T) {
+	tab, _ := registration.Default()
+	claudePre, _ := tab.Lookup("claude", "pre-tool")
+	claudeEdit, _ := tab.Lookup("claude", "pre-edit")
+	claudeStop, _ := tab.Lookup("claude", "stop")
+	pre, _ := templates.RegistrationCommand("cursor", "pre-tool")
+	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": pre, "timeout": 15}}}})
+	withRow := string(b)
+	env := func(v string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			if k == "CURSOR_PROJECT_DIR" && v != "" {
+				return v, true
+			}
+			return "", false
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		row    registration.Row
+		caller string
+		file   string
+		dir    string
+		skip   bool
+	}{
+		{"cursor with its own row", claudePre, "cursor", withRow, "/r", true},
+		{"no CURSOR_PROJECT_DIR", claudePre, "cursor", withRow, "", false},
+		{"no .cursor/hooks.json", claudePre, "cursor", "", "/r", false},
+		{"the file lacks the stop row", claudeStop, "cursor", withRow, "/r", false},
+		{"no cursor pre-edit row", claudeEdit, "cursor", withRow, "/r", false},
+		{"a foreign row only", claudePre, "cursor", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./audit.sh cursor pre-tool"}]}}`, "/r", false},
+		{"Claude Code itself", claudePre, "", withRow, "/r", false},
+		{"Copilot's mark with Cursor's file", claudePre, "copilot", withRow, "/r", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				p := filepath.Join(root, filepath.FromSlash(CursorHooksFile))
+				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				must(t, os.WriteFile(p, []byte(tc.file), 0o644))
+			}
+			got := crossLoaded(tab, tc.row, tc.caller, root, env(tc.dir))
+			if (got != "") != tc.skip {
+				t.Fatalf("crossLoaded = %q, want skip %v", got, tc.skip)
+			}
+		})
+	}
+}
+
+// adoptSettingsPath is adopt.SettingsFile without importing adopt: the
+// client hook file of policy.GuardPaths.
+func adoptSettingsPath(client string) (string, bool) {
+	for _, g := range policy.GuardPaths() {
+		if g.ClientHooks && g.Client == client {
+			return g.Path, true
+		}
+	}
+	return "", false
+}
+
 // A Claude row leaves a call to Copilot's own row only on every positive
 // sign; any one missing and the call is judged here.
 func TestCrossLoaded(t *testing.T) {
@@ -61,7 +142,7 @@ func TestCrossLoaded(t *testing.T) {
 	}{
 		{"copilot with its own row", claudePre, "copilot", withRows, "1", true},
 		{"Claude Code itself", claudePre, "", withRows, "1", false},
-		{"Cursor (own rows not observed)", claudePre, "cursor", withRows, "1", false},
+		{"Cursor with a Copilot file and COPILOT_CLI", claudePre, "cursor", withRows, "1", false},
 		{"no COPILOT_CLI in the environment", claudePre, "copilot", withRows, "", false},
 		{"COPILOT_CLI of another value", claudePre, "copilot", withRows, "true", false},
 		{"no Copilot hook file", claudePre, "copilot", "", "1", false},

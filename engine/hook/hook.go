@@ -485,6 +485,10 @@ func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string
 			return nil, errors.New("hookwarden could not inspect the workspace: the payload names no workspacePaths; the call is refused because it cannot be placed in a repository")
 		}
 		dirs = append(dirs, p.WorkspacePaths...)
+	case row.Client == "cursor" && p.Cwd == "":
+		// Cursor's stop names no cwd, only workspace_roots (dialect
+		// cursor.go); Decode refuses a payload naming neither.
+		dirs = append(dirs, p.WorkspacePaths...)
 	default:
 		if p.Cwd == "" {
 			return nil, errors.New("hookwarden could not inspect the workspace: the payload names no cwd; the call is refused because it cannot be placed in a repository")

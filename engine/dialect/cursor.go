@@ -1,0 +1,144 @@
+package dialect
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+)
+
+// Cursor facts (documented, not observed: Cursor does not install from a
+// package registry, so no real Cursor ran these rows; `hookwarden clients`
+// shows them unverified). Sources, read 2026-12-01:
+//
+//   - Hook files: <project>/.cursor/hooks.json, ~/.cursor/hooks.json and an
+//     enterprise file; every matching hook of every file runs (Cursor docs,
+//     https://cursor.com/docs/reference/third-party-hooks, "Priority Order":
+//     "All matching hooks from every source run"; blog.gitbutler.com,
+//     "Deep Dive into the new Cursor Hooks"). Shape {"version":1,"hooks":
+//     {EVENT:[{"command":C,"timeout":SECONDS,"matcher":M}]}}: a flat list of
+//     handlers per event, no matcher groups (https://cursor.com/docs/agent/hooks
+//     as reproduced by cupcake.eqtylab.io/reference/harnesses/cursor and the
+//     hook files of braintrustdata/braintrust-cursor-extension).
+//   - Every input carries hook_event_name, conversation_id, generation_id and
+//     workspace_roots, and optionally model, cursor_version and user_email
+//     (cupcake.eqtylab.io/reference/harnesses/cursor, "Common Input Fields").
+//   - beforeShellExecution input adds command and cwd; its answer is stdout
+//     {"permission":"allow"|"deny"|"ask","user_message":…,"agent_message":…}
+//     (same page, "Supported Events"). Exit codes follow Claude Code's: 0
+//     success, 2 blocks (radiusmethod/crow issue 417 quoting the Cursor hooks
+//     docs: "Exit code 0/2 convention matches Claude Code behavior for
+//     compatibility").
+//   - stop input adds status and loop_count; stdout {"followup_message":M}
+//     submits M as the next user message, at most 5 automatic follow-ups
+//     (eqtylab/cupcake pull 77, "Stop hook agent looping"), so loop_count
+//     above 0 is a repeated pass.
+//   - The hook environment carries CURSOR_PROJECT_DIR (the project root) and
+//     CLAUDE_PROJECT_DIR as its alias (crow issue 417, quoting the docs).
+
+// cursorDenyJSON is Cursor's permission deny on stdout: user_message for
+// the person, agent_message for the model.
+func cursorDenyJSON(reason string) []byte {
+	w := struct {
+		Permission   string `json:"permission"`
+		UserMessage  string `json:"user_message"`
+		AgentMessage string `json:"agent_message"`
+	}{"deny", reason, reason}
+	b, _ := json.Marshal(w)
+	return append(b, '\n')
+}
+
+// cursorFollowupJSON is the stop answer that continues the turn with
+// reason as the next user message.
+func cursorFollowupJSON(reason string) []byte {
+	w := struct {
+		FollowupMessage string `json:"followup_message"`
+	}{reason}
+	b, _ := json.Marshal(w)
+	return append(b, '\n')
+}
+
+// decodeCursor decodes a payload of Cursor's own hooks.json rows. The event
+// must be the row's native event; a member the Claude rows use to name
+// another caller (Copilot's ISO "timestamp") is refused, and a payload in
+// Claude's shape (tool_name, tool_input) is not Cursor's beforeShellExecution.
+func decodeCursor(row registration.Row, o object) (Payload, error) {
+	var p Payload
+	var err error
+	if p.EventName, err = o.reqStr("hook_event_name", "hook_event_name"); err != nil {
+		return p, err
+	}
+	if p.EventName != row.NativeEvent {
+		return p, fmt.Errorf("member hook_event_name: not %s, which the registration %s %s expects", row.NativeEvent, row.Client, row.Event)
+	}
+	for _, k := range []string{"conversation_id", "generation_id", "cursor_version", "model", "user_email"} {
+		if _, _, err := o.str(k, k); err != nil {
+			return p, err
+		}
+	}
+	roots, _, err := o.strArray("workspace_roots", "workspace_roots")
+	if err != nil {
+		return p, err
+	}
+	if len(roots) > MaxWorkspacePaths {
+		return p, fmt.Errorf("member workspace_roots: %d entries, at most %d", len(roots), MaxWorkspacePaths)
+	}
+	p.WorkspacePaths = roots
+	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
+		return p, err
+	}
+	switch row.Event {
+	case "pre-tool":
+		if p.Command, err = o.reqStr("command", "command"); err != nil {
+			return p, err
+		}
+		p.ToolName = "Shell"
+	case "stop":
+		if _, _, err := o.str("status", "status"); err != nil {
+			return p, err
+		}
+		if raw, ok := o.get("loop_count"); ok {
+			n, err := strconv.ParseInt(string(raw), 10, 64)
+			if jsonType(raw) != "a number" || err != nil || n < 0 {
+				return p, fmt.Errorf("member loop_count: want an integer >= 0, got %s", jsonType(raw))
+			}
+			p.StopHookActive = n > 0
+		}
+	}
+	if p.Cwd == "" && len(p.WorkspacePaths) == 0 {
+		return p, fmt.Errorf("members cwd and workspace_roots: the payload names no directory")
+	}
+	return p, nil
+}
+
+// encodeCursor renders v for a Cursor row (see the facts above): a
+// pre-tool deny is the permission deny JSON on stdout with the reason on
+// stderr and exit 2 (either alone blocks); a stop deny is the
+// followup_message on exit 0 (the turn continues with the reason); a halt
+// lets the agent stop with the reason on stderr; a skip or a note is exit 0
+// with its line on stderr; an allow is exit 0 with nothing on stdout (an
+// explicit "permission":"allow" would also skip Cursor's own approval).
+func encodeCursor(row registration.Row, kind verdict.Kind, reason string) Answer {
+	switch kind {
+	case verdict.Deny:
+		if row.Event == "stop" {
+			return Answer{Stdout: cursorFollowupJSON(reason)}
+		}
+		return Answer{Stdout: cursorDenyJSON(reason), Stderr: line(reason), Exit: 2}
+	case verdict.Skip:
+		return Answer{Stderr: line(SkipPrefix + reason)}
+	case verdict.Halt:
+		return Answer{Stderr: line("hookwarden: halt: " + reason)}
+	case verdict.Context:
+		return Answer{Stderr: line("hookwarden: note: " + reason)}
+	case verdict.Allow:
+		return Answer{}
+	}
+	const unknown = "[BLOCKED BY hookwarden:internal] unknown verdict"
+	if row.Event == "stop" {
+		return Answer{Stdout: cursorFollowupJSON(unknown)}
+	}
+	return Answer{Stdout: cursorDenyJSON(unknown), Stderr: line(unknown), Exit: 2}
+}

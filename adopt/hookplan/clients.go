@@ -2,6 +2,8 @@ package hookplan
 
 import (
 	"path/filepath"
+
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // Scopes of a hook file: where the client finds it.
@@ -120,7 +122,7 @@ var clients = map[string]clientSpec{
 	// agy: the rendered plugin's hooks.json (Claude's shape) in
 	// .agents/plugins/hookwarden/ (issue 4; unverified on a real agy).
 	"agy": {
-		files: []fileSpec{{".agents/plugins/hookwarden/hooks.json", "root", ScopePlugin, "claude"}},
+		files: []fileSpec{{templates.AgyHooksJSONPath, "root", ScopePlugin, "claude"}},
 		bin:   "agy",
 		runs:  "agy: not recorded",
 	},
@@ -142,7 +144,7 @@ var clients = map[string]clientSpec{
 	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
 	// automatically (../shared/e2e/README.md section 4); the rendered plugin
 	// runs the launcher itself, so it has no hook file to read.
-	"opencode": {bin: "opencode", npm: "opencode-ai", plugin: ".opencode/plugins/hookwarden.js",
+	"opencode": {bin: "opencode", npm: "opencode-ai", plugin: templates.OpencodePluginPath,
 		runs: "opencode loads every .opencode/plugins/*.js; the plugin's tool.execute.before runs in process and spawns the launcher"},
 }
 

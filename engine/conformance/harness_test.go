@@ -483,8 +483,12 @@ func neutralEvent(client string, p map[string]any) string {
 	if in := obj(p["input"]); in != nil && client == "opencode" {
 		native, tool = "tool.execute.before", str(in["tool"])
 	}
+	if _, ok := p["tool_name"]; !ok {
+		// SubagentStart and SubagentStop match on agent_type.
+		tool = str(p["agent_type"])
+	}
 	for _, row := range tbl.ForClient(client) {
-		if row.NativeEvent != native {
+		if !row.HasNative(native) {
 			continue
 		}
 		if row.Matcher == "" {

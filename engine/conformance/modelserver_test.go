@@ -33,6 +33,13 @@ const (
 	Chat API = "chat"
 )
 
+// ToolCall is one call of a named tool with its input, as the scripted
+// model sends it.
+type ToolCall struct {
+	Name  string
+	Input map[string]any
+}
+
 // Edit is a file write the scripted model asks for instead of a shell
 // command: Path is absolute, Content the whole new file body.
 type Edit struct {
@@ -53,7 +60,12 @@ type Edit struct {
 // neither, every request gets FinalText (the "end with this final message"
 // scenario, used for stop hooks). MaxToolCalls defaults to 1; FinalText to
 // "done".
+//
+// Call, when non-nil (Anthropic only), replaces the shell call by a call of
+// the named tool with the given input (the agent-traffic cases: Claude
+// Code's Agent tool).
 type Script struct {
+	Call         *ToolCall
 	Command      string
 	Commands     []string
 	Edit         *Edit
@@ -186,7 +198,7 @@ func (s *Server) toolWanted(offered bool, results int) (command string, ok bool)
 	if !offered || s.toolCalls >= s.script.MaxToolCalls {
 		return "", false
 	}
-	if s.script.Edit != nil {
+	if s.script.Edit != nil || s.script.Call != nil {
 		if results > 0 {
 			return "", false
 		}
@@ -339,6 +351,9 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 	if s.script.Edit != nil {
 		tool = "Write"
 	}
+	if s.script.Call != nil {
+		tool = s.script.Call.Name
+	}
 	n := len(s.Requests())
 	var content []map[string]any
 	stop := "end_turn"
@@ -346,6 +361,9 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 		input := map[string]any{"command": command, "description": "run the requested command"}
 		if s.script.Edit != nil {
 			input = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		}
+		if s.script.Call != nil {
+			input = s.script.Call.Input
 		}
 		rec.Reply, rec.Tool = "tool", tool
 		content = []map[string]any{{"type": "tool_use", "id": fmt.Sprintf("toolu_%02d", n), "name": tool, "input": input}}

@@ -71,7 +71,9 @@ func replay(t *testing.T, deps hook.Deps, repo string, lookup func(string) (stri
 // "done", clean tree) are let through by the stop gate, and the repeated
 // stop passes (stop_hook_active true) answer one stated-skip line; the
 // recorded pre-edit writes are allowed for an ordinary file and denied by
-// the edit guard for .hookwarden.yaml ("deny:<rule>").
+// the edit guard for .hookwarden.yaml ("deny:<rule>"); the recorded Agent
+// dispatches are refused when read-only (the repository has no projection)
+// and allowed otherwise, and SubagentStart adds context for Explore only.
 func TestRecordedPayloads(t *testing.T) {
 	deps, err := Deps()
 	if err != nil {
@@ -99,6 +101,12 @@ func TestRecordedPayloads(t *testing.T) {
 			case "marker":
 				if resp.Exit != 0 || string(resp.Stdout) != "hookwarden: allow\n" || errs != "" {
 					t.Fatalf("exit %d stdout %q stderr %q, want lefthook's allow marker", resp.Exit, resp.Stdout, errs)
+				}
+			case "context":
+				// subagent-start for a read-only type without a projection:
+				// the banner and the reason as added context.
+				if resp.Exit != 0 || !strings.Contains(string(resp.Stdout), `"hookEventName":"SubagentStart"`) || !strings.Contains(string(resp.Stdout), "compile-context") {
+					t.Fatalf("exit %d stdout %q stderr %q, want SubagentStart added context", resp.Exit, resp.Stdout, errs)
 				}
 			case "skip":
 				if resp.Exit != 0 || len(resp.Stdout) != 0 || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {

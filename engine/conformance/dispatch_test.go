@@ -1,0 +1,228 @@
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The agent-traffic cases (issue 19) run the real Claude Code with the
+// rows `hookwarden adopt` registers for a manifest with a dispatch:
+// section, the scripted model calling the Agent tool once. The model
+// server's request log is the oracle: the subagent's own requests are the
+// ones whose first user message holds the brief's marker.
+
+const (
+	// agentsMD is the repository's AGENTS.md: a read rule the projection
+	// keeps and a change rule it drops.
+	agentsMD = "# Project\n\nRun `go test ./...` before you report.\n\nCommit with `git commit -s` when done.\n"
+	// briefMarker is a sentence of every scripted brief, so the
+	// subagent's requests can be told from the parent's.
+	briefMarker = "Find where the parser lives and report it."
+	// dispatchBanner is the start of engine/dispatch.Banner.
+	dispatchBanner = "[hookwarden: read-only dispatch]"
+)
+
+// dispatchCase is one agent-traffic run.
+type dispatchCase struct {
+	name       string
+	rows       []string
+	check      string
+	dispatch   string // the dispatch: section's body lines
+	projection bool   // run compile-context before the session
+	input      map[string]any
+	verify     func(t *testing.T, r *caseRun)
+}
+
+// subagentRequests returns the logged requests of the subagent: those whose
+// first message carries the brief marker (the parent's first message is the
+// -p prompt).
+func subagentRequests(srv *Server) []Request {
+	var out []Request
+	for _, r := range srv.Requests() {
+		var doc struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if json.Unmarshal(r.Body, &doc) != nil || len(doc.Messages) == 0 {
+			continue
+		}
+		if strings.Contains(string(doc.Messages[0]), strings.ReplaceAll(briefMarker, "`", "")) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// count returns how many JSON strings of the request hold text.
+func count(r Request, text string) int {
+	n := 0
+	for _, s := range r.Strings() {
+		n += strings.Count(s, text)
+	}
+	return n
+}
+
+func dispatchCases() []dispatchCase {
+	return []dispatchCase{
+		{name: "readonly-delivered", rows: []string{"pre-dispatch"}, projection: true,
+			check:    "a readonly: true Agent dispatch reached the subagent rewritten: its first request carries the banner and the projection inside <read-only-context> before the brief, and the rewritten brief holds no change rule",
+			dispatch: "  tasks: [review]\n",
+			input:    map[string]any{"description": "find the parser", "prompt": "task: review\nreadonly: true\n" + briefMarker, "subagent_type": "general-purpose", "run_in_background": false},
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				subs := subagentRequests(r.srv)
+				if len(subs) == 0 {
+					t.Fatalf("no request of the subagent in the model log (%d requests)", len(r.srv.Requests()))
+				}
+				first := subs[0]
+				if !first.Carries(dispatchBanner) || !first.Carries("<read-only-context>") || !first.Carries("Run `go test ./...` before you report.") {
+					t.Errorf("the subagent's first request lacks the banner or the projection")
+				}
+				// The rewritten brief holds the projection, not the change
+				// rule. (A general-purpose subagent still loads CLAUDE.md,
+				// so the full AGENTS.md is elsewhere in the same request:
+				// README, "Unenforceable".)
+				found := false
+				for _, s := range first.Strings() {
+					if i, j := strings.Index(s, "</read-only-context>"), strings.Index(s, briefMarker); i >= 0 && j > i {
+						found = true
+						if strings.Contains(s, "git commit -s") {
+							t.Errorf("the rewritten brief carries the change rule the projection drops")
+						}
+					}
+				}
+				if !found {
+					t.Errorf("the brief does not follow the read-only context in the subagent's first request")
+				}
+			}},
+		{name: "readonly-refused", rows: []string{"pre-dispatch"}, projection: false,
+			check:    "a readonly: true Agent dispatch without AGENTS.readonly.md was refused: no subagent request, the refusal (run hookwarden compile-context) reached the model",
+			dispatch: "  tasks: [review]\n",
+			input:    map[string]any{"description": "find the parser", "prompt": "task: review\nreadonly: true\n" + briefMarker, "run_in_background": false},
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				if n := len(subagentRequests(r.srv)); n != 0 {
+					t.Errorf("%d subagent requests although the dispatch was refused", n)
+				}
+				r.wantCarried(t, "[BLOCKED BY hookwarden:readonly-projection]")
+				r.wantCarried(t, "run hookwarden compile-context")
+			}},
+		{name: "task-undeclared-refused", rows: []string{"pre-dispatch"}, projection: true,
+			check:    "an Agent dispatch whose brief names no declared task label was refused: no subagent request, the refusal with the declared labels reached the model",
+			dispatch: "  tasks: [review, docs]\n",
+			input:    map[string]any{"description": "find the parser", "prompt": briefMarker, "run_in_background": false},
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				if n := len(subagentRequests(r.srv)); n != 0 {
+					t.Errorf("%d subagent requests although the dispatch was refused", n)
+				}
+				r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
+				r.wantCarried(t, "review, docs")
+			}},
+		{name: "explore-start", rows: []string{"subagent-start", "pre-dispatch"}, projection: true,
+			check:    "an Explore agent received the projection through SubagentStart: its first request carries the banner and the projection twice (the rewritten brief and the added context)",
+			dispatch: "  tasks: [review]\n",
+			input:    map[string]any{"description": "find the parser", "prompt": "task: review\n" + briefMarker, "subagent_type": "Explore", "run_in_background": false},
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				subs := subagentRequests(r.srv)
+				if len(subs) == 0 {
+					t.Fatalf("no request of the Explore subagent in the model log (%d requests)", len(r.srv.Requests()))
+				}
+				// The closing tag: the banner itself names the opening one.
+				if n := count(subs[0], "</read-only-context>"); n != 2 {
+					t.Errorf("the Explore agent's first request carries </read-only-context> %d times, want 2 (brief and SubagentStart)", n)
+				}
+				// Explore omits CLAUDE.md (its agent definition sets
+				// omitClaudeMd), so nothing but the projection reaches it.
+				if subs[0].Carries("git commit -s") {
+					t.Errorf("the Explore agent's first request carries the change rule")
+				}
+				if len(calls(t, r.user, "SubagentStart")) == 0 {
+					t.Errorf("SubagentStart never fired")
+				}
+			}},
+	}
+}
+
+// TestRealClaudeDispatch runs each dispatch case against the real Claude
+// Code with the rows adopt registers (launcher, hookwarden on PATH) and a
+// user-level recorder on the Agent tool and the subagent events, whose
+// payloads are recorded as fixtures under HOOKWARDEN_E2E_RECORD=1.
+func TestRealClaudeDispatch(t *testing.T) {
+	for _, dc := range dispatchCases() {
+		t.Run(dc.name, func(t *testing.T) {
+			t.Parallel()
+			s := theSuite
+			c, version := s.client(t, "claude")
+			bin := s.hookwarden(t)
+			if ok, why := s.adoptWorks(t, bin); !ok {
+				s.unavailable(t, "the dispatch cases need a working `hookwarden adopt`: "+why)
+			}
+			for _, row := range dc.rows {
+				s.observe(t, "claude", version, row, dc.name+": "+dc.check)
+			}
+			sb := s.sandbox(t)
+			srv, err := NewServer(Anthropic, Script{Call: &ToolCall{Name: "Agent", Input: dc.input}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(srv.Close)
+			inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "--allowedTools", "Bash,Write,Agent")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &caseRun{c: c, version: version, sb: sb, srv: srv, foreign: filepath.Join(sb.Out, "repo"),
+				user: filepath.Join(sb.Out, "user"), settings: map[string]string{}, adopted: true}
+			man := "version: 1\nclients: [claude]\nhooks:\n  events: [pre-tool]\ndispatch:\n" + dc.dispatch
+			if err := sb.WriteFile("repo/.hookwarden.yaml", []byte(man)); err != nil {
+				t.Fatal(err)
+			}
+			if err := sb.WriteFile("repo/AGENTS.md", []byte(agentsMD)); err != nil {
+				t.Fatal(err)
+			}
+			rec := s.testHookCommand(r.user, "record")
+			if err := sb.WriteFile("home/settings.json", hooksDoc(nil, []hookRow{
+				{Native: "PreToolUse", Matcher: "Agent", Command: rec, Timeout: 15},
+				{Native: "PostToolUse", Matcher: "Agent", Command: rec, Timeout: 15},
+				{Native: "SubagentStart", Command: rec, Timeout: 15},
+				{Native: "SubagentStop", Command: rec, Timeout: 15},
+			})); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
+			inv.Env = append(inv.Env, "PATH="+path)
+			if out, err := s.hookwardenCmd(t, bin, sb, path, "adopt", sb.Repo); err != nil {
+				t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+			}
+			if dc.projection {
+				if out, err := s.hookwardenCmd(t, bin, sb, path, "compile-context"); err != nil {
+					t.Fatalf("hookwarden compile-context: %v\n%s", err, out)
+				}
+			} else {
+				_ = os.Remove(filepath.Join(sb.Repo, "AGENTS.readonly.md"))
+			}
+			if b, err := os.ReadFile(filepath.Join(sb.Repo, ".claude/settings.json")); err == nil {
+				r.settings["repo/.claude/settings.json"] = string(b)
+			}
+			if err := sb.Commit(t.Context(), "governed"); err != nil {
+				t.Fatal(err)
+			}
+			r.res = s.run(t, inv)
+			dc.verify(t, r)
+			if t.Failed() {
+				t.Logf("client output:\n%s", r.res.Tail(3000))
+				for k, v := range r.settings {
+					t.Logf("%s:\n%s", k, v)
+				}
+				for i, q := range srv.Requests() {
+					t.Logf("request %d %s %s reply %s tool %s: %.600s", i, q.Method, q.Path, q.Reply, q.Tool, q.Body)
+				}
+			} else {
+				s.recordPayloads(t, sb, r.user, "claude", version, dc.name)
+			}
+		})
+	}
+}

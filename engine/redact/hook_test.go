@@ -189,3 +189,47 @@ func TestRunRedactsOutput(t *testing.T) {
 		t.Fatal("the command ran without a table")
 	}
 }
+
+// TestRecordedMCPPayload runs the pre-tool hook on the PreToolUse payload
+// Claude Code 2.1.328 sent for an MCP tool under spawn exec
+// (testdata/clients/claude/2.1.328/pre-tool.mcp-proxy.json, recorded by
+// TestRealClaudeMCPProxyRun): admitted with no decision when its server is
+// one of the run's, denied when the run proxies another server or the
+// payload's source is changed to a plugin's.
+func TestRecordedMCPPayload(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "pre-tool.mcp-proxy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		servers []string
+		payload string
+		deny    bool
+	}{
+		{[]string{"vault"}, string(b), false},
+		{[]string{"docs"}, string(b), true},
+		{[]string{"vault"}, strings.Replace(string(b), `"source":"dynamic"`, `"source":"plugin"`, 1), true},
+	} {
+		run := filepath.Join(t.TempDir(), "run")
+		os.Mkdir(run, 0o700)
+		table, receipts, policy := filepath.Join(run, "t.json"), filepath.Join(run, "r.jsonl"), filepath.Join(run, "p.json")
+		os.WriteFile(table, []byte(`{"version":1,"values":{"[T]":"ghp_abcdefgh12345678"}}`), 0o600)
+		os.WriteFile(receipts, nil, 0o600)
+		pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{run}, Deny: []string{run}, MCPServers: c.servers})
+		os.WriteFile(policy, pol, 0o600)
+		env := map[string]string{EnvTable: table, EnvReceipts: receipts, EnvPolicy: policy}
+		var out, errb bytes.Buffer
+		e := Env{Engine: "claude", Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(c.payload), Stdout: &out, Stderr: &errb}
+		if err := PreTool(e); err != nil {
+			t.Fatalf("%v: %v", c.servers, err)
+		}
+		denied := strings.Contains(out.String(), `"permissionDecision":"deny"`)
+		if denied != c.deny || (!c.deny && out.Len() != 0) {
+			t.Errorf("servers %v: stdout %q, want deny=%v", c.servers, out.String(), c.deny)
+		}
+		rb, _ := os.ReadFile(receipts)
+		if !strings.Contains(string(rb), `"tool_use_id":"toolu_01"`) {
+			t.Errorf("no receipt: %s", rb)
+		}
+	}
+}

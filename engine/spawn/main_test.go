@@ -18,11 +18,25 @@ var hwBuild struct {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mcpUpstreamEnv) != "" {
+		os.Exit(serveTestMCPUpstream())
+	}
 	code := m.Run()
 	if hwBuild.dir != "" {
 		os.RemoveAll(hwBuild.dir)
 	}
 	os.Exit(code)
+}
+
+// mcpProxyBin builds cmd/hookwarden-mcp-proxy beside hookwardenBin's
+// binary (where `hookwarden spawn exec` looks for it) and returns its path.
+func mcpProxyBin(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(hookwardenBin(t)), MCPProxyName)
+	if out, err := exec.Command("go", "build", "-o", p, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return p
 }
 
 // hookwardenBin returns the path of cmd/hookwarden built from this tree.

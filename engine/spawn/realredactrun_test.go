@@ -54,7 +54,9 @@ func newRedactWorld(t *testing.T, values map[string]string, promptSh, exitSh, ti
 	if err := os.WriteFile(w.values, vb, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pass := "exec " + shq(w.hw) + ` redact "$@"`
+	// with $HW_RECORD set, each payload is also kept there (real payloads
+	// recorded as fixtures)
+	pass := `[ -n "$HW_RECORD" ] && { f=$(mktemp "$HW_RECORD/$2.XXXXXX") && cat > "$f" && exec < "$f"; }; exec ` + shq(w.hw) + ` redact "$@"`
 	if promptSh == "" {
 		promptSh = pass
 	}

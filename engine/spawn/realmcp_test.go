@@ -1,0 +1,219 @@
+package spawn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpUpstreamEnv switches this test binary into the stdio MCP upstream of
+// TestRealClaudeMCPProxyRun; mcpCountEnv names the file its mutating tool
+// appends one line to per run.
+const (
+	mcpUpstreamEnv = "HOOKWARDEN_SPAWN_TEST_MCP_UPSTREAM"
+	mcpCountEnv    = "HOOKWARDEN_SPAWN_TEST_MCP_COUNT"
+)
+
+// testMCPServer is the upstream written for the test (the official Go
+// SDK): "lookup" is read-only and returns an account record holding the
+// secret as text and as structured content, its description holds the
+// secret too; "rotate" is mutating: it appends a line to $mcpCountEnv,
+// then, when killProxy is set, kills its parent (the proxy) before it
+// answers.
+func testMCPServer(name string, killProxy bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "lookup", Description: "the account record; the service key is " + realRaw,
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"user": map[string]any{"type": "string"}}}},
+		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			rec := map[string]any{"user": "ada", "plan": "team", "key": realRaw, "server": name}
+			b, _ := json.Marshal(rec)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: rec}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "rotate", Description: "rotates the key (mutating)", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			f, err := os.OpenFile(os.Getenv(mcpCountEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintln(f, "rotated")
+			f.Close()
+			if killProxy {
+				syscall.Kill(os.Getppid(), syscall.SIGKILL)
+				time.Sleep(time.Second)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "rotated; the new key is " + realRaw}}}, nil
+		})
+	return s
+}
+
+// serveTestMCPUpstream runs testMCPServer on stdin and stdout (this test
+// binary started by the proxy) and returns the exit code.
+func serveTestMCPUpstream() int {
+	fmt.Fprintln(os.Stderr, "upstream up; key", realRaw)
+	if err := testMCPServer("vault", os.Getenv(mcpUpstreamEnv) == "kill").Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// TestRealClaudeMCPProxyRun is A3's MCP part on the pinned Claude Code
+// under spawn exec with the redaction entry (the test table grants the two
+// capabilities the shipped one lacks, redactTestTable): the caller passes
+// a stdio server ("vault", this test binary as an SDK server) and a
+// streamable HTTP server ("web", an SDK server on 127.0.0.1 that demands
+// the caller's Authorization header) with --mcp-config; spawn exec puts
+// both behind hookwarden-mcp-proxy. The scripted model calls vault's
+// read-only lookup, web's lookup, and vault's mutating rotate, whose
+// upstream kills the proxy after it ran. The model receives each record
+// with the secret as [GH_TOKEN] and its other fields intact, and the tool
+// descriptions tokenized; rotate ran exactly once; the model received no
+// raw value in any request, the client's files hold none, run/hooks is
+// empty, and the run passes (a representative MCP task to completion).
+// The PreToolUse payloads of the MCP calls are recorded: they carry
+// mcp_server {name, source "dynamic"} (the identity the pre-tool hook
+// checks; one is kept as testdata/clients/claude/2.1.328/pre-tool.mcp-proxy.json).
+// Measured 2026-12-01: the killed proxy's call came back to the model as
+// "Connection closed" and Claude Code did not send it again.
+func TestRealClaudeMCPProxyRun(t *testing.T) {
+	bin := needClient(t, "claude")
+	mcpProxyBin(t)
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	self, _ := os.Executable()
+	count := filepath.Join(w.work, "rotations")
+	rec := filepath.Join(w.work, "payloads")
+	os.Mkdir(rec, 0o700)
+
+	web := testMCPServer("web", false)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return web }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer web-secret-header" {
+			http.Error(rw, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(rw, r)
+	}))
+	t.Cleanup(ts.Close)
+	cfg := map[string]any{"mcpServers": map[string]any{
+		"vault": map[string]any{"command": self, "env": map[string]string{mcpUpstreamEnv: "kill", mcpCountEnv: count}},
+		"web":   map[string]any{"type": "http", "url": ts.URL, "headers": map[string]string{"Authorization": "Bearer web-secret-header"}},
+	}}
+	cb, _ := json.Marshal(cfg)
+	cfgPath := filepath.Join(w.work, "mcp.json")
+	os.WriteFile(cfgPath, cb, 0o600)
+
+	raws := []string{realRaw, "sk-test-dummy"}
+	var mu sync.Mutex
+	var during []string
+	model := startScriptedModel(t, []scriptedCall{
+		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
+		{"mcp__web__lookup", map[string]any{"user": "ada"}},
+		{"mcp__vault__rotate", map[string]any{}},
+	}, func(body string) {
+		found := rawIn([]byte(body), raws)
+		found = append(found, scanTree(w.clientHome, raws)...)
+		mu.Lock()
+		during = append(during, found...)
+		mu.Unlock()
+	})
+	argv := []string{"claude", "-p", "look up ada's account and rotate its key", "--output-format", "json",
+		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault", "mcp__web"}
+	_, env := w.mockClient("claude", bin, model.port)
+	// Claude Code 2.1.328 defers MCP tools behind ToolSearch by default (their
+	// schemas are not in the request; ToolSearch is not a mediated route, so
+	// the entry denies it); with tool search off the tools and their
+	// descriptions are in every request, where the test can read them
+	env = append(env, "HW_RECORD="+rec, "ENABLE_TOOL_SEARCH=false")
+	var out bytes.Buffer
+	var childArgv []string
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Tables: redactTestTable(t), MCPProxy: filepath.Join(filepath.Dir(w.hw), MCPProxyName),
+		Started: func(r *Render, a []string) { childArgv = a }})
+	log := model.log()
+	calls := modelCalls(log)
+	for _, c := range calls {
+		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
+	}
+	if err != nil || code != 0 {
+		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	results := map[string]string{}
+	for _, c := range calls {
+		results[c.Tool] = c.Result
+	}
+	for _, tool := range []string{"mcp__vault__lookup", "mcp__web__lookup"} {
+		r := results[tool]
+		for _, want := range []string{`"user":"ada"`, `"plan":"team"`, `"key":"[GH_TOKEN]"`} {
+			if !strings.Contains(r, want) {
+				t.Errorf("%s: the model received %q, without %s", tool, r, want)
+			}
+		}
+	}
+	if !strings.Contains(log, "the service key is [GH_TOKEN]") {
+		t.Errorf("the model's tool list lacks the tokenized description")
+	}
+	rb, _ := os.ReadFile(count)
+	if n := strings.Count(string(rb), "rotated"); n != 1 {
+		t.Errorf("the mutating call ran %d times upstream; want exactly 1", n)
+	}
+	t.Logf("rotate after the proxy was killed: the model received %q", results["mcp__vault__rotate"])
+	if f := rawIn([]byte(log), raws); len(f) > 0 {
+		t.Errorf("the model received %d raw value(s)", len(f))
+	}
+	if len(during) > 0 {
+		t.Errorf("during the run, raw values were found: %v", during)
+	}
+	if f := scanTree(w.clientHome, raws); len(f) > 0 {
+		t.Errorf("the client's files hold raw values: %v", f)
+	}
+	if f := rawIn(out.Bytes(), raws); len(f) > 0 {
+		t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
+	}
+	if strings.Contains(strings.Join(childArgv, "\x00"), "web-secret-header") || strings.Contains(strings.Join(childArgv, "\x00"), cfgPath) {
+		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)
+	}
+	noRunFiles(t, w)
+
+	// the recorded PreToolUse payloads of the MCP calls
+	es, _ := os.ReadDir(rec)
+	seen := 0
+	for _, e := range es {
+		if !strings.HasPrefix(e.Name(), "pre-tool.") {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(rec, e.Name()))
+		var p struct {
+			ToolName  string `json:"tool_name"`
+			MCPServer *struct {
+				Name   string `json:"name"`
+				Source string `json:"source"`
+			} `json:"mcp_server"`
+		}
+		json.Unmarshal(b, &p)
+		if !strings.HasPrefix(p.ToolName, "mcp__") {
+			continue
+		}
+		seen++
+		t.Logf("pre-tool payload: %s", b)
+		want := strings.Split(p.ToolName, "__")[1]
+		if p.MCPServer == nil || p.MCPServer.Name != want || p.MCPServer.Source != "dynamic" {
+			t.Errorf("%s: mcp_server %+v, want {%s dynamic}", p.ToolName, p.MCPServer, want)
+		}
+	}
+	if seen == 0 {
+		t.Errorf("no PreToolUse payload of an MCP call was recorded")
+	}
+}

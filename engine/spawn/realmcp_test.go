@@ -41,6 +41,10 @@ func testMCPServer(name string, killProxy bool) *mcp.Server {
 			b, _ := json.Marshal(rec)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: rec}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "audit", Description: "checks the key", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("audit refused: key %s is revoked", realRaw)
+		})
 	s.AddTool(&mcp.Tool{Name: "rotate", Description: "rotates the key (mutating)", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			f, err := os.OpenFile(os.Getenv(mcpCountEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -75,9 +79,11 @@ func serveTestMCPUpstream() int {
 // streamable HTTP server ("web", an SDK server on 127.0.0.1 that demands
 // the caller's Authorization header) with --mcp-config; spawn exec puts
 // both behind hookwarden-mcp-proxy. The scripted model calls vault's
-// read-only lookup, web's lookup, and vault's mutating rotate, whose
-// upstream kills the proxy after it ran. The model receives each record
-// with the secret as [GH_TOKEN] and its other fields intact, and the tool
+// read-only lookup, web's lookup, web's audit (an error holding the
+// secret), vault's mutating rotate, whose upstream kills the proxy after
+// it ran, and vault's lookup again (logged: what Claude does with a dead
+// server). The model receives each record with the secret as [GH_TOKEN]
+// and its other fields intact, the error's text tokenized and the tool
 // descriptions tokenized; rotate ran exactly once; the model received no
 // raw value in any request, the client's files hold none, run/hooks is
 // empty, and the run passes (a representative MCP task to completion).
@@ -119,7 +125,9 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	model := startScriptedModel(t, []scriptedCall{
 		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__lookup", map[string]any{"user": "ada"}},
+		{"mcp__web__audit", map[string]any{}},
 		{"mcp__vault__rotate", map[string]any{}},
+		{"mcp__vault__lookup", map[string]any{"user": "bob"}},
 	}, func(body string) {
 		found := rawIn([]byte(body), raws)
 		found = append(found, scanTree(w.clientHome, raws)...)
@@ -152,7 +160,15 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	}
 	results := map[string]string{}
 	for _, c := range calls {
-		results[c.Tool] = c.Result
+		if _, ok := results[c.Tool]; !ok {
+			results[c.Tool] = c.Result
+		}
+	}
+	if r := results["mcp__web__audit"]; !strings.Contains(r, "audit refused: key [GH_TOKEN] is revoked") {
+		t.Errorf("the upstream's error reached the model as %q; want its text with the token", r)
+	}
+	if len(calls) >= 5 {
+		t.Logf("vault lookup after its proxy was killed: the model received %q", calls[4].Result)
 	}
 	for _, tool := range []string{"mcp__vault__lookup", "mcp__web__lookup"} {
 		r := results[tool]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -82,7 +83,8 @@ func serveTestMCPUpstream() int {
 // read-only lookup, web's lookup, web's audit (an error holding the
 // secret), vault's mutating rotate, whose upstream kills the proxy after
 // it ran, and vault's lookup again (logged: what Claude does with a dead
-// server). The model receives each record with the secret as [GH_TOKEN]
+// server). The upstream prints the secret on stderr, which Claude Code
+// keeps in its MCP log: it is there as the token. The model receives each record with the secret as [GH_TOKEN]
 // and its other fields intact, the error's text tokenized and the tool
 // descriptions tokenized; rotate ran exactly once; the model received no
 // raw value in any request, the client's files hold none, run/hooks is
@@ -202,6 +204,21 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)
 	}
 	noRunFiles(t, w)
+	// Claude Code keeps each stdio server's stderr under
+	// $HOME/.cache/claude-cli-nodejs/<project>/mcp-logs-<server>/: the
+	// upstream's line holding the secret is there as the token
+	var stderrLog []string
+	filepath.WalkDir(w.clientHome, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "mcp-logs-vault") {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("upstream up; key [GH_TOKEN]")) {
+				stderrLog = append(stderrLog, p)
+			}
+		}
+		return nil
+	})
+	if len(stderrLog) == 0 {
+		t.Errorf("the upstream's stderr line did not reach Claude's MCP log as the token")
+	}
 
 	// the recorded PreToolUse payloads of the MCP calls
 	es, _ := os.ReadDir(rec)

@@ -208,7 +208,7 @@ func TestNPMInstall(t *testing.T) {
 	}
 	home := t.TempDir()
 	env := append(os.Environ(), "npm_config_cache="+filepath.Join(home, "npm-cache"), "npm_config_update_notifier=false",
-		"CODEX_HOME="+filepath.Join(home, "codex"), "HOOKWARDEN_CONFIG="+filepath.Join(home, "none.yaml"))
+		"CODEX_HOME="+filepath.Join(home, "codex"), "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"))
 	run := func(dir string, name string, args ...string) (string, int) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -7,14 +7,14 @@
 package mcpconfig
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/internal/jsonstrict"
 )
 
 // Upstream is one MCP server as a caller's Claude --mcp-config names it
@@ -82,7 +82,7 @@ type RunConfig struct {
 // refused) as a version-1 RunConfig.
 func ParseRunConfig(b []byte) (*RunConfig, error) {
 	var c RunConfig
-	if err := decodeStrict(b, &c); err != nil {
+	if err := jsonstrict.Decode(b, &c); err != nil {
 		return nil, err
 	}
 	if c.Version != 1 || c.Servers == nil {
@@ -99,7 +99,7 @@ func ParseClaudeConfig(b []byte) (map[string]Upstream, error) {
 	var c struct {
 		MCPServers map[string]Upstream `json:"mcpServers"`
 	}
-	if err := decodeStrict(b, &c); err != nil {
+	if err := jsonstrict.Decode(b, &c); err != nil {
 		return nil, err
 	}
 	if c.MCPServers == nil {
@@ -122,23 +122,4 @@ func ValidServerName(name string) bool {
 }
 
 // SortedNames returns the server names of m in order.
-func SortedNames(m map[string]Upstream) []string {
-	out := make([]string, 0, len(m))
-	for n := range m {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func decodeStrict(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON document")
-	}
-	return nil
-}
+func SortedNames(m map[string]Upstream) []string { return slices.Sorted(maps.Keys(m)) }

@@ -30,6 +30,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// buildProxy builds cmd/hookwarden-mcp-proxy into dir and returns its path.
+func buildProxy(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "hookwarden-mcp-proxy")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestProxyBinaryStdio runs the built hookwarden-mcp-proxy the way Claude
 // Code starts it (a stdio command with the run's files in its
 // environment) in front of a stdio upstream: the engine gets tokens, the
@@ -37,10 +47,7 @@ func TestMain(m *testing.M) {
 // redacted.
 func TestProxyBinaryStdio(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hookwarden-mcp-proxy")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildProxy(t, dir)
 	run := filepath.Join(dir, "run")
 	if err := os.Mkdir(run, 0o700); err != nil {
 		t.Fatal(err)
@@ -89,10 +96,7 @@ func TestProxyBinaryStdio(t *testing.T) {
 // nothing and its upstream never starts.
 func TestProxyBinaryNoTable(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hookwarden-mcp-proxy")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildProxy(t, dir)
 	marker := filepath.Join(dir, "started")
 	cfg := filepath.Join(dir, "r.mcp.json")
 	os.WriteFile(cfg, []byte(`{"version":1,"servers":{"vault":{"command":"/bin/sh","args":["-c","touch `+marker+`"]}}}`), 0o600)

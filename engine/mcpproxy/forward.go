@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -279,15 +278,6 @@ func (l *lineRedactor) Write(b []byte) (int, error) {
 		l.w.Write(append([]byte(l.prefix), red...))
 		l.buf = l.buf[i+1:]
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func jsonValid(b []byte) bool { return json.Valid(b) }

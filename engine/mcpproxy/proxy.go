@@ -47,9 +47,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -217,7 +219,7 @@ func (p *proxy) upstreamTransport(ctx context.Context) (mcp.Transport, error) {
 	if kind == "stdio" {
 		cmd := exec.Command(u.Command, u.Args...)
 		cmd.Env = os.Environ()
-		for _, k := range sortedKeys(u.Env) {
+		for _, k := range slices.Sorted(maps.Keys(u.Env)) {
 			cmd.Env = append(cmd.Env, k+"="+u.Env[k])
 		}
 		cmd.Stderr = &lineRedactor{m: p.m, w: p.stderr, prefix: "mcp upstream " + p.opts.Server + ": "}

@@ -413,33 +413,6 @@ func TestProxyHTTPUpstream(t *testing.T) {
 	e.clean(t)
 }
 
-// TestProxyUpstreamKinds: the upstream forms the proxy can front, and the
-// ones that cannot be put behind it.
-func TestProxyUpstreamKinds(t *testing.T) {
-	for _, c := range []struct {
-		u    mcpconfig.Upstream
-		kind string
-	}{
-		{mcpconfig.Upstream{Command: "srv"}, "stdio"},
-		{mcpconfig.Upstream{Type: "stdio", Command: "srv", Args: []string{"-x"}}, "stdio"},
-		{mcpconfig.Upstream{Type: "http", URL: "https://example.test/mcp"}, "http"},
-		{mcpconfig.Upstream{Type: "sse", URL: "https://example.test/sse"}, ""},
-		{mcpconfig.Upstream{Type: "ws", URL: "ws://example.test"}, ""},
-		{mcpconfig.Upstream{Type: "http", URL: "file:///tmp/x"}, ""},
-		{mcpconfig.Upstream{Type: "stdio"}, ""},
-		{mcpconfig.Upstream{}, ""},
-		{mcpconfig.Upstream{Command: "srv", URL: "https://x.test"}, ""},
-	} {
-		got, err := c.u.Kind()
-		if got != c.kind || (c.kind == "") != (err != nil) {
-			t.Errorf("%+v: kind %q err %v; want %q", c.u, got, err, c.kind)
-		}
-	}
-	if _, err := mcpconfig.ParseClaudeConfig([]byte(`{"mcpServers":{"a":{"command":"x","oauth":{}}}}`)); err == nil {
-		t.Error("a server with a member the proxy cannot keep was accepted")
-	}
-}
-
 type testWriter struct{ t *testing.T }
 
 func (w testWriter) Write(p []byte) (int, error) {

@@ -1,17 +1,17 @@
 package spawn
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/internal/jsonstrict"
 )
 
 // Paths under a hookwarden home (HOOKWARDEN_HOME, default ~/.hookwarden).
@@ -168,18 +168,8 @@ func (s *Snapshot) Digest() string {
 }
 
 // decodeStrict decodes one JSON document into v, refusing unknown fields
-// and trailing data.
-func decodeStrict(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON document")
-	}
-	return nil
-}
+// and trailing data (internal/jsonstrict).
+func decodeStrict(b []byte, v any) error { return jsonstrict.Decode(b, v) }
 
 // ReadLayer reads a profile or operator layer file at path. Errors are
 // refusals with ReasonLayerInvalid naming path.

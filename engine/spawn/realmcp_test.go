@@ -188,18 +188,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		t.Errorf("the mutating call ran %d times upstream; want exactly 1", n)
 	}
 	t.Logf("rotate after the proxy was killed: the model received %q", results["mcp__vault__rotate"])
-	if f := rawIn([]byte(log), raws); len(f) > 0 {
-		t.Errorf("the model received %d raw value(s)", len(f))
-	}
-	if len(during) > 0 {
-		t.Errorf("during the run, raw values were found: %v", during)
-	}
-	if f := scanTree(w.clientHome, raws); len(f) > 0 {
-		t.Errorf("the client's files hold raw values: %v", f)
-	}
-	if f := rawIn(out.Bytes(), raws); len(f) > 0 {
-		t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
-	}
+	noRawValues(t, w, log, during, out.Bytes(), raws)
 	if strings.Contains(strings.Join(childArgv, "\x00"), "web-secret-header") || strings.Contains(strings.Join(childArgv, "\x00"), cfgPath) {
 		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)
 	}

@@ -123,6 +123,25 @@ func rawIn(s []byte, raws []string) []string {
 	return out
 }
 
+// noRawValues fails t when a raw value of raws is in the model's request
+// log, was found during the run (during), is in a file under the client's
+// home, or in spawn exec's output.
+func noRawValues(t *testing.T, w *redactWorld, log string, during []string, out []byte, raws []string) {
+	t.Helper()
+	if f := rawIn([]byte(log), raws); len(f) > 0 {
+		t.Errorf("the model received %d raw value(s)", len(f))
+	}
+	if len(during) > 0 {
+		t.Errorf("during the run, raw values were found: %v", during)
+	}
+	if f := scanTree(w.clientHome, raws); len(f) > 0 {
+		t.Errorf("the client's files hold raw values: %v", f)
+	}
+	if f := rawIn(out, raws); len(f) > 0 {
+		t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
+	}
+}
+
 // scanTree returns "path: value" for every file under dir holding a raw
 // value.
 func scanTree(dir string, raws []string) []string {
@@ -212,18 +231,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 			t.Errorf("the model never received %q", want)
 		}
 	}
-	if f := rawIn([]byte(log), raws); len(f) > 0 {
-		t.Errorf("the model received %d raw value(s)", len(f))
-	}
-	if len(during) > 0 {
-		t.Errorf("during the run, raw values were found: %v", during)
-	}
-	if f := scanTree(w.clientHome, raws); len(f) > 0 {
-		t.Errorf("the client's files hold raw values: %v", f)
-	}
-	if f := rawIn(out.Bytes(), raws); len(f) > 0 {
-		t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
-	}
+	noRawValues(t, w, log, during, out.Bytes(), raws)
 	if es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir)); len(es) != 0 {
 		t.Errorf("run/hooks not empty after the run: %v", es)
 	}

@@ -33,6 +33,7 @@ type dispatchCase struct {
 	dispatch   string // the dispatch: section's body lines
 	projection bool   // run compile-context before the session
 	input      map[string]any
+	finalText  string // the scripted model's text answers ("" = "done")
 	verify     func(t *testing.T, r *caseRun)
 }
 
@@ -121,6 +122,25 @@ func dispatchCases() []dispatchCase {
 				r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
 				r.wantCarried(t, "review, docs")
 			}},
+		{name: "return-denied-once", rows: []string{"dispatch-receipt", "post-return"}, projection: true,
+			check:     "a background Agent dispatch was bound by its receipt; its report matching dispatch.return_deny was refused once (the subagent's next request carries the refusal) and the repeated stop released it",
+			dispatch:  "  return_deny: ['(?i)secret']\n",
+			input:     map[string]any{"description": "find the parser", "prompt": briefMarker},
+			finalText: "The secret parser is in parse.go.",
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				subs := subagentRequests(r.srv)
+				if len(subs) < 2 {
+					t.Fatalf("%d subagent requests, want 2 (the report, then the report again after the refusal)", len(subs))
+				}
+				if !subs[1].Carries("[BLOCKED BY hookwarden:dispatch-return]") {
+					t.Errorf("the subagent's second request does not carry the return refusal")
+				}
+				stops := calls(t, r.user, "SubagentStop")
+				if len(stops) != 2 || stops[0]["stop_hook_active"] != false || stops[1]["stop_hook_active"] != true {
+					t.Errorf("SubagentStop calls %d, want 2 (the second with stop_hook_active)", len(stops))
+				}
+			}},
 		{name: "explore-start", rows: []string{"subagent-start", "pre-dispatch"}, projection: true,
 			check:    "an Explore agent received the projection through SubagentStart: its first request carries the banner and the projection twice (the rewritten brief and the added context)",
 			dispatch: "  tasks: [review]\n",
@@ -165,7 +185,7 @@ func TestRealClaudeDispatch(t *testing.T) {
 				s.observe(t, "claude", version, row, dc.name+": "+dc.check)
 			}
 			sb := s.sandbox(t)
-			srv, err := NewServer(Anthropic, Script{Call: &ToolCall{Name: "Agent", Input: dc.input}})
+			srv, err := NewServer(Anthropic, Script{Call: &ToolCall{Name: "Agent", Input: dc.input}, FinalText: dc.finalText})
 			if err != nil {
 				t.Fatal(err)
 			}

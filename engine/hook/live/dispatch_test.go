@@ -274,3 +274,146 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// dispatchStep is one step of a sequence in testdata/dispatch/sequences.json
+// (its "about" member describes the fields).
+type dispatchStep struct {
+	Event       string   `json:"event"`
+	Client      string   `json:"client"`
+	Native      string   `json:"native"`
+	Tool        string   `json:"tool"`
+	Agent       string   `json:"agent"`
+	Session     string   `json:"session"`
+	Type        string   `json:"type"`
+	Prompt      string   `json:"prompt"`
+	Background  *bool    `json:"background"`
+	Status      string   `json:"status"`
+	Message     string   `json:"message"`
+	NullMessage bool     `json:"null_message"`
+	StopActive  bool     `json:"stop_hook_active"`
+	Want        string   `json:"want"`
+	Rule        string   `json:"rule"`
+	Stderr      []string `json:"stderr"`
+}
+
+// stepPayload builds the Claude (or Codex) payload of one step; rewritten
+// is the prompt the last rewrite answer returned.
+func stepPayload(t *testing.T, st dispatchStep, repo, rewritten string) []byte {
+	t.Helper()
+	session := st.Session
+	if session == "" {
+		session = "s1"
+	}
+	prompt := st.Prompt
+	if prompt == "$REWRITTEN" {
+		prompt = rewritten
+	}
+	input := map[string]any{"description": "d", "prompt": prompt}
+	if st.Type != "" {
+		input["subagent_type"] = st.Type
+	}
+	if st.Background != nil {
+		input["run_in_background"] = *st.Background
+	}
+	m := map[string]any{"session_id": session, "transcript_path": "/t.jsonl", "cwd": repo, "permission_mode": "default"}
+	switch st.Event {
+	case "pre-dispatch":
+		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = "PreToolUse", "Agent", input, st.Tool
+	case "dispatch-receipt":
+		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = "PostToolUse", "Agent", input, st.Tool
+		m["tool_response"] = map[string]any{"status": st.Status, "agentId": st.Agent, "prompt": prompt}
+	case "dispatch-abort":
+		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = st.Native, "Agent", input, st.Tool
+		if st.Native == "PermissionDenied" {
+			m["reason"] = "denied"
+		} else {
+			m["error"] = "failed"
+		}
+	case "post-return":
+		m["hook_event_name"], m["agent_id"], m["agent_type"], m["stop_hook_active"] = "SubagentStop", st.Agent, "general-purpose", st.StopActive
+		m["agent_transcript_path"] = "/a.jsonl"
+		if st.NullMessage {
+			m["last_assistant_message"] = nil
+		} else {
+			m["last_assistant_message"] = st.Message
+		}
+	default:
+		t.Fatalf("unknown step event %q", st.Event)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestDispatchSequences replays testdata/dispatch/sequences.json: pending
+// rows, receipts binding agents (or reporting a refused rewrite), aborts
+// clearing only their own row, the return gate judging bound agents once,
+// through the hook path with the production wiring and the real store
+// under the repository's git directory.
+func TestDispatchSequences(t *testing.T) {
+	data, err := os.ReadFile("../../../testdata/dispatch/sequences.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Sequences []struct {
+			ID       string         `json:"id"`
+			Dispatch string         `json:"dispatch"`
+			Steps    []dispatchStep `json:"steps"`
+		} `json:"sequences"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Sequences) < 10 {
+		t.Fatalf("%d sequences, want at least 10", len(doc.Sequences))
+	}
+	deps, err := Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seq := range doc.Sequences {
+		t.Run(seq.ID, func(t *testing.T) {
+			repo, lookup := dispatchRepo(t, dispatchCase{Dispatch: seq.Dispatch, Projection: "banner"})
+			rewritten := ""
+			for i, st := range seq.Steps {
+				client := st.Client
+				if client == "" {
+					client = "claude"
+				}
+				resp := hook.Run(context.Background(), deps, hook.Request{Client: client, Event: st.Event,
+					Stdin: strings.NewReader(string(stepPayload(t, st, repo, rewritten))), LookupEnv: lookup})
+				errs := string(resp.Stderr)
+				if got := resp.Verdict.Kind.String(); got != st.Want || st.Rule != "" && resp.Verdict.RuleID != st.Rule {
+					t.Fatalf("step %d (%s): verdict %s %q, want %s %q\nstdout %s\nstderr %s", i, st.Event, got, resp.Verdict.RuleID, st.Want, st.Rule, resp.Stdout, errs)
+				}
+				if st.Want == "deny" && resp.Exit != 2 || st.Want != "deny" && resp.Exit != 0 {
+					t.Errorf("step %d (%s): exit %d for %s", i, st.Event, resp.Exit, st.Want)
+				}
+				if st.Want == "skip" && !strings.HasPrefix(errs, "hookwarden: skip: ") {
+					t.Errorf("step %d (%s): a skip without its stated reason: %q", i, st.Event, errs)
+				}
+				for _, s := range st.Stderr {
+					if !strings.Contains(errs, s) {
+						t.Errorf("step %d (%s): stderr %q lacks %q", i, st.Event, errs, s)
+					}
+				}
+				if st.Want == "rewrite" {
+					var ans struct {
+						HSO struct {
+							UpdatedInput struct {
+								Prompt string `json:"prompt"`
+							} `json:"updatedInput"`
+						} `json:"hookSpecificOutput"`
+					}
+					if err := json.Unmarshal(resp.Stdout, &ans); err != nil || ans.HSO.UpdatedInput.Prompt == "" {
+						t.Fatalf("step %d: rewrite answer %q: %v", i, resp.Stdout, err)
+					}
+					rewritten = ans.HSO.UpdatedInput.Prompt
+				}
+			}
+		})
+	}
+}

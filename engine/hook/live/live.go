@@ -143,20 +143,28 @@ func CheckpointConfig(e *settings.Effective) checkpoint.Config {
 }
 
 // agentJudge judges the agent-traffic events (engine/dispatch): the
-// dispatch gate and read-only delivery at pre-dispatch, the projection at
-// subagent-start. The correlation rows (dispatch-receipt, dispatch-abort,
-// post-return) are a stated skip until the correlation store is built.
-func agentJudge(_ context.Context, c hook.Call) verdict.Verdict {
+// dispatch gate, read-only delivery and the pending correlation at
+// pre-dispatch, the projection at subagent-start, the receipt and abort of
+// Claude's dispatches, and the return gate at post-return.
+func agentJudge(ctx context.Context, c hook.Call) verdict.Verdict {
 	in := dispatch.Input{Client: c.Row.Client, Event: c.Row.Event, ToolInput: c.Payload.ToolInput,
 		AgentType: c.Payload.AgentType, RepoRoot: c.RepoRoot}
 	if c.Settings != nil {
 		in.Dispatch = c.Settings.Dispatch
 	}
+	tr := dispatch.Traffic{SessionID: c.Payload.SessionID, ToolUseID: c.Payload.ToolUseID, AgentID: c.Payload.AgentID,
+		ToolResponse: c.Payload.ToolResponse, LastMessage: c.Payload.LastMessage, StopHookActive: c.Payload.StopHookActive}
 	switch c.Row.Event {
 	case "pre-dispatch":
-		return dispatch.Judge(in)
+		return dispatch.JudgeDispatch(ctx, in, tr)
 	case "subagent-start":
 		return dispatch.JudgeStart(in)
+	case "dispatch-receipt":
+		return dispatch.JudgeReceipt(ctx, in, tr)
+	case "dispatch-abort":
+		return dispatch.JudgeAbort(ctx, in, tr)
+	case "post-return":
+		return dispatch.JudgeReturn(ctx, in, tr)
 	}
-	return verdict.Verdict{Kind: verdict.Skip, Reason: c.Row.Client + " " + c.Row.Event + ": the dispatch correlation store is not in this build, so this call is not judged"}
+	return verdict.Verdict{Kind: verdict.Skip, Reason: c.Row.Client + " " + c.Row.Event + ": no judge for this agent-traffic event in this build"}
 }

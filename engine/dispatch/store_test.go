@@ -1,0 +1,185 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// clock is a settable clock for Store.Now.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newStore(t *testing.T) (*Store, *clock) {
+	t.Helper()
+	c := &clock{t: time.Date(2026, 12, 1, 21, 0, 0, 0, time.UTC)}
+	return &Store{Dir: filepath.Join(t.TempDir(), "store"), Now: c.now}, c
+}
+
+func put(t *testing.T, s *Store, key string) {
+	t.Helper()
+	if err := s.Update(context.Background(), key, func(*Row) (*Row, error) { return &Row{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func has(t *testing.T, s *Store, key string) bool {
+	t.Helper()
+	r, err := s.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r != nil
+}
+
+// TestStoreEvictsOldestAtTheCap: the 129th row evicts the least recently
+// written one, never refuses.
+func TestStoreEvictsOldestAtTheCap(t *testing.T) {
+	s, c := newStore(t)
+	for i := 0; i < MaxRows; i++ {
+		c.t = c.t.Add(time.Second)
+		put(t, s, AgentKey("s", fmt.Sprint(i)))
+	}
+	c.t = c.t.Add(time.Second)
+	put(t, s, AgentKey("s", "new"))
+	if n, err := s.count(); err != nil || n != MaxRows {
+		t.Fatalf("%d rows (%v), want %d", n, err, MaxRows)
+	}
+	if has(t, s, AgentKey("s", "0")) {
+		t.Error("the oldest row survived the cap")
+	}
+	if !has(t, s, AgentKey("s", "1")) || !has(t, s, AgentKey("s", "new")) {
+		t.Error("a newer row was evicted")
+	}
+}
+
+// TestStoreExpiry: pending rows expire after five minutes, agent rows after
+// a day.
+func TestStoreExpiry(t *testing.T) {
+	s, c := newStore(t)
+	put(t, s, PendingKey("s", "t1"))
+	put(t, s, AgentKey("s", "a1"))
+	c.t = c.t.Add(PendingTTL - time.Second)
+	if !has(t, s, PendingKey("s", "t1")) {
+		t.Fatal("the pending row expired early")
+	}
+	c.t = c.t.Add(2 * time.Second)
+	if has(t, s, PendingKey("s", "t1")) {
+		t.Error("the pending row outlived five minutes")
+	}
+	if !has(t, s, AgentKey("s", "a1")) {
+		t.Error("the agent row expired with the pending one")
+	}
+	c.t = c.t.Add(ActiveTTL)
+	if has(t, s, AgentKey("s", "a1")) {
+		t.Error("the agent row outlived a day")
+	}
+}
+
+// TestStoreLockWaitEndsAtItsBound: a held lock is waited for until the
+// call's deadline, then the operation fails (never proceeds unlocked).
+func TestStoreLockWaitEndsAtItsBound(t *testing.T) {
+	s, _ := newStore(t)
+	put(t, s, AgentKey("s", "a"))
+	lock := filepath.Join(s.Dir, ".lock")
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := os.Chtimes(lock, now, now); err != nil {
+		t.Fatal(err)
+	}
+	s.Now = time.Now
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := s.Update(ctx, AgentKey("s", "b"), func(*Row) (*Row, error) { return &Row{}, nil })
+	if err == nil || !strings.Contains(err.Error(), "locked") && !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("Update under a held lock: %v, want a lock failure", err)
+	}
+	os.Remove(lock)
+	if has(t, s, AgentKey("s", "b")) {
+		t.Error("the row was written although the lock was held")
+	}
+}
+
+// TestStoreReclaimsAStaleLock: a lock older than the lease belonged to a
+// dead hook and is taken over.
+func TestStoreReclaimsAStaleLock(t *testing.T) {
+	s, _ := newStore(t)
+	put(t, s, AgentKey("s", "a"))
+	lock := filepath.Join(s.Dir, ".lock")
+	if err := os.WriteFile(lock, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-LockLease - time.Minute)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s.Now = time.Now
+	put(t, s, AgentKey("s", "b"))
+	if !has(t, s, AgentKey("s", "b")) {
+		t.Error("the row was not written after reclaiming the stale lock")
+	}
+}
+
+// TestStoreScanBoundFailsClosed: a directory with more entries than the
+// scan bound is an error naming the bound, not a partial read; the bound
+// is not the row cap (foreign entries count against the scan only).
+func TestStoreScanBoundFailsClosed(t *testing.T) {
+	s, _ := newStore(t)
+	put(t, s, AgentKey("s", "a"))
+	for i := 0; i < ScanLimit-10; i++ {
+		if err := os.WriteFile(filepath.Join(s.Dir, fmt.Sprintf("foreign-%d", i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !has(t, s, AgentKey("s", "a")) {
+		t.Fatal("foreign entries below the scan bound broke the store")
+	}
+	for i := 0; i < 20; i++ {
+		os.WriteFile(filepath.Join(s.Dir, fmt.Sprintf("more-%d", i)), nil, 0o600)
+	}
+	_, err := s.Get(context.Background(), AgentKey("s", "a"))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(ScanLimit)) {
+		t.Fatalf("over the scan bound: %v, want an error naming %d", err, ScanLimit)
+	}
+}
+
+// TestStoreSweepsDebris: a temporary a killed writer left behind goes once
+// it is older than the lease; an unreadable row is dropped; neither counts
+// against the cap.
+func TestStoreSweepsDebris(t *testing.T) {
+	s, c := newStore(t)
+	put(t, s, AgentKey("s", "a"))
+	tmp := filepath.Join(s.Dir, ".row-123.tmp")
+	bad := filepath.Join(s.Dir, strings.Repeat("0a", 16)+".row")
+	foreign := filepath.Join(s.Dir, "notes.row")
+	if err := os.WriteFile(foreign, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{tmp, bad} {
+		if err := os.WriteFile(p, []byte("{half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := c.t.Add(-LockLease - time.Minute)
+	if err := os.Chtimes(tmp, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.count(); err != nil || n != 1 {
+		t.Fatalf("%d rows (%v), want 1", n, err)
+	}
+	for _, p := range []string{tmp, bad} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived the sweep", filepath.Base(p))
+		}
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("an entry the store did not write was removed: %v", err)
+	}
+}

@@ -1,0 +1,215 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/hookwarden/hookwarden/engine/verdict"
+)
+
+// More rule ids of the agent-traffic rows.
+const (
+	// RuleStore: the correlation store failed at pre-dispatch (fail closed).
+	RuleStore = "dispatch-store"
+	// RuleForeground: a foreground Claude dispatch while return_deny is
+	// set (its return would come before the receipt that binds it).
+	RuleForeground = "dispatch-foreground"
+	// RuleNotDelivered: the receipt shows the agent launched without the
+	// rewritten brief.
+	RuleNotDelivered = "readonly-not-delivered"
+	// RuleReturn: a bound agent's return matches a return_deny pattern.
+	RuleReturn = "dispatch-return"
+)
+
+// Traffic is the correlation part of an agent-traffic call, beside Input:
+// SessionID, ToolUseID and AgentID from the payload, ToolResponse the raw
+// receipt tool_response, LastMessage and StopHookActive from SubagentStop.
+// Store is the repository's correlation store (nil: StoreDir(RepoRoot)).
+type Traffic struct {
+	SessionID      string
+	ToolUseID      string
+	AgentID        string
+	ToolResponse   []byte
+	LastMessage    string
+	StopHookActive bool
+	Store          *Store
+}
+
+func (tr Traffic) store(in Input) (*Store, error) {
+	if tr.Store != nil {
+		return tr.Store, nil
+	}
+	dir, err := StoreDir(in.RepoRoot)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Dir: dir}, nil
+}
+
+// JudgeDispatch is pre-dispatch with correlation: Judge, then for Claude
+// (the client whose rows correlate) a foreground dispatch is refused while
+// return_deny is set, and a dispatch Judge lets through reserves a pending
+// row keyed by session and tool use, holding the digest of the rewritten
+// prompt. A store failure refuses the dispatch.
+func JudgeDispatch(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	v := Judge(in)
+	if in.Client != "claude" || (v.Kind != verdict.Allow && v.Kind != verdict.Rewrite) {
+		return v
+	}
+	var ti struct {
+		Background *bool `json:"run_in_background"`
+	}
+	_ = json.Unmarshal(in.ToolInput, &ti) // Judge already read it as an object
+	if len(in.Dispatch.ReturnDeny) > 0 && ti.Background != nil && !*ti.Background {
+		return deny(RuleForeground, "dispatch refused: dispatch.return_deny is set, and a foreground agent (run_in_background: false) returns before its dispatch is bound, so its return could not be judged; leave run_in_background out or set it true")
+	}
+	if tr.SessionID == "" || tr.ToolUseID == "" {
+		return deny(RuleStore, "dispatch refused: the payload carries no session_id or tool_use_id, so the dispatch cannot be correlated with its agent")
+	}
+	digest := ""
+	if v.Kind == verdict.Rewrite {
+		var out struct {
+			Prompt string `json:"prompt"`
+		}
+		if err := json.Unmarshal(v.Input, &out); err != nil {
+			return deny(RuleStore, "dispatch refused: the rewritten input does not decode: %v", err)
+		}
+		digest = Digest(out.Prompt)
+	}
+	st, err := tr.store(in)
+	if err == nil {
+		err = st.Update(ctx, PendingKey(tr.SessionID, tr.ToolUseID), func(*Row) (*Row, error) {
+			return &Row{Digest: digest}, nil
+		})
+	}
+	if err != nil {
+		return deny(RuleStore, "dispatch refused: %v", err)
+	}
+	return v
+}
+
+// JudgeReceipt is Claude's dispatch-receipt (PostToolUse on Agent): the
+// pending row of the tool use is consumed; when it holds a digest and the
+// launched tool_input.prompt does not match it, the answer is a deny
+// (exit 2: Claude hands the reason to the parent) "read-only projection not
+// delivered"; a background agent (tool_response.agentId, status not
+// "completed") is then bound for the return gate. A call without a pending
+// row is a stated skip.
+func JudgeReceipt(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	st, err := tr.store(in)
+	if err != nil {
+		return skip("dispatch receipt not judged: %v", err)
+	}
+	var pending *Row
+	err = st.Update(ctx, PendingKey(tr.SessionID, tr.ToolUseID), func(r *Row) (*Row, error) {
+		pending = r
+		return nil, nil
+	})
+	if err != nil {
+		return skip("dispatch receipt not judged: %v", err)
+	}
+	if pending == nil {
+		return skip("no hookwarden dispatch is pending for this tool use (expired, evicted, or not let through by pre-dispatch); receipt not judged")
+	}
+	var ti struct {
+		Prompt string `json:"prompt"`
+	}
+	_ = json.Unmarshal(in.ToolInput, &ti)
+	var resp struct {
+		AgentID string `json:"agentId"`
+		Status  string `json:"status"`
+	}
+	_ = json.Unmarshal(tr.ToolResponse, &resp)
+	agent := resp.AgentID
+	if agent == "" {
+		agent = "(no agentId)"
+	}
+	v := verdict.Verdict{Kind: verdict.Allow}
+	if pending.Digest != "" && Digest(ti.Prompt) != pending.Digest {
+		v = deny(RuleNotDelivered, "read-only projection not delivered: agent %s launched without the rewritten prompt", agent)
+	}
+	if resp.AgentID == "" || resp.Status == "completed" {
+		if v.Kind == verdict.Allow {
+			return skip("agent %s is not bound: its return came before this receipt (a foreground agent) or the receipt names no agent, so its return is not judged", agent)
+		}
+		return v
+	}
+	err = st.Update(ctx, AgentKey(tr.SessionID, resp.AgentID), func(*Row) (*Row, error) { return &Row{}, nil })
+	if err != nil && v.Kind == verdict.Allow {
+		return skip("agent %s not bound, its return will not be judged: %v", agent, err)
+	}
+	return v
+}
+
+// JudgeAbort is Claude's dispatch-abort (PostToolUseFailure,
+// PermissionDenied on Agent): it removes the pending row of this tool use
+// only, never another.
+func JudgeAbort(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	st, err := tr.store(in)
+	if err != nil {
+		return skip("dispatch abort not recorded: %v", err)
+	}
+	found := false
+	err = st.Update(ctx, PendingKey(tr.SessionID, tr.ToolUseID), func(r *Row) (*Row, error) {
+		found = r != nil
+		return nil, nil
+	})
+	switch {
+	case err != nil:
+		return skip("dispatch abort not recorded: %v", err)
+	case !found:
+		return skip("no hookwarden dispatch is pending for this tool use; nothing to clear")
+	}
+	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+// JudgeReturn is post-return (SubagentStop). Codex: a stated skip (no
+// documented key ties a spawn_agent call to the returning agent). Claude:
+// an agent without an active binding is a stated skip; a repeated stop
+// (stop_hook_active) releases the binding with a stated skip; a return
+// matching a return_deny pattern is denied (the subagent continues with the
+// reason); any other return releases the binding and is allowed. A store
+// failure is a stated skip naming it (SubagentStop cannot stop a launch).
+func JudgeReturn(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	if in.Client != "claude" {
+		return skip("%s post-return: no documented key correlates a dispatch with the returning agent, so the return is not judged", in.Client)
+	}
+	st, err := tr.store(in)
+	if err != nil {
+		return skip("subagent return not judged: %v", err)
+	}
+	var res verdict.Verdict
+	err = st.Update(ctx, AgentKey(tr.SessionID, tr.AgentID), func(r *Row) (*Row, error) {
+		switch {
+		case r == nil:
+			res = skip("no hookwarden dispatch binds agent %s (an internal agent, a foreground or expired one, or one started without the dispatch rows); its return is not judged", tr.AgentID)
+			return nil, nil
+		case tr.StopHookActive:
+			res = skip("agent %s was held once already (stop_hook_active); its binding is released and this return is not judged again", tr.AgentID)
+			return nil, nil
+		}
+		for i, p := range in.Dispatch.ReturnDeny {
+			re, err := regexp.Compile(p.Pattern)
+			if err != nil {
+				res = deny(RuleReturn, "dispatch.return_deny[%d] of %s does not compile: %v; the return is held", i, p.Layer, err)
+				return r, nil
+			}
+			if re.MatchString(tr.LastMessage) {
+				res = deny(RuleReturn, "the report of agent %s matches dispatch.return_deny pattern %d of %s; write the report again without what it matched", tr.AgentID, i, p.Layer)
+				return r, nil
+			}
+		}
+		res = verdict.Verdict{Kind: verdict.Allow}
+		return nil, nil
+	})
+	if err != nil {
+		return skip("subagent return not judged: %v", err)
+	}
+	return res
+}
+
+func skip(format string, args ...any) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Skip, Reason: verdict.EscapeControls(fmt.Sprintf(format, args...), false)}
+}

@@ -62,7 +62,9 @@ type Row struct {
 }
 
 // PendingKey and AgentKey build the two kinds of row key.
-func PendingKey(session, toolUseID string) string { return "pending\x00" + session + "\x00" + toolUseID }
+func PendingKey(session, toolUseID string) string {
+	return "pending\x00" + session + "\x00" + toolUseID
+}
 
 // AgentKey is the key of an agent's binding (see PendingKey).
 func AgentKey(session, agentID string) string { return "agent\x00" + session + "\x00" + agentID }

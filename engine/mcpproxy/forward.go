@@ -249,14 +249,20 @@ func (p *proxy) session() *mcp.ServerSession {
 
 // lineRedactor writes what an upstream process prints on stderr to w one
 // line at a time, each redacted (a line it cannot redact is replaced by a
-// notice); a line longer than 64 KiB is cut there.
+// notice). A line longer than maxStderrLine is withheld whole, up to its
+// newline: cutting it would split a value across two writes, and a split
+// value is not recognised.
 type lineRedactor struct {
-	m      *redact.Matcher
-	w      io.Writer
-	prefix string
-	mu     sync.Mutex
-	buf    []byte
+	m        *redact.Matcher
+	w        io.Writer
+	prefix   string
+	mu       sync.Mutex
+	buf      []byte
+	skipping bool // inside a line past maxStderrLine
 }
+
+// maxStderrLine bounds one upstream stderr line the proxy keeps.
+const maxStderrLine = 64 << 10
 
 func (l *lineRedactor) Write(b []byte) (int, error) {
 	l.mu.Lock()
@@ -264,18 +270,25 @@ func (l *lineRedactor) Write(b []byte) (int, error) {
 	l.buf = append(l.buf, b...)
 	for {
 		i := bytes.IndexByte(l.buf, '\n')
-		if i < 0 && len(l.buf) < 64<<10 {
+		if i < 0 {
+			if len(l.buf) > maxStderrLine {
+				if !l.skipping {
+					fmt.Fprintf(l.w, "%s(a line longer than %d bytes was withheld)\n", l.prefix, maxStderrLine)
+				}
+				l.skipping, l.buf = true, l.buf[:0]
+			}
 			return len(b), nil
 		}
-		if i < 0 {
-			i = len(l.buf) - 1
-		}
 		line := l.buf[:i+1]
-		red, _, err := l.m.Redact(line)
-		if err != nil {
-			red = []byte("(a line held a table value and is withheld)\n")
+		if l.skipping {
+			l.skipping = false
+		} else {
+			red, _, err := l.m.Redact(line)
+			if err != nil {
+				red = []byte("(a line held a table value and is withheld)\n")
+			}
+			l.w.Write(append([]byte(l.prefix), red...))
 		}
-		l.w.Write(append([]byte(l.prefix), red...))
 		l.buf = l.buf[i+1:]
 	}
 }

@@ -419,3 +419,73 @@ func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
 }
+
+// TestLineRedactor: upstream stderr comes out line by line with values
+// replaced, also when a line arrives in pieces; a line past the bound is
+// withheld whole, so no piece of a value split by a cut is written.
+func TestLineRedactor(t *testing.T) {
+	var out bytes.Buffer
+	l := &lineRedactor{m: matcher(t), w: &out, prefix: "up: "}
+	for _, piece := range []string{"key sk-li", "ve-7f3a", "9c21 ok\nnext\n"} {
+		l.Write([]byte(piece))
+	}
+	if out.String() != "up: key "+token+" ok\nup: next\n" {
+		t.Errorf("got %q", out.String())
+	}
+	out.Reset()
+	long := strings.Repeat("x", maxStderrLine-5) + secret + strings.Repeat("y", 5000) + " tail\nafter\n" // the bound falls inside the value
+	for i := 0; i < len(long); i += 1000 {
+		l.Write([]byte(long[i:min(i+1000, len(long))]))
+	}
+	if strings.Contains(out.String(), "sk-") || strings.Contains(out.String(), "tail") || !strings.HasSuffix(out.String(), "up: after\n") || !strings.Contains(out.String(), "withheld") {
+		t.Errorf("long line: %q", out.String()[max(0, out.Len()-200):])
+	}
+}
+
+// TestProxyForwardsListChanged: a tool the upstream adds after the session
+// started reaches the engine as a tools/list_changed notification, and the
+// next list, redacted, holds it.
+func TestProxyForwardsListChanged(t *testing.T) {
+	ut, st2 := mcp.NewInMemoryTransports()
+	up := newUpstream(&upstreamState{})
+	ss, err := up.Connect(context.Background(), st2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	changed := make(chan struct{}, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	et, pt := mcp.NewInMemoryTransports()
+	go Serve(ctx, Options{Server: "vault", UpstreamTransport: ut, Engine: pt, Matcher: matcher(t), Version: "test"})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "engine"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(ctx, et, &mcp.ClientSessionOptions{ProtocolVersion: UpstreamProtocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	up.AddTool(&mcp.Tool{Name: "late", Description: "added later with " + secret, InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed reached the engine")
+	}
+	tl, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, tool := range tl.Tools {
+		if tool.Name == placeholder {
+			t.Errorf("the placeholder tool was listed")
+		}
+		if tool.Name == "late" {
+			found = tool.Description == "added later with "+token
+		}
+	}
+	if !found {
+		t.Errorf("the late tool is not listed with its description tokenized: %+v", tl.Tools)
+	}
+}

@@ -18,12 +18,15 @@ import (
 // line per registration row with its native event, matcher, client timeout
 // with its unit, whether adopt renders it by default, and what the real-client
 // conformance suite observed (testdata/clients/observed.json, embedded).
-// Exit 0; 2 when the embedded tables are malformed.
+// With --agent-traffic it prints instead, per client, brief capture, return
+// capture and return rules as unenforceable, adapter-defined or observed
+// (observed.AgentTraffic). Exit 0; 2 when the embedded tables are malformed.
 func clientsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "clients",
 		Usage: "print the capability table: per client and event, what is rendered and what was observed against which client version",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array of rows"}},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array of rows"},
+			&cli.BoolFlag{Name: "agent-traffic", Usage: "per client: brief capture, return capture and return rules (unenforceable, adapter-defined, observed)"}},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return cli.Exit("hookwarden: clients: takes no arguments", 2)
@@ -35,6 +38,18 @@ func clientsCommand() *cli.Command {
 			obs, err := observed.Default()
 			if err != nil {
 				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+			}
+			if c.Bool("agent-traffic") {
+				tc := observed.AgentTraffic(t, obs)
+				if c.Bool("json") {
+					enc := json.NewEncoder(c.Root().Writer)
+					enc.SetIndent("", "  ")
+					if err := enc.Encode(tc); err != nil {
+						return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+					}
+					return nil
+				}
+				return writeTraffic(c.Root().Writer, tc)
 			}
 			caps := observed.Capabilities(t, obs)
 			if c.Bool("json") {
@@ -69,6 +84,30 @@ func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	return nil
+}
+
+// writeTraffic prints the agent-traffic report as an aligned table with the
+// columns CLIENT BRIEF CAPTURE RETURN CAPTURE RETURN RULES, then one line
+// per client and capability giving why.
+func writeTraffic(w io.Writer, tc []observed.TrafficCapability) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLIENT\tBRIEF CAPTURE\tRETURN CAPTURE\tRETURN RULES")
+	for _, c := range tc {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Client, c.BriefCapture.State, c.ReturnCapture.State, c.ReturnRules.State)
+	}
+	if err := tw.Flush(); err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	fmt.Fprintln(w)
+	for _, c := range tc {
+		for _, x := range []struct {
+			what string
+			st   observed.TrafficState
+		}{{"brief capture", c.BriefCapture}, {"return capture", c.ReturnCapture}, {"return rules", c.ReturnRules}} {
+			fmt.Fprintf(w, "%s %s: %s: %s\n", c.Client, x.what, x.st.State, x.st.Why)
+		}
 	}
 	return nil
 }

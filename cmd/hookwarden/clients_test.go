@@ -89,3 +89,65 @@ func TestClientsText(t *testing.T) {
 		t.Errorf("an argument gave exit %d, want 2", code)
 	}
 }
+
+// TestClientsAgentTraffic: --agent-traffic reports every client's brief
+// capture, return capture and return rules; Claude's rest on rows the
+// real client was observed with, Codex's return rules and Gemini's and
+// agy's returns are unenforceable, a client without dispatch rows is
+// unenforceable throughout, and nothing is "observed" without an
+// observation of its row.
+func TestClientsAgentTraffic(t *testing.T) {
+	out, code := runClients(t, "--agent-traffic", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var tc []observed.TrafficCapability
+	if err := json.Unmarshal([]byte(out), &tc); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out)
+	}
+	obs, err := observed.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]observed.TrafficCapability{}
+	for _, c := range tc {
+		by[c.Client] = c
+		for _, st := range []observed.TrafficState{c.BriefCapture, c.ReturnCapture, c.ReturnRules} {
+			switch st.State {
+			case observed.Observed:
+				f := strings.Fields(st.Row)
+				if e, ok := obs.Latest(f[0], f[1]); !ok || e.Status != observed.Observed {
+					t.Errorf("%s: %q is observed without an observation of %s", c.Client, st.Why, st.Row)
+				}
+			case observed.AdapterDefined:
+				if st.Row == "" {
+					t.Errorf("%s: adapter-defined without a row", c.Client)
+				}
+			case observed.Unenforceable:
+			default:
+				t.Errorf("%s: state %q", c.Client, st.State)
+			}
+			if st.Why == "" {
+				t.Errorf("%s: a state without its reason", c.Client)
+			}
+		}
+	}
+	if c := by["claude"]; c.BriefCapture.State != observed.Observed || c.ReturnRules.State != observed.Observed {
+		t.Errorf("claude: %+v, want brief capture and return rules observed (TestRealClaudeDispatch)", c)
+	}
+	if c := by["codex"]; c.BriefCapture.State != observed.AdapterDefined || c.ReturnRules.State != observed.Unenforceable {
+		t.Errorf("codex: %+v", c)
+	}
+	for _, name := range []string{"gemini", "agy"} {
+		if c := by[name]; c.BriefCapture.State != observed.AdapterDefined || c.ReturnCapture.State != observed.Unenforceable {
+			t.Errorf("%s: %+v", name, c)
+		}
+	}
+	if c := by["opencode"]; c.BriefCapture.State != observed.Unenforceable || c.ReturnRules.State != observed.Unenforceable {
+		t.Errorf("opencode: %+v", c)
+	}
+	text, code := runClients(t, "--agent-traffic")
+	if code != 0 || !strings.HasPrefix(text, "CLIENT") || !strings.Contains(text, "claude return rules: observed:") {
+		t.Errorf("text report (exit %d):\n%s", code, text)
+	}
+}

@@ -322,6 +322,32 @@ func admitMCP(e Env, p ToolPayload) error {
 	return nil
 }
 
+// claudeMCPResourceTools are Claude Code 2.1.328's own tools that read an
+// MCP server's resources (its sdk-tools.d.ts: ListMcpResourcesInput
+// {server?}, ReadMcpResourceInput and ReadMcpResourceDirInput {server,
+// uri}); the read goes to the named server, under the entry one of the
+// run's proxies.
+var claudeMCPResourceTools = []string{"ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool"}
+
+// admitMCPResource returns nil when a Claude resource tool names, in its
+// input's server, one of the run's proxied servers; a list of every
+// server's resources (no server named) is refused, since it is not
+// limited to the run's servers by anything the hook can check.
+func admitMCPResource(e Env, p ToolPayload) error {
+	pol, _, err := readPolicy(e)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Server string `json:"server"`
+	}
+	json.Unmarshal(p.ToolInput, &in)
+	if in.Server == "" || !slices.Contains(pol.MCPServers, in.Server) {
+		return fail("%s: the server %q is not one of the run's proxied MCP servers (name one)", p.ToolName, in.Server)
+	}
+	return nil
+}
+
 // admitRead returns the real path of file when the policy admits a read.
 func admitRead(e Env, file, cwd string) (string, error) {
 	pol, pp, err := readPolicy(e)
@@ -378,8 +404,9 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // redact --hook run` so its stdout and stderr pass the redactor (a command
 // that itself holds a table value is denied: the rewritten input never
 // carries one); an MCP tool (mcp__…) of one of the run's proxied servers
-// (admitMCP) goes on with no decision, so the engine's own permissions
-// apply; every other tool is denied. Codex: a Bash command is
+// (admitMCP) and Claude's resource tools naming one (admitMCPResource) go
+// on with no decision, so the engine's own permissions apply; every other
+// tool is denied. Codex: a Bash command is
 // rewritten the same way (codex-cli 0.169.0 runs updatedInput,
 // TestRealCodexPreToolRewrite); every other tool is denied by exit 2 (it
 // has no file-read tool to mediate). Each call appends a
@@ -431,6 +458,12 @@ func PreTool(e Env) error {
 		}
 		in["command"] = shellquote.Join([]string{e.Self, "redact", "--hook", HookRun, "--engine", e.Engine, "--", "/bin/sh", "-c", cmd})
 		route, updated = "shell", in
+	case e.Engine == "claude" && slices.Contains(claudeMCPResourceTools, p.ToolName):
+		if err := admitMCPResource(e, p); err != nil {
+			reason = err.Error()
+			break
+		}
+		route = "mcp"
 	case e.Engine == "claude" && strings.HasPrefix(p.ToolName, "mcp__"):
 		if err := admitMCP(e, p); err != nil {
 			reason = err.Error()

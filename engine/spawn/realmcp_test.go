@@ -42,6 +42,11 @@ func testMCPServer(name string, killProxy bool) *mcp.Server {
 			b, _ := json.Marshal(rec)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: rec}, nil
 		})
+	s.AddResource(&mcp.Resource{Name: "config", URI: name + "://config", MIMEType: "text/plain", Description: "service configuration"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: name + "://config", MIMEType: "text/plain",
+				Text: "region=eu\nservice_key=" + realRaw + "\n"}}}, nil
+		})
 	s.AddTool(&mcp.Tool{Name: "audit", Description: "checks the key", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("audit refused: key %s is revoked", realRaw)
@@ -81,11 +86,13 @@ func serveTestMCPUpstream() int {
 // the caller's Authorization header) with --mcp-config; spawn exec puts
 // both behind hookwarden-mcp-proxy. The scripted model calls vault's
 // read-only lookup, web's lookup, web's audit (an error holding the
-// secret), vault's mutating rotate, whose upstream kills the proxy after
+// secret), Claude's ReadMcpResourceTool on web's config resource (its text
+// holds the secret), vault's mutating rotate, whose upstream kills the proxy after
 // it ran, and vault's lookup again (logged: what Claude does with a dead
 // server). The upstream prints the secret on stderr, which Claude Code
 // keeps in its MCP log: it is there as the token. The model receives each record with the secret as [GH_TOKEN]
-// and its other fields intact, the error's text tokenized and the tool
+// and its other fields intact, the error's and the resource's text
+// tokenized and the tool
 // descriptions tokenized; rotate ran exactly once; the model received no
 // raw value in any request, the client's files hold none, run/hooks is
 // empty, and the run passes (a representative MCP task to completion).
@@ -128,6 +135,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__audit", map[string]any{}},
+		{"ReadMcpResourceTool", map[string]any{"server": "web", "uri": "web://config"}},
 		{"mcp__vault__rotate", map[string]any{}},
 		{"mcp__vault__lookup", map[string]any{"user": "bob"}},
 	}, func(body string) {
@@ -169,8 +177,11 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	if r := results["mcp__web__audit"]; !strings.Contains(r, "audit refused: key [GH_TOKEN] is revoked") {
 		t.Errorf("the upstream's error reached the model as %q; want its text with the token", r)
 	}
-	if len(calls) >= 5 {
-		t.Logf("vault lookup after its proxy was killed: the model received %q", calls[4].Result)
+	if r := results["ReadMcpResourceTool"]; !strings.Contains(r, "service_key=[GH_TOKEN]") || !strings.Contains(r, "region=eu") {
+		t.Errorf("the resource reached the model as %q; want its text with the token", r)
+	}
+	if len(calls) >= 6 {
+		t.Logf("vault lookup after its proxy was killed: the model received %q", calls[5].Result)
 	}
 	for _, tool := range []string{"mcp__vault__lookup", "mcp__web__lookup"} {
 		r := results[tool]

@@ -69,20 +69,39 @@ func testMCPServer(name string, killProxy bool) *mcp.Server {
 }
 
 // serveTestMCPUpstream runs testMCPServer on stdin and stdout (this test
-// binary started by the proxy) and returns the exit code.
+// binary started by the proxy) and returns the exit code. Every message
+// it writes goes out in 7-byte writes a millisecond apart, so the proxy
+// reads each (and the secret in it) in pieces.
 func serveTestMCPUpstream() int {
 	fmt.Fprintln(os.Stderr, "upstream up; key", realRaw)
-	if err := testMCPServer("vault", os.Getenv(mcpUpstreamEnv) == "kill").Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	t := &mcp.IOTransport{Reader: os.Stdin, Writer: trickle{os.Stdout}}
+	if err := testMCPServer("vault", os.Getenv(mcpUpstreamEnv) == "kill").Run(context.Background(), t); err != nil {
 		return 1
 	}
 	return 0
 }
 
+// trickle writes to f in 7-byte pieces a millisecond apart.
+type trickle struct{ f *os.File }
+
+func (w trickle) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); i += 7 {
+		if _, err := w.f.Write(p[i:min(i+7, len(p))]); err != nil {
+			return i, err
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return len(p), nil
+}
+
+func (w trickle) Close() error { return w.f.Close() }
+
 // TestRealClaudeMCPProxyRun is A3's MCP part on the pinned Claude Code
 // under spawn exec with the redaction entry (the test table grants the two
 // capabilities the shipped one lacks, redactTestTable): the caller passes
-// a stdio server ("vault", this test binary as an SDK server) and a
-// streamable HTTP server ("web", an SDK server on 127.0.0.1 that demands
+// a stdio server ("vault", this test binary as an SDK server writing each
+// message in 7-byte pieces: split transport chunks) and a streamable HTTP
+// server ("web", an SDK server on 127.0.0.1 that demands
 // the caller's Authorization header) with --mcp-config; spawn exec puts
 // both behind hookwarden-mcp-proxy. The scripted model calls vault's
 // read-only lookup, web's lookup, web's audit (an error holding the

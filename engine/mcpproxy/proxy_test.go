@@ -466,7 +466,9 @@ func TestProxyForwardsListChanged(t *testing.T) {
 	}
 	defer cs.Close()
 	up.AddTool(&mcp.Tool{Name: "late", Description: "added later with " + secret, InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	select {
 	case <-changed:
 	case <-time.After(10 * time.Second):

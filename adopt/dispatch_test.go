@@ -39,7 +39,7 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	}
 	claude := read(".claude/settings.json")
 	for _, want := range []string{"claude pre-dispatch", "claude dispatch-receipt", "claude dispatch-abort", "claude subagent-start", "claude post-return",
-		`"PermissionDenied"`, `"PostToolUseFailure"`, `"SubagentStart"`, `"SubagentStop"`, `"^Agent$"`} {
+		`"PermissionDenied"`, `"PostToolUseFailure"`, `"SubagentStart"`, `"SubagentStop"`, `"^Agent$"`, "claude pre-handback", `"^SubagentHandback$"`} {
 		if !strings.Contains(claude, want) {
 			t.Errorf(".claude/settings.json lacks %s:\n%s", want, claude)
 		}

@@ -90,7 +90,7 @@ func RegisteredEvents(events []string) []string {
 // in registration order: registered only for a manifest with a `dispatch:`
 // section (FileEvents).
 func AgentEvents() []string {
-	return []string{"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return"}
+	return []string{"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback"}
 }
 
 // WithDispatch returns events (RegisteredEvents' result) without the

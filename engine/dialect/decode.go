@@ -115,7 +115,7 @@ type Payload struct {
 // post-return).
 func AgentEvent(event string) bool {
 	switch event {
-	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return":
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback":
 		return true
 	}
 	return false
@@ -251,7 +251,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		}
 	}
 	switch row.Event {
-	case "pre-dispatch", "dispatch-receipt", "dispatch-abort":
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "pre-handback":
 		return decodeDispatch(row, o, p)
 	case "subagent-start", "post-return":
 		return decodeSubagent(row, o, p)
@@ -343,6 +343,11 @@ func decodeDispatch(row registration.Row, o object, p Payload) (Payload, error) 
 	}
 	p.ToolInput, _ = o.get("tool_input")
 	if p.ToolUseID, _, err = o.str("tool_use_id", "tool_use_id"); err != nil {
+		return p, err
+	}
+	// agent_id: present when the call comes from inside a subagent (Claude
+	// Code 2.1.328 hook input base schema); pre-handback needs it.
+	if p.AgentID, _, err = o.str("agent_id", "agent_id"); err != nil {
 		return p, err
 	}
 	if row.Event == "dispatch-receipt" {

@@ -190,24 +190,62 @@ func JudgeReturn(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 			res = skip("agent %s was held once already (stop_hook_active); its binding is released and this return is not judged again", tr.AgentID)
 			return nil, nil
 		}
-		for i, p := range in.Dispatch.ReturnDeny {
-			re, err := regexp.Compile(p.Pattern)
-			if err != nil {
-				res = deny(RuleReturn, "dispatch.return_deny[%d] of %s does not compile: %v; the return is held", i, p.Layer, err)
-				return r, nil
-			}
-			if re.MatchString(tr.LastMessage) {
-				res = deny(RuleReturn, "the report of agent %s matches dispatch.return_deny pattern %d of %s; write the report again without what it matched", tr.AgentID, i, p.Layer)
-				return r, nil
-			}
+		if res = matchReturn(in, tr.AgentID, tr.LastMessage); res.Kind == verdict.Deny {
+			return r, nil
 		}
-		res = verdict.Verdict{Kind: verdict.Allow}
 		return nil, nil
 	})
 	if err != nil {
 		return skip("subagent return not judged: %v", err)
 	}
 	return res
+}
+
+// JudgeHandback is Claude's pre-handback (PreToolUse on SubagentHandback,
+// called from inside the subagent): in auto mode a subagent hands its final
+// report to its caller through that tool instead of its last message, so a
+// bound agent's tool_input.message is held to return_deny here as its
+// SubagentStop text is (denied: the subagent gets the reason and calls
+// again). A call from an agent without a binding is a stated skip; the
+// binding stays for SubagentStop.
+func JudgeHandback(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	if tr.AgentID == "" {
+		return skip("SubagentHandback called outside a subagent (no agent_id); not judged")
+	}
+	var ti struct {
+		Message *string `json:"message"`
+	}
+	if err := json.Unmarshal(in.ToolInput, &ti); err != nil || ti.Message == nil {
+		return deny(RuleReturn, "the SubagentHandback input has no string message, so the report cannot be judged; the hand-back is refused")
+	}
+	st, err := tr.store(in)
+	if err != nil {
+		return skip("subagent hand-back not judged: %v", err)
+	}
+	row, err := st.Get(ctx, AgentKey(tr.SessionID, tr.AgentID))
+	if err != nil {
+		return skip("subagent hand-back not judged: %v", err)
+	}
+	if row == nil {
+		return skip("no hookwarden dispatch binds agent %s; its hand-back is not judged", tr.AgentID)
+	}
+	return matchReturn(in, tr.AgentID, *ti.Message)
+}
+
+// matchReturn denies a bound agent's report that matches a return_deny
+// pattern (naming the pattern's index and layer, never the report) and
+// allows any other.
+func matchReturn(in Input, agent, report string) verdict.Verdict {
+	for i, p := range in.Dispatch.ReturnDeny {
+		re, err := regexp.Compile(p.Pattern)
+		if err != nil {
+			return deny(RuleReturn, "dispatch.return_deny[%d] of %s does not compile: %v; the return is held", i, p.Layer, err)
+		}
+		if re.MatchString(report) {
+			return deny(RuleReturn, "the report of agent %s matches dispatch.return_deny pattern %d of %s; write the report again without what it matched", agent, i, p.Layer)
+		}
+	}
+	return verdict.Verdict{Kind: verdict.Allow}
 }
 
 func skip(format string, args ...any) verdict.Verdict {

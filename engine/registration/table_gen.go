@@ -22,6 +22,8 @@ var compiled = []Row{
 		Source: "Claude Code 2.1.328 bundle: SubagentStart input {agent_id, agent_type} (no prompt), output hookSpecificOutput.additionalContext; built-in read-only agent types Explore and Plan (agent definitions with disallowedTools of the edit tools)"},
 	{Client: "claude", Event: "post-return", NativeEvent: "SubagentStop", Matcher: "^.+$", Timeout: 30, TimeoutUnit: "s", BudgetMillis: 20000,
 		Source: "Claude Code 2.1.328 bundle: SubagentStop input {stop_hook_active, agent_id, agent_transcript_path, agent_type, last_assistant_message?}; exit 2 keeps the subagent running with stderr"},
+	{Client: "claude", Event: "pre-handback", NativeEvent: "PreToolUse", Matcher: "^SubagentHandback$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 10000,
+		Source: "Claude Code 2.1.328 bundle: tool SubagentHandback {message: \"Your full report for your caller\"} (alwaysLoad; in auto mode a subagent's final report goes through it, not SubagentStop's last_assistant_message); PreToolUse from a subagent carries agent_id (hook input base schema)"},
 	{Client: "codex", Event: "pre-tool", NativeEvent: "PreToolUse", Matcher: "^Bash$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 5000,
 		Source: "Codex CLI 0.169.0: PreToolUse payload tool_name \"Bash\" for exec_command; observed in ../shared/e2e/README.md section 2"},
 	{Client: "codex", Event: "post-tool", NativeEvent: "PostToolUse", Matcher: "^Bash$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 5000,

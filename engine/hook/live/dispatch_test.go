@@ -329,6 +329,13 @@ func stepPayload(t *testing.T, st dispatchStep, repo, rewritten string) []byte {
 		} else {
 			m["error"] = "failed"
 		}
+	case "pre-handback":
+		in := map[string]any{"message": st.Message}
+		if st.NullMessage {
+			in = map[string]any{}
+		}
+		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = "PreToolUse", "SubagentHandback", in, "toolu_hb"
+		m["agent_id"], m["agent_type"] = st.Agent, "general-purpose"
 	case "post-return":
 		m["hook_event_name"], m["agent_id"], m["agent_type"], m["stop_hook_active"] = "SubagentStop", st.Agent, "general-purpose", st.StopActive
 		m["agent_transcript_path"] = "/a.jsonl"

@@ -165,6 +165,8 @@ func agentJudge(ctx context.Context, c hook.Call) verdict.Verdict {
 		return dispatch.JudgeAbort(ctx, in, tr)
 	case "post-return":
 		return dispatch.JudgeReturn(ctx, in, tr)
+	case "pre-handback":
+		return dispatch.JudgeHandback(ctx, in, tr)
 	}
 	return verdict.Verdict{Kind: verdict.Skip, Reason: c.Row.Client + " " + c.Row.Event + ": no judge for this agent-traffic event in this build"}
 }

@@ -154,7 +154,8 @@
 // claude --server NAME --mcp-config <run id>.mcp-upstream.json`, the run's
 // table and receipts in its configured env); the upstream file holds the
 // caller's servers as given (engine/mcpconfig RunConfig), so headers and
-// env never enter an argv. Beside the render it creates <run
+// env never enter an argv; their credential-named env and header values
+// join the table's named part (mcpSecrets). Beside the render it creates <run
 // id>.table.json (empty), .receipts.jsonl (empty) and .policy.json
 // ({"version":1,"allow":[cwd's real path, --add-dir…],"deny":[run/hooks],
 // "mcp_servers":[name…]}) and the two MCP files, each exclusive and 0600,

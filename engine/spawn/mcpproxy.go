@@ -3,9 +3,12 @@ package spawn
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookwarden/hookwarden/engine/mcpconfig"
 	"github.com/hookwarden/hookwarden/engine/redact"
@@ -105,4 +108,50 @@ func buildMCPRoute(servers map[string]mcpconfig.Upstream, proxyBin, upstreamPath
 		return nil, refuse(ReasonCompileFailed, "MCP proxy configuration: %v", err)
 	}
 	return &mcpRoute{Servers: names, upstream: append(up, '\n'), engine: append(eb, '\n')}, nil
+}
+
+// mcpSecrets returns the named part of the table that the caller's MCP
+// servers hold (ADR-0134 D7's name rule applied to their configuration,
+// which the upstream file keeps and a shell command of the agent could
+// print): each env value whose variable is declared (any length) or whose
+// name matches credentialName (from eight bytes), and each header value
+// whose name matches (Authorization, X-API-Key …; from eight bytes) with,
+// for an "<scheme> <credential>" value, the credential alone too. Tokens
+// are minted from SERVER_NAME. A value that is not valid UTF-8 refuses
+// the spawn (redaction-table-invalid), as for the environment.
+func mcpSecrets(servers map[string]mcpconfig.Upstream, declared []string) ([]namedValue, error) {
+	var out []namedValue
+	add := func(name, v string) error {
+		if !utf8.ValidString(v) {
+			return refuse(ReasonRedactionTable, "the value of %s is not valid UTF-8; no redaction table can hold it", name)
+		}
+		out = append(out, namedValue{name, v})
+		return nil
+	}
+	for _, s := range mcpconfig.SortedNames(servers) {
+		u := servers[s]
+		for _, k := range slices.Sorted(maps.Keys(u.Env)) {
+			v := u.Env[k]
+			if v != "" && (slices.Contains(declared, k) || credentialName.MatchString(k) && len(v) >= minNamedValue) {
+				if err := add(s+"_"+k, v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(u.Headers)) {
+			v := u.Headers[k]
+			if !credentialName.MatchString(k) || len(v) < minNamedValue {
+				continue
+			}
+			if err := add(s+"_"+k, v); err != nil {
+				return nil, err
+			}
+			if _, cred, ok := strings.Cut(v, " "); ok && len(cred) >= minNamedValue {
+				if err := add(s+"_"+k+"_credential", cred); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
 }

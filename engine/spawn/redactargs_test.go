@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/mcpconfig"
 )
 
 // TestRedactArgvCases replays testdata/spawn/redact-argv.json through
@@ -116,5 +118,28 @@ func TestNamedSecrets(t *testing.T) {
 	taken := map[string]bool{"[GH_TOKEN]": true, "[GH_TOKEN_2]": true}
 	if tok := mintToken("gh-token", func(s string) bool { return taken[s] }); tok != "[GH_TOKEN_3]" {
 		t.Fatalf("mintToken: %s", tok)
+	}
+}
+
+// TestMCPSecrets: the MCP servers' credentials join the table's named
+// part: env values under declared or credential-like names, header values
+// under credential-like names and the credential after their scheme, from
+// eight bytes; nothing else.
+func TestMCPSecrets(t *testing.T) {
+	got, err := mcpSecrets(map[string]mcpconfig.Upstream{
+		"vault": {Command: "v", Env: map[string]string{"VAULT_TOKEN": "vault-tok-1234", "REGION": "eu-west-1-long", "PIN": "1234", "SHORT_KEY": "abc"}},
+		"web":   {Type: "http", URL: "https://x.test", Headers: map[string]string{"Authorization": "Bearer cred-0987654321", "X-API-Key": "k-12345678", "Accept": "application/json"}},
+	}, []string{"PIN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range got {
+		names = append(names, n.Name+"="+n.Value)
+	}
+	want := []string{"vault_PIN=1234", "vault_VAULT_TOKEN=vault-tok-1234", "web_Authorization=Bearer cred-0987654321",
+		"web_Authorization_credential=cred-0987654321", "web_X-API-Key=k-12345678"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("got %q\nwant %q", names, want)
 	}
 }

@@ -230,9 +230,14 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		cwd = real
 	}
 	var route *mcpRoute
+	var mcpNamed []namedValue
 	mcpUpstreamPath, mcpEnginePath := base+".mcp-upstream.json", base+".mcp.json"
 	if len(pa.MCPConfigs) > 0 {
 		servers, err := readMCPConfigs(pa.MCPConfigs, opts.Cwd)
+		if err != nil {
+			return RefusedExit, err
+		}
+		mcpNamed, err = mcpSecrets(servers, opts.SecretNames)
 		if err != nil {
 			return RefusedExit, err
 		}
@@ -316,6 +321,7 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	if err != nil {
 		return RefusedExit, refuse(ReasonRedactionTable, "%v", err)
 	}
+	named = append(named, mcpNamed...)
 	have := map[string]bool{}
 	for _, v := range tab.Values {
 		have[v] = true

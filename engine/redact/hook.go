@@ -322,6 +322,13 @@ func admitMCP(e Env, p ToolPayload) error {
 	return nil
 }
 
+// claudeToolSearch is Claude Code 2.1.328's tool that loads the schemas
+// of deferred tools (MCP tools are deferred by default: the request lists
+// their names and says to load them "via ToolSearch"); its result is tool
+// definitions only, Claude's own and, under the entry, those the run's
+// proxies listed redacted (TestRealClaudeMCPToolSearch).
+const claudeToolSearch = "ToolSearch"
+
 // claudeMCPResourceTools are Claude Code 2.1.328's own tools that read an
 // MCP server's resources (its sdk-tools.d.ts: ListMcpResourcesInput
 // {server?}, ReadMcpResourceInput and ReadMcpResourceDirInput {server,
@@ -404,8 +411,8 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // redact --hook run` so its stdout and stderr pass the redactor (a command
 // that itself holds a table value is denied: the rewritten input never
 // carries one); an MCP tool (mcp__…) of one of the run's proxied servers
-// (admitMCP) and Claude's resource tools naming one (admitMCPResource) go
-// on with no decision, so the engine's own permissions apply; every other
+// (admitMCP), Claude's resource tools naming one (admitMCPResource) and,
+// in a run with proxied servers, ToolSearch go on with no decision, so the engine's own permissions apply; every other
 // tool is denied. Codex: a Bash command is
 // rewritten the same way (codex-cli 0.169.0 runs updatedInput,
 // TestRealCodexPreToolRewrite); every other tool is denied by exit 2 (it
@@ -458,6 +465,17 @@ func PreTool(e Env) error {
 		}
 		in["command"] = shellquote.Join([]string{e.Self, "redact", "--hook", HookRun, "--engine", e.Engine, "--", "/bin/sh", "-c", cmd})
 		route, updated = "shell", in
+	case e.Engine == "claude" && p.ToolName == claudeToolSearch:
+		pol, _, err := readPolicy(e)
+		if err != nil {
+			reason = err.Error()
+			break
+		}
+		if len(pol.MCPServers) == 0 {
+			reason = fmt.Sprintf("hookwarden redact: %s is admitted only in a run with proxied MCP servers, whose tool schemas it loads", p.ToolName)
+			break
+		}
+		route = "mcp"
 	case e.Engine == "claude" && slices.Contains(claudeMCPResourceTools, p.ToolName):
 		if err := admitMCPResource(e, p); err != nil {
 			reason = err.Error()

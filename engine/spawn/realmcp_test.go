@@ -167,10 +167,10 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	argv := []string{"claude", "-p", "look up ada's account and rotate its key", "--output-format", "json",
 		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault", "mcp__web"}
 	_, env := w.mockClient("claude", bin, model.port)
-	// Claude Code 2.1.328 defers MCP tools behind ToolSearch by default (their
-	// schemas are not in the request; ToolSearch is not a mediated route, so
-	// the entry denies it); with tool search off the tools and their
-	// descriptions are in every request, where the test can read them
+	// Claude Code 2.1.328 defers MCP tools behind ToolSearch by default
+	// (their schemas are not in the request until loaded,
+	// TestRealClaudeMCPToolSearch); with tool search off the tools and
+	// their descriptions are in every request, where the test reads them
 	env = append(env, "HW_RECORD="+rec, "ENABLE_TOOL_SEARCH=false")
 	var out bytes.Buffer
 	var childArgv []string
@@ -268,4 +268,48 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	if seen == 0 {
 		t.Errorf("no PreToolUse payload of an MCP call was recorded")
 	}
+}
+
+// TestRealClaudeMCPToolSearch: with Claude Code 2.1.328's default tool
+// search (MCP tools deferred: the request names them and says to load them
+// through ToolSearch), under the same entry and a stdio server behind the
+// proxy, the scripted model loads vault's lookup with ToolSearch (admitted
+// by the pre-tool hook in a run with proxied servers), then calls it: the
+// loaded schema's description and the result reach the model with the
+// token, no request holds the raw value, and the run passes.
+func TestRealClaudeMCPToolSearch(t *testing.T) {
+	bin := needClient(t, "claude")
+	mcpProxyBin(t)
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	self, _ := os.Executable()
+	cb, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"vault": map[string]any{"command": self, "env": map[string]string{mcpUpstreamEnv: "1", mcpCountEnv: filepath.Join(w.work, "rotations")}}}})
+	cfgPath := filepath.Join(w.work, "mcp.json")
+	os.WriteFile(cfgPath, cb, 0o600)
+	model := startScriptedModel(t, []scriptedCall{
+		{"ToolSearch", map[string]any{"query": "select:mcp__vault__lookup", "max_results": 5}},
+		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
+	}, nil)
+	_, env := w.mockClient("claude", bin, model.port)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "look up ada", "--output-format", "json",
+		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Tables: redactTestTable(t), MCPProxy: filepath.Join(filepath.Dir(w.hw), MCPProxyName)})
+	log := model.log()
+	for _, c := range modelCalls(log) {
+		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
+	}
+	if err != nil || code != 0 {
+		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	if !strings.Contains(log, "mcp__vault__lookup") || !strings.Contains(log, "the service key is [GH_TOKEN]") {
+		t.Errorf("the model never received vault's lookup schema with the tokenized description")
+	}
+	if !strings.Contains(log, `\"key\":\"[GH_TOKEN]\"`) {
+		t.Errorf("the model never received the lookup's result with the token")
+	}
+	noRawValues(t, w, log, nil, out.Bytes(), []string{realRaw})
+	noRunFiles(t, w)
 }

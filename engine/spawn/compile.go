@@ -110,6 +110,9 @@ type Render struct {
 	// D7): the entry and its agent_prompt and agent_exit hooks, which
 	// spawn exec runs itself (they are in no engine render).
 	Redaction *RedactionHooks `json:"redaction,omitempty"`
+	// lock is spawn exec's hold on the run (<run id>.lock in run/hooks,
+	// sweep.go); nil for `spawn compile` and for renders with no file.
+	lock *runLock
 }
 
 // RedactionHooks are the spawner's own hooks of a redaction entry: Entry
@@ -121,7 +124,8 @@ type RedactionHooks struct {
 	Exit   CompiledHook `json:"agent_exit"`
 }
 
-// Cleanup removes the render's files; it returns the first error other than
+// Cleanup removes the render's files, then the run's lock file (spawn
+// exec's), and drops the lock; it returns the first error other than
 // absence, naming the path.
 func (r *Render) Cleanup() error {
 	var first error
@@ -130,6 +134,7 @@ func (r *Render) Cleanup() error {
 			first = fmt.Errorf("remove %s: %w", f, err)
 		}
 	}
+	r.lock.release()
 	return first
 }
 

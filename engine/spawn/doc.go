@@ -14,6 +14,8 @@
 //	approvals.json       {"version":1,"approvals":[{argv_hash,argv,path,digest}]}; argv_hash = SHA-256 of
 //	                     Python's json.dumps(argv) (PyJSONArgv), path = argv0 resolved, digest = "sha256:<hex>" of it
 //	run/hooks/<run id>.settings.json   Claude's per-run settings (0600, exclusive), removed when the run ends
+//	run/hooks/<run id>.lock            spawn exec's hold on its run: flock'ed for the run's life, {"version":1,"pid","started"};
+//	                                   the next spawn exec sweeps the files of a run whose lock is free (sweep.go)
 //	cache/engine-versions.json         --version probe results keyed by path, device, inode, size, mtime, ctime
 //
 // The requirement file is named only by HOOKWARDEN_HOOKS_REQUIREMENT

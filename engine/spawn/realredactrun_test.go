@@ -171,9 +171,9 @@ func scanTree(dir string, raws []string) []string {
 // every request the loopback model received, in the client's files (its
 // transcript) — both checked at every model request during the run and
 // after it — in spawn exec's stdout and stderr, and in run/hooks, which is
-// empty after the run. The run directory is 0700 and every run file 0600
-// while the engine runs; the transcript lies where spawn exec derives it
-// from the session id it chose.
+// empty after the run. The run directory is 0700 and every run file (the
+// run's lock included) 0600 while the engine runs; the transcript lies
+// where spawn exec derives it from the session id it chose.
 func TestRealClaudeRedactionRun(t *testing.T) {
 	bin := needClient(t, "claude")
 	const svc, dbURL = "svc-token-value-12345", "postgres://u:pw-9876@h/db"
@@ -212,8 +212,8 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 				t.Errorf("run directory %s: %v %v", dir, fi.Mode(), err)
 			}
 			es, _ := os.ReadDir(dir)
-			if len(es) != 4 {
-				t.Errorf("run files while the engine runs: %v, want the render, table, receipts and read policy", es)
+			if len(es) != 5 {
+				t.Errorf("run files while the engine runs: %v, want the render, table, receipts, read policy and the run's lock", es)
 			}
 			for _, e := range es {
 				if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {

@@ -75,6 +75,86 @@ type parentHelper struct {
 	Tables    []byte // the test table's claude-2.1.328.json
 }
 
+// liveRun is a spawn exec under the redaction entry waiting mid-run (its
+// fake engine waits for release), with the names of its files in run/hooks.
+type liveRun struct {
+	files   map[string]bool
+	release func() fakeRun
+}
+
+// startLiveRun starts run A (see liveRun) and waits until its engine runs.
+// Its own sweep ran against whatever run/hooks held then.
+func startLiveRun(t *testing.T, w *redactWorld) liveRun {
+	t.Helper()
+	dir := filepath.Join(w.home, RunHooksDir)
+	before := map[string]bool{}
+	es, _ := os.ReadDir(dir)
+	for _, e := range es {
+		before[e.Name()] = true
+	}
+	aStarted, aRelease := filepath.Join(w.work, "a-started"), filepath.Join(w.work, "a-release")
+	wait := "FAKE_BEFORE=touch " + shq(aStarted) + "; i=0; while [ ! -e " + shq(aRelease) + " ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done"
+	done := make(chan fakeRun, 1)
+	go func() { done <- runFakeRedact(t, w, "use "+realRaw, nil, wait) }()
+	release := func() fakeRun { os.WriteFile(aRelease, nil, 0o600); return <-done }
+	for i := 0; i < 300; i++ {
+		if _, err := os.Stat(aStarted); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	l := liveRun{files: map[string]bool{}, release: release}
+	es, _ = os.ReadDir(dir)
+	for _, e := range es {
+		if !before[e.Name()] {
+			l.files[e.Name()] = true
+		}
+		delete(before, e.Name())
+	}
+	if len(l.files) != 5 || len(before) != 0 {
+		r := release()
+		t.Fatalf("the live run's files: %v (want its render, table, receipts, read policy and lock); removed by its sweep: %v\n%s", l.files, before, r.out)
+	}
+	return l
+}
+
+// sweepAfterKill is the second half of TestRedactionParentKilled/killed:
+// with the killed run's files (left) in run/hooks and run A live (started
+// while the killed run was still alive, so A's sweep saw its lock held and
+// left it), run B sweeps: the killed run's files are gone, nothing in
+// run/hooks holds the raw value but A's own table, A's files are untouched,
+// and A, released, passes with run/hooks empty after it.
+func sweepAfterKill(t *testing.T, w *redactWorld, left []string, a liveRun) {
+	t.Helper()
+	dir := filepath.Join(w.home, RunHooksDir)
+	killed, _ := runIDOf(left[0])
+	b := runFakeRedact(t, w, "another task", nil)
+	if b.code != 0 || b.err != nil {
+		t.Errorf("the sweeping run: %d %v\n%s", b.code, b.err, b.out)
+	}
+	if !strings.Contains(b.out, "sweep: removed the files of run "+killed) {
+		t.Errorf("the sweeping run did not report the killed run %s swept:\n%s", killed, b.out)
+	}
+	es, _ := os.ReadDir(dir)
+	var now []string
+	for _, e := range es {
+		now = append(now, e.Name())
+		if !a.files[e.Name()] {
+			t.Errorf("after the sweep run/hooks holds %s, not a file of the live run", e.Name())
+		}
+		if data, _ := os.ReadFile(filepath.Join(dir, e.Name())); bytes.Contains(data, []byte(realRaw)) && !strings.HasSuffix(e.Name(), ".table.json") {
+			t.Errorf("after the sweep %s holds the raw value", e.Name())
+		}
+	}
+	if len(now) != len(a.files) {
+		t.Errorf("after the sweep run/hooks: %v, want the live run's files %v untouched", now, a.files)
+	}
+	if r := a.release(); r.code != 0 || r.err != nil {
+		t.Errorf("the live run, swept around: %d %v\n%s", r.code, r.err, r.out)
+	}
+	noRunFiles(t, w)
+}
+
 // TestRedactionParentKilled is ADR-0134 A2's "spawn exec's own process
 // killed mid-run" (the record's parent that dies): spawn exec runs in a
 // helper process (this test binary) under the redaction entry with the fake
@@ -82,8 +162,10 @@ type parentHelper struct {
 // agent_exit still runs and nothing is left in run/hooks. SIGKILL cannot be
 // relayed: agent_exit never runs, and the render, the table (0600, still
 // holding the raw value), the receipts and the read policy are left in
-// run/hooks, marking that run's transcript as unscanned. The record does
-// not recover them, and neither does hookwarden (README "Not done yet").
+// run/hooks, marking that run's transcript as unscanned, beside the run's
+// free lock. The record does not recover them; hookwarden's next spawn
+// exec sweeps them (sweep.go, sweepAfterKill) without touching a
+// concurrent live run.
 func TestRedactionParentKilled(t *testing.T) {
 	if b := os.Getenv(parentHelperEnv); b != "" {
 		var h parentHelper
@@ -130,6 +212,10 @@ func TestRedactionParentKilled(t *testing.T) {
 				cmd.Wait()
 				t.Fatalf("the engine never started:\n%s", out.String())
 			}
+			var a liveRun
+			if sig == syscall.SIGKILL {
+				a = startLiveRun(t, w)
+			}
 			cmd.WaitDelay = 2 * time.Second // the engine a killed spawn exec leaves holds its output pipes
 			cmd.Process.Signal(sig)
 			cmd.Wait()
@@ -140,7 +226,9 @@ func TestRedactionParentKilled(t *testing.T) {
 			es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir))
 			var names []string
 			for _, e := range es {
-				names = append(names, e.Name())
+				if !a.files[e.Name()] {
+					names = append(names, e.Name())
+				}
 			}
 			t.Logf("after %v: agent_exit ran: %v; run/hooks: %v", sig, len(called) > 0, names)
 			if strings.Contains(out.String(), realRaw) {
@@ -173,9 +261,10 @@ func TestRedactionParentKilled(t *testing.T) {
 					}
 				}
 			}
-			if len(kinds) != 4 || len(names) != 4 {
-				t.Errorf("run/hooks after SIGKILL: %v, want the render, table, receipts and read policy the record names", names)
+			if len(kinds) != 4 || len(names) != 5 {
+				t.Errorf("run/hooks after SIGKILL: %v, want the render, table, receipts and read policy the record names, and the run's lock", names)
 			}
+			sweepAfterKill(t, w, names, a)
 		})
 	}
 }

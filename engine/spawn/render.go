@@ -94,12 +94,22 @@ func (c *compiler) renderClaude() (*Render, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, refuse(ReasonRunFileUnwritable, "%s: %v", dir, err)
 	}
+	if c.opts.Runtime {
+		// spawn exec: sweep the files of runs whose spawn exec is gone, then
+		// hold this run's lock before its first file (sweep.go)
+		r.Notes = append(r.Notes, sweepRunDir(dir).Notes()...)
+		if r.lock, err = acquireRunLock(dir, r.RunID); err != nil {
+			return nil, err
+		}
+	}
 	path := filepath.Join(dir, r.RunID+".settings.json")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
+		r.lock.release()
 		return nil, refuse(ReasonRunFileExists, "%s already exists", path)
 	}
 	if err != nil {
+		r.lock.release()
 		return nil, refuse(ReasonRunFileUnwritable, "%s: %v", path, err)
 	}
 	_, werr := f.Write(append(body, '\n'))
@@ -108,6 +118,7 @@ func (c *compiler) renderClaude() (*Render, error) {
 	}
 	if werr != nil {
 		os.Remove(path)
+		r.lock.release()
 		return nil, refuse(ReasonRunFileUnwritable, "%s: %v", path, werr)
 	}
 	r.Files = append(r.Files, path)

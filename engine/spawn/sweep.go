@@ -107,17 +107,17 @@ type SweepReason string
 
 // The sweep's reasons for leaving an entry of run/hooks.
 const (
-	SweepDirInsecure   SweepReason = "run-dir-insecure"    // run/hooks is not this account's 0700 directory: nothing in it is judged
-	SweepSymlink       SweepReason = "symlink"             // a symbolic link (never followed, never removed)
-	SweepNotRegular    SweepReason = "not-regular"         // a directory, FIFO, socket or device
-	SweepForeignOwner  SweepReason = "foreign-owner"       // owned by another account
-	SweepWrongMode     SweepReason = "wrong-mode"          // a mode other than 0600
-	SweepLockUnclaimed SweepReason = "lock-unclaimed"      // a free lock whose owner record is missing or invalid, beside run files
-	SweepNoOwner       SweepReason = "no-owner-record"     // a redaction run file whose run has no lock file (an older hookwarden, or removed by hand)
-	SweepUnknown       SweepReason = "unknown-entry"       // a name no run writes
-	SweepUnreadable    SweepReason = "unreadable"          // the directory, an entry or a lock could not be read or locked
-	SweepUnsupported   SweepReason = "lock-unsupported"    // this platform has no flock(2); nothing is judged
-	SweepRemoveFailed  SweepReason = "remove-failed"       // the run was judged dead but a file could not be removed
+	SweepDirInsecure   SweepReason = "run-dir-insecure" // run/hooks is not this account's 0700 directory: nothing in it is judged
+	SweepSymlink       SweepReason = "symlink"          // a symbolic link (never followed, never removed)
+	SweepNotRegular    SweepReason = "not-regular"      // a directory, FIFO, socket or device
+	SweepForeignOwner  SweepReason = "foreign-owner"    // owned by another account
+	SweepWrongMode     SweepReason = "wrong-mode"       // a mode other than 0600
+	SweepLockUnclaimed SweepReason = "lock-unclaimed"   // a free lock whose owner record is missing or invalid, beside run files
+	SweepNoOwner       SweepReason = "no-owner-record"  // a redaction run file whose run has no lock file (an older hookwarden, or removed by hand)
+	SweepUnknown       SweepReason = "unknown-entry"    // a name no run writes
+	SweepUnreadable    SweepReason = "unreadable"       // the directory, an entry or a lock could not be read or locked
+	SweepUnsupported   SweepReason = "lock-unsupported" // this platform has no flock(2); nothing is judged
+	SweepRemoveFailed  SweepReason = "remove-failed"    // the run was judged dead but a file could not be removed
 )
 
 // SweepLeft is one entry the sweep left in run/hooks and why.

@@ -158,8 +158,26 @@ func Run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 		jobs = runtime.NumCPU()
 	}
 	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, Branch: opts.Branch, Repositories: make([]*Result, len(paths))}
+	// Two arguments naming one repository would race for its branch: the
+	// later one is skipped.
+	seen := map[string]int{}
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if root, err := filepath.EvalSymlinks(abs); err == nil {
+			if j, dup := seen[root]; dup {
+				rep.Repositories[i] = &Result{Path: root, Status: StatusSkipped, Reason: fmt.Sprintf("the same repository as argument %d (%s); handled once", j+1, paths[j])}
+				continue
+			}
+			seen[root] = i
+		}
+	}
 	workpool.Run(len(paths), jobs, func(i int) {
-		rep.Repositories[i] = one(ctx, verb, paths[i], opts, hooksOff)
+		if rep.Repositories[i] == nil {
+			rep.Repositories[i] = one(ctx, verb, paths[i], opts, hooksOff)
+		}
 	}, nil)
 	for _, r := range rep.Repositories {
 		rep.Summary.Repositories++

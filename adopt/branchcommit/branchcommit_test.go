@@ -358,6 +358,28 @@ func TestFleetCommit(t *testing.T) {
 	}
 }
 
+// TestSameRepositoryTwice: a repository named twice (once through a
+// symlink) gets one commit; the second argument is skipped, not failed.
+func TestSameRepositoryTwice(t *testing.T) {
+	hermeticGit(t)
+	dir := filepath.Join(t.TempDir(), "r")
+	newRepo(t, dir, map[string]string{"a": "a\n"})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), "adopt", []string{dir, link}, Options{Branch: "hw", Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := rep.Repositories[0], rep.Repositories[1]; a.Status != StatusCommitted || b.Status != StatusSkipped || !strings.Contains(b.Reason, "the same repository as argument 1") {
+		t.Fatalf("first %s %q, second %s %q; want committed, then skipped as the same repository", a.Status, a.Reason, b.Status, b.Reason)
+	}
+	if n := gitT(t, dir, "rev-list", "--count", "main..hw"); n != "1" {
+		t.Fatalf("%s commits on the branch, want 1", n)
+	}
+}
+
 // TestRunUsage: an invalid branch name or a dry run is refused before any
 // repository is touched.
 func TestRunUsage(t *testing.T) {

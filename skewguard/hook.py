@@ -90,8 +90,9 @@ def emit(out, err, code):
 
 def fail_closed(client, event, why):
     """The answer when no verdict could be reached: deny for events that gate
-    an action (pre-tool, pre-edit), a stated skip otherwise."""
-    if event in ("pre-tool", "pre-edit"):
+    an action (pre-tool, pre-edit, pre-dispatch, pre-handback), a stated skip
+    otherwise."""
+    if event in ("pre-tool", "pre-edit", "pre-dispatch", "pre-handback"):
         return answer(client, "deny", "[BLOCKED BY hookwarden:launcher] %s; the call is refused because it was not judged" % why)
     return answer(client, "skip", "launcher: %s; the %s call was not judged" % (why, event))
 

@@ -33,7 +33,8 @@
 # stderr; without python3 it denies and says what to install. Other events
 # are a stated skip in the client's dialect. An engine or interceptor that
 # does not answer by the deadline, or dies of a signal (except an exec'd
-# engine), gets a fail-closed answer: deny for pre-tool and pre-edit, a stated
+# engine), gets a fail-closed answer: deny for pre-tool, pre-edit, pre-dispatch
+# and pre-handback (they guard an action), a stated
 # skip otherwise. Malformed arguments exit 2. Every variable is hw_-prefixed
 # and set before it is read, so a client environment holding such names
 # changes nothing.
@@ -82,7 +83,7 @@ hw_answer() {
 # hw_fail_closed WHY: deny for events that gate an action, a stated skip otherwise.
 hw_fail_closed() {
 	case $hw_event in
-	pre-tool | pre-edit) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
+	pre-tool | pre-edit | pre-dispatch | pre-handback) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
 	esac
 	hw_answer skip "launcher: $1; the $hw_event call was not judged"
 }

@@ -929,7 +929,7 @@ func TestSourcedRowWithoutLauncher(t *testing.T) {
 			if r.Client == "agy" {
 				dir = filepath.Join(w.repo, filepath.FromSlash(templates.AgyPluginDir))
 			}
-			gating := r.Event == "pre-tool" || r.Event == "pre-edit"
+			gating := r.Event == "pre-tool" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
 			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {filepath.Join(w.tools, "busybox"), "sh", "-c"}} {
 				res := run(t, dir, env, claudePre("ls"), append(append([]string{}, sh...), cmdline)...)
 				switch {

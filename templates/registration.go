@@ -95,8 +95,8 @@ func launcherPrefix(client string) (string, bool) {
 // (POSIX `.` takes no arguments in dash, which ignores them, hence `set --`;
 // `command` keeps a file that cannot be read from ending the shell, so the
 // line after it runs). The launcher always exits, so that line runs only
-// when it could not be read, is empty or does not parse: pre-tool, pre-edit
-// and pre-dispatch then deny (exit 2 with the reason on stderr: a block for Claude
+// when it could not be read, is empty or does not parse: the events that
+// guard an action (gates) then deny (exit 2 with the reason on stderr: a block for Claude
 // Code, Codex and Gemini CLI; agy's deny is its JSON decision), other events
 // end with exit 1 (a non-blocking error: Claude's Stop must not be held by
 // a missing file). One shell start less than running `sh hook.sh`: measured
@@ -109,7 +109,7 @@ func sourcedForm(client, event string) (string, bool) {
 	why := `hookwarden: the launcher $hw_self could not be read; run hookwarden conform`
 	var fail string
 	switch {
-	case event != "pre-tool" && event != "pre-edit" && event != "pre-dispatch":
+	case !gates(event):
 		fail = `echo "` + why + `" >&2; exit 1`
 	case client == "agy":
 		fail = `echo '{"decision":"deny","reason":"[BLOCKED BY hookwarden:launcher] the launcher could not be read; run hookwarden conform"}'; exit 0`
@@ -117,6 +117,17 @@ func sourcedForm(client, event string) (string, bool) {
 		fail = `echo "[BLOCKED BY hookwarden:launcher] ` + strings.TrimPrefix(why, "hookwarden: ") + `" >&2; exit 2`
 	}
 	return pre + `hw_self=` + path + `; set -- ` + client + ` ` + event + `; command . "$hw_self"; ` + fail, true
+}
+
+// gates reports whether event guards an action, so a failure to judge it
+// must refuse the action: pre-tool, pre-edit, pre-dispatch (the agent tool)
+// and pre-handback (a subagent's report).
+func gates(event string) bool {
+	switch event {
+	case "pre-tool", "pre-edit", "pre-dispatch", "pre-handback":
+		return true
+	}
+	return false
 }
 
 // RegistrationCommand returns the hook command string adopt writes into the
@@ -155,8 +166,8 @@ func RegistrationCommand(client, event string) (string, error) {
 // is reported and the action goes ahead) or "block" ("the failure counts as
 // exit code 2, so the action the event guards … is blocked. Ignored for async
 // hooks and on Stop, SubagentStop, TaskCompleted and TeammateIdle"). So it is
-// "block" on Claude's rows that guard an action, pre-tool, pre-edit and
-// pre-dispatch (PreToolUse), and "" elsewhere: Stop ignores it, post-tool guards nothing
+// "block" on Claude's rows that guard an action (gates: pre-tool, pre-edit,
+// pre-dispatch, pre-handback; all PreToolUse), and "" elsewhere: Stop ignores it, post-tool guards nothing
 // (skewguard's TestRealClaudeOnFailure observes the blocks on 2.1.328).
 // Claude Code before 2.1.295 does not know the key; its settings schema
 // strips keys it does not know rather than rejecting the handler (zod's
@@ -166,7 +177,7 @@ func OnFailure(client, event string) (string, error) {
 	if _, err := RegistrationCommand(client, event); err != nil {
 		return "", err
 	}
-	if client == "claude" && (event == "pre-tool" || event == "pre-edit" || event == "pre-dispatch") {
+	if client == "claude" && gates(event) {
 		return "block", nil
 	}
 	return "", nil

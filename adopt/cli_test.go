@@ -26,21 +26,7 @@ func TestCLI(t *testing.T) {
 	makeRepo(t, bad, true, map[string]string{".gitignore": "# END hookwarden\n"}, nil)
 	makeRepo(t, plain, true, nil, nil)
 	env := append(os.Environ(), "CODEX_HOME="+t.TempDir())
-	run := func(args ...string) (string, string, int) {
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		var so, se strings.Builder
-		cmd.Stdout, cmd.Stderr = &so, &se
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return so.String(), se.String(), code
-	}
+	run := binRunner(t, bin, env)
 
 	out, errOut, code := run("adopt", "--json", "--fleet", filepath.Join(base, "fleet"))
 	if code != 1 {
@@ -149,21 +135,7 @@ func TestConformCheck(t *testing.T) {
 	bin := buildBinary(t)
 	repo := filepath.Join(t.TempDir(), "repo")
 	makeRepo(t, repo, true, nil, nil)
-	env := append(os.Environ(), "CODEX_HOME="+t.TempDir())
-	run := func(args ...string) (string, string, int) {
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		var so, se strings.Builder
-		cmd.Stdout, cmd.Stderr = &so, &se
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return so.String(), se.String(), ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return so.String(), se.String(), 0
-	}
+	run := binRunner(t, bin, append(os.Environ(), "CODEX_HOME="+t.TempDir()))
 	if _, errOut, code := run("adopt", repo); code != 0 {
 		t.Fatalf("adopt: exit %d\n%s", code, errOut)
 	}
@@ -208,5 +180,25 @@ func TestConformCheck(t *testing.T) {
 	}
 	if _, _, code := run("conform", "--check", "--diff=some", repo); code != 2 {
 		t.Fatalf("conform --check --diff=some: exit %d, want 2", code)
+	}
+}
+
+// binRunner returns a function that runs bin with args and env and returns
+// its stdout, stderr and exit code; a failure to start it fails the test.
+func binRunner(t *testing.T, bin string, env []string) func(args ...string) (string, string, int) {
+	return func(args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return so.String(), se.String(), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return so.String(), se.String(), 0
 	}
 }

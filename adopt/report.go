@@ -176,10 +176,17 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			rr.Files = []*FileReport{}
 		}
 	}
+	return EncodeJSON(w, r)
+}
+
+// EncodeJSON writes v to w as the reports of adopt, conform, codex-trust
+// and --commit are written: indented by two spaces, <, > and & not
+// escaped, a final newline. It returns the writer's or the encoder's error.
+func EncodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // WriteText writes the human report: per repository its status, one line per

@@ -1,7 +1,6 @@
 package adopt
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -213,12 +212,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 }
 
 // WriteJSON writes the report as indented JSON and a newline.
-func (r *TrustReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
-}
+func (r *TrustReport) WriteJSON(w io.Writer) error { return EncodeJSON(w, r) }
 
 // WriteText writes the human report: per repository the rows with their
 // key, hash and state, then what was written where.

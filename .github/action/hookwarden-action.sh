@@ -46,8 +46,8 @@ install() {
   local base="${INPUT_RELEASE_URL%/}/v${version}"
   local dir="$RUNNER_TEMP/hookwarden-$version"
   rm -rf "$dir" && mkdir -p "$dir"
-  curl -fsSL --retry 3 -o "$dir/$name.tar.gz" "$base/$name.tar.gz" || die "download $base/$name.tar.gz failed"
-  curl -fsSL --retry 3 -o "$dir/checksums.txt" "$base/checksums.txt" || die "download $base/checksums.txt failed"
+  curl -fsSL --proto '=https,file' --retry 3 -o "$dir/$name.tar.gz" "$base/$name.tar.gz" || die "download $base/$name.tar.gz failed"
+  curl -fsSL --proto '=https,file' --retry 3 -o "$dir/checksums.txt" "$base/checksums.txt" || die "download $base/checksums.txt failed"
   local want got
   want="$(awk -v n="$name.tar.gz" '$2 == n { print $1 }' "$dir/checksums.txt")"
   [ -n "$want" ] || die "checksums.txt has no line for $name.tar.gz"

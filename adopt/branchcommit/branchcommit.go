@@ -31,7 +31,6 @@ package branchcommit
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -555,12 +554,7 @@ func gitEnv() []string {
 
 // WriteJSON writes the report as indented JSON (SchemaVersion) and a final
 // newline. It returns the writer's error.
-func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
-}
+func (r *Report) WriteJSON(w io.Writer) error { return adopt.EncodeJSON(w, r) }
 
 // WriteText writes the human report: per repository its status line (the
 // commit and branch, or why not), the files committed, its warnings and

@@ -7,7 +7,9 @@
 //
 //   - a repository that is dirty (`git status --porcelain` lists anything,
 //     untracked files included), whose HEAD is detached or has no commit
-//     yet, or that already has a branch NAME is skipped, with the reason;
+//     yet, that already has a branch NAME, or whose .git belongs to another
+//     user (a commit would leave objects its owner cannot write) is skipped,
+//     with the reason;
 //   - otherwise HEAD's commit is checked out detached into a temporary
 //     linked worktree outside the repository (`git worktree add --detach`),
 //     adopt or conform runs there, exactly the files its report says it
@@ -44,6 +46,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/internal/workpool"
 )
@@ -230,6 +233,13 @@ func one(ctx context.Context, verb, path string, opts Options, hooksOff string) 
 		return fail("%s: %v", abs, err)
 	}
 	res.Path = root
+	// A commit writes objects and refs into .git as this user: into another
+	// user's repository that would leave files its owner cannot write (adopt
+	// without --commit keeps each file's owner; git would not).
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fileowner.Self(fi) {
+		uid, _ := fileowner.Of(fi)
+		return skip("its .git belongs to another user (uid %d): a commit made by this user would leave objects and refs there that the owner cannot write; run --commit as the owner", uid)
+	}
 	top, err := git(ctx, root, hooksOff, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return fail("not a git repository: %v", err)

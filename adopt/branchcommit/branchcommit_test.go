@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/internal/fileowner"
 )
 
 // hermeticGit points git at no global or system config and gives it a
@@ -378,6 +379,42 @@ func TestSameRepositoryTwice(t *testing.T) {
 	if n := gitT(t, dir, "rev-list", "--count", "main..hw"); n != "1" {
 		t.Fatalf("%s commits on the branch, want 1", n)
 	}
+}
+
+// TestOtherUsersRepository: as root, a repository owned by another user is
+// skipped before git runs in it, and nothing in it changes owner.
+func TestOtherUsersRepository(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a repository to another user")
+	}
+	hermeticGit(t)
+	dir := filepath.Join(t.TempDir(), "r")
+	newRepo(t, dir, map[string]string{"a": "a\n"})
+	const uid = 4242
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			os.Lchown(p, uid, uid)
+		}
+		return err
+	})
+	rep, err := Run(context.Background(), "adopt", []string{dir}, Options{Branch: "hw", Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Repositories[0]; r.Status != StatusSkipped || !strings.Contains(r.Reason, "belongs to another user (uid 4242)") {
+		t.Fatalf("%s %q, want skipped: belongs to another user", r.Status, r.Reason)
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi, _ := d.Info(); fi != nil {
+			if u, _ := fileowner.Of(fi); u != uid {
+				t.Errorf("%s: owner %d after the run, want %d", p, u, uid)
+			}
+		}
+		return nil
+	})
 }
 
 // TestRunUsage: an invalid branch name or a dry run is refused before any

@@ -246,3 +246,68 @@ func TestRealClaudeDispatch(t *testing.T) {
 		})
 	}
 }
+
+// TestRealGeminiDispatch: Gemini CLI 0.61.0 with the rows adopt registers
+// for a dispatch: section; the scripted model calls invoke_agent with a
+// brief that names no declared task label, and BeforeTool's deny must reach
+// the model's next request (no subagent request follows).
+func TestRealGeminiDispatch(t *testing.T) {
+	s := theSuite
+	c, version := s.client(t, "gemini")
+	bin := s.hookwarden(t)
+	if ok, why := s.adoptWorks(t, bin); !ok {
+		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
+	}
+	s.observe(t, "gemini", version, "pre-dispatch", "task-undeclared-refused: an invoke_agent call whose brief names no declared task label was refused and the refusal with the declared labels reached the model")
+	sb := s.sandbox(t)
+	srv, err := NewServer(Gemini, Script{Call: &ToolCall{Name: "invoke_agent", Input: map[string]any{"agent_name": "codebase_investigator", "prompt": briefMarker}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := filepath.Join(sb.Out, "user")
+	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [gemini]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n")); err != nil {
+		t.Fatal(err)
+	}
+	base := geminiUserBase()
+	if err := sb.WriteFile("home/.gemini/settings.json", hooksDoc(base, []hookRow{
+		{Native: "BeforeTool", Matcher: "invoke_agent", Command: s.testHookCommand(user, "record"), Timeout: 15000}})); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
+	inv.Env = append(inv.Env, "PATH="+path)
+	if out, err := s.hookwardenCmd(t, bin, sb, path, "adopt", sb.Repo); err != nil {
+		t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+	}
+	if err := sb.Commit(t.Context(), "governed"); err != nil {
+		t.Fatal(err)
+	}
+	r := &caseRun{c: c, version: version, sb: sb, srv: srv, user: user}
+	r.res = s.run(t, inv)
+	offered := false
+	for _, q := range srv.Requests() {
+		if q.Reply == "tool" && q.Tool == "invoke_agent" {
+			offered = true
+		}
+	}
+	if !offered {
+		s.unavailable(t, "Gemini CLI "+version+" did not offer invoke_agent to the model (no tool call was made), so the row could not be exercised")
+	}
+	r.wantExit(t, 0)
+	r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
+	if len(calls(t, user, "BeforeTool")) == 0 {
+		t.Errorf("the user-level BeforeTool recorder never saw invoke_agent")
+	}
+	if t.Failed() {
+		t.Logf("client output:\n%s", r.res.Tail(3000))
+		for i, q := range srv.Requests() {
+			t.Logf("request %d %s reply %s tool %s", i, q.Path, q.Reply, q.Tool)
+		}
+	} else {
+		s.recordPayloads(t, sb, user, "gemini", version, "task-undeclared-refused")
+	}
+}

@@ -61,9 +61,9 @@ type Edit struct {
 // scenario, used for stop hooks). MaxToolCalls defaults to 1; FinalText to
 // "done".
 //
-// Call, when non-nil (Anthropic only), replaces the shell call by a call of
-// the named tool with the given input (the agent-traffic cases: Claude
-// Code's Agent tool).
+// Call, when non-nil (Anthropic and Gemini), replaces the shell call by a
+// call of the named tool with the given input (the agent-traffic cases:
+// Claude Code's Agent tool, Gemini CLI's invoke_agent).
 type Script struct {
 	Call         *ToolCall
 	Command      string
@@ -518,6 +518,9 @@ func (s *Server) gemini(w http.ResponseWriter, req *http.Request, doc map[string
 	if s.script.Edit != nil {
 		tool = "write_file"
 	}
+	if s.script.Call != nil {
+		tool = s.script.Call.Name
+	}
 	gc := obj(doc["generationConfig"])
 	var parts []any
 	command, isTool := s.toolWanted(contains(names, tool), results)
@@ -527,6 +530,9 @@ func (s *Server) gemini(w http.ResponseWriter, req *http.Request, doc map[string
 		args := map[string]any{"command": command, "description": "run the requested command"}
 		if s.script.Edit != nil {
 			args = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		}
+		if s.script.Call != nil {
+			args = s.script.Call.Input
 		}
 		parts = []any{map[string]any{"functionCall": map[string]any{"name": tool, "args": args}}}
 	case str(gc["responseMimeType"]) == "application/json":

@@ -1,6 +1,6 @@
 // Package clientjson makes byte-preserving edits of client hook files: strict
-// JSON (.claude/settings.json, .codex/hooks.json, and Cursor's
-// .cursor/hooks.json with its flat handler lists) and JSON with comments
+// JSON (.claude/settings.json, .codex/hooks.json, Cursor's and Windsurf's
+// hooks.json with their flat handler lists) and JSON with comments
 // (.gemini/settings.json). Both are parsed with tailscale/hujson, whose tree
 // carries the byte offset of every value, comment and separator; edits are
 // splices at those offsets written by this package (our own formatting,
@@ -19,6 +19,15 @@
 //	NewOwner(client string, forms []Form) (*Owner, error); (*Owner).Claim(command, args, hasArgs) Claim
 //	EnableHooks(path string, src []byte, client string) ([]byte, bool, error)
 package clientjson
+
+// HasTimeouts reports whether client's hook file carries a per-handler
+// timeout member: false for "windsurf" (Windsurf's hooks.json documents
+// command, show_output and working_directory only) and for a client this
+// package does not know, true otherwise.
+func HasTimeouts(client string) bool {
+	d, err := dialectFor(client)
+	return err == nil && !d.noTimeout
+}
 
 // Handler is one hook row we want registered in a client file: under
 // hooks.<NativeEvent>, in a group whose matcher selects the same tools as

@@ -68,7 +68,7 @@ func selectionOf(client, m string) selection {
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}
-	case "cursor":
+	case "cursor", "windsurf":
 		// A handler without a matcher runs for every call of its event
 		// (beforeShellExecution takes none); other matchers are read as
 		// regular expressions, not verified against Cursor.

@@ -167,7 +167,9 @@ func (hv hooksView) event(name string) *eventView {
 // with comments) or "cursor" (.cursor/hooks.json, strict JSON whose event
 // lists hold the handlers themselves: each handler is its own group, its
 // "matcher" member the group's matcher; a new row is appended to the list as
-// {"command":…,"timeout":…} and a fresh file starts with "version": 1). An empty or blank src yields a fresh file: a 2-space
+// {"command":…,"timeout":…} and a fresh file starts with "version": 1) or
+// "windsurf" (.windsurf/hooks.json, flat like Cursor's, without a timeout
+// member: a wanted Timeout is not written there). An empty or blank src yields a fresh file: a 2-space
 // indented object ending in "\n".
 //
 // For each Handler, in order: if the event list hooks.<NativeEvent> has a
@@ -211,6 +213,13 @@ func Merge(path string, src []byte, client string, want []Handler, opts Options)
 		if w.NativeEvent == "" || w.Command == "" || math.IsNaN(w.Timeout) || math.IsInf(w.Timeout, 0) || w.Timeout < 0 {
 			return Result{}, fmt.Errorf("clientjson: %s: wanted row %d needs a native event, a command and a finite timeout >= 0 (got %q, %q, %v)",
 				path, i, w.NativeEvent, w.Command, w.Timeout)
+		}
+	}
+	if d.noTimeout {
+		// The client reads no timeout member: none is written or repaired.
+		want = append([]Handler(nil), want...)
+		for i := range want {
+			want[i].Timeout = 0
 		}
 	}
 	r := rowRules{client: client, owner: opts.Owner, want: want, retract: opts.Retract}

@@ -37,8 +37,9 @@ func (e *ParseError) Error() string {
 // ErrUnknownClient is returned (wrapped) for a client name this package has no
 // hook file dialect for. Known clients are "claude" (.claude/settings.json,
 // strict JSON), "codex" (.codex/hooks.json, strict JSON), "gemini"
-// (.gemini/settings.json, JSON with comments) and "cursor"
-// (.cursor/hooks.json, strict JSON, flat handler lists).
+// (.gemini/settings.json, JSON with comments), "cursor"
+// (.cursor/hooks.json, strict JSON, flat handler lists) and "windsurf"
+// (.windsurf/hooks.json, strict JSON, flat handler lists without timeouts).
 var ErrUnknownClient = errors.New("unknown client")
 
 // dialect is how one client reads its hook file.
@@ -55,6 +56,9 @@ type dialect struct {
 	// version: a file this package creates starts with {"version": 1}
 	// (Cursor's hooks.json declares its schema version 1).
 	version bool
+	// noTimeout: the client's handlers have no timeout member (Windsurf's
+	// hooks.json), so none is written and none is repaired.
+	noTimeout bool
 }
 
 func dialectFor(client string) (dialect, error) {
@@ -67,6 +71,12 @@ func dialectFor(client string) (dialect, error) {
 		// Strict JSON: no source found says Cursor reads comments in
 		// hooks.json, so a comment is refused rather than written around.
 		return dialect{client: client, flat: true, version: true}, nil
+	case "windsurf":
+		// Windsurf's hooks.json (docs.windsurf.com/windsurf/cascade/hooks):
+		// flat handler lists {"command","show_output","working_directory"},
+		// no timeout member, no version; strict JSON (no source says it
+		// reads comments).
+		return dialect{client: client, flat: true, noTimeout: true}, nil
 	}
 	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
 }

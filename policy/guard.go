@@ -13,7 +13,8 @@ import (
 // ClientHooks is true for a client's hook settings file, into which adopt
 // merges its rows beside the operator's own bytes (the one kind of guard file
 // an agent may still edit, as long as our rows stay; issue 14 item 3);
-// Client names that client ("claude", "codex", "gemini", "cursor"), ""
+// Client names that client ("claude", "codex", "gemini", "cursor",
+// "windsurf"), ""
 // otherwise.
 type GuardPath struct {
 	Path        string
@@ -41,6 +42,10 @@ var guardPaths = [...]GuardPath{
 	// Cursor (opt-in): every matching hook of .cursor/hooks.json runs
 	// (engine/dialect cursor.go); documented, not observed.
 	{Path: ".cursor/hooks.json", ClientHooks: true, Client: "cursor"},
+	// Windsurf (opt-in): the workspace's .windsurf/hooks.json, merged with
+	// the system and user files (engine/dialect windsurf.go); documented,
+	// not observed.
+	{Path: ".windsurf/hooks.json", ClientHooks: true, Client: "windsurf"},
 }
 
 // GuardPaths returns the guard's own files of a governed repository, in a
@@ -152,7 +157,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

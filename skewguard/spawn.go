@@ -96,6 +96,11 @@ var spawnRules = map[string]spawnRule{
 	// (/bin/sh -c from the root assumed; the row needs neither).
 	"cursor": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: cursorEnv,
 		source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed, not observed"},
+	// Windsurf (documented, not observed): no project variable and no
+	// stated working directory (templates.launcherPath); /bin/sh -c from the
+	// root assumed.
+	"windsurf": {shell: []string{"/bin/sh", "-c"}, dir: atRoot,
+		source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs, not observed"},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

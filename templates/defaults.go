@@ -21,8 +21,11 @@ func DefaultClients() []string {
 // "cursor" (Cursor: our rows merged into .cursor/hooks.json) is opt-in the
 // same way: its rows are rendered from Cursor's documented contract and not
 // observed on a real Cursor (engine/dialect cursor.go).
+//
+// "windsurf" (Windsurf: our rows merged into .windsurf/hooks.json) is
+// opt-in and unverified alike (engine/dialect windsurf.go).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

@@ -48,6 +48,13 @@ import (
 //     the .cursor/hooks.json file location"), so the path comes from the
 //     variable. Unset, the path is /.hookwarden/hook.sh, which is not read,
 //     and the row's last statements deny.
+//   - windsurf (Windsurf Cascade hooks; documented, not observed): the
+//     sources found name no project variable and do not state the default
+//     working directory (a handler may set "working_directory";
+//     docs.windsurf.com/windsurf/cascade/hooks), so the command walks up
+//     from $PWD to the nearest .hookwarden/hook.sh like Codex's; from a
+//     directory outside the repository it finds none and the row's last
+//     statements deny.
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
 //     hooks.json (issue 4), where a byte-identical launcher copy lives; its
 //     shell is not recorded (/bin/sh -c assumed; the form is POSIX).
@@ -59,6 +66,8 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "cursor":
 		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
+	case "windsurf":
+		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "gemini":
 		return "", `.hookwarden/hook.sh`, true
 	case "agy":

@@ -80,6 +80,20 @@ var canaries = map[string]map[string]canary{
 				"workspace_roots": []string{root}, "command": subject, "cwd": root})
 		}},
 	},
+	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
+	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
+	// (pre_run_command) or {file_path, edits} (pre_write_code)
+	// (engine/dialect windsurf.go).
+	"windsurf": {
+		"pre-tool": {tool: "pre_run_command", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
+				"tool_info": map[string]any{"command_line": subject, "cwd": root}})
+		}},
+		"pre-edit": {tool: "pre_write_code", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"agent_action_name": "pre_write_code", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
+				"tool_info": map[string]any{"file_path": filepath.Join(root, subject), "edits": []any{map[string]any{"old_string": "", "new_string": "hookwarden doctor canary\n"}}}})
+		}},
+	},
 	// opencode 1.18.33: what the rendered plugin pipes to the launcher
 	// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
 	"opencode": {

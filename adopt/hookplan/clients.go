@@ -141,6 +141,18 @@ var clients = map[string]clientSpec{
 		homeRel: ".cursor",
 		runs:    "Cursor runs every matching hook of every hooks.json (project, user, enterprise) and, with third-party configs on, the Claude settings files' hooks; not observed",
 	},
+	// Windsurf (documented, not observed): the system file, the user's
+	// ~/.codeium/windsurf/hooks.json and the workspace's .windsurf/hooks.json;
+	// all are merged and every hook of an event runs, system, user, then
+	// workspace (docs.windsurf.com/windsurf/cascade/hooks).
+	"windsurf": {
+		files: []fileSpec{
+			{"hooks.json", "home", ScopeUser, "windsurf"},
+			{".windsurf/hooks.json", "root", ScopeProject, "windsurf"},
+		},
+		homeRel: ".codeium/windsurf",
+		runs:    "Windsurf merges the system, user and workspace hooks.json and runs every hook of the event in that order; not observed",
+	},
 	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
 	// automatically (../shared/e2e/README.md section 4); the rendered plugin
 	// runs the launcher itself, so it has no hook file to read.

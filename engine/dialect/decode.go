@@ -157,6 +157,12 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 			return Payload{}, err
 		}
 		return decodeCursor(row, obj)
+	case "windsurf":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeWindsurf(row, obj)
 	case "lefthook":
 		return decodeLefthook(row, data)
 	}

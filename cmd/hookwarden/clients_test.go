@@ -135,7 +135,7 @@ func TestClientsAgentTraffic(t *testing.T) {
 	if c := by["claude"]; c.BriefCapture.State != observed.Observed || c.ReturnRules.State != observed.Observed {
 		t.Errorf("claude: %+v, want brief capture and return rules observed (TestRealClaudeDispatch)", c)
 	}
-	if c := by["codex"]; c.BriefCapture.State != observed.AdapterDefined || c.ReturnRules.State != observed.Unenforceable {
+	if c := by["codex"]; c.BriefCapture.State != observed.Observed || c.ReturnCapture.State != observed.AdapterDefined || c.ReturnRules.State != observed.Unenforceable {
 		t.Errorf("codex: %+v", c)
 	}
 	if c := by["gemini"]; c.BriefCapture.State != observed.Observed || c.ReturnCapture.State != observed.Unenforceable {

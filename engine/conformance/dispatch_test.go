@@ -311,3 +311,102 @@ func TestRealGeminiDispatch(t *testing.T) {
 		s.recordPayloads(t, sb, user, "gemini", version, "task-undeclared-refused")
 	}
 }
+
+// TestRealCodexDispatch: Codex 0.169.0 with the rows adopt registers for a
+// dispatch: section (trusted with codex-trust); the scripted model calls
+// spawn_agent with a brief that names no declared task label. When Codex
+// offers spawn_agent and runs PreToolUse on it, the dispatch-task refusal
+// must reach the model's next request; when it does not offer the tool, or
+// runs no hook for it, the case says so (a stated skip; a failure under
+// HOOKWARDEN_E2E=require).
+func TestRealCodexDispatch(t *testing.T) {
+	s := theSuite
+	c, version := s.client(t, "codex")
+	bin := s.hookwarden(t)
+	if ok, why := s.adoptWorks(t, bin); !ok {
+		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
+	}
+	sb := s.sandbox(t)
+	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": briefMarker}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	// spawn_agent is offered only with the multi-agent feature on
+	// (Codex 0.169.0 binary: features.multi_agent).
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "-c", "features.multi_agent=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
+	inv.Env = append(inv.Env, "PATH="+path)
+	if out, err := s.hookwardenCmd(t, bin, sb, path, "adopt", sb.Repo); err != nil {
+		t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+	}
+	user := filepath.Join(sb.Out, "user")
+	if err := sb.WriteFile("home/hooks.json", hooksDoc(nil, []hookRow{
+		{Native: "PreToolUse", Matcher: "spawn_agent", Command: s.testHookCommand(user, "record"), Timeout: 15}})); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := s.hookwardenCmd(t, bin, sb, path, "codex-trust", "--trust-project", sb.Repo); err != nil {
+		t.Fatalf("hookwarden codex-trust: %v\n%s", err, out)
+	}
+	// codex-trust never trusts a row that is not ours: the recorder's
+	// trust record is the harness's own.
+	recs, err := ComputeCodexTrust(filepath.Join(sb.Home, "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(sb.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(CodexTrustTOML(recs))
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Commit(t.Context(), "governed"); err != nil {
+		t.Fatal(err)
+	}
+	r := &caseRun{c: c, version: version, sb: sb, srv: srv, user: user}
+	r.res = s.run(t, inv)
+	called := false
+	for _, q := range srv.Requests() {
+		if q.Reply == "tool" && q.Tool == "spawn_agent" {
+			called = true
+		}
+	}
+	if !called {
+		for _, q := range srv.Requests() {
+			var doc struct {
+				Tools []struct {
+					Name string `json:"name"`
+					Type string `json:"type"`
+				} `json:"tools"`
+			}
+			_ = json.Unmarshal(q.Body, &doc)
+			t.Logf("request %s offered %d tools: %+v", q.Path, len(doc.Tools), doc.Tools)
+			if i := strings.Index(string(q.Body), `"multi_agent_v1"`); i >= 0 {
+				t.Logf("namespace: %.1500s", q.Body[max(0, i-200):])
+			}
+		}
+		s.unavailable(t, "Codex "+version+" did not offer spawn_agent to the model, so the row could not be exercised")
+	}
+	turns := srv.MainTurns()
+	if len(turns) < 2 || !turns[1].Carries("[BLOCKED BY hookwarden:dispatch-task]") {
+		t.Logf("client output:\n%s", r.res.Tail(3000))
+		s.unavailable(t, "Codex "+version+" ran spawn_agent without the dispatch-task refusal reaching the model: PreToolUse did not block spawn_agent (its hook may not fire for that tool)")
+	}
+	s.observe(t, "codex", version, "pre-dispatch", "task-undeclared-refused: a spawn_agent call (multi_agent feature on) whose brief names no declared task label was refused by PreToolUse and the refusal reached the model")
+	ps := calls(t, user, "PreToolUse")
+	if len(ps) == 0 || str(ps[0]["tool_name"]) != "spawn_agent" || str(obj(ps[0]["tool_input"])["message"]) != briefMarker {
+		t.Errorf("the user-level recorder saw %d PreToolUse calls, want spawn_agent with the brief as tool_input.message: %v", len(ps), ps)
+	}
+	if !t.Failed() {
+		s.recordPayloads(t, sb, user, "codex", version, "task-undeclared-refused")
+	}
+}

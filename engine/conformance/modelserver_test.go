@@ -61,9 +61,9 @@ type Edit struct {
 // scenario, used for stop hooks). MaxToolCalls defaults to 1; FinalText to
 // "done".
 //
-// Call, when non-nil (Anthropic and Gemini), replaces the shell call by a
+// Call, when non-nil, replaces the shell call by a
 // call of the named tool with the given input (the agent-traffic cases:
-// Claude Code's Agent tool, Gemini CLI's invoke_agent).
+// Claude Code's Agent tool, Gemini CLI's invoke_agent, Codex's spawn_agent).
 type Script struct {
 	Call         *ToolCall
 	Command      string
@@ -427,12 +427,21 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 		}
 	}
 	var names []string
+	namespace := map[string]string{} // tool name -> its namespace
 	for _, t := range list(doc["tools"]) {
 		n := str(obj(t)["name"])
 		if n == "" {
 			n = str(obj(obj(t)["function"])["name"])
 		}
 		names = append(names, n)
+		if str(obj(t)["type"]) == "namespace" {
+			// Codex 0.169.0 offers its multi-agent tools in a namespace
+			// (multi_agent_v1: spawn_agent, send_input, …).
+			for _, in := range list(obj(t)["tools"]) {
+				names = append(names, str(obj(in)["name"]))
+				namespace[str(obj(in)["name"])] = n
+			}
+		}
 	}
 	rec.HasTools = len(names) > 0
 	tool := ""
@@ -440,6 +449,12 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 		if contains(names, c) {
 			tool = c
 			break
+		}
+	}
+	if s.script.Call != nil {
+		tool = ""
+		if contains(names, s.script.Call.Name) {
+			tool = s.script.Call.Name
 		}
 	}
 	n := len(s.Requests())
@@ -451,8 +466,14 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 	if ok {
 		rec.Reply, rec.Tool = "tool", tool
 		args, _ := json.Marshal(codexArgs(tool, command))
+		if s.script.Call != nil {
+			args, _ = json.Marshal(s.script.Call.Input)
+		}
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%02d", n), "call_id": fmt.Sprintf("call_%02d", n),
 			"name": tool, "arguments": string(args), "status": "completed"}
+		if ns := namespace[tool]; ns != "" {
+			item["namespace"] = ns
+		}
 	} else {
 		rec.Reply = "text"
 		item = map[string]any{"type": "message", "id": fmt.Sprintf("msg_%02d", n), "role": "assistant", "status": "completed",

@@ -50,7 +50,7 @@ var trafficFacts = map[string][3]string{
 		"the receipt (PostToolUse tool_response.agentId) binds a dispatch to its agent; SubagentStop exit 2 keeps the subagent working",
 	},
 	"codex": {
-		"spawn_agent's message/items reach PreToolUse (Codex 0.169.0 SpawnAgentArgs); whether PreToolUse fires for spawn_agent is not observed",
+		"spawn_agent's message/items reach PreToolUse as tool_name spawn_agent (Codex 0.169.0 SpawnAgentArgs; the tool is offered with features.multi_agent on)",
 		"SubagentStop carries last_assistant_message (0.169.0 schema subagent-stop.command.input)",
 		"no documented key ties a spawn_agent call to the agent that later stops, so ownership cannot be told",
 	},

@@ -34,6 +34,7 @@ type dispatchCase struct {
 	projection bool   // run compile-context before the session
 	input      map[string]any
 	finalText  string // the scripted model's text answers ("" = "done")
+	legacy     bool   // call the tool by its legacy name Task (not offered)
 	verify     func(t *testing.T, r *caseRun)
 }
 
@@ -141,6 +142,17 @@ func dispatchCases() []dispatchCase {
 					t.Errorf("SubagentStop calls %d, want 2 (the second with stop_hook_active)", len(stops))
 				}
 			}},
+		{name: "legacy-task-name", rows: []string{"pre-dispatch"}, projection: true, legacy: true,
+			check:    "the model calling the agent tool by its legacy name Task with an undeclared label: no subagent ran unjudged",
+			dispatch: "  tasks: [review]\n",
+			input:    map[string]any{"description": "find the parser", "prompt": briefMarker, "run_in_background": false},
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				if n := len(subagentRequests(r.srv)); n != 0 {
+					t.Errorf("%d subagent requests: a dispatch under the legacy name Task ran without the gate", n)
+				}
+				r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
+			}},
 		{name: "explore-start", rows: []string{"subagent-start", "pre-dispatch"}, projection: true,
 			check:    "an Explore agent received the projection through SubagentStart: its first request carries the banner and the projection twice (the rewritten brief and the added context)",
 			dispatch: "  tasks: [review]\n",
@@ -185,7 +197,11 @@ func TestRealClaudeDispatch(t *testing.T) {
 				s.observe(t, "claude", version, row, dc.name+": "+dc.check)
 			}
 			sb := s.sandbox(t)
-			srv, err := NewServer(Anthropic, Script{Call: &ToolCall{Name: "Agent", Input: dc.input}, FinalText: dc.finalText})
+			call := &ToolCall{Name: "Agent", Input: dc.input}
+			if dc.legacy {
+				call = &ToolCall{Name: "Task", Input: dc.input, Unoffered: true}
+			}
+			srv, err := NewServer(Anthropic, Script{Call: call, FinalText: dc.finalText})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,9 +35,13 @@ const (
 
 // ToolCall is one call of a named tool with its input, as the scripted
 // model sends it.
+//
+// Unoffered makes the Anthropic server call Name even when the request does
+// not offer it (a model calling a tool by a legacy name).
 type ToolCall struct {
-	Name  string
-	Input map[string]any
+	Name      string
+	Input     map[string]any
+	Unoffered bool
 }
 
 // Edit is a file write the scripted model asks for instead of a shell
@@ -357,7 +361,8 @@ func (s *Server) anthropic(w http.ResponseWriter, req *http.Request, doc map[str
 	n := len(s.Requests())
 	var content []map[string]any
 	stop := "end_turn"
-	if command, ok := s.toolWanted(contains(names, tool), results); ok {
+	offered := contains(names, tool) || s.script.Call != nil && s.script.Call.Unoffered && len(names) > 0 && results == 0
+	if command, ok := s.toolWanted(offered, results); ok {
 		input := map[string]any{"command": command, "description": "run the requested command"}
 		if s.script.Edit != nil {
 			input = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}

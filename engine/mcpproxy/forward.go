@@ -29,22 +29,22 @@ func (p *proxy) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			"notifications/progress", "notifications/roots/list_changed":
 			return next(ctx, method, req)
 		case "logging/setLevel":
-			if err := p.cs.SetLoggingLevel(ctx, req.GetParams().(*mcp.SetLoggingLevelParams)); err != nil {
+			if err := p.cs.SetLoggingLevel(ctx, paramsOf[*mcp.SetLoggingLevelParams](req)); err != nil {
 				return nil, p.upstreamError(method, err)
 			}
 			return next(ctx, method, req)
 		case "resources/subscribe":
-			if err := p.cs.Subscribe(ctx, req.GetParams().(*mcp.SubscribeParams)); err != nil {
+			if err := p.cs.Subscribe(ctx, paramsOf[*mcp.SubscribeParams](req)); err != nil {
 				return nil, p.upstreamError(method, err)
 			}
 			return next(ctx, method, req)
 		case "resources/unsubscribe":
-			if err := p.cs.Unsubscribe(ctx, req.GetParams().(*mcp.UnsubscribeParams)); err != nil {
+			if err := p.cs.Unsubscribe(ctx, paramsOf[*mcp.UnsubscribeParams](req)); err != nil {
 				return nil, p.upstreamError(method, err)
 			}
 			return next(ctx, method, req)
 		case "tools/list":
-			r, err := p.cs.ListTools(ctx, req.GetParams().(*mcp.ListToolsParams))
+			r, err := p.cs.ListTools(ctx, paramsOf[*mcp.ListToolsParams](req))
 			if err != nil {
 				return nil, p.upstreamError(method, err)
 			}
@@ -61,35 +61,43 @@ func (p *proxy) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			p.mu.Unlock()
 			return out, nil
 		case "tools/call":
-			return p.callTool(ctx, req.GetParams().(*mcp.CallToolParamsRaw))
+			return p.callTool(ctx, paramsOf[*mcp.CallToolParamsRaw](req))
 		case "resources/list":
 			return forward(p, method, func() (*mcp.ListResourcesResult, error) {
-				return p.cs.ListResources(ctx, req.GetParams().(*mcp.ListResourcesParams))
+				return p.cs.ListResources(ctx, paramsOf[*mcp.ListResourcesParams](req))
 			})
 		case "resources/templates/list":
 			return forward(p, method, func() (*mcp.ListResourceTemplatesResult, error) {
-				return p.cs.ListResourceTemplates(ctx, req.GetParams().(*mcp.ListResourceTemplatesParams))
+				return p.cs.ListResourceTemplates(ctx, paramsOf[*mcp.ListResourceTemplatesParams](req))
 			})
 		case "resources/read":
 			return forward(p, method, func() (*mcp.ReadResourceResult, error) {
-				return p.cs.ReadResource(ctx, req.GetParams().(*mcp.ReadResourceParams))
+				return p.cs.ReadResource(ctx, paramsOf[*mcp.ReadResourceParams](req))
 			})
 		case "prompts/list":
 			return forward(p, method, func() (*mcp.ListPromptsResult, error) {
-				return p.cs.ListPrompts(ctx, req.GetParams().(*mcp.ListPromptsParams))
+				return p.cs.ListPrompts(ctx, paramsOf[*mcp.ListPromptsParams](req))
 			})
 		case "prompts/get":
 			return forward(p, method, func() (*mcp.GetPromptResult, error) {
-				return p.cs.GetPrompt(ctx, req.GetParams().(*mcp.GetPromptParams))
+				return p.cs.GetPrompt(ctx, paramsOf[*mcp.GetPromptParams](req))
 			})
 		case "completion/complete":
 			return forward(p, method, func() (*mcp.CompleteResult, error) {
-				return p.cs.Complete(ctx, req.GetParams().(*mcp.CompleteParams))
+				return p.cs.Complete(ctx, paramsOf[*mcp.CompleteParams](req))
 			})
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 			Message: fmt.Sprintf("hookwarden mcp proxy (%s): %s is not forwarded under the redaction entry", p.opts.Server, method)}
 	}
+}
+
+// paramsOf returns req's params as P, or nil when they are of another type
+// (the SDK decodes each method's params into its own type; a nil reaches
+// the SDK client, which sends an empty request or fails it).
+func paramsOf[P mcp.Params](req mcp.Request) P {
+	p, _ := req.GetParams().(P)
+	return p
 }
 
 // forward runs one upstream request and returns its result redacted, the

@@ -14,6 +14,9 @@
 //	approvals.json       {"version":1,"approvals":[{argv_hash,argv,path,digest}]}; argv_hash = SHA-256 of
 //	                     Python's json.dumps(argv) (PyJSONArgv), path = argv0 resolved, digest = "sha256:<hex>" of it
 //	run/hooks/<run id>.settings.json   Claude's per-run settings (0600, exclusive), removed when the run ends
+//	run/sessions/<session id>.json    the run record of a session whose runs passed agent_exit under a redaction entry
+//	                                   (0600 in a 0700 directory): {version,engine,session_id,baseline,table_sha256,cwd,
+//	                                   transcript,transcript_sha256,receipted_tool_calls,recorded}; a native resume is checked against it
 //	run/hooks/<run id>.lock            spawn exec's hold on its run: flock'ed for the run's life, {"version":1,"pid","started"};
 //	                                   the next spawn exec sweeps the files of a run whose lock is free (sweep.go)
 //	cache/engine-versions.json         --version probe results keyed by path, device, inode, size, mtime, ctime
@@ -141,9 +144,19 @@
 // only under a test table granting the two (TestRealClaudeRedactionRun).
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
-// Claude Code 2.1.328's option list (redactargs.go); a native resume
-// (redaction-resume) and any option outside the list (redaction-argv)
-// refuse. The caller's --mcp-config values (JSON strings or files) are the
+// Claude Code 2.1.328's option list (redactargs.go); any option outside
+// the list refuses (redaction-argv), and so does a native resume
+// (redaction-resume: -c, --continue, --fork-session, --from-pr,
+// --teleport, --resume without a session id) except `--resume <id>` / `-r
+// <id>` of a session whose run record (resume.go) shows that its runs
+// passed agent_exit under the same redaction baseline (engine, version and
+// every hook of the entry by event, matcher, argv, timeout and argv[0]'s
+// content digest), in the same working directory, with the transcript
+// this spawn derives still holding the bytes agent_exit passed and none of
+// this run's table values. A resumed run passes no --session-id, starts
+// its receipts with the record's receipted tool calls (route "resumed"),
+// and its agent_exit scans the whole continued transcript; a run that
+// passes writes the record, one that fails removes it. The caller's --mcp-config values (JSON strings or files) are the
 // run's complete MCP server set (the render's --strict-mcp-config stays):
 // each server must be stdio or streamable HTTP with only the members the
 // proxy keeps (command, args, env; url, headers) under a name of

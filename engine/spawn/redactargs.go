@@ -26,10 +26,17 @@ var (
 		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--permission-prompts", "--system-prompt-snapshot"}
 	claudeRedactVariadic = []string{"--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
 		"--tools", "--add-dir", "--betas"}
-	// claudeResumeFlags load a session's history, which no hook of this
-	// run saw (ADR-0134 D7 "Native resume"; spawn exec keeps no run record,
-	// so every native resume is refused).
-	claudeResumeFlags = []string{"-r", "--resume", "-c", "--continue", "--fork-session", "--from-pr", "--teleport"}
+	// claudeResumeByID resume the session a value names (`-r, --resume
+	// [value]`, an optional value in Claude Code 2.1.328's --help): under
+	// the entry only with a session id whose run record shows it started
+	// under the same redaction baseline (resume.go); without a value the
+	// engine asks which session, so that refuses.
+	claudeResumeByID = []string{"-r", "--resume"}
+	// claudeResumeFlags load a session's history spawn exec cannot tie to
+	// a run record (the latest session, a fork under a new id, a pull
+	// request's or a remote session): refused (ADR-0134 D7 "Native
+	// resume").
+	claudeResumeFlags = []string{"-c", "--continue", "--fork-session", "--from-pr", "--teleport"}
 	// claudeMCPFlags name MCP servers (`--mcp-config <configs...>`, JSON
 	// files or strings): under the entry spawn exec reads them and puts
 	// each server behind a redacting proxy (mcpproxy.go).
@@ -56,7 +63,9 @@ type claudeRedactArgv struct {
 	Slots     []promptSlot
 	Schema    int
 	SessionID string
-	AddDirs   []string
+	// Resume is the session id of --resume/-r ("" when not resuming).
+	Resume  string
+	AddDirs []string
 	// MCPConfigs are the --mcp-config values in order; mcpAt the indices
 	// of those arguments and of the flags naming them, which the rewritten
 	// argv leaves out.
@@ -90,7 +99,20 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 		}
 		switch {
 		case slices.Contains(claudeResumeFlags, name):
-			return nil, refuse(ReasonRedactionResume, "the caller passes %s; a native resume loads history no hook of this run saw", name)
+			return nil, refuse(ReasonRedactionResume, "the caller passes %s; that native resume loads history no run record of this home ties to the redaction baseline", name)
+		case slices.Contains(claudeResumeByID, name):
+			v := inline
+			if !hasInline {
+				if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+					return nil, refuse(ReasonRedactionResume, "the caller passes %s without a session id; the engine would pick the session itself", name)
+				}
+				i++
+				v = args[i]
+			}
+			if !sessionIDForm.MatchString(v) || p.Resume != "" {
+				return nil, refuse(ReasonRedactionResume, "%s takes one session id (a UUID) under the redaction entry", name)
+			}
+			p.Resume = v
 		case slices.Contains(claudeMCPFlags, name):
 			p.mcpAt = append(p.mcpAt, i)
 			had := len(p.MCPConfigs)

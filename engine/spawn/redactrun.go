@@ -229,6 +229,23 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
+	baseline, err := redactionBaseline(r)
+	if err != nil {
+		return RefusedExit, refuse(ReasonCompileFailed, "%v", err)
+	}
+	// a native resume: only of a session a run record shows passing
+	// agent_exit under this baseline, its transcript unchanged (resume.go)
+	var resumed *runRecord
+	var history, receiptsStart []byte
+	if pa.Resume != "" {
+		if pa.SessionID != "" {
+			return RefusedExit, refuse(ReasonRedactionResume, "--session-id beside --resume would fork the session under a new id")
+		}
+		if resumed, history, err = checkResume(opts.Home, r, baseline, pa.Resume, claudeTranscript(env, opts.Cwd, pa.Resume), cwd); err != nil {
+			return RefusedExit, err
+		}
+		receiptsStart = resumedReceipts(r.Engine, resumed.Receipted)
+	}
 	var route *mcpRoute
 	var mcpNamed []namedValue
 	mcpUpstreamPath, mcpEnginePath := base+".mcp-upstream.json", base+".mcp.json"
@@ -260,7 +277,7 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	created := []struct {
 		path string
 		data []byte
-	}{{tablePath, nil}, {receiptsPath, nil}, {policyPath, polBytes}}
+	}{{tablePath, nil}, {receiptsPath, receiptsStart}, {policyPath, polBytes}}
 	if route != nil {
 		created = append(created, struct {
 			path string
@@ -365,10 +382,15 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		}
 	}
 	final = pa.withoutMCP(final)
+	if resumed != nil && m.Contains(history) {
+		return RefusedExit, refuse(ReasonRedactionResume, "session %s's transcript holds a value of this run's table (one its recorded run's table lacked); the engine would load it into the model's context", pa.Resume)
+	}
 
 	sid := pa.SessionID
 	extra := slices.Clone(r.Args)
-	if sid == "" {
+	if pa.Resume != "" {
+		sid = pa.Resume // the engine continues that session and its transcript
+	} else if sid == "" {
 		if sid, err = newSessionID(); err != nil {
 			return RefusedExit, refuse(ReasonCompileFailed, "session id: %v", err)
 		}
@@ -452,7 +474,14 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		problems = append(problems, p)
 	}
 	if len(problems) > 0 {
+		if err := removeRunRecord(opts.Home, sid); err != nil {
+			problems = append(problems, fmt.Sprintf("remove the run record of session %s: %v", sid, err))
+		}
 		return RunFailedExit, &RunFailure{Problems: problems}
+	}
+	// passed: record the session so a later resume can be checked
+	if err := recordSession(opts.Home, r, baseline, tableBytes, cwd, sid, transcript, receiptsPath); err != nil && opts.Stderr != nil {
+		fmt.Fprintf(opts.Stderr, "hookwarden: spawn: run record of session %s not written (a resume of it will be refused): %v\n", sid, err)
 	}
 	return code, nil
 }

@@ -27,6 +27,7 @@ printf 'stdin=%%s\n' "$(cat)" >> "$log"
 sid=; prev=
 for a in "$@"; do
   [ "$prev" = --session-id ] && sid=$a
+  [ "$prev" = --resume ] && sid=$a
   [ "$prev" = --mcp-config ] && { printf 'mcp-config %%s: ' "$a"; cat "$a" 2>&1; } >> "$log"
   prev=$a
 done
@@ -35,7 +36,7 @@ dir="$CLAUDE_CONFIG_DIR/projects/$(pwd -P | sed 's/[^a-zA-Z0-9]/-/g')"
 mkdir -p "$dir"
 t=${FAKE_TRANSCRIPT-}
 [ -n "$t" ] || t='{"type":"user","message":{"content":"hello"}}'
-printf '%%s\n' "$t" > "$dir/$sid.jsonl"
+printf '%%s\n' "$t" >> "$dir/$sid.jsonl"
 eval "$FAKE_AFTER"
 exit ${FAKE_EXIT:-0}
 `

@@ -54,7 +54,7 @@ const (
 	ReasonRedactionPromptFile   Reason = "redaction-prompt-file"   // under a redaction entry, a prompt-file flag (the engine would read the file itself)
 	ReasonRunDirInsecure        Reason = "run-dir-insecure"        // under a redaction entry, run/hooks, run or the home is not the account's, or run/hooks is not 0700
 	ReasonRunDirInWorktree      Reason = "run-dir-in-worktree"     // under a redaction entry, the run directory's real path or an ancestor holds .git, or cannot be checked
-	ReasonRedactionResume       Reason = "redaction-resume"        // under a redaction entry, a native resume (-r, --resume, -c, --continue, --fork-session, --from-pr, --teleport)
+	ReasonRedactionResume       Reason = "redaction-resume"        // under a redaction entry, a native resume no run record ties to this baseline (-c, --continue, --fork-session, --from-pr, --teleport, --resume without an id or of a session unrecorded, recorded under another baseline or cwd, or whose transcript changed or holds a table value)
 	ReasonRedactionMCP          Reason = "redaction-mcp-unproxied" // under a redaction entry, an MCP server that cannot be put behind the run's proxy (not stdio or HTTP, unknown members, an unreadable config, a repeated or rewritten name, no hookwarden-mcp-proxy installed)
 	ReasonRedactionArgv         Reason = "redaction-argv"          // under a redaction entry, an engine option spawn exec cannot place (model input it cannot see)
 	ReasonRedactionPromptHook   Reason = "redaction-prompt-hook"   // the agent_prompt hook failed, timed out or replied in another shape

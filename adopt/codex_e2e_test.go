@@ -76,7 +76,7 @@ func TestAdoptedRowsTrustedByCodex(t *testing.T) {
 			t.Errorf("codex lists %q as %s", h.Command, h.TrustStatus)
 		}
 	}
-	if ours != 2 || foreignSeen != 1 {
-		t.Fatalf("codex: %d of our rows trusted (want 2), foreign untrusted %d (want 1)", ours, foreignSeen)
+	if want := defaultRowCount(t, "codex"); ours != want || foreignSeen != 1 {
+		t.Fatalf("codex: %d of our rows trusted (want %d: pre-tool, stop, prompt), foreign untrusted %d (want 1)", ours, want, foreignSeen)
 	}
 }

@@ -155,3 +155,21 @@ func oursInFile(t testing.TB, client string, src []byte) bool {
 	}
 	return false
 }
+
+// defaultRowCount returns how many rows adopt registers by default for
+// client: the default events (RegisteredEvents(nil)) that the registration
+// table has a row for. Issue 19 added prompt to the defaults.
+func defaultRowCount(t testing.TB, client string) int {
+	t.Helper()
+	table, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range RegisteredEvents(nil) {
+		if _, ok := table.Lookup(client, e); ok {
+			n++
+		}
+	}
+	return n
+}

@@ -24,7 +24,7 @@ func ManifestText(clients, decline, events []string) []byte {
 	fmt.Fprintf(&b, "decline: %s\n\n", flow(decline))
 	b.WriteString("hooks:\n")
 	b.WriteString("  # Neutral events registered in each client's settings file:\n")
-	b.WriteString("  # pre-tool, pre-edit, post-tool, stop.\n")
+	b.WriteString("  # pre-tool, pre-edit, post-tool, stop, prompt (the clock line).\n")
 	fmt.Fprintf(&b, "  events: %s\n\n", flow(events))
 	b.WriteString("policy:\n")
 	b.WriteString("  # Extra deny patterns (RE2, at most 64, each at most 512 bytes), added to\n")

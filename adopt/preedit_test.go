@@ -18,7 +18,7 @@ import (
 // order and nothing is added without pre-tool.
 func TestRegisteredEvents(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
-		{nil, []string{"pre-tool", "pre-edit", "stop"}},
+		{nil, []string{"pre-tool", "pre-edit", "stop", "prompt"}},
 		{[]string{"pre-tool", "stop"}, []string{"pre-tool", "pre-edit", "stop"}},
 		{[]string{"stop", "pre-tool"}, []string{"stop", "pre-tool", "pre-edit"}},
 		{[]string{"pre-edit", "pre-tool"}, []string{"pre-edit", "pre-tool"}},

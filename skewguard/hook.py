@@ -58,9 +58,36 @@ def _cap(text):
     return b[: TABLE["max_reason_bytes"]].decode("utf-8", "ignore")
 
 
-def answer(client, kind, reason):
-    """(stdout, stderr, exit) of a deny or a stated skip in the client's dialect."""
+def clock_answer(client, event):
+    """The answer holding the clock line for a row that carries it (the
+    prompt rows, and post-tool where the client takes added context after a
+    tool; the form is rendered from hookwarden's engine/dialect into
+    TABLE), else None. The line's fields come from one reading of the
+    clock: UTC and the local zone, ISO 8601 with the offset."""
+    row = TABLE["rows"].get(client + " " + event)
+    if not row or not row.get("clock"):
+        return None
+    now = time.time()
+    utc = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + "+00:00"
+    lt = time.localtime(now)
+    off = lt.tm_gmtoff or 0
+    sign = "-" if off < 0 else "+"
+    off = abs(off) // 60
+    offset = "%s%02d%02d" % (sign, off // 60, off % 60)
+    local = time.strftime("%Y-%m-%dT%H:%M:%S", lt) + offset[:3] + ":" + offset[3:]
+    zone = "".join(c for c in (lt.tm_zone or "") if c.isascii() and (c.isalnum() or c in "+-")) or offset
+    out = row["clock"].replace("@UTC@", utc, 1).replace("@LOCAL@", local, 1).replace("@ZONE@", zone, 1)
+    return out + "\n"
+
+
+def answer(client, kind, reason, event=None):
+    """(stdout, stderr, exit) of a deny or a stated skip in the client's
+    dialect; a skip of a row that carries the clock line carries it."""
     reason = _cap(reason)
+    if kind == "skip" and event:
+        out = clock_answer(client, event)
+        if out is not None:
+            return out, TABLE["skip_prefix"] + reason + "\n", 0
     if client == "agy":
         if kind == "deny":
             return _go_json({"decision": "deny", "reason": reason}), "", 0
@@ -94,7 +121,7 @@ def fail_closed(client, event, why):
     otherwise."""
     if event in ("pre-tool", "pre-edit", "pre-dispatch", "pre-handback"):
         return answer(client, "deny", "[BLOCKED BY hookwarden:launcher] %s; the call is refused because it was not judged" % why)
-    return answer(client, "skip", "launcher: %s; the %s call was not judged" % (why, event))
+    return answer(client, "skip", "launcher: %s; the %s call was not judged" % (why, event), event)
 
 
 def read_stdin(deadline):
@@ -370,7 +397,7 @@ def main(argv):
         if isinstance(err, str):
             err = err.encode("utf-8", "surrogatepass")
         return emit(out, err + note.encode("utf-8"), code)
-    return emit(*answer(client, "skip", "launcher: %s; install or upgrade hookwarden" % why))
+    return emit(*answer(client, "skip", "launcher: %s; install or upgrade hookwarden" % why, event))
 
 
 def run(argv):

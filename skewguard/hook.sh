@@ -31,7 +31,9 @@
 # No candidate serves the pair: pre-tool runs the standalone interceptor
 # (.hookwarden/interceptor.py, python3) under the watchdog and says so on
 # stderr; without python3 it denies and says what to install. Other events
-# are a stated skip in the client's dialect. An engine or interceptor that
+# are a stated skip in the client's dialect; the prompt rows (and post-tool
+# where the client takes added context) carry the clock line with it, from
+# date(1), so the model gets the time with or without an engine. An engine or interceptor that
 # does not answer by the deadline, or dies of a signal (except an exec'd
 # engine), gets a fail-closed answer: deny for pre-tool, pre-edit, pre-dispatch
 # and pre-handback (they guard an action), a stated
@@ -60,8 +62,42 @@ hw_exit() {
 	exit "$1"
 }
 
-# hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then exit.
+# hw_clock: for a row that carries the clock line (the prompt rows, and the
+# post-tool rows of clients that take added context after a tool; the list
+# and each answer's form are rendered from hookwarden's engine/dialect and
+# engine/clock), print the answer holding the line on stdout; false for any
+# other row or when date fails. The times come from date(1): UTC, then the
+# local zone (two calls; a second may pass between them). It runs only when
+# no engine answers the row.
+hw_clock() {
+	case $hw_client/$hw_event in
+__HOOKWARDEN_CLOCK_ROWS__
+	*) return 1 ;;
+	esac
+	hw_utc=$(TZ=UTC0 date '+%Y-%m-%dT%H:%M:%S' 2>/dev/null) || return 1
+	hw_loc=$(date '+%Y-%m-%dT%H:%M:%S%z %Z' 2>/dev/null) || return 1
+	hw_zone=${hw_loc#* }
+	hw_loc=${hw_loc%% *}
+	hw_off=${hw_loc#"${hw_loc%?????}"}
+	case $hw_utc/$hw_off in
+	[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]/[+-][0-9][0-9][0-9][0-9]) ;;
+	*) return 1 ;;
+	esac
+	hw_loc=${hw_loc%?????}${hw_off%??}:${hw_off#???}
+	case $hw_zone in '' | *[!A-Za-z0-9+-]*) hw_zone=$hw_off ;; esac
+	hw_tpl=${hw_tpl%%@UTC@*}$hw_utc+00:00${hw_tpl#*@UTC@}
+	hw_tpl=${hw_tpl%%@LOCAL@*}$hw_loc${hw_tpl#*@LOCAL@}
+	hw_tpl=${hw_tpl%%@ZONE@*}$hw_zone${hw_tpl#*@ZONE@}
+	printf '%s\n' "$hw_tpl"
+}
+
+# hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then
+# exit. A skip of a row that carries the clock line carries it (hw_clock).
 hw_answer() {
+	if [ "$1" = skip ] && hw_clock; then
+		printf '%s%s\n' "$hw_skip" "$2" >&2
+		hw_exit 0
+	fi
 	if [ "$hw_client" = agy ]; then
 		if [ "$1" = deny ]; then
 			printf '{"decision":"deny","reason":"%s"}\n' "$2"

@@ -59,7 +59,8 @@ func realEngine(t testing.TB) string {
 
 // world is one governed repository rendered by templates.Render, plus an
 // environment in which no hookwarden engine is installed: PATH holds a
-// directory with python3 (the real interpreter), git and sh only.
+// directory with python3 (the real interpreter), git, the shells and the few
+// tools the launcher and the tests call (date: the clock line).
 type world struct {
 	repo  string
 	tools string // PATH directory with python3, git, sh, bash
@@ -100,7 +101,7 @@ func newWorld(t testing.TB) *world {
 		}
 	}
 	link("python3", strings.TrimSpace(string(py)))
-	for _, tool := range []string{"git", "sh", "bash", "dash", "busybox", "cat", "sleep", "printf", "dirname", "env", "id", "mkdir", "rm"} {
+	for _, tool := range []string{"git", "sh", "bash", "dash", "busybox", "cat", "sleep", "printf", "dirname", "env", "id", "mkdir", "rm", "date"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
 			t.Fatalf("%s is required: %v", tool, err)

@@ -31,7 +31,8 @@ func GovernableClients() []string {
 // DefaultEvents returns, as a new slice, the neutral events registered when
 // the manifest sets no hooks.events: the pre-tool gate, its file-edit half
 // (pre-edit: the guard's own files and the git hooks directory, issue 14
-// item 3) and the stop gate.
+// item 3), the stop gate and the prompt rows (the clock line on every
+// prompt, engine/clock; issue 19 item 1).
 func DefaultEvents() []string {
-	return []string{"pre-tool", "pre-edit", "stop"}
+	return []string{"pre-tool", "pre-edit", "stop", "prompt"}
 }

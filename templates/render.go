@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
@@ -146,9 +148,29 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 }
 
 type launcherRow struct {
-	DeadlineMs int `json:"deadline_ms"`
-	TimeoutMs  int `json:"timeout_ms"`
-	BudgetMs   int `json:"budget_ms"`
+	DeadlineMs int    `json:"deadline_ms"`
+	TimeoutMs  int    `json:"timeout_ms"`
+	BudgetMs   int    `json:"budget_ms"`
+	Clock      string `json:"clock,omitempty"`
+}
+
+// clockAnswer returns the answer (stdout, without its line break) that row
+// gives when it carries the clock line, with clock.Template in place of the
+// line, and whether the row carries it at all: the engine's own encoder
+// (dialect.Encode of an allow with the line added) decides both, so the
+// launchers answer these rows exactly as the engine would, with the time
+// read from date(1) or Python's time module. An answer that a single-quoted
+// sh word cannot hold is an error (a build defect).
+func clockAnswer(row registration.Row) (string, bool, error) {
+	a := dialect.Encode(row, verdict.Verdict{Kind: verdict.Allow, Added: clock.Template})
+	if !bytes.Contains(a.Stdout, []byte(clock.FieldUTC)) {
+		return "", false, nil
+	}
+	out := strings.TrimSuffix(string(a.Stdout), "\n")
+	if strings.ContainsAny(out, "'\n") || strings.Count(out, clock.FieldUTC) != 1 || strings.Count(out, clock.FieldLocal) != 1 || strings.Count(out, clock.FieldZone) != 1 {
+		return "", false, fmt.Errorf("hookwarden: render: the clock answer of %s %s cannot be rendered into the launchers", row.Client, row.Event)
+	}
+	return out, true, nil
 }
 
 type launcherData struct {
@@ -228,7 +250,9 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 
 // renderShLauncher returns the body (no header) of hook.sh: the template
 // with the rows (";client/event=deadline_ms;" for every row, skewguard.DeadlineMillis),
-// the stated-skip prefix and the probe cap substituted.
+// the clock rows (one `client/event) hw_tpl='ANSWER' ;;` case arm per row
+// that carries the clock line, clockAnswer), the stated-skip prefix and the
+// probe cap substituted.
 func renderShLauncher(t *registration.Table) ([]byte, error) {
 	var rows bytes.Buffer
 	rows.WriteByte(';')
@@ -238,11 +262,24 @@ func renderShLauncher(t *registration.Table) ([]byte, error) {
 		}
 		fmt.Fprintf(&rows, "%s/%s=%d;", r.Client, r.Event, skewguard.DeadlineMillis(r))
 	}
+	var clocks bytes.Buffer
+	for _, r := range t.Rows {
+		tpl, ok, err := clockAnswer(r)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			fmt.Fprintf(&clocks, "\t%s/%s) hw_tpl='%s' ;;\n", r.Client, r.Event, tpl)
+		}
+	}
 	if bytes.ContainsAny([]byte(dialect.SkipPrefix), "'\\\n") {
 		return nil, fmt.Errorf("hookwarden: render: the stated-skip prefix %q cannot be a single-quoted sh word", dialect.SkipPrefix)
 	}
 	out, err := substitute([]byte(skewguard.ShSource()), "__HOOKWARDEN_ROWS__", rows.Bytes())
 	if err != nil {
+		return nil, err
+	}
+	if out, err = substitute(out, "__HOOKWARDEN_CLOCK_ROWS__\n", clocks.Bytes()); err != nil {
 		return nil, err
 	}
 	if out, err = substitute(out, "__HOOKWARDEN_SKIP_PREFIX__", []byte(dialect.SkipPrefix)); err != nil {
@@ -262,10 +299,15 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 		SkipPrefix:     dialect.SkipPrefix,
 	}
 	for _, r := range t.Rows {
+		tpl, _, err := clockAnswer(r)
+		if err != nil {
+			return nil, err
+		}
 		d.Rows[r.Client+" "+r.Event] = launcherRow{
 			DeadlineMs: skewguard.DeadlineMillis(r),
 			TimeoutMs:  int(r.ClientTimeout().Milliseconds()),
 			BudgetMs:   r.BudgetMillis,
+			Clock:      tpl,
 		}
 	}
 	return substitutePython([]byte(skewguard.PySource()), "__HOOKWARDEN_TABLE__", d)
@@ -290,9 +332,18 @@ func agyHooks(t *registration.Table) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		group := map[string]any{
-			"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": r.Timeout}},
+		handler := map[string]any{"type": "command", "command": cmd, "timeout": r.Timeout}
+		if r.NativeEvent == "PreInvocation" {
+			// PreInvocation takes a flat list of handlers, no matcher
+			// groups (design record 003, "The agy (Antigravity) dialect":
+			// PreInvocation, PostInvocation and Stop "are a flat handler
+			// list with no matcher"; HoangP8/tokless issue 40: a grouped
+			// PreInvocation entry does not run). Stop keeps the group form
+			// until an agy is run here (README, "agy: what the sources say").
+			hooks[r.NativeEvent] = append(hooks[r.NativeEvent], handler)
+			continue
 		}
+		group := map[string]any{"hooks": []any{handler}}
 		if r.Matcher != "" {
 			group["matcher"] = r.Matcher
 		}

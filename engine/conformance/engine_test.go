@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"github.com/hookwarden/hookwarden/internal/codexhash"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
 
@@ -180,7 +182,30 @@ func engineCases() []engineCase {
 					r.wantExit(t, 0)
 					r.wantFile(t, allowedMarker, true)
 					r.wantCarried(t, "checkpoint is due")
+					// The clock line rides on the post-tool context, after
+					// the checkpoint note (issue 19 item 1).
+					if turns := r.srv.MainTurns(); len(turns) > 1 {
+						r.wantClock(t, turns[1])
+					}
 					r.wantForeignEvent(t, "post-tool")
+				}})
+	}
+	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
+		cases = append(cases,
+			engineCase{name: "prompt-clock", client: client, rows: []string{"prompt"}, needs: "prompt",
+				check:    "clock line delivered: the model's first request after the prompt carries the hookwarden clock line with the current UTC time",
+				manifest: manifestWith(""),
+				script:   func(*Sandbox) Script { return Script{FinalText: "It is late."} },
+				verify: func(t *testing.T, r *caseRun) {
+					r.wantExit(t, 0)
+					turns := r.srv.MainTurns()
+					if len(turns) == 0 {
+						t.Fatal("the client sent no request to the model")
+					}
+					r.wantClock(t, turns[0])
+					if r.c.Name != "opencode" {
+						r.wantForeignEvent(t, "prompt")
+					}
 				}})
 	}
 	for _, client := range []string{"claude", "gemini"} {
@@ -290,6 +315,9 @@ func probePayload(event string) map[string]any {
 		p["tool_input"] = map[string]any{"command": "true"}
 		p["tool_response"] = map[string]any{"stdout": ""}
 		p["tool_use_id"] = "toolu_probe"
+	case "prompt":
+		p["hook_event_name"] = "UserPromptSubmit"
+		p["prompt"] = "what time is it?"
 	case "pre-edit":
 		p["hook_event_name"] = "PreToolUse"
 		p["tool_name"] = "Write"
@@ -581,14 +609,14 @@ func foreignRows(client string) []hookRow {
 	switch client {
 	case "claude":
 		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "PreToolUse", Matcher: "Write", Timeout: 15},
-			{Native: "PostToolUse", Matcher: "Bash", Timeout: 15}, {Native: "Stop", Timeout: 15}}
+			{Native: "PostToolUse", Matcher: "Bash", Timeout: 15}, {Native: "Stop", Timeout: 15}, {Native: "UserPromptSubmit", Timeout: 15}}
 	case "codex":
 		return []hookRow{{Native: "PreToolUse", Matcher: "Bash", Timeout: 15}, {Native: "PostToolUse", Matcher: "Bash", Timeout: 15},
-			{Native: "Stop", Timeout: 15}}
+			{Native: "Stop", Timeout: 15}, {Native: "UserPromptSubmit", Timeout: 15}}
 	case "gemini":
 		return []hookRow{{Native: "BeforeTool", Matcher: "run_shell_command", Timeout: 15000},
 			{Native: "BeforeTool", Matcher: "write_file", Timeout: 15000}, {Native: "AfterTool", Matcher: "run_shell_command", Timeout: 15000},
-			{Native: "AfterAgent", Timeout: 15000}}
+			{Native: "AfterAgent", Timeout: 15000}, {Native: "BeforeAgent", Timeout: 15000}}
 	}
 	return nil
 }
@@ -733,7 +761,7 @@ func (r *caseRun) wantNotCarried(t *testing.T, text string) {
 func (r *caseRun) payloads(t *testing.T, dir, event string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	for _, native := range []string{"PreToolUse", "BeforeTool", "Stop", "AfterAgent", "PostToolUse", "AfterTool"} {
+	for _, native := range []string{"PreToolUse", "BeforeTool", "Stop", "AfterAgent", "PostToolUse", "AfterTool", "UserPromptSubmit", "BeforeAgent"} {
 		for _, p := range calls(t, dir, native) {
 			if neutralEvent(r.c.Name, p) == event {
 				out = append(out, p)
@@ -807,4 +835,29 @@ func (r *caseRun) wantStopCalls(t *testing.T, want []bool) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("stop calls with stop_hook_active %v, want %v", got, want)
 	}
+}
+
+// wantClock asserts the model request req carries the hookwarden clock line
+// (engine/clock) and that its UTC time is the time of the run: not after
+// the request reached the model server, and at most five minutes before it
+// (the hook ran between the prompt and the request).
+func (r *caseRun) wantClock(t *testing.T, req Request) {
+	t.Helper()
+	for _, s := range req.Strings() {
+		i := strings.Index(s, clock.Marker)
+		if i < 0 {
+			continue
+		}
+		m := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00`).FindString(s[i:])
+		at, err := time.Parse("2006-01-02T15:04:05-07:00", m)
+		if err != nil {
+			t.Errorf("the clock line in the model request holds no UTC time: %q", s[i:])
+			return
+		}
+		if at.After(req.Time.Add(time.Second)) || at.Before(req.Time.Add(-5*time.Minute)) {
+			t.Errorf("the clock line says %s, the request reached the model server at %s", at, req.Time.UTC())
+		}
+		return
+	}
+	t.Errorf("the model request does not carry the clock line (%q)", clock.Marker)
 }

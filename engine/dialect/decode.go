@@ -35,6 +35,11 @@
 //     "output":{"args":{"command":…,"description":…}}}, optionally with a
 //     top-level "cwd" (the plugin context's directory). Recorded in
 //     payloads/opencode/tool.execute.before.json, section 4.
+//   - prompt rows (the clock line): Claude Code and Codex UserPromptSubmit
+//     and Gemini CLI BeforeAgent carry hook_event_name, cwd and prompt (a
+//     string when present); agy PreInvocation the common members and
+//     invocationNum (an integer when present); the opencode plugin's
+//     transform sends {"cwd"}. Sources per row in the registration table.
 //   - lefthook: lefthook runs jobs, not agent tools, so its stdin is the
 //     agent's own hook payload forwarded to a lefthook job (a client hook
 //     calls `lefthook run <hook>` and the job sets `use_stdin: true`;
@@ -302,6 +307,14 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		} else if p.FilePath, _, err = in.str(pathKey, "tool_input."+pathKey); err != nil {
 			return p, err
 		}
+	case "prompt":
+		// Claude Code and Codex send the prompt as prompt (Codex 0.169.0
+		// schema user-prompt-submit.command.input; Claude Code 2.1.328
+		// bundle), Gemini CLI 0.61.0's BeforeAgent too (docs/hooks/reference.md).
+		// Nothing is judged; its type is still checked.
+		if _, _, err = o.str("prompt", "prompt"); err != nil {
+			return p, err
+		}
 	case "stop":
 		if p.StopHookActive, _, err = o.boolean("stop_hook_active", "stop_hook_active"); err != nil {
 			return p, err
@@ -406,6 +419,15 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 	}
 	p.WorkspacePaths = paths
 	switch row.Event {
+	case "prompt":
+		// PreInvocation counts model calls in invocationNum, zero-based
+		// (akitaonrails/ai-memory pull 299); nothing is judged, the type
+		// is checked.
+		if raw, ok := o.get("invocationNum"); ok {
+			if _, err := strconv.ParseInt(string(raw), 10, 64); jsonType(raw) != "a number" || err != nil {
+				return p, fmt.Errorf("member invocationNum: want an integer, got %s", jsonType(raw))
+			}
+		}
 	case "pre-tool":
 		tc, err := o.reqObj("toolCall", "toolCall")
 		if err != nil {
@@ -472,6 +494,11 @@ func decodeOpencode(row registration.Row, o object) (Payload, error) {
 	var err error
 	if p.Cwd, _, err = o.str("cwd", "cwd"); err != nil {
 		return p, err
+	}
+	if row.Event == "prompt" {
+		// The rendered plugin's messages transform sends {"cwd": …} only
+		// (templates/files/hookwarden.js).
+		return p, nil
 	}
 	in, err := o.reqObj("input", "input")
 	if err != nil {

@@ -149,6 +149,12 @@ func agyOverwriteJSON(reason string, overwrite []byte) []byte {
 //	context  post-tool: hookSpecificOutput.additionalContext JSON, exit 0 (claude/codex/gemini);
 //	         otherwise an allow with the text on stderr as "hookwarden: note: …"
 //
+// The rows that add context (the clock line, v.Added; see carried): an
+// allow, skip or context verdict of a prompt row (claude, codex, gemini,
+// agy, opencode) or of a claude, codex or gemini post-tool row is encoded
+// by encodeAdded, with v.Added (and a context verdict's reason) as the added
+// context; a deny or halt there is encoded as above, without v.Added.
+//
 // A deny reason is never empty (Codex treats exit 2 without stderr as a hook
 // failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
 // agy halts (its stop is let through with the reason on stderr). Copilot
@@ -191,6 +197,9 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	}
 	if row.Client == "cursor" {
 		return encodeCursor(row, kind, reason)
+	}
+	if added, ok := carried(row, kind, reason, v.Added); ok {
+		return encodeAdded(row, kind, reason, added)
 	}
 	if row.Client == "agy" {
 		switch kind {
@@ -235,4 +244,80 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	}
 	// An unknown kind is never an allow.
 	return Answer{Stderr: line("[BLOCKED BY hookwarden:internal] unknown verdict"), Exit: DenyExit(row.Client)}
+}
+
+// carried reports whether row's answer carries added context for a verdict
+// of kind, and returns that context: the context verdict's reason followed
+// by added (the clock line), or added alone. Only the rows whose client
+// event accepts added context carry it (prompt rows of every client that has
+// one; post-tool of claude, codex and gemini), and never a deny or halt.
+func carried(row registration.Row, kind verdict.Kind, reason, added string) (string, bool) {
+	if kind != verdict.Allow && kind != verdict.Skip && kind != verdict.Context {
+		return "", false
+	}
+	switch {
+	case row.Event == "prompt":
+	case row.Event == "post-tool" && (row.Client == "claude" || row.Client == "codex" || row.Client == "gemini"):
+	default:
+		return "", false
+	}
+	text := added
+	if kind == verdict.Context && reason != "" {
+		text = reason
+		if added != "" {
+			text += "\n\n" + added
+		}
+	}
+	return text, true
+}
+
+// encodeAdded is Encode for a row that carries added context (carried):
+// stdout holds the context in the client's form, and a skip adds its stated
+// line on stderr; exit 0. The forms, each from the client's own source:
+//
+//   - claude, codex, gemini: {"hookSpecificOutput":{"hookEventName":E,
+//     "additionalContext":T}} with E the row's native event
+//     (UserPromptSubmit, PostToolUse, BeforeAgent, AfterTool; the sources
+//     are in engine/registration/table.json and contextJSON).
+//   - agy (PreInvocation): {"injectSteps":[{"ephemeralMessage":T}]}, the
+//     step type that reached the model on agy 1.1.21 (plur-ai/plur issue
+//     1033; akitaonrails/ai-memory pull 299 names injectSteps the official
+//     PreInvocation output); "{}" when there is no text. Not run here.
+//   - opencode (our rendered plugin's transform reads it):
+//     {"additionalContext":T}; nothing when there is no text.
+//
+// With no text, claude, codex and gemini get empty stdout (the plain allow).
+func encodeAdded(row registration.Row, kind verdict.Kind, reason, text string) Answer {
+	var a Answer
+	if kind == verdict.Skip {
+		a.Stderr = line(SkipPrefix + reason)
+	}
+	switch row.Client {
+	case "agy":
+		if text == "" {
+			a.Stdout = []byte("{}\n")
+			break
+		}
+		type step struct {
+			EphemeralMessage string `json:"ephemeralMessage"`
+		}
+		v := struct {
+			InjectSteps []step `json:"injectSteps"`
+		}{[]step{{text}}}
+		b, _ := json.Marshal(v)
+		a.Stdout = append(b, '\n')
+	case "opencode":
+		if text != "" {
+			v := struct {
+				AdditionalContext string `json:"additionalContext"`
+			}{text}
+			b, _ := json.Marshal(v)
+			a.Stdout = append(b, '\n')
+		}
+	default:
+		if text != "" {
+			a.Stdout = contextJSON(row.NativeEvent, text)
+		}
+	}
+	return a
 }

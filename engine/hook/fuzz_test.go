@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"os"
 	"strings"
@@ -11,7 +12,9 @@ import (
 
 // FuzzRun feeds arbitrary stdin to every served pair in a governed
 // repository and checks the answer's form: exit code 0, 1 or 2 (1 only for
-// lefthook); agy always gets exactly one JSON object with a decision; a
+// lefthook); agy always gets exactly one JSON object with a decision (its
+// prompt row: one object injecting the clock line); every prompt row
+// answers exit 0 with the clock line; a
 // non-zero exit always carries a reason on stderr; nothing panics.
 func FuzzRun(f *testing.F) {
 	data, err := os.ReadFile("testdata/dispatch.json")
@@ -43,6 +46,21 @@ func FuzzRun(f *testing.F) {
 				t.Fatalf("%s %s: exit %d", row.Client, row.Event, resp.Exit)
 			case resp.Exit != 0 && len(resp.Stderr) == 0:
 				t.Fatalf("%s %s: exit %d without a reason", row.Client, row.Event, resp.Exit)
+			}
+			if row.Client == "agy" && row.Event == "prompt" {
+				// PreInvocation takes injected steps, no decision (dialect
+				// encodeAdded): one object, never a block.
+				var v struct {
+					InjectSteps []struct{ EphemeralMessage string } `json:"injectSteps"`
+				}
+				dec := json.NewDecoder(strings.NewReader(string(resp.Stdout)))
+				if err := dec.Decode(&v); err != nil || dec.More() || len(v.InjectSteps) != 1 || !strings.HasPrefix(v.InjectSteps[0].EphemeralMessage, clock.Marker) {
+					t.Fatalf("agy prompt: stdout %q is not one object with the clock line", resp.Stdout)
+				}
+				continue
+			}
+			if row.Event == "prompt" && (resp.Exit != 0 || !strings.Contains(string(resp.Stdout), clock.Marker)) {
+				t.Fatalf("%s prompt: exit %d, stdout %q: a prompt row always answers with the clock line", row.Client, resp.Exit, resp.Stdout)
 			}
 			if row.Client == "agy" {
 				var v struct{ Decision string }

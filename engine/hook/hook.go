@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/record"
 	"github.com/hookwarden/hookwarden/engine/registration"
@@ -221,7 +222,38 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 			v = overBudget(row)
 		}
 	}
-	return answerFor(row, cs.callerName(), bounded(row, cs, v))
+	return answerFor(row, cs.callerName(), clocked(row, bounded(row, cs, v), req.Now))
+}
+
+// clocked adds the clock line (engine/clock) to v for the rows that carry
+// it: every answer of a prompt row and the allow, skip and context answers
+// of a post-tool row (the dialect puts it where the client accepts added
+// context and drops it elsewhere: dialect.Encode). A prompt row judges
+// nothing, so a deny or halt there (an undecodable payload, the budget) is
+// a stated skip with the deny's reason: a block would discard the user's
+// prompt (Claude Code, Codex and Gemini CLI erase a prompt their
+// UserPromptSubmit/BeforeAgent hook blocks). A post-tool deny keeps its
+// reason and exit code and carries no line (the seed: the line rides on an
+// allow or a skip, never on a block). now is Request.Now (nil: time.Now);
+// the local zone is time.Local.
+func clocked(row registration.Row, v verdict.Verdict, now func() time.Time) verdict.Verdict {
+	switch row.Event {
+	case "prompt":
+		if v.Kind == verdict.Deny || v.Kind == verdict.Halt {
+			v = skip("%s %s: not answered (%s); the prompt goes on with the clock line only", row.Client, row.Event, v.Reason)
+		}
+	case "post-tool":
+	default:
+		return v
+	}
+	if v.Kind != verdict.Allow && v.Kind != verdict.Skip && v.Kind != verdict.Context {
+		return v
+	}
+	if now == nil {
+		now = time.Now
+	}
+	v.Added = clock.Line(now(), time.Local)
+	return v
 }
 
 // BackstopGrace is how long past the budget's deadline Run waits for a
@@ -363,12 +395,21 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 			repeated, _ := dialect.StopFlag(row, data)
 			cs.repeated.Store(repeated)
 		}
+		if row.Event == "prompt" {
+			return skip("hookwarden could not decode the %s %s payload: %v; the prompt goes on with the clock line only", row.Client, row.Event, err)
+		}
 		return invalidInput("decode", row, err)
 	}
 	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
 	cs.caller.Store(&p.Caller)
 	if p.Unjudged != "" {
 		return skip("%s", p.Unjudged)
+	}
+	if row.Event == "prompt" {
+		// A prompt row judges nothing: it answers the clock line (clocked)
+		// inside and outside governed repositories alike, so it needs no
+		// workspace, no settings and no child process.
+		return verdict.Verdict{Kind: verdict.Allow}
 	}
 
 	candidates, err := baseDirs(row, p, func() (string, error) {

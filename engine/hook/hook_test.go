@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy/settings"
@@ -147,6 +148,9 @@ type dispatchCase struct {
 	} `json:"want"`
 }
 
+// corpusNow is the time the dispatch corpus runs at (Request.Now).
+var corpusNow = time.Date(2026, 12, 1, 21, 30, 5, 0, time.UTC)
+
 func TestDispatchCorpus(t *testing.T) {
 	data, err := os.ReadFile("testdata/dispatch.json")
 	must(t, err)
@@ -178,14 +182,18 @@ func TestDispatchCorpus(t *testing.T) {
 				Stdin:     strings.NewReader(f.subst(stdin)),
 				LookupEnv: f.env(env),
 				Cwd:       f.subst(tc.Cwd),
+				Now:       func() time.Time { return corpusNow },
 			})
 			w := tc.Want
 			out, errs := string(resp.Stdout), string(resp.Stderr)
 			if resp.Exit != w.Exit {
 				t.Errorf("exit %d, want %d (stderr %q)", resp.Exit, w.Exit, errs)
 			}
-			if w.Stdout != nil && out != f.subst(*w.Stdout) {
-				t.Errorf("stdout %q, want %q", out, f.subst(*w.Stdout))
+			// $CLOCK in a wanted stdout is the clock line of corpusNow in
+			// this process's zone (engine/clock; it holds no character JSON
+			// escapes).
+			if w.Stdout != nil && out != strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local)) {
+				t.Errorf("stdout %q, want %q", out, strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local)))
 			}
 			if w.StdoutContains != "" && !strings.Contains(out, f.subst(w.StdoutContains)) {
 				t.Errorf("stdout %q lacks %q", out, f.subst(w.StdoutContains))

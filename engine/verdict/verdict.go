@@ -92,11 +92,17 @@ const MaxReasonBytes = policy.MaxReasonBytes
 // Context at subagent-start it is the added context itself (UTF-8 text, not
 // held to MaxReasonBytes: the projection is longer; Reason then says what
 // was added); nil otherwise.
+//
+// Added is text added to the model's context beside an Allow, Skip or
+// Context verdict (the clock line, engine/clock): the dialects put it where
+// the client's event accepts added context (engine/dialect Encode) and drop
+// it from a Deny or Halt, so it never rides on a block.
 type Verdict struct {
 	Kind   Kind
 	RuleID string
 	Reason string
 	Input  []byte
+	Added  string
 }
 
 // Cap returns s cut to at most MaxReasonBytes bytes on a UTF-8 boundary.

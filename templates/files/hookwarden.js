@@ -17,6 +17,10 @@
 // (Windows), it applies
 // hookwarden's built-in text rules, rendered below from the policy
 // package, and blocks by throwing the engine's refusal text.
+//
+// Before every model call ("experimental.chat.messages.transform", opencode
+// 1.18.33) it asks the launcher for the clock line (`opencode prompt`, with
+// or without an engine) and adds it to the newest user message.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -105,21 +109,23 @@ function engineInstalled(root) {
   return false;
 }
 
-// runLauncher resolves {code, stderr} of the launcher, or {spawnError} when
-// /bin/sh could not be started. It ends the launcher at the row's deadline.
-function runLauncher(root, stdin) {
+// runLauncher resolves {code, stdout, stderr} of the launcher run for the
+// opencode row event, or {spawnError} when /bin/sh could not be started. It
+// ends the launcher at the row's deadline.
+function runLauncher(root, event, stdin) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(DATA.shell, [path.join(root, ".hookwarden", "hook.sh"), "opencode", "pre-tool"], {
+      child = spawn(DATA.shell, [path.join(root, ".hookwarden", "hook.sh"), "opencode", event], {
         cwd: root,
-        stdio: ["pipe", "ignore", "pipe"],
+        stdio: ["pipe", "pipe", "pipe"],
         windowsHide: true,
       });
     } catch (e) {
       resolve({ spawnError: e });
       return;
     }
+    let stdout = "";
     let stderr = "";
     let done = false;
     const finish = (r) => {
@@ -133,14 +139,55 @@ function runLauncher(root, stdin) {
       child.kill("SIGKILL");
       finish({ timedOut: true });
     }, DATA.opencode_deadline_ms);
+    child.stdout.on("data", (d) => {
+      if (stdout.length < 65536) stdout += d.toString("utf8");
+    });
     child.stderr.on("data", (d) => {
       if (stderr.length < 65536) stderr += d.toString("utf8");
     });
     child.on("error", (e) => finish({ spawnError: e }));
-    child.on("close", (code) => finish({ code, stderr }));
+    child.on("close", (code) => finish({ code, stdout, stderr }));
     child.stdin.on("error", () => {});
     child.stdin.end(stdin);
   });
+}
+
+// clockText resolves the clock line the launcher answers for the opencode
+// prompt row (the engine's, or the launcher's own from date(1) when no
+// engine is installed: {"additionalContext": line} on stdout), or "" when
+// there is none (the launcher failed, /bin/sh is missing): the line only
+// informs the model, so nothing is refused without it.
+async function clockText(root, cwd) {
+  const r = await runLauncher(root, "prompt", JSON.stringify({ cwd }));
+  if (r.code !== 0 || !r.stdout) return "";
+  try {
+    const v = JSON.parse(r.stdout);
+    return v && typeof v.additionalContext === "string" ? v.additionalContext : "";
+  } catch (e) {
+    return "";
+  }
+}
+
+// addClock appends the clock line as a text part of the newest user message
+// of messages (opencode 1.18.33 hands "experimental.chat.messages.transform"
+// the session's messages, {info, parts}, before every model call and sends
+// a user message's text parts that are neither ignored nor empty). The
+// messages are opencode's copy for this one request: nothing is stored.
+function addClock(messages, text) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (!m || !m.info || m.info.role !== "user" || !Array.isArray(m.parts)) continue;
+    const first = m.parts.find((p) => p && typeof p.id === "string") || {};
+    m.parts.push({
+      id: (first.id || "prt") + "_hookwarden_clock",
+      sessionID: m.info.sessionID,
+      messageID: m.info.id,
+      type: "text",
+      text,
+      synthetic: true,
+    });
+    return;
+  }
 }
 
 function reasonFrom(stderr) {
@@ -162,7 +209,7 @@ export const HookwardenPlugin = async (ctx) => {
         throw new Error(DATA.invalid_input_js);
       }
       if (engineInstalled(root)) {
-        const r = await runLauncher(root, JSON.stringify({ input, output, cwd }));
+        const r = await runLauncher(root, "pre-tool", JSON.stringify({ input, output, cwd }));
         if (r.code === 0) return;
         if (r.code === 2) throw new Error(reasonFrom(r.stderr) || DATA.denied_no_reason);
         if (r.timedOut) throw new Error(DATA.launcher_timeout);
@@ -171,6 +218,12 @@ export const HookwardenPlugin = async (ctx) => {
       }
       const v = await judgeBounded(command);
       if (!v.allowed) throw new Error(v.rule ? refusal(v.rule) : v.why);
+    },
+    // The prompt row (issue 19 item 1): the clock line on every model call.
+    "experimental.chat.messages.transform": async (_input, output) => {
+      if (!output || !Array.isArray(output.messages)) return;
+      const text = await clockText(root, cwd);
+      if (text) addClock(output.messages, text);
     },
   };
 };

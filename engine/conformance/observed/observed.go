@@ -171,7 +171,7 @@ type Capability struct {
 // RenderedByDefault reports whether `hookwarden adopt` writes the row
 // (client, event) into a repository without the operator asking for more:
 // the client is one of templates.DefaultClients() and the event one of
-// templates.DefaultEvents() (pre-tool, pre-edit and stop). Other rows (post-tool,
+// templates.DefaultEvents() (pre-tool, pre-edit, stop and prompt). Other rows (post-tool,
 // lefthook) are written only when the manifest's hooks.events or --clients
 // name them.
 func RenderedByDefault(client, event string) bool {

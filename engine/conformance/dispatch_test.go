@@ -426,3 +426,115 @@ func TestRealCodexDispatch(t *testing.T) {
 		s.recordPayloads(t, sb, user, "codex", version, "task-undeclared-refused")
 	}
 }
+
+// TestRealCodexSubagentStart: Codex 0.169.0 (multi_agent on) with the rows
+// adopt registers, an agent type the operator lists in
+// dispatch.readonly_agents, and a compiled projection: the scripted model
+// spawns an agent, and the projection subagent-start returns as
+// additionalContext must reach the subagent's model request (no request of
+// the parent carries it).
+func TestRealCodexSubagentStart(t *testing.T) {
+	s := theSuite
+	c, version := s.client(t, "codex")
+	bin := s.hookwarden(t)
+	if ok, why := s.adoptWorks(t, bin); !ok {
+		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
+	}
+	sb := s.sandbox(t)
+	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": briefMarker}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "-c", "features.multi_agent=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  readonly_agents: [default]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.WriteFile("repo/AGENTS.md", []byte(agentsMD)); err != nil {
+		t.Fatal(err)
+	}
+	user := filepath.Join(sb.Out, "user")
+	if err := sb.WriteFile("home/hooks.json", hooksDoc(nil, []hookRow{
+		{Native: "SubagentStart", Command: s.testHookCommand(user, "record"), Timeout: 15},
+		{Native: "SubagentStop", Command: s.testHookCommand(user, "record"), Timeout: 15}})); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
+	inv.Env = append(inv.Env, "PATH="+path)
+	for _, args := range [][]string{{"adopt", sb.Repo}, {"compile-context"}, {"codex-trust", "--trust-project", sb.Repo}} {
+		if out, err := s.hookwardenCmd(t, bin, sb, path, args...); err != nil {
+			t.Fatalf("hookwarden %v: %v\n%s", args, err, out)
+		}
+	}
+	recs, err := ComputeCodexTrust(filepath.Join(sb.Home, "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(sb.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(CodexTrustTOML(recs))
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.Commit(t.Context(), "governed"); err != nil {
+		t.Fatal(err)
+	}
+	res := s.run(t, inv)
+	starts := calls(t, user, "SubagentStart")
+	if len(starts) > 0 {
+		s.recordPayloads(t, sb, user, "codex", version, "readonly-agent-type")
+	}
+	if len(starts) == 0 {
+		t.Logf("client output:\n%s", res.Tail(3000))
+		s.unavailable(t, "Codex "+version+" spawned no agent or ran no SubagentStart hook, so the row could not be exercised")
+	}
+	// The subagent's requests hold the brief as a user message; the
+	// parent's hold it only inside its spawn_agent call's arguments.
+	sub := 0
+	for _, q := range srv.Requests() {
+		var doc struct {
+			Input []struct {
+				Type    string          `json:"type"`
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"input"`
+		}
+		_ = json.Unmarshal(q.Body, &doc)
+		for _, it := range doc.Input {
+			if it.Type == "message" && it.Role == "user" && strings.Contains(string(it.Content), briefMarker) {
+				sub++
+				break
+			}
+		}
+	}
+	if sub == 0 {
+		// Observed 2026-12-01 on 0.169.0: codex exec ends its turn with the
+		// spawned agent still pending_init, so the agent never asks the
+		// model. A client behaviour, not a hookwarden failure, so a plain
+		// stated skip (also under HOOKWARDEN_E2E=require); a Codex that
+		// runs the agent makes the case judge the delivery.
+		t.Skipf("stated skip: Codex %s fired SubagentStart (payload recorded) but the spawned agent made no model request before codex exec ended, so the delivery of additionalContext could not be seen", version)
+	}
+	carrying := 0
+	for _, q := range srv.Requests() {
+		if q.Carries("</read-only-context>") {
+			carrying++
+			if !q.Carries(dispatchBanner) || !q.Carries("Run `go test ./...` before you report.") {
+				t.Errorf("a request carries the read-only context without the banner or the projection")
+			}
+		}
+	}
+	if carrying == 0 {
+		t.Errorf("no model request carries the projection SubagentStart returned (%d requests; SubagentStart payload %v)", len(srv.Requests()), starts[0])
+	}
+	s.observe(t, "codex", version, "subagent-start", "readonly-agent-type: an agent of a type listed in dispatch.readonly_agents received the projection through SubagentStart's additionalContext (its model request carries the banner and the projection)")
+	if t.Failed() {
+		t.Logf("client output:\n%s", res.Tail(3000))
+	}
+}

@@ -228,11 +228,12 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		if structured && row.Event == "post-tool" {
 			return Answer{Stdout: contextJSON(row.NativeEvent, reason)}
 		}
-		if row.Client == "claude" && row.Event == "subagent-start" && v.Input != nil {
+		if (row.Client == "claude" || row.Client == "codex") && row.Event == "subagent-start" && v.Input != nil {
 			// SubagentStart's additionalContext reaches the subagent before
 			// its first prompt (Claude Code 2.1.328 bundle: SubagentStart
-			// hookSpecificOutput {hookEventName, additionalContext}); the
-			// reason goes to stderr for the transcript.
+			// hookSpecificOutput {hookEventName, additionalContext}; Codex
+			// 0.169.0's schema subagent-start.command.output has the same
+			// shape); the reason goes to stderr for the transcript.
 			return Answer{Stdout: contextJSON("SubagentStart", string(v.Input)), Stderr: line("hookwarden: note: " + reason)}
 		}
 		return Answer{Stderr: line("hookwarden: note: " + reason)}

@@ -36,6 +36,8 @@ var compiled = []Row{
 		Source: "Codex CLI 0.169.0: Stop payload observed in ../shared/e2e/README.md section 2"},
 	{Client: "codex", Event: "pre-dispatch", NativeEvent: "PreToolUse", Matcher: "^spawn_agent$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 10000,
 		Source: "Codex CLI 0.169.0 binary: tool spawn_agent, SpawnAgentArgs {message, items, agent_type, fork_context, model, reasoning_effort} (descriptions in the binary's tool schema); offered in the multi_agent_v1 namespace with features.multi_agent on; PreToolUse fires on it with tool_name spawn_agent, tool_input {message} (observed, engine/conformance TestRealCodexDispatch)"},
+	{Client: "codex", Event: "subagent-start", NativeEvent: "SubagentStart", Matcher: "", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 10000,
+		Source: "Codex CLI 0.169.0 binary: embedded schemas subagent-start.command.input {agent_id, agent_type, cwd, hook_event_name, model, permission_mode, session_id, transcript_path, turn_id} and subagent-start.command.output hookSpecificOutput {hookEventName SubagentStart, additionalContext}"},
 	{Client: "codex", Event: "post-return", NativeEvent: "SubagentStop", Matcher: "", Timeout: 30, TimeoutUnit: "s", BudgetMillis: 20000,
 		Source: "Codex CLI 0.169.0 binary: embedded schema subagent-stop.command.input {agent_id, agent_type, agent_transcript_path, last_assistant_message (nullable), stop_hook_active, …}"},
 	{Client: "gemini", Event: "pre-tool", NativeEvent: "BeforeTool", Matcher: "^run_shell_command$", Timeout: 15000, TimeoutUnit: "ms", BudgetMillis: 5000,

@@ -143,9 +143,16 @@ func Spellings(raw string) []string {
 	return out
 }
 
-// Contains reports whether text holds any table value in any spelling.
+// Contains reports whether text holds any table value in any spelling:
+// one DFA pass that stops at the first occurrence (FindAll with n=1,
+// linear in the text). Not the library's IsMatch: its prefilter looks for
+// every value's first byte from the current position to the end of the
+// text each time the automaton returns to its start, which is quadratic
+// when one first byte is frequent and another rare (64 KiB of prose and a
+// table of 1,001 values: 16 ms, 4 MB/s, against 0.9 ms for a full
+// overlapping scan; measured 2026-12-01 while profiling the MCP proxy).
 func (m *Matcher) Contains(text []byte) bool {
-	return m.ac != nil && m.ac.IsMatch(text)
+	return m.ac != nil && len(m.ac.FindAll(text, 1)) > 0
 }
 
 // regions returns the maximal byte ranges of text covered by value

@@ -238,3 +238,25 @@ func TestWriteRunFile(t *testing.T) {
 		t.Fatal("a group-readable run directory was written")
 	}
 }
+
+// BenchmarkContainsProse: Contains on 64 KiB of prose holding no value,
+// where one value's first byte ('s') is frequent and the others' ('v')
+// absent, with 1,001 values: linear (the library's IsMatch was quadratic
+// here).
+func BenchmarkContainsProse(b *testing.B) {
+	values := map[string]string{"[API_KEY]": "sk-live-7f3a9c21"}
+	for i := 0; i < 1000; i++ {
+		values[fmt.Sprintf("[V%d]", i)] = fmt.Sprintf("value-%06d-xyz", i)
+	}
+	m, err := NewMatcher(values)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := []byte(strings.Repeat("lorem ipsum ", 64<<10/12))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if m.Contains(text) {
+			b.Fatal("found a value in prose")
+		}
+	}
+}

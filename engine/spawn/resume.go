@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/redact"
 	"github.com/hookwarden/hookwarden/internal/fileowner"
+	"github.com/hookwarden/hookwarden/internal/regread"
 )
 
 // RunSessionsDir holds the run records of sessions that passed agent_exit
@@ -185,26 +186,10 @@ func checkResume(home string, r *Render, baseline, id, transcript, cwd string) (
 // resume.
 const maxTranscriptBytes = 256 << 20
 
-// readTranscriptFile reads a transcript: a regular file (a FIFO refused
-// without blocking), at most maxTranscriptBytes.
+// readTranscriptFile reads a transcript with internal/regread: a regular
+// file (a FIFO refused without blocking), at most maxTranscriptBytes.
 func readTranscriptFile(path string) ([]byte, error) {
-	f, err := openNoFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxTranscriptBytes {
-		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxTranscriptBytes)
-	}
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return buf.Bytes(), nil
+	return regread.File(path, maxTranscriptBytes)
 }
 
 // resumedReceipts returns the receipts file's first content for a resumed

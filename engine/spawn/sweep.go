@@ -128,7 +128,8 @@ type SweepLeft struct {
 }
 
 // SweptRun is one dead run the sweep removed: its id, the owner record of
-// its lock (pid 0 when the record was empty) and the files removed.
+// its lock (pid and start time) and the files removed (a file it had to
+// leave is in SweepResult.Left).
 type SweptRun struct {
 	RunID   string   `json:"run_id"`
 	PID     int      `json:"pid"`

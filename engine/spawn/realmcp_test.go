@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -148,8 +147,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	os.WriteFile(cfgPath, cb, 0o600)
 
 	raws := []string{realRaw, "sk-test-dummy"}
-	var mu sync.Mutex
-	var during []string
+	dur := &duringRun{w: w, raws: raws}
 	model := startScriptedModel(t, []scriptedCall{
 		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__lookup", map[string]any{"user": "ada"}},
@@ -157,13 +155,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		{"ReadMcpResourceTool", map[string]any{"server": "web", "uri": "web://config"}},
 		{"mcp__vault__rotate", map[string]any{}},
 		{"mcp__vault__lookup", map[string]any{"user": "bob"}},
-	}, func(body string) {
-		found := rawIn([]byte(body), raws)
-		found = append(found, scanTree(w.clientHome, raws)...)
-		mu.Lock()
-		during = append(during, found...)
-		mu.Unlock()
-	})
+	}, dur.inspect)
 	argv := []string{"claude", "-p", "look up ada's account and rotate its key", "--output-format", "json",
 		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault", "mcp__web"}
 	_, env := w.mockClient("claude", bin, model.port)
@@ -218,7 +210,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		t.Errorf("the mutating call ran %d times upstream; want exactly 1", n)
 	}
 	t.Logf("rotate after the proxy was killed: the model received %q", results["mcp__vault__rotate"])
-	noRawValues(t, w, log, during, out.Bytes(), raws)
+	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
 	if strings.Contains(strings.Join(childArgv, "\x00"), "web-secret-header") || strings.Contains(strings.Join(childArgv, "\x00"), cfgPath) {
 		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)
 	}

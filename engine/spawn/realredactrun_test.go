@@ -123,6 +123,29 @@ func rawIn(s []byte, raws []string) []string {
 	return out
 }
 
+// duringRun collects, at every model request (inspect, the scripted
+// model's hook), the raw values in the request and in the client's files.
+type duringRun struct {
+	w    *redactWorld
+	raws []string
+	mu   sync.Mutex
+	seen []string
+}
+
+func (d *duringRun) inspect(body string) {
+	f := append(rawIn([]byte(body), d.raws), scanTree(d.w.clientHome, d.raws)...)
+	d.mu.Lock()
+	d.seen = append(d.seen, f...)
+	d.mu.Unlock()
+}
+
+// found returns what inspect collected.
+func (d *duringRun) found() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.seen
+}
+
 // noRawValues fails t when a raw value of raws is in the model's request
 // log, was found during the run (during), is in a file under the client's
 // home, or in spawn exec's output.
@@ -181,19 +204,12 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	raws := []string{realRaw, svc, dbURL, "sk-test-dummy"}
 	secret := filepath.Join(w.repo, "secret.txt")
 	os.WriteFile(secret, []byte("token="+realRaw+"\n"), 0o644)
-	var mu sync.Mutex
-	var during []string
+	dur := &duringRun{w: w, raws: raws}
 	model := startScriptedModel(t, []scriptedCall{
 		{"Read", map[string]any{"file_path": secret}},
 		{"Bash", map[string]any{"command": "cat secret.txt; cat secret.txt >&2", "description": "show"}},
 		{"Bash", map[string]any{"command": "printenv SERVICE_TOKEN DB_URL", "description": "env"}},
-	}, func(body string) {
-		found := rawIn([]byte(body), raws)
-		found = append(found, scanTree(w.clientHome, raws)...)
-		mu.Lock()
-		during = append(during, found...)
-		mu.Unlock()
-	})
+	}, dur.inspect)
 	argv := []string{"claude", "-p", "use " + realRaw + " to run it", "--output-format", "json", "--allowedTools", "Bash",
 		"--system-prompt", "system " + realRaw, "--append-system-prompt", "appendix " + realRaw,
 		"--agents", `{"helper":{"description":"desc ` + realRaw + `","prompt":"agent ` + realRaw + `"}}`}
@@ -231,7 +247,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 			t.Errorf("the model never received %q", want)
 		}
 	}
-	noRawValues(t, w, log, during, out.Bytes(), raws)
+	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
 	if es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir)); len(es) != 0 {
 		t.Errorf("run/hooks not empty after the run: %v", es)
 	}

@@ -175,7 +175,7 @@ func engineCases() []engineCase {
 	for _, client := range []string{"claude", "codex", "gemini"} {
 		cases = append(cases,
 			engineCase{name: "post-tool-context", client: client, rows: []string{"post-tool"}, needs: "post-tool",
-				check:    "post-tool context delivered: with a checkpoint due, the command ran and the model's next request carries the checkpoint note",
+				check:    "post-tool context delivered: with a checkpoint due, the command ran and the model's next request carries the checkpoint note and the clock line",
 				manifest: manifestWith("checkpoint:\n  commit_after_files: 1\n"), dirty: true,
 				script: func(*Sandbox) Script { return Script{Command: allowCommand} },
 				verify: func(t *testing.T, r *caseRun) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/verdict"
 )
@@ -73,7 +74,9 @@ func replay(t *testing.T, deps hook.Deps, repo string, lookup func(string) (stri
 // recorded pre-edit writes are allowed for an ordinary file and denied by
 // the edit guard for .hookwarden.yaml ("deny:<rule>"); the recorded Agent
 // dispatches are refused when read-only (the repository has no projection)
-// and allowed otherwise, and SubagentStart adds context for Explore only.
+// and allowed otherwise, and SubagentStart adds context for Explore only;
+// the recorded prompts (UserPromptSubmit, BeforeAgent) are answered with the
+// clock line ("clock").
 func TestRecordedPayloads(t *testing.T) {
 	deps, err := Deps()
 	if err != nil {
@@ -107,6 +110,12 @@ func TestRecordedPayloads(t *testing.T) {
 				// the banner and the reason as added context.
 				if resp.Exit != 0 || !strings.Contains(string(resp.Stdout), `"hookEventName":"SubagentStart"`) || !strings.Contains(string(resp.Stdout), "compile-context") {
 					t.Fatalf("exit %d stdout %q stderr %q, want SubagentStart added context", resp.Exit, resp.Stdout, errs)
+				}
+			case "clock":
+				// a prompt row: an allow that carries the clock line, in
+				// the client's added-context form, nothing on stderr.
+				if resp.Exit != 0 || resp.Verdict.Kind != verdict.Allow || !strings.Contains(string(resp.Stdout), `"additionalContext":"`+clock.Marker) || errs != "" {
+					t.Fatalf("exit %d stdout %q stderr %q (verdict %v), want an allow carrying the clock line", resp.Exit, resp.Stdout, errs, resp.Verdict.Kind)
 				}
 			case "skip":
 				if resp.Exit != 0 || len(resp.Stdout) != 0 || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {
@@ -158,6 +167,11 @@ func TestEveryRecordedPayloadDecodes(t *testing.T) {
 			}
 			if resp.Verdict.Kind == verdict.Deny && resp.Verdict.RuleID == hook.RuleInvalidInput {
 				t.Fatalf("a real payload was refused as invalid input: %s", resp.Stderr)
+			}
+			// A prompt row states a skip for a payload it cannot decode
+			// (it never blocks a prompt): a real one must decode.
+			if event == "prompt" && resp.Verdict.Kind != verdict.Allow {
+				t.Fatalf("a real prompt payload was not read: %s", resp.Stderr)
 			}
 		})
 	}

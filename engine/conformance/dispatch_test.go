@@ -328,15 +328,14 @@ func TestRealGeminiDispatch(t *testing.T) {
 	}
 }
 
-// TestRealCodexDispatch: Codex 0.169.0 with the rows adopt registers for a
-// dispatch: section (trusted with codex-trust); the scripted model calls
-// spawn_agent with a brief that names no declared task label. When Codex
-// offers spawn_agent and runs PreToolUse on it, the dispatch-task refusal
-// must reach the model's next request; when it does not offer the tool, or
-// runs no hook for it, the case says so (a stated skip; a failure under
-// HOOKWARDEN_E2E=require).
-func TestRealCodexDispatch(t *testing.T) {
-	s := theSuite
+// codexSpawnRun runs Codex 0.169.0 (features.multi_agent on: spawn_agent
+// is offered only then) once in a sandbox governed with manifest and
+// AGENTS.md, the rows adopt registers trusted with codex-trust, a
+// user-level recorder (trusted by the harness) on each native event of
+// recorders, and the scripted model calling spawn_agent with the brief
+// marker. With compile, compile-context writes the projection first.
+func (s *suite) codexSpawnRun(t *testing.T, manifest string, compile bool, recorders []hookRow) *caseRun {
+	t.Helper()
 	c, version := s.client(t, "codex")
 	bin := s.hookwarden(t)
 	if ok, why := s.adoptWorks(t, bin); !ok {
@@ -348,156 +347,97 @@ func TestRealCodexDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	// spawn_agent is offered only with the multi-agent feature on
-	// (Codex 0.169.0 binary: features.multi_agent).
 	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "-c", "features.multi_agent=true")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n")); err != nil {
+	for rel, body := range map[string]string{"repo/.hookwarden.yaml": manifest, "repo/AGENTS.md": agentsMD} {
+		if err := sb.WriteFile(rel, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	user := filepath.Join(sb.Out, "user")
+	for i := range recorders {
+		recorders[i].Command, recorders[i].Timeout = s.testHookCommand(user, "record"), 15
+	}
+	if err := sb.WriteFile("home/hooks.json", hooksDoc(nil, recorders)); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
 	inv.Env = append(inv.Env, "PATH="+path)
-	if out, err := s.hookwardenCmd(t, bin, sb, path, "adopt", sb.Repo); err != nil {
-		t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+	steps := [][]string{{"adopt", sb.Repo}, {"codex-trust", "--trust-project", sb.Repo}}
+	if compile {
+		steps = append(steps, []string{"compile-context"})
 	}
-	user := filepath.Join(sb.Out, "user")
-	if err := sb.WriteFile("home/hooks.json", hooksDoc(nil, []hookRow{
-		{Native: "PreToolUse", Matcher: "spawn_agent", Command: s.testHookCommand(user, "record"), Timeout: 15}})); err != nil {
-		t.Fatal(err)
+	for _, args := range steps {
+		if out, err := s.hookwardenCmd(t, bin, sb, path, args...); err != nil {
+			t.Fatalf("hookwarden %v: %v\n%s", args, err, out)
+		}
 	}
-	if out, err := s.hookwardenCmd(t, bin, sb, path, "codex-trust", "--trust-project", sb.Repo); err != nil {
-		t.Fatalf("hookwarden codex-trust: %v\n%s", err, out)
-	}
-	// codex-trust never trusts a row that is not ours: the recorder's
-	// trust record is the harness's own.
-	recs, err := ComputeCodexTrust(filepath.Join(sb.Home, "hooks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(filepath.Join(sb.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = f.WriteString(CodexTrustTOML(recs))
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	// codex-trust never trusts a row that is not ours: the recorders'
+	// trust records are the harness's own.
+	trustCodex(t, sb, "home/hooks.json")
 	if err := sb.Commit(t.Context(), "governed"); err != nil {
 		t.Fatal(err)
 	}
 	r := &caseRun{c: c, version: version, sb: sb, srv: srv, user: user}
 	r.res = s.run(t, inv)
+	return r
+}
+
+// TestRealCodexDispatch: the scripted model calls spawn_agent with a brief
+// that names no declared task label. When Codex offers spawn_agent and runs
+// PreToolUse on it, the dispatch-task refusal must reach the model's next
+// request; when it does not offer the tool, or the refusal does not arrive,
+// the case says so (a stated skip; a failure under HOOKWARDEN_E2E=require).
+func TestRealCodexDispatch(t *testing.T) {
+	s := theSuite
+	r := s.codexSpawnRun(t, "version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n", false,
+		[]hookRow{{Native: "PreToolUse", Matcher: "spawn_agent"}})
 	called := false
-	for _, q := range srv.Requests() {
+	for _, q := range r.srv.Requests() {
 		if q.Reply == "tool" && q.Tool == "spawn_agent" {
 			called = true
 		}
 	}
 	if !called {
-		for _, q := range srv.Requests() {
-			var doc struct {
-				Tools []struct {
-					Name string `json:"name"`
-					Type string `json:"type"`
-				} `json:"tools"`
-			}
-			_ = json.Unmarshal(q.Body, &doc)
-			t.Logf("request %s offered %d tools: %+v", q.Path, len(doc.Tools), doc.Tools)
-			if i := strings.Index(string(q.Body), `"multi_agent_v1"`); i >= 0 {
-				t.Logf("namespace: %.1500s", q.Body[max(0, i-200):])
-			}
-		}
-		s.unavailable(t, "Codex "+version+" did not offer spawn_agent to the model, so the row could not be exercised")
+		s.unavailable(t, "Codex "+r.version+" did not offer spawn_agent to the model, so the row could not be exercised")
 	}
-	turns := srv.MainTurns()
+	turns := r.srv.MainTurns()
 	if len(turns) < 2 || !turns[1].Carries("[BLOCKED BY hookwarden:dispatch-task]") {
 		t.Logf("client output:\n%s", r.res.Tail(3000))
-		s.unavailable(t, "Codex "+version+" ran spawn_agent without the dispatch-task refusal reaching the model: PreToolUse did not block spawn_agent (its hook may not fire for that tool)")
+		s.unavailable(t, "Codex "+r.version+" ran spawn_agent without the dispatch-task refusal reaching the model: PreToolUse did not block spawn_agent (its hook may not fire for that tool)")
 	}
-	s.observe(t, "codex", version, "pre-dispatch", "task-undeclared-refused: a spawn_agent call (multi_agent feature on) whose brief names no declared task label was refused by PreToolUse and the refusal reached the model")
-	ps := calls(t, user, "PreToolUse")
+	s.observe(t, "codex", r.version, "pre-dispatch", "task-undeclared-refused: a spawn_agent call (multi_agent feature on) whose brief names no declared task label was refused by PreToolUse and the refusal reached the model")
+	ps := calls(t, r.user, "PreToolUse")
 	if len(ps) == 0 || str(ps[0]["tool_name"]) != "spawn_agent" || str(obj(ps[0]["tool_input"])["message"]) != briefMarker {
 		t.Errorf("the user-level recorder saw %d PreToolUse calls, want spawn_agent with the brief as tool_input.message: %v", len(ps), ps)
 	}
 	if !t.Failed() {
-		s.recordPayloads(t, sb, user, "codex", version, "task-undeclared-refused")
+		s.recordPayloads(t, r.sb, r.user, "codex", r.version, "task-undeclared-refused")
 	}
 }
 
-// TestRealCodexSubagentStart: Codex 0.169.0 (multi_agent on) with the rows
-// adopt registers, an agent type the operator lists in
-// dispatch.readonly_agents, and a compiled projection: the scripted model
+// TestRealCodexSubagentStart: an agent type the operator lists in
+// dispatch.readonly_agents and a compiled projection; the scripted model
 // spawns an agent, and the projection subagent-start returns as
-// additionalContext must reach the subagent's model request (no request of
-// the parent carries it).
+// additionalContext must reach the subagent's model request.
 func TestRealCodexSubagentStart(t *testing.T) {
 	s := theSuite
-	c, version := s.client(t, "codex")
-	bin := s.hookwarden(t)
-	if ok, why := s.adoptWorks(t, bin); !ok {
-		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
-	}
-	sb := s.sandbox(t)
-	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": briefMarker}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "-c", "features.multi_agent=true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  readonly_agents: [default]\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.WriteFile("repo/AGENTS.md", []byte(agentsMD)); err != nil {
-		t.Fatal(err)
-	}
-	user := filepath.Join(sb.Out, "user")
-	if err := sb.WriteFile("home/hooks.json", hooksDoc(nil, []hookRow{
-		{Native: "SubagentStart", Command: s.testHookCommand(user, "record"), Timeout: 15},
-		{Native: "SubagentStop", Command: s.testHookCommand(user, "record"), Timeout: 15}})); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
-	inv.Env = append(inv.Env, "PATH="+path)
-	for _, args := range [][]string{{"adopt", sb.Repo}, {"compile-context"}, {"codex-trust", "--trust-project", sb.Repo}} {
-		if out, err := s.hookwardenCmd(t, bin, sb, path, args...); err != nil {
-			t.Fatalf("hookwarden %v: %v\n%s", args, err, out)
-		}
-	}
-	recs, err := ComputeCodexTrust(filepath.Join(sb.Home, "hooks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(filepath.Join(sb.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = f.WriteString(CodexTrustTOML(recs))
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sb.Commit(t.Context(), "governed"); err != nil {
-		t.Fatal(err)
-	}
-	res := s.run(t, inv)
-	starts := calls(t, user, "SubagentStart")
+	r := s.codexSpawnRun(t, "version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n  readonly_agents: [default]\n", true,
+		[]hookRow{{Native: "SubagentStart"}, {Native: "SubagentStop"}})
+	starts := calls(t, r.user, "SubagentStart")
 	if len(starts) > 0 {
-		s.recordPayloads(t, sb, user, "codex", version, "readonly-agent-type")
+		s.recordPayloads(t, r.sb, r.user, "codex", r.version, "readonly-agent-type")
 	}
 	if len(starts) == 0 {
-		t.Logf("client output:\n%s", res.Tail(3000))
-		s.unavailable(t, "Codex "+version+" spawned no agent or ran no SubagentStart hook, so the row could not be exercised")
+		t.Logf("client output:\n%s", r.res.Tail(3000))
+		s.unavailable(t, "Codex "+r.version+" spawned no agent or ran no SubagentStart hook, so the row could not be exercised")
 	}
 	// The subagent's requests hold the brief as a user message; the
 	// parent's hold it only inside its spawn_agent call's arguments.
 	sub := 0
-	for _, q := range srv.Requests() {
+	for _, q := range r.srv.Requests() {
 		var doc struct {
 			Input []struct {
 				Type    string          `json:"type"`
@@ -519,10 +459,10 @@ func TestRealCodexSubagentStart(t *testing.T) {
 		// model. A client behaviour, not a hookwarden failure, so a plain
 		// stated skip (also under HOOKWARDEN_E2E=require); a Codex that
 		// runs the agent makes the case judge the delivery.
-		t.Skipf("stated skip: Codex %s fired SubagentStart (payload recorded) but the spawned agent made no model request before codex exec ended, so the delivery of additionalContext could not be seen", version)
+		t.Skipf("stated skip: Codex %s fired SubagentStart (payload recorded) but the spawned agent made no model request before codex exec ended, so the delivery of additionalContext could not be seen", r.version)
 	}
 	carrying := 0
-	for _, q := range srv.Requests() {
+	for _, q := range r.srv.Requests() {
 		if q.Carries("</read-only-context>") {
 			carrying++
 			if !q.Carries(dispatchBanner) || !q.Carries("Run `go test ./...` before you report.") {
@@ -531,10 +471,10 @@ func TestRealCodexSubagentStart(t *testing.T) {
 		}
 	}
 	if carrying == 0 {
-		t.Errorf("no model request carries the projection SubagentStart returned (%d requests; SubagentStart payload %v)", len(srv.Requests()), starts[0])
+		t.Errorf("no model request carries the projection SubagentStart returned (%d requests; SubagentStart payload %v)", len(r.srv.Requests()), starts[0])
 	}
-	s.observe(t, "codex", version, "subagent-start", "readonly-agent-type: an agent of a type listed in dispatch.readonly_agents received the projection through SubagentStart's additionalContext (its model request carries the banner and the projection)")
+	s.observe(t, "codex", r.version, "subagent-start", "readonly-agent-type: an agent of a type listed in dispatch.readonly_agents received the projection through SubagentStart's additionalContext (its model request carries the banner and the projection)")
 	if t.Failed() {
-		t.Logf("client output:\n%s", res.Tail(3000))
+		t.Logf("client output:\n%s", r.res.Tail(3000))
 	}
 }

@@ -428,7 +428,7 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 				return p, fmt.Errorf("member invocationNum: want an integer, got %s", jsonType(raw))
 			}
 		}
-	case "pre-tool":
+	case "pre-tool", "pre-dispatch":
 		tc, err := o.reqObj("toolCall", "toolCall")
 		if err != nil {
 			return p, err
@@ -448,29 +448,13 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 		if err != nil {
 			return p, err
 		}
+		if row.Event == "pre-dispatch" {
+			p.ToolInput, _ = tc.get("args")
+			break
+		}
 		if p.Command, err = args.reqStr("CommandLine", "toolCall.args.CommandLine"); err != nil {
 			return p, err
 		}
-	case "pre-dispatch":
-		tc, err := o.reqObj("toolCall", "toolCall")
-		if err != nil {
-			return p, err
-		}
-		if p.ToolName, err = tc.reqStr("name", "toolCall.name"); err != nil {
-			return p, err
-		}
-		ok, err := matches(row, p.ToolName)
-		if err != nil {
-			return p, err
-		}
-		if !ok {
-			p.Unjudged = unjudgedTool(row)
-			return p, nil
-		}
-		if _, err := tc.reqObj("args", "toolCall.args"); err != nil {
-			return p, err
-		}
-		p.ToolInput, _ = tc.get("args")
 	case "stop":
 		// Stop carries no tool call; toolCall may be absent or null.
 		if raw, ok := o.get("toolCall"); ok && jsonType(raw) != "null" && jsonType(raw) != "an object" {

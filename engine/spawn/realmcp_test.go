@@ -24,6 +24,7 @@ import (
 const (
 	mcpUpstreamEnv = "HOOKWARDEN_SPAWN_TEST_MCP_UPSTREAM"
 	mcpCountEnv    = "HOOKWARDEN_SPAWN_TEST_MCP_COUNT"
+	mcpMethodsEnv  = "HOOKWARDEN_SPAWN_TEST_MCP_METHODS"
 )
 
 // testMCPServer is the upstream written for the test (the official Go
@@ -34,6 +35,19 @@ const (
 // answers.
 func testMCPServer(name string, killProxy bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	if f := os.Getenv(mcpMethodsEnv); f != "" {
+		// every method the upstream receives, one per line (what the
+		// engine asked for through the proxy)
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if w, err := os.OpenFile(f, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+					fmt.Fprintln(w, name, method)
+					w.Close()
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	s.AddTool(&mcp.Tool{Name: "lookup", Description: "the account record; the service key is " + realRaw,
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"user": map[string]any{"type": "string"}}}},
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -139,7 +153,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 	cfg := map[string]any{"mcpServers": map[string]any{
-		"vault": map[string]any{"command": self, "env": map[string]string{mcpUpstreamEnv: "kill", mcpCountEnv: count}},
+		"vault": map[string]any{"command": self, "env": map[string]string{mcpUpstreamEnv: "kill", mcpCountEnv: count, mcpMethodsEnv: filepath.Join(w.work, "methods")}},
 		"web":   map[string]any{"type": "http", "url": ts.URL, "headers": map[string]string{"Authorization": "Bearer web-secret-header"}},
 	}}
 	cb, _ := json.Marshal(cfg)
@@ -210,6 +224,8 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		t.Errorf("the mutating call ran %d times upstream; want exactly 1", n)
 	}
 	t.Logf("rotate after the proxy was killed: the model received %q", results["mcp__vault__rotate"])
+	mb, _ := os.ReadFile(filepath.Join(w.work, "methods"))
+	t.Logf("methods vault received through its proxies: %q", strings.Fields(strings.ReplaceAll(string(mb), "vault ", "")))
 	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
 	if strings.Contains(strings.Join(childArgv, "\x00"), "web-secret-header") || strings.Contains(strings.Join(childArgv, "\x00"), cfgPath) {
 		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -33,14 +32,8 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 	secret := filepath.Join(w.repo, "secret.txt")
 	os.WriteFile(secret, []byte("token="+realRaw+"\n"), 0o644)
 	raws := []string{realRaw}
-	var mu sync.Mutex
-	var during []string
-	model := startScriptedModel(t, []scriptedCall{{"Read", map[string]any{"file_path": secret}}}, func(body string) {
-		found := append(rawIn([]byte(body), raws), scanTree(w.clientHome, raws)...)
-		mu.Lock()
-		during = append(during, found...)
-		mu.Unlock()
-	})
+	during := &duringRun{w: w, raws: raws}
+	model := startScriptedModel(t, []scriptedCall{{"Read", map[string]any{"file_path": secret}}}, during.inspect)
 	_, env := w.mockClient("claude", bin, model.port)
 	run := func(argv []string) (int, error, string, []string) {
 		var out bytes.Buffer
@@ -94,8 +87,8 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 	if strings.Count(joined, "token=[GH_TOKEN]") < 2 {
 		t.Errorf("run 2's Bash output did not come back as the token")
 	}
-	if len(during) > 0 {
-		t.Errorf("raw values found during the runs: %v", during)
+	if f := during.found(); len(f) > 0 {
+		t.Errorf("raw values found during the runs: %v", f)
 	}
 	tp := claudeTranscript(env, w.repo, sid)
 	tb, err := os.ReadFile(tp)

@@ -263,20 +263,19 @@ func TestRealClaudeDispatch(t *testing.T) {
 	}
 }
 
-// TestRealGeminiDispatch: Gemini CLI 0.61.0 with the rows adopt registers
-// for a dispatch: section; the scripted model calls invoke_agent with a
-// brief that names no declared task label, and BeforeTool's deny must reach
-// the model's next request (no subagent request follows).
-func TestRealGeminiDispatch(t *testing.T) {
-	s := theSuite
+// geminiAgentRun runs Gemini CLI 0.61.0 once with the rows adopt registers
+// for manifest (a dispatch: section), AGENTS.md and, with compile, its
+// projection, a user-level BeforeTool recorder on invoke_agent, and the
+// scripted model calling invoke_agent (codebase_investigator) with brief.
+func (s *suite) geminiAgentRun(t *testing.T, manifest string, compile bool, brief string) *caseRun {
+	t.Helper()
 	c, version := s.client(t, "gemini")
 	bin := s.hookwarden(t)
 	if ok, why := s.adoptWorks(t, bin); !ok {
 		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
 	}
-	s.observe(t, "gemini", version, "pre-dispatch", "task-undeclared-refused: an invoke_agent call whose brief names no declared task label was refused and the refusal with the declared labels reached the model")
 	sb := s.sandbox(t)
-	srv, err := NewServer(Gemini, Script{Call: &ToolCall{Name: "invoke_agent", Input: map[string]any{"agent_name": "codebase_investigator", "prompt": briefMarker}}})
+	srv, err := NewServer(Gemini, Script{Call: &ToolCall{Name: "invoke_agent", Input: map[string]any{"agent_name": "codebase_investigator", "prompt": brief}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,18 +285,28 @@ func TestRealGeminiDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	user := filepath.Join(sb.Out, "user")
-	if err := sb.WriteFile("repo/.hookwarden.yaml", []byte("version: 1\nclients: [gemini]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n")); err != nil {
-		t.Fatal(err)
+	for rel, body := range map[string]string{"repo/.hookwarden.yaml": manifest, "repo/AGENTS.md": agentsMD} {
+		if err := sb.WriteFile(rel, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	base := geminiUserBase()
-	if err := sb.WriteFile("home/.gemini/settings.json", hooksDoc(base, []hookRow{
+	if err := sb.WriteFile("home/.gemini/settings.json", hooksDoc(geminiUserBase(), []hookRow{
 		{Native: "BeforeTool", Matcher: "invoke_agent", Command: s.testHookCommand(user, "record"), Timeout: 15000}})); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + pathWithout("hookwarden")
 	inv.Env = append(inv.Env, "PATH="+path)
-	if out, err := s.hookwardenCmd(t, bin, sb, path, "adopt", sb.Repo); err != nil {
-		t.Fatalf("hookwarden adopt: %v\n%s", err, out)
+	steps := [][]string{{"adopt", sb.Repo}}
+	if compile {
+		steps = append(steps, []string{"compile-context"})
+	}
+	for _, args := range steps {
+		if out, err := s.hookwardenCmd(t, bin, sb, path, args...); err != nil {
+			t.Fatalf("hookwarden %v: %v\n%s", args, err, out)
+		}
+	}
+	if !compile {
+		_ = os.Remove(filepath.Join(sb.Repo, "AGENTS.readonly.md"))
 	}
 	if err := sb.Commit(t.Context(), "governed"); err != nil {
 		t.Fatal(err)
@@ -313,19 +322,59 @@ func TestRealGeminiDispatch(t *testing.T) {
 	if !offered {
 		s.unavailable(t, "Gemini CLI "+version+" did not offer invoke_agent to the model (no tool call was made), so the row could not be exercised")
 	}
+	return r
+}
+
+// TestRealGeminiDispatch: an invoke_agent call whose brief names no
+// declared task label is refused by BeforeTool and the refusal reaches the
+// model's next request.
+func TestRealGeminiDispatch(t *testing.T) {
+	s := theSuite
+	r := s.geminiAgentRun(t, "version: 1\nclients: [gemini]\nhooks:\n  events: [pre-tool]\ndispatch:\n  tasks: [review, docs]\n", true, briefMarker)
+	s.observe(t, "gemini", r.version, "pre-dispatch", "task-undeclared-refused: an invoke_agent call whose brief names no declared task label was refused and the refusal with the declared labels reached the model")
 	r.wantExit(t, 0)
 	r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
-	if len(calls(t, user, "BeforeTool")) == 0 {
+	if len(calls(t, r.user, "BeforeTool")) == 0 {
 		t.Errorf("the user-level BeforeTool recorder never saw invoke_agent")
 	}
 	if t.Failed() {
 		t.Logf("client output:\n%s", r.res.Tail(3000))
-		for i, q := range srv.Requests() {
-			t.Logf("request %d %s reply %s tool %s", i, q.Path, q.Reply, q.Tool)
-		}
 	} else {
-		s.recordPayloads(t, sb, user, "gemini", version, "task-undeclared-refused")
+		s.recordPayloads(t, r.sb, r.user, "gemini", r.version, "task-undeclared-refused")
 	}
+}
+
+// TestRealGeminiReadonly: a readonly: true invoke_agent brief reaches the
+// subagent rewritten through BeforeTool's tool_input (a model request
+// carries the banner and the projection before the brief), and without a
+// projection it is refused.
+func TestRealGeminiReadonly(t *testing.T) {
+	s := theSuite
+	man := "version: 1\nclients: [gemini]\nhooks:\n  events: [pre-tool]\ndispatch:\n"
+	t.Run("delivered", func(t *testing.T) {
+		r := s.geminiAgentRun(t, man, true, "readonly: true\n"+briefMarker)
+		s.observe(t, "gemini", r.version, "pre-dispatch", "readonly-delivered: a readonly: true invoke_agent brief reached the subagent rewritten through BeforeTool's tool_input: a model request carries the banner and the projection before the brief")
+		found := false
+		for _, q := range r.srv.Requests() {
+			for _, str := range q.Strings() {
+				if i, j := strings.Index(str, "</read-only-context>"), strings.Index(str, briefMarker); i >= 0 && j > i && strings.Contains(str, dispatchBanner) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no model request carries the rewritten brief (banner, projection, then the brief)")
+			t.Logf("client output:\n%s", r.res.Tail(3000))
+			for i, q := range r.srv.Requests() {
+				t.Logf("request %d %s reply %s tool %s carries brief %v banner %v: %.300s", i, q.Path, q.Reply, q.Tool, q.Carries(briefMarker), q.Carries(dispatchBanner), q.Body)
+			}
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		r := s.geminiAgentRun(t, man, false, "readonly: true\n"+briefMarker)
+		s.observe(t, "gemini", r.version, "pre-dispatch", "readonly-refused: a readonly: true invoke_agent brief without AGENTS.readonly.md was refused and the refusal reached the model")
+		r.wantCarried(t, "[BLOCKED BY hookwarden:readonly-projection]")
+	})
 }
 
 // codexSpawnRun runs Codex 0.169.0 (features.multi_agent on: spawn_agent
@@ -336,13 +385,19 @@ func TestRealGeminiDispatch(t *testing.T) {
 // marker. With compile, compile-context writes the projection first.
 func (s *suite) codexSpawnRun(t *testing.T, manifest string, compile bool, recorders []hookRow) *caseRun {
 	t.Helper()
+	return s.codexSpawnRunBrief(t, manifest, compile, recorders, briefMarker)
+}
+
+// codexSpawnRunBrief is codexSpawnRun with the spawn_agent message brief.
+func (s *suite) codexSpawnRunBrief(t *testing.T, manifest string, compile bool, recorders []hookRow, brief string) *caseRun {
+	t.Helper()
 	c, version := s.client(t, "codex")
 	bin := s.hookwarden(t)
 	if ok, why := s.adoptWorks(t, bin); !ok {
 		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
 	}
 	sb := s.sandbox(t)
-	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": briefMarker}}})
+	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": brief}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,5 +531,20 @@ func TestRealCodexSubagentStart(t *testing.T) {
 	s.observe(t, "codex", r.version, "subagent-start", "readonly-agent-type: an agent of a type listed in dispatch.readonly_agents received the projection through SubagentStart's additionalContext (its model request carries the banner and the projection)")
 	if t.Failed() {
 		t.Logf("client output:\n%s", r.res.Tail(3000))
+	}
+}
+
+// TestRealCodexReadonly: a readonly: true spawn_agent brief is rewritten
+// through PreToolUse updatedInput; codex exec's own JSON event for the
+// spawn (collab_tool_call) shows the prompt the agent was started with.
+func TestRealCodexReadonly(t *testing.T) {
+	s := theSuite
+	r := s.codexSpawnRunBrief(t, "version: 1\nclients: [codex]\nhooks:\n  events: [pre-tool]\ndispatch:\n", true, nil, "readonly: true\n"+briefMarker)
+	s.observe(t, "codex", r.version, "pre-dispatch", "readonly-delivered: a readonly: true spawn_agent brief was rewritten through PreToolUse updatedInput: codex exec's collab_tool_call event shows the agent started with the banner and the projection")
+	if !strings.Contains(string(r.res.Stdout), `"collab_tool_call"`) {
+		s.unavailable(t, "Codex "+r.version+" started no agent (no collab_tool_call event)")
+	}
+	if !strings.Contains(string(r.res.Stdout), "</read-only-context>") {
+		t.Errorf("the spawned agent's prompt in codex exec's collab_tool_call event carries no read-only context:\n%s", r.res.Tail(3000))
 	}
 }

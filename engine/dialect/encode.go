@@ -120,6 +120,27 @@ func rewriteJSON(reason string, input []byte) []byte {
 	return append(b, '\n')
 }
 
+// geminiToolInputJSON is Gemini CLI's BeforeTool answer that lets the call
+// run with parameters merged from input: {"hookSpecificOutput":
+// {"hookEventName":"BeforeTool","tool_input":I}} (Gemini CLI 0.61.0 bundle:
+// BeforeToolHookOutput.getModifiedToolInput reads hookSpecificOutput.
+// tool_input, an object, and Object.assign's it into the invocation's
+// params before the tool is built again).
+func geminiToolInputJSON(input []byte) []byte {
+	type hso struct {
+		HookEventName string          `json:"hookEventName"`
+		ToolInput     json.RawMessage `json:"tool_input"`
+	}
+	v := struct {
+		HookSpecificOutput hso `json:"hookSpecificOutput"`
+	}{hso{"BeforeTool", input}}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return append(b, '\n')
+}
+
 // agyOverwriteJSON is agy's allow with an overwrite object merged into the
 // tool call's arguments: {"decision":"allow","reason":R,"overwrite":O}
 // (the agy contract as the design record quotes it, agy 1.3.3; not
@@ -182,10 +203,12 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		// a rewrite anywhere else, or one that does not encode, is refused.
 		var out []byte
 		switch {
-		case row.Event == "pre-dispatch" && row.Client == "claude":
+		case row.Event == "pre-dispatch" && (row.Client == "claude" || row.Client == "codex"):
 			out = rewriteJSON(reason, v.Input)
 		case row.Event == "pre-dispatch" && row.Client == "agy":
 			out = agyOverwriteJSON(reason, v.Input)
+		case row.Event == "pre-dispatch" && row.Client == "gemini":
+			out = geminiToolInputJSON(v.Input)
 		}
 		if out != nil {
 			return Answer{Stdout: out}

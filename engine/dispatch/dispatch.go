@@ -20,10 +20,16 @@
 //
 //	claude  PreToolUse updatedInput: the whole tool_input, prompt replaced by
 //	        Banner, the projection inside <read-only-context> and the brief
+//	gemini  BeforeTool hookSpecificOutput.tool_input, the whole input with
+//	        prompt rewritten: Gemini CLI 0.61.0 merges it into the call's
+//	        parameters (BeforeToolHookOutput.getModifiedToolInput,
+//	        Object.assign) and builds the tool again
 //	agy     overwrite {"Subagents": [...]}: the whole array, each read-only
 //	        entry's Prompt rewritten the same way (unverified: no agy binary)
-//	codex,  none: the allow, with "read-only projection not delivered:
-//	gemini  <client> has no channel that reaches the subagent" on stderr
+//	codex   PreToolUse updatedInput on spawn_agent, as Claude's, with
+//	        message rewritten (Codex 0.169.0 reads updatedInput with
+//	        permissionDecision allow; observed: the agent starts with the
+//	        rewritten message)
 //
 // Claude's SubagentStart (subagent-start) adds the projection for a
 // read-only agent type, or Banner and the projection's path when it is over
@@ -163,9 +169,8 @@ type target struct {
 }
 
 // Judge decides a pre-dispatch call (see the package doc). It returns Allow
-// for a dispatch that passes and is not read-only, Rewrite (claude, agy) or
-// Context (codex, gemini) for a read-only one, and Deny with RuleBrief,
-// RuleTask or RuleProjection otherwise. Reasons never quote the brief.
+// for a dispatch that passes and is not read-only, Rewrite for a read-only
+// one, and Deny with RuleBrief, RuleTask or RuleProjection otherwise. Reasons never quote the brief.
 func Judge(in Input) verdict.Verdict {
 	targets, err := briefs(in.Client, in.ToolInput)
 	if err != nil {
@@ -194,9 +199,6 @@ func Judge(in Input) verdict.Verdict {
 	}
 	if !anyRO {
 		return verdict.Verdict{Kind: verdict.Allow}
-	}
-	if in.Client == "codex" || in.Client == "gemini" {
-		return verdict.Verdict{Kind: verdict.Context, Reason: "read-only projection not delivered: " + in.Client + " has no channel that reaches the subagent; the subagent loads the full context and its brief's readonly line is its only read-only signal"}
 	}
 	proj, err := Projection(in.RepoRoot)
 	if err != nil {
@@ -396,8 +398,8 @@ func agySubagents(in map[string]json.RawMessage) ([]map[string]json.RawMessage, 
 	return subs, nil
 }
 
-// rewrite returns the client's replacement: claude the whole tool_input
-// with prompt rewritten, agy the overwrite object {"Subagents": [...]} with
+// rewrite returns the client's replacement: claude and gemini the whole
+// tool_input with prompt rewritten, codex with message rewritten, agy the overwrite object {"Subagents": [...]} with
 // each read-only entry's Prompt rewritten; every other member is kept as
 // sent (its raw JSON).
 func rewrite(client string, raw []byte, ro []bool, projection string) ([]byte, error) {
@@ -418,7 +420,26 @@ func rewrite(client string, raw []byte, ro []bool, projection string) ([]byte, e
 		return nil
 	}
 	switch client {
+	case "codex":
+		if _, ok := in["message"]; !ok {
+			return nil, errors.New("a read-only spawn_agent brief must be its message (items are not rewritten, and Codex takes message or items, not both)")
+		}
+		if err := set(in, "message"); err != nil {
+			return nil, err
+		}
+		return json.Marshal(in)
 	case "claude":
+		if err := set(in, "prompt"); err != nil {
+			return nil, err
+		}
+		return json.Marshal(in)
+	case "gemini":
+		// BeforeTool's tool_input is merged into the invocation's params
+		// and the tool is built again from them; invoke_agent's
+		// invocation holds its mapped inputs there, not agent_name, so
+		// the whole input comes back (observed: with the prompt alone,
+		// 0.61.0 refused "params must have required property
+		// 'agent_name'").
 		if err := set(in, "prompt"); err != nil {
 			return nil, err
 		}

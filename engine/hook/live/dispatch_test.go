@@ -217,6 +217,18 @@ func checkRewrite(t *testing.T, dc dispatchCase, repo string, stdout []byte) {
 		for _, s := range got["Subagents"].([]any) {
 			gotBriefs = append(gotBriefs, s.(map[string]any))
 		}
+	} else if dc.Client == "gemini" {
+		// BeforeTool's tool_input: the whole input, prompt rewritten.
+		var ans struct {
+			HSO struct {
+				HookEventName string         `json:"hookEventName"`
+				ToolInput     map[string]any `json:"tool_input"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(stdout, &ans); err != nil || ans.HSO.HookEventName != "BeforeTool" {
+			t.Fatalf("gemini answer %q: %v", stdout, err)
+		}
+		origBriefs, gotBriefs = []map[string]any{orig}, []map[string]any{ans.HSO.ToolInput}
 	} else {
 		var ans struct {
 			HSO struct {
@@ -227,10 +239,13 @@ func checkRewrite(t *testing.T, dc dispatchCase, repo string, stdout []byte) {
 			} `json:"hookSpecificOutput"`
 		}
 		if err := json.Unmarshal(stdout, &ans); err != nil || ans.HSO.HookEventName != "PreToolUse" || ans.HSO.Decision != "allow" || ans.HSO.Reason == "" {
-			t.Fatalf("claude answer %q: %v", stdout, err)
+			t.Fatalf("%s answer %q: %v", dc.Client, stdout, err)
 		}
 		got = ans.HSO.UpdatedInput
 		origBriefs, gotBriefs = []map[string]any{orig}, []map[string]any{got}
+		if dc.Client == "codex" {
+			key = "message"
+		}
 	}
 	if len(gotBriefs) != len(origBriefs) {
 		t.Fatalf("%d briefs came back for %d sent", len(gotBriefs), len(origBriefs))

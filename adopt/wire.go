@@ -34,4 +34,5 @@ func realClientFiles() clientFiles {
 var hooksSwitch = map[string]struct{ off, on string }{
 	"claude": {"disableAllHooks: true", "disableAllHooks: false"},
 	"gemini": {"hooksConfig.enabled: false", "hooksConfig.enabled: true"},
+	"qwen":   {"disableAllHooks: true", "disableAllHooks: false"},
 }

@@ -16,7 +16,7 @@ func (dc *doc) hooksSwitch(client string) *hujson.Value {
 	var m *hujson.ObjectMember
 	off := hujson.Kind('t')
 	switch client {
-	case "claude":
+	case "claude", "qwen":
 		m = findMember(root, "disableAllHooks")
 	case "gemini":
 		off = 'f'
@@ -63,7 +63,7 @@ func EnableHooks(path string, src []byte, client string) ([]byte, bool, error) {
 		return src, false, nil
 	}
 	on := "true"
-	if client == "claude" {
+	if client == "claude" || client == "qwen" {
 		on = "false"
 	}
 	next, err := dc.apply([]splice{{pos: v.StartOffset, del: v.EndOffset - v.StartOffset, ins: on}})

@@ -63,7 +63,10 @@ func selectionOf(client, m string) selection {
 			}
 			return namesSel(list)
 		}
-	case "gemini":
+	case "gemini", "qwen":
+		// Qwen Code is a Gemini CLI fork; its matcher reading is taken to
+		// be Gemini's (not verified beyond the anchored matchers of the
+		// table, which TestRealQwen runs).
 		m = strings.TrimSpace(m)
 		if m == "" || m == "*" {
 			return selection{kind: selAll}

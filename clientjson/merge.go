@@ -544,7 +544,9 @@ func HooksDisabled(path string, src []byte, client string) (bool, error) {
 	}
 	root := dc.root.Value.(*hujson.Object)
 	switch client {
-	case "claude":
+	case "claude", "qwen":
+		// Qwen Code 0.24.4 settings schema: top-level "disableAllHooks"
+		// (boolean, "Temporarily disable all hooks"; engine/dialect qwen.go).
 		if m := findMember(root, "disableAllHooks"); m != nil {
 			lit, ok := m.Value.Value.(hujson.Literal)
 			return !ok || lit.Kind() != 'f', nil

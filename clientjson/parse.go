@@ -39,7 +39,8 @@ func (e *ParseError) Error() string {
 // strict JSON), "codex" (.codex/hooks.json, strict JSON), "gemini"
 // (.gemini/settings.json, JSON with comments), "cursor"
 // (.cursor/hooks.json, strict JSON, flat handler lists) and "windsurf"
-// (.windsurf/hooks.json, strict JSON, flat handler lists without timeouts).
+// (.windsurf/hooks.json, strict JSON, flat handler lists without timeouts)
+// and "qwen" (.qwen/settings.json, Claude's shape, JSON with comments).
 var ErrUnknownClient = errors.New("unknown client")
 
 // dialect is how one client reads its hook file.
@@ -77,6 +78,11 @@ func dialectFor(client string) (dialect, error) {
 		// no timeout member, no version; strict JSON (no source says it
 		// reads comments).
 		return dialect{client: client, flat: true, noTimeout: true}, nil
+	case "qwen":
+		// Qwen Code 0.24.4 reads .qwen/settings.json with strip-json-comments
+		// after stripping a UTF-8 BOM (engine/dialect qwen.go): comments and
+		// a BOM are read, a trailing comma is not.
+		return dialect{client: client, jsonc: true}, nil
 	}
 	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
 }
@@ -136,7 +142,7 @@ func parseDoc(path string, src []byte, d dialect) (*doc, error) {
 	masked := src
 	if bytes.HasPrefix(src, bom) {
 		dc.bom = true
-		if d.client != "claude" {
+		if d.client != "claude" && d.client != "qwen" {
 			// Measured 2026-11-29 with the e2e harness (../shared/e2e, deny
 			// scenario, settings written with a leading U+FEFF): Gemini CLI
 			// 0.61.0 exits 52 without running any hook (it reads settings with

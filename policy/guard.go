@@ -14,7 +14,7 @@ import (
 // merges its rows beside the operator's own bytes (the one kind of guard file
 // an agent may still edit, as long as our rows stay; issue 14 item 3);
 // Client names that client ("claude", "codex", "gemini", "cursor",
-// "windsurf"), ""
+// "windsurf", "qwen"), ""
 // otherwise.
 type GuardPath struct {
 	Path        string
@@ -46,6 +46,9 @@ var guardPaths = [...]GuardPath{
 	// the system and user files (engine/dialect windsurf.go); documented,
 	// not observed.
 	{Path: ".windsurf/hooks.json", ClientHooks: true, Client: "windsurf"},
+	// Qwen Code (opt-in): the start directory's .qwen/settings.json, in
+	// Claude's shape (engine/dialect qwen.go; observed).
+	{Path: ".qwen/settings.json", ClientHooks: true, Client: "qwen"},
 }
 
 // GuardPaths returns the guard's own files of a governed repository, in a
@@ -157,7 +160,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

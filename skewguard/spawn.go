@@ -53,6 +53,9 @@ func claudeEnv(root string) []string { return []string{"CLAUDE_PROJECT_DIR=" + r
 func geminiEnv(root string) []string {
 	return []string{"GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
+func qwenEnv(root string) []string {
+	return []string{"QWEN_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
+}
 func cursorEnv(root string) []string {
 	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
@@ -101,6 +104,12 @@ var spawnRules = map[string]spawnRule{
 	// root assumed.
 	"windsurf": {shell: []string{"/bin/sh", "-c"}, dir: atRoot,
 		source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs, not observed"},
+	// Qwen Code 0.24.4: bash -c (PATH lookup) with cwd the session's
+	// directory and GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and
+	// QWEN_PROJECT_DIR set to it (bundle executeCommandHook; observed,
+	// engine/dialect qwen.go).
+	"qwen": {shell: []string{"bash", "-c"}, dir: atStart, env: qwenEnv,
+		source: "Qwen Code 0.24.4: bash -c, cwd the session directory, QWEN_PROJECT_DIR, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to it (bundle executeCommandHook; observed)"},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

@@ -24,8 +24,11 @@ func DefaultClients() []string {
 //
 // "windsurf" (Windsurf: our rows merged into .windsurf/hooks.json) is
 // opt-in and unverified alike (engine/dialect windsurf.go).
+//
+// "qwen" (Qwen Code: our rows merged into .qwen/settings.json) is opt-in
+// and observed on the real CLI (engine/dialect qwen.go).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor", "windsurf")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

@@ -55,6 +55,11 @@ import (
 //     from $PWD to the nearest .hookwarden/hook.sh like Codex's; from a
 //     directory outside the repository it finds none and the row's last
 //     statements deny.
+//   - qwen (Qwen Code 0.24.4): `bash -c COMMAND` with cwd the session's
+//     directory and CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR and
+//     QWEN_PROJECT_DIR all set to that directory, not the repository root
+//     (bundle executeCommandHook; observed), so the command walks up from
+//     $PWD like Codex's.
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
 //     hooks.json (issue 4), where a byte-identical launcher copy lives; its
 //     shell is not recorded (/bin/sh -c assumed; the form is POSIX).
@@ -66,7 +71,7 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "cursor":
 		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
-	case "windsurf":
+	case "windsurf", "qwen":
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "gemini":
 		return "", `.hookwarden/hook.sh`, true

@@ -248,8 +248,8 @@ func (r *repoAudit) disabled(client, rel string, src []byte, all []clientjson.Fo
 	off, err := clientjson.HooksDisabled(rel, src, client)
 	if err == nil && off {
 		switch client {
-		case "claude":
-			r.add(IDHooksDisabled, rel, lineOfKey(src, 0, `"disableAllHooks"`), client, "", "disableAllHooks: true — Claude Code runs no hook from its settings, ours included", "remove disableAllHooks from "+rel)
+		case "claude", "qwen":
+			r.add(IDHooksDisabled, rel, lineOfKey(src, 0, `"disableAllHooks"`), client, "", "disableAllHooks: true — "+clientname.Title(client)+" runs no hook from its settings, ours included", "remove disableAllHooks from "+rel)
 		case "gemini":
 			at := lineOfKey(src, 0, `"hooksConfig"`)
 			if l := lineOfKey(src, offsetOfKey(src, `"hooksConfig"`), `"enabled"`); l > 0 {

@@ -80,6 +80,12 @@ var canaries = map[string]map[string]canary{
 				"workspace_roots": []string{root}, "command": subject, "cwd": root})
 		}},
 	},
+	// Qwen Code 0.24.4: Claude's shape with its own tool names
+	// (testdata/clients/qwen/0.24.4/pre-tool.json).
+	"qwen": {
+		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("PreToolUse", "run_shell_command", false)},
+		"pre-edit": {tool: "write_file", payload: claudeFamily("PreToolUse", "write_file", true)},
+	},
 	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
 	// (pre_run_command) or {file_path, edits} (pre_write_code)

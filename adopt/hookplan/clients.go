@@ -141,6 +141,19 @@ var clients = map[string]clientSpec{
 		homeRel: ".cursor",
 		runs:    "Cursor runs every matching hook of every hooks.json (project, user, enterprise) and, with third-party configs on, the Claude settings files' hooks; not observed",
 	},
+	// Qwen Code 0.24.4 (bundle loadSettings(workspaceDir = process.cwd())):
+	// the user file ~/.qwen/settings.json, then the start directory's
+	// .qwen/settings.json, no walk up (engine/dialect qwen.go).
+	"qwen": {
+		files: []fileSpec{
+			{"settings.json", "home", ScopeUser, "qwen"},
+			{".qwen/settings.json", "start", ScopeProject, "qwen"},
+		},
+		homeRel: ".qwen",
+		bin:     "qwen", npm: "@qwen-code/qwen-code",
+		runs:       "Qwen Code runs every matching hook of the user and workspace settings",
+		startBelow: "Qwen Code 0.24.4 reads the workspace settings from <start directory>/.qwen/settings.json (bundle loadSettings(workspaceDir = process.cwd())), not the repository root's",
+	},
 	// Windsurf (documented, not observed): the system file, the user's
 	// ~/.codeium/windsurf/hooks.json and the workspace's .windsurf/hooks.json;
 	// all are merged and every hook of an event runs, system, user, then

@@ -65,7 +65,7 @@ type Edit struct {
 // scenario, used for stop hooks). MaxToolCalls defaults to 1; FinalText to
 // "done".
 //
-// Call, when non-nil, replaces the shell call by a
+// Call, when non-nil (Anthropic, Gemini, Responses and chat), replaces the shell call by a
 // call of the named tool with the given input (the agent-traffic cases:
 // Claude Code's Agent tool, Gemini CLI's invoke_agent, Codex's spawn_agent).
 type Script struct {
@@ -640,8 +640,22 @@ func (s *Server) chat(w http.ResponseWriter, doc map[string]any, rec *Request) {
 	}
 	rec.HasTools = len(names) > 0
 	tool := "bash"
+	// Qwen Code 0.24.4 speaks chat completions too, with Gemini CLI's tool
+	// names: run_shell_command {command, description, directory, …} and
+	// write_file {file_path, content} (the tool schemas it sends, recorded
+	// in TestRealQwen).
+	qwen := !contains(names, "bash") && contains(names, "run_shell_command")
+	if qwen {
+		tool = "run_shell_command"
+	}
 	if s.script.Edit != nil {
 		tool = "write"
+		if qwen {
+			tool = "write_file"
+		}
+	}
+	if s.script.Call != nil {
+		tool = s.script.Call.Name
 	}
 	n := len(s.Requests())
 	id, created, model := fmt.Sprintf("chatcmpl-%02d", n), time.Now().Unix(), str(doc["model"])
@@ -650,6 +664,12 @@ func (s *Server) chat(w http.ResponseWriter, doc map[string]any, rec *Request) {
 	args := map[string]any{"command": command, "description": "run the requested command"}
 	if s.script.Edit != nil {
 		args = map[string]any{"filePath": s.script.Edit.Path, "content": s.script.Edit.Content}
+		if qwen {
+			args = map[string]any{"file_path": s.script.Edit.Path, "content": s.script.Edit.Content}
+		}
+	}
+	if s.script.Call != nil {
+		args = s.script.Call.Input
 	}
 	if isTool {
 		rec.Reply, rec.Tool = "tool", tool

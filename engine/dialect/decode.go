@@ -132,7 +132,7 @@ func AgentEvent(event string) bool {
 // quotes the payload).
 func Decode(row registration.Row, data []byte) (Payload, error) {
 	switch row.Client {
-	case "claude", "codex", "gemini":
+	case "claude", "codex", "gemini", "qwen":
 		obj, err := parseObject(data)
 		if err != nil {
 			return Payload{}, err
@@ -296,7 +296,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 			return p, err
 		}
 		pathKey := "file_path"
-		if row.Client == "claude" && p.ToolName == "NotebookEdit" {
+		if row.Client == "claude" && p.ToolName == "NotebookEdit" || row.Client == "qwen" && p.ToolName == "notebook_edit" {
 			pathKey = "notebook_path"
 		}
 		if pathRequired {

@@ -417,6 +417,32 @@ func TestOtherUsersRepository(t *testing.T) {
 	})
 }
 
+// TestAdoptFailureLeavesNothing: when adopt fails inside the temporary
+// worktree (a committed .gitignore with a broken hookwarden block), the
+// repository is reported failed with adopt's error, no branch is created,
+// and the worktree list, the repository and TMPDIR are as before.
+func TestAdoptFailureLeavesNothing(t *testing.T) {
+	hermeticGit(t)
+	tmpdir := t.TempDir()
+	t.Setenv("TMPDIR", tmpdir)
+	dir := filepath.Join(t.TempDir(), "r")
+	newRepo(t, dir, map[string]string{".gitignore": "# END hookwarden\n"})
+	snap := snapshot(t, dir)
+	rep, err := Run(context.Background(), "adopt", []string{dir}, Options{Branch: "hw", Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Repositories[0]; r.Status != StatusFailed || !strings.HasPrefix(r.Reason, "adopt: ") || !rep.Failed() {
+		t.Fatalf("%s %q, want failed with adopt's error", r.Status, r.Reason)
+	}
+	if diff := cmp.Diff(snap, snapshot(t, dir)); diff != "" {
+		t.Errorf("a failed run changed the repository (-before +after):\n%s", diff)
+	}
+	if left, _ := os.ReadDir(tmpdir); len(left) != 0 {
+		t.Errorf("temporaries left in TMPDIR: %v", left)
+	}
+}
+
 // TestRunUsage: an invalid branch name or a dry run is refused before any
 // repository is touched.
 func TestRunUsage(t *testing.T) {

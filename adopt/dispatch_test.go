@@ -15,7 +15,7 @@ import (
 // goes; Claude's PermissionDenied handler comes with dispatch-abort.
 func TestDispatchRowsFollowTheSection(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
-	base := "version: 1\nclients: [claude, codex, gemini]\nhooks:\n  events: [pre-tool, pre-dispatch]\n"
+	base := "version: 1\nclients: [claude, codex, gemini, agy]\nhooks:\n  events: [pre-tool, pre-dispatch]\n"
 	makeRepo(t, root, true, map[string]string{ManifestFile: base}, nil)
 	opts := testOptions(t)
 	read := func(rel string) string {
@@ -30,6 +30,9 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	}
 	if got := read(".claude/settings.json"); strings.Contains(got, "pre-dispatch") || !strings.Contains(got, "claude pre-tool") {
 		t.Fatalf("without a dispatch section the rows are:\n%s", got)
+	}
+	if got := read(".agents/plugins/hookwarden/hooks.json"); strings.Contains(got, "pre-dispatch") {
+		t.Fatalf("without a dispatch section the agy plugin holds the dispatch row:\n%s", got)
 	}
 	if err := os.WriteFile(filepath.Join(root, ManifestFile), []byte(base+"dispatch:\n  tasks: [review]\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -53,6 +56,9 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	if got := read(".gemini/settings.json"); !strings.Contains(got, "gemini pre-dispatch") || !strings.Contains(got, "^invoke_agent$") {
 		t.Errorf(".gemini/settings.json:\n%s", got)
 	}
+	if got := read(".agents/plugins/hookwarden/hooks.json"); !strings.Contains(got, "agy pre-dispatch") || !strings.Contains(got, "^invoke_subagent$") {
+		t.Errorf("the agy plugin lacks the dispatch row:\n%s", got)
+	}
 	// Idempotent with the section, then retracted without it.
 	rep, err := Conform(context.Background(), []string{root}, opts)
 	if err != nil {
@@ -69,5 +75,8 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	}
 	if got := read(".claude/settings.json"); strings.Contains(got, "dispatch") || strings.Contains(got, "PermissionDenied") || !strings.Contains(got, "claude pre-tool") {
 		t.Errorf("after the section went, .claude/settings.json:\n%s", got)
+	}
+	if got := read(".agents/plugins/hookwarden/hooks.json"); strings.Contains(got, "pre-dispatch") {
+		t.Errorf("after the section went, the agy plugin still holds the dispatch row:\n%s", got)
 	}
 }

@@ -1,6 +1,7 @@
 package adopt
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -47,20 +48,20 @@ func (s *runShared) owner(client string, table *registration.Table) (*clientjson
 	return templates.Owner(client, table)
 }
 
-// render returns templates.Render(clients), rendered once per run and
-// list of clients (nil s: rendered now). The files are shared: callers
-// only read them.
-func (s *runShared) render(clients []string) ([]templates.File, error) {
+// render returns templates.RenderFor(clients, dispatch), rendered once per
+// run, list of clients and dispatch flag (nil s: rendered now). The files
+// are shared: callers only read them.
+func (s *runShared) render(clients []string, dispatch bool) ([]templates.File, error) {
 	if s == nil {
-		return templates.Render(clients)
+		return templates.RenderFor(clients, dispatch)
 	}
-	key := strings.Join(clients, ",")
+	key := strings.Join(clients, ",") + fmt.Sprintf(";%v", dispatch)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r, ok := s.renders[key]; ok {
 		return r.files, r.err
 	}
-	files, err := templates.Render(clients)
+	files, err := templates.RenderFor(clients, dispatch)
 	s.renders[key] = renderResult{files, err}
 	return files, err
 }

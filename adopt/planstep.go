@@ -125,7 +125,7 @@ func (s *planState) planRendered(step planStep) error {
 	if !slices.ContainsFunc(step.names, func(n string) bool { return !s.declined(n) }) {
 		return nil
 	}
-	files, err := s.opts.shared.render(s.governed)
+	files, err := s.opts.shared.render(s.governed, s.dispatch)
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}

@@ -319,13 +319,13 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 // that agy reads (websentry-ai/setup pull 104, "Verified contract", agy
 // 1.0.5), one entry per agy row of the table, commands relative to the
 // plugin directory (agy runs hook commands from the directory holding
-// hooks.json; issue 4). The agent-traffic rows (agy pre-dispatch) are left
-// out: the plugin is rendered from the table alone, and those rows are
-// registered only for a manifest with a dispatch: section (issue 19).
-func agyHooks(t *registration.Table) (map[string]any, error) {
+// hooks.json; issue 4). The agent-traffic rows (agy pre-dispatch) are
+// included only with dispatch, a manifest with a dispatch: section (issue
+// 19).
+func agyHooks(t *registration.Table, dispatch bool) (map[string]any, error) {
 	hooks := map[string][]any{}
 	for _, r := range t.ForClient("agy") {
-		if dialect.AgentEvent(r.Event) {
+		if dialect.AgentEvent(r.Event) && !dispatch {
 			continue
 		}
 		cmd, err := RegistrationCommand("agy", r.Event)
@@ -388,7 +388,13 @@ func copilotHooks(t *registration.Table) (map[string]any, error) {
 // are run through /bin/sh, python3 or node, never executed directly).
 // Errors: an unknown client name, or a template or data defect, wrapped as
 // "hookwarden: render: …".
-func Render(clients []string) ([]File, error) {
+func Render(clients []string) ([]File, error) { return RenderFor(clients, false) }
+
+// RenderFor is Render for a manifest with (dispatch true) or without a
+// dispatch: section: with one, the Antigravity plugin's hooks.json also
+// carries the agent-traffic rows (agy pre-dispatch), which adopt registers
+// only then (issue 19).
+func RenderFor(clients []string, dispatch bool) ([]File, error) {
 	t, err := registration.Default()
 	if err != nil {
 		return nil, fmt.Errorf("hookwarden: render: %w", err)
@@ -423,7 +429,7 @@ func Render(clients []string) ([]File, error) {
 		{Path: InterceptorPath, Body: withHeader(interceptor, "# "), Mode: 0o644, Step: StepInterceptor},
 	}
 	if want["agy"] {
-		hooks, err := agyHooks(t)
+		hooks, err := agyHooks(t, dispatch)
 		if err != nil {
 			return nil, err
 		}

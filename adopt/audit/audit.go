@@ -298,14 +298,19 @@ type auditor struct {
 	renders map[string]renderResult
 }
 
-func (a *auditor) render(clients []string) ([]templates.File, error) {
-	key := strings.Join(clients, ",")
+// renderKey is the render cache key of (clients, dispatch).
+func renderKey(clients []string, dispatch bool) string {
+	return strings.Join(clients, ",") + fmt.Sprintf(";%v", dispatch)
+}
+
+func (a *auditor) render(clients []string, dispatch bool) ([]templates.File, error) {
+	key := renderKey(clients, dispatch)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if r, ok := a.renders[key]; ok {
 		return r.files, r.err
 	}
-	files, err := templates.Render(clients)
+	files, err := templates.RenderFor(clients, dispatch)
 	a.renders[key] = renderResult{files, err}
 	return files, err
 }

@@ -150,7 +150,7 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 	if !declined(adopt.StepGitIgnore) {
 		r.gitignore()
 	}
-	r.rendered(governed, declined)
+	r.rendered(governed, declined, f.Dispatch != nil)
 	if !declined(adopt.StepAgentHooks) {
 		for _, c := range adopt.SettingsClients() {
 			r.clientFile(c, events, slices.Contains(governed, c))
@@ -294,9 +294,10 @@ func lineOfText(data []byte, text string) int {
 	return 0
 }
 
-// rendered compares each rendered file with this build's render.
-func (r *repoAudit) rendered(governed []string, declined func(string) bool) {
-	files, err := r.a.render(governed)
+// rendered compares each rendered file with this build's render (with the
+// agent-traffic rows when the manifest has a dispatch: section).
+func (r *repoAudit) rendered(governed []string, declined func(string) bool, dispatch bool) {
+	files, err := r.a.render(governed, dispatch)
 	if err != nil {
 		r.add(IDRenderUnavailable, "", 0, "", "", "rendered files not checked: "+err.Error(), "use a hookwarden build whose templates render")
 		return

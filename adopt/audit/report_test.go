@@ -359,7 +359,7 @@ func TestRenderUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &auditor{table: table, getenv: getenv, renders: map[string]renderResult{
-		"claude,codex,gemini,agy,opencode": {err: errors.New("hookwarden: render: template broken")},
+		renderKey([]string{"claude", "codex", "gemini", "agy", "opencode"}, false): {err: errors.New("hookwarden: render: template broken")},
 	}}
 	res := a.repo(context.Background(), repo, repo, "")
 	var ids []string

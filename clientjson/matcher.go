@@ -37,7 +37,10 @@ func namesSel(list []string) selection {
 
 func selectionOf(client, m string) selection {
 	switch client {
-	case "claude":
+	case "claude", "droid":
+		// Factory Droid documents Claude Code's matcher reading ("Simple
+		// strings match exactly", regex, "*" and "" for all;
+		// docs.factory.ai/reference/hooks-reference).
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}

@@ -40,7 +40,8 @@ func (e *ParseError) Error() string {
 // (.gemini/settings.json, JSON with comments), "cursor"
 // (.cursor/hooks.json, strict JSON, flat handler lists) and "windsurf"
 // (.windsurf/hooks.json, strict JSON, flat handler lists without timeouts)
-// and "qwen" (.qwen/settings.json, Claude's shape, JSON with comments).
+// "qwen" (.qwen/settings.json, Claude's shape, JSON with comments) and
+// "droid" (.factory/settings.json, Claude's shape, strict JSON).
 var ErrUnknownClient = errors.New("unknown client")
 
 // dialect is how one client reads its hook file.
@@ -83,6 +84,10 @@ func dialectFor(client string) (dialect, error) {
 		// after stripping a UTF-8 BOM (engine/dialect qwen.go): comments and
 		// a BOM are read, a trailing comma is not.
 		return dialect{client: client, jsonc: true}, nil
+	case "droid":
+		// Factory Droid's .factory/settings.json: Claude Code's shape;
+		// strict JSON (no source says Droid reads comments or a BOM there).
+		return dialect{client: client}, nil
 	}
 	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
 }

@@ -14,7 +14,7 @@ import (
 // merges its rows beside the operator's own bytes (the one kind of guard file
 // an agent may still edit, as long as our rows stay; issue 14 item 3);
 // Client names that client ("claude", "codex", "gemini", "cursor",
-// "windsurf", "qwen"), ""
+// "windsurf", "qwen", "droid"), ""
 // otherwise.
 type GuardPath struct {
 	Path        string
@@ -49,6 +49,9 @@ var guardPaths = [...]GuardPath{
 	// Qwen Code (opt-in): the start directory's .qwen/settings.json, in
 	// Claude's shape (engine/dialect qwen.go; observed).
 	{Path: ".qwen/settings.json", ClientHooks: true, Client: "qwen"},
+	// Factory Droid (opt-in): the hooks key of .factory/settings.json
+	// (engine/dialect droid.go); documented, not observed.
+	{Path: ".factory/settings.json", ClientHooks: true, Client: "droid"},
 }
 
 // GuardPaths returns the guard's own files of a governed repository, in a
@@ -112,7 +115,13 @@ type guardKind struct {
 var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
 	GuardPath{Path: ".claude/settings.local.json", ClientHooks: true, Client: "claude"},
 	GuardPath{Path: ".github/copilot/settings.json"},
-	GuardPath{Path: ".github/copilot/settings.local.json"})
+	GuardPath{Path: ".github/copilot/settings.local.json"},
+	// Factory Droid reads hooks from .factory/settings.local.json too, and
+	// newer Droids read .factory/hooks.json instead of the settings.json
+	// hooks key when it exists (engine/dialect droid.go): creating it would
+	// switch our rows off.
+	GuardPath{Path: ".factory/settings.local.json", ClientHooks: true, Client: "droid"},
+	GuardPath{Path: ".factory/hooks.json", ClientHooks: true, Client: "droid"})
 
 // guardComps are shellGuardPaths split into lower-case components.
 var guardComps = func() [][]string {
@@ -160,7 +169,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

@@ -592,7 +592,7 @@ var findGuardNames = []struct {
 	{"hookwarden", true}, {"plugin.json", true}, {".opencode", true}, {"hookwarden.js", true},
 	{".github", true}, {"hookwarden.json", true},
 	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
-	{".codex", false}, {"hooks.json", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false},
+	{".codex", false}, {"hooks.json", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
 }
 
 // findGuardMatch reports whether the find test (-name, -iname, -path,

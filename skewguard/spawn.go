@@ -56,6 +56,7 @@ func geminiEnv(root string) []string {
 func qwenEnv(root string) []string {
 	return []string{"QWEN_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
+func droidEnv(root string) []string { return []string{"FACTORY_PROJECT_DIR=" + root} }
 func cursorEnv(root string) []string {
 	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
@@ -110,6 +111,12 @@ var spawnRules = map[string]spawnRule{
 	// engine/dialect qwen.go).
 	"qwen": {shell: []string{"bash", "-c"}, dir: atStart, env: qwenEnv,
 		source: "Qwen Code 0.24.4: bash -c, cwd the session directory, QWEN_PROJECT_DIR, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to it (bundle executeCommandHook; observed)"},
+	// Factory Droid (documented, not observed): hooks run from Droid's
+	// current working directory with FACTORY_PROJECT_DIR set
+	// (docs.factory.ai/reference/hooks-reference); the shell is not stated
+	// ("the bash command to execute": bash -c assumed).
+	"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
+		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; not observed)"},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

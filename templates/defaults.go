@@ -26,9 +26,11 @@ func DefaultClients() []string {
 // opt-in and unverified alike (engine/dialect windsurf.go).
 //
 // "qwen" (Qwen Code: our rows merged into .qwen/settings.json) is opt-in
-// and observed on the real CLI (engine/dialect qwen.go).
+// and observed on the real CLI (engine/dialect qwen.go). "droid" (Factory
+// Droid: .factory/settings.json) is opt-in and unverified
+// (engine/dialect droid.go).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

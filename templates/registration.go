@@ -55,6 +55,11 @@ import (
 //     from $PWD to the nearest .hookwarden/hook.sh like Codex's; from a
 //     directory outside the repository it finds none and the row's last
 //     statements deny.
+//   - droid (Factory Droid; documented, not observed): hooks run from
+//     Droid's current working directory, "which may change during
+//     execution", with FACTORY_PROJECT_DIR set to the project root
+//     (docs.factory.ai/reference/hooks-reference), so the path comes from
+//     the variable; unset, the launcher is not read and the row denies.
 //   - qwen (Qwen Code 0.24.4): `bash -c COMMAND` with cwd the session's
 //     directory and CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR and
 //     QWEN_PROJECT_DIR all set to that directory, not the repository root
@@ -71,6 +76,8 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "cursor":
 		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
+	case "droid":
+		return "", `"${FACTORY_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "windsurf", "qwen":
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "gemini":

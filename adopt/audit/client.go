@@ -72,6 +72,9 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 			if client == "cursor" {
 				r.cursorVersion(rel, snap.Data)
 			}
+			if client == "droid" {
+				r.droidHooksFile()
+			}
 		}
 	}
 	if !selected {
@@ -306,6 +309,16 @@ func (r *repoAudit) cursorVersion(rel string, src []byte) {
 		r.add(IDCursorVersion, rel, 1, "cursor", "", rel+" declares no \"version\"; every documented Cursor hook file declares \"version\": 1", "add \"version\": 1 at the top level of "+rel)
 	case v != "1":
 		r.add(IDCursorVersion, rel, lineOfKey(src, 0, `"version"`), "cursor", "", rel+" declares \"version\": "+v+"; the documented schema version is the number 1", "set \"version\" to 1 in "+rel)
+	}
+}
+
+// droidHooksFile reports a .factory/hooks.json in the repository: newer
+// Droids read it instead of the settings.json hooks key (the rule's help
+// gives the sources).
+func (r *repoAudit) droidHooksFile() {
+	const rel = ".factory/hooks.json"
+	if s, ok := r.read(rel); ok && s.Exists {
+		r.add(IDDroidHooksFile, rel, 0, "droid", "", rel+" exists: newer Factory Droids read hooks from it and skip the hooks key of .factory/settings.json, where hookwarden's rows are", "move its hooks into .factory/settings.json, delete "+rel+", then run "+r.conform)
 	}
 }
 

@@ -64,6 +64,8 @@ const (
 	IDHooksDisabled = "hooks-disabled"
 	// IDClientFileInvalid: a client settings file cannot be parsed by the client.
 	IDClientFileInvalid = "client-file-unparseable"
+	// IDDroidHooksFile: .factory/hooks.json exists beside .factory/settings.json.
+	IDDroidHooksFile = "droid-hooks-json"
 	// IDCursorVersion: .cursor/hooks.json does not declare "version": 1.
 	IDCursorVersion = "cursor-hooks-version"
 	// IDCommandPath: a hook command uses backslash paths or unquoted paths that can split on spaces.
@@ -144,6 +146,8 @@ var rules = []Rule{
 		"More than one handler runs hookwarden for the same client event and tools; the client may run each, so one tool call is judged twice. Keep one (hookwarden never removes a row it did not write)."},
 	{IDHooksDisabled, Error, "Hooks are switched off in the client's settings file.",
 		"Claude Code `disableAllHooks: true` (in .claude/settings.json or .claude/settings.local.json), Gemini CLI `hooksConfig.enabled: false`, or Gemini `hooksConfig.disabled` naming our hook command: the client runs none of these hooks, ours included. Remove the switch (adopt and conform keep an operator's explicit off)."},
+	{IDDroidHooksFile, Error, "Factory Droid's .factory/hooks.json exists beside our rows in .factory/settings.json.",
+		"Newer Droids read hooks from .factory/hooks.json and fall back to the hooks key of .factory/settings.json only when that file is absent (docs.factory.ai/harness/hooks), while droid 0.186.0 read only settings.json (Factory-AI/factory issue 3); hookwarden writes its rows into settings.json, so a hooks.json beside it can switch them off. Move its hooks into .factory/settings.json and delete it (not verified on a real Droid)."},
 	{IDCursorVersion, Warning, "Cursor's hook file does not declare \"version\": 1.",
 		"Every documented .cursor/hooks.json declares the schema version at the top, {\"version\": 1, \"hooks\": {...}} (cursor.com/docs/agent/hooks; the cursor-hooks package's schema), and linters of Cursor files require it; a file without it may not be read as hooks (not verified on a real Cursor). Add \"version\": 1 at the top level; adopt writes it into a file it creates."},
 	{IDClientFileInvalid, Error, "A client settings file cannot be parsed by the client.",

@@ -86,6 +86,11 @@ var canaries = map[string]map[string]canary{
 		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("PreToolUse", "run_shell_command", false)},
 		"pre-edit": {tool: "write_file", payload: claudeFamily("PreToolUse", "write_file", true)},
 	},
+	// Factory Droid (documented, not observed): Claude's shape with the
+	// shell tool Execute (registration table source).
+	"droid": {
+		"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
+	},
 	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
 	// (pre_run_command) or {file_path, edits} (pre_write_code)

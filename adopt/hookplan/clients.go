@@ -154,6 +154,22 @@ var clients = map[string]clientSpec{
 		runs:       "Qwen Code runs every matching hook of the user and workspace settings",
 		startBelow: "Qwen Code 0.24.4 reads the workspace settings from <start directory>/.qwen/settings.json (bundle loadSettings(workspaceDir = process.cwd())), not the repository root's",
 	},
+	// Factory Droid (documented, not observed): ~/.factory/settings.json,
+	// .factory/settings.json and .factory/settings.local.json
+	// (docs.factory.ai/reference/hooks-reference). Newer docs put hooks in
+	// .factory/hooks.json and read a settings.json's hooks key only when
+	// that file is absent (docs.factory.ai/harness/hooks), while droid
+	// 0.186.0 ran only the settings.json hooks (Factory-AI/factory issue 3).
+	"droid": {
+		files: []fileSpec{
+			{"settings.json", "home", ScopeUser, "droid"},
+			{".factory/settings.json", "root", ScopeProject, "droid"},
+			{".factory/settings.local.json", "root", ScopeLocal, "droid"},
+		},
+		homeRel: ".factory",
+		bin:     "droid", npm: "@factory/cli",
+		runs: "Factory Droid runs every matching hook of its settings files (documented; not observed)",
+	},
 	// Windsurf (documented, not observed): the system file, the user's
 	// ~/.codeium/windsurf/hooks.json and the workspace's .windsurf/hooks.json;
 	// all are merged and every hook of an event runs, system, user, then

@@ -191,7 +191,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		}
 		reason = verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] denied")
 	}
-	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini" || row.Client == "qwen"
+	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini" || row.Client == "qwen" || row.Client == "droid"
 	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy" && row.Client != "copilot" && row.Client != "cursor")) {
 		kind = verdict.Deny
 		if reason == "" {

@@ -11,7 +11,7 @@ import (
 // refused (a member of the wrong type, a null where a string belongs, an
 // unknown event name), so that a dispatcher deny on the repeated pass can
 // still be bounded (issue 14 item 6). data must be one JSON object; the flag
-// is stop_hook_active for claude, codex, gemini, copilot and qwen (a boolean) and an
+// is stop_hook_active for claude, codex, gemini, copilot, qwen and droid (a boolean) and an
 // executionNum above 1 for agy (an integer), a loop_count above 0 for
 // cursor (an integer). ok is false when the flag
 // cannot be read: data is not a JSON object, or the flag is absent or of
@@ -22,7 +22,7 @@ func StopFlag(row registration.Row, data []byte) (repeated, ok bool) {
 		return false, false
 	}
 	switch row.Client {
-	case "claude", "codex", "gemini", "copilot", "qwen":
+	case "claude", "codex", "gemini", "copilot", "qwen", "droid":
 		raw, present := members["stop_hook_active"]
 		if !present {
 			return false, false

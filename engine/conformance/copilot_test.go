@@ -32,6 +32,27 @@ func copilotInvocation(sb *Sandbox, clientsDir, modelURL string, extra ...string
 		Args: []string{copilotClient.Bin(clientsDir), "-p", Prompt}}
 }
 
+// installed returns the version of client c installed under the npm
+// prefix dir ("" when HOOKWARDEN_CLIENTS_DIR is unset), after checking that
+// its executable and every path in also exist; otherwise the test is
+// unavailable (a stated skip, a failure under HOOKWARDEN_E2E=require).
+func (s *suite) installed(t *testing.T, c Client, dir string, also ...string) string {
+	t.Helper()
+	if s.clientsDir == "" {
+		s.unavailable(t, "HOOKWARDEN_CLIENTS_DIR is not set, so the real "+c.Name+" client cannot be found")
+	}
+	for _, p := range append([]string{c.Bin(dir)}, also...) {
+		if _, err := os.Stat(p); err != nil {
+			s.unavailable(t, c.Name+" is not installed under "+dir+": "+err.Error())
+		}
+	}
+	version, err := c.Version(dir)
+	if err != nil {
+		s.unavailable(t, err.Error())
+	}
+	return version
+}
+
 // engineTap writes a stand-in for the engine that the launcher finds first
 // (HOOKWARDEN_BIN): it appends its arguments and the engine's stderr to log,
 // and passes stdin, stdout and the exit code through unchanged, so a test
@@ -63,16 +84,7 @@ func TestRealCopilot(t *testing.T) {
 		t.Skip("real-client test; -short skips it")
 	}
 	s := theSuite
-	if s.clientsDir == "" {
-		s.unavailable(t, "HOOKWARDEN_CLIENTS_DIR is not set, so the real copilot client cannot be found")
-	}
-	if _, err := os.Stat(copilotClient.Bin(s.clientsDir)); err != nil {
-		s.unavailable(t, "copilot is not installed under "+s.clientsDir+": "+err.Error())
-	}
-	version, err := copilotClient.Version(s.clientsDir)
-	if err != nil {
-		s.unavailable(t, err.Error())
-	}
+	version := s.installed(t, copilotClient, s.clientsDir)
 	bin := s.hookwarden(t)
 	for _, tc := range []struct {
 		name, clients, check string

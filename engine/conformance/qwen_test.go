@@ -67,18 +67,7 @@ func TestRealQwen(t *testing.T) {
 		t.Skip("real-client test; -short skips it")
 	}
 	s := theSuite
-	if s.clientsDir == "" {
-		s.unavailable(t, "HOOKWARDEN_CLIENTS_DIR is not set, so the real qwen client cannot be found")
-	}
-	for _, p := range []string{qwenClient.Bin(qwenDir(s.clientsDir)), filepath.Join(qwenNodeDir(s.clientsDir), "node")} {
-		if _, err := os.Stat(p); err != nil {
-			s.unavailable(t, "qwen or its Node 22 is not installed under "+qwenDir(s.clientsDir)+": "+err.Error())
-		}
-	}
-	version, err := qwenClient.Version(qwenDir(s.clientsDir))
-	if err != nil {
-		s.unavailable(t, err.Error())
-	}
+	version := s.installed(t, qwenClient, qwenDir(s.clientsDir), filepath.Join(qwenNodeDir(s.clientsDir), "node"))
 	bin := s.hookwarden(t)
 	adopted := func(t *testing.T) (*Sandbox, string, string) {
 		sb := s.sandbox(t)

@@ -157,20 +157,33 @@ func decodeCopilot(row registration.Row, o object) (Payload, error) {
 // halt lets the agent stop, with the reason on stderr; a skip or a note is
 // exit 0 with its line on stderr.
 func encodeCopilot(row registration.Row, kind verdict.Kind, reason string) Answer {
-	switch kind {
-	case verdict.Deny:
-		if row.Event == "stop" {
-			return Answer{Stdout: blockJSON(reason)}
-		}
-		return Answer{Stdout: copilotDeny(reason), Stderr: line(reason), Exit: 2}
-	case verdict.Skip:
-		return Answer{Stderr: line(SkipPrefix + reason)}
-	case verdict.Halt:
-		return Answer{Stderr: line("hookwarden: halt: " + reason)}
-	case verdict.Context:
-		return Answer{Stderr: line("hookwarden: note: " + reason)}
-	case verdict.Allow:
-		return Answer{}
+	if a, ok := quietAnswer(kind, reason); ok {
+		return a
 	}
-	return Answer{Stdout: copilotDeny("[BLOCKED BY hookwarden:internal] unknown verdict"), Stderr: line("[BLOCKED BY hookwarden:internal] unknown verdict"), Exit: 2}
+	if kind != verdict.Deny {
+		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
+	}
+	if row.Event == "stop" {
+		return Answer{Stdout: blockJSON(reason)}
+	}
+	return Answer{Stdout: copilotDeny(reason), Stderr: line(reason), Exit: 2}
+}
+
+// quietAnswer is the answer of a verdict that lets the call through for
+// the clients whose stdout carries only a deny (Copilot CLI, Cursor): a
+// skip, a halt (the agent may stop) or a note is exit 0 with its line on
+// stderr, an allow is exit 0 with nothing. ok is false for a deny and an
+// unknown kind, which the caller answers as a deny.
+func quietAnswer(kind verdict.Kind, reason string) (Answer, bool) {
+	switch kind {
+	case verdict.Skip:
+		return Answer{Stderr: line(SkipPrefix + reason)}, true
+	case verdict.Halt:
+		return Answer{Stderr: line("hookwarden: halt: " + reason)}, true
+	case verdict.Context:
+		return Answer{Stderr: line("hookwarden: note: " + reason)}, true
+	case verdict.Allow:
+		return Answer{}, true
+	}
+	return Answer{}, false
 }

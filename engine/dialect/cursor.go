@@ -121,24 +121,14 @@ func decodeCursor(row registration.Row, o object) (Payload, error) {
 // with its line on stderr; an allow is exit 0 with nothing on stdout (an
 // explicit "permission":"allow" would also skip Cursor's own approval).
 func encodeCursor(row registration.Row, kind verdict.Kind, reason string) Answer {
-	switch kind {
-	case verdict.Deny:
-		if row.Event == "stop" {
-			return Answer{Stdout: cursorFollowupJSON(reason)}
-		}
-		return Answer{Stdout: cursorDenyJSON(reason), Stderr: line(reason), Exit: 2}
-	case verdict.Skip:
-		return Answer{Stderr: line(SkipPrefix + reason)}
-	case verdict.Halt:
-		return Answer{Stderr: line("hookwarden: halt: " + reason)}
-	case verdict.Context:
-		return Answer{Stderr: line("hookwarden: note: " + reason)}
-	case verdict.Allow:
-		return Answer{}
+	if a, ok := quietAnswer(kind, reason); ok {
+		return a
 	}
-	const unknown = "[BLOCKED BY hookwarden:internal] unknown verdict"
+	if kind != verdict.Deny {
+		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
+	}
 	if row.Event == "stop" {
-		return Answer{Stdout: cursorFollowupJSON(unknown)}
+		return Answer{Stdout: cursorFollowupJSON(reason)}
 	}
-	return Answer{Stdout: cursorDenyJSON(unknown), Stderr: line(unknown), Exit: 2}
+	return Answer{Stdout: cursorDenyJSON(reason), Stderr: line(reason), Exit: 2}
 }

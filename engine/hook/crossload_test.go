@@ -65,22 +65,7 @@ func TestCrossLoadedCursor(t *testing.T) {
 	pre, _ := templates.RegistrationCommand("cursor", "pre-tool")
 	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": pre, "timeout": 15}}}})
 	withRow := string(b)
-	env := func(v string) func(string) (string, bool) {
-		return func(k string) (string, bool) {
-			if k == "CURSOR_PROJECT_DIR" && v != "" {
-				return v, true
-			}
-			return "", false
-		}
-	}
-	for _, tc := range []struct {
-		name   string
-		row    registration.Row
-		caller string
-		file   string
-		dir    string
-		skip   bool
-	}{
+	runCrossCases(t, tab, CursorHooksFile, "CURSOR_PROJECT_DIR", []crossCase{
 		{"cursor with its own row", claudePre, "cursor", withRow, "/r", true},
 		{"no CURSOR_PROJECT_DIR", claudePre, "cursor", withRow, "", false},
 		{"no .cursor/hooks.json", claudePre, "cursor", "", "/r", false},
@@ -89,15 +74,45 @@ func TestCrossLoadedCursor(t *testing.T) {
 		{"a foreign row only", claudePre, "cursor", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./audit.sh cursor pre-tool"}]}}`, "/r", false},
 		{"Claude Code itself", claudePre, "", withRow, "/r", false},
 		{"Copilot's mark with Cursor's file", claudePre, "copilot", withRow, "/r", false},
-	} {
+	})
+}
+
+// oneVar is an environment lookup holding only name=v (nothing when v is
+// "").
+func oneVar(name, v string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		if k == name && v != "" {
+			return v, true
+		}
+		return "", false
+	}
+}
+
+// crossCase is one crossLoaded case: the row called, the caller, the
+// content of the caller's hook file ("" = no file), the value of the
+// caller's variable and whether the row must leave the call.
+type crossCase struct {
+	name   string
+	row    registration.Row
+	caller string
+	file   string
+	env    string
+	skip   bool
+}
+
+// runCrossCases writes each case's hook file at rel in a fresh root and
+// checks crossLoaded with envVar set to the case's value.
+func runCrossCases(t *testing.T, tab *registration.Table, rel, envVar string, cases []crossCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			if tc.file != "" {
-				p := filepath.Join(root, filepath.FromSlash(CursorHooksFile))
+				p := filepath.Join(root, filepath.FromSlash(rel))
 				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 				must(t, os.WriteFile(p, []byte(tc.file), 0o644))
 			}
-			got := crossLoaded(tab, tc.row, tc.caller, root, env(tc.dir))
+			got := crossLoaded(tab, tc.row, tc.caller, root, oneVar(envVar, tc.env))
 			if (got != "") != tc.skip {
 				t.Fatalf("crossLoaded = %q, want skip %v", got, tc.skip)
 			}
@@ -124,22 +139,7 @@ func TestCrossLoaded(t *testing.T) {
 	claudeEdit, _ := tab.Lookup("claude", "pre-edit")
 	claudePost, _ := tab.Lookup("claude", "post-tool")
 	withRows := `{"hooks":{"preToolUse":[{"bash":"sh .hookwarden/hook.sh copilot pre-tool"}]}}`
-	env := func(v string) func(string) (string, bool) {
-		return func(k string) (string, bool) {
-			if k == "COPILOT_CLI" && v != "" {
-				return v, true
-			}
-			return "", false
-		}
-	}
-	for _, tc := range []struct {
-		name   string
-		row    registration.Row
-		caller string
-		file   string // "" = no file
-		cli    string
-		skip   bool
-	}{
+	runCrossCases(t, tab, CopilotHooksFile, "COPILOT_CLI", []crossCase{
 		{"copilot with its own row", claudePre, "copilot", withRows, "1", true},
 		{"Claude Code itself", claudePre, "", withRows, "1", false},
 		{"Cursor with a Copilot file and COPILOT_CLI", claudePre, "cursor", withRows, "1", false},
@@ -149,18 +149,5 @@ func TestCrossLoaded(t *testing.T) {
 		{"the file lacks this event's row", claudeEdit, "copilot", withRows, "1", false},
 		{"no Copilot row for the event", claudePost, "copilot", withRows, "1", false},
 		{"a look-alike command without the closing quote", claudePre, "copilot", `{"x":"sh .hookwarden/hook.sh copilot pre-tool-x"}`, "1", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			if tc.file != "" {
-				p := filepath.Join(root, filepath.FromSlash(CopilotHooksFile))
-				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-				must(t, os.WriteFile(p, []byte(tc.file), 0o644))
-			}
-			got := crossLoaded(tab, tc.row, tc.caller, root, env(tc.cli))
-			if (got != "") != tc.skip {
-				t.Fatalf("crossLoaded = %q, want skip %v", got, tc.skip)
-			}
-		})
-	}
+	})
 }

@@ -66,6 +66,20 @@ func count(r Request, text string) int {
 	return n
 }
 
+// wantRefused checks a refused dispatch: the client ended cleanly, no
+// subagent asked the model, and the parent's next request carries each of
+// texts.
+func wantRefused(t *testing.T, r *caseRun, texts ...string) {
+	t.Helper()
+	r.wantExit(t, 0)
+	if n := len(subagentRequests(r.srv)); n != 0 {
+		t.Errorf("%d subagent requests although the dispatch was refused", n)
+	}
+	for _, text := range texts {
+		r.wantCarried(t, text)
+	}
+}
+
 func dispatchCases() []dispatchCase {
 	return []dispatchCase{
 		{name: "readonly-delivered", rows: []string{"pre-dispatch"}, projection: true,
@@ -104,24 +118,14 @@ func dispatchCases() []dispatchCase {
 			dispatch: "  tasks: [review]\n",
 			input:    map[string]any{"description": "find the parser", "prompt": "task: review\nreadonly: true\n" + briefMarker, "run_in_background": false},
 			verify: func(t *testing.T, r *caseRun) {
-				r.wantExit(t, 0)
-				if n := len(subagentRequests(r.srv)); n != 0 {
-					t.Errorf("%d subagent requests although the dispatch was refused", n)
-				}
-				r.wantCarried(t, "[BLOCKED BY hookwarden:readonly-projection]")
-				r.wantCarried(t, "run hookwarden compile-context")
+				wantRefused(t, r, "[BLOCKED BY hookwarden:readonly-projection]", "run hookwarden compile-context")
 			}},
 		{name: "task-undeclared-refused", rows: []string{"pre-dispatch"}, projection: true,
 			check:    "an Agent dispatch whose brief names no declared task label was refused: no subagent request, the refusal with the declared labels reached the model",
 			dispatch: "  tasks: [review, docs]\n",
 			input:    map[string]any{"description": "find the parser", "prompt": briefMarker, "run_in_background": false},
 			verify: func(t *testing.T, r *caseRun) {
-				r.wantExit(t, 0)
-				if n := len(subagentRequests(r.srv)); n != 0 {
-					t.Errorf("%d subagent requests although the dispatch was refused", n)
-				}
-				r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
-				r.wantCarried(t, "review, docs")
+				wantRefused(t, r, "[BLOCKED BY hookwarden:dispatch-task]", "review, docs")
 			}},
 		{name: "return-denied-once", rows: []string{"dispatch-receipt", "post-return"}, projection: true,
 			check:     "a background Agent dispatch was bound by its receipt; its report matching dispatch.return_deny was refused once (the subagent's next request carries the refusal) and the repeated stop released it",
@@ -147,11 +151,7 @@ func dispatchCases() []dispatchCase {
 			dispatch: "  tasks: [review]\n",
 			input:    map[string]any{"description": "find the parser", "prompt": briefMarker, "run_in_background": false},
 			verify: func(t *testing.T, r *caseRun) {
-				r.wantExit(t, 0)
-				if n := len(subagentRequests(r.srv)); n != 0 {
-					t.Errorf("%d subagent requests: a dispatch under the legacy name Task ran without the gate", n)
-				}
-				r.wantCarried(t, "[BLOCKED BY hookwarden:dispatch-task]")
+				wantRefused(t, r, "[BLOCKED BY hookwarden:dispatch-task]")
 			}},
 		{name: "explore-start", rows: []string{"subagent-start", "pre-dispatch"}, projection: true,
 			check:    "an Explore agent received the projection through SubagentStart: its first request carries the banner and the projection twice (the rewritten brief and the added context)",

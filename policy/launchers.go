@@ -25,6 +25,14 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
 	}
 	switch name {
+	case "hookwarden":
+		// `hookwarden admit [--label L] -- CMD` runs CMD (heavy-step
+		// admission): CMD is judged like any command, so admit cannot carry
+		// a denied one past the rules.
+		// Any other verb is judged as any other command is (below).
+		if len(args) > 0 && args[0].val == "admit" {
+			return admitWords(args[1:])
+		}
 	case "env":
 		return j.envLauncher(args, env, depth)
 	case "command":

@@ -20,6 +20,20 @@ const MaxLauncherWords = 64
 type judge struct {
 	p    *Policy
 	hits *hitSet
+	// adm is set for an admission walk (Policy.Admit): admHit records the
+	// first heavy step or unreadable command outside `hookwarden admit`;
+	// admitted is true inside one.
+	adm      *Admission
+	admHit   *admissionHit
+	admitted bool
+}
+
+// admission records h as the walk's admission finding unless one is
+// recorded or the command runs under `hookwarden admit`.
+func (j *judge) admission(h admissionHit) {
+	if j.adm != nil && j.admHit == nil && !j.admitted {
+		j.admHit = &h
+	}
 }
 
 // envVar is one environment assignment in effect for a command.
@@ -40,6 +54,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	f, err := parser.Parse(strings.NewReader(src), "")
 	j.p.parsers.Put(parser)
 	if err != nil {
+		j.admission(admissionHit{rule: RuleAdmissionUnreadable})
 		if id := j.p.textMatch(j.p.Normalise(src)); id != "" {
 			j.hits.add(id)
 		}
@@ -236,6 +251,11 @@ func gitLike(name string, known bool) bool {
 
 // command judges one simple command after launcher resolution.
 func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	if j.adm != nil {
+		// Scripts nested in this command (bash -c, xargs) inherit its
+		// admission; the next command does not.
+		defer func(prev bool) { j.admitted = prev }(j.admitted)
+	}
 	for steps := 0; len(argv) > 0; steps++ {
 		if steps >= MaxLauncherWords {
 			j.hits.add(RuleScanBoundWords)
@@ -258,7 +278,15 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 				j.hits.add(id)
 			}
 		}
+		if j.adm != nil && known {
+			if name == "hookwarden" && len(argv) > 1 && argv[1].val == "admit" {
+				j.admitted = true
+			} else if step := j.adm.heavy(name, argv[1:]); step != "" {
+				j.admission(admissionHit{rule: RuleAdmissionRequired, step: step})
+			}
+		}
 		if !known {
+			j.admission(admissionHit{rule: RuleAdmissionUnreadable})
 			// A command known only at run time ($(echo rm) .hookwarden.yaml)
 			// may be any command: a guard path or hooks directory among its
 			// words is refused as a removal would be.

@@ -50,6 +50,8 @@ func flagWords(t *testing.T, f cli.Flag) ([]string, string) {
 		return []string{name, "x"}, "[x]"
 	case *cli.StringFlag:
 		return []string{name, "v"}, "v"
+	case *cli.DurationFlag:
+		return []string{name, "3s"}, "3s"
 	}
 	t.Fatalf("flag %s: type %T has no sample value in this test", name, f)
 	return nil, ""
@@ -83,12 +85,12 @@ func record(t *testing.T, verb string, words []string) (parsed, error) {
 // verb and every one of its flags: the flag means the same first or last
 // on the command line (issue 15: `adopt ./repo --dry-run` used to write
 // eleven files and then fail on a repository named "--dry-run"); after
-// "--" a flag's spelling is an argument; spawn exec, whose arguments are
-// another program's command line, leaves a flag after its first word to
-// that program.
+// "--" a flag's spelling is an argument; spawn exec and admit, whose
+// arguments are another program's command line, leave a flag after its
+// first word to that program.
 func TestFlagsBeforeOrAfterArguments(t *testing.T) {
 	verbs := leaves(newApp(), nil)
-	for _, want := range []string{"adopt", "conform", "audit", "check", "codex-trust", "compile-context", "clients", "spawn compile", "spawn exec", "trust list", "trust approve", "trust revoke"} {
+	for _, want := range []string{"adopt", "conform", "audit", "check", "codex-trust", "compile-context", "clients", "spawn compile", "spawn exec", "trust list", "trust approve", "trust revoke", "admit"} {
 		if verbs[want] == nil {
 			t.Fatalf("verb %q not found among %v", want, slices.Sorted(func(yield func(string) bool) {
 				for k := range verbs {
@@ -119,9 +121,9 @@ func TestFlagsBeforeOrAfterArguments(t *testing.T) {
 					t.Fatalf("flag first: got %+v, want %s=%s and arguments [p1 p2]", first, name, val)
 				}
 				last, err := record(t, verb, slices.Concat(required, []string{"p1", "p2"}, words))
-				if verb == "spawn exec" {
+				if verb == "spawn exec" || verb == "admit" {
 					if _, set := last.flags[name]; err != nil || set || !slices.Equal(last.args, slices.Concat([]string{"p1", "p2"}, words)) {
-						t.Fatalf("spawn exec: a flag after the engine's first word must be the engine's: got %+v, %v", last, err)
+						t.Fatalf("%s: a flag after the step's first word must be the step's: got %+v, %v", verb, last, err)
 					}
 					return
 				}

@@ -68,6 +68,7 @@ func newApp() *cli.Command {
 			spawnCommand(),
 			redactCommand(),
 			trustCommand(),
+			admitCommand(),
 		},
 	}
 }

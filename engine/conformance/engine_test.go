@@ -3,10 +3,10 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"github.com/hookwarden/hookwarden/internal/codexhash"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"

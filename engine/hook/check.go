@@ -58,6 +58,10 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	v := pol.Judge(command)
+	if v.Kind == verdict.Allow && eff.Admission.Enforce && deps.Admission != nil {
+		// Heavy-step admission, as the pre-tool row judges it.
+		v = deps.Admission(command, eff.Admission)
+	}
 	v.Reason = verdict.Cap(v.Reason)
 	return v, nil
 }

@@ -102,10 +102,15 @@ type Judges struct {
 // the settings layers (an error denies with RuleSettings). Environment judges
 // the hook process's own environment through lookup (LEFTHOOK=0|false,
 // LEFTHOOK_EXCLUDE; policy.CheckEnvironment) and returns Allow or Deny.
+// Admission judges a pre-tool command the policy allowed for heavy-step
+// admission when a settings layer enforces it (hooks.admission.enforce):
+// Allow, or Deny naming the heavy step and `hookwarden admit`; nil with
+// enforcement on denies (engine-incomplete).
 // Judges are the other events' judges.
 type Deps struct {
 	Table       *registration.Table
 	NewPolicy   func(operator []settings.Pattern) (CommandPolicy, error)
+	Admission   func(command string, a settings.EffectiveAdmission) verdict.Verdict
 	Environment func(lookup func(string) (string, bool)) verdict.Verdict
 	Judges      Judges
 }
@@ -472,7 +477,16 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		if err != nil {
 			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 		}
-		return pol.Judge(p.Command)
+		v := pol.Judge(p.Command)
+		if v.Kind != verdict.Allow || !eff.Admission.Enforce {
+			return v
+		}
+		// Heavy-step admission (hooks.admission.enforce), after every deny
+		// rule: a heavy step outside `hookwarden admit` is refused.
+		if deps.Admission == nil {
+			return deny(RuleNoJudge, "heavy-step admission is enforced (hooks.admission.enforce) but this build has no admission judge wired in")
+		}
+		return deps.Admission(p.Command, eff.Admission)
 	case "environment":
 		if deps.Environment == nil {
 			return deny(RuleNoJudge, "this build has no environment check wired in")

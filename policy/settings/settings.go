@@ -149,9 +149,36 @@ type File struct {
 // Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
 // Events is nil when the layer does not set it.
 type Hooks struct {
-	Scope  string
-	Events []string
+	Scope     string
+	Events    []string
+	Admission Admission
 }
+
+// Admission is `hooks.admission` of one layer (heavy-step admission, issue
+// 19 item 8): Enforce turns it on (nil: not set), Commands adds heavy-step
+// shapes (RE2, at most 64 of at most 512 bytes, each matched against a
+// command's words joined by one space from its base name on; CommandLines
+// their YAML lines), MaxJobsDivisor (nil: not set; at least 1) divides the
+// host's cores into the job count `hookwarden admit` allows.
+type Admission struct {
+	Enforce        *bool
+	Commands       []string
+	CommandLines   []int
+	MaxJobsDivisor *int
+}
+
+// EffectiveAdmission is the merged hooks.admission: Enforce when any layer
+// sets it true, every layer's Commands, the largest MaxJobsDivisor (the
+// fewest jobs; DefaultMaxJobsDivisor when no layer sets one).
+type EffectiveAdmission struct {
+	Enforce        bool
+	Commands       []string
+	MaxJobsDivisor int
+}
+
+// DefaultMaxJobsDivisor is the divisor of the host's cores that gives
+// `hookwarden admit`'s job cap when no layer sets one (the seed's default).
+const DefaultMaxJobsDivisor = 3
 
 // Dispatch is the `dispatch:` section of one layer (issue 19). Tasks is nil
 // when the layer does not set dispatch.tasks (no label required by it);
@@ -209,6 +236,7 @@ const (
 // defaults first.
 type Effective struct {
 	Scope      string
+	Admission  EffectiveAdmission
 	Deny       []Pattern
 	Checkpoint Checkpoint
 	Dispatch   EffectiveDispatch
@@ -335,11 +363,20 @@ func readLayer(name, path string, optional, repo bool) (Layer, bool, error) {
 // restrictions rule described in the package doc. Layers named "repository"
 // are also collected into Effective.Repository.
 func Merge(layers []Layer) *Effective {
-	e := &Effective{Scope: ScopeGoverned, Layers: layers}
+	e := &Effective{Scope: ScopeGoverned, Layers: layers, Admission: EffectiveAdmission{MaxJobsDivisor: DefaultMaxJobsDivisor}}
+	divisorSet := false
 	for _, l := range layers {
 		f := l.File
 		if f.Hooks.Scope == ScopeAll {
 			e.Scope = ScopeAll
+		}
+		a := f.Hooks.Admission
+		if a.Enforce != nil && *a.Enforce {
+			e.Admission.Enforce = true
+		}
+		e.Admission.Commands = append(e.Admission.Commands, a.Commands...)
+		if a.MaxJobsDivisor != nil && (!divisorSet || *a.MaxJobsDivisor > e.Admission.MaxJobsDivisor) {
+			e.Admission.MaxJobsDivisor, divisorSet = *a.MaxJobsDivisor, true
 		}
 		label := l.Name
 		if l.Path != "" {
@@ -514,6 +551,38 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 						return err
 					}
 					f.Hooks.Events = l
+				case "hooks.admission":
+					return eachKey(v, "hooks.admission", func(key string, k, v *yaml.Node) error {
+						switch key {
+						case "hooks.admission.enforce":
+							b, err := boolValue(key, v)
+							if err != nil {
+								return err
+							}
+							f.Hooks.Admission.Enforce = &b
+						case "hooks.admission.commands":
+							l, lines, err := stringList(key, v)
+							if err != nil {
+								return err
+							}
+							if err := checkPatterns(key, v.Line, l, lines); err != nil {
+								return err
+							}
+							f.Hooks.Admission.Commands, f.Hooks.Admission.CommandLines = l, lines
+						case "hooks.admission.max_jobs_divisor":
+							n, err := intValue(key, v)
+							if err != nil {
+								return err
+							}
+							if n < 1 {
+								return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
+							}
+							f.Hooks.Admission.MaxJobsDivisor = &n
+						default:
+							return unknownKey(key, k)
+						}
+						return nil
+					})
 				default:
 					return unknownKey(key, k)
 				}

@@ -358,3 +358,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestAdmissionLayers: hooks.admission merges so that a later layer only
+// adds restrictions: enforce from any layer (a false never switches an
+// earlier true off), every layer's shapes, the largest divisor; the
+// default divisor is 3.
+func TestAdmissionLayers(t *testing.T) {
+	parse := func(src string) File {
+		f, err := Parse([]byte(src), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	e := Merge(nil)
+	if e.Admission.Enforce || e.Admission.MaxJobsDivisor != DefaultMaxJobsDivisor {
+		t.Fatalf("defaults %+v", e.Admission)
+	}
+	e = Merge([]Layer{
+		{Name: "fleet", File: parse("hooks:\n  admission:\n    enforce: true\n    commands: ['^just build( |$)']\n    max_jobs_divisor: 4\n")},
+		{Name: "workstation", File: parse("hooks:\n  admission:\n    enforce: false\n    commands: ['^task ci( |$)']\n    max_jobs_divisor: 2\n")},
+	})
+	want := EffectiveAdmission{Enforce: true, Commands: []string{"^just build( |$)", "^task ci( |$)"}, MaxJobsDivisor: 4}
+	if d := cmp.Diff(want, e.Admission); d != "" {
+		t.Fatalf("merged admission (-want +got):\n%s", d)
+	}
+}

@@ -1,7 +1,8 @@
 // Package live wires the production collaborators into the dispatcher of
 // engine/hook: the registration table compiled into the binary, the built-in
 // command policy (package policy) with the operator patterns of the settings
-// layers, the environment check, and the stop gate and checkpoint
+// layers, heavy-step admission (policy.Admit, when a layer enforces it), the
+// environment check, and the stop gate and checkpoint
 // (engine/stopgate) for the stop, pre-edit and post-tool events. The CLI (`hookwarden hook`,
 // `hookwarden check`) and the acceptance tests use the same wiring.
 package live
@@ -32,6 +33,7 @@ func Deps() (hook.Deps, error) {
 	return hook.Deps{
 		Table:       tab,
 		NewPolicy:   NewPolicy,
+		Admission:   Admission,
 		Environment: Environment,
 		Judges:      judges(),
 	}, nil
@@ -67,6 +69,21 @@ func FromDecision(d policy.Decision) verdict.Verdict {
 		return verdict.Verdict{Kind: verdict.Allow}
 	}
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: d.RuleID, Reason: verdict.Cap(d.Reason)}
+}
+
+// Admission judges command for heavy-step admission (policy.Admit) with
+// the built-in shapes and a's operator shapes; a shape that does not compile
+// denies (settings-invalid).
+func Admission(command string, a settings.EffectiveAdmission) verdict.Verdict {
+	adm, err := policy.NewAdmission(a.Commands)
+	if err != nil {
+		return verdict.Verdict{Kind: verdict.Deny, RuleID: hook.RuleSettings, Reason: verdict.Cap("[BLOCKED BY hookwarden:" + hook.RuleSettings + "] " + err.Error())}
+	}
+	p, err := policy.New(nil)
+	if err != nil {
+		return verdict.Verdict{Kind: verdict.Deny, RuleID: hook.RuleSettings, Reason: verdict.Cap("[BLOCKED BY hookwarden:" + hook.RuleSettings + "] " + err.Error())}
+	}
+	return FromDecision(p.Admit(command, adm))
 }
 
 // Environment runs policy.CheckEnvironment through lookup and converts the

@@ -570,12 +570,9 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 							}
 							f.Hooks.Admission.Commands, f.Hooks.Admission.CommandLines = l, lines
 						case "hooks.admission.max_jobs_divisor":
-							n, err := intValue(key, v)
+							n, err := positiveInt(key, v)
 							if err != nil {
 								return err
-							}
-							if n < 1 {
-								return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
 							}
 							f.Hooks.Admission.MaxJobsDivisor = &n
 						default:
@@ -607,12 +604,9 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 			return eachKey(v, "checkpoint", func(key string, k, v *yaml.Node) error {
 				switch key {
 				case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
-					n, err := intValue(key, v)
+					n, err := positiveInt(key, v)
 					if err != nil {
 						return err
-					}
-					if n < 1 {
-						return fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
 					}
 					if key == "checkpoint.commit_after_minutes" {
 						f.Checkpoint.CommitAfterMinutes = &n
@@ -798,6 +792,16 @@ func intValue(key string, v *yaml.Node) (int, error) {
 		return 0, fmt.Errorf("line %d: %s: not an integer in range", v.Line, key)
 	}
 	return n, nil
+}
+
+// positiveInt is intValue for a key that takes a positive integer: below 1
+// is an error naming the key and the line.
+func positiveInt(key string, v *yaml.Node) (int, error) {
+	n, err := intValue(key, v)
+	if err == nil && n < 1 {
+		err = fmt.Errorf("line %d: %s: %d is not a positive integer", v.Line, key, n)
+	}
+	return n, err
 }
 
 // smallDecimal reads s when it is 0 or a decimal integer of at most 9 digits

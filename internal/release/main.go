@@ -15,8 +15,9 @@
 // With -npm it lays out the npm packages in <out>/npm/: `hookwarden` (a
 // launcher script, bin/hookwarden.js, and one optional dependency per
 // platform) and `hookwarden-<os>-<cpu>` (the binary, with npm's "os" and
-// "cpu" fields so npm installs only the matching one; hookwarden-mcp-proxy,
-// needed only under a spawn's redaction entry, is not in them), none with an install
+// "cpu" fields so npm installs only the matching one; hookwarden-mcp-proxy
+// sits beside it, where spawn exec looks for it under a redaction entry with
+// MCP servers, since the launcher runs the platform binary itself), none with an install
 // script: the shape of lefthook's npm packages (lefthook 2.2.1's
 // package.json, minus its postinstall). With -pack it runs `npm pack` in
 // each, leaving the tarballs in <out>/npm/. Nothing is published.
@@ -52,8 +53,8 @@ import (
 // versionVar is the variable -ldflags -X stamps.
 const versionVar = "github.com/hookwarden/hookwarden/internal/buildinfo.Version"
 
-// Commands are the binaries of a release archive (./cmd/<name>); the npm
-// platform packages hold the first.
+// Commands are the binaries of a release archive (./cmd/<name>); each npm
+// platform package holds them all in its bin/.
 var Commands = []string{"hookwarden", "hookwarden-mcp-proxy"}
 
 // DefaultTargets are the GOOS/GOARCH pairs of a release.
@@ -275,9 +276,13 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 	for _, k := range keys {
 		goos, goarch, _ := strings.Cut(k, "/")
 		name := "hookwarden-" + npmOS(goos) + "-" + npmCPU(goarch)
-		data, err := os.ReadFile(bins[k])
-		if err != nil {
-			return err
+		files := map[string]fileBody{"README.md": {npmReadme, 0o644}}
+		for _, c := range Commands {
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(bins[k]), c))
+			if err != nil {
+				return err
+			}
+			files["bin/"+c] = fileBody{data, 0o755}
 		}
 		p := packageJSON{
 			Name: name, Version: cfg.Version,
@@ -287,7 +292,7 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 			OS:    []string{npmOS(goos)}, CPU: []string{npmCPU(goarch)},
 		}
 		dir := filepath.Join(root, name)
-		if err := writePackage(dir, p, map[string]fileBody{"bin/hookwarden": {data, 0o755}, "README.md": {npmReadme, 0o644}}); err != nil {
+		if err := writePackage(dir, p, files); err != nil {
 			return err
 		}
 		art.NPMDirs = append(art.NPMDirs, dir)

@@ -238,6 +238,11 @@ func TestNPMInstall(t *testing.T) {
 	if out, code := run(p, "npx", "--offline", "hookwarden", "--version"); code != 0 || strings.TrimSpace(out) != "hookwarden version "+v {
 		t.Fatalf("npx hookwarden --version: exit %d, %q", code, out)
 	}
+	// spawn exec looks for the MCP proxy beside the binary the launcher runs.
+	proxy := filepath.Join(p, "node_modules", plat, "bin", "hookwarden-mcp-proxy")
+	if out, code := run(p, proxy, "--version"); code != 0 || strings.TrimSpace(out) != "hookwarden-mcp-proxy "+v {
+		t.Fatalf("%s --version: exit %d, %q", proxy, code, out)
+	}
 	repo := filepath.Join(t.TempDir(), "repo")
 	os.MkdirAll(repo, 0o755)
 	if out, code := run(repo, "git", "init", "-q"); code != 0 {

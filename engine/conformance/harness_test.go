@@ -472,8 +472,8 @@ func (s *suite) redactor(sb *Sandbox) func(string) string {
 // neutralEvent maps a recorded payload to hookwarden's neutral event name
 // through the registration table: the client's row whose native event is
 // the payload's hook_event_name (opencode: tool.execute.before) and whose
-// matcher matches its tool_name (opencode: input.tool). It returns "" when no
-// row matches.
+// matcher matches its tool_name (opencode: input.tool; SubagentStart and
+// SubagentStop payloads: agent_type). It returns "" when no row matches.
 func neutralEvent(client string, p map[string]any) string {
 	tbl, err := registration.Default()
 	if err != nil {
@@ -481,9 +481,10 @@ func neutralEvent(client string, p map[string]any) string {
 	}
 	native, tool := str(p["hook_event_name"]), str(p["tool_name"])
 	if in := obj(p["input"]); in != nil && client == "opencode" {
+		// opencode's plugin payload names its tool in input.tool and has
+		// no tool_name; it must not fall through to agent_type below.
 		native, tool = "tool.execute.before", str(in["tool"])
-	}
-	if _, ok := p["tool_name"]; !ok {
+	} else if _, ok := p["tool_name"]; !ok {
 		// SubagentStart and SubagentStop match on agent_type.
 		tool = str(p["agent_type"])
 	}

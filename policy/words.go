@@ -344,6 +344,7 @@ func cmdName(f field) (string, bool) {
 // pathKind classifies a path argument.
 type pathKind struct {
 	hooks   bool // inside or naming a hooks directory (.git/hooks, .husky, ...)
+	store   bool // hookwarden's store directory below a git directory (also sets hooks)
 	gitDir  bool // the .git directory itself
 	gitConf bool // a git config file
 	guard   guardKind
@@ -407,6 +408,23 @@ func isHookDirName(c string) bool {
 	return false
 }
 
+// StoreDirName is the directory hookwarden keeps its own state in below
+// Git's common directory: the dispatch correlation store
+// (engine/dispatch.StoreSubdir, "hookwarden/dispatch-correlations") binds
+// each dispatched agent to its return gate, so removing or overwriting it
+// unbinds every agent and turns their returns into stated skips. The rule
+// protecting .git/hooks protects it too; the engine writes it directly, not
+// through a judged command.
+const StoreDirName = "hookwarden"
+
+// isStoreDirName reports a component that, directly below a git directory
+// (or a component known only at run time), is protected like .git/hooks:
+// "hooks" itself and hookwarden's store directory (exact names, lower-cased
+// by the caller; .git/hooksx and .git/hookwardenx are other files).
+func isStoreDirName(c string) bool {
+	return c == "hooks" || c == StoreDirName
+}
+
 func isRelative(s string) bool {
 	return !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':')
 }
@@ -460,8 +478,11 @@ func classifyPath(s string) pathKind {
 		if isGit {
 			if i+1 < len(comps) {
 				n := comps[i+1]
-				if n == "hooks" || (strings.ContainsAny(n, "*?[") && matchGlob(n, "hooks")) {
+				if isStoreDirName(n) || (strings.ContainsAny(n, "*?[") && (matchGlob(n, "hooks") || matchGlob(n, StoreDirName))) {
 					k.hooks = true
+				}
+				if n == StoreDirName {
+					k.store = true
 				}
 				if n == "config" || n == "config.worktree" {
 					k.gitConf = true
@@ -476,8 +497,9 @@ func classifyPath(s string) pathKind {
 		// A component known only at run time ($VAR, $(...), cmd's %VAR%,
 		// PowerShell's $env:VAR) followed by hooks may be the git directory.
 		runtime := strings.Contains(c, dyn) || strings.Contains(c, "$") || (len(c) > 2 && c[0] == '%' && c[len(c)-1] == '%')
-		if runtime && i+1 < len(comps) && comps[i+1] == "hooks" {
+		if runtime && i+1 < len(comps) && isStoreDirName(comps[i+1]) {
 			k.hooks = true
+			k.store = k.store || comps[i+1] == StoreDirName
 		}
 		if isHookDirName(c) || (glob && (matchGlob(c, ".husky") || matchGlob(c, ".lefthook") || matchGlob(c, ".lefthook-local") || matchGlob(c, ".githooks"))) {
 			k.hooks = true

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/policy"
 )
 
 // clock is a settable clock for Store.Now.
@@ -181,5 +183,25 @@ func TestStoreSweepsDebris(t *testing.T) {
 	}
 	if _, err := os.Stat(foreign); err != nil {
 		t.Errorf("an entry the store did not write was removed: %v", err)
+	}
+}
+
+// TestStoreProtectedByPolicy: the store's directory is the one the command
+// policy and the edit guard refuse to let an agent remove or write
+// (policy.StoreDirName), so renaming StoreSubdir cannot silently leave the
+// new directory unprotected.
+func TestStoreProtectedByPolicy(t *testing.T) {
+	first, _, _ := strings.Cut(StoreSubdir, "/")
+	if first != policy.StoreDirName {
+		t.Fatalf("StoreSubdir %q starts with %q, policy protects %q", StoreSubdir, first, policy.StoreDirName)
+	}
+	p, err := policy.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"rm -rf .git/" + StoreSubdir, "rm -rf \"$(git rev-parse --git-common-dir)/" + StoreSubdir + "\""} {
+		if d := p.Judge(cmd); d.Allowed {
+			t.Errorf("%s: allowed, want a deny", cmd)
+		}
 	}
 }

@@ -480,11 +480,17 @@ func withinFold(dir, t string, fold bool) bool {
 	return ok
 }
 
+// storeRefusal is the reason of an edit refused inside hookwarden's store
+// (<git common dir>/hookwarden, engine/dispatch.StoreSubdir).
+const storeRefusal = "the edit targets hookwarden's dispatch correlation store (.git/hookwarden), which binds each dispatched agent to its return gate; agents may not change it (the engine writes it itself; reading it is fine)"
+
 // hooksDirHit denies an edit inside the repository's git hooks directory
 // (the common git directory's hooks and core.hooksPath, read in process by
 // internal/gitdisc) or one the command policy's hooks-dir rule recognises by
 // name (policy.HooksPathKind: .git/hooks, .husky, .githooks, ...), and an
-// edit of a git config file (where core.hooksPath is set).
+// edit of a git config file (where core.hooksPath is set), and an edit
+// inside hookwarden's store below the git directory or the common one
+// (.git/hookwarden, by name or resolved in process).
 func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) {
 	rel, inside := within(root, t)
 	names := []string{raw}
@@ -493,6 +499,9 @@ func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) 
 	}
 	for _, n := range names {
 		hooks, conf := policy.HooksPathKind(n)
+		if hooks && policy.StorePath(n) {
+			return deny(RuleHooksDir, storeRefusal), true, nil
+		}
 		if hooks {
 			return deny(RuleHooksDir, "the edit targets the repository's git hooks directory; agents may not change git hooks (they run on every commit and push). A person changes them outside the agent"), true, nil
 		}
@@ -520,6 +529,12 @@ func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) 
 		gdr, err := resolve(gd)
 		if err != nil {
 			return verdict.Verdict{}, false, err
+		}
+		// The store may sit in a git directory not named .git (a
+		// --separate-git-dir, a bare common directory), which the name
+		// check above cannot see.
+		if withinFold(filepath.Join(gdr, policy.StoreDirName), t, fold) {
+			return deny(RuleHooksDir, storeRefusal), true, nil
 		}
 		for _, name := range []string{"config", "config.worktree"} {
 			if withinFold(filepath.Join(gdr, name), t, fold) {

@@ -12,7 +12,8 @@
 // layer sets it, and `readonly: true` / `read-only: true`, which marks the
 // dispatch read-only (any other value of those keys is refused). An agent
 // type in `dispatch.readonly_agents`, or one of the client's own read-only
-// types (ReadOnlyTypes), marks it read-only too.
+// types (ReadOnlyTypes), marks it read-only too, compared as the client
+// resolves agent type names (AgentTypeKey: Claude's `explore` is Explore).
 //
 // A read-only dispatch receives AGENTS.readonly.md, the projection
 // `hookwarden compile-context` writes at the repository root, through the
@@ -48,6 +49,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/regread"
@@ -241,8 +245,45 @@ func JudgeStart(in Input) verdict.Verdict {
 	return verdict.Verdict{Kind: verdict.Context, Input: []byte(ctx), Reason: "read-only agent type: the read-only banner and " + ProjectionFile + " were added to the subagent's context"}
 }
 
+// readOnlyType reports whether agentType names a read-only agent type of
+// the client: one of dispatch.readonly_agents or of ReadOnlyTypes, compared
+// as the client resolves agent type names (AgentTypeKey).
 func readOnlyType(in Input, agentType string) bool {
-	return agentType != "" && (slices.Contains(in.Dispatch.ReadonlyAgents, agentType) || slices.Contains(ReadOnlyTypes(in.Client), agentType))
+	if agentType == "" {
+		return false
+	}
+	want := AgentTypeKey(in.Client, agentType)
+	for _, t := range slices.Concat(in.Dispatch.ReadonlyAgents, ReadOnlyTypes(in.Client)) {
+		if t == agentType || AgentTypeKey(in.Client, t) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// AgentTypeKey returns the form in which client compares agent type names,
+// so two names with the same key start the same agent. Claude Code 2.1.328
+// looks subagent_type up exactly first and, when no agent has that exact
+// name, takes the one agent whose name has the same key: NFKC, lower case,
+// Unicode white space, dash punctuation (\p{Pd}) and "_" removed (bundle
+// bin/claude.exe, chunk-1v263ywb.js: `function Ome(e){return
+// Eh(e).toLowerCase().replace(/[\p{White_Space}\p{Pd}_]+/gu,"")}`, Eh being
+// chunk-8yrfrdpe.js's `function Eh(e){return z(e,"NFKC")}`; the Agent tool's call()
+// `ee=y.find((x)=>x.agentType===B);if(!ee){let x=Ome(B),...C=_e.filter((Y)=>
+// Ome(Y.agentType)===x)` with event tengu_subagent_type_normalized, several
+// matches being an "is ambiguous" error). So `explore`, `EXPLORE`,
+// `ex-plore` and a full-width `Ｅｘｐｌｏｒｅ` start Explore. Other clients:
+// the name itself (their resolution is not read here).
+func AgentTypeKey(client, name string) string {
+	if client != "claude" {
+		return name
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '_' || unicode.Is(unicode.White_Space, r) || unicode.Is(unicode.Pd, r) {
+			return -1
+		}
+		return r
+	}, strings.ToLower(norm.NFKC.String(name)))
 }
 
 // Projection returns the text of the repository's read-only projection

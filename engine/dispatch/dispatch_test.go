@@ -69,3 +69,26 @@ func TestProjectionMarkerIsCompileContexts(t *testing.T) {
 		t.Fatal("a directory passed as a projection")
 	}
 }
+
+// TestAgentTypeKey: the names Claude Code 2.1.328 resolves to one agent
+// share a key (so a lower-case `explore` is read-only like Explore), names
+// it keeps apart do not, and other clients compare names exactly.
+func TestAgentTypeKey(t *testing.T) {
+	for _, c := range []struct {
+		client, a, b string
+		same         bool
+	}{
+		{"claude", "explore", "Explore", true},
+		{"claude", "EX_PLORE", "Explore", true},
+		{"claude", "ex\u2013plore", "Explore", true}, // en dash is \p{Pd}
+		{"claude", "\uff25\uff58\uff50\uff4c\uff4f\uff52\uff45", "Explore", true},
+		{"claude", "ex\u00a0plore", "Explore", true}, // no-break space is White_Space
+		{"claude", "explorer", "Explore", false},
+		{"claude", "ex.plore", "Explore", false},
+		{"codex", "Explorer", "explorer", false},
+	} {
+		if got := AgentTypeKey(c.client, c.a) == AgentTypeKey(c.client, c.b); got != c.same {
+			t.Errorf("%s: %q and %q share a key: %v, want %v", c.client, c.a, c.b, got, c.same)
+		}
+	}
+}

@@ -48,6 +48,19 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		return
 	}
 	switch name {
+	case "touch", "mkdir", "mkfifo", "mknod":
+		// Creating entries inside hookwarden's store can stop it: a .lock
+		// makes every call wait and fail, more than its scan bound of
+		// entries fails every sweep (engine/dispatch), and a return is then
+		// a stated skip. Elsewhere (.git/hooks included) they stay allowed.
+		for _, a := range args {
+			if !isOpt(a.val) && sc.classify(a).store {
+				j.hits.add(RuleHooksDirTamper)
+			}
+		}
+		return
+	}
+	switch name {
 	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
 		"mv", "tee",
 		"del", "erase", "rd", "move", "ren", "rename", "attrib", "icacls", "cacls", "takeown",

@@ -389,6 +389,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 		c.guard.client = c.guard.client || g.client
 	}
 	k.hooks = k.hooks || c.hooks
+	k.store = k.store || c.store
 	k.guard.own = k.guard.own || c.guard.own
 	k.guard.client = k.guard.client || c.guard.client
 	k.guard.ownParent = k.guard.ownParent || c.guard.ownParent

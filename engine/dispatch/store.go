@@ -203,8 +203,12 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 			return nil, fmt.Errorf("correlation store: lock %s: %w", path, err)
 		}
 		if st, err := os.Lstat(path); err == nil && s.now().Sub(st.ModTime()) > LockLease {
-			os.Remove(path) // its holder died; the next attempt takes it
-			continue
+			// Its holder died; the next attempt takes it. A lock that cannot
+			// be removed (a non-empty directory) is waited on like a held
+			// one, so the wait stays bounded.
+			if os.Remove(path) == nil {
+				continue
+			}
 		}
 		if time.Now().Add(delay).After(end) {
 			return nil, fmt.Errorf("correlation store %s remained locked for %s", s.Dir, wait.Round(time.Millisecond))

@@ -129,6 +129,37 @@ func TestStoreReclaimsAStaleLock(t *testing.T) {
 	}
 }
 
+// TestStoreUnremovableStaleLockEndsAtItsBound: a stale .lock the store
+// cannot remove (a non-empty directory an agent made) is waited on up to the
+// bound and is an error, not a retry loop that outlives the call's deadline
+// (before, the failed removal retried at once, forever, and the client's
+// hook timeout ended the call instead of a verdict).
+func TestStoreUnremovableStaleLockEndsAtItsBound(t *testing.T) {
+	s, _ := newStore(t)
+	put(t, s, AgentKey("s", "a"))
+	lock := filepath.Join(s.Dir, ".lock")
+	if err := os.MkdirAll(filepath.Join(lock, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-LockLease - time.Minute)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s.Now = time.Now
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { _, err := s.Get(ctx, AgentKey("s", "a")); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Get under an unremovable stale lock succeeded, want a lock failure")
+		}
+	case <-time.After(LockWait + 5*time.Second):
+		t.Fatal("Get under an unremovable stale lock did not return within the lock wait")
+	}
+}
+
 // TestStoreScanBoundFailsClosed: a directory with more entries than the
 // scan bound is an error naming the bound, not a partial read; the bound
 // is not the row cap (foreign entries count against the scan only).

@@ -12,7 +12,8 @@ import (
 // (claude pre-dispatch … post-return, codex pre-dispatch and post-return,
 // gemini pre-dispatch) only while .hookwarden.yaml has a dispatch:
 // section, whatever hooks.events lists, and retracts them when the section
-// goes; Claude's PermissionDenied handler comes with dispatch-abort.
+// goes; Claude's PermissionDenied handlers come with dispatch-abort and
+// handback-abort.
 func TestDispatchRowsFollowTheSection(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
 	base := "version: 1\nclients: [claude, codex, gemini, agy]\nhooks:\n  events: [pre-tool, pre-dispatch]\n"
@@ -42,13 +43,17 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	}
 	claude := read(".claude/settings.json")
 	for _, want := range []string{"claude pre-dispatch", "claude dispatch-receipt", "claude dispatch-abort", "claude subagent-start", "claude post-return",
-		`"PermissionDenied"`, `"PostToolUseFailure"`, `"SubagentStart"`, `"SubagentStop"`, `"^Agent$"`, "claude pre-handback", `"^SubagentHandback$"`} {
+		`"PermissionDenied"`, `"PostToolUseFailure"`, `"SubagentStart"`, `"SubagentStop"`, `"^Agent$"`, "claude pre-handback", `"^SubagentHandback$"`,
+		"claude handback-receipt", "claude handback-abort"} {
 		if !strings.Contains(claude, want) {
 			t.Errorf(".claude/settings.json lacks %s:\n%s", want, claude)
 		}
 	}
 	if n := strings.Count(claude, "claude dispatch-abort"); n != 2 {
 		t.Errorf("dispatch-abort registered %d times, want 2 (PostToolUseFailure, PermissionDenied)", n)
+	}
+	if n := strings.Count(claude, "claude handback-abort"); n != 2 {
+		t.Errorf("handback-abort registered %d times, want 2 (PostToolUseFailure, PermissionDenied)", n)
 	}
 	if got := read(".codex/hooks.json"); !strings.Contains(got, "codex pre-dispatch") || !strings.Contains(got, "codex post-return") || !strings.Contains(got, "^spawn_agent$") {
 		t.Errorf(".codex/hooks.json:\n%s", got)
@@ -73,7 +78,7 @@ func TestDispatchRowsFollowTheSection(t *testing.T) {
 	if _, err := Conform(context.Background(), []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
-	if got := read(".claude/settings.json"); strings.Contains(got, "dispatch") || strings.Contains(got, "PermissionDenied") || !strings.Contains(got, "claude pre-tool") {
+	if got := read(".claude/settings.json"); strings.Contains(got, "dispatch") || strings.Contains(got, "handback") || strings.Contains(got, "PermissionDenied") || !strings.Contains(got, "claude pre-tool") {
 		t.Errorf("after the section went, .claude/settings.json:\n%s", got)
 	}
 	if got := read(".agents/plugins/hookwarden/hooks.json"); strings.Contains(got, "pre-dispatch") {

@@ -90,7 +90,8 @@ func RegisteredEvents(events []string) []string {
 // in registration order: registered only for a manifest with a `dispatch:`
 // section (FileEvents).
 func AgentEvents() []string {
-	return []string{"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback"}
+	return []string{"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback",
+		"handback-receipt", "handback-abort"}
 }
 
 // WithDispatch returns events (RegisteredEvents' result) without the
@@ -99,7 +100,7 @@ func AgentEvents() []string {
 // follow the manifest's `dispatch:` section, not hooks.events. It returns a
 // new slice.
 func WithDispatch(events []string, dispatch bool) []string {
-	out := make([]string, 0, len(events)+5)
+	out := make([]string, 0, len(events)+len(AgentEvents()))
 	for _, e := range events {
 		if !slices.Contains(AgentEvents(), e) {
 			out = append(out, e)

@@ -117,10 +117,11 @@ type Payload struct {
 
 // AgentEvent reports whether event is one of the agent-traffic events
 // (pre-dispatch, dispatch-receipt, dispatch-abort, subagent-start,
-// post-return).
+// post-return, pre-handback, handback-receipt, handback-abort).
 func AgentEvent(event string) bool {
 	switch event {
-	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback":
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return",
+		"pre-handback", "handback-receipt", "handback-abort":
 		return true
 	}
 	return false
@@ -262,7 +263,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		}
 	}
 	switch row.Event {
-	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "pre-handback":
+	case "pre-dispatch", "dispatch-receipt", "dispatch-abort", "pre-handback", "handback-receipt", "handback-abort":
 		return decodeDispatch(row, o, p)
 	case "subagent-start", "post-return":
 		return decodeSubagent(row, o, p)
@@ -365,7 +366,9 @@ func decodeDispatch(row registration.Row, o object, p Payload) (Payload, error) 
 		return p, err
 	}
 	// agent_id: present when the call comes from inside a subagent (Claude
-	// Code 2.1.328 hook input base schema); pre-handback needs it.
+	// Code 2.1.328 hook input base schema: "Present only when the hook fires
+	// from within a subagent"); pre-handback, handback-receipt and
+	// handback-abort need it.
 	if p.AgentID, _, err = o.str("agent_id", "agent_id"); err != nil {
 		return p, err
 	}

@@ -39,7 +39,8 @@ const (
 	// LockLease is the age after which a lock file, or a temporary file, is
 	// taken to belong to a hook process that died, and is removed.
 	LockLease = 2 * time.Minute
-	// PendingTTL is how long a dispatch waits for its receipt.
+	// PendingTTL is how long a dispatch (or a hand-back) waits for its
+	// receipt.
 	PendingTTL = 5 * time.Minute
 	// ActiveTTL is how long a bound agent stays bound.
 	ActiveTTL = 24 * time.Hour
@@ -50,15 +51,20 @@ const (
 // StoreSubdir is the store's directory below Git's common directory.
 const StoreSubdir = "hookwarden/dispatch-correlations"
 
-// Row is one correlation. Key is "pending\x00<session>\x00<tool_use_id>"
-// or "agent\x00<session>\x00<agent_id>"; Digest is the lower-case hex
-// SHA-256 of the rewritten prompt ("" when the brief was not rewritten);
-// Written is when the row was last written (UnixNano).
+// Row is one correlation. Key is "pending\x00<session>\x00<tool_use_id>",
+// "handback\x00<session>\x00<agent_id>\x00<tool_use_id>" or
+// "agent\x00<session>\x00<agent_id>"; Digest is the lower-case hex SHA-256
+// of the rewritten prompt (pending; "" when the brief was not rewritten) or
+// of the hand-back message pre-handback judged (handback); HandedBack marks
+// a binding whose agent's judged report was delivered through
+// SubagentHandback (agent rows); Written is when the row was last written
+// (UnixNano).
 type Row struct {
-	Version int    `json:"v"`
-	Key     string `json:"key"`
-	Digest  string `json:"digest,omitempty"`
-	Written int64  `json:"written"`
+	Version    int    `json:"v"`
+	Key        string `json:"key"`
+	Digest     string `json:"digest,omitempty"`
+	HandedBack bool   `json:"handed_back,omitempty"`
+	Written    int64  `json:"written"`
 }
 
 // PendingKey and AgentKey build the two kinds of row key.
@@ -68,6 +74,12 @@ func PendingKey(session, toolUseID string) string {
 
 // AgentKey is the key of an agent's binding (see PendingKey).
 func AgentKey(session, agentID string) string { return "agent\x00" + session + "\x00" + agentID }
+
+// HandbackKey is the key of the provisional digest of one SubagentHandback
+// tool use of agentID (see Row); it expires like a pending row.
+func HandbackKey(session, agentID, toolUseID string) string {
+	return "handback\x00" + session + "\x00" + agentID + "\x00" + toolUseID
+}
 
 // Digest returns the lower-case hex SHA-256 of s.
 func Digest(s string) string {
@@ -257,7 +269,7 @@ func (s *Store) sweep() (map[string]Row, error) {
 				continue
 			}
 			ttl := ActiveTTL
-			if strings.HasPrefix(r.Key, "pending\x00") {
+			if strings.HasPrefix(r.Key, "pending\x00") || strings.HasPrefix(r.Key, "handback\x00") {
 				ttl = PendingTTL
 			}
 			if now.Sub(time.Unix(0, r.Written)) > ttl {

@@ -60,19 +60,23 @@ func TestStoreEvictsOldestAtTheCap(t *testing.T) {
 	}
 }
 
-// TestStoreExpiry: pending rows expire after five minutes, agent rows after
-// a day.
+// TestStoreExpiry: pending and provisional hand-back rows expire after five
+// minutes, agent rows after a day.
 func TestStoreExpiry(t *testing.T) {
 	s, c := newStore(t)
 	put(t, s, PendingKey("s", "t1"))
+	put(t, s, HandbackKey("s", "a1", "hb1"))
 	put(t, s, AgentKey("s", "a1"))
 	c.t = c.t.Add(PendingTTL - time.Second)
-	if !has(t, s, PendingKey("s", "t1")) {
-		t.Fatal("the pending row expired early")
+	if !has(t, s, PendingKey("s", "t1")) || !has(t, s, HandbackKey("s", "a1", "hb1")) {
+		t.Fatal("a pending row expired early")
 	}
 	c.t = c.t.Add(2 * time.Second)
 	if has(t, s, PendingKey("s", "t1")) {
 		t.Error("the pending row outlived five minutes")
+	}
+	if has(t, s, HandbackKey("s", "a1", "hb1")) {
+		t.Error("the provisional hand-back row outlived five minutes")
 	}
 	if !has(t, s, AgentKey("s", "a1")) {
 		t.Error("the agent row expired with the pending one")

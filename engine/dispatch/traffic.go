@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -21,6 +22,9 @@ const (
 	RuleNotDelivered = "readonly-not-delivered"
 	// RuleReturn: a bound agent's return matches a return_deny pattern.
 	RuleReturn = "dispatch-return"
+	// RuleHandbackNotJudged: the hand-back receipt shows a message other
+	// than the one pre-handback judged.
+	RuleHandbackNotJudged = "handback-not-judged"
 )
 
 // Traffic is the correlation part of an agent-traffic call, beside Input:
@@ -167,7 +171,10 @@ func JudgeAbort(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 
 // JudgeReturn is post-return (SubagentStop). Codex: a stated skip (no
 // documented key ties a spawn_agent call to the returning agent). Claude:
-// an agent without an active binding is a stated skip; a repeated stop
+// an agent without an active binding is a stated skip; a binding marked by
+// handback-receipt (the judged report was delivered through
+// SubagentHandback) is released with a stated skip, its closing text not
+// judged as the report; a repeated stop
 // (stop_hook_active) releases the binding with a stated skip; a return
 // matching a return_deny pattern is denied (the subagent continues with the
 // reason); any other return releases the binding and is allowed. A store
@@ -185,6 +192,9 @@ func JudgeReturn(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 		switch {
 		case r == nil:
 			res = skip("no hookwarden dispatch binds agent %s (an internal agent, a foreground or expired one, or one started without the dispatch rows); its return is not judged", tr.AgentID)
+			return nil, nil
+		case r.HandedBack:
+			res = skip("agent %s delivered its report through SubagentHandback, judged at pre-handback; its binding is released and its closing text is not judged as the report", tr.AgentID)
 			return nil, nil
 		case tr.StopHookActive:
 			res = skip("agent %s was held once already (stop_hook_active); its binding is released and this return is not judged again", tr.AgentID)
@@ -206,7 +216,12 @@ func JudgeReturn(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 // report to its caller through that tool instead of its last message, so a
 // bound agent's tool_input.message is held to return_deny here as its
 // SubagentStop text is (denied: the subagent gets the reason and calls
-// again). A call from an agent without a binding is a stated skip; the
+// again). A message it lets through gets a provisional row
+// (HandbackKey: session, agent, tool_use_id) holding only the message's
+// digest, for handback-receipt to confirm; when that row cannot be written
+// the answer is a stated skip saying delivery will not be confirmed (the
+// message was judged; SubagentStop then judges the last message as the
+// fallback). A call from an agent without a binding is a stated skip; the
 // binding stays for SubagentStop.
 func JudgeHandback(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 	if tr.AgentID == "" {
@@ -229,7 +244,136 @@ func JudgeHandback(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 	if row == nil {
 		return skip("no hookwarden dispatch binds agent %s; its hand-back is not judged", tr.AgentID)
 	}
-	return matchReturn(in, tr.AgentID, *ti.Message)
+	v := matchReturn(in, tr.AgentID, *ti.Message)
+	if v.Kind != verdict.Allow {
+		return v
+	}
+	if tr.ToolUseID == "" {
+		return skip("the hand-back of agent %s passed return_deny, but the payload carries no tool_use_id, so its delivery cannot be confirmed; SubagentStop judges the agent's last message as its report", tr.AgentID)
+	}
+	digest := Digest(*ti.Message)
+	err = st.Update(ctx, HandbackKey(tr.SessionID, tr.AgentID, tr.ToolUseID), func(*Row) (*Row, error) {
+		return &Row{Digest: digest}, nil
+	})
+	if err != nil {
+		return skip("the hand-back of agent %s passed return_deny, but its digest was not stored (%v), so its delivery cannot be confirmed; SubagentStop judges the agent's last message as its report", tr.AgentID, err)
+	}
+	return v
+}
+
+// handbackBound is the common start of handback-receipt and handback-abort:
+// a stated skip (ok false) for a call outside a subagent, a store failure
+// or an agent without a binding; what names the row in the reasons.
+func handbackBound(ctx context.Context, in Input, tr Traffic, what string) (*Store, verdict.Verdict, bool) {
+	if tr.AgentID == "" {
+		return nil, skip("SubagentHandback %s outside a subagent (no agent_id); not judged", what), false
+	}
+	st, err := tr.store(in)
+	if err != nil {
+		return nil, skip("subagent hand-back %s not recorded: %v", what, err), false
+	}
+	row, err := st.Get(ctx, AgentKey(tr.SessionID, tr.AgentID))
+	if err != nil {
+		return nil, skip("subagent hand-back %s not recorded: %v", what, err), false
+	}
+	if row == nil {
+		return nil, skip("no hookwarden dispatch binds agent %s; its hand-back %s is not judged", tr.AgentID, what), false
+	}
+	return st, verdict.Verdict{}, true
+}
+
+// handbackMessage returns tool_input.message ("" and false when the input
+// has no string message).
+func handbackMessage(in Input) (string, bool) {
+	var ti struct {
+		Message *string `json:"message"`
+	}
+	if err := json.Unmarshal(in.ToolInput, &ti); err != nil || ti.Message == nil {
+		return "", false
+	}
+	return *ti.Message, true
+}
+
+// JudgeHandbackReceipt is Claude's handback-receipt (PostToolUse on
+// SubagentHandback, from inside the subagent): it consumes the provisional
+// row pre-handback wrote for this tool use and, when the delivered
+// tool_input.message matches its digest, marks the agent's binding
+// HandedBack (allow), so SubagentStop releases it without judging the
+// closing text. A delivered message that differs (or none) is a deny
+// (exit 2, rule handback-not-judged) and the binding is not marked, so
+// SubagentStop still judges the last message. No provisional row, an
+// unbound agent or a store failure is a stated skip.
+func JudgeHandbackReceipt(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	st, v, ok := handbackBound(ctx, in, tr, "receipt")
+	if !ok {
+		return v
+	}
+	var pending *Row
+	err := st.Update(ctx, HandbackKey(tr.SessionID, tr.AgentID, tr.ToolUseID), func(r *Row) (*Row, error) {
+		pending = r
+		return nil, nil
+	})
+	if err != nil {
+		return skip("subagent hand-back receipt not recorded: %v", err)
+	}
+	if pending == nil {
+		return skip("no hand-back judged by pre-handback is pending for this tool use of agent %s (expired, evicted, or never stored); delivery not confirmed, so SubagentStop judges the agent's last message as its report", tr.AgentID)
+	}
+	msg, ok := handbackMessage(in)
+	if !ok || Digest(msg) != pending.Digest {
+		return deny(RuleHandbackNotJudged, "the hand-back of agent %s delivered a message other than the one pre-handback judged, so the delivered report was not judged; delivery is not confirmed and SubagentStop judges the agent's last message", tr.AgentID)
+	}
+	marked := false
+	err = st.Update(ctx, AgentKey(tr.SessionID, tr.AgentID), func(r *Row) (*Row, error) {
+		if r == nil {
+			return nil, nil
+		}
+		marked = true
+		r.HandedBack = true
+		return r, nil
+	})
+	switch {
+	case err != nil:
+		return skip("the hand-back of agent %s was delivered as judged, but the binding was not marked (%v); SubagentStop judges the agent's last message as its report", tr.AgentID, err)
+	case !marked:
+		return skip("the binding of agent %s ended before its hand-back receipt; nothing to mark", tr.AgentID)
+	}
+	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+// JudgeHandbackAbort is Claude's handback-abort (PostToolUseFailure,
+// PermissionDenied on SubagentHandback): it removes the provisional row of
+// this tool use only when it holds the digest of this call's
+// tool_input.message, so a stale or foreign event never clears another
+// attempt's row. Nothing removed, an unbound agent or a store failure is a
+// stated skip; the binding stays for SubagentStop (the fallback judge).
+func JudgeHandbackAbort(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
+	st, v, ok := handbackBound(ctx, in, tr, "abort")
+	if !ok {
+		return v
+	}
+	msg, hasMsg := handbackMessage(in)
+	found, cleared := false, false
+	err := st.Update(ctx, HandbackKey(tr.SessionID, tr.AgentID, tr.ToolUseID), func(r *Row) (*Row, error) {
+		found = r != nil
+		if r == nil || !hasMsg || Digest(msg) != r.Digest {
+			return r, errKeep // not this call's row: not even its expiry changes
+		}
+		cleared = true
+		return nil, nil
+	})
+	if errors.Is(err, errKeep) {
+		err = nil
+	}
+	switch {
+	case err != nil:
+		return skip("subagent hand-back abort not recorded: %v", err)
+	case !found:
+		return skip("no hand-back of agent %s is pending for this tool use; nothing to clear", tr.AgentID)
+	case !cleared:
+		return skip("the pending hand-back of this tool use holds another message's digest; left as it is")
+	}
+	return verdict.Verdict{Kind: verdict.Allow}
 }
 
 // matchReturn denies a bound agent's report that matches a return_deny

@@ -89,7 +89,8 @@ type Judge func(ctx context.Context, c Call) verdict.Verdict
 // Judges holds the event judges other than pre-tool and environment. A nil
 // field answers a stated skip with NotEvaluated. Agent judges every
 // agent-traffic event (dialect.AgentEvent: pre-dispatch, dispatch-receipt,
-// dispatch-abort, subagent-start, post-return; Call.Row.Event says which).
+// dispatch-abort, subagent-start, post-return, pre-handback,
+// handback-receipt, handback-abort; Call.Row.Event says which).
 type Judges struct {
 	PreEdit  Judge
 	PostTool Judge

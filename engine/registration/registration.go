@@ -29,7 +29,8 @@ import (
 // engine's own budget for the event in milliseconds; it is always below the
 // client timeout. AlsoNative lists further native events the same neutral
 // event is registered under, with the same matcher and timeout (Claude's
-// dispatch-abort: PostToolUseFailure and PermissionDenied); nil for most
+// dispatch-abort and handback-abort: PostToolUseFailure and
+// PermissionDenied); nil for most
 // rows. Source names the client fact behind the row.
 type Row struct {
 	Client       string   `json:"client"`

@@ -60,7 +60,8 @@ const (
 // events lists the neutral event names a `hooks.events:` entry may hold
 // (read only).
 var events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment",
-	"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback", "prompt"}
+	"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback",
+	"handback-receipt", "handback-abort", "prompt"}
 
 // MaxTaskLabels bounds dispatch.tasks and dispatch.readonly_agents per layer.
 const MaxTaskLabels = 256

@@ -344,13 +344,28 @@ func stepPayload(t *testing.T, st dispatchStep, repo, rewritten string) []byte {
 		} else {
 			m["error"] = "failed"
 		}
-	case "pre-handback":
+	case "pre-handback", "handback-receipt", "handback-abort":
 		in := map[string]any{"message": st.Message}
 		if st.NullMessage {
 			in = map[string]any{}
 		}
-		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = "PreToolUse", "SubagentHandback", in, "toolu_hb"
-		m["agent_id"], m["agent_type"] = st.Agent, "general-purpose"
+		tool := st.Tool
+		if tool == "" {
+			tool = "toolu_hb"
+		}
+		native := map[string]string{"pre-handback": "PreToolUse", "handback-receipt": "PostToolUse", "handback-abort": st.Native}[st.Event]
+		m["hook_event_name"], m["tool_name"], m["tool_input"], m["tool_use_id"] = native, "SubagentHandback", in, tool
+		if st.Agent != "" {
+			m["agent_id"], m["agent_type"] = st.Agent, "general-purpose"
+		}
+		switch native {
+		case "PostToolUse": // tool_response: the shape is not read by handback-receipt
+			m["tool_response"] = map[string]any{"delivered": true}
+		case "PermissionDenied":
+			m["reason"] = "denied"
+		case "PostToolUseFailure":
+			m["error"] = "failed"
+		}
 	case "post-return":
 		m["hook_event_name"], m["agent_id"], m["agent_type"], m["stop_hook_active"] = "SubagentStop", st.Agent, "general-purpose", st.StopActive
 		m["agent_transcript_path"] = "/a.jsonl"

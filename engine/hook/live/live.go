@@ -162,7 +162,8 @@ func CheckpointConfig(e *settings.Effective) checkpoint.Config {
 // agentJudge judges the agent-traffic events (engine/dispatch): the
 // dispatch gate, read-only delivery and the pending correlation at
 // pre-dispatch, the projection at subagent-start, the receipt and abort of
-// Claude's dispatches, and the return gate at post-return.
+// Claude's dispatches, the return gate at post-return and pre-handback, and
+// the receipt and abort of Claude's hand-backs.
 func agentJudge(ctx context.Context, c hook.Call) verdict.Verdict {
 	in := dispatch.Input{Client: c.Row.Client, Event: c.Row.Event, ToolInput: c.Payload.ToolInput,
 		AgentType: c.Payload.AgentType, RepoRoot: c.RepoRoot}
@@ -184,6 +185,10 @@ func agentJudge(ctx context.Context, c hook.Call) verdict.Verdict {
 		return dispatch.JudgeReturn(ctx, in, tr)
 	case "pre-handback":
 		return dispatch.JudgeHandback(ctx, in, tr)
+	case "handback-receipt":
+		return dispatch.JudgeHandbackReceipt(ctx, in, tr)
+	case "handback-abort":
+		return dispatch.JudgeHandbackAbort(ctx, in, tr)
 	}
 	return verdict.Verdict{Kind: verdict.Skip, Reason: c.Row.Client + " " + c.Row.Event + ": no judge for this agent-traffic event in this build"}
 }

@@ -174,7 +174,10 @@ func JudgeAbort(ctx context.Context, in Input, tr Traffic) verdict.Verdict {
 // an agent without an active binding is a stated skip; a binding marked by
 // handback-receipt (the judged report was delivered through
 // SubagentHandback) is released with a stated skip, its closing text not
-// judged as the report; a repeated stop
+// judged as the report (Claude Code 2.1.328 bundle, the auto-mode
+// instruction to subagents: "Only a SubagentHandback call reaches your
+// caller as your result; plain text you write at the end is not
+// delivered"); a repeated stop
 // (stop_hook_active) releases the binding with a stated skip; a return
 // matching a return_deny pattern is denied (the subagent continues with the
 // reason); any other return releases the binding and is allowed. A store

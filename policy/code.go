@@ -315,13 +315,15 @@ func decodesAndRuns(code string) bool {
 
 // guardMention adds the self-protection rules when text names a guard path
 // anywhere (a token of path characters that classifies as one), or names a
-// directory holding one together with a word that removes or moves. globs
+// directory holding one together with a word that removes or moves; a
+// path inside hookwarden's store (.git/hookwarden) together with such a word
+// is the hooks-dir rule (reading the store stays allowed). globs
 // also counts a shell glob that matches a guard name (.*, .h*), for a script
 // the shell parser rejects; in interpreter code a glob is more often a
 // regular expression (re.match('.*', s)), so there only named paths count.
 func (j *judge) guardMention(text string, globs bool) {
 	lower := strings.ToLower(text)
-	if !containsGuardKey(lower) && !(globs && strings.ContainsAny(text, "*?[")) {
+	if !containsGuardKey(lower) && !strings.Contains(lower, StoreDirName) && !(globs && strings.ContainsAny(text, "*?[")) {
 		return
 	}
 	removal := false
@@ -344,7 +346,11 @@ func (j *judge) guardMention(text string, globs bool) {
 			k++
 		}
 		if k > i {
-			j.guardHit(pathKind{guard: classifyPath(text[i:k]).guard}, removal)
+			c := classifyPath(text[i:k])
+			j.guardHit(pathKind{guard: c.guard}, removal)
+			if removal && c.store {
+				j.hits.add(RuleHooksDirTamper)
+			}
 		}
 		i = k
 	}

@@ -161,3 +161,33 @@ func BenchmarkJudge(b *testing.B) {
 		})
 	}
 }
+
+// TestStoreInSeparateGitDir: an edit inside hookwarden's dispatch
+// correlation store is refused when the repository's git directory is not
+// named .git (a gitfile to a --separate-git-dir), which the name check
+// cannot see; a sibling of the store stays allowed.
+func TestStoreInSeparateGitDir(t *testing.T) {
+	repo, owner := governed(t)
+	sep := filepath.Join(t.TempDir(), "repo-state")
+	if err := os.MkdirAll(filepath.Join(sep, "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sep, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".git"), []byte("gitdir: "+sep+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	row := filepath.Join(sep, "hookwarden", "dispatch-correlations", "a.json")
+	v := Judge(context.Background(), input(repo, owner, "Write", row, map[string]any{"content": "{}"}))
+	if v.Kind != verdict.Deny || v.RuleID != RuleHooksDir {
+		t.Fatalf("write of %s: %v %s %s, want a %s deny", row, v.Kind, v.RuleID, v.Reason, RuleHooksDir)
+	}
+	sib := filepath.Join(sep, "hookwardenx")
+	if v := Judge(context.Background(), input(repo, owner, "Write", sib, map[string]any{"content": "x"})); v.Kind == verdict.Deny {
+		t.Fatalf("write of %s: denied (%s %s), want it allowed", sib, v.RuleID, v.Reason)
+	}
+}

@@ -277,13 +277,23 @@ func stageNames(argv []field) []string {
 	return out
 }
 
-// guardWriters judges, for the guard's files only, commands that write a
+// guardWriters judges, for the guard's files, the hooks directory and
+// hookwarden's store (.git/hookwarden), commands that write a
 // file named by an option or rewrite their operands in place: curl -o and
 // --output, wget -O/--output-document and -P (a directory), sort -o, yq
 // -i/--inplace, sd, dos2unix/unix2dos, chflags, tar in extract mode (its
 // members and -C), unzip (its members and -d). It reports whether name was
 // one of them.
 func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(string) bool) bool {
+	// hit judges one target: a guard file, or (parents: a directory the
+	// command writes into) one holding one; the hooks directory or
+	// hookwarden's store, or (parents) the git directory itself.
+	hit := func(k pathKind, parents bool) {
+		j.guardHit(k, parents)
+		if k.hooks || (parents && k.gitDir) {
+			j.hits.add(RuleHooksDirTamper)
+		}
+	}
 	optValue := func(short []string, long []string, parents bool) {
 		for i, a := range args {
 			v := a.val
@@ -296,16 +306,16 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 				switch {
 				case p < 0:
 				case p+2 == len(v) && i+1 < len(args):
-					j.guardHit(sc.classify(args[i+1]), parents)
+					hit(sc.classify(args[i+1]), parents)
 				case p+2 < len(v):
-					j.guardHit(sc.classify(lit(v[p+2:])), parents)
+					hit(sc.classify(lit(v[p+2:])), parents)
 				}
 			}
 			for _, l := range long {
 				if v == l && i+1 < len(args) {
-					j.guardHit(sc.classify(args[i+1]), parents)
+					hit(sc.classify(args[i+1]), parents)
 				} else if strings.HasPrefix(v, l+"=") {
-					j.guardHit(sc.classify(lit(v[len(l)+1:])), parents)
+					hit(sc.classify(lit(v[len(l)+1:])), parents)
 				}
 			}
 		}
@@ -313,7 +323,7 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 	operands := func() {
 		for _, a := range args {
 			if !isOpt(a.val) {
-				j.guardHit(sc.classify(a), false)
+				hit(sc.classify(a), false)
 			}
 		}
 	}

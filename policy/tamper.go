@@ -138,6 +138,24 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 					j.guardHit(sc.classify(lit(dest.val+"/"+base)), true)
 				}
 			}
+			// cp -r /tmp/hooks .git writes .git/hooks, and a directory's
+			// contents (x/., rsync's x/, a glob x/*) copied into the git
+			// directory may hold hooks/ or hookwarden/.
+			if dk.gitDir {
+				for _, s := range pos {
+					if s.val == dest.val {
+						continue
+					}
+					src := strings.ReplaceAll(s.val, `\`, "/")
+					base := strings.TrimRight(src, "/")
+					if i := strings.LastIndexByte(base, '/'); i >= 0 {
+						base = base[i+1:]
+					}
+					if base == "." || base == "" || (name == "rsync" && strings.HasSuffix(src, "/")) || sc.classify(lit(dest.val+"/"+base)).hooks {
+						j.hits.add(RuleHooksDirTamper)
+					}
+				}
+			}
 		}
 		// A link to a guard file (ln, cp -l/-s) lets a later write through
 		// the link's own name change it.

@@ -157,8 +157,9 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				}
 			}
 		}
-		// A link to a guard file (ln, cp -l/-s) lets a later write through
-		// the link's own name change it.
+		// A link to a guard file, the hooks directory or hookwarden's store
+		// (ln, cp -l/-s) lets a later write through the link's own name
+		// change it.
 		link := name == "ln"
 		for _, a := range args {
 			if name == "cp" && (a.val == "--link" || a.val == "--symbolic-link" || (isOpt(a.val) && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "ls"))) {
@@ -167,7 +168,11 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		if link {
 			for _, s := range pos {
-				j.guardHit(sc.classify(s), false)
+				k := sc.classify(s)
+				j.guardHit(k, false)
+				if k.hooks {
+					j.hits.add(RuleHooksDirTamper) // ln -s .git/hookwarden s && rm -rf s/
+				}
 			}
 		}
 	case "sed", "perl", "ruby":

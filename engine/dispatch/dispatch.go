@@ -266,9 +266,12 @@ func readOnlyType(in Input, agentType string) bool {
 // looks subagent_type up exactly first and, when no agent has that exact
 // name, takes the one agent whose name has the same key: NFKC, lower case,
 // Unicode white space, dash punctuation (\p{Pd}) and "_" removed (bundle
-// bin/claude.exe, chunk-1v263ywb.js: `function Ome(e){return
-// Eh(e).toLowerCase().replace(/[\p{White_Space}\p{Pd}_]+/gu,"")}`, Eh being
-// chunk-8yrfrdpe.js's `function Eh(e){return z(e,"NFKC")}`; the Agent tool's call()
+// bin/claude.exe of @anthropic-ai/claude-code 2.1.328 on linux-x64, the
+// three quotes at byte offsets 316205445, 305711064 and 326227140:
+// chunk-1v263ywb.js's `function Ome(e){return
+// Eh(e).toLowerCase().replace(/[\p{White_Space}\p{Pd}_]+/gu,"")}`, Eh
+// being chunk-8yrfrdpe.js's `function Eh(e){return z(e,"NFKC")}`, and the
+// Agent tool's call()
 // `ee=y.find((x)=>x.agentType===B);if(!ee){let x=Ome(B),...C=_e.filter((Y)=>
 // Ome(Y.agentType)===x)` with event tengu_subagent_type_normalized, several
 // matches being an "is ambiguous" error). So `explore`, `EXPLORE`,

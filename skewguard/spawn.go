@@ -15,15 +15,17 @@ import (
 // shell, see Exec), Exec the argv the client runs instead of a shell command
 // (opencode's plugin spawns the launcher itself; the command string is then
 // not used), Dir the working directory, Env the variables the client adds
-// to its own environment ("NAME=value"), and Source where these facts were
-// observed.
+// to its own environment ("NAME=value"), Source where these facts were
+// observed or documented, and Unverified true when the spawn was not
+// observed on the real client (documented or assumed only).
 type RowSpawn struct {
-	Client string
-	Shell  []string
-	Exec   []string
-	Dir    string
-	Env    []string
-	Source string
+	Client     string
+	Shell      []string
+	Exec       []string
+	Dir        string
+	Env        []string
+	Source     string
+	Unverified bool
 }
 
 // Argv returns the argv the client runs for the registered command string
@@ -38,13 +40,15 @@ func (s RowSpawn) Argv(command string) []string {
 // spawnRule is one client's entry in spawnRules: shell the argv prefix,
 // dir the working directory given the repository root and the session's
 // start directory, env the added variables, exec the argv for a client that
-// runs no shell (given the root and the event).
+// runs no shell (given the root and the event), unverified true when the
+// spawn was not observed on the real client.
 type spawnRule struct {
-	shell  []string
-	dir    func(root, start string) string
-	env    func(root string) []string
-	exec   func(root, event string) []string
-	source string
+	shell      []string
+	dir        func(root, start string) string
+	env        func(root string) []string
+	exec       func(root, event string) []string
+	source     string
+	unverified bool
 }
 
 func atRoot(root, _ string) string   { return root }
@@ -55,6 +59,9 @@ func geminiEnv(root string) []string {
 }
 func qwenEnv(root string) []string {
 	return []string{"QWEN_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
+}
+func copilotEnv(root string) []string {
+	return []string{"COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
 func droidEnv(root string) []string { return []string{"FACTORY_PROJECT_DIR=" + root} }
 func cursorEnv(root string) []string {
@@ -87,24 +94,35 @@ var spawnRules = map[string]spawnRule{
 	// agy: plugin hook commands run from the directory holding hooks.json
 	// (issue 4); its shell is not recorded, /bin/sh -c is assumed.
 	"agy": {shell: []string{"/bin/sh", "-c"}, dir: agyDir,
-		source: "agy: cwd the plugin directory (issue 4); /bin/sh -c assumed, not recorded"},
+		source: "agy: cwd the plugin directory (issue 4); /bin/sh -c assumed, not recorded (unverified)", unverified: true},
 	// opencode 1.18.33: the rendered plugin's tool.execute.before spawns
 	// /bin/sh <root>/.hookwarden/hook.sh opencode EVENT itself (node
 	// child_process.spawn, no shell; templates/files/hookwarden.js), cwd the
 	// project.
 	"opencode": {exec: opencodeExec, dir: atRoot,
 		source: "opencode 1.18.33: the plugin spawns /bin/sh .hookwarden/hook.sh without a shell (templates/files/hookwarden.js)"},
+	// GitHub Copilot CLI 1.0.102: a .github/hooks command (its `bash`
+	// member) runs through bash with cwd the git root, also when the
+	// session starts in a subdirectory, with COPILOT_CLI=1 and
+	// COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the root (measured
+	// with a probe hook through the loopback model; engine/dialect
+	// copilot.go, templates.launcherPrefix). bash is looked up on PATH and
+	// given the command with -c (the argv form is not recorded); the
+	// COPILOT_HOOK_DIR it also sets is left out (its value is not recorded;
+	// the row does not read it).
+	"copilot": {shell: []string{"bash", "-c"}, dir: atRoot, env: copilotEnv,
+		source: "GitHub Copilot CLI 1.0.102: bash, cwd the git root, COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR the root (measured, engine/dialect copilot.go)"},
 	// Cursor (documented, not observed): CURSOR_PROJECT_DIR and its alias
 	// CLAUDE_PROJECT_DIR are set (radiusmethod/crow issue 417 quoting the
 	// Cursor hooks docs); the shell and working directory are not stated
 	// (/bin/sh -c from the root assumed; the row needs neither).
 	"cursor": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: cursorEnv,
-		source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed, not observed"},
+		source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
 	// Windsurf (documented, not observed): no project variable and no
 	// stated working directory (templates.launcherPath); /bin/sh -c from the
 	// root assumed.
 	"windsurf": {shell: []string{"/bin/sh", "-c"}, dir: atRoot,
-		source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs, not observed"},
+		source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
 	// Qwen Code 0.24.4: bash -c (PATH lookup) with cwd the session's
 	// directory and GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and
 	// QWEN_PROJECT_DIR set to it (bundle executeCommandHook; observed,
@@ -116,11 +134,11 @@ var spawnRules = map[string]spawnRule{
 	// (docs.factory.ai/reference/hooks-reference); the shell is not stated
 	// ("the bash command to execute": bash -c assumed).
 	"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
-		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; not observed)"},
+		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; unverified: not observed)", unverified: true},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,
-		source: "lefthook: sh -c from the repository root (documented default root; shell not observed)"},
+		source: "lefthook: sh -c from the repository root (documented default root; shell unverified: not observed)", unverified: true},
 }
 
 // Spawn returns how client runs a registered hook command of event in the
@@ -135,7 +153,7 @@ func Spawn(client, event, root, start string) (RowSpawn, error) {
 	if start == "" {
 		start = root
 	}
-	s := RowSpawn{Client: client, Shell: slices.Clone(rule.shell), Dir: rule.dir(root, start), Source: rule.source}
+	s := RowSpawn{Client: client, Shell: slices.Clone(rule.shell), Dir: rule.dir(root, start), Source: rule.source, Unverified: rule.unverified}
 	if rule.env != nil {
 		s.Env = rule.env(root)
 	}

@@ -71,6 +71,21 @@ var canaries = map[string]map[string]canary{
 				"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": subject}}})
 		}},
 	},
+	// GitHub Copilot CLI 1.0.102: preToolUse {sessionId, timestamp (Unix
+	// ms), cwd, toolName, toolArgs} without an event name; the shell tool
+	// bash {command, description}, the edit tool create {path, file_text}
+	// (testdata/clients/copilot/1.0.102/pre-tool.json; engine/dialect
+	// copilot.go).
+	"copilot": {
+		"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "bash",
+				"toolArgs": map[string]any{"command": subject, "description": "hookwarden doctor canary"}})
+		}},
+		"pre-edit": {tool: "create", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "create",
+				"toolArgs": map[string]any{"path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
+		}},
+	},
 	// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
 	// conversation_id, generation_id, workspace_roots, command, cwd}
 	// (engine/dialect cursor.go; testdata/clients/cursor/documented).

@@ -62,20 +62,24 @@ type Probe struct {
 // Row is one client and event of the report: Fired whether a handler of
 // ours fires for the canary's tool (File and Line the first one, Command
 // what it runs), Deny and Allow the two canary runs (nil when it did not
-// fire), WantRule the rule the deny canary must name, Guards the verdict,
+// fire), WantRule the rule the deny canary must name, Spawn the source of
+// how the canaries were spawned (skewguard.Spawn) and SpawnUnverified true
+// when that spawn was not observed on the real client, Guards the verdict,
 // and Problem why it does not guard ("" when it does).
 type Row struct {
-	Client   string `json:"client"`
-	Event    string `json:"event"`
-	Fired    bool   `json:"fired"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Command  string `json:"command,omitempty"`
-	Deny     *Probe `json:"deny,omitempty"`
-	Allow    *Probe `json:"allow,omitempty"`
-	WantRule string `json:"want_rule"`
-	Guards   bool   `json:"guards"`
-	Problem  string `json:"problem,omitempty"`
+	Client          string `json:"client"`
+	Event           string `json:"event"`
+	Fired           bool   `json:"fired"`
+	File            string `json:"file,omitempty"`
+	Line            int    `json:"line,omitempty"`
+	Command         string `json:"command,omitempty"`
+	Deny            *Probe `json:"deny,omitempty"`
+	Allow           *Probe `json:"allow,omitempty"`
+	WantRule        string `json:"want_rule"`
+	Spawn           string `json:"spawn,omitempty"`
+	SpawnUnverified bool   `json:"spawn_unverified,omitempty"`
+	Guards          bool   `json:"guards"`
+	Problem         string `json:"problem,omitempty"`
 }
 
 // Report is the doctor run of one repository: Root, Engine (the engine
@@ -196,7 +200,10 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 			skipped = append(skipped, hk.Why)
 			continue
 		}
-		if h == nil {
+		// A client without matchers in its file (Copilot's preToolUse
+		// list) runs every row of the native event for the tool: the row
+		// of this event is the one that must deny.
+		if h == nil || (h.Event != row.Event && hk.Event == row.Event) {
 			h = hk
 		}
 	}
@@ -217,6 +224,7 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 		r.Problem = err.Error()
 		return r
 	}
+	r.Spawn, r.SpawnUnverified = sp.Source, sp.Unverified
 	if len(h.Args) > 0 {
 		// Claude's exec form runs command and args without a shell.
 		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
@@ -293,6 +301,17 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 // reason on stderr. Anything else is "error".
 func readAnswer(client string, code int, stdout []byte, stderr string) (string, string) {
 	skip := strings.Contains(stderr, "hookwarden: skip:")
+	if client == "copilot" {
+		// Copilot CLI 1.0.102 (engine/dialect copilot.go): stdout
+		// {"permissionDecision":"deny","permissionDecisionReason":R}
+		// denies with exit 0 or 2; exit 2 alone denies without the reason
+		// (read from stderr below); exit 1 denies as "hook errored", a
+		// fault, read as "error".
+		var a struct{ PermissionDecision, PermissionDecisionReason string }
+		if (code == 0 || code == 2) && json.Unmarshal(bytes.TrimSpace(stdout), &a) == nil && a.PermissionDecision == "deny" {
+			return "deny", a.PermissionDecisionReason
+		}
+	}
 	switch client {
 	case "agy":
 		var a struct{ Decision, Reason string }

@@ -17,7 +17,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteText writes the human report: the engine the launcher would use,
-// one block per client and event (fired, the deny and allow canaries with
+// one block per client and event (fired, how the canaries were spawned when
+// that spawn was not observed on the real client, the deny and allow canaries with
 // verdict, rule, what answered and the time, and the problem when the row
 // does not guard), the rows without a canary, and a closing line.
 func (r *Report) WriteText(w io.Writer) error {
@@ -36,9 +37,17 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "  %s %s: %s\n", row.Client, row.Event, state)
 		if row.Fired {
-			fmt.Fprintf(&b, "    fired: %s:%d\n", row.File, row.Line)
+			if row.Line > 0 {
+				fmt.Fprintf(&b, "    fired: %s:%d\n", row.File, row.Line)
+			} else {
+				// A rendered plugin file: its rows have no line of their own.
+				fmt.Fprintf(&b, "    fired: %s\n", row.File)
+			}
 		} else {
 			b.WriteString("    fired: no\n")
+		}
+		if row.SpawnUnverified {
+			fmt.Fprintf(&b, "    spawn unverified: %s\n", row.Spawn)
 		}
 		for _, p := range []struct {
 			name string

@@ -187,6 +187,16 @@ var clients = map[string]clientSpec{
 	// runs the launcher itself, so it has no hook file to read.
 	"opencode": {bin: "opencode", npm: "opencode-ai", plugin: templates.OpencodePluginPath,
 		runs: "opencode loads every .opencode/plugins/*.js; the plugin's tool.execute.before runs in process and spawns the launcher"},
+	// GitHub Copilot CLI 1.0.102 runs every *.json in .github/hooks of the
+	// git root, in a trusted folder only, then the hooks of
+	// .claude/settings.json and settings.local.json (engine/dialect
+	// copilot.go, measured). Our rows live in the rendered
+	// .github/hooks/hookwarden.json, planned like a plugin file from the
+	// registration rows (its handlers carry no matcher: the engine applies
+	// the row's); the other files of .github/hooks and the Claude-format
+	// files are not planned here.
+	"copilot": {bin: "copilot", npm: "@github/copilot", plugin: templates.CopilotHooksPath,
+		runs: "Copilot CLI runs every .github/hooks/*.json handler of the event (trusted folder only), then the .claude/settings*.json ones; not planned beyond our rendered file"},
 }
 
 // homeDir returns the client's home directory ("" when neither its

@@ -39,13 +39,13 @@ func (s RowSpawn) Argv(command string) []string {
 
 // spawnRule is one client's entry in spawnRules: shell the argv prefix,
 // dir the working directory given the repository root and the session's
-// start directory, env the added variables, exec the argv for a client that
+// start directory, env the added variables (given the same two), exec the argv for a client that
 // runs no shell (given the root and the event), unverified true when the
 // spawn was not observed on the real client.
 type spawnRule struct {
 	shell      []string
 	dir        func(root, start string) string
-	env        func(root string) []string
+	env        func(root, start string) []string
 	exec       func(root, event string) []string
 	source     string
 	unverified bool
@@ -53,18 +53,18 @@ type spawnRule struct {
 
 func atRoot(root, _ string) string   { return root }
 func atStart(_, start string) string { return start }
-func claudeEnv(root string) []string { return []string{"CLAUDE_PROJECT_DIR=" + root} }
-func geminiEnv(root string) []string {
+func claudeEnv(root, _ string) []string { return []string{"CLAUDE_PROJECT_DIR=" + root} }
+func geminiEnv(root, _ string) []string {
 	return []string{"GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
-func qwenEnv(root string) []string {
-	return []string{"QWEN_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
+func qwenEnv(_, start string) []string {
+	return []string{"QWEN_PROJECT_DIR=" + start, "GEMINI_PROJECT_DIR=" + start, "CLAUDE_PROJECT_DIR=" + start}
 }
-func copilotEnv(root string) []string {
+func copilotEnv(root, _ string) []string {
 	return []string{"COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
-func droidEnv(root string) []string { return []string{"FACTORY_PROJECT_DIR=" + root} }
-func cursorEnv(root string) []string {
+func droidEnv(root, _ string) []string { return []string{"FACTORY_PROJECT_DIR=" + root} }
+func cursorEnv(root, _ string) []string {
 	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
 func agyDir(root, _ string) string { return filepath.Join(root, ".agents", "plugins", "hookwarden") }
@@ -155,7 +155,7 @@ func Spawn(client, event, root, start string) (RowSpawn, error) {
 	}
 	s := RowSpawn{Client: client, Shell: slices.Clone(rule.shell), Dir: rule.dir(root, start), Source: rule.source, Unverified: rule.unverified}
 	if rule.env != nil {
-		s.Env = rule.env(root)
+		s.Env = rule.env(root, start)
 	}
 	if rule.exec != nil {
 		s.Exec = rule.exec(root, event)

@@ -50,6 +50,14 @@ type machine struct {
 
 func newMachine(t *testing.T, leaveOut ...string) *machine {
 	t.Helper()
+	return newMachineFor(t, nil, leaveOut...)
+}
+
+// newMachineFor is newMachine with the repository adopted for clients
+// (--clients; nil: the default clients). Codex's trust is recorded only
+// when codex is among them.
+func newMachineFor(t *testing.T, clients []string, leaveOut ...string) *machine {
+	t.Helper()
 	base := t.TempDir()
 	m := &machine{repo: filepath.Join(base, "repo"), home: filepath.Join(base, "home"), tools: filepath.Join(base, "tools")}
 	for _, d := range []string{m.repo, m.home, m.tools} {
@@ -67,11 +75,13 @@ func newMachine(t *testing.T, leaveOut ...string) *machine {
 		}
 		return ""
 	}
-	rep, err := adopt.Adopt(context.Background(), []string{m.repo}, adopt.Options{Getenv: getenv, Jobs: 1})
+	rep, err := adopt.Adopt(context.Background(), []string{m.repo}, adopt.Options{Getenv: getenv, Jobs: 1, Clients: clients})
 	if err != nil || rep.Failed() {
 		t.Fatalf("adopt: %v %+v", err, rep)
 	}
-	if tr, err := adopt.CodexTrust([]string{m.repo}, adopt.TrustOptions{TrustProject: true, Getenv: getenv}); err != nil || tr.Failed() {
+	if clients != nil && !contains(clients, "codex") {
+		// No Codex rows to trust.
+	} else if tr, err := adopt.CodexTrust([]string{m.repo}, adopt.TrustOptions{TrustProject: true, Getenv: getenv}); err != nil || tr.Failed() {
 		t.Fatalf("codex-trust: %v %+v", err, tr)
 	}
 	tools := map[string]string{"hookwarden": realEngine(t)}
@@ -214,6 +224,104 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			for name, rule := range c.wantRules {
 				if rows[name].Deny == nil || rows[name].Deny.Rule != rule {
 					t.Errorf("%s: deny canary %+v, want rule %q", name, rows[name].Deny, rule)
+				}
+			}
+		})
+	}
+}
+
+// TestDoctorOptInClients runs doctor on a repository adopted with
+// --clients claude,copilot,cursor,windsurf,qwen,droid: every pre-tool and
+// pre-edit row of these clients is probed through its skewguard.Spawn
+// entry, guards on the healthy machine, and each injected failure breaks
+// the rows it must with the reason a user would act on.
+func TestDoctorOptInClients(t *testing.T) {
+	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
+	allRows := []string{"claude pre-tool", "claude pre-edit", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"}
+	cases := []struct {
+		name       string
+		leaveOut   []string
+		inject     func(t *testing.T, m *machine)
+		broken     []string
+		problem    map[string]string
+		denyBy     map[string]string
+		unverified []string // rows whose spawn must be marked unverified
+	}{
+		{name: "healthy",
+			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine "},
+			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool"}},
+		// Without an engine the launcher hands pre-tool calls to the
+		// standalone interceptor, which reads Claude's shape (Qwen, Droid)
+		// but not Copilot's, Cursor's or Windsurf's payload: it refuses
+		// them as invalid input (fail closed, but every call refused);
+		// pre-edit rows have no fallback and state a skip.
+		{name: "engine-missing", leaveOut: []string{"hookwarden"},
+			broken: []string{"claude pre-edit", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "qwen pre-edit"},
+			problem: map[string]string{"copilot pre-tool": `denied by "invalid-input"`, "copilot pre-edit": `answered "skip", not denied`,
+				"cursor pre-tool": `denied by "invalid-input"`, "windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`},
+			denyBy: map[string]string{"qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
+		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
+		{name: "client-shell-missing", leaveOut: []string{"bash"},
+			broken:  []string{"copilot pre-tool", "copilot pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"},
+			problem: map[string]string{"copilot pre-tool": "cannot start", "qwen pre-edit": "cannot start", "droid pre-tool": "cannot start"}},
+		{name: "copilot-file-removed", inject: func(t *testing.T, m *machine) {
+			if err := os.Remove(filepath.Join(m.repo, ".github", "hooks", "hookwarden.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, broken: []string{"copilot pre-tool", "copilot pre-edit"},
+			problem: map[string]string{"copilot pre-tool": "no handler of ours fires"}},
+		{name: "cursor-row-drifted", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".cursor/hooks.json", `cursor pre-tool`, `cursor pre-tool --lax`)
+		}, broken: []string{"cursor pre-tool"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, clients, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := rowStates(rep)
+			var text strings.Builder
+			rep.WriteText(&text)
+			for _, name := range allRows {
+				r, ok := rows[name]
+				if !ok {
+					t.Errorf("%s: no row in the report:\n%s", name, text.String())
+					continue
+				}
+				if want := !contains(c.broken, name); r.Guards != want {
+					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text.String())
+				}
+			}
+			if len(rep.Rows) != len(allRows) {
+				t.Errorf("%d rows, want %d:\n%s", len(rep.Rows), len(allRows), text.String())
+			}
+			if rep.OK != (len(c.broken) == 0) {
+				t.Errorf("OK %v with broken rows %v", rep.OK, c.broken)
+			}
+			for name, s := range c.problem {
+				if !strings.Contains(rows[name].Problem, s) {
+					t.Errorf("%s: problem %q lacks %q", name, rows[name].Problem, s)
+				}
+			}
+			for name, s := range c.denyBy {
+				if rows[name].Deny == nil || !strings.Contains(rows[name].Deny.AnsweredBy, s) {
+					t.Errorf("%s: deny canary answered by %+v, want %q", name, rows[name].Deny, s)
+				}
+			}
+			for _, name := range c.unverified {
+				if !rows[name].SpawnUnverified || !strings.Contains(text.String(), "spawn unverified: "+rows[name].Spawn) {
+					t.Errorf("%s: spawn not reported unverified:\n%s", name, text.String())
+				}
+			}
+			for _, name := range []string{"claude pre-tool", "copilot pre-tool", "qwen pre-tool"} {
+				if r := rows[name]; r.Fired && r.SpawnUnverified {
+					t.Errorf("%s: an observed spawn reported unverified", name)
 				}
 			}
 		})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,5 +52,71 @@ func TestDoctorExitCodes(t *testing.T) {
 		if !strings.Contains(string(out), s) {
 			t.Errorf("report lacks %q:\n%s", s, out)
 		}
+	}
+}
+
+// TestDoctorOptInClientsCLI runs `hookwarden doctor` on a repository
+// adopted with --clients claude,copilot,cursor,windsurf,qwen,droid: with the
+// engine on PATH every pre-tool and pre-edit row of the six clients guards
+// (exit 0) and the documented-only spawns are marked unverified; without
+// the engine (and without python3) every row fails and doctor exits 1.
+func TestDoctorOptInClientsCLI(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	repo, home := filepath.Join(dir, "repo"), filepath.Join(dir, "home")
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	os.MkdirAll(home, 0o755)
+	adopt := exec.Command(bin, "adopt", "--clients", "claude,copilot,cursor,windsurf,qwen,droid", repo)
+	adopt.Env = append(os.Environ(), "HOME="+home, "CODEX_HOME="+home)
+	if out, err := adopt.CombinedOutput(); err != nil {
+		t.Fatalf("adopt: %v %s", err, out)
+	}
+	rows := []string{"claude pre-tool", "claude pre-edit", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"}
+	doctor := func(withEngine bool) (int, string) {
+		tools := filepath.Join(dir, fmt.Sprintf("tools-%v", withEngine))
+		os.MkdirAll(tools, 0o755)
+		// The launcher's own tools (adopt/doctor's test machine), no python3.
+		for _, tool := range []string{"sh", "bash", "git", "cat", "sleep", "rm", "mkdir", "dirname", "env"} {
+			p, err := exec.LookPath(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Symlink(p, filepath.Join(tools, tool))
+		}
+		if withEngine {
+			os.Symlink(bin, filepath.Join(tools, "hookwarden"))
+		}
+		cmd := exec.Command(bin, "doctor", repo)
+		cmd.Env = []string{"PATH=" + tools, "HOME=" + home, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache")}
+		out, err := cmd.Output()
+		return exitCode(t, err), string(out)
+	}
+	code, out := doctor(true)
+	if code != 0 {
+		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
+	}
+	want := []string{"doctor: 10 rows guard", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	for _, r := range rows {
+		want = append(want, r+": guards")
+	}
+	for _, s := range want {
+		if !strings.Contains(out, s) {
+			t.Errorf("report lacks %q:\n%s", s, out)
+		}
+	}
+	code, out = doctor(false)
+	if code != 1 {
+		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
+	}
+	for _, r := range rows {
+		if !strings.Contains(out, r+": DOES NOT GUARD") {
+			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
+		}
+	}
+	if !strings.Contains(out, "doctor: 10 of 10 rows do not guard") {
+		t.Errorf("closing line:\n%s", out)
 	}
 }

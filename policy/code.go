@@ -315,28 +315,27 @@ func decodesAndRuns(code string) bool {
 
 // guardMention adds the self-protection rules when text names a guard path
 // anywhere (a token of path characters that classifies as one), or names a
-// directory holding one together with a word that removes or moves; a
-// path inside hookwarden's store (.git/hookwarden) together with such a word
-// is the hooks-dir rule (reading the store stays allowed). globs
-// also counts a shell glob that matches a guard name (.*, .h*), for a script
-// the shell parser rejects; in interpreter code a glob is more often a
-// regular expression (re.match('.*', s)), so there only named paths count.
+// directory holding one while the code calls something that writes or
+// removes (codeMutates); a hooks directory (.git/hooks, .husky, ...) or a
+// path inside hookwarden's store (.git/hookwarden) named by code that
+// writes or removes is the hooks-dir rule, as is one joined from pieces
+// (os.path.join('.git', 'hooks'); gitPieces). Code that only reads a hooks
+// directory or the store stays allowed. globs also counts a shell glob that
+// matches a guard name (.*, .h*), for a script the shell parser rejects; in
+// interpreter code a glob is more often a regular expression
+// (re.match('.*', s)), so there only named paths count.
 func (j *judge) guardMention(text string, globs bool) {
 	lower := strings.ToLower(text)
-	if !containsGuardKey(lower) && !strings.Contains(lower, StoreDirName) && !(globs && strings.ContainsAny(text, "*?[")) {
+	hookish := strings.Contains(lower, "hook") || strings.Contains(lower, ".husky")
+	if !containsGuardKey(lower) && !hookish && !(globs && strings.ContainsAny(text, "*?[")) {
 		return
 	}
-	removal := false
-	for _, w := range []string{"rm", "rmtree", "rmdir", "unlink", "remove", "rename", "move", "delete", "chmod", "truncate", "write", "replace"} {
-		if strings.Contains(lower, w) {
-			removal = true
-			break
-		}
-	}
+	mutates := codeMutates(lower)
 	isPathByte := func(c byte) bool {
 		return c == '.' || c == '/' || c == '\\' || c == '-' || c == '_' || c == '*' || c == '?' || c == '~' ||
 			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 	}
+	var tokens []string
 	for i := 0; i < len(text); {
 		for i < len(text) && !isPathByte(text[i]) {
 			i++
@@ -346,14 +345,183 @@ func (j *judge) guardMention(text string, globs bool) {
 			k++
 		}
 		if k > i {
+			tokens = append(tokens, text[i:k])
 			c := classifyPath(text[i:k])
-			j.guardHit(pathKind{guard: c.guard}, removal)
-			if removal && c.store {
+			j.guardHit(pathKind{guard: c.guard}, mutates)
+			if mutates && (c.hooks || c.store) {
 				j.hits.add(RuleHooksDirTamper)
 			}
 		}
 		i = k
 	}
+	if mutates && hookish && gitPieces(tokens) {
+		j.hits.add(RuleHooksDirTamper)
+	}
+}
+
+// gitPieces reports code tokens (guardMention's runs of path characters)
+// that name a git directory and, as a separate token, "hooks" or the store's
+// name: a path joined at run time (os.path.join('.git', 'hooks'),
+// Path('.git') / 'hookwarden', path.join(process.env.GIT_DIR, 'hooks'),
+// git rev-parse --git-path hooks).
+func gitPieces(tokens []string) bool {
+	git, dir := false, false
+	for _, t := range tokens {
+		l := strings.ToLower(strings.ReplaceAll(t, `\`, "/"))
+		l = strings.TrimRight(l, "/")
+		switch {
+		case l == ".git" || strings.HasSuffix(l, "/.git") || l == "git_dir" || l == "git_common_dir" ||
+			l == "--git-dir" || l == "--git-common-dir" || l == "--git-path" || l == "--absolute-git-dir":
+			git = true
+		case isStoreDirName(l) || strings.HasPrefix(l, "hooks/") || strings.HasPrefix(l, StoreDirName+"/"):
+			dir = true
+		}
+	}
+	return git && dir
+}
+
+// mutatingStems are lower-cased call names (or their prefixes) by which
+// interpreter code writes, creates, moves or removes a file or directory:
+// Python os/shutil/pathlib (remove, unlink, rmdir, rmtree, rename, replace,
+// mkdir, makedirs, symlink, link, chmod, truncate, write_text, write_bytes,
+// touch, copy*, move), Node fs (rmSync, writeFileSync, appendFileSync,
+// mkdirSync, cpSync, createWriteStream, ...), Deno and Bun (remove,
+// writeTextFile, write), Perl (unlink, rmdir, mkdir, rename, File::Path
+// rmtree/make_path/remove_tree, File::Copy copy/move), Ruby File/FileUtils/Dir
+// (delete, write, rm_rf, mkdir_p, touch, cp, mv, ln_s), PHP (unlink,
+// file_put_contents, mkdir, rename, copy), tarfile/zipfile extract*, and
+// os.open's writing flags (O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC).
+var mutatingStems = []string{"rm", "mkdir", "makedirs", "make_path", "mkpath", "mkfifo", "mknod", "mkdtemp", "mkstemp",
+	"write", "unlink", "remove", "delete", "rename", "move", "copy", "symlink", "hardlink", "link", "chmod", "lchmod",
+	"chown", "lchown", "truncate", "ftruncate", "touch", "appendfile", "createwritestream", "file_put_contents",
+	"extract", "replace", "outputfile", "emptydir", "ensuredir", "ensurefile", "cp_", "cpsync", "ln_", "mv_",
+	"o_wronly", "o_rdwr", "o_creat", "o_append", "o_trunc"}
+
+// mutatingWords are whole lower-cased call names too short to match as a
+// prefix: Node fs.cp, Ruby FileUtils.cp/mv/ln, Python os.mkdir's shell twin.
+var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": true, "tee": true, "install": true}
+
+// codeMutates reports whether lower-cased interpreter code calls something
+// that writes, creates, moves or removes a file: an identifier starting with
+// one of mutatingStems or equal to one of mutatingWords, or a file opened for
+// writing (openWrites). Identifiers are runs of letters, digits and "_", so
+// rmtree, rmSync, write_text and unlinkSync count while platform or
+// print(...read()) do not.
+func codeMutates(lower string) bool {
+	isIdent := func(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+	for i := 0; i < len(lower); {
+		for i < len(lower) && !isIdent(lower[i]) {
+			i++
+		}
+		k := i
+		for k < len(lower) && isIdent(lower[k]) {
+			k++
+		}
+		id := lower[i:k]
+		if mutatingWords[id] {
+			return true
+		}
+		for _, s := range mutatingStems {
+			if strings.HasPrefix(id, s) {
+				return true
+			}
+		}
+		i = k
+	}
+	return openWrites(lower)
+}
+
+// openWrites reports a file opened for writing in lower-cased code: a call
+// whose name ends in "open" or "opensync" (Python open/io.open/os.fdopen/
+// Path.open, Node fs.open/openSync, PHP fopen, Ruby File.open) or Ruby's
+// File.new, given a quoted mode of r/w/a/x/b/t/+ letters holding w, a, x or
+// + ('w', 'x', 'a', 'r+', 'wb'); or Perl's open with a '>' or '+<' mode
+// (open(F, '>', $p), open F, ">$p").
+func openWrites(lower string) bool {
+	for i := 0; i < len(lower); {
+		k := strings.Index(lower[i:], "open")
+		n := len("open")
+		if f := strings.Index(lower[i:], "file.new"); f >= 0 && (k < 0 || f < k) {
+			k, n = f, len("file.new")
+		}
+		if k < 0 {
+			break
+		}
+		k += i
+		rest := lower[k+n:]
+		rest = strings.TrimPrefix(rest, "sync")
+		var args string
+		switch {
+		case strings.HasPrefix(rest, "("):
+			args = rest[1:]
+		case strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t"):
+			args = rest // Perl's open without parentheses
+		default:
+			i = k + n
+			continue
+		}
+		// The argument list, up to its closing parenthesis (or the end
+		// of the statement).
+		depth, end := 0, len(args)
+		for p := 0; p < len(args); p++ {
+			c := args[p]
+			if isQuote(c) {
+				if e := strings.IndexByte(args[p+1:], c); e >= 0 {
+					p += e + 1
+				}
+				continue
+			}
+			if c == '(' || c == '[' || c == '{' {
+				depth++
+			}
+			if c == ')' || c == ']' || c == '}' || c == ';' || c == '\n' {
+				if depth == 0 {
+					end = p
+					break
+				}
+				depth--
+			}
+		}
+		for _, lit := range quoted(args[:end]) {
+			if writeMode(lit) {
+				return true
+			}
+		}
+		i = k + n
+	}
+	return false
+}
+
+func isQuote(c byte) bool { return c == '\'' || c == '"' || c == '`' }
+
+// quoted returns the contents of the quoted literals of s.
+func quoted(s string) []string {
+	var out []string
+	for p := 0; p < len(s); p++ {
+		if !isQuote(s[p]) {
+			continue
+		}
+		e := strings.IndexByte(s[p+1:], s[p])
+		if e < 0 {
+			break
+		}
+		out = append(out, s[p+1:p+1+e])
+		p += e + 1
+	}
+	return out
+}
+
+// writeMode reports a file mode literal that writes: Python's and C's
+// (w, a, x, r+, wb, ab+, ...), Node's flags (wx, as), Perl's > >> +< +>.
+func writeMode(m string) bool {
+	m = strings.TrimSpace(m)
+	if strings.HasPrefix(m, ">") || strings.HasPrefix(m, "+<") || strings.HasPrefix(m, "+>") {
+		return true
+	}
+	if m == "" || len(m) > 4 || strings.Trim(m, "rwaxbt+s") != "" {
+		return false
+	}
+	return strings.ContainsAny(m, "wax+")
 }
 
 // decoderIn reports whether the statements of a command or process

@@ -205,6 +205,32 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 			j.command(args[1:], env, depth+1, nil, sc)
 		}
 		return
+	case "clone", "worktree", "init", "archive", "bundle", "format-patch":
+		// These write a directory or file at a path they are given: git
+		// clone <repo> [<dir>] (and --separate-git-dir), git worktree add
+		// <path> / move <wt> <path>, git init [<dir>], git archive -o,
+		// git bundle create <file>, git format-patch -o <dir>. One inside
+		// a hooks directory or hookwarden's store plants there what the
+		// store or git would read (a .lock, a directory the size bound
+		// counts); one inside a guard directory writes the guard's files.
+		// Every operand and option value is judged (the repository git
+		// clone reads is rarely in either place).
+		for _, a := range args {
+			v := a.val
+			if strings.HasPrefix(v, "-") {
+				_, after, ok := strings.Cut(v, "=")
+				if !ok {
+					continue
+				}
+				a = lit(after)
+			}
+			k := sc.classify(a)
+			if k.hooks || k.store {
+				j.hits.add(RuleHooksDirTamper)
+			}
+			j.guardHit(k, false)
+		}
+		return
 	case "rm", "mv", "clean":
 		cached := false
 		for _, a := range args {

@@ -147,3 +147,32 @@ func canaryFor(client, event string) (canary, bool) {
 	}
 	return c, true
 }
+
+// promptCanaries are the prompt payloads of the clients whose prompt row
+// answers through a hook command: Claude Code 2.1.328 and Codex CLI
+// 0.169.0 UserPromptSubmit {session_id, cwd, hook_event_name, prompt},
+// Gemini CLI 0.61.0 BeforeAgent with the same members
+// (testdata/clients/{claude/2.1.328,codex/0.169.0,gemini/0.61.0}/
+// prompt.prompt-clock.json). The prompt asks for nothing.
+var promptCanaries = map[string]func(root string) []byte{
+	"claude": claudePrompt("UserPromptSubmit"),
+	"codex":  claudePrompt("UserPromptSubmit"),
+	"gemini": claudePrompt("BeforeAgent"),
+}
+
+func claudePrompt(event string) func(root string) []byte {
+	return func(root string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "cwd": root, "hook_event_name": event, "prompt": "hookwarden doctor canary"})
+	}
+}
+
+// noPromptCanary says why client's prompt row has no canary.
+func noPromptCanary(client string) string {
+	switch client {
+	case "opencode":
+		return "opencode's prompt row is the rendered plugin's in-process messages transform, not a launcher run"
+	case "agy":
+		return "agy's PreInvocation payload was never recorded"
+	}
+	return "no recorded prompt payload"
+}

@@ -17,8 +17,11 @@
 // tool, the deny canary is answered with the client's deny naming the
 // expected rule, and the allow canary is not refused for a fault (invalid
 // input, a launcher without engine or interpreter, invalid settings, an
-// unreadable workspace, a budget overrun, a crash, a timeout). Run exits 1
-// when any selected row does not guard.
+// unreadable workspace, a budget overrun, a crash, a timeout). A prompt
+// row (Claude, Codex, Gemini: the clients with a recorded prompt payload)
+// gets one prompt canary instead and does its job when the answer is an
+// allow or a stated skip carrying the clock line. Run exits 1 when any
+// selected row does not guard.
 package doctor
 
 import (
@@ -38,6 +41,7 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
 	"github.com/hookwarden/hookwarden/clientjson"
+	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy/settings"
@@ -50,8 +54,10 @@ import (
 // reads as either: a crash, another exit code, a timeout, unreadable
 // output); Rule the rule id of a deny ("" none), Reason the answer's reason
 // or the error, AnsweredBy the engine or fallback that answered, Millis
-// the wall time of the run.
+// the wall time of the run, Clock whether the answer on stdout carries the
+// clock line (engine/clock.Marker).
 type Probe struct {
+	Clock      bool    `json:"clock,omitempty"`
 	Verdict    string  `json:"verdict"`
 	Rule       string  `json:"rule,omitempty"`
 	Reason     string  `json:"reason,omitempty"`
@@ -62,7 +68,9 @@ type Probe struct {
 // Row is one client and event of the report: Fired whether a handler of
 // ours fires for the canary's tool (File and Line the first one, Command
 // what it runs), Deny and Allow the two canary runs (nil when it did not
-// fire), WantRule the rule the deny canary must name, Spawn the source of
+// fire; a prompt row has one run, Prompt, instead), WantRule the rule the
+// deny canary must name (WantClock for a prompt row: its answer must carry
+// the clock line), Spawn the source of
 // how the canaries were spawned (skewguard.Spawn) and SpawnUnverified true
 // when that spawn was not observed on the real client, Guards the verdict,
 // and Problem why it does not guard ("" when it does).
@@ -75,7 +83,9 @@ type Row struct {
 	Command         string `json:"command,omitempty"`
 	Deny            *Probe `json:"deny,omitempty"`
 	Allow           *Probe `json:"allow,omitempty"`
+	Prompt          *Probe `json:"prompt,omitempty"`
 	WantRule        string `json:"want_rule"`
+	WantClock       bool   `json:"want_clock,omitempty"`
 	Spawn           string `json:"spawn,omitempty"`
 	SpawnUnverified bool   `json:"spawn_unverified,omitempty"`
 	Guards          bool   `json:"guards"`
@@ -165,8 +175,21 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 			if !ok {
 				continue
 			}
+			if ev == "prompt" {
+				pc, ok := promptCanaries[cp.Client]
+				if !ok {
+					rep.Skipped = append(rep.Skipped, cp.Client+" prompt: no prompt canary ("+noPromptCanary(cp.Client)+")")
+					continue
+				}
+				r := probePrompt(ctx, abs, cp, row, pc, env, rep.Engine)
+				if !r.Guards {
+					rep.OK = false
+				}
+				rep.Rows = append(rep.Rows, r)
+				continue
+			}
 			if !slices.Contains(guardEvents, ev) {
-				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit)")
+				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit, and the prompt rows' clock line)")
 				continue
 			}
 			c, ok := canaryFor(cp.Client, ev)
@@ -185,15 +208,58 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// probeRow runs the canaries through the first handler of ours the client
-// would run for the canary's tool.
-func probeRow(ctx context.Context, root string, cp hookplan.Client, row registration.Row, c canary, env []string, eng string) Row {
-	r := Row{Client: cp.Client, Event: row.Event, WantRule: c.denyRule}
+// probePrompt runs the prompt canary through the first handler of ours
+// the client would run for a prompt: the row guards when the answer is
+// read as an allow or a stated skip (the launcher without an engine states
+// one) and carries the clock line (engine/clock.Marker) for the model.
+func probePrompt(ctx context.Context, root string, cp hookplan.Client, row registration.Row, payload func(root string) []byte, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event, WantClock: true}
+	h, problem := firingHandler(cp, row, "")
+	if h == nil {
+		r.Problem = problem
+		return r
+	}
+	r.Fired, r.File, r.Line, r.Command = true, h.File, h.Line, h.Command
+	sp, err := skewguard.Spawn(cp.Client, row.Event, root, root)
+	if err != nil {
+		r.Problem = err.Error()
+		return r
+	}
+	r.Spawn, r.SpawnUnverified = sp.Source, sp.Unverified
+	if len(h.Args) > 0 {
+		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
+	}
+	r.Prompt = runProbe(ctx, sp, h.Command, env, payload(root), cp.Client, rowLimit(row), eng)
+	switch {
+	case r.Prompt.Verdict != "allow" && r.Prompt.Verdict != "skip":
+		r.Problem = fmt.Sprintf("the prompt canary was answered %q: the prompt is refused or the row failed", r.Prompt.Verdict)
+		if r.Prompt.Reason != "" {
+			r.Problem += ": " + firstLine(r.Prompt.Reason)
+		}
+	case !r.Prompt.Clock:
+		r.Problem = "the prompt canary's answer carries no clock line (" + strings.TrimSpace(clock.Marker) + " …): the model is not told the time"
+	}
+	r.Guards = r.Problem == ""
+	return r
+}
+
+// rowLimit returns the client's timeout of row.
+func rowLimit(row registration.Row) time.Duration {
+	if row.TimeoutUnit == "ms" {
+		return time.Duration(row.Timeout * float64(time.Millisecond))
+	}
+	return time.Duration(row.Timeout * float64(time.Second))
+}
+
+// firingHandler returns the handler of ours the client runs for row's
+// native event and tool (a row of row.Event preferred), or nil and why none
+// fires.
+func firingHandler(cp hookplan.Client, row registration.Row, tool string) (*hookplan.Hook, string) {
 	var h *hookplan.Hook
 	var skipped []string
 	for i := range cp.Hooks {
 		hk := &cp.Hooks[i]
-		if !hk.Ours || hk.NativeEvent != row.NativeEvent || !selects(cp.Client, hk.Matcher, c.tool) {
+		if !hk.Ours || hk.NativeEvent != row.NativeEvent || !selects(cp.Client, hk.Matcher, tool) {
 			continue
 		}
 		if !hk.Fires {
@@ -207,15 +273,28 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 			h = hk
 		}
 	}
+	if h != nil {
+		return h, ""
+	}
+	problem := strings.TrimSpace("no handler of ours fires for " + row.NativeEvent + " " + tool)
+	switch {
+	case len(skipped) > 0:
+		problem += ": " + skipped[0]
+	case cp.Off != "":
+		problem += ": " + cp.Off
+	default:
+		problem += " (the row is missing or under a matcher that does not select the tool; `hookwarden audit --plan` shows the client's hooks)"
+	}
+	return nil, problem
+}
+
+// probeRow runs the canaries through the first handler of ours the client
+// would run for the canary's tool.
+func probeRow(ctx context.Context, root string, cp hookplan.Client, row registration.Row, c canary, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event, WantRule: c.denyRule}
+	h, problem := firingHandler(cp, row, c.tool)
 	if h == nil {
-		r.Problem = "no handler of ours fires for " + row.NativeEvent + " " + c.tool
-		if len(skipped) > 0 {
-			r.Problem += ": " + skipped[0]
-		} else if cp.Off != "" {
-			r.Problem += ": " + cp.Off
-		} else {
-			r.Problem += " (the row is missing or under a matcher that does not select the tool; `hookwarden audit --plan` shows the client's hooks)"
-		}
+		r.Problem = problem
 		return r
 	}
 	r.Fired, r.File, r.Line, r.Command = true, h.File, h.Line, h.Command
@@ -229,12 +308,8 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 		// Claude's exec form runs command and args without a shell.
 		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
 	}
-	limit := time.Duration(row.Timeout * float64(time.Second))
-	if row.TimeoutUnit == "ms" {
-		limit = time.Duration(row.Timeout * float64(time.Millisecond))
-	}
 	run := func(subject string) *Probe {
-		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, limit, eng)
+		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, rowLimit(row), eng)
 	}
 	r.Deny, r.Allow = run(c.deny), run(c.allow)
 	switch {
@@ -287,6 +362,7 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 		return p
 	}
 	p.Verdict, p.Reason = readAnswer(client, code, stdout.Bytes(), stderr.String())
+	p.Clock = strings.Contains(stdout.String(), clock.Marker)
 	if m := ruleRE.FindStringSubmatch(p.Reason); m != nil && p.Verdict == "deny" {
 		p.Rule = m[1] + m[2]
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,7 @@ func newMachineFor(t *testing.T, clients []string, leaveOut ...string) *machine 
 		t.Fatalf("codex-trust: %v %+v", err, tr)
 	}
 	tools := map[string]string{"hookwarden": realEngine(t)}
-	for _, tool := range []string{"sh", "bash", "git", "python3", "cat", "sleep", "rm", "mkdir", "dirname", "env"} {
+	for _, tool := range []string{"sh", "bash", "git", "python3", "cat", "sleep", "rm", "mkdir", "dirname", "env", "date"} {
 		p, err := exec.LookPath(tool)
 		if tool == "python3" && err == nil {
 			// The interpreter itself, not a pyenv shim (a script that
@@ -153,6 +154,7 @@ func rowStates(rep *Report) map[string]Row {
 // fail with the reason a user would act on (exit 1 through Report.OK).
 func TestDoctorOnAdoptedRepository(t *testing.T) {
 	allRows := []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "agy pre-tool", "opencode pre-tool"}
+	promptRows := []string{"claude prompt", "codex prompt", "gemini prompt"}
 	cases := []struct {
 		name      string
 		leaveOut  []string
@@ -163,6 +165,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 		wantRules map[string]string // row → the deny canary's rule
 	}{
 		{name: "healthy", denyBy: map[string]string{"claude pre-tool": "engine ", "opencode pre-tool": "engine "}},
+		// The launcher's own answer (sh and date(1)) carries the clock.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
 			broken:  []string{"claude pre-edit", "gemini pre-edit"},
 			problem: map[string]string{"claude pre-edit": `answered "skip", not denied`},
@@ -173,12 +176,18 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			denyBy:    map[string]string{"claude pre-tool": "launcher: no engine and no fallback"},
 			wantRules: map[string]string{"claude pre-tool": "launcher"}},
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
-			broken:  []string{"gemini pre-tool", "gemini pre-edit"},
-			problem: map[string]string{"gemini pre-tool": "cannot start"}},
+			broken:  []string{"gemini pre-tool", "gemini pre-edit", "gemini prompt"},
+			problem: map[string]string{"gemini pre-tool": "cannot start", "gemini prompt": `answered "error"`}},
+		// Without an engine the launcher states a skip with the clock
+		// line it reads from date(1); without date(1) the model is not
+		// told the time.
+		{name: "engine-and-date-missing", leaveOut: []string{"hookwarden", "date"},
+			broken:  []string{"claude pre-edit", "gemini pre-edit", "claude prompt", "codex prompt", "gemini prompt"},
+			problem: map[string]string{"claude prompt": "carries no clock line", "gemini prompt": "carries no clock line"}},
 		{name: "launcher-edited", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".hookwarden/hook.sh", "# hookwarden skew-guard launcher", "exit 0\n# hookwarden skew-guard launcher")
-		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool"},
-			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`}},
+		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool", "claude prompt", "codex prompt", "gemini prompt"},
+			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`, "codex prompt": "carries no clock line"}},
 		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".claude/settings.json", `set -- claude pre-tool;`, `set -- claude pre-tool --lax;`)
 			m.edit(t, ".gemini/settings.json", `set -- gemini pre-tool;`, `set -- gemini pre-tool; exit 0;`)
@@ -198,7 +207,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			rows := rowStates(rep)
 			var text strings.Builder
 			rep.WriteText(&text)
-			for _, name := range allRows {
+			for _, name := range append(slices.Clone(allRows), promptRows...) {
 				r, ok := rows[name]
 				if !ok {
 					t.Errorf("%s: no row in the report:\n%s", name, text.String())
@@ -237,7 +246,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 // the rows it must with the reason a user would act on.
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
-	allRows := []string{"claude pre-tool", "claude pre-edit", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
+	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
 		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"}
 	cases := []struct {
 		name       string

@@ -52,13 +52,20 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, p := range []struct {
 			name string
 			p    *Probe
-		}{{"deny canary", row.Deny}, {"allow canary", row.Allow}} {
+		}{{"deny canary", row.Deny}, {"allow canary", row.Allow}, {"prompt canary", row.Prompt}} {
 			if p.p == nil {
 				continue
 			}
 			v := p.p.Verdict
 			if p.p.Rule != "" {
 				v += " (" + p.p.Rule + ")"
+			}
+			if row.WantClock {
+				if p.p.Clock {
+					v += ", clock line carried"
+				} else {
+					v += ", no clock line"
+				}
 			}
 			fmt.Fprintf(&b, "    %s: %s by %s in %.1f ms\n", p.name, v, p.p.AnsweredBy, p.p.Millis)
 		}

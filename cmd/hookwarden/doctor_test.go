@@ -12,7 +12,8 @@ import (
 // TestDoctorExitCodes runs the built binary: exit 2 on a directory that is
 // not governed and on two paths; on an adopted repository whose engine is
 // not installed and with no python3 (PATH holds only sh and git), exit 1
-// with every pre-tool row answered by the launcher's own refusal.
+// with every pre-tool row answered by the launcher's own refusal and the
+// prompt row's stated skip without the clock line (no date(1) on PATH).
 func TestDoctorExitCodes(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -48,7 +49,7 @@ func TestDoctorExitCodes(t *testing.T) {
 	if code := exitCode(t, err); code != 1 {
 		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
 	}
-	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "doctor: 2 of 2 rows do not guard"} {
+	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "claude prompt: DOES NOT GUARD", "prompt canary: skip, no clock line", "doctor: 3 of 3 rows do not guard"} {
 		if !strings.Contains(string(out), s) {
 			t.Errorf("report lacks %q:\n%s", s, out)
 		}
@@ -58,8 +59,9 @@ func TestDoctorExitCodes(t *testing.T) {
 // TestDoctorOptInClientsCLI runs `hookwarden doctor` on a repository
 // adopted with --clients claude,copilot,cursor,windsurf,qwen,droid: with the
 // engine on PATH every pre-tool and pre-edit row of the six clients guards
-// (exit 0) and the documented-only spawns are marked unverified; without
-// the engine (and without python3) every row fails and doctor exits 1.
+// and Claude's prompt row answers with the clock line (exit 0), and the
+// documented-only spawns are marked unverified; without the engine (and
+// without python3) every gating row fails and doctor exits 1.
 func TestDoctorOptInClientsCLI(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -79,7 +81,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 		tools := filepath.Join(dir, fmt.Sprintf("tools-%v", withEngine))
 		os.MkdirAll(tools, 0o755)
 		// The launcher's own tools (adopt/doctor's test machine), no python3.
-		for _, tool := range []string{"sh", "bash", "git", "cat", "sleep", "rm", "mkdir", "dirname", "env"} {
+		for _, tool := range []string{"sh", "bash", "git", "cat", "sleep", "rm", "mkdir", "dirname", "env", "date"} {
 			p, err := exec.LookPath(tool)
 			if err != nil {
 				t.Fatal(err)
@@ -98,7 +100,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
 	}
-	want := []string{"doctor: 10 rows guard", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	want := []string{"doctor: 11 rows guard", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
 	for _, r := range rows {
 		want = append(want, r+": guards")
 	}
@@ -111,12 +113,16 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
 	}
+	// The launcher's stated skip still carries the clock line (sh, date).
+	if !strings.Contains(out, "claude prompt: guards") {
+		t.Errorf("report lacks the prompt row guarding:\n%s", out)
+	}
 	for _, r := range rows {
 		if !strings.Contains(out, r+": DOES NOT GUARD") {
 			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
 		}
 	}
-	if !strings.Contains(out, "doctor: 10 of 10 rows do not guard") {
+	if !strings.Contains(out, "doctor: 10 of 11 rows do not guard") {
 		t.Errorf("closing line:\n%s", out)
 	}
 }

@@ -51,8 +51,8 @@ type spawnRule struct {
 	unverified bool
 }
 
-func atRoot(root, _ string) string   { return root }
-func atStart(_, start string) string { return start }
+func atRoot(root, _ string) string      { return root }
+func atStart(_, start string) string    { return start }
 func claudeEnv(root, _ string) []string { return []string{"CLAUDE_PROJECT_DIR=" + root} }
 func geminiEnv(root, _ string) []string {
 	return []string{"GEMINI_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}

@@ -130,9 +130,60 @@ var canaries = map[string]map[string]canary{
 	},
 }
 
+// dispatchCanaries are the pre-dispatch payloads (the tool input shapes of
+// testdata/dispatch/cases.json, from the pinned bundles in the registration
+// table's sources): Claude Code's Agent {description, prompt,
+// subagent_type}, Codex's spawn_agent {message}, Gemini's invoke_agent
+// {agent_name, prompt}, agy's invoke_subagent {Subagents:[{Prompt,
+// TypeName}]}. The subject is the brief.
+var dispatchCanaries = map[string]canary{
+	"claude": {tool: "Agent", payload: dispatchPayload("PreToolUse", "Agent", func(b string) map[string]any {
+		return map[string]any{"description": "hookwarden doctor canary", "prompt": b, "subagent_type": "general-purpose"}
+	})},
+	"codex": {tool: "spawn_agent", payload: dispatchPayload("PreToolUse", "spawn_agent", func(b string) map[string]any {
+		return map[string]any{"message": b}
+	})},
+	"gemini": {tool: "invoke_agent", payload: dispatchPayload("BeforeTool", "invoke_agent", func(b string) map[string]any {
+		return map[string]any{"agent_name": "codebase_investigator", "prompt": b}
+	})},
+	"agy": {tool: "invoke_subagent", payload: func(root, dir, subject string) []byte {
+		return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
+			"toolCall": map[string]any{"name": "invoke_subagent", "args": map[string]any{"Subagents": []any{map[string]any{"Prompt": subject, "TypeName": "worker"}}}}})
+	}},
+}
+
+// dispatchPayload builds a Claude-family pre-dispatch payload; tool_use_id
+// is set because Claude's row correlates the dispatch with its agent
+// (engine/dispatch traffic.go refuses a payload without it as
+// dispatch-store): the allowed canary leaves one row in the correlation
+// store under Git's common directory (bounded by dispatch.MaxRows).
+func dispatchPayload(event, tool string, input func(brief string) map[string]any) func(root, dir, subject string) []byte {
+	return func(root, dir, subject string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "tool_use_id": "hookwarden-doctor-canary", "cwd": root,
+			"hook_event_name": event, "tool_name": tool, "tool_input": input(subject)})
+	}
+}
+
+// dispatchBrief is the pre-dispatch canary's brief body.
+const dispatchBrief = "Find the parser (hookwarden doctor canary)."
+
 // canaryFor returns the canary of client and event with its subjects
-// filled in.
-func canaryFor(client, event string) (canary, bool) {
+// filled in; tasks are the manifest's declared dispatch.tasks (the
+// pre-dispatch canary needs them: nil gives no canary).
+func canaryFor(client, event string, tasks []string) (canary, bool) {
+	if event == "pre-dispatch" {
+		c, ok := dispatchCanaries[client]
+		if !ok || tasks == nil {
+			return canary{}, false
+		}
+		label := "hookwarden-doctor"
+		if len(tasks) > 0 {
+			label = tasks[0]
+		}
+		c.deny, c.allow, c.denyRule = dispatchBrief, "task: "+label+"\n"+dispatchBrief, "dispatch-task"
+		c.denyWhat, c.allowWhat = "a brief without a `task:` label", "a brief labelled `task: "+label+"`"
+		return c, true
+	}
 	c, ok := canaries[client][event]
 	if !ok {
 		return canary{}, false

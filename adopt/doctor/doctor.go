@@ -8,10 +8,16 @@
 // by its expected rule and one that must be allowed, and reports per client
 // and event: fired, denied (and by which rule), allowed, which engine or
 // fallback answered, and the time of each run. No model and no network are
-// involved; nothing is written (the canaries ask for a commit with
+// involved; nothing is run (the canaries ask for a commit with
 // --no-verify and an edit of .hookwarden.yaml, which are refused before
 // they run, and for `git status` and an edit the client would make, which
-// doctor only asks about).
+// doctor only asks about). The one write: with dispatch.tasks declared,
+// Claude's allowed pre-dispatch canary leaves a row in the dispatch
+// correlation store under Git's common directory, as any dispatch does.
+// The pre-dispatch rows are probed when the manifest declares
+// dispatch.tasks: a brief without a task label must be denied
+// (dispatch-task), one with the first declared label must not be refused
+// for a fault.
 //
 // A row guards when at least one handler of ours fires for the canary's
 // tool, the deny canary is answered with the client's deny naming the
@@ -188,11 +194,24 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				rep.Rows = append(rep.Rows, r)
 				continue
 			}
-			if !slices.Contains(guardEvents, ev) {
-				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit, and the prompt rows' clock line)")
+			if ev == "pre-dispatch" && (man.Dispatch == nil || man.Dispatch.Tasks == nil) {
+				rep.Skipped = append(rep.Skipped, cp.Client+" pre-dispatch: no canary (the manifest declares no dispatch.tasks, so no brief must be refused)")
 				continue
 			}
-			c, ok := canaryFor(cp.Client, ev)
+			if ev == "pre-dispatch" {
+				if _, ok := dispatchCanaries[cp.Client]; !ok {
+					rep.Skipped = append(rep.Skipped, cp.Client+" pre-dispatch: no canary (no recorded dispatch payload)")
+					continue
+				}
+			} else if !slices.Contains(guardEvents, ev) {
+				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit, pre-dispatch, and the prompt rows' clock line)")
+				continue
+			}
+			var tasks []string
+			if man.Dispatch != nil {
+				tasks = man.Dispatch.Tasks
+			}
+			c, ok := canaryFor(cp.Client, ev, tasks)
 			if !ok {
 				rep.Rows = append(rep.Rows, Row{Client: cp.Client, Event: ev, Problem: "doctor has no canary payload for this client and event, so the row is unproven"})
 				rep.OK = false
@@ -331,7 +350,7 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 
 // faultRules are rule ids of a deny that says the row cannot judge, not
 // that the call is refused by policy.
-var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "workspace-unreadable", "budget-exceeded"}
+var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "workspace-unreadable", "budget-exceeded", "dispatch-store"}
 
 // ruleRE finds the rule id of a deny reason: the policy's "[BLOCKED BY
 // hookwarden:RULE]" or the stop gate and checkpoint's leading "RULE: ".

@@ -51,13 +51,14 @@ type machine struct {
 
 func newMachine(t *testing.T, leaveOut ...string) *machine {
 	t.Helper()
-	return newMachineFor(t, nil, leaveOut...)
+	return newMachineFor(t, nil, "", leaveOut...)
 }
 
 // newMachineFor is newMachine with the repository adopted for clients
-// (--clients; nil: the default clients). Codex's trust is recorded only
-// when codex is among them.
-func newMachineFor(t *testing.T, clients []string, leaveOut ...string) *machine {
+// (--clients; nil: the default clients), from manifest when it is not ""
+// (written as .hookwarden.yaml before adopt, which keeps it). Codex's
+// trust is recorded only when codex is among the clients.
+func newMachineFor(t *testing.T, clients []string, manifest string, leaveOut ...string) *machine {
 	t.Helper()
 	base := t.TempDir()
 	m := &machine{repo: filepath.Join(base, "repo"), home: filepath.Join(base, "home"), tools: filepath.Join(base, "tools")}
@@ -75,6 +76,11 @@ func newMachineFor(t *testing.T, clients []string, leaveOut ...string) *machine 
 			return m.home
 		}
 		return ""
+	}
+	if manifest != "" {
+		if err := os.WriteFile(filepath.Join(m.repo, adopt.ManifestFile), []byte(manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rep, err := adopt.Adopt(context.Background(), []string{m.repo}, adopt.Options{Getenv: getenv, Jobs: 1, Clients: clients})
 	if err != nil || rep.Failed() {
@@ -286,7 +292,7 @@ func TestDoctorOptInClients(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMachineFor(t, clients, c.leaveOut...)
+			m := newMachineFor(t, clients, "", c.leaveOut...)
 			if c.inject != nil {
 				c.inject(t, m)
 			}
@@ -331,6 +337,78 @@ func TestDoctorOptInClients(t *testing.T) {
 			for _, name := range []string{"claude pre-tool", "copilot pre-tool", "qwen pre-tool"} {
 				if r := rows[name]; r.Fired && r.SpawnUnverified {
 					t.Errorf("%s: an observed spawn reported unverified", name)
+				}
+			}
+		})
+	}
+}
+
+// TestDoctorPreDispatch runs doctor on a repository whose manifest declares
+// dispatch.tasks: each client's pre-dispatch row (Claude's Agent, Codex's
+// spawn_agent, Gemini's invoke_agent, agy's invoke_subagent) denies a brief
+// without a task label by dispatch-task and lets a labelled one through;
+// without the engine the rows state a skip (no fallback judges a
+// dispatch); a row that runs another event's handler is caught; and a
+// dispatch section without tasks gives no canary, said so.
+func TestDoctorPreDispatch(t *testing.T) {
+	rows := []string{"claude pre-dispatch", "codex pre-dispatch", "gemini pre-dispatch", "agy pre-dispatch"}
+	withTasks := "version: 1\nclients: [claude, codex, gemini, agy, opencode]\ndispatch:\n  tasks: [review, docs]\n"
+	cases := []struct {
+		name, manifest string
+		leaveOut       []string
+		inject         func(t *testing.T, m *machine)
+		broken         []string
+		problem        map[string]string
+		skipped        string
+	}{
+		{name: "healthy", manifest: withTasks},
+		{name: "engine-missing", manifest: withTasks, leaveOut: []string{"hookwarden"}, broken: rows,
+			problem: map[string]string{"claude pre-dispatch": `answered "skip", not denied`, "agy pre-dispatch": `answered "skip", not denied`}},
+		{name: "row-drifted", manifest: withTasks, inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".claude/settings.json", `set -- claude pre-dispatch;`, `set -- claude pre-tool;`)
+		}, broken: []string{"claude pre-dispatch"}},
+		{name: "no-tasks", manifest: "version: 1\ndispatch:\n  readonly_agents: [Explore]\n",
+			skipped: "claude pre-dispatch: no canary (the manifest declares no dispatch.tasks"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, nil, c.manifest, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rowStates(rep)
+			var text strings.Builder
+			rep.WriteText(&text)
+			if c.skipped != "" {
+				if !strings.Contains(text.String(), "not probed: "+c.skipped) {
+					t.Errorf("report lacks %q:\n%s", c.skipped, text.String())
+				}
+				if _, ok := got["claude pre-dispatch"]; ok {
+					t.Errorf("a pre-dispatch row probed without declared tasks:\n%s", text.String())
+				}
+				return
+			}
+			for _, name := range rows {
+				r, ok := got[name]
+				if !ok {
+					t.Errorf("%s: no row in the report:\n%s", name, text.String())
+					continue
+				}
+				want := !contains(c.broken, name)
+				if r.Guards != want {
+					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text.String())
+				}
+				if want && (r.Deny == nil || r.Deny.Rule != "dispatch-task" || r.Allow == nil || r.Allow.Verdict != "allow") {
+					t.Errorf("%s: deny %+v allow %+v, want dispatch-task and allow", name, r.Deny, r.Allow)
+				}
+			}
+			for name, s := range c.problem {
+				if !strings.Contains(got[name].Problem, s) {
+					t.Errorf("%s: problem %q lacks %q", name, got[name].Problem, s)
 				}
 			}
 		})

@@ -233,20 +233,9 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 // one) and carries the clock line (engine/clock.Marker) for the model.
 func probePrompt(ctx context.Context, root string, cp hookplan.Client, row registration.Row, payload func(root string) []byte, env []string, eng string) Row {
 	r := Row{Client: cp.Client, Event: row.Event, WantClock: true}
-	h, problem := firingHandler(cp, row, "")
-	if h == nil {
-		r.Problem = problem
+	h, sp, ok := spawnFor(&r, root, cp, row, "")
+	if !ok {
 		return r
-	}
-	r.Fired, r.File, r.Line, r.Command = true, h.File, h.Line, h.Command
-	sp, err := skewguard.Spawn(cp.Client, row.Event, root, root)
-	if err != nil {
-		r.Problem = err.Error()
-		return r
-	}
-	r.Spawn, r.SpawnUnverified = sp.Source, sp.Unverified
-	if len(h.Args) > 0 {
-		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
 	}
 	r.Prompt = runProbe(ctx, sp, h.Command, env, payload(root), cp.Client, rowLimit(row), eng)
 	switch {
@@ -307,25 +296,37 @@ func firingHandler(cp hookplan.Client, row registration.Row, tool string) (*hook
 	return nil, problem
 }
 
-// probeRow runs the canaries through the first handler of ours the client
-// would run for the canary's tool.
-func probeRow(ctx context.Context, root string, cp hookplan.Client, row registration.Row, c canary, env []string, eng string) Row {
-	r := Row{Client: cp.Client, Event: row.Event, WantRule: c.denyRule}
-	h, problem := firingHandler(cp, row, c.tool)
+// spawnFor finds the handler of ours the client runs for row and tool and
+// how the client spawns it, filling r's Fired, File, Line, Command and
+// Spawn fields; false (with r.Problem set) when none fires or the spawn is
+// not known.
+func spawnFor(r *Row, root string, cp hookplan.Client, row registration.Row, tool string) (*hookplan.Hook, skewguard.RowSpawn, bool) {
+	h, problem := firingHandler(cp, row, tool)
 	if h == nil {
 		r.Problem = problem
-		return r
+		return nil, skewguard.RowSpawn{}, false
 	}
 	r.Fired, r.File, r.Line, r.Command = true, h.File, h.Line, h.Command
 	sp, err := skewguard.Spawn(cp.Client, row.Event, root, root)
 	if err != nil {
 		r.Problem = err.Error()
-		return r
+		return nil, skewguard.RowSpawn{}, false
 	}
 	r.Spawn, r.SpawnUnverified = sp.Source, sp.Unverified
 	if len(h.Args) > 0 {
 		// Claude's exec form runs command and args without a shell.
 		sp.Shell, sp.Exec = nil, append([]string{h.Command}, h.Args...)
+	}
+	return h, sp, true
+}
+
+// probeRow runs the canaries through the first handler of ours the client
+// would run for the canary's tool.
+func probeRow(ctx context.Context, root string, cp hookplan.Client, row registration.Row, c canary, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event, WantRule: c.denyRule}
+	h, sp, ok := spawnFor(&r, root, cp, row, c.tool)
+	if !ok {
+		return r
 	}
 	run := func(subject string) *Probe {
 		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, rowLimit(row), eng)

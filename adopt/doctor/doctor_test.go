@@ -154,6 +154,43 @@ func rowStates(rep *Report) map[string]Row {
 	return out
 }
 
+// checkRows checks a report against a case: every row of names is in it
+// and guards unless it is in broken, the report is OK exactly when nothing
+// is broken, each problem (row → substring) and deny canary's AnsweredBy
+// (row → substring) holds. It returns the rows by "client event" and the
+// text report.
+func checkRows(t *testing.T, rep *Report, names, broken []string, problem, denyBy map[string]string) (map[string]Row, string) {
+	t.Helper()
+	rows := rowStates(rep)
+	var b strings.Builder
+	rep.WriteText(&b)
+	text := b.String()
+	for _, name := range names {
+		r, ok := rows[name]
+		if !ok {
+			t.Errorf("%s: no row in the report:\n%s", name, text)
+			continue
+		}
+		if want := !contains(broken, name); r.Guards != want {
+			t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text)
+		}
+	}
+	if rep.OK != (len(broken) == 0) {
+		t.Errorf("OK %v with broken rows %v", rep.OK, broken)
+	}
+	for name, s := range problem {
+		if !strings.Contains(rows[name].Problem, s) {
+			t.Errorf("%s: problem %q lacks %q", name, rows[name].Problem, s)
+		}
+	}
+	for name, s := range denyBy {
+		if rows[name].Deny == nil || !strings.Contains(rows[name].Deny.AnsweredBy, s) {
+			t.Errorf("%s: deny canary answered by %+v, want %q", name, rows[name].Deny, s)
+		}
+	}
+	return rows, text
+}
+
 // TestDoctorOnAdoptedRepository runs doctor on a freshly adopted and
 // trusted repository, then with each failure injected: every row guards
 // on the healthy machine, and each injection makes the rows it breaks
@@ -210,32 +247,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := rowStates(rep)
-			var text strings.Builder
-			rep.WriteText(&text)
-			for _, name := range append(slices.Clone(allRows), promptRows...) {
-				r, ok := rows[name]
-				if !ok {
-					t.Errorf("%s: no row in the report:\n%s", name, text.String())
-					continue
-				}
-				if want := !contains(c.broken, name); r.Guards != want {
-					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text.String())
-				}
-			}
-			if rep.OK != (len(c.broken) == 0) {
-				t.Errorf("OK %v with broken rows %v", rep.OK, c.broken)
-			}
-			for name, s := range c.problem {
-				if !strings.Contains(rows[name].Problem, s) {
-					t.Errorf("%s: problem %q lacks %q", name, rows[name].Problem, s)
-				}
-			}
-			for name, s := range c.denyBy {
-				if rows[name].Deny == nil || !strings.Contains(rows[name].Deny.AnsweredBy, s) {
-					t.Errorf("%s: deny canary answered by %+v, want %q", name, rows[name].Deny, s)
-				}
-			}
+			rows, _ := checkRows(t, rep, append(slices.Clone(allRows), promptRows...), c.broken, c.problem, c.denyBy)
 			for name, rule := range c.wantRules {
 				if rows[name].Deny == nil || rows[name].Deny.Rule != rule {
 					t.Errorf("%s: deny canary %+v, want rule %q", name, rows[name].Deny, rule)
@@ -300,38 +312,13 @@ func TestDoctorOptInClients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := rowStates(rep)
-			var text strings.Builder
-			rep.WriteText(&text)
-			for _, name := range allRows {
-				r, ok := rows[name]
-				if !ok {
-					t.Errorf("%s: no row in the report:\n%s", name, text.String())
-					continue
-				}
-				if want := !contains(c.broken, name); r.Guards != want {
-					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, text.String())
-				}
-			}
+			rows, text := checkRows(t, rep, allRows, c.broken, c.problem, c.denyBy)
 			if len(rep.Rows) != len(allRows) {
-				t.Errorf("%d rows, want %d:\n%s", len(rep.Rows), len(allRows), text.String())
-			}
-			if rep.OK != (len(c.broken) == 0) {
-				t.Errorf("OK %v with broken rows %v", rep.OK, c.broken)
-			}
-			for name, s := range c.problem {
-				if !strings.Contains(rows[name].Problem, s) {
-					t.Errorf("%s: problem %q lacks %q", name, rows[name].Problem, s)
-				}
-			}
-			for name, s := range c.denyBy {
-				if rows[name].Deny == nil || !strings.Contains(rows[name].Deny.AnsweredBy, s) {
-					t.Errorf("%s: deny canary answered by %+v, want %q", name, rows[name].Deny, s)
-				}
+				t.Errorf("%d rows, want %d:\n%s", len(rep.Rows), len(allRows), text)
 			}
 			for _, name := range c.unverified {
-				if !rows[name].SpawnUnverified || !strings.Contains(text.String(), "spawn unverified: "+rows[name].Spawn) {
-					t.Errorf("%s: spawn not reported unverified:\n%s", name, text.String())
+				if !rows[name].SpawnUnverified || !strings.Contains(text, "spawn unverified: "+rows[name].Spawn) {
+					t.Errorf("%s: spawn not reported unverified:\n%s", name, text)
 				}
 			}
 			for _, name := range []string{"claude pre-tool", "copilot pre-tool", "qwen pre-tool"} {

@@ -103,6 +103,18 @@ func without(v hujson.Value, name string) hujson.Value {
 // writes the file.
 const ClaudeLocalSettings = ".claude/settings.local.json"
 
+// DroidHooksFile is Factory Droid's separate hook file, relative to the
+// repository root: newer Droids read hooks from it and fall back to the
+// hooks key of .factory/settings.json (where adopt merges our rows) only
+// when it is absent (docs.factory.ai/harness/hooks), while droid 0.186.0 read
+// only settings.json (Factory-AI/factory issue 3). Its existence can switch
+// our rows off although adopt never writes it.
+const DroidHooksFile = ".factory/hooks.json"
+
+// DroidSettings is the Droid settings file whose hooks key holds our rows
+// (adopt.SettingsFile for droid; engine/dialect droid.go).
+const DroidSettings = ".factory/settings.json"
+
 // DisabledRows returns how many entries of Gemini CLI's "hooksConfig":
 // {"disabled": [...]} switch hooks of ours off: an entry owner claims as one
 // of our commands, or the name of a handler of ours in this file. Gemini CLI

@@ -316,7 +316,7 @@ func (r *repoAudit) cursorVersion(rel string, src []byte) {
 // Droids read it instead of the settings.json hooks key (the rule's help
 // gives the sources).
 func (r *repoAudit) droidHooksFile() {
-	const rel = ".factory/hooks.json"
+	const rel = clientjson.DroidHooksFile
 	if s, ok := r.read(rel); ok && s.Exists {
 		r.add(IDDroidHooksFile, rel, 0, "droid", "", rel+" exists: newer Factory Droids read hooks from it and skip the hooks key of .factory/settings.json, where hookwarden's rows are", "move its hooks into .factory/settings.json, delete "+rel+", then run "+r.conform)
 	}

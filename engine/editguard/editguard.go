@@ -4,7 +4,10 @@
 // the guard's own files in a governed repository (policy.GuardPaths), inside
 // the repository's git hooks directory, or a git config file, and lets an
 // edit of a client hook settings file through only when the file it would
-// produce still parses and still holds every one of our rows unchanged.
+// produce still parses and still holds every one of our rows unchanged. It
+// also denies creating or changing a file whose existence makes a client
+// skip the file holding our rows (Factory Droid's .factory/hooks.json beside
+// a .factory/settings.json with our rows; shadowFiles).
 //
 // It runs in process: no child process, only stat, readlink and bounded
 // reads, each step checked against the context's deadline (an unfinished
@@ -126,11 +129,12 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	roots := []string{rootReal}
-	var clientHit, switchHit *hit
+	var clientHit, switchHit, shadowHit *hit
 	switches, err := g.switchFiles(rootReal)
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
+	shadows := shadowFiles(rootReal)
 	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
 		if strings.IndexByte(raw, 0) >= 0 {
 			continue // names no file; its spelling without NUL bytes is judged
@@ -171,6 +175,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 					if switchHit == nil {
 						switchHit = matchSwitch(switches, t)
 					}
+					if shadowHit == nil {
+						shadowHit = matchSwitch(shadows, t)
+					}
 					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
 						return verdict.Verdict{}, err
 					} else if ok {
@@ -185,6 +192,8 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return g.clientHooksEdit(*clientHit)
 	case switchHit != nil:
 		return g.switchEdit(*switchHit)
+	case shadowHit != nil:
+		return g.shadowEdit(*shadowHit, rootReal)
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
@@ -663,6 +672,43 @@ func matchSwitch(switches []switchFile, t string) *hit {
 		}
 	}
 	return nil
+}
+
+// shadowFiles are the files in the repository whose mere existence makes
+// a client skip the file holding our rows: Factory Droid's
+// .factory/hooks.json, read instead of the hooks key of
+// .factory/settings.json when it exists (clientjson.DroidHooksFile gives
+// the sources). adopt never writes them; an edit tool could create one.
+func shadowFiles(root string) []switchFile {
+	return []switchFile{{path: filepath.Join(root, filepath.FromSlash(clientjson.DroidHooksFile)),
+		name: clientjson.DroidHooksFile, client: "droid", fold: caseInsensitive(root)}}
+}
+
+// shadowEdit judges an edit (creating or changing) of a shadow file: a deny
+// when the file it shadows, in root, holds any of our rows or cannot be
+// read or parsed to tell; an allow when that file is absent or holds none
+// of ours (the client is not governed there).
+func (g *guard) shadowEdit(h hit, root string) (verdict.Verdict, error) {
+	settings := filepath.Join(root, filepath.FromSlash(clientjson.DroidSettings))
+	src, exists, err := readBounded(settings)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	if !exists {
+		return verdict.Verdict{Kind: verdict.Allow}, nil
+	}
+	owner, err := g.owner(h.entry.Client)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	rows, err := clientjson.OurRowTexts(settings, src, h.entry.Client, owner)
+	if err != nil {
+		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell whether it holds hookwarden's rows, which %s would switch off; the edit is refused", clientjson.DroidSettings, err, h.entry.Path), nil
+	}
+	if len(rows) == 0 {
+		return verdict.Verdict{Kind: verdict.Allow}, nil
+	}
+	return deny(RuleClientHooks, "%s holds hookwarden's rows, and newer %s releases read hooks from %s instead of that file when it exists, which would switch them off; agents may not create or change %s. A person puts hooks into %s outside the agent, then runs `hookwarden conform`", clientjson.DroidSettings, clientname.Title(h.entry.Client), h.entry.Path, h.entry.Path, clientjson.DroidSettings), nil
 }
 
 // owner returns the definition of our rows in client's hook file

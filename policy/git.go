@@ -115,7 +115,18 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 		switch {
 		case v == "--":
 			i++
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+		case v == "-C":
+			// git -C <dir> runs as if started in dir (git(1)): the
+			// paths after it are judged from there, in a copy of the
+			// scope so the commands after git keep theirs.
+			if i+1 < len(args) {
+				moved := *sc
+				moved.chdir(args[i+1])
+				sc = &moved
+			}
+			i += 2
+			continue
+		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
 			i += 2
 			continue
 		case v == "-c":
@@ -214,8 +225,14 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *sc
 		// store or git would read (a .lock, a directory the size bound
 		// counts); one inside a guard directory writes the guard's files.
 		// Every operand and option value is judged (the repository git
-		// clone reads is rarely in either place).
-		for _, a := range args {
+		// clone reads is rarely in either place), and for init and clone
+		// the working directory too (their default target is in it:
+		// git -C .git/hooks init).
+		words := args
+		if sub == "init" || sub == "clone" {
+			words = append([]field{lit(".")}, args...)
+		}
+		for _, a := range words {
 			v := a.val
 			if strings.HasPrefix(v, "-") {
 				_, after, ok := strings.Cut(v, "=")

@@ -230,17 +230,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
 		rest := skipOpts(args, "", nil)
-		if name != "popd" && len(rest) == 1 && !rest[0].dynamic() {
-			p := strings.ReplaceAll(rest[0].raw, `\`, "/")
-			if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
-				sc.cwd = p
-			} else {
-				sc.cwd = path.Clean(sc.cwd + "/" + p)
-			}
-			sc.cwdUnknown = false
-			if len(sc.cwd) > MaxLineBytes {
-				sc.cwd, sc.cwdUnknown = "", true // a directory this long is not tracked
-			}
+		if name != "popd" && len(rest) == 1 {
+			sc.chdir(rest[0])
 		} else {
 			sc.cwd, sc.cwdUnknown = "", true
 		}
@@ -640,4 +631,24 @@ func findGuardMatch(test string, pat field) (own, client bool) {
 		}
 	}
 	return own, client
+}
+
+// chdir moves the scope's working directory to dir, as cd does: a
+// directory known only at run time, or one longer than MaxLineBytes, makes
+// the working directory unknown.
+func (sc *scope) chdir(dir field) {
+	if dir.dynamic() {
+		sc.cwd, sc.cwdUnknown = "", true
+		return
+	}
+	p := strings.ReplaceAll(dir.raw, `\`, "/")
+	if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') || sc.cwd == "" {
+		sc.cwd = p
+	} else {
+		sc.cwd = path.Clean(sc.cwd + "/" + p)
+	}
+	sc.cwdUnknown = false
+	if len(sc.cwd) > MaxLineBytes {
+		sc.cwd, sc.cwdUnknown = "", true // a directory this long is not tracked
+	}
 }

@@ -63,20 +63,33 @@ func TestAdoptCopilot(t *testing.T) {
 		t.Fatalf("the manifest does not select copilot")
 	}
 
-	rep, err = Conform(context.Background(), []string{root}, opts)
+	edited := strings.Replace(string(body), "copilot pre-tool", "copilot pre-toolx", 1)
+	checkRenderedLifecycle(t, root, opts, "copilot", templates.CopilotHooksPath, body, edited)
+}
+
+// checkRenderedLifecycle walks a client's rendered hook file (rel, as
+// adopt wrote it: body) through conform in root, adopted with opts: a fresh
+// render is left unchanged, a hand edit (edited) is kept and reported
+// without --force and replaced with it, and a manifest that drops client
+// keeps the file with a warning (hookwarden deletes no file).
+func checkRenderedLifecycle(t *testing.T, root string, opts Options, client, rel string, body []byte, edited string) {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	rep, err := Conform(context.Background(), []string{root}, opts)
 	if err != nil || rep.Failed() {
 		t.Fatalf("%v %+v", err, rep.Repositories[0])
 	}
-	if f := fileReport(rep.Repositories[0], templates.CopilotHooksPath); f != nil && f.Action != ActionUnchanged {
+	if f := fileReport(rep.Repositories[0], rel); f != nil && f.Action != ActionUnchanged {
 		t.Fatalf("conform changed a fresh render: %+v", f)
 	}
-
-	edited := strings.Replace(string(body), "copilot pre-tool", "copilot pre-toolx", 1)
+	if edited == string(body) {
+		t.Fatalf("the edit changes nothing in:\n%s", body)
+	}
 	must(t, os.WriteFile(path, []byte(edited), 0o644))
 	if rep, err = Conform(context.Background(), []string{root}, opts); err != nil || rep.Failed() {
 		t.Fatalf("%v %+v", err, rep.Repositories[0])
 	}
-	if f := fileReport(rep.Repositories[0], templates.CopilotHooksPath); f == nil || f.Action != ActionSkipped || string(mustRead(t, path)) != edited {
+	if f := fileReport(rep.Repositories[0], rel); f == nil || f.Action != ActionSkipped || string(mustRead(t, path)) != edited {
 		t.Fatalf("conform without --force must keep and report the edited file: %+v", f)
 	}
 	force := opts
@@ -92,11 +105,11 @@ func TestAdoptCopilot(t *testing.T) {
 	if rep, err = Conform(context.Background(), []string{root}, opts); err != nil || rep.Failed() {
 		t.Fatalf("%v %+v", err, rep.Repositories[0])
 	}
-	if !anyContains(rep.Repositories[0].Warnings, "copilot is no longer selected") {
+	if !anyContains(rep.Repositories[0].Warnings, client+" is no longer selected") {
 		t.Fatalf("warnings %v", rep.Repositories[0].Warnings)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("conform deleted %s: %v", templates.CopilotHooksPath, err)
+		t.Fatalf("conform deleted %s: %v", rel, err)
 	}
 }
 

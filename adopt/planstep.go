@@ -46,14 +46,14 @@ func planSteps() []planStep {
 	return []planStep{
 		{names: []string{StepGitIgnore}, reads: ".gitignore", writes: ".gitignore (the managed block only)",
 			plan: (*planState).planGitIgnore},
-		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks},
+		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks, templates.StepKiroHooks},
 			reads:  "each rendered file (its render header)",
-			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot)",
+			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot), .kiro/hooks/hookwarden.json (kiro)",
 			plan:   (*planState).planRendered},
 		{names: []string{StepContext}, reads: ContextSource + " and the files generated from it",
 			writes: "CLAUDE.md, GEMINI.md, AGENTS.readonly.md and the other files compile-context generates",
 			plan:   (*planState).planContextStep},
-		{reads: ".agents/plugins/hookwarden, .opencode/plugins/hookwarden.js, .github/hooks/hookwarden.json", clients: []string{"agy", "opencode", "copilot"}, conformOnly: true,
+		{reads: ".agents/plugins/hookwarden, .opencode/plugins/hookwarden.js, .github/hooks/hookwarden.json, .kiro/hooks/hookwarden.json", clients: []string{"agy", "opencode", "copilot", "kiro"}, conformOnly: true,
 			plan: (*planState).planRetiredPlugins},
 		{names: []string{StepAgentHooks}, reads: ".claude/settings.json, .codex/hooks.json, .gemini/settings.json",
 			writes: "our rows in those files", clients: SettingsClients(),
@@ -176,7 +176,7 @@ func (s *planState) planContextStep(planStep) error {
 // planRetiredPlugins warns, for conform, about the plugin files of a client
 // no longer selected: hookwarden deletes no file.
 func (s *planState) planRetiredPlugins(step planStep) error {
-	paths := map[string]string{"agy": templates.AgyPluginDir, "opencode": templates.OpencodePluginPath, "copilot": templates.CopilotHooksPath}
+	paths := map[string]string{"agy": templates.AgyPluginDir, "opencode": templates.OpencodePluginPath, "copilot": templates.CopilotHooksPath, "kiro": templates.KiroHooksPath}
 	for _, client := range step.clients {
 		if slices.Contains(s.governed, client) {
 			continue

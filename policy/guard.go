@@ -36,6 +36,10 @@ var guardPaths = [...]GuardPath{
 	{Path: ".agents/plugins/hookwarden", Dir: true},
 	{Path: ".opencode/plugins/hookwarden.js"},
 	{Path: ".github/hooks/hookwarden.json"},
+	// Kiro CLI (opt-in): our v3 hooks file of .kiro/hooks/, read for every
+	// agent of the workspace (engine/dialect kiro.go); documented, not
+	// observed.
+	{Path: ".kiro/hooks/hookwarden.json"},
 	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
 	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
 	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
@@ -169,7 +173,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

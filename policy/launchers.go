@@ -589,7 +589,7 @@ var findGuardNames = []struct {
 	{".hookwarden.yaml", true}, {".hookwarden", true}, {"hook.sh", true}, {"hook.py", true},
 	{"interceptor.py", true}, {"backups", true}, {".agents", true}, {"plugins", true},
 	{"hookwarden", true}, {"plugin.json", true}, {".opencode", true}, {"hookwarden.js", true},
-	{".github", true}, {"hookwarden.json", true},
+	{".github", true}, {"hookwarden.json", true}, {".kiro", true},
 	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
 	{".codex", false}, {"hooks.json", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
 }

@@ -135,6 +135,12 @@ var spawnRules = map[string]spawnRule{
 	// ("the bash command to execute": bash -c assumed).
 	"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
 		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; unverified: not observed)", unverified: true},
+	// Kiro CLI (documented, not observed): the shell and working directory
+	// of a hook command are not stated (kiro.dev/docs/cli/hooks; the payload
+	// names cwd); /bin/sh -c from the start directory assumed, which the
+	// row's walk up from $PWD covers (templates.launcherPath).
+	"kiro": {shell: []string{"/bin/sh", "-c"}, dir: atStart,
+		source: "Kiro CLI: /bin/sh -c from the session directory assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

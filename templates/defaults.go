@@ -28,9 +28,10 @@ func DefaultClients() []string {
 // "qwen" (Qwen Code: our rows merged into .qwen/settings.json) is opt-in
 // and observed on the real CLI (engine/dialect qwen.go). "droid" (Factory
 // Droid: .factory/settings.json) is opt-in and unverified
-// (engine/dialect droid.go).
+// (engine/dialect droid.go). "kiro" (Kiro CLI: .kiro/hooks/hookwarden.json,
+// a file of ours alone) is opt-in and unverified (engine/dialect kiro.go).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid", "kiro")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

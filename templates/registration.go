@@ -65,6 +65,11 @@ import (
 //     QWEN_PROJECT_DIR all set to that directory, not the repository root
 //     (bundle executeCommandHook; observed), so the command walks up from
 //     $PWD like Codex's.
+//   - kiro (Kiro CLI): the working directory and shell of a hook command
+//     are not documented (kiro.dev/docs/cli/hooks, /docs/cli/v3/hooks: the
+//     payload carries cwd), so the command walks up from $PWD too; started
+//     outside the repository it finds no launcher and denies (exit 2, the
+//     one exit Kiro reads as a block).
 //   - agy (Antigravity): runs plugin hook commands from the directory holding
 //     hooks.json (issue 4), where a byte-identical launcher copy lives; its
 //     shell is not recorded (/bin/sh -c assumed; the form is POSIX).
@@ -78,7 +83,7 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "droid":
 		return "", `"${FACTORY_PROJECT_DIR}/.hookwarden/hook.sh"`, true
-	case "windsurf", "qwen":
+	case "windsurf", "qwen", "kiro":
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "gemini":
 		return "", `.hookwarden/hook.sh`, true

@@ -40,6 +40,11 @@ const (
 	// the git root (see copilotHooks), so the file is ours alone and no
 	// operator byte is merged into.
 	CopilotHooksPath = ".github/hooks/hookwarden.json"
+	// KiroHooksPath is Kiro CLI's hook file in a governed repository: a v3
+	// hooks file of .kiro/hooks/, which applies to every agent of the
+	// workspace (kiro.dev/docs/cli/v3/hooks; engine/dialect kiro.go), so
+	// the file is ours alone and no operator byte is merged into.
+	KiroHooksPath = ".kiro/hooks/hookwarden.json"
 )
 
 type ruleData struct {
@@ -373,6 +378,32 @@ func copilotHooks(t *registration.Table) (map[string]any, error) {
 	return map[string]any{"version": 1, "hooks": hooks}, nil
 }
 
+// kiroHooks renders the body of .kiro/hooks/hookwarden.json in Kiro CLI's
+// v3 hooks schema {"version":"v1","hooks":[{"name":N,"trigger":T,
+// "matcher":M,"action":{"type":"command","command":C},"timeout":S,
+// "enabled":true}]} (kiro.dev/docs/cli/v3/hooks; engine/dialect kiro.go),
+// one entry per kiro row of the table, in table order, named
+// "hookwarden-EVENT". The timeout is the row's, in seconds (the page's
+// example reads "timeout": 30; the unit is not spelled out there, the v2
+// agent hooks took timeout_ms). Whether Kiro accepts the render header's
+// _generated_by member beside version and hooks is not verified.
+func kiroHooks(t *registration.Table) (map[string]any, error) {
+	var hooks []any
+	for _, r := range t.ForClient("kiro") {
+		cmd, err := RegistrationCommand("kiro", r.Event)
+		if err != nil {
+			return nil, err
+		}
+		h := map[string]any{"name": "hookwarden-" + r.Event, "trigger": r.NativeEvent,
+			"action": map[string]any{"type": "command", "command": cmd}, "timeout": r.Timeout, "enabled": true}
+		if r.Matcher != "" {
+			h["matcher"] = r.Matcher
+		}
+		hooks = append(hooks, h)
+	}
+	return map[string]any{"version": "v1", "hooks": hooks}, nil
+}
+
 // Render returns the files to write for a repository governing the named
 // clients (as in .hookwarden.yaml `clients`), sorted by Path. The launcher
 // (.hookwarden/hook.sh, the POSIX sh launcher every Linux and macOS row
@@ -383,7 +414,8 @@ func copilotHooks(t *registration.Table) (map[string]any, error) {
 // copy of hook.sh) when clients contains "agy"; the opencode plugin
 // (.opencode/plugins/hookwarden.js) when it contains "opencode"; GitHub
 // Copilot CLI's hook file (.github/hooks/hookwarden.json) when it contains
-// "copilot". Every Body
+// "copilot"; Kiro CLI's hook file (.kiro/hooks/hookwarden.json) when it
+// contains "kiro". Every Body
 // starts with its render header (see ParseHeader); Mode is 0o644 (the files
 // are run through /bin/sh, python3 or node, never executed directly).
 // Errors: an unknown client name, or a template or data defect, wrapped as
@@ -451,8 +483,19 @@ func RenderFor(clients []string, dispatch bool) ([]File, error) {
 			File{Path: AgyLauncherPath, Body: append([]byte(nil), launcherFile...), Mode: 0o644, Step: StepAgyPlugin},
 		)
 	}
-	if want["copilot"] {
-		hooks, err := copilotHooks(t)
+	// The hook files of ours alone: a client that reads every file of a
+	// hooks directory gets one JSON file, rendered whole.
+	for _, own := range []struct {
+		client, path, step string
+		build              func(*registration.Table) (map[string]any, error)
+	}{
+		{"copilot", CopilotHooksPath, StepCopilotHooks, copilotHooks},
+		{"kiro", KiroHooksPath, StepKiroHooks, kiroHooks},
+	} {
+		if !want[own.client] {
+			continue
+		}
+		hooks, err := own.build(t)
 		if err != nil {
 			return nil, err
 		}
@@ -460,7 +503,7 @@ func RenderFor(clients []string, dispatch bool) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{Path: CopilotHooksPath, Body: body, Mode: 0o644, Step: StepCopilotHooks})
+		files = append(files, File{Path: own.path, Body: body, Mode: 0o644, Step: own.step})
 	}
 	if want["opencode"] {
 		js, err := renderOpencode(d, t)

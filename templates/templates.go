@@ -29,6 +29,8 @@ const (
 	// StepCopilotHooks is GitHub Copilot CLI's hook file
 	// .github/hooks/hookwarden.json.
 	StepCopilotHooks = "copilot-hooks"
+	// StepKiroHooks is Kiro CLI's hook file .kiro/hooks/hookwarden.json.
+	StepKiroHooks = "kiro-hooks"
 )
 
 // File is one rendered file. Path is slash-separated and relative to the

@@ -106,6 +106,12 @@ var canaries = map[string]map[string]canary{
 	"droid": {
 		"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
 	},
+	// Kiro CLI (documented, not observed): {hook_event_name, cwd,
+	// tool_name, tool_input} with the shell tool execute_bash
+	// (engine/dialect kiro.go).
+	"kiro": {
+		"pre-tool": {tool: "execute_bash", payload: claudeFamily("preToolUse", "execute_bash", false)},
+	},
 	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
 	// (pre_run_command) or {file_path, edits} (pre_write_code)

@@ -182,6 +182,16 @@ var clients = map[string]clientSpec{
 		homeRel: ".codeium/windsurf",
 		runs:    "Windsurf merges the system, user and workspace hooks.json and runs every hook of the event in that order; not observed",
 	},
+	// Kiro CLI (documented, not observed): v3 hooks files .kiro/hooks/*.json
+	// of the workspace apply to every agent (kiro.dev/docs/cli/v3/hooks),
+	// and ~/.kiro/hooks/*.json to every workspace (Kiro CLI 2.13.0
+	// changelog, kiro.dev/changelog/cli/2-13, as tried in
+	// dev.classmethod.jp/articles/kiro-cli-213-v3-introspect-global-hooks);
+	// our file is rendered whole, so its row fires while it exists. An
+	// "enabled": false in it is caught as an edited render (audit
+	// rendered-edited), not here.
+	"kiro": {plugin: templates.KiroHooksPath,
+		runs: "Kiro CLI runs the hooks of every .kiro/hooks/*.json of the workspace and of ~/.kiro/hooks for every agent, beside the hooks embedded in the agent's configuration; not observed"},
 	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
 	// automatically (../shared/e2e/README.md section 4); the rendered plugin
 	// runs the launcher itself, so it has no hook file to read.

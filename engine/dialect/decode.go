@@ -133,7 +133,7 @@ func AgentEvent(event string) bool {
 // quotes the payload).
 func Decode(row registration.Row, data []byte) (Payload, error) {
 	switch row.Client {
-	case "claude", "codex", "gemini", "qwen", "droid":
+	case "claude", "codex", "gemini", "qwen", "droid", "kiro":
 		obj, err := parseObject(data)
 		if err != nil {
 			return Payload{}, err

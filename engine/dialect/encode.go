@@ -179,8 +179,8 @@ func agyOverwriteJSON(reason string, overwrite []byte) []byte {
 // A deny reason is never empty (Codex treats exit 2 without stderr as a hook
 // failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
 // agy halts (its stop is let through with the reason on stderr). Copilot
-// CLI rows: encodeCopilot; Cursor rows: encodeCursor. Windsurf rows take the
-// claude column (a pre-hook blocks on exit 2; windsurf.go).
+// CLI rows: encodeCopilot; Cursor rows: encodeCursor. Windsurf and Kiro CLI rows take
+// the claude column (a pre-hook blocks on exit 2; windsurf.go, kiro.go).
 func Encode(row registration.Row, v verdict.Verdict) Answer {
 	reason := verdict.Cap(v.Reason)
 	kind := v.Kind

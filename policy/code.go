@@ -335,24 +335,13 @@ func (j *judge) guardMention(text string, globs bool) {
 		return c == '.' || c == '/' || c == '\\' || c == '-' || c == '_' || c == '*' || c == '?' || c == '~' ||
 			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 	}
-	var tokens []string
-	for i := 0; i < len(text); {
-		for i < len(text) && !isPathByte(text[i]) {
-			i++
+	tokens := runs(text, isPathByte)
+	for _, t := range tokens {
+		c := classifyPath(t)
+		j.guardHit(pathKind{guard: c.guard}, mutates)
+		if mutates && (c.hooks || c.store) {
+			j.hits.add(RuleHooksDirTamper)
 		}
-		k := i
-		for k < len(text) && isPathByte(text[k]) {
-			k++
-		}
-		if k > i {
-			tokens = append(tokens, text[i:k])
-			c := classifyPath(text[i:k])
-			j.guardHit(pathKind{guard: c.guard}, mutates)
-			if mutates && (c.hooks || c.store) {
-				j.hits.add(RuleHooksDirTamper)
-			}
-		}
-		i = k
 	}
 	if mutates && hookish && gitPieces(tokens) {
 		j.hits.add(RuleHooksDirTamper)
@@ -409,15 +398,7 @@ var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": tr
 // print(...read()) do not.
 func codeMutates(lower string) bool {
 	isIdent := func(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
-	for i := 0; i < len(lower); {
-		for i < len(lower) && !isIdent(lower[i]) {
-			i++
-		}
-		k := i
-		for k < len(lower) && isIdent(lower[k]) {
-			k++
-		}
-		id := lower[i:k]
+	for _, id := range runs(lower, isIdent) {
 		if mutatingWords[id] {
 			return true
 		}
@@ -426,7 +407,6 @@ func codeMutates(lower string) bool {
 				return true
 			}
 		}
-		i = k
 	}
 	return openWrites(lower)
 }
@@ -461,8 +441,15 @@ func openWrites(lower string) bool {
 			continue
 		}
 		// The argument list, up to its closing parenthesis (or the end
-		// of the statement).
-		depth, end := 0, len(args)
+		// of the statement), within maxOpenArgs bytes: an argument list
+		// longer than that is taken as writing (fail closed; only code
+		// that names a protected path gets here), which keeps the scan
+		// linear in the code's length.
+		long := len(args) > maxOpenArgs
+		if long {
+			args = args[:maxOpenArgs]
+		}
+		depth, end := 0, -1
 		for p := 0; p < len(args); p++ {
 			c := args[p]
 			if isQuote(c) {
@@ -482,6 +469,12 @@ func openWrites(lower string) bool {
 				depth--
 			}
 		}
+		if end < 0 {
+			if long {
+				return true
+			}
+			end = len(args)
+		}
 		for _, lit := range quoted(args[:end]) {
 			if writeMode(lit) {
 				return true
@@ -491,6 +484,29 @@ func openWrites(lower string) bool {
 	}
 	return false
 }
+
+// runs returns the maximal runs of s's bytes for which in is true, in order.
+func runs(s string, in func(byte) bool) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		for i < len(s) && !in(s[i]) {
+			i++
+		}
+		k := i
+		for k < len(s) && in(s[k]) {
+			k++
+		}
+		if k > i {
+			out = append(out, s[i:k])
+		}
+		i = k
+	}
+	return out
+}
+
+// maxOpenArgs bounds, in bytes, how much of an open call's argument list
+// openWrites reads for its mode.
+const maxOpenArgs = 1024
 
 func isQuote(c byte) bool { return c == '\'' || c == '"' || c == '`' }
 

@@ -386,9 +386,15 @@ var mutatingStems = []string{"rm", "mkdir", "makedirs", "make_path", "mkpath", "
 	"extract", "replace", "outputfile", "emptydir", "ensuredir", "ensurefile", "cp_", "cpsync", "ln_", "mv_",
 	"o_wronly", "o_rdwr", "o_creat", "o_append", "o_trunc"}
 
-// mutatingWords are whole lower-cased call names too short to match as a
-// prefix: Node fs.cp, Ruby FileUtils.cp/mv/ln, Python os.mkdir's shell twin.
-var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": true, "tee": true, "install": true}
+// mutatingWords are whole lower-cased words too short or too common to
+// match as a prefix: Node fs.cp, Ruby FileUtils.cp/mv/ln, and the shell and
+// git writers code passes to os.system or subprocess (git clone, worktree,
+// init; tar, unzip, rsync, sed, patch). A call whose name is chosen at run
+// time (Python getattr, Ruby send/public_send/__send__, JavaScript
+// Reflect) counts too: what it calls is not in the text (fail closed).
+var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": true, "tee": true, "install": true,
+	"clone": true, "worktree": true, "init": true, "tar": true, "unzip": true, "rsync": true, "sed": true, "patch": true,
+	"getattr": true, "send": true, "public_send": true, "__send__": true, "reflect": true}
 
 // codeMutates reports whether lower-cased interpreter code calls something
 // that writes, creates, moves or removes a file: an identifier starting with

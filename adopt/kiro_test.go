@@ -12,8 +12,8 @@ import (
 
 // TestAdoptKiro: --clients kiro writes Kiro CLI's v3 hooks file
 // .kiro/hooks/hookwarden.json (version "v1", one enabled command hook per
-// kiro row, trigger PreToolUse with the shell-tool matcher, the render
-// header), leaves an operator's own .kiro/hooks file and agent file byte for
+// kiro row, trigger PreToolUse with the shell-tool and the write-tool
+// matcher, the render header), leaves an operator's own .kiro/hooks file and agent file byte for
 // byte, conform is a no-op on it, an edit by hand (our hook switched off)
 // is kept and reported (replaced with --force), and a manifest that drops
 // kiro keeps the file with a warning (hookwarden deletes no file).
@@ -44,16 +44,18 @@ func TestAdoptKiro(t *testing.T) {
 			} `json:"action"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal(body, &doc); err != nil || doc.Version != "v1" || len(doc.Hooks) != 1 {
-		t.Fatalf("not Kiro's v3 hooks schema with one hook (%v):\n%s", err, body)
+	if err := json.Unmarshal(body, &doc); err != nil || doc.Version != "v1" || len(doc.Hooks) != 2 {
+		t.Fatalf("not Kiro's v3 hooks schema with our two hooks (%v):\n%s", err, body)
 	}
-	cmd, err := templates.RegistrationCommand("kiro", "pre-tool")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := doc.Hooks[0]
-	if h.Trigger != "PreToolUse" || h.Matcher != "^(execute_bash|shell)$" || !h.Enabled || h.Timeout <= 0 || h.Action.Type != "command" || h.Action.Command != cmd {
-		t.Fatalf("our hook is not an enabled PreToolUse command hook on the shell tool running %q: %+v", cmd, h)
+	for i, want := range []struct{ event, matcher string }{{"pre-tool", "^(execute_bash|shell)$"}, {"pre-edit", "^(fs_write|write)$"}} {
+		cmd, err := templates.RegistrationCommand("kiro", want.event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := doc.Hooks[i]
+		if h.Name != "hookwarden-"+want.event || h.Trigger != "PreToolUse" || h.Matcher != want.matcher || !h.Enabled || h.Timeout <= 0 || h.Action.Type != "command" || h.Action.Command != cmd {
+			t.Fatalf("hook %d is not an enabled PreToolUse command hook matching %s running %q: %+v", i, want.matcher, cmd, h)
+		}
 	}
 	if hd, ok := templates.ParseHeader(body); !ok || hd.Edited {
 		t.Fatalf("render header %+v ok %v", hd, ok)

@@ -107,10 +107,15 @@ var canaries = map[string]map[string]canary{
 		"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
 	},
 	// Kiro CLI (documented, not observed): {hook_event_name, cwd,
-	// tool_name, tool_input} with the shell tool execute_bash
-	// (engine/dialect kiro.go).
+	// tool_name, tool_input} with the shell tool execute_bash and the write
+	// tool fs_write, whose target is tool_input.path (engine/dialect
+	// kiro.go).
 	"kiro": {
 		"pre-tool": {tool: "execute_bash", payload: claudeFamily("preToolUse", "execute_bash", false)},
+		"pre-edit": {tool: "fs_write", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"hook_event_name": "preToolUse", "cwd": root, "tool_name": "fs_write",
+				"tool_input": map[string]any{"command": "create", "path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
+		}},
 	},
 	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}

@@ -296,9 +296,15 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		} else if p.Command, _, err = in.str("command", "tool_input.command"); err != nil {
 			return p, err
 		}
+		if row.Client == "kiro" && !cmdRequired {
+			p.Command = "" // fs_write's command names its sub-command (create, str_replace, …), not a shell command
+		}
 		pathKey := "file_path"
-		if row.Client == "claude" && p.ToolName == "NotebookEdit" || row.Client == "qwen" && p.ToolName == "notebook_edit" {
+		switch {
+		case row.Client == "claude" && p.ToolName == "NotebookEdit" || row.Client == "qwen" && p.ToolName == "notebook_edit":
 			pathKey = "notebook_path"
+		case row.Client == "kiro":
+			pathKey = "path" // fs_write's target (kiro.go)
 		}
 		if pathRequired {
 			if p.FilePath, err = in.reqStr(pathKey, "tool_input."+pathKey); err != nil {

@@ -28,6 +28,12 @@ package dialect
 //     read, write, shell), its input tool_input.command (git-ai-project/
 //     git-ai pull 1302, a Kiro preset reading execute_bash/shell and
 //     fs_write/write payloads).
+//   - The file-write tool is fs_write (permissions page), alias write
+//     (built-in-tools page), its target tool_input.path, relative to the
+//     payload's cwd (git-ai pull 1302); the kiro pre-edit row reads path
+//     as the edited file. The edit guard does not reproduce fs_write's
+//     edits, so an fs_write of a client hook settings file is refused
+//     rather than checked row by row; our own files are refused outright.
 //   - The Kiro IDE's .kiro/hooks/*.kiro.hook files are another format
 //     ({"when":{"type":"preToolUse"},"then":{"type":"runCommand"}}), and a
 //     preToolUse runCommand there receives nothing about the tool
@@ -35,5 +41,5 @@ package dialect
 //     IDE is not served.
 //
 // The rows are decoded by decodeClaudeFamily (hook_event_name, cwd,
-// tool_name, tool_input.command) and answered in the claude column of
+// tool_name, tool_input.command or tool_input.path) and answered in the claude column of
 // Encode: exit 2 with the reason on stderr.

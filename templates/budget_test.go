@@ -119,6 +119,12 @@ func measure(t *testing.T, env []string, inputs []string, reps int, limit time.D
 // ".git/npm exec " repeated did not finish (exponential backtracking).
 const budgetMultiple = 25
 
+// budgetRetries is how many times an input over budgetMultiple is measured
+// again before the test fails (TestWorkBudget failed once at 36.9× under load
+// average 12 on the 2-core development machine, 2026-12-01, and passed on
+// every rerun; the super-linear rules it exists for stayed over on all).
+const budgetRetries = 3
+
 // TestWorkBudget holds the rendered interpreters' costliest inputs at the scan
 // bounds to budgetMultiple times a benign input's cost: Python re and
 // JavaScript RegExp backtrack, so a rule that is linear in RE2 can be
@@ -152,6 +158,16 @@ func TestWorkBudget(t *testing.T) {
 			shown = shown[:40] + "…"
 		}
 		t.Logf("%s: costliest input %q costs %.1f× a benign input of its shape (%d inputs)", name, shown, worst, len(a))
+		// A super-linear rule is over the budget on every measurement; a
+		// scheduler stall on a loaded machine is over on one. So an input
+		// over the budget is measured again, with the benign inputs right
+		// beside it, and the least of its ratios counts.
+		for try := 0; try < budgetRetries && worst > budgetMultiple; try++ {
+			b = cost(benign)
+			r := cost([]string{adversarial[at]})[0] / base(adversarial[at])
+			t.Logf("%s: measured again: %.1f×", name, r)
+			worst = min(worst, r)
+		}
 		if worst > budgetMultiple {
 			t.Errorf("%s: input %q costs %.1f× a benign input of its shape, over the budget of %d×", name, shown, worst, budgetMultiple)
 		}

@@ -67,6 +67,8 @@ func fileFix(id, file string, r *repoAudit) string {
 	switch id {
 	case hookplan.ReasonStartBelowRoot:
 		return "start the client at the repository root (" + r.res.Root + "), or adopt the directory it starts in"
+	case hookplan.ReasonGeminiUntrusted:
+		return "trust the repository in Gemini CLI: answer its folder-trust dialog, or add " + shellquote.Word(`"`+r.res.Root+`": "TRUST_FOLDER"`) + " to trustedFolders.json (the message names the file)"
 	case hookplan.ReasonRejected, hookplan.ReasonUnparseable:
 		return "repair " + file + " (the message names the setting and line)"
 	}

@@ -108,6 +108,8 @@ const (
 	IDClientVersion = hookplan.ReasonVersion
 	// IDForeignNotAllowed: a handler not ours runs a command outside audit.allowed_commands (audit --plan).
 	IDForeignNotAllowed = hookplan.ReasonNotAllowed
+	// IDGeminiUntrusted: Gemini CLI's folder trust skips the workspace settings holding our rows (audit --plan --workstation).
+	IDGeminiUntrusted = hookplan.ReasonGeminiUntrusted
 )
 
 // Rules returns, as a new slice, every finding kind in a stable order (the
@@ -190,6 +192,8 @@ var rules = []Rule{
 		"The client found on PATH is older than the release that introduced a field our row carries (Claude Code's \"onFailure\": \"block\" needs 2.1.295), so the row fires but a hook that cannot start, crashes or times out lets the call through. Upgrade the client. Reported by `hookwarden audit --plan`."},
 	{IDForeignNotAllowed, Error, "A hook handler that is not ours runs a command outside the operator's allow-list.",
 		"The fleet or workstation settings set audit.allowed_commands (RE2, each matched against the whole command), and this handler's command matches no pattern of a layer that sets it. The client runs it unjudged: a package that writes a SessionStart hook into a user's settings is the supply-chain case. With --workstation the clients' user-level files are checked too. Remove the handler, or allow it. Reported by `hookwarden audit --plan`."},
+	{IDGeminiUntrusted, Error, "Gemini CLI does not trust the folder, so it skips the workspace settings holding our rows.",
+		"Gemini CLI 0.61.0 turns folder trust on by default (security.folderTrust.enabled, read from the system defaults, user and system settings) and loads <start>/.gemini/settings.json only when ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH) trusts the folder: the longest rule path covering it wins, TRUST_FOLDER covers the folder and everything below it, TRUST_PARENT its parent, DO_NOT_TRUST untrusts. An untrusted workspace runs none of its hooks, ours included. Trust the repository (Gemini's trust dialog, or \"<repository>\": \"TRUST_FOLDER\" in trustedFolders.json). Reported by `hookwarden audit --plan --workstation`."},
 	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",
 		"A file audit must read is a symlink, FIFO, device or unreadable; audit reads nothing through a symlink and reports what it could not check."},
 }

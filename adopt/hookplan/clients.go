@@ -18,11 +18,16 @@ const (
 	ScopeUser = "user"
 	// ScopePlugin: a plugin file hookwarden renders into the repository.
 	ScopePlugin = "plugin"
+	// ScopeSystem: a machine-wide file of the client (read only with
+	// Options.Workstation).
+	ScopeSystem = "system"
 )
 
 // fileSpec is one file a client reads hooks from: rel its path below base
 // ("root" the repository root, "start" the session's start directory,
-// "home" the client's home from homeDir), scope one of the Scope
+// "home" the client's home from homeDir, "gemini-system" and
+// "gemini-system-defaults" Gemini CLI's system files from
+// geminiSystemPaths, rel then unused), scope one of the Scope
 // constants, format the clientjson dialect that reads it ("claude",
 // "codex", "gemini"; agy's plugin hooks.json has Claude's shape).
 type fileSpec struct {
@@ -109,10 +114,23 @@ var clients = map[string]clientSpec{
 	// hooks run only in a trusted folder (../shared/e2e/README.md section 3).
 	// Matching hooks are deduplicated and run in parallel unless one of them
 	// sets sequential: true (bundle createExecutionPlan).
+	//
+	// The system files (Gemini CLI 0.61.0 bundle chunk-2YTYPKEZ.js,
+	// getSystemSettingsPath: $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else
+	// "/Library/Application Support/GeminiCli/settings.json" on darwin,
+	// "C:\\ProgramData\\gemini-cli\\settings.json" on win32,
+	// "/etc/gemini-cli/settings.json" elsewhere; getSystemDefaultsPath:
+	// $GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else system-defaults.json beside the
+	// system file) are read with the user's (Options.Workstation). The list
+	// is in the bundle's merge order, mergeSettings: customDeepMerge(
+	// schemaDefaults, systemDefaults, user, safeWorkspace, system): the
+	// system file is applied last and overrides the workspace's switches.
 	"gemini": {
 		files: []fileSpec{
+			{"system-defaults", "gemini-system-defaults", ScopeSystem, "gemini"},
 			{"settings.json", "home", ScopeUser, "gemini"},
 			{".gemini/settings.json", "start", ScopeProject, "gemini"},
+			{"system", "gemini-system", ScopeSystem, "gemini"},
 		},
 		homeRel: ".gemini",
 		bin:     "gemini", npm: "@google/gemini-cli",
@@ -221,4 +239,32 @@ func (s clientSpec) homeDir(getenv func(string) string) string {
 		return filepath.Join(h, s.homeRel)
 	}
 	return ""
+}
+
+// geminiSystemPaths returns Gemini CLI's system settings file and system
+// defaults file for the platform goos, as Gemini CLI 0.61.0 resolves them
+// (bundle chunk-2YTYPKEZ.js getSystemSettingsPath, getSystemDefaultsPath):
+// $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else "/Library/Application
+// Support/GeminiCli/settings.json" (darwin), "C:\\ProgramData\\gemini-cli\\
+// settings.json" (windows), "/etc/gemini-cli/settings.json" (others); the
+// defaults $GEMINI_CLI_SYSTEM_DEFAULTS_PATH, else system-defaults.json in
+// the system file's directory.
+func geminiSystemPaths(getenv func(string) string, goos string) (system, defaults string) {
+	system = getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	if system == "" {
+		switch goos {
+		case "darwin":
+			system = "/Library/Application Support/GeminiCli/settings.json"
+		case "windows":
+			system = `C:\ProgramData\gemini-cli\settings.json`
+		default:
+			system = "/etc/gemini-cli/settings.json"
+		}
+	}
+	defaults = getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+	if defaults == "" {
+		// filepath is the running platform's, which is goos in use.
+		defaults = filepath.Join(filepath.Dir(system), "system-defaults.json")
+	}
+	return system, defaults
 }

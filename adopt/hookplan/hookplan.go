@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -61,6 +62,10 @@ const (
 	// ReasonNotAllowed: a handler that is not ours runs a command outside
 	// the operator's audit.allowed_commands.
 	ReasonNotAllowed = "foreign-hook-not-allowed"
+	// ReasonGeminiUntrusted: Gemini CLI's folder trust is on and the
+	// session's folder is not trusted, so Gemini does not load the
+	// workspace settings (audit --plan --workstation).
+	ReasonGeminiUntrusted = "gemini-folder-untrusted"
 )
 
 // Hook is one handler in the plan. NativeEvent is the client's event name,
@@ -258,11 +263,15 @@ func (pl *clientPlanner) run(workstation bool) {
 	home := pl.spec.homeDir(pl.getenv)
 	var files []loaded
 	for _, fs := range pl.spec.files {
-		if fs.scope == ScopeUser && !workstation {
+		if (fs.scope == ScopeUser || fs.scope == ScopeSystem) && !workstation {
 			continue
 		}
 		var abs string
 		switch fs.base {
+		case "gemini-system":
+			abs, _ = geminiSystemPaths(pl.getenv, runtime.GOOS)
+		case "gemini-system-defaults":
+			_, abs = geminiSystemPaths(pl.getenv, runtime.GOOS)
 		case "home":
 			if home == "" {
 				continue
@@ -330,6 +339,9 @@ func (pl *clientPlanner) run(workstation bool) {
 				files[i].f = &pl.c.Files[j]
 			}
 		}
+	}
+	if pl.c.Client == "gemini" && workstation {
+		pl.geminiFolderTrust(files, home)
 	}
 	pl.switches(files)
 	if pl.spec.plugin != "" {

@@ -74,6 +74,58 @@ func agyPayload(command string) string {
 	return string(b)
 }
 
+// clientPayload builds one pre-tool payload of client carrying command (or,
+// with tool set, a call of that tool): the client's recorded payload under
+// testdata/clients/ where one exists (Copilot CLI 1.0.102, Qwen Code 0.24.4,
+// Cursor's and Windsurf's documented ones) with its command member
+// replaced, else the Claude shape with the tool the row matches (Kiro CLI
+// execute_bash under the v2 event name preToolUse, Droid Execute).
+func clientPayload(t *testing.T, client, command, tool string) string {
+	t.Helper()
+	recorded := map[string]string{"copilot": "copilot/1.0.102", "cursor": "cursor/documented", "windsurf": "windsurf/documented", "qwen": "qwen/0.24.4"}
+	var obj map[string]any
+	if dir, ok := recorded[client]; ok {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", dir, "pre-tool.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &obj); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+	} else {
+		obj = map[string]any{"hook_event_name": "PreToolUse", "cwd": "/w/repo", "tool_name": map[string]string{"kiro": "execute_bash", "droid": "Execute"}[client], "tool_input": map[string]any{}}
+		if client == "kiro" {
+			obj["hook_event_name"] = "preToolUse"
+		}
+	}
+	switch client {
+	case "copilot":
+		obj["toolArgs"].(map[string]any)["command"] = command
+		if tool != "" {
+			obj["toolName"] = tool
+		}
+	case "cursor":
+		obj["command"] = command
+	case "windsurf":
+		obj["tool_info"].(map[string]any)["command_line"] = command
+	default:
+		obj["tool_input"].(map[string]any)["command"] = command
+		if tool != "" {
+			obj["tool_name"] = tool
+		}
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// interceptorClients are the clients whose pre-tool payloads the
+// interceptor decodes beyond claude, agy and opencode: each answered in
+// its own dialect's bytes.
+var interceptorClients = []string{"copilot", "cursor", "windsurf", "kiro", "qwen", "droid"}
+
 // TestParityPythonNodeEngine replays every text-rule case of the policy
 // corpus (and the seeds) through policy.Judge, the rendered
 // .hookwarden/interceptor.py (python3) and the rendered
@@ -106,6 +158,42 @@ func TestParityPythonNodeEngine(t *testing.T) {
 			for k, row := range []registration.Row{claudeRow, agyRow} {
 				want := encode(row, c.want)
 				g := got[2*i+k]
+				if g[0] != string(want.Stdout) || g[1] != string(want.Stderr) || int(g[2].(float64)) != want.Exit {
+					t.Errorf("case %s (%s): python answered stdout %q stderr %q exit %v; the engine answers stdout %q stderr %q exit %d",
+						c.id, row.Client, g[0], g[1], g[2], want.Stdout, want.Stderr, want.Exit)
+				}
+			}
+		}
+	})
+
+	// Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code and Droid: the payload
+	// in each client's own shape (the engine must decode it to the same
+	// command, else the parity is vacuous), the answer the engine's bytes.
+	t.Run("python-clients", func(t *testing.T) {
+		var calls []payloadCall
+		var rows []registration.Row
+		for _, client := range interceptorClients {
+			row, ok := tbl.Lookup(client, "pre-tool")
+			if !ok {
+				t.Fatalf("no %s pre-tool row", client)
+			}
+			rows = append(rows, row)
+		}
+		for _, c := range cases {
+			for _, row := range rows {
+				payload := clientPayload(t, row.Client, c.command, "")
+				p, err := dialect.Decode(row, []byte(payload))
+				if err != nil || p.Unjudged != "" || p.Command != c.command {
+					t.Fatalf("case %s (%s): the engine decodes the test payload to %q unjudged %q err %v", c.id, row.Client, p.Command, p.Unjudged, err)
+				}
+				calls = append(calls, payloadCall{row.Client, payload})
+			}
+		}
+		got := interceptorAnswers(t, dir, calls)
+		for i, c := range cases {
+			for k, row := range rows {
+				want := encode(row, c.want)
+				g := got[len(rows)*i+k]
 				if g[0] != string(want.Stdout) || g[1] != string(want.Stderr) || int(g[2].(float64)) != want.Exit {
 					t.Errorf("case %s (%s): python answered stdout %q stderr %q exit %v; the engine answers stdout %q stderr %q exit %d",
 						c.id, row.Client, g[0], g[1], g[2], want.Stdout, want.Stderr, want.Exit)
@@ -219,4 +307,84 @@ func interceptorAnswers(t *testing.T, dir string, calls []payloadCall) [][3]any 
 		t.Fatalf("driver answered %d calls, want %d", len(got), len(calls))
 	}
 	return got
+}
+
+// TestInterceptorClientPayloads covers the rest of the interceptor's
+// answers for Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code and Droid: a
+// call of a tool the row does not match is the engine's stated skip, byte
+// for byte; a payload the engine cannot decode (command missing or not a
+// string, another event, Copilot's Claude-format payload, Cursor naming no
+// directory) is a deny in the client's deny form with the invalid-input
+// refusal, never a judged allow.
+func TestInterceptorClientPayloads(t *testing.T) {
+	tbl, err := registration.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutate := func(client string, f func(map[string]any)) string {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(clientPayload(t, client, "ls", "")), &obj); err != nil {
+			t.Fatal(err)
+		}
+		f(obj)
+		b, _ := json.Marshal(obj)
+		return string(b)
+	}
+	type tc struct {
+		client, name, payload string
+	}
+	skips := []tc{
+		{"copilot", "create tool", clientPayload(t, "copilot", "ls", "create")},
+		{"kiro", "fs_write tool", clientPayload(t, "kiro", "ls", "fs_write")},
+		{"qwen", "edit tool", clientPayload(t, "qwen", "ls", "edit")},
+		{"droid", "Read tool", clientPayload(t, "droid", "ls", "Read")},
+	}
+	refused := []tc{
+		{"copilot", "command missing", mutate("copilot", func(o map[string]any) { delete(o["toolArgs"].(map[string]any), "command") })},
+		{"copilot", "Claude-format payload", mutate("copilot", func(o map[string]any) { o["hook_event_name"] = "PreToolUse" })},
+		{"copilot", "timestamp a string", mutate("copilot", func(o map[string]any) { o["timestamp"] = "2026-12-01T21:00:00Z" })},
+		{"copilot", "toolArgs missing", mutate("copilot", func(o map[string]any) { delete(o, "toolArgs") })},
+		{"cursor", "command a number", mutate("cursor", func(o map[string]any) { o["command"] = 1 })},
+		{"cursor", "another event", mutate("cursor", func(o map[string]any) { o["hook_event_name"] = "beforeReadFile" })},
+		{"cursor", "no directory", mutate("cursor", func(o map[string]any) { delete(o, "cwd"); delete(o, "workspace_roots") })},
+		{"cursor", "workspace_roots holds a number", mutate("cursor", func(o map[string]any) { o["workspace_roots"] = []any{"/w", 2} })},
+		{"windsurf", "command_line missing", mutate("windsurf", func(o map[string]any) { delete(o["tool_info"].(map[string]any), "command_line") })},
+		{"windsurf", "another event", mutate("windsurf", func(o map[string]any) { o["agent_action_name"] = "pre_write_code" })},
+		{"windsurf", "Claude shape", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`},
+		{"kiro", "another event", mutate("kiro", func(o map[string]any) { o["hook_event_name"] = "postToolUse" })},
+		{"qwen", "cwd a number", mutate("qwen", func(o map[string]any) { o["cwd"] = 1 })},
+		{"droid", "command missing", mutate("droid", func(o map[string]any) { delete(o["tool_input"].(map[string]any), "command") })},
+	}
+	var calls []payloadCall
+	for _, c := range append(append([]tc{}, skips...), refused...) {
+		calls = append(calls, payloadCall{c.client, c.payload})
+	}
+	got := interceptorAnswers(t, renderRepo(t, "claude"), calls)
+	for i, c := range skips {
+		row, _ := tbl.Lookup(c.client, "pre-tool")
+		p, err := dialect.Decode(row, []byte(c.payload))
+		if err != nil || p.Unjudged == "" {
+			t.Fatalf("%s %s: the engine decodes it as unjudged %q err %v; the case wants a stated skip", c.client, c.name, p.Unjudged, err)
+		}
+		want := dialect.Encode(row, verdict.Verdict{Kind: verdict.Skip, Reason: p.Unjudged})
+		if g := got[i]; g[0] != string(want.Stdout) || g[1] != string(want.Stderr) || int(g[2].(float64)) != want.Exit {
+			t.Errorf("%s %s: python answered %q %q %v; the engine answers %q %q %d", c.client, c.name, g[0], g[1], g[2], want.Stdout, want.Stderr, want.Exit)
+		}
+	}
+	for i, c := range refused {
+		row, _ := tbl.Lookup(c.client, "pre-tool")
+		if _, err := dialect.Decode(row, []byte(c.payload)); err == nil {
+			t.Fatalf("%s %s: the engine decodes the payload; the case wants one it refuses", c.client, c.name)
+		}
+		g := got[len(skips)+i]
+		reason := strings.TrimSuffix(g[1].(string), "\n")
+		if !strings.HasPrefix(reason, "[BLOCKED BY hookwarden:invalid-input]") {
+			t.Errorf("%s %s: python answered stderr %q exit %v; want the invalid-input refusal", c.client, c.name, g[1], g[2])
+			continue
+		}
+		want := dialect.Encode(row, verdict.Verdict{Kind: verdict.Deny, RuleID: "invalid-input", Reason: reason})
+		if g[0] != string(want.Stdout) || g[1] != string(want.Stderr) || int(g[2].(float64)) != want.Exit {
+			t.Errorf("%s %s: python answered %q %q %v; the engine's deny form is %q %q %d", c.client, c.name, g[0], g[1], g[2], want.Stdout, want.Stderr, want.Exit)
+		}
+	}
 }

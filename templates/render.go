@@ -84,9 +84,11 @@ type interceptorData struct {
 	LefthookAllow    string                 `json:"lefthook_allow"`
 	PreTool          map[string]preToolData `json:"pre_tool"`
 	MaxDepth         int                    `json:"max_depth"`
-	InvalidInput     string                 `json:"invalid_input"`
-	UnreadableInput  string                 `json:"unreadable_input"`
-	UnjudgedTool     string                 `json:"unjudged_tool"`
+	// MaxWorkspacePaths bounds Cursor's workspace_roots (dialect.MaxWorkspacePaths).
+	MaxWorkspacePaths int    `json:"max_workspace_paths"`
+	InvalidInput      string `json:"invalid_input"`
+	UnreadableInput   string `json:"unreadable_input"`
+	UnjudgedTool      string `json:"unjudged_tool"`
 	// opencode plugin only.
 	Shell              string `json:"shell,omitempty"`
 	OpencodeDeadlineMs int    `json:"opencode_deadline_ms,omitempty"`
@@ -100,21 +102,22 @@ type interceptorData struct {
 
 func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 	d := interceptorData{
-		Reasons:          map[string]string{},
-		MaxCommandBytes:  policy.MaxCommandBytes,
-		MaxLineBytes:     policy.MaxLineBytes,
-		MaxReasonBytes:   policy.MaxReasonBytes,
-		MaxInputBytes:    dialect.MaxInputBytes,
-		MaxDepth:         dialect.MaxDepth,
-		ASCIISpace:       policy.ASCIISpace,
-		BoundCommandRule: policy.RuleScanBoundCommand,
-		BoundLineRule:    policy.RuleScanBoundLine,
-		SkipPrefix:       dialect.SkipPrefix,
-		LefthookAllow:    dialect.LefthookAllowMarker,
-		PreTool:          map[string]preToolData{},
-		InvalidInput:     verdict.InvalidInputReason("decode", "%s", "pre-tool", "%s"),
-		UnreadableInput:  verdict.InvalidInputReason("read", "%s", "pre-tool", "%s"),
-		UnjudgedTool:     dialect.UnjudgedTool("%s", "pre-tool", "%s"),
+		Reasons:           map[string]string{},
+		MaxCommandBytes:   policy.MaxCommandBytes,
+		MaxLineBytes:      policy.MaxLineBytes,
+		MaxReasonBytes:    policy.MaxReasonBytes,
+		MaxInputBytes:     dialect.MaxInputBytes,
+		MaxDepth:          dialect.MaxDepth,
+		MaxWorkspacePaths: dialect.MaxWorkspacePaths,
+		ASCIISpace:        policy.ASCIISpace,
+		BoundCommandRule:  policy.RuleScanBoundCommand,
+		BoundLineRule:     policy.RuleScanBoundLine,
+		SkipPrefix:        dialect.SkipPrefix,
+		LefthookAllow:     dialect.LefthookAllowMarker,
+		PreTool:           map[string]preToolData{},
+		InvalidInput:      verdict.InvalidInputReason("decode", "%s", "pre-tool", "%s"),
+		UnreadableInput:   verdict.InvalidInputReason("read", "%s", "pre-tool", "%s"),
+		UnjudgedTool:      dialect.UnjudgedTool("%s", "pre-tool", "%s"),
 	}
 	for _, r := range policy.TextRules() {
 		req := r.Requires
@@ -140,7 +143,7 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 		if r.Event != "pre-tool" {
 			continue
 		}
-		native := []string{r.NativeEvent}
+		native := r.NativeEvents()
 		if r.Client == "lefthook" {
 			// lefthook forwards the agent's own payload (engine/dialect
 			// package doc): hook_event_name, when present, is PreToolUse or

@@ -94,6 +94,11 @@ func TestRealCopilot(t *testing.T) {
 		// tool call once one denied it (observed: after the Copilot row's
 		// deny neither the pre-edit nor the Claude row ran).
 		judged, skipped []string
+		// fallback runs the client with no engine anywhere (PATH without
+		// hookwarden, no HOOKWARDEN_BIN): the launcher hands the call to
+		// the standalone interceptor, which must decode Copilot's payload
+		// and deny in Copilot's form.
+		fallback bool
 	}{
 		{name: "copilot-only", clients: "copilot", judged: []string{"copilot pre-tool"},
 			check: "deny honoured (the --no-verify commit never ran, the refusal reached the model) and allow passes, through .github/hooks/hookwarden.json written by hookwarden adopt"},
@@ -101,6 +106,8 @@ func TestRealCopilot(t *testing.T) {
 			check: "cross-loading: in a repository adopted for Claude only, Copilot runs the .claude/settings.json row; the engine recognises Copilot's payload and its deny (Claude's deny JSON, exit 2) reaches the model"},
 		{name: "both", clients: "claude,copilot", judged: []string{"copilot pre-tool"}, skipped: []string{"claude pre-tool"},
 			check: "cross-loading: adopted for Claude and Copilot, the Copilot row judges each call and the Claude row states a skip, so each call is judged once"},
+		{name: "interceptor", clients: "copilot", fallback: true,
+			check: "no engine installed: the launcher runs .hookwarden/interceptor.py, which decodes Copilot's preToolUse payload, denies the --no-verify commit in Copilot's form (the refusal reached the model) and lets the plain command run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s.observe(t, "copilot", version, "pre-tool", tc.name+": "+tc.check)
@@ -114,7 +121,11 @@ func TestRealCopilot(t *testing.T) {
 			}
 			defer srv.Close()
 			tap, log := engineTap(t, sb, bin)
-			res := s.run(t, copilotInvocation(sb, s.clientsDir, srv.URL(), "HOOKWARDEN_BIN="+tap))
+			extra := []string{"HOOKWARDEN_BIN=" + tap}
+			if tc.fallback {
+				extra = []string{"PATH=" + pathWithout("hookwarden")}
+			}
+			res := s.run(t, copilotInvocation(sb, s.clientsDir, srv.URL(), extra...))
 			if res.ExitCode != 0 {
 				t.Fatalf("copilot %s exited %d\n%s", version, res.ExitCode, res.Tail(3000))
 			}
@@ -133,6 +144,9 @@ func TestRealCopilot(t *testing.T) {
 			}
 			b, _ := os.ReadFile(log)
 			logText := string(b)
+			if tc.fallback && logText != "" {
+				t.Errorf("the engine ran in the interceptor case\n%s", logText)
+			}
 			for _, pair := range tc.judged {
 				if n := strings.Count(logText, "argv: hook "+pair+"\n"); n < 2 {
 					t.Errorf("the %s row ran %d times, want one per command (2)\n%s", pair, n, logText)

@@ -5,9 +5,15 @@ installed hookwarden engine serves the call. Python 3.8+ standard library only.
 
 usage: python3 interceptor.py CLIENT        (payload on stdin, at most 1 MiB)
 
-CLIENT is claude, codex, gemini, agy, opencode or lefthook. The answer is in the
+CLIENT is a client with a pre-tool row: claude, codex, gemini, qwen, droid,
+kiro, windsurf, copilot, cursor, agy, opencode or lefthook. The answer is in the
 client's dialect, the same bytes the engine gives for the same verdict:
-  claude/codex/gemini/opencode: deny = exit 2, refusal on stderr; allow = exit 0
+  claude/codex/gemini/qwen/droid/kiro/windsurf/opencode: deny = exit 2,
+       refusal on stderr; allow = exit 0
+  copilot: deny = {"permissionDecision":"deny","permissionDecisionReason":...}
+       on stdout, refusal on stderr, exit 2; allow = exit 0
+  cursor: deny = {"permission":"deny","user_message":...,"agent_message":...}
+       on stdout, refusal on stderr, exit 2; allow = exit 0
   agy: one JSON object on stdout, {"decision":"allow"} or
        {"decision":"deny","reason":...}, exit 0
   lefthook: deny = exit 1, refusal on stderr; allow = "hookwarden: allow" on stdout
@@ -118,6 +124,70 @@ def _member(obj, key, kind, where):
     return v
 
 
+def _optional(obj, key, kind, where):
+    """The member key of obj when present (None when absent); a present
+    member of another type is Unjudgeable, as the engine's optional
+    members are."""
+    if key not in obj:
+        return None
+    return _member(obj, key, kind, where)
+
+
+def _extract_copilot(obj, matcher):
+    """GitHub Copilot CLI's native preToolUse payload (engine/dialect
+    copilot.go decodeCopilot): no hook_event_name; optional cwd and
+    sessionId strings and a numeric timestamp; toolName selected by the
+    row's matcher; toolArgs.command the command."""
+    if "hook_event_name" in obj:
+        raise Unjudgeable("member hook_event_name: a Claude-format payload, not the Copilot CLI native form")
+    _optional(obj, "cwd", str, "cwd")
+    _optional(obj, "sessionId", str, "sessionId")
+    _optional(obj, "timestamp", (int, float), "timestamp")
+    tool = _member(obj, "toolName", str, "toolName")
+    if matcher and not matcher.search(tool):
+        return None
+    args = _member(obj, "toolArgs", dict, "toolArgs")
+    return _member(args, "command", str, "toolArgs.command")
+
+
+def _extract_cursor(obj, row):
+    """Cursor's beforeShellExecution payload (engine/dialect cursor.go
+    decodeCursor): hook_event_name the row's event; optional string
+    members; workspace_roots an array of at most max_workspace_paths
+    strings; command the command; cwd or workspace_roots names a
+    directory."""
+    event = _member(obj, "hook_event_name", str, "hook_event_name")
+    if event not in row["native_events"]:
+        raise Unjudgeable("member hook_event_name names another event")
+    for k in ("conversation_id", "generation_id", "cursor_version", "model", "user_email"):
+        _optional(obj, k, str, k)
+    roots = _optional(obj, "workspace_roots", list, "workspace_roots") or []
+    if not all(isinstance(r, str) for r in roots):
+        raise Unjudgeable("member workspace_roots has the wrong type")
+    if len(roots) > DATA["max_workspace_paths"]:
+        raise Unjudgeable("member workspace_roots has more than %d entries" % DATA["max_workspace_paths"])
+    cwd = _optional(obj, "cwd", str, "cwd")
+    command = _member(obj, "command", str, "command")
+    if not cwd and not roots:
+        raise Unjudgeable("members cwd and workspace_roots: the payload names no directory")
+    return command
+
+
+def _extract_windsurf(obj, row):
+    """Windsurf's pre_run_command payload (engine/dialect windsurf.go
+    decodeWindsurf): agent_action_name the row's event; optional string
+    members; tool_info.command_line the command, tool_info.cwd optional."""
+    event = _member(obj, "agent_action_name", str, "agent_action_name")
+    if event not in row["native_events"]:
+        raise Unjudgeable("member agent_action_name names another event")
+    for k in ("trajectory_id", "execution_id", "timestamp", "model_name"):
+        _optional(obj, k, str, k)
+    info = _member(obj, "tool_info", dict, "tool_info")
+    command = _member(info, "command_line", str, "tool_info.command_line")
+    _optional(info, "cwd", str, "tool_info.cwd")
+    return command
+
+
 def extract(client, data):
     """Return the command text of a pre-tool payload, or None when the call is
     for a tool the registration does not judge. Raises Unjudgeable."""
@@ -135,6 +205,12 @@ def extract(client, data):
     if row is None:
         raise Unjudgeable("no pre-tool registration for this client")
     matcher = re.compile(row["matcher"]) if row["matcher"] else None
+    if client == "copilot":
+        return _extract_copilot(obj, matcher)
+    if client == "cursor":
+        return _extract_cursor(obj, row)
+    if client == "windsurf":
+        return _extract_windsurf(obj, row)
     if client == "agy":
         call = _member(obj, "toolCall", dict, "toolCall")
         tool = _member(call, "name", str, "toolCall.name")
@@ -154,6 +230,8 @@ def extract(client, data):
         event = _member(obj, "hook_event_name", str, "hook_event_name")
         if event not in row["native_events"]:
             raise Unjudgeable("member hook_event_name names another event")
+    if client != "lefthook":
+        _optional(obj, "cwd", str, "cwd")
     if client != "lefthook":
         tool = _member(obj, "tool_name", str, "tool_name")
         if matcher and not matcher.search(tool):
@@ -180,6 +258,10 @@ def answer(client, kind, reason=""):
             return _go_json({"decision": "deny", "reason": reason}), "", 0
         err = DATA["skip_prefix"] + reason + "\n" if kind == "skip" else ""
         return _go_json({"decision": "allow"}), err, 0
+    if kind == "deny" and client == "copilot":
+        return _go_json({"permissionDecision": "deny", "permissionDecisionReason": reason}), reason + "\n", 2
+    if kind == "deny" and client == "cursor":
+        return _go_json({"permission": "deny", "user_message": reason, "agent_message": reason}), reason + "\n", 2
     if kind == "deny":
         return "", reason + "\n", 1 if client == "lefthook" else 2
     if kind == "skip":

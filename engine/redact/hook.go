@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/google/renameio/v2"
 
@@ -610,18 +612,35 @@ func readTranscript(path string) ([]byte, error) {
 	return regread.File(path, MaxTranscriptBytes)
 }
 
+// TranscriptWait bounds how long Stop waits for a transcript that does
+// not exist yet: Claude Code 2.1.328 writes its transcript behind the
+// turn, and on a run with no tool call its Stop hook fired before the
+// file was there (TestRealClaudeNoStdinRoute on CI, 2026-12-01: the
+// count was -1 and the run failed at agent_exit). Polled every
+// transcriptPoll; well inside the Stop hook's timeout.
+const (
+	TranscriptWait = 3 * time.Second
+	transcriptPoll = 25 * time.Millisecond
+)
+
 // Stop is the engine's Stop hook: it counts table values in the
 // transcript the engine names and appends the count (-1 when the
-// transcript cannot be read) to the receipts; it never rewrites the
-// transcript, which the engine may still append to, and never blocks the
-// stop. A count above zero fails the run at agent_exit.
+// transcript cannot be read, or does not exist within TranscriptWait) to
+// the receipts; it never rewrites the transcript, which the engine may
+// still append to, and never blocks the stop. A count other than zero
+// fails the run at agent_exit.
 func Stop(e Env) error {
 	p, m, err := toolCall(e)
 	if err != nil {
 		return err
 	}
 	n := -1
-	if b, err := readTranscript(p.TranscriptPath); err == nil {
+	b, err := readTranscript(p.TranscriptPath)
+	for end := time.Now().Add(TranscriptWait); errors.Is(err, fs.ErrNotExist) && time.Now().Before(end); {
+		time.Sleep(transcriptPoll)
+		b, err = readTranscript(p.TranscriptPath)
+	}
+	if err == nil {
 		n = m.Count(b)
 	}
 	return appendReceipt(e, Receipt{Event: "stop", Engine: e.Engine, Count: &n, Transcript: p.TranscriptPath})

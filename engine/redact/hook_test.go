@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 type hookCase struct {
@@ -231,5 +233,33 @@ func TestRecordedMCPPayload(t *testing.T) {
 		if !strings.Contains(string(rb), `"tool_use_id":"toolu_01"`) {
 			t.Errorf("no receipt: %s", rb)
 		}
+	}
+}
+
+// TestStopWaitsForTranscript: Claude Code 2.1.328 may fire Stop before its
+// transcript file exists (a run with no tool call); a transcript written
+// while the hook waits is counted, not recorded as unscanned (-1).
+func TestStopWaitsForTranscript(t *testing.T) {
+	run := t.TempDir()
+	tb, _ := (&Table{Version: 1, Values: map[string]string{"[GH_TOKEN]": "ghp_abcdefgh12345678"}}).Marshal()
+	table, receipts := filepath.Join(run, "table.json"), filepath.Join(run, "receipts.jsonl")
+	os.WriteFile(table, tb, 0o600)
+	os.WriteFile(receipts, nil, 0o600)
+	transcript := filepath.Join(t.TempDir(), "transcript.jsonl")
+	env := map[string]string{EnvTable: table, EnvReceipts: receipts}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(10 * transcriptPoll)
+		os.WriteFile(transcript, []byte(`{"type":"user","message":{"content":"ghp_abcdefgh12345678"}}`+"\n"), 0o600)
+	}()
+	payload, _ := json.Marshal(map[string]string{"transcript_path": transcript})
+	err := Stop(Env{Engine: "claude", Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(payload), Stdout: io.Discard, Stderr: io.Discard})
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(receipts); !strings.Contains(string(b), `"count":1`) {
+		t.Fatalf("receipts = %s, want the late transcript counted (count 1)", b)
 	}
 }

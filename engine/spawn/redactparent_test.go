@@ -31,6 +31,7 @@ func TestRedactionConcurrentRuns(t *testing.T) {
 	os.Mkdir(gate, 0o755)
 	// each engine leaves a mark and waits (at most 20 s) for the other's
 	wait := "FAKE_BEFORE=touch " + shq(gate) + "/$$; i=0; while [ $(ls " + shq(gate) + " | wc -l) -lt 2 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done"
+	writeFakeRedact(t, w) // once, before the runs: neither rewrites it under the other's exec
 	var wg sync.WaitGroup
 	runs := make([]fakeRun, 2)
 	for i := range runs {

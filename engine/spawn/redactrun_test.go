@@ -49,21 +49,43 @@ type fakeRun struct {
 	out, started, log string
 }
 
+// writeFakeRedact writes the fake claude (in the returned engine directory,
+// logging to startLog) and the stand-in MCP proxy of w, leaving a file that
+// already holds the same bytes alone: a file rewritten while another run
+// of the same world execs it fails that exec with "text file busy"
+// (ETXTBSY: a writer holds it open), which TestRedactionConcurrentRuns
+// met on CI when both of its runs rewrote the fake at once.
+func writeFakeRedact(t *testing.T, w *redactWorld) (dir, startLog, proxy string) {
+	t.Helper()
+	dir = filepath.Join(w.work, "engine")
+	startLog = filepath.Join(w.work, "started.log")
+	proxy = filepath.Join(w.work, "bin", MCPProxyName)
+	for path, body := range map[string]string{
+		filepath.Join(dir, "claude"): fmt.Sprintf(fakeRedactClaude, shq(startLog)),
+		proxy:                        "#!/bin/sh\nexit 1\n",
+	} {
+		if b, err := os.ReadFile(path); err == nil && string(b) == body {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, startLog, proxy
+}
+
 // runFakeRedact runs `spawn exec -- claude -p PROMPT extra…` with the fake
 // claude, the redaction entry of w, the test table granting every
 // capability, CLAUDE_CONFIG_DIR in the client home, and env added.
 func runFakeRedact(t *testing.T, w *redactWorld, prompt string, extra []string, env ...string) fakeRun {
 	t.Helper()
-	dir := filepath.Join(w.work, "engine")
-	os.MkdirAll(dir, 0o755)
-	startLog := filepath.Join(w.work, "started.log")
-	os.WriteFile(filepath.Join(dir, "claude"), []byte(fmt.Sprintf(fakeRedactClaude, shq(startLog))), 0o755)
+	dir, startLog, proxy := writeFakeRedact(t, w)
 	argv := append([]string{"claude", "-p", prompt}, extra...)
 	e := append([]string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CLAUDE_CONFIG_DIR=" + w.clientHome}, env...)
 	var out bytes.Buffer
-	proxy := filepath.Join(w.work, "bin", MCPProxyName)
-	os.MkdirAll(filepath.Dir(proxy), 0o755)
-	os.WriteFile(proxy, []byte("#!/bin/sh\nexit 1\n"), 0o755)
 	if w.noProxy {
 		os.Remove(proxy)
 	}

@@ -111,16 +111,9 @@ func decodeCopilot(row registration.Row, o object) (Payload, error) {
 	}
 	switch row.Event {
 	case "pre-tool", "pre-edit":
-		if p.ToolName, err = o.reqStr("toolName", "toolName"); err != nil {
-			return p, err
-		}
-		ok, err := matches(row, p.ToolName)
-		if err != nil {
-			return p, err
-		}
-		if !ok {
-			p.Unjudged = unjudgedTool(row)
-			return p, nil
+		var judged bool
+		if p.ToolName, judged, err = judgedTool(row, o, "toolName", "toolName"); err != nil || !judged {
+			return unjudged(row, p, err)
 		}
 		args, err := o.reqObj("toolArgs", "toolArgs")
 		if err != nil {

@@ -232,6 +232,26 @@ func literalAlternation(m string) (names []string, ok bool) {
 	return names, true
 }
 
+// judgedTool reads o's required string member key (path names it in an
+// error) as a tool name and reports whether row's matcher judges that tool
+// (matches). A caller whose tool is not judged returns unjudged(row, p, err).
+func judgedTool(row registration.Row, o object, key, path string) (name string, judged bool, err error) {
+	if name, err = o.reqStr(key, path); err != nil {
+		return name, false, err
+	}
+	judged, err = matches(row, name)
+	return name, judged, err
+}
+
+// unjudged ends a decode after judgedTool: p with err, or, without an
+// error, p as a stated skip for a tool row does not judge (Unjudged).
+func unjudged(row registration.Row, p Payload, err error) (Payload, error) {
+	if err == nil {
+		p.Unjudged = unjudgedTool(row)
+	}
+	return p, err
+}
+
 func unjudgedTool(row registration.Row) string {
 	return UnjudgedTool(row.Client, row.Event, row.Matcher)
 }
@@ -268,16 +288,9 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 	case "subagent-start", "post-return":
 		return decodeSubagent(row, o, p)
 	case "pre-tool", "pre-edit", "post-tool":
-		if p.ToolName, err = o.reqStr("tool_name", "tool_name"); err != nil {
-			return p, err
-		}
-		ok, err := matches(row, p.ToolName)
-		if err != nil {
-			return p, err
-		}
-		if !ok {
-			p.Unjudged = unjudgedTool(row)
-			return p, nil
+		var judged bool
+		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
+			return unjudged(row, p, err)
 		}
 		var in object
 		if row.Event == "post-tool" {
@@ -353,16 +366,9 @@ func decodeDispatch(row registration.Row, o object, p Payload) (Payload, error) 
 	if p.SessionID, _, err = o.str("session_id", "session_id"); err != nil {
 		return p, err
 	}
-	if p.ToolName, err = o.reqStr("tool_name", "tool_name"); err != nil {
-		return p, err
-	}
-	ok, err := matches(row, p.ToolName)
-	if err != nil {
-		return p, err
-	}
-	if !ok {
-		p.Unjudged = unjudgedTool(row)
-		return p, nil
+	var judged bool
+	if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
+		return unjudged(row, p, err)
 	}
 	if _, err = o.reqObj("tool_input", "tool_input"); err != nil {
 		return p, err
@@ -442,16 +448,9 @@ func decodeAgy(row registration.Row, o object) (Payload, error) {
 		if err != nil {
 			return p, err
 		}
-		if p.ToolName, err = tc.reqStr("name", "toolCall.name"); err != nil {
-			return p, err
-		}
-		ok, err := matches(row, p.ToolName)
-		if err != nil {
-			return p, err
-		}
-		if !ok {
-			p.Unjudged = unjudgedTool(row)
-			return p, nil
+		var judged bool
+		if p.ToolName, judged, err = judgedTool(row, tc, "name", "toolCall.name"); err != nil || !judged {
+			return unjudged(row, p, err)
 		}
 		args, err := tc.reqObj("args", "toolCall.args")
 		if err != nil {

@@ -336,18 +336,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 			return p, err
 		}
 	case "stop":
-		if p.StopHookActive, _, err = o.boolean("stop_hook_active", "stop_hook_active"); err != nil {
-			return p, err
-		}
-		switch row.Client {
-		case "gemini":
-			p.LastMessage, _, err = o.str("prompt_response", "prompt_response")
-		case "codex":
-			p.LastMessage, _, err = o.nullableStr("last_assistant_message", "last_assistant_message")
-		default:
-			p.LastMessage, _, err = o.str("last_assistant_message", "last_assistant_message")
-		}
-		if err != nil {
+		if err = decodeStopTail(row, o, &p); err != nil {
 			return p, err
 		}
 	}
@@ -411,15 +400,28 @@ func decodeSubagent(row registration.Row, o object, p Payload) (Payload, error) 
 	if row.Event != "post-return" {
 		return p, nil
 	}
+	err = decodeStopTail(row, o, &p)
+	return p, err
+}
+
+// decodeStopTail reads into p what a stop and a subagent's stop carry:
+// stop_hook_active and the last message (Gemini CLI's AfterAgent
+// prompt_response; Codex's last_assistant_message, which may be null;
+// Claude Code's last_assistant_message).
+func decodeStopTail(row registration.Row, o object, p *Payload) error {
+	var err error
 	if p.StopHookActive, _, err = o.boolean("stop_hook_active", "stop_hook_active"); err != nil {
-		return p, err
+		return err
 	}
-	if row.Client == "codex" {
+	switch row.Client {
+	case "gemini":
+		p.LastMessage, _, err = o.str("prompt_response", "prompt_response")
+	case "codex":
 		p.LastMessage, _, err = o.nullableStr("last_assistant_message", "last_assistant_message")
-	} else {
+	default:
 		p.LastMessage, _, err = o.str("last_assistant_message", "last_assistant_message")
 	}
-	return p, err
+	return err
 }
 
 func decodeAgy(row registration.Row, o object) (Payload, error) {

@@ -18,7 +18,13 @@
 // capabilities, redacted (experimental capabilities are dropped). A sending
 // middleware redacts every notification and request the proxy sends the
 // engine (log messages, progress, resource updates); list-changed
-// notifications are forwarded by the SDK's own notification path.
+// notifications are forwarded by the SDK's own notification path. The SDK
+// server sends a log message only once the engine has set a logging level
+// and a resource update only to an engine subscribed to its URI, so an
+// upstream's log messages and updates are dropped for Claude Code 2.1.328,
+// which sends neither logging/setLevel nor resources/subscribe (and
+// registers no handler for log messages: TestRealClaudeMCPNotifications in
+// engine/spawn).
 //
 // Redaction is typed: a message is encoded to its wire JSON, matched with
 // the run's matcher (engine/redact: exact bytes and every JSON-string

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,8 +33,17 @@ const (
 // secret as text and as structured content, its description holds the
 // secret too; "rotate" is mutating: it appends a line to $mcpCountEnv,
 // then, when killProxy is set, kills its parent (the proxy) before it
-// answers.
-func testMCPServer(name string, killProxy bool) *mcp.Server {
+// answers. With raw (a function writing one JSON-RPC line on the
+// upstream's stdout; the stdio upstream) it also has "watch", which,
+// during the call, sends a notification holding the secret in each form
+// (TestRealClaudeMCPNotifications): notifications/progress on the call's
+// progress token ("checking key <secret>"), notifications/message
+// and notifications/resources/updated written raw (as an SDK that does not
+// wait for logging/setLevel or a subscription sends them), and a
+// tools/list_changed by adding the tool "revoke" whose description holds
+// the secret; it records the progress token it received in
+// $mcpMethodsEnv and answers "watched".
+func testMCPServer(name string, killProxy bool, raw func(line string)) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, nil)
 	if f := os.Getenv(mcpMethodsEnv); f != "" {
 		// every method the upstream receives, one per line (what the
@@ -64,6 +74,28 @@ func testMCPServer(name string, killProxy bool) *mcp.Server {
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("audit refused: key %s is revoked", realRaw)
 		})
+	if raw != nil {
+		s.AddTool(&mcp.Tool{Name: "watch", Description: "watches the key", InputSchema: map[string]any{"type": "object"}},
+			func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if f := os.Getenv(mcpMethodsEnv); f != "" {
+					if w, err := os.OpenFile(f, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+						fmt.Fprintf(w, "vault progressToken=%v\n", r.Params.GetProgressToken())
+						w.Close()
+					}
+				}
+				if tok := r.Params.GetProgressToken(); tok != nil {
+					r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "checking key " + realRaw})
+				}
+				raw(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"vault","data":"watch: key ` + realRaw + ` seen"}}`)
+				raw(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"vault://config?key=` + realRaw + `"}}`)
+				s.AddTool(&mcp.Tool{Name: "revoke", Description: "revokes key " + realRaw, InputSchema: map[string]any{"type": "object"}},
+					func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "revoked"}}}, nil
+					})
+				time.Sleep(500 * time.Millisecond)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "watched"}}}, nil
+			})
+	}
 	s.AddTool(&mcp.Tool{Name: "rotate", Description: "rotates the key (mutating)", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			f, err := os.OpenFile(os.Getenv(mcpCountEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -87,17 +119,25 @@ func testMCPServer(name string, killProxy bool) *mcp.Server {
 // reads each (and the secret in it) in pieces.
 func serveTestMCPUpstream() int {
 	fmt.Fprintln(os.Stderr, "upstream up; key", realRaw)
-	t := &mcp.IOTransport{Reader: os.Stdin, Writer: trickle{os.Stdout}}
-	if err := testMCPServer("vault", os.Getenv(mcpUpstreamEnv) == "kill").Run(context.Background(), t); err != nil {
+	w := &trickle{f: os.Stdout}
+	t := &mcp.IOTransport{Reader: os.Stdin, Writer: w}
+	raw := func(line string) { w.Write([]byte(line + "\n")) }
+	if err := testMCPServer("vault", os.Getenv(mcpUpstreamEnv) == "kill", raw).Run(context.Background(), t); err != nil {
 		return 1
 	}
 	return 0
 }
 
-// trickle writes to f in 7-byte pieces a millisecond apart.
-type trickle struct{ f *os.File }
+// trickle writes to f in 7-byte pieces a millisecond apart, one message
+// (one Write) at a time.
+type trickle struct {
+	mu sync.Mutex
+	f  *os.File
+}
 
-func (w trickle) Write(p []byte) (int, error) {
+func (w *trickle) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for i := 0; i < len(p); i += 7 {
 		if _, err := w.f.Write(p[i:min(i+7, len(p))]); err != nil {
 			return i, err
@@ -107,7 +147,7 @@ func (w trickle) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (w trickle) Close() error { return w.f.Close() }
+func (w *trickle) Close() error { return w.f.Close() }
 
 // TestRealClaudeMCPProxyRun is A3's MCP part on the pinned Claude Code
 // under spawn exec with the redaction entry (the test table grants the two
@@ -142,7 +182,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	rec := filepath.Join(w.work, "payloads")
 	os.Mkdir(rec, 0o700)
 
-	web := testMCPServer("web", false)
+	web := testMCPServer("web", false, nil)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return web }, nil)
 	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer web-secret-header" {
@@ -319,5 +359,167 @@ func TestRealClaudeMCPToolSearch(t *testing.T) {
 		t.Errorf("the model never received the lookup's result with the token")
 	}
 	noRawValues(t, w, log, nil, out.Bytes(), []string{realRaw})
+	noRunFiles(t, w)
+}
+
+// TestRealClaudeMCPNotifications is A3's notification case on the pinned
+// Claude Code 2.1.328 under spawn exec with the redaction entry: the
+// scripted model calls vault's "watch", whose upstream sends, during the
+// call, a notification of each kind holding the secret (testMCPServer),
+// then calls "revoke", the tool that notification announced. The proxy's
+// stdout (Claude's end of the stdio pipe) is tapped by a wrapper that
+// tees it to a file, so the test reads the bytes Claude received.
+//
+// What Claude Code 2.1.328 does with each, from its bundle
+// (node_modules/@anthropic-ai/claude-code/bin/claude.exe, strings) and
+// measured here on 2026-12-02:
+//   - notifications/progress: Claude sends _meta.progressToken on every
+//     tools/call (the call passes an onprogress callback, which also
+//     resets the call's timeout, resetTimeoutOnProgress) and turns each
+//     progress into a tool progress message {type "mcp_progress",
+//     progressMessage}, an ephemeral one ("bash_progress",
+//     "mcp_progress" … replace the last progress message): it reaches
+//     Claude as "checking key [GH_TOKEN]" and lands nowhere the test can
+//     read (not in the transcript, the MCP log, the stream-json output or
+//     any model request); the interactive UI shows it as the call's
+//     progress line.
+//   - notifications/tools/list_changed: Claude logs "Received
+//     tools/list_changed notification, refreshing tools" in its MCP log
+//     ($HOME/.cache/claude-cli-nodejs/<project>/mcp-logs-<server>/),
+//     lists the tools again through the proxy, and the next model request
+//     carries the new tool with its description tokenized; the model can
+//     call it.
+//   - notifications/message: the bundle's MCP client registers no handler
+//     for it (its setNotificationHandler calls name cancelled, progress,
+//     the three list_changed and elicitation/complete; the SDK's
+//     _onnotification returns when no handler and no fallback is set) and
+//     Claude never sends logging/setLevel, so the proxy, whose SDK server
+//     sends no log message before the engine set a level, forwards none:
+//     nothing reaches Claude.
+//   - notifications/resources/updated: Claude never sends
+//     resources/subscribe, and the proxy forwards an update only to an
+//     engine session subscribed to its URI: nothing reaches Claude.
+//
+// The raw value is nowhere: not in the tap, the model's requests, the
+// client's files or spawn exec's output.
+func TestRealClaudeMCPNotifications(t *testing.T) {
+	bin := needClient(t, "claude")
+	proxy := mcpProxyBin(t)
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	self, _ := os.Executable()
+	tap := filepath.Join(w.work, "tap.jsonl")
+	wrapper := filepath.Join(w.work, "proxy-tap.sh")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\n"+shq(proxy)+` "$@" | tee -a `+shq(tap)+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	methods := filepath.Join(w.work, "methods")
+	cb, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"vault": map[string]any{"command": self, "env": map[string]string{mcpUpstreamEnv: "1",
+			mcpCountEnv: filepath.Join(w.work, "rotations"), mcpMethodsEnv: methods}}}})
+	cfgPath := filepath.Join(w.work, "mcp.json")
+	os.WriteFile(cfgPath, cb, 0o600)
+	raws := []string{realRaw}
+	dur := &duringRun{w: w, raws: raws}
+	model := startScriptedModel(t, []scriptedCall{
+		{"mcp__vault__watch", map[string]any{}},
+		{"mcp__vault__revoke", map[string]any{}},
+	}, dur.inspect)
+	_, env := w.mockClient("claude", bin, model.port)
+	env = append(env, "ENABLE_TOOL_SEARCH=false") // the tool list in every request (TestRealClaudeMCPProxyRun)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "watch the key", "--output-format", "stream-json", "--verbose",
+		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Tables: redactTestTable(t), MCPProxy: wrapper})
+	log := model.log()
+	calls := modelCalls(log)
+	for _, c := range calls {
+		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
+	}
+	if err != nil || code != 0 {
+		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+
+	// what the upstream received through the proxy
+	mb, _ := os.ReadFile(methods)
+	got := string(mb)
+	t.Logf("vault received: %q", strings.Split(strings.TrimSpace(got), "\n"))
+	if !strings.Contains(got, "vault progressToken=") || strings.Contains(got, "vault progressToken=<nil>") {
+		t.Errorf("watch ran without a progress token from Claude (or never ran): %q", got)
+	}
+	for _, m := range []string{"logging/setLevel", "resources/subscribe"} {
+		if strings.Contains(got, m) {
+			t.Errorf("Claude sent %s; the doc says Claude Code 2.1.328 never does", m)
+		}
+	}
+	if strings.Count(got, "vault tools/list") < 2 {
+		t.Errorf("Claude did not list the tools again after tools/list_changed: %q", got)
+	}
+
+	// what Claude received: the proxy's stdout
+	tb, _ := os.ReadFile(tap)
+	byMethod := map[string][]json.RawMessage{}
+	for _, line := range bytes.Split(tb, []byte("\n")) {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &m) == nil && m.Method != "" {
+			byMethod[m.Method] = append(byMethod[m.Method], m.Params)
+		}
+	}
+	t.Logf("notifications Claude received from vault's proxy: %d progress, %d tools/list_changed, %d message, %d resources/updated",
+		len(byMethod["notifications/progress"]), len(byMethod["notifications/tools/list_changed"]),
+		len(byMethod["notifications/message"]), len(byMethod["notifications/resources/updated"]))
+	progress := false
+	for _, p := range byMethod["notifications/progress"] {
+		var pp struct {
+			Message       string `json:"message"`
+			ProgressToken any    `json:"progressToken"`
+		}
+		json.Unmarshal(p, &pp)
+		progress = progress || pp.Message == "checking key [GH_TOKEN]" && pp.ProgressToken != nil
+	}
+	if !progress {
+		t.Errorf("Claude never received the progress notification as \"checking key [GH_TOKEN]\" (%d progress notifications)", len(byMethod["notifications/progress"]))
+	}
+	if len(byMethod["notifications/tools/list_changed"]) == 0 {
+		t.Errorf("Claude never received tools/list_changed")
+	}
+	for _, m := range []string{"notifications/message", "notifications/resources/updated"} {
+		if len(byMethod[m]) > 0 {
+			t.Errorf("the proxy sent Claude %s %s; the doc says it sends none without a level or a subscription", m, byMethod[m])
+		}
+	}
+	if f := rawIn(tb, raws); len(f) > 0 {
+		t.Errorf("Claude received the raw value from the proxy")
+	}
+
+	// where the notifications landed in Claude
+	var mcpLog []byte
+	filepath.WalkDir(w.clientHome, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "mcp-logs-vault") {
+			b, _ := os.ReadFile(p)
+			mcpLog = append(mcpLog, b...)
+		}
+		return nil
+	})
+	if !bytes.Contains(mcpLog, []byte("Received tools/list_changed notification, refreshing tools")) {
+		t.Errorf("Claude's MCP log does not record the tools/list_changed notification")
+	}
+	if !strings.Contains(log, `"name":"mcp__vault__revoke","description":"revokes key [GH_TOKEN]"`) {
+		t.Errorf("no model request lists the announced tool with its description tokenized")
+	}
+	if len(calls) < 2 || calls[1].Tool != "mcp__vault__revoke" || calls[1].Result != "revoked" {
+		t.Errorf("the model's call of the announced tool: %+v", calls)
+	}
+	for where, b := range map[string][]byte{"the client's files": []byte(strings.Join(scanTree(w.clientHome, []string{"checking key"}), "\n")),
+		"the model's requests": []byte(log), "spawn exec's output": out.Bytes()} {
+		if bytes.Contains(b, []byte("checking key")) {
+			t.Errorf("the progress message is in %s; the doc says Claude Code 2.1.328 keeps it nowhere", where)
+		}
+	}
+	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
 	noRunFiles(t, w)
 }

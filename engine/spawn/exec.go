@@ -42,10 +42,16 @@ type ExecOptions struct {
 	// hookwarden binary): under a redaction entry each of the caller's MCP
 	// servers runs behind it; without it a spawn with MCP servers refuses.
 	MCPProxy string
+	// AutoFinish, when not empty, is the continuation's prompt (`spawn
+	// exec --auto-finish PROMPT`, Claude only): when the first child's
+	// result says the turn limit stopped it, a second child of the same
+	// run resumes its session with this prompt (continuation.go).
+	AutoFinish string
 	// Started, when set, is called with the render and the child's argv
-	// once the engine process has started (tests and logging).
+	// once each engine process has started (tests and logging).
 	Started func(r *Render, argv []string)
-	runID   string // fixes the run id (tests); "" = random
+	runID   string   // fixes the run id (tests); "" = random
+	contEnv []string // added to the continuation's environment (tests: ADR-0134 A2's new named value)
 }
 
 func getenvFrom(env []string, key string) string {
@@ -313,6 +319,11 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if err != nil {
 		return RefusedExit, err
 	}
+	if opts.AutoFinish != "" {
+		if err := checkAutoFinish(engine, args, opts.AutoFinish); err != nil {
+			return RefusedExit, err
+		}
+	}
 	for _, k := range claudeHookOffEnv {
 		v, _ := lookupEnvFrom(opts.Env, k)
 		if engine == "claude" && !slices.Contains([]string{"", "0", "false", "no", "off"}, strings.ToLower(strings.TrimSpace(v))) {
@@ -349,6 +360,9 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	}
 	if r.Redaction != nil {
 		return execRedacted(ctx, opts, r, bin, args[:at], args[at:], env)
+	}
+	if opts.AutoFinish != "" {
+		return execContinued(ctx, opts, r, bin, args, env)
 	}
 	code, _, err := runEngine(ctx, opts, r, exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: env,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr})

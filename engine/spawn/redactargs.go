@@ -16,6 +16,10 @@ import (
 // starts with "-"). An option outside these lists refuses the spawn
 // (redaction-argv): an argument spawn exec cannot place is either model
 // input no hook saw or a positional prompt it would mistake for a value.
+// --max-turns is not in --help; the binary's bundle lists it among the
+// options that take a value, and `claude -p … --max-turns 1` ended a run
+// with a result of subtype error_max_turns (measured 2026-12-01), the
+// stop `spawn exec --auto-finish` continues (continuation.go).
 var (
 	claudeRedactNoValue = []string{"-p", "--print", "--verbose", "--strict-mcp-config", "--include-partial-messages",
 		"--include-hook-events", "--replay-user-messages", "--no-session-persistence", "--disable-slash-commands",
@@ -23,7 +27,7 @@ var (
 		"--allow-dangerously-skip-permissions", "--forward-subagent-text"}
 	claudeRedactOneValue = []string{"--output-format", "--input-format", "--model", "--fallback-model", "--permission-mode",
 		"--effort", "--session-id", "--json-schema", "--system-prompt", "--append-system-prompt", "--agents",
-		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--permission-prompts", "--system-prompt-snapshot"}
+		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--permission-prompts", "--system-prompt-snapshot", "--max-turns"}
 	claudeRedactVariadic = []string{"--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
 		"--tools", "--add-dir", "--betas"}
 	// claudeResumeByID resume the session a value names (`-r, --resume

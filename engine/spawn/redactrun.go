@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -201,21 +202,62 @@ func redactionEnv(env []string, table, receipts, policy string) []string {
 	return append(out, redact.EnvTable+"="+table, redact.EnvReceipts+"="+receipts, redact.EnvPolicy+"="+policy)
 }
 
-// execRedacted runs one Claude spawn under a redaction entry (ADR-0134 D7),
+// heldFile is one run file spawn exec compares before each later child's
+// spawn and before each agent_exit, under the name a problem gives it.
+type heldFile struct {
+	what string
+	f    runFile
+}
+
+// redactRun is one run under a redaction entry (ADR-0134 D7): what stays
+// the same for every child (the render, the run's files and their paths,
+// the engine's environment, the baseline), the table as spawn exec holds
+// it in memory after child 1's agent_prompt, and the session every child
+// continues.
+type redactRun struct {
+	opts                                ExecOptions
+	r                                   *Render
+	bin                                 string
+	env                                 []string // the caller's environment for the engine (before the run files' paths)
+	tablePath, receiptsPath, policyPath string
+	mcpEnginePath                       string
+	route                               *mcpRoute
+	mcpNamed                            []namedValue
+	resumed                             *runRecord
+	history                             []byte     // a native resume's transcript as checkResume read it
+	files                               []heldFile // table first
+	tab                                 *redact.Table
+	m                                   *redact.Matcher
+	sid, transcript                     string
+	waitErr                             error // the last child's wait error (no process state), reported by exit
+}
+
+// tableBytes returns the table's bytes as spawn exec last wrote them.
+func (x *redactRun) tableBytes() []byte { return x.files[0].f.data }
+
+// compare returns a problem for each held file whose bytes, owner or mode
+// differ from what spawn exec wrote, prefixed with when.
+func (x *redactRun) compare(when string) []string {
+	var out []string
+	for _, f := range x.files {
+		if p := f.f.check(f.what); p != "" {
+			out = append(out, when+": "+p)
+		}
+	}
+	return out
+}
+
+// execRedacted runs a Claude spawn under a redaction entry (ADR-0134 D7),
 // after Compile passed: it reads the caller's argv (parseClaudeRedactArgs),
 // creates the run's table, receipts and read policy (exclusive, 0600, in
-// the 0700 run directory beside the render), fires agent_prompt with every
-// model-input text, reads the table the hook wrote, adds the named part of
-// the environment and argv under minted tokens and writes it back through a
-// temporary file and a rename, refuses a returned text or an output schema
-// holding a table value, chooses the session id (--session-id) and spawns
-// the engine with the returned texts, the run files' paths in its
-// environment and an empty stdin. When the engine exits it compares the
-// table, read policy and render with the bytes it wrote, writes its own
-// bytes back, fires agent_exit (table_sha256, exit, session id, the derived
-// transcript) and fails the run (RunFailedExit, *RunFailure) on any
-// difference, a transcript path a hook named that is not the session's, or
-// a failed exit hook. Exec removes every run file when it returns.
+// the 0700 run directory beside the render), then runs child 1 (child)
+// and fires its agent_exit (exit). With --auto-finish, when child 1's
+// result says the turn limit stopped it and its agent_exit passed, child 2
+// resumes the session with the continuation's prompt (continuationArgs)
+// under the same render and run files. A problem of any child fails the
+// run (RunFailedExit, *RunFailure) and removes the session's run record;
+// a run whose children all passed writes it. Exec removes every run file
+// when it returns.
 func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, args, tail, env []string) (int, error) {
 	all := append(slices.Clone(args), tail...)
 	pa, err := parseClaudeRedactArgs(all)
@@ -224,7 +266,9 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	}
 	dir := filepath.Join(opts.Home, RunHooksDir)
 	base := filepath.Join(dir, r.RunID)
-	tablePath, receiptsPath, policyPath := base+".table.json", base+".receipts.jsonl", base+".policy.json"
+	x := &redactRun{opts: opts, r: r, bin: bin, env: env,
+		tablePath: base + ".table.json", receiptsPath: base + ".receipts.jsonl", policyPath: base + ".policy.json",
+		mcpEnginePath: base + ".mcp.json"}
 	cwd := opts.Cwd
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
@@ -235,36 +279,33 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	}
 	// a native resume: only of a session a run record shows passing
 	// agent_exit under this baseline, its transcript unchanged (resume.go)
-	var resumed *runRecord
-	var history, receiptsStart []byte
+	var receiptsStart []byte
 	if pa.Resume != "" {
 		if pa.SessionID != "" {
 			return RefusedExit, refuse(ReasonRedactionResume, "--session-id beside --resume would fork the session under a new id")
 		}
-		if resumed, history, err = checkResume(opts.Home, r, baseline, pa.Resume, claudeTranscript(env, opts.Cwd, pa.Resume), cwd); err != nil {
+		if x.resumed, x.history, err = checkResume(opts.Home, r, baseline, pa.Resume, claudeTranscript(env, opts.Cwd, pa.Resume), cwd); err != nil {
 			return RefusedExit, err
 		}
-		receiptsStart = resumedReceipts(r.Engine, resumed.Receipted)
+		receiptsStart = resumedReceipts(r.Engine, x.resumed.Receipted)
 	}
-	var route *mcpRoute
-	var mcpNamed []namedValue
-	mcpUpstreamPath, mcpEnginePath := base+".mcp-upstream.json", base+".mcp.json"
+	mcpUpstreamPath := base + ".mcp-upstream.json"
 	if len(pa.MCPConfigs) > 0 {
 		servers, err := readMCPConfigs(pa.MCPConfigs, opts.Cwd)
 		if err != nil {
 			return RefusedExit, err
 		}
-		mcpNamed, err = mcpSecrets(servers, opts.SecretNames)
+		x.mcpNamed, err = mcpSecrets(servers, opts.SecretNames)
 		if err != nil {
 			return RefusedExit, err
 		}
-		if route, err = buildMCPRoute(servers, opts.MCPProxy, mcpUpstreamPath, tablePath, receiptsPath); err != nil {
+		if x.route, err = buildMCPRoute(servers, opts.MCPProxy, mcpUpstreamPath, x.tablePath, x.receiptsPath); err != nil {
 			return RefusedExit, err
 		}
 	}
 	pol := redact.Policy{Version: 1, Allow: []string{cwd}, Deny: []string{dir}}
-	if route != nil {
-		pol.MCPServers = route.Servers
+	if x.route != nil {
+		pol.MCPServers = x.route.Servers
 	}
 	for _, d := range pa.AddDirs {
 		if !filepath.IsAbs(d) {
@@ -274,18 +315,9 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	}
 	polBytes, _ := json.Marshal(pol)
 	polBytes = append(polBytes, '\n')
-	created := []struct {
-		path string
-		data []byte
-	}{{tablePath, nil}, {receiptsPath, receiptsStart}, {policyPath, polBytes}}
-	if route != nil {
-		created = append(created, struct {
-			path string
-			data []byte
-		}{mcpUpstreamPath, route.upstream}, struct {
-			path string
-			data []byte
-		}{mcpEnginePath, route.engine})
+	created := []runFile{{x.tablePath, nil}, {x.receiptsPath, receiptsStart}, {x.policyPath, polBytes}}
+	if x.route != nil {
+		created = append(created, runFile{mcpUpstreamPath, x.route.upstream}, runFile{x.mcpEnginePath, x.route.engine})
 	}
 	for _, f := range created {
 		r.Files = append(r.Files, f.path)
@@ -301,143 +333,242 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 	if err != nil {
 		return RefusedExit, refuse(ReasonRunFileUnwritable, "%s: %v", r.Files[0], err)
 	}
-	henv := redactionEnv(env, tablePath, receiptsPath, policyPath)
+	// the table's held bytes are set once child 1's agent_prompt ran
+	x.files = []heldFile{{"table", runFile{x.tablePath, nil}}, {"read policy", runFile{x.policyPath, polBytes}}, {"render", runFile{r.Files[0], renderBytes}}}
+	if x.route != nil {
+		x.files = append(x.files, heldFile{"MCP upstream configuration", runFile{mcpUpstreamPath, x.route.upstream}},
+			heldFile{"MCP proxy configuration", runFile{x.mcpEnginePath, x.route.engine}})
+	}
+
+	watch := &resultWatch{}
+	code, sig, err := x.child(ctx, 1, all, pa, env, watch)
+	if err != nil {
+		return code, err // a refusal: child 1 did not start
+	}
+	problems := x.exit(ctx, 1, code, sig)
+	if len(problems) == 0 && opts.AutoFinish != "" && ctx.Err() == nil && watch.unfinished() != "" {
+		// child 2 continues the session spawn exec chose (or resumed)
+		var cont []string
+		var pa2 *claudeRedactArgv
+		if cont, err = continuationArgs(all, x.sid, opts.AutoFinish); err == nil {
+			pa2, err = parseClaudeRedactArgs(cont)
+		}
+		if err != nil {
+			problems = append(problems, "child 2: "+err.Error())
+		} else {
+			continuationNote(opts, x.sid)
+			env2 := append(slices.Clone(env), opts.contEnv...)
+			if code, sig, err = x.child(ctx, 2, cont, pa2, env2, nil); err != nil {
+				problems = append(problems, AsRunFailure(err).Problems...)
+			} else {
+				problems = x.exit(ctx, 2, code, sig)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		if err := removeRunRecord(opts.Home, x.sid); err != nil {
+			problems = append(problems, fmt.Sprintf("remove the run record of session %s: %v", x.sid, err))
+		}
+		return RunFailedExit, &RunFailure{Problems: problems}
+	}
+	// passed: record the session so a later resume can be checked
+	if err := recordSession(opts.Home, r, baseline, x.tableBytes(), cwd, x.sid, x.transcript, x.receiptsPath); err != nil && opts.Stderr != nil {
+		fmt.Fprintf(opts.Stderr, "hookwarden: spawn: run record of session %s not written (a resume of it will be refused): %v\n", x.sid, err)
+	}
+	return code, nil
+}
+
+// child spawns child n of the run with the caller's arguments all (read
+// as pa) and the environment env, in ADR-0134 D7's order: for a child
+// after the first, the comparison of every held file; agent_prompt with
+// every model-input text; at child 1 the table the hook wrote read once
+// from disk, at a later child nothing read; the named part of env and all
+// added under minted tokens and the table written from memory through a
+// temporary file and a rename; the prompt and output-schema checks (and
+// for a later child, the session's transcript checked against the whole
+// table, since the engine loads it); the held files compared again; the
+// spawn (child 1 with --session-id unless it resumes or the caller chose
+// one, a later child with the --resume its args carry), stdout also to
+// watch when set, an empty stdin. It returns the engine's exit code and
+// signal. An error means the child did not start: a *Refusal for child 1,
+// a *RunFailure for a later child.
+func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRedactArgv, env []string, watch *resultWatch) (int, string, error) {
+	r, opts := x.r, x.opts
+	fail := func(reason Reason, format string, a ...any) (int, string, error) {
+		if n == 1 {
+			return RefusedExit, "", refuse(reason, format, a...)
+		}
+		return RunFailedExit, "", &RunFailure{Problems: []string{fmt.Sprintf("child %d: %s: %s", n, reason, fmt.Sprintf(format, a...))}}
+	}
+	if n > 1 {
+		if p := x.compare(fmt.Sprintf("before child %d's spawn", n)); len(p) > 0 {
+			return RunFailedExit, "", &RunFailure{Problems: p}
+		}
+	}
+	henv := redactionEnv(env, x.tablePath, x.receiptsPath, x.policyPath)
 
 	// agent_prompt
 	type text = redact.PromptText
-	in := redact.PromptPayload{Version: 1, RunID: r.RunID, Engine: r.Engine, Child: 1, Texts: []text{}}
+	in := redact.PromptPayload{Version: 1, RunID: r.RunID, Engine: r.Engine, Child: n, Texts: []text{}}
 	for _, s := range pa.Slots {
 		in.Texts = append(in.Texts, text{Channel: s.Channel, Text: s.Text})
 	}
 	payload, _ := json.Marshal(in)
-	// the hook's stderr is not shown: no table exists yet to redact it with
+	// the hook's stderr is not shown: at child 1 no table exists yet to
+	// redact it with
 	out, _, err := runSpawnerHook(ctx, r.Redaction.Prompt, henv, opts.Cwd, payload)
 	if err != nil {
-		return RefusedExit, refuse(ReasonRedactionPromptHook, "agent_prompt: %v", err)
+		return fail(ReasonRedactionPromptHook, "agent_prompt: %v", err)
 	}
 	var reply struct {
 		Texts []text `json:"texts"`
 	}
 	if err := decodeStrict(bytes.TrimSpace(out), &reply); err != nil || reply.Texts == nil || len(reply.Texts) != len(in.Texts) {
-		return RefusedExit, refuse(ReasonRedactionPromptHook, "agent_prompt: the reply is not {\"texts\":[…]} with the %d channel(s) sent", len(in.Texts))
+		return fail(ReasonRedactionPromptHook, "agent_prompt: the reply is not {\"texts\":[…]} with the %d channel(s) sent", len(in.Texts))
 	}
 	texts := make([]string, len(reply.Texts))
 	for i, t := range reply.Texts {
 		if t.Channel != in.Texts[i].Channel {
-			return RefusedExit, refuse(ReasonRedactionPromptHook, "agent_prompt: reply channel %d is %q, want %q", i, t.Channel, in.Texts[i].Channel)
+			return fail(ReasonRedactionPromptHook, "agent_prompt: reply channel %d is %q, want %q", i, t.Channel, in.Texts[i].Channel)
 		}
 		texts[i] = t.Text
 	}
 
-	// the table: the hook's part as written, then the named part
-	tab, _, _, err := redact.LoadTable(tablePath)
-	if err != nil {
-		return RefusedExit, refuse(ReasonRedactionTable, "after agent_prompt: %v", err)
+	// the table: at child 1 the hook's part as written, then the named
+	// part; never built from the disk after that
+	if n == 1 {
+		tab, _, _, err := redact.LoadTable(x.tablePath)
+		if err != nil {
+			return fail(ReasonRedactionTable, "after agent_prompt: %v", err)
+		}
+		x.tab = tab
 	}
 	named, err := namedSecrets(env, all, opts.SecretNames)
 	if err != nil {
-		return RefusedExit, refuse(ReasonRedactionTable, "%v", err)
+		return fail(ReasonRedactionTable, "%v", err)
 	}
-	named = append(named, mcpNamed...)
+	named = append(named, x.mcpNamed...)
 	have := map[string]bool{}
-	for _, v := range tab.Values {
+	for _, v := range x.tab.Values {
 		have[v] = true
 	}
-	for _, n := range named {
-		if have[n.Value] {
+	for _, nv := range named {
+		if have[nv.Value] {
 			continue
 		}
-		tok := mintToken(n.Name, func(t string) bool { _, ok := tab.Values[t]; return ok })
-		tab.Values[tok] = n.Value
-		have[n.Value] = true
+		tok := mintToken(nv.Name, func(t string) bool { _, ok := x.tab.Values[t]; return ok })
+		x.tab.Values[tok] = nv.Value
+		have[nv.Value] = true
 	}
-	tableBytes, err := tab.Marshal()
+	tableBytes, err := x.tab.Marshal()
 	if err != nil {
-		return RefusedExit, refuse(ReasonRedactionTable, "%v", err)
+		return fail(ReasonRedactionTable, "%v", err)
 	}
 	_, m, err := redact.ParseTable(tableBytes)
 	if err != nil {
-		return RefusedExit, refuse(ReasonRedactionTable, "the run's secret set cannot be matched: %v", err)
+		return fail(ReasonRedactionTable, "the run's secret set cannot be matched: %v", err)
 	}
-	if err := redact.WriteRunFile(tablePath, tableBytes); err != nil {
-		return RefusedExit, refuse(ReasonRunFileUnwritable, "%v", err)
+	if err := redact.WriteRunFile(x.tablePath, tableBytes); err != nil {
+		return fail(ReasonRunFileUnwritable, "%v", err)
 	}
+	x.m, x.files[0].f.data = m, tableBytes
 
 	// the prompt check, then the output schema
 	for i, t := range texts {
 		if m.Contains([]byte(t)) {
-			return RefusedExit, refuse(ReasonRedactionPromptRaw, "the text of channel %q still holds a value of the run's table after agent_prompt", in.Texts[i].Channel)
+			return fail(ReasonRedactionPromptRaw, "the text of channel %q still holds a value of the run's table after agent_prompt", in.Texts[i].Channel)
 		}
 	}
 	if pa.Schema >= 0 && m.Contains([]byte(all[pa.Schema])) {
-		return RefusedExit, refuse(ReasonRedactionSchema, "--json-schema holds a value of the run's table; the schema is model input and is never rewritten")
+		return fail(ReasonRedactionSchema, "--json-schema holds a value of the run's table; the schema is model input and is never rewritten")
 	}
 	final, err := pa.apply(all, texts)
 	if err != nil {
-		return RefusedExit, refuse(ReasonCompileFailed, "rewrite the prompt arguments: %v", err)
+		return fail(ReasonCompileFailed, "rewrite the prompt arguments: %v", err)
 	}
 	for _, s := range pa.Slots {
 		if m.Contains([]byte(final[s.Index])) {
-			return RefusedExit, refuse(ReasonRedactionPromptRaw, "the argument carrying channel %q still holds a value of the run's table", s.Channel)
+			return fail(ReasonRedactionPromptRaw, "the argument carrying channel %q still holds a value of the run's table", s.Channel)
 		}
 	}
 	final = pa.withoutMCP(final)
-	if resumed != nil && m.Contains(history) {
-		return RefusedExit, refuse(ReasonRedactionResume, "session %s's transcript holds a value of this run's table (one its recorded run's table lacked); the engine would load it into the model's context", pa.Resume)
+	switch {
+	case n == 1 && x.resumed != nil && m.Contains(x.history):
+		return fail(ReasonRedactionResume, "session %s's transcript holds a value of this run's table (one its recorded run's table lacked); the engine would load it into the model's context", pa.Resume)
+	case n > 1:
+		// the continuation loads the session child 1 wrote, which its
+		// agent_exit scanned against the table as it was then
+		if b, err := readTranscriptFile(x.transcript); err != nil {
+			return fail(ReasonRedactionResume, "session %s's transcript: %v", x.sid, err)
+		} else if m.Contains(b) {
+			return fail(ReasonRedactionResume, "session %s's transcript holds a value of the table child %d carries; the engine would load it into the model's context", x.sid, n)
+		}
 	}
 
-	sid := pa.SessionID
 	extra := slices.Clone(r.Args)
-	if pa.Resume != "" {
-		sid = pa.Resume // the engine continues that session and its transcript
-	} else if sid == "" {
-		if sid, err = newSessionID(); err != nil {
-			return RefusedExit, refuse(ReasonCompileFailed, "session id: %v", err)
+	switch {
+	case pa.Resume != "":
+		x.sid = pa.Resume // the engine continues that session and its transcript
+	case pa.SessionID != "":
+		x.sid = pa.SessionID
+	default:
+		if x.sid, err = newSessionID(); err != nil {
+			return fail(ReasonCompileFailed, "session id: %v", err)
 		}
-		extra = append(extra, "--session-id", sid)
+		extra = append(extra, "--session-id", x.sid)
 	}
-	if route != nil {
+	x.transcript = claudeTranscript(henv, opts.Cwd, x.sid)
+	if x.route != nil {
 		// the render's --strict-mcp-config makes these the only servers
-		extra = append(extra, "--mcp-config", mcpEnginePath)
+		extra = append(extra, "--mcp-config", x.mcpEnginePath)
 	}
 	at := slices.Index(final, "--")
 	if at < 0 {
 		at = len(final)
 	}
-	argv := append([]string{bin}, final[:at]...)
+	argv := append([]string{x.bin}, final[:at]...)
 	argv = append(argv, extra...)
 	argv = append(argv, final[at:]...)
-	files := []struct {
-		what string
-		f    runFile
-	}{{"table", runFile{tablePath, tableBytes}}, {"read policy", runFile{policyPath, polBytes}}, {"render", runFile{r.Files[0], renderBytes}}}
-	if route != nil {
-		files = append(files, struct {
-			what string
-			f    runFile
-		}{"MCP upstream configuration", runFile{mcpUpstreamPath, route.upstream}}, struct {
-			what string
-			f    runFile
-		}{"MCP proxy configuration", runFile{mcpEnginePath, route.engine}})
-	}
-	for _, f := range files {
-		if p := f.f.check(f.what); p != "" {
-			return RefusedExit, refuse(ReasonRedactionTable, "before the spawn: %s", p)
+	if p := x.compare("before the spawn"); len(p) > 0 {
+		if n == 1 {
+			return RefusedExit, "", refuse(ReasonRedactionTable, "%s", strings.Join(p, "; "))
 		}
+		return RunFailedExit, "", &RunFailure{Problems: p}
 	}
-
-	code, sig, err := runEngine(ctx, opts, r, exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: henv,
-		Stdout: opts.Stdout, Stderr: opts.Stderr})
+	var stdout io.Writer = opts.Stdout
+	if watch != nil {
+		stdout = watch.tee(opts.Stdout)
+	}
+	code, sig, err := runEngine(ctx, opts, r, exec.Cmd{Path: x.bin, Args: argv, Dir: opts.Cwd, Env: henv,
+		Stdout: stdout, Stderr: opts.Stderr})
 	if AsRefusal(err) != nil {
-		return code, err
+		if n == 1 {
+			return code, "", err
+		}
+		return RunFailedExit, "", &RunFailure{Problems: []string{fmt.Sprintf("child %d: %v", n, err)}}
 	}
-	var problems []string
 	if err != nil {
-		problems = append(problems, err.Error())
+		// waited but without a process state: the exit hook still runs
+		x.waitErr = err
 	}
+	return code, sig, nil
+}
 
+// exit runs after child n exited with code (or signal sig): it compares
+// the held files and writes spawn exec's bytes back over any that
+// differ, checks that no receipt names a transcript other than the
+// session's, and fires agent_exit ({"version":1,"run_id","engine",
+// "child":n,"table_sha256","exit","session_id","transcript"}), shielded
+// from cancellation, under its timeout. It returns the problems found.
+func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string {
+	r := x.r
+	var problems []string
+	if x.waitErr != nil {
+		problems = append(problems, x.waitErr.Error())
+		x.waitErr = nil
+	}
 	// before agent_exit: compare, then write spawn exec's own bytes back
-	for _, f := range files {
+	for _, f := range x.files {
 		if p := f.f.check(f.what); p != "" {
 			problems = append(problems, p)
 			if err := redact.WriteRunFile(f.f.path, f.f.data); err != nil {
@@ -445,12 +576,11 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			}
 		}
 	}
-	transcript := claudeTranscript(henv, opts.Cwd, sid)
-	if rb, err := redact.ReadPrivate(receiptsPath); err == nil {
+	if rb, err := redact.ReadPrivate(x.receiptsPath); err == nil {
 		for _, ln := range bytes.Split(rb, []byte("\n")) {
 			var rc redact.Receipt
-			if json.Unmarshal(ln, &rc) == nil && rc.Transcript != "" && rc.Transcript != transcript {
-				problems = append(problems, fmt.Sprintf("a %s hook named the transcript %s, not the session's %s", rc.Event, rc.Transcript, transcript))
+			if json.Unmarshal(ln, &rc) == nil && rc.Transcript != "" && rc.Transcript != x.transcript {
+				problems = append(problems, fmt.Sprintf("a %s hook named the transcript %s, not the session's %s", rc.Event, rc.Transcript, x.transcript))
 				break
 			}
 		}
@@ -460,28 +590,22 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		exitInfo = map[string]any{"signal": sig}
 	}
 	var tp *string
-	if transcript != "" {
-		tp = &transcript
+	if x.transcript != "" {
+		tp = &x.transcript
 	}
-	xp, _ := json.Marshal(map[string]any{"version": 1, "run_id": r.RunID, "engine": r.Engine, "child": 1,
-		"table_sha256": redact.Digest(tableBytes), "exit": exitInfo, "session_id": sid, "transcript": tp})
+	xp, _ := json.Marshal(map[string]any{"version": 1, "run_id": r.RunID, "engine": r.Engine, "child": n,
+		"table_sha256": redact.Digest(x.tableBytes()), "exit": exitInfo, "session_id": x.sid, "transcript": tp})
+	henv := redactionEnv(x.env, x.tablePath, x.receiptsPath, x.policyPath)
 	// a cancelled run still waits for the scan, up to the hook's timeout
-	if _, stderr, err := runSpawnerHook(context.WithoutCancel(ctx), r.Redaction.Exit, henv, opts.Cwd, xp); err != nil {
+	if _, stderr, err := runSpawnerHook(context.WithoutCancel(ctx), r.Redaction.Exit, henv, x.opts.Cwd, xp); err != nil {
 		p := "agent_exit: " + err.Error()
-		if red, _, rerr := m.Redact(bytes.TrimSpace(stderr)); rerr == nil && len(red) > 0 {
+		if n > 1 {
+			p = fmt.Sprintf("child %d's %s", n, p)
+		}
+		if red, _, rerr := x.m.Redact(bytes.TrimSpace(stderr)); rerr == nil && len(red) > 0 {
 			p += ": " + string(red)
 		}
 		problems = append(problems, p)
 	}
-	if len(problems) > 0 {
-		if err := removeRunRecord(opts.Home, sid); err != nil {
-			problems = append(problems, fmt.Sprintf("remove the run record of session %s: %v", sid, err))
-		}
-		return RunFailedExit, &RunFailure{Problems: problems}
-	}
-	// passed: record the session so a later resume can be checked
-	if err := recordSession(opts.Home, r, baseline, tableBytes, cwd, sid, transcript, receiptsPath); err != nil && opts.Stderr != nil {
-		fmt.Fprintf(opts.Stderr, "hookwarden: spawn: run record of session %s not written (a resume of it will be refused): %v\n", sid, err)
-	}
-	return code, nil
+	return problems
 }

@@ -13,16 +13,22 @@ import (
 
 // fakeRedactClaude is a fake claude for runs under a redaction entry:
 // `--version` prints 2.1.328's; otherwise it logs its argv, its
-// HOOKWARDEN_HOOK_* variables and its stdin to started.log, runs
-// $FAKE_BEFORE, writes $FAKE_TRANSCRIPT (default: one clean user line) as
-// the transcript of its --session-id where Claude Code 2.1.328 keeps it,
-// runs $FAKE_AFTER and exits $FAKE_EXIT (default 0). It runs no hook;
-// the file after each --mcp-config is copied into the log.
+// HOOKWARDEN_HOOK_* variables, the mode of the run directory and of each
+// file in it (lines "mode <octal> <path>") and its stdin to started.log,
+// runs $FAKE_BEFORE, writes $FAKE_TRANSCRIPT (default: one clean user
+// line) as the transcript of its --session-id or --resume (a fixed id
+// when it has neither) where Claude Code 2.1.328 keeps it, prints
+// $FAKE_STDOUT_<n> on stdout with SID replaced by that session id (n: this
+// start's number in the log, 1 for the first child), runs $FAKE_AFTER
+// and exits $FAKE_EXIT (default 0). $n is visible to the FAKE_ texts. It
+// runs no hook; the file after each --mcp-config is copied into the log.
 const fakeRedactClaude = `#!/bin/sh
 if [ "$1" = "--version" ]; then echo '2.1.328 (Claude Code)'; exit 0; fi
 log=%s
 printf 'start %%s\n' "$*" >> "$log"
+n=$(grep -c '^start ' "$log")
 env | grep '^HOOKWARDEN_HOOK_' >> "$log"
+[ -n "$HOOKWARDEN_HOOK_TABLE" ] && stat -c 'mode %%a %%n' "${HOOKWARDEN_HOOK_TABLE%%/*}" "${HOOKWARDEN_HOOK_TABLE%%/*}"/* >> "$log"
 printf 'stdin=%%s\n' "$(cat)" >> "$log"
 sid=; prev=
 for a in "$@"; do
@@ -31,12 +37,15 @@ for a in "$@"; do
   [ "$prev" = --mcp-config ] && { printf 'mcp-config %%s: ' "$a"; cat "$a" 2>&1; } >> "$log"
   prev=$a
 done
+[ -n "$sid" ] || sid=0f8fad5b-d9cb-469f-a165-70867728950e
 eval "$FAKE_BEFORE"
 dir="$CLAUDE_CONFIG_DIR/projects/$(pwd -P | sed 's/[^a-zA-Z0-9]/-/g')"
 mkdir -p "$dir"
 t=${FAKE_TRANSCRIPT-}
 [ -n "$t" ] || t='{"type":"user","message":{"content":"hello"}}'
 printf '%%s\n' "$t" >> "$dir/$sid.jsonl"
+eval "out=\${FAKE_STDOUT_$n-}"
+[ -z "$out" ] || printf '%%s\n' "$out" | sed "s/SID/$sid/g"
 eval "$FAKE_AFTER"
 exit ${FAKE_EXIT:-0}
 `
@@ -82,6 +91,13 @@ func writeFakeRedact(t *testing.T, w *redactWorld) (dir, startLog, proxy string)
 // capability, CLAUDE_CONFIG_DIR in the client home, and env added.
 func runFakeRedact(t *testing.T, w *redactWorld, prompt string, extra []string, env ...string) fakeRun {
 	t.Helper()
+	return runFakeRedactWith(t, w, prompt, extra, nil, env...)
+}
+
+// runFakeRedactWith is runFakeRedact with mod applied to the options
+// before the call (nil: none).
+func runFakeRedactWith(t *testing.T, w *redactWorld, prompt string, extra []string, mod func(*ExecOptions), env ...string) fakeRun {
+	t.Helper()
 	dir, startLog, proxy := writeFakeRedact(t, w)
 	argv := append([]string{"claude", "-p", prompt}, extra...)
 	e := append([]string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CLAUDE_CONFIG_DIR=" + w.clientHome}, env...)
@@ -89,8 +105,12 @@ func runFakeRedact(t *testing.T, w *redactWorld, prompt string, extra []string, 
 	if w.noProxy {
 		os.Remove(proxy)
 	}
-	code, err := Exec(context.Background(), ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: e,
-		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, Tables: redactTestTable(t), MCPProxy: proxy})
+	opts := ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: e,
+		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, Tables: redactTestTable(t), MCPProxy: proxy}
+	if mod != nil {
+		mod(&opts)
+	}
+	code, err := Exec(context.Background(), opts)
 	b, _ := os.ReadFile(startLog)
 	return fakeRun{w: w, code: code, err: err, out: out.String(), started: string(b)}
 }

@@ -68,6 +68,7 @@ const (
 	ReasonCapabilityTable       Reason = "capability-table-invalid"   // a shipped or supplied table does not parse or names another version
 	ReasonCompileFailed         Reason = "compile-failed"             // any other compile error (its detail says which); never reported as run-file-unwritable
 	ReasonCallerSettings        Reason = "caller-settings-unreadable" // the caller's --settings file cannot be read (missing, FIFO, too large)
+	ReasonAutoFinish            Reason = "auto-finish-unsupported"    // --auto-finish on an argv it cannot continue (not claude -p with --output-format json or stream-json, an option it cannot place, --no-session-persistence, --input-format stream-json, --from-pr, --teleport)
 )
 
 // Refusal is the typed error of a spawn that must not start. Reason is the

@@ -41,10 +41,11 @@ func spawnCommand() *cli.Command {
 			},
 			{
 				Name:      "exec",
-				Usage:     "compile, then run the engine with the render appended; exits with the engine's code, 125 on a refusal, 123 when a run under a redaction entry failed",
+				Usage:     "compile, then run the engine with the render appended; exits with the engine's code (the continuation's with --auto-finish), 125 on a refusal, 123 when a run under a redaction entry or a continuation failed",
 				ArgsUsage: "-- claude -p … | -- codex exec …",
 				Flags: append([]cli.Flag{
 					&cli.StringSliceFlag{Name: "secret-name", Usage: "a declared secret variable name: under a redaction entry its value enters the run's table whatever its length (repeatable)"},
+					&cli.StringFlag{Name: "auto-finish", Usage: "continuation prompt (claude -p with --output-format json or stream-json): when the first child's result is error_max_turns, a second child resumes its session with this prompt under the same render"},
 				}, layerFlags...),
 				// The engine's command line is the engine's: flags end at
 				// its first word (a trailing --profile is codex's, not ours).
@@ -147,9 +148,12 @@ func spawnExec(ctx context.Context, c *cli.Command) error {
 			proxy = filepath.Join(filepath.Dir(self), spawn.MCPProxyName)
 		}
 	}
+	if c.IsSet("auto-finish") && strings.TrimSpace(c.String("auto-finish")) == "" {
+		return refusalExit(&spawn.Refusal{Reason: spawn.ReasonAutoFinish, Detail: "the continuation's prompt is empty"}, spawn.RefusedExit, os.Stderr, false)
+	}
 	code, err := spawn.Exec(context.Background(), spawn.ExecOptions{Argv: c.Args().Slice(), Home: home, Cwd: cwd,
 		Env: os.Environ(), ProfilePath: c.String("profile"), OperatorPath: c.String("operator"),
-		SecretNames: c.StringSlice("secret-name"), MCPProxy: proxy,
+		SecretNames: c.StringSlice("secret-name"), MCPProxy: proxy, AutoFinish: c.String("auto-finish"),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		if spawn.AsRefusal(err) != nil {

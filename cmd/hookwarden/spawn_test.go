@@ -41,6 +41,8 @@ func TestSpawnCLIRefusals(t *testing.T) {
 			"hookwarden: spawn refused: engine-not-found:"},
 		{"exec through a wrapper", []string{"spawn", "exec", "--", "env", "claude", "-p", "hi"}, 125,
 			"hookwarden: spawn refused: "},
+		{"exec, blank continuation prompt", []string{"spawn", "exec", "--auto-finish", " ", "--", "claude", "-p", "hi"}, 125,
+			"hookwarden: spawn refused: auto-finish-unsupported: the continuation's prompt is empty\n"},
 	}
 	for _, c := range cases {
 		_, se, code := run(c.args...)

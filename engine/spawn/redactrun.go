@@ -340,13 +340,16 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			heldFile{"MCP proxy configuration", runFile{x.mcpEnginePath, x.route.engine}})
 	}
 
-	watch := &resultWatch{}
+	var watch *resultWatch // child 1's result, read only for a continuation
+	if opts.AutoFinish != "" {
+		watch = &resultWatch{}
+	}
 	code, sig, err := x.child(ctx, 1, all, pa, env, watch)
 	if err != nil {
 		return code, err // a refusal: child 1 did not start
 	}
 	problems := x.exit(ctx, 1, code, sig)
-	if len(problems) == 0 && opts.AutoFinish != "" && ctx.Err() == nil && watch.unfinished() != "" {
+	if len(problems) == 0 && watch != nil && ctx.Err() == nil && watch.unfinished() != "" {
 		// child 2 continues the session spawn exec chose (or resumed)
 		var cont []string
 		var pa2 *claudeRedactArgv

@@ -176,7 +176,7 @@
 // "mcp_servers":[name…]}) and the two MCP files, each exclusive and 0600,
 // and passes the first three paths to every hook in HOOKWARDEN_HOOK_TABLE,
 // _RECEIPTS and _POLICY; the MCP files are compared with their bytes at the
-// exit like the table. agent_prompt gets {"version":1,"run_id","engine","child":1,
+// exit like the table. agent_prompt gets {"version":1,"run_id","engine","child":n,
 // "texts":[{channel,text}]} (channels prompt, system_prompt,
 // append_system_prompt, agents.<name>.description, agents.<name>.prompt)
 // and must exit 0 within its timeout with {"texts":[…]} of the same
@@ -195,12 +195,58 @@
 // written back), checks that no receipt names a transcript other than the
 // derived <CLAUDE_CONFIG_DIR or $HOME/.claude>/projects/<slug of cwd>/<session
 // id>.jsonl, and fires agent_exit with {"version":1,"run_id","engine",
-// "child":1,"table_sha256","exit":{"code"}|{"signal"},"session_id",
+// "child":n,"table_sha256","exit":{"code"}|{"signal"},"session_id",
 // "transcript"}, shielded from cancellation, under its timeout. A failure
-// after the spawn exits RunFailedExit (123) with *RunFailure. One spawn
-// exec is one child: there is no continuation, so the cross-child
-// comparison is the before-exit one. The hook itself ships as `hookwarden
-// redact` (engine/redact).
+// after the spawn exits RunFailedExit (123) with *RunFailure. The hook
+// itself ships as `hookwarden redact` (engine/redact).
+//
+// # The continuation (--auto-finish)
+//
+// `spawn exec --auto-finish PROMPT -- claude -p … --output-format
+// json|stream-json` (ExecOptions.AutoFinish, continuation.go) is ADR-0134
+// D3/D4's auto_finish: one run with a second child when the first did not
+// finish. spawn exec reads child 1's stdout as it passes to the caller and
+// keeps its last result object (Claude Code 2.1.328's
+// {"type":"result","subtype":…,"session_id":…}; one line under json, the
+// last element of the array under json --verbose, the last result line of
+// stream-json). Only the subtype error_max_turns starts child 2
+// (measured: `--max-turns 1` after a tool call ends with it and exit 1);
+// success, a budget stop, an execution error, no result, a cancelled
+// spawn exec or a session id that is not a UUID end the run with child
+// 1's code. Child 2's argv is child 1's options as the caller wrote them
+// minus --session-id, -r/--resume, -c/--continue and --fork-session, and
+// minus the prompt, then `--resume <child 1's session> -- PROMPT`, with
+// the same render file (no second compile, no second file) and an empty
+// stdin; there is never a third child, and the run's exit code is child
+// 2's. Refused before anything is compiled (auto-finish-unsupported): an
+// engine other than claude, a blank prompt, an argv without -p or without
+// --output-format json or stream-json, --no-session-persistence,
+// --input-format stream-json, --from-pr, --teleport, and any option
+// outside redactargs.go's Claude Code 2.1.328 list (a value spawn exec
+// cannot tell from a prompt). Without a redaction entry, spawn exec
+// compares the render's bytes, owner and mode with what the compile wrote
+// before child 2; a difference fails the run (123, *RunFailure) and
+// child 2 does not start.
+//
+// Under a redaction entry each child follows D7's order (redactRun.child,
+// redactRun.exit): child 2 starts only when child 1's agent_exit passed;
+// before its spawn spawn exec compares every held file (table, read
+// policy, render, the MCP files) with its bytes, owner and mode, and a
+// difference (an edit, a widened mode) fails the run; agent_prompt runs
+// with "child":2 on every model-input text of child 2's argv (the
+// continuation's prompt, the system prompt, its appendix, the agents');
+// the table is never read from disk again: spawn exec adds the named part
+// of child 2's environment and argv that the held table lacks and writes
+// the table from memory; the prompt and schema checks run against the
+// whole table, and so does a check of the session's transcript, which
+// the engine loads and which child 1's agent_exit scanned against the
+// table as it was then (a hit fails the run: redaction-resume); child 2
+// gets --resume and no --session-id; agent_exit fires with "child":2 and
+// the digest of the table as last written. Any failure of either child
+// fails the one run (123), removes the session's run record and starts no
+// further child; a run whose children passed writes the record once, after
+// child 2. A failure before child 2's spawn is a run failure naming
+// "child 2: <reason>", not a refusal: child 1 already ran.
 //
 // # Refusals
 //

@@ -167,6 +167,53 @@ func TestRunDirAncestorUnreadable(t *testing.T) {
 	}
 }
 
+// TestRunDirGitAncestorRefuses: the shape Codex 0.169.0's sandbox leaves
+// at /tmp/.git (an empty directory, not a repository; runRoot) three
+// levels above the run directory's real path, reached through a symbolic
+// link to the home, refuses a spawn under a redaction entry
+// (run-dir-in-worktree, naming it). The same world without it is refused
+// only for the table's missing capabilities: the test worlds living
+// outside /tmp (runTempDir) left the rule as strict as it was.
+func TestRunDirGitAncestorRefuses(t *testing.T) {
+	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
+	bin := fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
+	w.approveAll(t, "", "")
+	compile := func() *Refusal {
+		_, err := Compile(context.Background(), Options{Engine: "claude", Binary: bin, Version: "2.1.328", Cwd: w.repo, Home: w.home})
+		return AsRefusal(err)
+	}
+	if r := compile(); r == nil || r.Reason != ReasonCapabilityMissing {
+		t.Fatalf("without a .git above the run directory: want %s, got %v", ReasonCapabilityMissing, r)
+	}
+	tmp := runTempDir(t) // stands for /tmp
+	deep := filepath.Join(tmp, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(w.home, filepath.Join(deep, "home")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(deep, "home"), w.home); err != nil {
+		t.Fatal(err)
+	}
+	if r := compile(); r == nil || r.Reason != ReasonCapabilityMissing {
+		t.Fatalf("the home moved behind a symbolic link, no .git yet: want %s, got %v", ReasonCapabilityMissing, r)
+	}
+	git := filepath.Join(tmp, ".git")
+	if err := os.Mkdir(git, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := compile()
+	if r == nil || r.Reason != ReasonRunDirInWorktree || !strings.Contains(r.Detail, git) {
+		t.Fatalf("an empty %s above the run directory: want %s naming it, got %v", git, ReasonRunDirInWorktree, r)
+	}
+	if _, err := os.Stat(filepath.Join(deep, "home", RunHooksDir)); err == nil {
+		if es, _ := os.ReadDir(filepath.Join(deep, "home", RunHooksDir)); len(es) > 0 {
+			t.Errorf("the refused spawn left run files: %v", es)
+		}
+	}
+}
+
 // TestRedactionOnlyUnderExec: a complete redaction entry whose engine
 // table lists every needed capability passes every compile check, but a
 // compile that does not run the entry (`spawn compile`, whose caller would

@@ -96,7 +96,7 @@ func defaultVersion(engine string) string {
 // bin/ 0755, the home 0700.
 func materialise(t testing.TB, src string) *world {
 	t.Helper()
-	work := t.TempDir()
+	work := runTempDir(t)
 	w := &world{work: work, home: filepath.Join(work, "home"), repo: filepath.Join(work, "repo"),
 		engineDir: filepath.Join(work, "engine"), startLog: filepath.Join(work, "started.log")}
 	repl := strings.NewReplacer("$HOME", w.home, "$REPO", w.repo, "$WORK", work)

@@ -153,7 +153,7 @@ type realWorld struct {
 
 func newRealWorld(t *testing.T) *realWorld {
 	t.Helper()
-	work := t.TempDir()
+	work := runTempDir(t)
 	w := &realWorld{work: work, home: filepath.Join(work, "hw"), repo: filepath.Join(work, "repo"), out: filepath.Join(work, "out"),
 		clientHome: filepath.Join(work, "client-home")}
 	for _, d := range []string{w.home, filepath.Join(w.home, "hooks"), filepath.Join(w.home, "bin"), filepath.Join(w.repo, ".git"), w.out, w.clientHome} {

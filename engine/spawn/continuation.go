@@ -127,16 +127,36 @@ var claudeContinueDrop = []string{"--session-id", "-r", "--resume", "-c", "--con
 // --setting-sources taken out): every option kept in place with its
 // values, the options of claudeContinueDrop and every positional (the
 // first child's prompt) left out, then "--resume", sid, "--", prompt. It
-// reads args with Claude Code 2.1.328's option lists (redactargs.go) and
-// refuses (auto-finish-unsupported) an option outside them, since a value
-// it cannot tell from a prompt would be kept or dropped blindly, and
-// --from-pr and --teleport, which resume a session of their own; it also
-// checks what the continuation needs: -p/--print, --output-format json or
-// stream-json (the result is read from stdout), no
-// --no-session-persistence (nothing to resume) and no --input-format
-// stream-json (the prompt would come from stdin).
+// refuses what scanContinuable refuses.
 func continuationArgs(args []string, sid, prompt string) ([]string, error) {
-	out := []string{}
+	c, err := scanContinuable(args)
+	if err != nil {
+		return nil, err
+	}
+	return append(c.kept, "--resume", sid, "--", prompt), nil
+}
+
+// continuable is the caller's Claude argv as the continuation reads it:
+// the options it keeps (with their values), and the session the first
+// child runs when the argv names it (--session-id, or --resume with an id
+// and no --fork-session; "" when it does not, and named false when
+// --continue or --fork-session leave it to the engine).
+type continuable struct {
+	kept    []string
+	session string
+	named   bool
+}
+
+// scanContinuable reads args with Claude Code 2.1.328's option lists
+// (redactargs.go) and refuses (auto-finish-unsupported) an option outside
+// them, since a value it cannot tell from a prompt would be kept or
+// dropped blindly, and --from-pr and --teleport, which resume a session of
+// their own; it also checks what the continuation needs: -p/--print,
+// --output-format json or stream-json (the result is read from stdout),
+// no --no-session-persistence (nothing to resume) and no --input-format
+// stream-json (the prompt would come from stdin).
+func scanContinuable(args []string) (continuable, error) {
+	c := continuable{kept: []string{}, named: true}
 	print, format := false, ""
 	positional := false
 	for i := 0; i < len(args); i++ {
@@ -157,16 +177,16 @@ func continuationArgs(args []string, sid, prompt string) ([]string, error) {
 		switch {
 		case slices.Contains(claudeResumeByID, name):
 			if !hasInline && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				n = 2
+				inline, n = args[i+1], 2
 			}
 		case slices.Contains(claudeRedactNoValue, name) || slices.Contains(claudeContinueDrop[3:], name):
 			if hasInline {
-				return nil, refuse(ReasonAutoFinish, "%s takes no value", name)
+				return c, refuse(ReasonAutoFinish, "%s takes no value", name)
 			}
 		case slices.Contains(claudeRedactOneValue, name):
 			if !hasInline {
 				if i+1 >= len(args) {
-					return nil, refuse(ReasonAutoFinish, "%s needs a value", name)
+					return c, refuse(ReasonAutoFinish, "%s needs a value", name)
 				}
 				inline, n = args[i+1], 2
 			}
@@ -175,7 +195,7 @@ func continuationArgs(args []string, sid, prompt string) ([]string, error) {
 				n++
 			}
 		default:
-			return nil, refuse(ReasonAutoFinish, "the caller passes %s, which --auto-finish cannot place in the continuation's argv (Claude Code 2.1.328 options it reads: engine/spawn redactargs.go)", name)
+			return c, refuse(ReasonAutoFinish, "the caller passes %s, which --auto-finish cannot place in the continuation's argv (Claude Code 2.1.328 options it reads: engine/spawn redactargs.go)", name)
 		}
 		switch name {
 		case "-p", "--print":
@@ -183,21 +203,28 @@ func continuationArgs(args []string, sid, prompt string) ([]string, error) {
 		case "--output-format":
 			format = inline
 		case "--no-session-persistence":
-			return nil, refuse(ReasonAutoFinish, "--no-session-persistence leaves no session for the continuation to resume")
+			return c, refuse(ReasonAutoFinish, "--no-session-persistence leaves no session for the continuation to resume")
 		case "--input-format":
 			if inline == "stream-json" {
-				return nil, refuse(ReasonAutoFinish, "--input-format stream-json takes the prompt from stdin; the continuation passes its prompt as an argument")
+				return c, refuse(ReasonAutoFinish, "--input-format stream-json takes the prompt from stdin; the continuation passes its prompt as an argument")
 			}
+		case "--session-id", "-r", "--resume":
+			c.session = inline
+		case "-c", "--continue", "--fork-session":
+			c.named = false
 		}
 		if !slices.Contains(claudeContinueDrop, name) {
-			out = append(out, args[i:i+n]...)
+			c.kept = append(c.kept, args[i:i+n]...)
 		}
 		i += n - 1
 	}
 	if !print || (format != "json" && format != "stream-json") {
-		return nil, refuse(ReasonAutoFinish, "--auto-finish reads the first child's result from its stdout: it needs -p with --output-format json or stream-json")
+		return c, refuse(ReasonAutoFinish, "--auto-finish reads the first child's result from its stdout: it needs -p with --output-format json or stream-json")
 	}
-	return append(out, "--resume", sid, "--", prompt), nil
+	if !c.named {
+		c.session = ""
+	}
+	return c, nil
 }
 
 // checkAutoFinish refuses --auto-finish before anything is compiled when
@@ -222,45 +249,59 @@ func continuationNote(opts ExecOptions, sid string) {
 }
 
 // execContinued runs a plain Claude spawn (no redaction entry) with
-// --auto-finish: child 1 with the caller's argv, stdin and the render;
-// when its result says the turn limit stopped it, child 2 with
-// continuationArgs (--resume <child 1's session id>, the continuation's
-// prompt, an empty stdin) and the same render file, after comparing that
-// file's bytes, owner and mode with what the compile wrote (a difference
-// fails the run: RunFailedExit, *RunFailure, no child 2). It returns the
-// last child's exit code.
+// --auto-finish: child 1 with the caller's argv, stdin and the render
+// (and --session-id with a fresh id when the caller's argv names no
+// session, so the session to continue is known before the spawn); when
+// its result says the turn limit stopped it, child 2 with
+// continuationArgs (--resume <that session>, the continuation's prompt,
+// an empty stdin) and the same render file, after comparing that file's
+// bytes, owner and mode with what the compile wrote. A difference, or a
+// result naming another session than the one child 1 was given, fails the
+// run (RunFailedExit, *RunFailure) and child 2 does not start. It returns
+// the last child's exit code.
 func execContinued(ctx context.Context, opts ExecOptions, r *Render, bin string, args, env []string) (int, error) {
 	render, err := heldRender(r)
 	if err != nil {
 		return RefusedExit, err
 	}
-	spawn := func(a []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	c, err := scanContinuable(args)
+	if err != nil {
+		return RefusedExit, err
+	}
+	spawn := func(a, extra []string, stdin io.Reader, stdout io.Writer) (int, error) {
 		at := slices.Index(a, "--")
 		if at < 0 {
 			at = len(a)
 		}
 		argv := append([]string{bin}, a[:at]...)
 		argv = append(argv, r.Args...)
+		argv = append(argv, extra...)
 		argv = append(argv, a[at:]...)
 		code, _, err := runEngine(ctx, opts, r, exec.Cmd{Path: bin, Args: argv, Dir: opts.Cwd, Env: env,
 			Stdin: stdin, Stdout: stdout, Stderr: opts.Stderr})
 		return code, err
 	}
+	want, extra := c.session, []string(nil)
+	if c.named && want == "" {
+		if want, err = newSessionID(); err != nil {
+			return RefusedExit, refuse(ReasonCompileFailed, "session id: %v", err)
+		}
+		extra = []string{"--session-id", want}
+	}
 	watch := &resultWatch{}
-	code, err := spawn(args, opts.Stdin, watch.tee(opts.Stdout))
+	code, err := spawn(args, extra, opts.Stdin, watch.tee(opts.Stdout))
 	sid := watch.unfinished()
 	if err != nil || sid == "" || ctx.Err() != nil {
 		return code, err
 	}
+	if want != "" && sid != want {
+		return RunFailedExit, &RunFailure{Problems: []string{fmt.Sprintf("child 1's result names session %s, not the session %s it ran; no continuation", sid, want)}}
+	}
 	if p := render.check("render"); p != "" {
 		return RunFailedExit, &RunFailure{Problems: []string{"before child 2's spawn: " + p}}
 	}
-	cont, err := continuationArgs(args, sid, opts.AutoFinish)
-	if err != nil {
-		return RunFailedExit, &RunFailure{Problems: []string{"child 2: " + err.Error()}}
-	}
 	continuationNote(opts, sid)
-	code, err = spawn(cont, nil, opts.Stdout)
+	code, err = spawn(append(c.kept, "--resume", sid, "--", opts.AutoFinish), nil, nil, opts.Stdout)
 	if AsRefusal(err) != nil {
 		return RunFailedExit, &RunFailure{Problems: []string{"child 2: " + err.Error()}}
 	}

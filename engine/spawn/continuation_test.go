@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -304,4 +306,33 @@ func TestResultWatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestContinuationOutputHeld: a process the first child leaves running
+// with the child's stdout (which spawn exec reads through a pipe for the
+// result) does not hold the run: the continuation starts and spawn exec
+// returns while that process still runs (engineIODelay).
+func TestContinuationOutputHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/hookwarden; -short")
+	}
+	w := &redactWorld{realWorld: newRealWorld(t)}
+	pidFile := filepath.Join(t.TempDir(), "bg.pid")
+	r := runFakeRedactWith(t, w, "do the task", []string{"--output-format", "json"}, func(o *ExecOptions) { o.AutoFinish = "finish" },
+		`FAKE_STDOUT_1={"type":"result","subtype":"error_max_turns","session_id":"SID"}`,
+		"FAKE_AFTER=[ $n = 1 ] && { sleep 120 & echo $! > "+shq(pidFile)+"; }")
+	b, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pid <= 0 {
+		t.Fatalf("the first child left no background process: %q", b)
+	}
+	alive := syscall.Kill(pid, 0) == nil
+	syscall.Kill(pid, syscall.SIGKILL)
+	if r.err != nil || r.code != 0 || len(startLines(r.started)) != 2 {
+		t.Fatalf("want both children and exit 0, got %d %v:\n%s", r.code, r.err, r.started)
+	}
+	if !alive {
+		t.Errorf("spawn exec returned only after the process holding the first child's stdout ended")
+	}
+	noRunFiles(t, w)
 }

@@ -218,7 +218,14 @@
 // minus the prompt, then `--resume <child 1's session> -- PROMPT`, with
 // the same render file (no second compile, no second file) and an empty
 // stdin; there is never a third child, and the run's exit code is child
-// 2's. Refused before anything is compiled (auto-finish-unsupported): an
+// 2's. The session is known before child 1 starts: under the entry spawn
+// exec chooses it (D4), and without it child 1 gets --session-id with a
+// fresh id unless the caller's argv names one (--session-id, --resume
+// <id>) or leaves it to the engine (--continue, --fork-session: then the
+// result's id is taken); a result naming another session fails the run
+// and starts no child 2. Child 1's stdout reaches the caller through a
+// pipe then, closed engineIODelay (5 s) after the engine exits, so a
+// process it left holding that pipe does not hold the run. Refused before anything is compiled (auto-finish-unsupported): an
 // engine other than claude, a blank prompt, an argv without -p or without
 // --output-format json or stream-json, --no-session-persistence,
 // --input-format stream-json, --from-pr, --teleport, and any option

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // RefusedExit is the exit code of `spawn exec` when it refuses before the
@@ -369,11 +370,22 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	return code, err
 }
 
+// engineIODelay bounds how long runEngine waits, after the engine exited,
+// for its output pipes to close.
+const engineIODelay = 5 * time.Second
+
 // runEngine starts the engine command, passes SIGINT, SIGTERM and SIGHUP on
 // to it, sends SIGTERM when ctx ends, and waits. It returns the exit code
 // (128+signal when a signal killed it) and the signal's name ("" when it
 // exited). A start failure is a refusal (nothing ran).
 func runEngine(ctx context.Context, opts ExecOptions, r *Render, cmd exec.Cmd) (int, string, error) {
+	if cmd.WaitDelay == 0 {
+		// stdout or stderr copied through a pipe (a buffer, or the
+		// continuation's result watch) is closed this long after the
+		// engine exits, so a process it left holding the pipe cannot
+		// keep spawn exec waiting
+		cmd.WaitDelay = engineIODelay
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)

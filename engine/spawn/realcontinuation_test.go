@@ -152,8 +152,9 @@ func TestRealClaudeRedactionContinuation(t *testing.T) {
 // entry on the pinned Claude Code: the registry's guard (pre_tool on
 // Bash, deny) and `spawn exec --auto-finish "finish the task" -- claude
 // -p … --output-format json --max-turns 1`, whose scripted model calls
-// Bash in each child. Child 1 stops on the turn limit after the guard
-// denied its call; child 2 resumes the session (--resume alone, the same
+// Bash in each child. Child 1 runs the session spawn exec chose for it
+// (--session-id) and stops on the turn limit after the guard denied its
+// call; child 2 resumes the session (--resume alone, the same
 // render), the guard runs in it too (its parent process carries the
 // rendered flags and --resume), child 2 stops on the turn limit as well
 // and no third child starts: the run's exit code is child 2's (1). The
@@ -185,6 +186,9 @@ func TestRealClaudeContinuation(t *testing.T) {
 		t.Fatalf("the children's results: %+v", rs)
 	}
 	sid := rs[0].SessionID
+	if sessionOf(kids.argv[0]) != sid {
+		t.Errorf("child 1 did not run the session spawn exec chose for it (--session-id %q, result %s)", sessionOf(kids.argv[0]), sid)
+	}
 	two := kids.argv[1]
 	if i := slices.Index(two, "--resume"); i < 0 || two[i+1] != sid || slices.Contains(two, "--session-id") || slices.Contains(two, "--continue") {
 		t.Errorf("child 2's argv: %q", two)

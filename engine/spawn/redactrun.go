@@ -349,7 +349,14 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 		return code, err // a refusal: child 1 did not start
 	}
 	problems := x.exit(ctx, 1, code, sig)
-	if len(problems) == 0 && watch != nil && ctx.Err() == nil && watch.unfinished() != "" {
+	var again string // the session child 1's result says is unfinished
+	if watch != nil {
+		again = watch.unfinished()
+	}
+	if again != "" && again != x.sid {
+		problems = append(problems, fmt.Sprintf("child 1's result names session %s, not the session %s it ran; no continuation", again, x.sid))
+	}
+	if len(problems) == 0 && again != "" && ctx.Err() == nil {
 		// child 2 continues the session spawn exec chose (or resumed)
 		var cont []string
 		var pa2 *claudeRedactArgv

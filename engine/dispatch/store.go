@@ -14,7 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/renameio/v2"
+
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
 )
 
 // The correlation store ties a Claude dispatch to the agent it starts, so
@@ -258,7 +261,7 @@ func (s *Store) sweep() (map[string]Row, error) {
 		name := e.Name()
 		path := filepath.Join(s.Dir, name)
 		switch {
-		case strings.HasSuffix(name, ".tmp") && strings.HasPrefix(name, ".row-"):
+		case ourTemporary(name):
 			if st, err := os.Lstat(path); err == nil && now.Sub(st.ModTime()) > LockLease {
 				os.Remove(path)
 			}
@@ -314,29 +317,49 @@ func readRow(path string) (Row, error) {
 	return r, nil
 }
 
+// write replaces path, a row file in Dir, with r through renameio (the
+// project's atomic write, as in engine/redact's WriteRunFile and
+// internal/safewrite): a
+// temporary file created in Dir itself (never os.TempDir(), which renameio
+// would otherwise try first), written, synced and renamed over path, mode
+// 0600 whatever the replaced file's was (as with the os.CreateTemp write
+// it replaces). A temporary a killed writer left is renameio's "." + row name + digits; sweep removes it (ourTemporary).
 func (s *Store) write(path string, r *Row) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("correlation store: %w", err)
 	}
-	f, err := os.CreateTemp(s.Dir, ".row-*.tmp")
+	// not renameio.WriteFile: it keeps a replaced file's permissions (its
+	// WithExistingPermissions wins over WithStaticPermissions), so a row
+	// widened to 0644 would stay 0644
+	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(s.Dir), renameio.WithStaticPermissions(0o600))
 	if err != nil {
 		return fmt.Errorf("correlation store: %w", err)
 	}
-	tmp := f.Name()
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
+	defer t.Cleanup()
+	if _, err := t.Write(b); err != nil {
+		return fmt.Errorf("correlation store: %w", err)
 	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("correlation store: %w", werr)
+	if err := t.CloseAtomicallyReplace(); err != nil {
+		return fmt.Errorf("correlation store: %w", err)
 	}
 	return nil
+}
+
+// ourTemporary reports whether name is a temporary file of a row write:
+// renameio's "." + a row file name (ourRowName) + decimal digits
+// (safewrite.IsTemporaryOf), or ".row-*.tmp", the os.CreateTemp name rows
+// were written through before 2026-12-02 (still swept after an upgrade).
+func ourTemporary(name string) bool {
+	if strings.HasPrefix(name, ".row-") && strings.HasSuffix(name, ".tmp") {
+		return true
+	}
+	const rowName = 32 + len(".row")
+	if len(name) <= 1+rowName || name[0] != '.' {
+		return false
+	}
+	base := name[1 : 1+rowName]
+	return ourRowName(base) && safewrite.IsTemporaryOf(name, base)
 }
 
 // count returns the number of live rows after a sweep (tests).

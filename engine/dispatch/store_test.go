@@ -193,31 +193,85 @@ func TestStoreScanBoundFailsClosed(t *testing.T) {
 func TestStoreSweepsDebris(t *testing.T) {
 	s, c := newStore(t)
 	put(t, s, AgentKey("s", "a"))
-	tmp := filepath.Join(s.Dir, ".row-123.tmp")
-	bad := filepath.Join(s.Dir, strings.Repeat("0a", 16)+".row")
-	foreign := filepath.Join(s.Dir, "notes.row")
-	if err := os.WriteFile(foreign, []byte("mine"), 0o600); err != nil {
-		t.Fatal(err)
+	row := strings.Repeat("0a", 16) + ".row"
+	tmp := filepath.Join(s.Dir, ".row-123.tmp")               // os.CreateTemp's name, before renameio
+	renameioTmp := filepath.Join(s.Dir, "."+row+"8310375417") // renameio's name
+	fresh := filepath.Join(s.Dir, "."+row+"42")               // a writer's, younger than the lease
+	bad := filepath.Join(s.Dir, row)
+	var foreign []string
+	for _, n := range []string{"notes.row", "." + row + "x1", ".notes123", "." + strings.Repeat("0A", 16) + ".row1"} {
+		foreign = append(foreign, filepath.Join(s.Dir, n))
 	}
-	for _, p := range []string{tmp, bad} {
+	for _, p := range append([]string{tmp, renameioTmp, fresh, bad}, foreign...) {
 		if err := os.WriteFile(p, []byte("{half"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	old := c.t.Add(-LockLease - time.Minute)
-	if err := os.Chtimes(tmp, old, old); err != nil {
+	for _, p := range append([]string{tmp, renameioTmp}, foreign...) {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(fresh, c.t, c.t); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.count(); err != nil || n != 1 {
 		t.Fatalf("%d rows (%v), want 1", n, err)
 	}
-	for _, p := range []string{tmp, bad} {
+	for _, p := range []string{tmp, renameioTmp, bad} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s survived the sweep", filepath.Base(p))
 		}
 	}
-	if _, err := os.Stat(foreign); err != nil {
-		t.Errorf("an entry the store did not write was removed: %v", err)
+	for _, p := range append([]string{fresh}, foreign...) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(p), err)
+		}
+	}
+}
+
+// TestStoreWritesThroughRenameio: rows are written with renameio in the
+// store's own directory: every row is 0600 after a write, also when the
+// file it replaces was widened to 0644; no temporary stays behind; and
+// $TMPDIR is never touched (renameio tries os.TempDir() first unless
+// told the directory: a row's temporary outside the store would escape
+// its sweep). The sync before the rename is renameio's and not observed.
+func TestStoreWritesThroughRenameio(t *testing.T) {
+	s, _ := newStore(t)
+	tmpdir := t.TempDir()
+	t.Setenv("TMPDIR", tmpdir)
+	past := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(tmpdir, past, past); err != nil {
+		t.Fatal(err)
+	}
+	key := AgentKey("s", "a")
+	put(t, s, key)
+	path := filepath.Join(s.Dir, rowFile(key))
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, key)
+	put(t, s, PendingKey("s", "t"))
+	ents, err := os.ReadDir(s.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		fi, _ := e.Info()
+		if !ourRowName(e.Name()) || fi.Mode() != 0o600 {
+			t.Errorf("the store holds %s (mode %v); want only rows, each 0600", e.Name(), fi.Mode())
+		}
+	}
+	if len(ents) != 2 {
+		t.Errorf("%d entries, want the 2 rows", len(ents))
+	}
+	fi, err := os.Stat(tmpdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := os.ReadDir(tmpdir); len(es) > 0 || !fi.ModTime().Equal(past) {
+		t.Errorf("the writes touched $TMPDIR (entries %d, modified %v)", len(es), fi.ModTime())
 	}
 }
 

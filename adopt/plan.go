@@ -185,22 +185,19 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		events = templates.DefaultEvents()
 	}
 	var governed []string
+	lefthook := false
 	for _, c := range clients {
 		if c == "lefthook" {
-			p.rep.Warnings = append(p.rep.Warnings, "client lefthook: adopt writes nothing for it yet; add hookwarden's jobs (README \"lefthook jobs\") to lefthook-local.yml or a file your lefthook.yml extends: lists, which lefthook 2.2.1 merges with your jobs")
+			lefthook = true
 			continue
 		}
 		governed = append(governed, c)
 	}
-	if !man.Exists && !slices.Contains(clients, "lefthook") {
-		// The repository uses lefthook: name the jobs once, on the first
-		// adopt (lefthook's config file names: lefthook docs,
-		// configuration; audit's hooksPath check reads the same four).
-		for _, n := range []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml"} {
-			if fi, err := os.Lstat(filepath.Join(root, n)); err == nil && fi.Mode().IsRegular() {
-				p.rep.Warnings = append(p.rep.Warnings, "lefthook: "+n+" found; hookwarden's lefthook jobs (README \"lefthook jobs\") judge the agent's payload from a lefthook job too: add lefthook to clients in "+ManifestFile+" and the jobs to lefthook-local.yml or an extends: file")
-				break
-			}
+	if !man.Exists && !lefthook {
+		// The repository uses lefthook: offer the jobs once, on the first
+		// adopt (LefthookConfigs: the names lefthook 2.x reads).
+		if main, local := LefthookConfigs(root); main != "" || local != "" {
+			p.rep.Warnings = append(p.rep.Warnings, "lefthook: "+strings.TrimSpace(main+" "+local)+" found; hookwarden's lefthook jobs judge the agent's payload from a lefthook job too: adopt with --clients naming lefthook too (or add lefthook to clients in "+ManifestFile+" and run conform) to write them to "+templates.LefthookJobsPath+" and an extends: entry naming it")
 		}
 	}
 	if err := ValidateClients(governed); err != nil {
@@ -219,9 +216,16 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	}
 	if !man.Exists {
 		manRep.Action = ActionCreated
-		manWrite = &plannedWrite{snap: man, data: ManifestText(governed, decline, events), mode: 0o644, file: manRep}
+		// The manifest names lefthook where the selection did.
+		var manClients []string
+		for _, c := range clients {
+			if !slices.Contains(manClients, c) {
+				manClients = append(manClients, c)
+			}
+		}
+		manWrite = &plannedWrite{snap: man, data: ManifestText(manClients, decline, events), mode: 0o644, file: manRep}
 	}
-	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, events: events, dispatch: dispatch, decline: decline}
+	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, lefthook: lefthook, events: events, dispatch: dispatch, decline: decline}
 	p.rep.Files = append(p.rep.Files, manRep)
 	for _, step := range planSteps() {
 		if step.conformOnly && !conform {

@@ -46,10 +46,13 @@ func planSteps() []planStep {
 	return []planStep{
 		{names: []string{StepGitIgnore}, reads: ".gitignore", writes: ".gitignore (the managed block only)",
 			plan: (*planState).planGitIgnore},
-		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks, templates.StepKiroHooks},
+		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks, templates.StepKiroHooks, templates.StepLefthookJobs},
 			reads:  "each rendered file (its render header)",
-			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot), .kiro/hooks/hookwarden.json (kiro)",
+			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot), .kiro/hooks/hookwarden.json (kiro), .hookwarden/lefthook.yml (lefthook)",
 			plan:   (*planState).planRendered},
+		{reads: "the main lefthook config (lefthook.yml or the first name lefthook 2.x reads) and the local one", clients: []string{"lefthook"},
+			writes: "the managed extends: block of the main lefthook config (the lefthook-jobs step)",
+			plan:   (*planState).planLefthook},
 		{names: []string{StepContext}, reads: ContextSource + " and the files generated from it",
 			writes: "CLAUDE.md, GEMINI.md, AGENTS.readonly.md and the other files compile-context generates",
 			plan:   (*planState).planContextStep},
@@ -72,6 +75,7 @@ type planState struct {
 	conform  bool
 	table    *registration.Table
 	governed []string // the selected clients, lefthook aside
+	lefthook bool     // lefthook is selected (its jobs: the lefthook-jobs step)
 	events   []string // the manifest's neutral events
 	dispatch bool     // the manifest has a dispatch: section (the agent-traffic rows)
 	decline  []string // the declined steps
@@ -82,6 +86,15 @@ type planState struct {
 	codexHooks   []byte
 	codexOwner   *clientjson.Owner
 	codexPlanned bool
+}
+
+// renderClients returns the clients whose files are rendered: the
+// governed ones, and lefthook when it is selected (its jobs file).
+func (s *planState) renderClients() []string {
+	if s.lefthook {
+		return append(slices.Clone(s.governed), "lefthook")
+	}
+	return s.governed
 }
 
 func (s *planState) declined(step string) bool { return slices.Contains(s.decline, step) }
@@ -125,7 +138,7 @@ func (s *planState) planRendered(step planStep) error {
 	if !slices.ContainsFunc(step.names, func(n string) bool { return !s.declined(n) }) {
 		return nil
 	}
-	files, err := s.opts.shared.render(s.governed, s.dispatch)
+	files, err := s.opts.shared.render(s.renderClients(), s.dispatch)
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}

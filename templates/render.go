@@ -418,7 +418,8 @@ func kiroHooks(t *registration.Table) (map[string]any, error) {
 // (.opencode/plugins/hookwarden.js) when it contains "opencode"; GitHub
 // Copilot CLI's hook file (.github/hooks/hookwarden.json) when it contains
 // "copilot"; Kiro CLI's hook file (.kiro/hooks/hookwarden.json) when it
-// contains "kiro". Every Body
+// contains "kiro"; the lefthook jobs (.hookwarden/lefthook.yml,
+// LefthookJobsPath) when it contains "lefthook". Every Body
 // starts with its render header (see ParseHeader); Mode is 0o644 (the files
 // are run through /bin/sh, python3 or node, never executed directly).
 // Errors: an unknown client name, or a template or data defect, wrapped as
@@ -507,6 +508,13 @@ func RenderFor(clients []string, dispatch bool) ([]File, error) {
 			return nil, err
 		}
 		files = append(files, File{Path: own.path, Body: body, Mode: 0o644, Step: own.step})
+	}
+	if want["lefthook"] {
+		body, err := renderLefthookJobs(t)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: LefthookJobsPath, Body: withHeader(body, "# "), Mode: 0o644, Step: StepLefthookJobs})
 	}
 	if want["opencode"] {
 		js, err := renderOpencode(d, t)

@@ -36,7 +36,7 @@ func TestRenderFileSet(t *testing.T) {
 		want    map[string]string
 	}{
 		{[]string{"claude"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
-		{[]string{"claude", "codex", "gemini", "lefthook"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor}},
+		{[]string{"claude", "codex", "gemini", "lefthook"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor, LefthookJobsPath: StepLefthookJobs}},
 		{[]string{"agy"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor,
 			AgyPluginJSONPath: StepAgyPlugin, AgyHooksJSONPath: StepAgyPlugin, AgyLauncherPath: StepAgyPlugin}},
 		{[]string{"opencode"}, map[string]string{LauncherPath: StepLauncher, PyLauncherPath: StepLauncher, InterceptorPath: StepInterceptor, OpencodePluginPath: StepOpencodePlugin}},

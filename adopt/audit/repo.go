@@ -150,7 +150,14 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 	if !declined(adopt.StepGitIgnore) {
 		r.gitignore()
 	}
-	r.rendered(governed, declined, f.Dispatch != nil)
+	rendered := governed
+	if slices.Contains(clients, "lefthook") {
+		rendered = append(slices.Clone(governed), "lefthook")
+	}
+	r.rendered(rendered, declined, f.Dispatch != nil)
+	if slices.Contains(clients, "lefthook") && !declined(templates.StepLefthookJobs) {
+		r.lefthook()
+	}
 	if !declined(adopt.StepAgentHooks) {
 		for _, c := range adopt.SettingsClients() {
 			r.clientFile(c, events, slices.Contains(governed, c))
@@ -340,3 +347,60 @@ func errorsAs[T error](err error) (T, bool) {
 }
 
 func relJoin(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+
+// lefthook checks the lefthook jobs of a repository that selects lefthook
+// (the rendered .hookwarden/lefthook.yml is checked with the other rendered
+// files): the main lefthook config must extend the jobs file
+// (adopt.PlanLefthookConfig: a missing or edited block is the conform
+// drift below; a config adopt cannot edit is lefthook-jobs-not-extended
+// here), and no job in the main or local config may carry one of our jobs'
+// names (lefthook-job-foreign).
+func (r *repoAudit) lefthook() {
+	main, local := adopt.LefthookConfigs(r.root)
+	rel := main
+	if rel == "" {
+		rel = "lefthook.yml"
+	}
+	snap, ok := r.read(rel)
+	if !ok {
+		return
+	}
+	lp, err := adopt.PlanLefthookConfig(main, snap.Data, snap.Exists, true)
+	switch {
+	case err != nil:
+		line := 0
+		if be, ok := errorsAs[*adopt.BlockError](err); ok {
+			line = be.Line
+		}
+		r.add(IDLefthookNotExtended, rel, line, "lefthook", "", "the managed block is malformed: "+err.Error()+"; lefthook may not read "+templates.LefthookJobsPath, "repair the "+adopt.BlockBegin+" / "+adopt.BlockEnd+" markers by hand, then run "+r.conform)
+	case lp.Problem != "":
+		r.add(IDLefthookNotExtended, rel, 0, "lefthook", "", lp.Problem, "edit "+rel+" as the message says, then run "+r.conform)
+	case lp.Change != "":
+		what := "lacks hookwarden's extends block"
+		if !snap.Exists {
+			what = "does not exist"
+		} else if bytes.Contains(snap.Data, []byte(adopt.BlockBegin)) {
+			what = "holds an edited hookwarden extends block"
+		}
+		r.add(IDLefthookNotExtended, rel, lineOfText(snap.Data, adopt.BlockBegin), "lefthook", "", rel+" "+what+", so lefthook does not read "+templates.LefthookJobsPath+" and runs none of hookwarden's jobs", r.conform)
+	}
+	for _, f := range []string{main, local} {
+		if f == "" {
+			continue
+		}
+		s, ok := snap, true
+		if f != rel {
+			s, ok = r.read(f)
+		}
+		if !ok {
+			continue
+		}
+		cfg, err := adopt.ParseLefthook(f, s.Data)
+		if err != nil {
+			continue
+		}
+		for _, j := range adopt.LefthookForeignJobs(f, s.Data, cfg) {
+			r.add(IDLefthookForeignJob, f, j.Line, "lefthook", "", fmt.Sprintf("a job named %q under %s is not hookwarden's: lefthook merges jobs of one name across files field by field, so this job changes ours (a skip: there skips it, a run: there replaces ours)", j.Name, j.Hook), "rename or remove the job in "+f)
+		}
+	}
+}

@@ -145,6 +145,9 @@ type Options struct {
 	// Workstation adds the clients' user-level files to the plan (with
 	// Plan only).
 	Workstation bool
+	// SystemRoot stands for "/" when the plan reads a client's
+	// machine-wide files (hookplan.Options.SystemRoot; "" the real root).
+	SystemRoot string
 }
 
 // ErrNotDirectory is returned (wrapped, naming the path) by Audit for a
@@ -197,7 +200,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation}
+	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
@@ -291,8 +294,10 @@ type auditor struct {
 	owners  map[string]*clientjson.Owner
 	conform map[string]*adopt.RepoReport
 
-	// plan and workstation are Options.Plan and Options.Workstation.
+	// plan and workstation are Options.Plan and Options.Workstation,
+	// systemRoot Options.SystemRoot.
 	plan, workstation bool
+	systemRoot        string
 
 	mu      sync.Mutex
 	renders map[string]renderResult

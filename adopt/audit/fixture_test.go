@@ -22,10 +22,12 @@ import (
 type fixtureCase struct {
 	Description string `json:"description"`
 	Setup       struct {
-		NoAdopt bool               `json:"no_adopt"`
-		NoGit   bool               `json:"no_git"`
-		Clients []string           `json:"clients"`
-		Decline []string           `json:"decline"`
+		NoAdopt bool     `json:"no_adopt"`
+		NoGit   bool     `json:"no_git"`
+		Clients []string `json:"clients"`
+		Decline []string `json:"decline"`
+		// Files are written into the repository after adopt ("$HOME" and
+		// "$REPO" as in Home).
 		Files   map[string]*string `json:"files"`
 		Replace []struct {
 			File string `json:"file"`
@@ -36,7 +38,9 @@ type fixtureCase struct {
 		Symlinks  map[string]string `json:"symlinks"`
 		GitConfig string            `json:"git_config"`
 		Env       map[string]string `json:"env"`
-		// Home holds files written below HOME (also CODEX_HOME).
+		// Home holds files written below HOME (also CODEX_HOME); "$HOME"
+		// and "$REPO" in their text stand for the two directories (a
+		// Codex trust key names an absolute path).
 		Home map[string]string `json:"home"`
 		// Plan runs the audit with --plan: Start a directory below the
 		// repository (created) audited instead of the root, Workstation
@@ -47,7 +51,7 @@ type fixtureCase struct {
 		} `json:"plan"`
 	} `json:"setup"`
 	// Skipped lists, with setup.plan, every handler of the plan that does
-	// not fire: "client native-event file reason-id" ($HOME the home).
+	// not fire: "client native-event file reason-id" ($HOME the home, $CASE the case directory).
 	Skipped    []string      `json:"skipped"`
 	Findings   []wantFinding `json:"findings"`
 	Exit       int           `json:"exit"`
@@ -214,7 +218,7 @@ func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(s
 			continue
 		}
 		must(t, os.MkdirAll(filepath.Dir(abs), 0o755))
-		must(t, os.WriteFile(abs, []byte(*s.Files[p]), 0o644))
+		must(t, os.WriteFile(abs, []byte(strings.NewReplacer("$HOME", home, "$REPO", repo).Replace(*s.Files[p])), 0o644))
 	}
 	for _, r := range s.Replace {
 		abs := filepath.Join(repo, filepath.FromSlash(r.File))
@@ -240,6 +244,7 @@ func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(s
 	for p, text := range s.Home {
 		abs := filepath.Join(home, filepath.FromSlash(p))
 		must(t, os.MkdirAll(filepath.Dir(abs), 0o755))
+		text = strings.NewReplacer("$HOME", home, "$REPO", repo).Replace(text)
 		must(t, os.WriteFile(abs, []byte(text), 0o644))
 	}
 	if s.Plan != nil && s.Plan.Start != "" {
@@ -290,7 +295,9 @@ func TestFixtures(t *testing.T) {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
 			repo, getenv := sharedCase(t, name)
-			opts := Options{Getenv: getenv, Jobs: 1, Version: "test"}
+			// The machine-wide files of a case live in its system/ (absent:
+			// none), never the machine's own /etc.
+			opts := Options{Getenv: getenv, Jobs: 1, Version: "test", SystemRoot: filepath.Join(caseDir(name), "system")}
 			path := repo
 			if p := c.Setup.Plan; p != nil {
 				opts.Plan, opts.Workstation = true, p.Workstation
@@ -312,7 +319,8 @@ func TestFixtures(t *testing.T) {
 				for _, cl := range res.Plan.Clients {
 					for _, h := range cl.Hooks {
 						if !h.Fires {
-							skipped = append(skipped, strings.Join([]string{cl.Client, h.NativeEvent, strings.ReplaceAll(h.File, home, "$HOME"), h.ReasonID}, " "))
+							file := strings.ReplaceAll(strings.ReplaceAll(h.File, home, "$HOME"), caseDir(name), "$CASE")
+							skipped = append(skipped, strings.Join([]string{cl.Client, h.NativeEvent, file, h.ReasonID}, " "))
 						}
 					}
 				}

@@ -15,7 +15,7 @@ import (
 // every handler not ours outside the operator's allow-list. A kind the
 // checks above already reported for a file is not repeated.
 func (r *repoAudit) plan(start string, workstation bool) {
-	p, err := hookplan.Build(r.root, hookplan.Options{Getenv: r.a.getenv, Workstation: workstation, Start: start})
+	p, err := hookplan.Build(r.root, hookplan.Options{Getenv: r.a.getenv, Workstation: workstation, Start: start, SystemRoot: r.a.systemRoot})
 	if err != nil {
 		r.add(IDRenderUnavailable, "", 0, "", "", "the hook plan could not be built: "+err.Error(), "use a hookwarden build whose templates render")
 		return
@@ -44,13 +44,15 @@ func (r *repoAudit) plan(start string, workstation bool) {
 		}
 		for _, h := range c.Hooks {
 			switch {
+			case h.Ours && !h.Fires && h.Why == c.Off && c.OffID == hookplan.ReasonManagedOnly:
+				add(h.ReasonID, c.OffFile, c.OffLine, c.Client, "", c.Off, "have the administrator register hookwarden's rows in the managed settings, or lift the switch in "+c.OffFile)
 			case h.Ours && !h.Fires && h.Why == c.Off:
 				add(h.ReasonID, c.OffFile, c.OffLine, c.Client, "", c.Off, "remove the switch from "+c.OffFile)
 			case h.Ours && !h.Fires && files[h.File].ReasonID == h.ReasonID && files[h.File].Why == h.Why:
 				f := files[h.File]
 				add(h.ReasonID, f.Path, f.Line, c.Client, "", f.Why, fileFix(h.ReasonID, f.Path, r))
 			case h.Ours && !h.Fires:
-				add(h.ReasonID, h.File, h.Line, c.Client, h.Event, fmt.Sprintf("%s %s (%s): %s", c.Client, h.Event, h.NativeEvent, h.Why), hookFix(h.ReasonID, r))
+				add(h.ReasonID, h.File, h.Line, c.Client, h.Event, fmt.Sprintf("%s %s (%s): %s", c.Client, h.Event, h.NativeEvent, h.Why), hookFix(h.ReasonID, c.Client, r))
 			}
 			if h.Ours && h.Caveat != "" {
 				add(h.CaveatID, h.File, h.Line, c.Client, h.Event, h.Caveat, "upgrade "+c.Client)
@@ -75,11 +77,13 @@ func fileFix(id, file string, r *repoAudit) string {
 	return r.conform
 }
 
-func hookFix(id string, r *repoAudit) string {
-	switch id {
-	case hookplan.ReasonUntrusted:
+func hookFix(id, client string, r *repoAudit) string {
+	switch {
+	case id == hookplan.ReasonUntrusted:
 		return "hookwarden codex-trust --trust-project " + shellquote.Word(r.fixPath)
-	case hookplan.ReasonDisabled:
+	case id == hookplan.ReasonDisabled && client == "codex":
+		return "remove enabled = false from the hook's [hooks.state] entry in the file the message names"
+	case id == hookplan.ReasonDisabled:
 		return "remove the command from hooksConfig.disabled in the file the message names"
 	}
 	return r.conform
@@ -88,7 +92,8 @@ func hookFix(id string, r *repoAudit) string {
 // writePlan writes a repository's plan as text: per client a heading (its
 // installed version and where it was found, whether the manifest selects
 // it, how it runs matching hooks, and the switch that turns it off), its
-// files, then per native event every handler in order.
+// files, the hook sources it cannot see ("not seen"), then per native
+// event every handler in order.
 func writePlan(b *strings.Builder, p *hookplan.Plan) {
 	start := ""
 	if p.Start != p.Root {
@@ -111,13 +116,22 @@ func writePlan(b *strings.Builder, p *hookplan.Plan) {
 		if c.Off != "" {
 			fmt.Fprintf(b, "    OFF: %s\n", c.Off)
 		}
+		for _, l := range c.Limits {
+			fmt.Fprintf(b, "    not seen: %s\n", l)
+		}
 		for _, f := range c.Files {
 			state := "present"
 			if !f.Exists {
 				state = "absent"
 			}
-			if f.Why != "" {
+			switch {
+			case f.Why != "" && f.ReasonID == "":
+				state += "; " + f.Why
+			case f.Why != "":
 				state += "; NOT READ: " + f.Why
+			}
+			if f.Managed {
+				state += " (managed)"
 			}
 			fmt.Fprintf(b, "    file %s (%s): %s\n", f.Path, f.Scope, state)
 		}

@@ -17,7 +17,7 @@ import (
 // text report lists each client and the skipped handler with its reason.
 func TestPlanOutputs(t *testing.T) {
 	repo, getenv := sharedCase(t, "plan-allowed-commands")
-	rep, err := Audit(context.Background(), []string{repo}, Options{Getenv: getenv, Jobs: 1, Version: "test", Plan: true, Workstation: true})
+	rep, err := Audit(context.Background(), []string{repo}, Options{Getenv: getenv, Jobs: 1, Version: "test", Plan: true, Workstation: true, SystemRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

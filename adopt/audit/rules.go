@@ -114,6 +114,8 @@ const (
 	IDForeignNotAllowed = hookplan.ReasonNotAllowed
 	// IDGeminiUntrusted: Gemini CLI's folder trust skips the workspace settings holding our rows (audit --plan --workstation).
 	IDGeminiUntrusted = hookplan.ReasonGeminiUntrusted
+	// IDManagedHooksOnly: the managed settings admit only managed hooks, so our rows do not run (audit --plan --workstation).
+	IDManagedHooksOnly = hookplan.ReasonManagedOnly
 )
 
 // Rules returns, as a new slice, every finding kind in a stable order (the
@@ -202,6 +204,8 @@ var rules = []Rule{
 		"The fleet or workstation settings set audit.allowed_commands (RE2, each matched against the whole command), and this handler's command matches no pattern of a layer that sets it. The client runs it unjudged: a package that writes a SessionStart hook into a user's settings is the supply-chain case. With --workstation the clients' user-level files are checked too. Remove the handler, or allow it. Reported by `hookwarden audit --plan`."},
 	{IDGeminiUntrusted, Error, "Gemini CLI does not trust the folder, so it skips the workspace settings holding our rows.",
 		"Gemini CLI 0.61.0 turns folder trust on by default (security.folderTrust.enabled, read from the system defaults, user and system settings) and loads <start>/.gemini/settings.json only when ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH) trusts the folder: the longest rule path covering it wins, TRUST_FOLDER covers the folder and everything below it, TRUST_PARENT its parent, DO_NOT_TRUST untrusts. An untrusted workspace runs none of its hooks, ours included. Trust the repository (Gemini's trust dialog, or \"<repository>\": \"TRUST_FOLDER\" in trustedFolders.json). Reported by `hookwarden audit --plan --workstation`."},
+	{IDManagedHooksOnly, Error, "The managed settings admit only managed hooks, so our rows do not run.",
+		"Claude Code 2.1.328 runs only the hooks of its managed settings (managed-settings.json and managed-settings.d/*.json in /etc/claude-code, /Library/Application Support/ClaudeCode or C:\\Program Files\\ClaudeCode) and of plugins they enable when those set allowManagedHooksOnly: true; Codex CLI 0.169.0 runs only managed hooks when /etc/codex/requirements.toml sets allow_managed_hooks_only = true. Every user, project and local hook is skipped, ours included. Have the administrator register hookwarden's rows in the managed settings, or lift the switch. Reported by `hookwarden audit --plan --workstation`."},
 	{IDRepositoryUnreadable, Error, "A repository file could not be read safely.",
 		"A file audit must read is a symlink, FIFO, device or unreadable; audit reads nothing through a symlink and reports what it could not check."},
 }

@@ -27,9 +27,14 @@ const (
 // ("root" the repository root, "start" the session's start directory,
 // "home" the client's home from homeDir, "gemini-system" and
 // "gemini-system-defaults" Gemini CLI's system files from
-// geminiSystemPaths, rel then unused), scope one of the Scope
+// geminiSystemPaths, "claude-managed" Claude Code's managed settings files
+// from claudeManagedFiles, rel then unused; "codex-system" Codex's
+// machine-wide directory codexSystemDir), scope one of the Scope
 // constants, format the clientjson dialect that reads it ("claude",
-// "codex", "gemini"; agy's plugin hooks.json has Claude's shape).
+// "codex", "gemini"; agy's plugin hooks.json has Claude's shape;
+// "codex-toml" the inline [hooks] of a Codex config.toml, codexHooksView).
+// The files of the "claude-managed" and "codex-system" bases are managed
+// (File.Managed).
 type fileSpec struct {
 	rel    string
 	base   string
@@ -64,6 +69,9 @@ type clientSpec struct {
 	// itself, for a client with no hook file: each of the client's
 	// registration rows fires while it exists.
 	plugin string
+	// limits are the client's hook sources the plan cannot see
+	// (Client.Limits), each with its source.
+	limits []string
 }
 
 // clients is the per-client table audit --plan and doctor read. A client
@@ -78,12 +86,21 @@ var clients = map[string]clientSpec{
 	// started in a subdirectory reads that directory's file, not the
 	// root's; the user file is $CLAUDE_CONFIG_DIR/settings.json, default
 	// ~/.claude/settings.json. Matching hooks run in parallel (Claude Code
-	// hooks docs, "All matching hooks run in parallel").
+	// hooks docs, "All matching hooks run in parallel"). With --workstation
+	// the managed settings files (claudeManagedFiles) follow, their
+	// switches in claudeSwitches, and the enabled plugins' hooks
+	// (claudePlugins).
 	"claude": {
 		files: []fileSpec{
 			{"settings.json", "home", ScopeUser, "claude"},
 			{".claude/settings.json", "start", ScopeProject, "claude"},
 			{".claude/settings.local.json", "start", ScopeLocal, "claude"},
+			{"", "claude-managed", ScopeSystem, "claude"},
+		},
+		limits: []string{
+			"hooks of a --settings file or JSON string (flagSettings: merged after the local settings and before the managed ones, bundle settings sources userSettings, projectSettings, localSettings, flagSettings, policySettings), and --setting-sources, which can leave the user, project or local files out",
+			"server-managed settings and the OS policy sources (macOS managed preferences, the Windows HKLM/HKCU policy keys): with managedSourcesBehavior \"first-wins\" (the default) the highest managed source present (server-managed > MDM > managed-settings.json) is the managed tier alone, so one of them can replace the managed files listed here (bundle, managedSourcesBehavior description)",
+			"plugins loaded with --plugin-dir, extra hooks files a plugin.json names (only an installed plugin's hooks/hooks.json is read), and hooks registered by the SDK or a skill",
 		},
 		homeEnv: "CLAUDE_CONFIG_DIR", homeRel: ".claude",
 		bin: "claude", npm: "@anthropic-ai/claude-code",
@@ -99,10 +116,28 @@ var clients = map[string]clientSpec{
 	// with its trusted_hash (developers.openai.com/codex/hooks.md; measured,
 	// ../shared/e2e/README.md section 2). A session started in a
 	// subdirectory runs the root's rows (measured: templates.launcherPrefix).
+	//
+	// Each config layer brings its hooks.json and the inline [hooks] of its
+	// config.toml, both run (codexHooksView), layers lowest precedence
+	// first: the system layer /etc/codex (managed: no trust needed; read
+	// with --workstation), the user's $CODEX_HOME, the project's .codex/
+	// (codex-rs hooks/src/engine/discovery.rs discover_handlers). The
+	// project's config.toml is a layer only in a trusted project, and its
+	// inline hooks need the user's trusted_hash like the hooks.json ones
+	// (codexTrust).
 	"codex": {
 		files: []fileSpec{
+			{"hooks.json", "codex-system", ScopeSystem, "codex"},
+			{"config.toml", "codex-system", ScopeSystem, "codex-toml"},
 			{"hooks.json", "home", ScopeUser, "codex"},
+			{"config.toml", "home", ScopeUser, "codex-toml"},
 			{".codex/hooks.json", "root", ScopeProject, "codex"},
+			{".codex/config.toml", "root", ScopeProject, "codex-toml"},
+		},
+		limits: []string{
+			"-c/--config overrides (the session-flags layer, which can carry [hooks] and [hooks.state]) and --dangerously-bypass-hook-trust, which runs hooks without their trusted_hash (codex-rs config/src/loader/README.md; hooks/src/engine/discovery.rs)",
+			"cloud-managed and MDM config and requirements, and the managed hooks of a requirements.toml [hooks] table",
+			"a project trusted through a [projects] key other than the repository root, .codex/ folders between the root and the start directory, and plugin hooks",
 		},
 		homeEnv: "CODEX_HOME", homeRel: ".codex",
 		bin: "codex", npm: "@openai/codex",

@@ -66,6 +66,11 @@ const (
 	// session's folder is not trusted, so Gemini does not load the
 	// workspace settings (audit --plan --workstation).
 	ReasonGeminiUntrusted = "gemini-folder-untrusted"
+	// ReasonManagedOnly: the managed settings admit only managed hooks
+	// (Claude Code's allowManagedHooksOnly, Codex's
+	// allow_managed_hooks_only requirement), so a user, project or local
+	// hook does not run (audit --plan --workstation).
+	ReasonManagedOnly = "managed-hooks-only"
 )
 
 // Hook is one handler in the plan. NativeEvent is the client's event name,
@@ -117,6 +122,9 @@ type File struct {
 	ReasonID string `json:"reason_id,omitempty"`
 	Why      string `json:"why,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Managed is true for a file of the client's managed (administrator)
+	// settings, whose hooks a managed-only switch spares.
+	Managed bool `json:"managed,omitempty"`
 	// abs is the file's absolute path.
 	abs string
 }
@@ -138,6 +146,14 @@ type Client struct {
 	OffID       string `json:"off_id,omitempty"`
 	OffFile     string `json:"off_file,omitempty"`
 	OffLine     int    `json:"off_line,omitempty"`
+	// OffSparesManaged is true when Off skips every hook but those of the
+	// managed files (File.Managed) and of plugins the managed settings
+	// enable.
+	OffSparesManaged bool `json:"off_spares_managed,omitempty"`
+	// Limits names the hook sources the client reads that the plan cannot
+	// see (a command-line flag, a server-delivered policy), each with its
+	// source: hooks from them may run and are not listed.
+	Limits []string `json:"limits,omitempty"`
 }
 
 // Plan is the effective plan of one repository: Root (absolute), Start
@@ -153,13 +169,18 @@ type Plan struct {
 }
 
 // Options steer Build. Getenv reads HOME, PATH, CLAUDE_CONFIG_DIR,
-// CODEX_HOME and the settings-layer variables (nil: os.Getenv).
-// Workstation adds the clients' user-level files. Start is the session's
-// start directory (absolute, at or below the root; "" the root).
+// CODEX_HOME, CLAUDE_CODE_PLUGIN_CACHE_DIR and the settings-layer variables
+// (nil: os.Getenv). Workstation adds the clients' user-level and
+// machine-wide files. Start is the session's start directory (absolute, at
+// or below the root; "" the root). SystemRoot is the directory that stands
+// for "/" when a machine-wide path of Claude Code or Codex is read
+// (/etc/claude-code, /etc/codex; "" the real root): tests point it at a
+// fixture so the machine's own policy files are not read.
 type Options struct {
 	Getenv      func(string) string
 	Workstation bool
 	Start       string
+	SystemRoot  string
 }
 
 // maxFile bounds how much of one client file is read (bytes).
@@ -206,12 +227,15 @@ func Build(root string, opts Options) (*Plan, error) {
 			continue
 		}
 		c.Runs = spec.runs
+		if opts.Workstation {
+			c.Limits = spec.limits
+		}
 		c.Version, c.VersionFrom = installedVersion(spec, getenv)
 		owner, err := templates.Owner(name, table)
 		if err != nil {
 			return nil, err
 		}
-		pl := &clientPlanner{p: p, c: &c, spec: spec, owner: owner, table: table, getenv: getenv, allow: allow}
+		pl := &clientPlanner{p: p, c: &c, spec: spec, owner: owner, table: table, getenv: getenv, allow: allow, sysRoot: opts.SystemRoot}
 		pl.run(opts.Workstation)
 		p.Clients = append(p.Clients, c)
 	}
@@ -240,10 +264,13 @@ func Clients(t *registration.Table) []string {
 }
 
 // loaded is one file as the planner read it: found its handlers, ok
-// whether it parsed.
+// whether it parsed. data is the file's bytes, or for a Codex config.toml
+// the JSON view of its [hooks] tables (codexHooksView) while raw holds the
+// TOML bytes (nil for a JSON file).
 type loaded struct {
 	f     *File
 	data  []byte
+	raw   []byte
 	found []clientjson.Found
 	ok    bool
 }
@@ -257,6 +284,36 @@ type clientPlanner struct {
 	table  *registration.Table
 	getenv func(string) string
 	allow  []allowLayer
+	// sysRoot is Options.SystemRoot.
+	sysRoot string
+}
+
+// paths returns the absolute paths of the files fs names, in the order
+// the client reads them (none when its base is unknown here).
+func (pl *clientPlanner) paths(fs fileSpec, home string) []string {
+	switch fs.base {
+	case "gemini-system":
+		abs, _ := geminiSystemPaths(pl.getenv, runtime.GOOS)
+		return []string{abs}
+	case "gemini-system-defaults":
+		_, abs := geminiSystemPaths(pl.getenv, runtime.GOOS)
+		return []string{abs}
+	case "claude-managed":
+		return claudeManagedFiles(pl.sysRoot, runtime.GOOS)
+	case "codex-system":
+		if runtime.GOOS == "windows" {
+			return nil
+		}
+		return []string{filepath.Join(pl.sysRoot, codexSystemDir, fs.rel)}
+	case "home":
+		if home == "" {
+			return nil
+		}
+		return []string{filepath.Join(home, fs.rel)}
+	case "start":
+		return []string{filepath.Join(pl.p.Start, filepath.FromSlash(fs.rel))}
+	}
+	return []string{filepath.Join(pl.p.Root, filepath.FromSlash(fs.rel))}
 }
 
 func (pl *clientPlanner) run(workstation bool) {
@@ -266,72 +323,82 @@ func (pl *clientPlanner) run(workstation bool) {
 		if (fs.scope == ScopeUser || fs.scope == ScopeSystem) && !workstation {
 			continue
 		}
-		var abs string
-		switch fs.base {
-		case "gemini-system":
-			abs, _ = geminiSystemPaths(pl.getenv, runtime.GOOS)
-		case "gemini-system-defaults":
-			_, abs = geminiSystemPaths(pl.getenv, runtime.GOOS)
-		case "home":
-			if home == "" {
-				continue
-			}
-			abs = filepath.Join(home, fs.rel)
-		case "start":
-			abs = filepath.Join(pl.p.Start, filepath.FromSlash(fs.rel))
-		default:
-			abs = filepath.Join(pl.p.Root, filepath.FromSlash(fs.rel))
+		for _, abs := range pl.paths(fs, home) {
+			files = pl.load(files, fs, abs)
 		}
-		f := File{Path: pl.display(abs), Scope: fs.scope, abs: abs}
-		data, exists, err := pl.read(abs)
-		f.Exists = exists
-		l := loaded{f: &f, data: data}
-		switch {
-		case err != nil:
-			f.ReasonID, f.Why = ReasonUnparseable, "cannot be read safely: "+err.Error()
-		case !exists:
-		default:
-			found, err := clientjson.Registered(f.Path, data, fs.format, pl.owner)
-			if err != nil {
-				f.ReasonID, f.Why = ReasonUnparseable, unparseable(pl.c.Client, err)
-				var pe *clientjson.ParseError
-				if errors.As(err, &pe) {
-					f.Line = pe.Line
-				}
-				break
-			}
-			l.found, l.ok = found, true
-			if pl.c.Client == "claude" {
-				if why, line := claudeRejects(data); why != "" {
-					f.ReasonID, f.Why, f.Line = ReasonRejected, why, line
-				}
-				// An onFailure other than "continue" or "block" fails the
-				// hook schema, and Claude Code 2.1.328 skips the whole
-				// file (measured: "onFailure": "bogus", settings-rejected.json).
-				for _, h := range found {
-					if f.ReasonID == "" && h.OnFailure != "" && h.OnFailure != "continue" && h.OnFailure != "block" {
-						f.ReasonID, f.Line = ReasonRejected, h.Line
-						f.Why = "a handler's \"onFailure\" is not \"continue\" or \"block\", which fails Claude Code's hook schema, so Claude Code 2.1.328 skips this whole file (every hook in it, ours included)"
-					}
-				}
-			}
+	}
+	pl.plan(files, workstation, home)
+}
+
+// load reads one client file (and, for a session started below the root,
+// the root's project file the client does not read) and appends it to
+// files and to the client's Files.
+func (pl *clientPlanner) load(files []loaded, fs fileSpec, abs string) []loaded {
+	f := File{Path: pl.display(abs), Scope: fs.scope, abs: abs, Managed: fs.base == "claude-managed" || fs.base == "codex-system"}
+	data, exists, err := pl.read(abs)
+	f.Exists = exists
+	l := loaded{f: &f, data: data}
+	format := fs.format
+	if exists && err == nil && format == "codex-toml" {
+		view, verr := codexHooksView(data)
+		l.raw, l.data, data, format = data, view, view, "codex"
+		if verr != nil {
+			err = verr
 		}
-		pl.c.Files = append(pl.c.Files, f)
-		files = append(files, l)
-		// The root's project file, when the session starts below the root
-		// and the client reads the start directory's instead.
-		if fs.base == "start" && pl.p.Start != pl.p.Root && pl.spec.startBelow != "" {
-			rootAbs := filepath.Join(pl.p.Root, filepath.FromSlash(fs.rel))
-			if data, exists, err := pl.read(rootAbs); err == nil && exists {
-				rf := File{Path: pl.display(rootAbs), Scope: fs.scope, Exists: true, abs: rootAbs, ReasonID: ReasonStartBelowRoot,
-					Why: pl.spec.startBelow + "; a session started in " + pl.display(pl.p.Start) + " runs none of its hooks"}
-				pl.c.Files = append(pl.c.Files, rf)
-				if found, err := clientjson.Registered(rf.Path, data, fs.format, pl.owner); err == nil {
-					files = append(files, loaded{f: &pl.c.Files[len(pl.c.Files)-1], data: data, found: found, ok: true})
+	}
+	switch {
+	case err != nil && l.raw != nil:
+		f.ReasonID, f.Why = ReasonUnparseable, "Codex CLI 0.169.0 cannot use this file's hooks: "+err.Error()
+	case err != nil:
+		f.ReasonID, f.Why = ReasonUnparseable, "cannot be read safely: "+err.Error()
+	case !exists:
+	default:
+		found, err := clientjson.Registered(f.Path, data, format, pl.owner)
+		if err != nil {
+			f.ReasonID, f.Why = ReasonUnparseable, unparseable(pl.c.Client, err)
+			var pe *clientjson.ParseError
+			if errors.As(err, &pe) {
+				f.Line = pe.Line
+			}
+			break
+		}
+		l.found, l.ok = found, true
+		if pl.c.Client == "claude" {
+			if why, line := claudeRejects(data); why != "" {
+				f.ReasonID, f.Why, f.Line = ReasonRejected, why, line
+			}
+			// An onFailure other than "continue" or "block" fails the
+			// hook schema, and Claude Code 2.1.328 skips the whole
+			// file (measured: "onFailure": "bogus", settings-rejected.json).
+			for _, h := range found {
+				if f.ReasonID == "" && h.OnFailure != "" && h.OnFailure != "continue" && h.OnFailure != "block" {
+					f.ReasonID, f.Line = ReasonRejected, h.Line
+					f.Why = "a handler's \"onFailure\" is not \"continue\" or \"block\", which fails Claude Code's hook schema, so Claude Code 2.1.328 skips this whole file (every hook in it, ours included)"
 				}
 			}
 		}
 	}
+	pl.c.Files = append(pl.c.Files, f)
+	files = append(files, l)
+	// The root's project file, when the session starts below the root
+	// and the client reads the start directory's instead.
+	if fs.base == "start" && pl.p.Start != pl.p.Root && pl.spec.startBelow != "" {
+		rootAbs := filepath.Join(pl.p.Root, filepath.FromSlash(fs.rel))
+		if data, exists, err := pl.read(rootAbs); err == nil && exists {
+			rf := File{Path: pl.display(rootAbs), Scope: fs.scope, Exists: true, abs: rootAbs, ReasonID: ReasonStartBelowRoot,
+				Why: pl.spec.startBelow + "; a session started in " + pl.display(pl.p.Start) + " runs none of its hooks"}
+			pl.c.Files = append(pl.c.Files, rf)
+			if found, err := clientjson.Registered(rf.Path, data, fs.format, pl.owner); err == nil {
+				files = append(files, loaded{f: &pl.c.Files[len(pl.c.Files)-1], data: data, found: found, ok: true})
+			}
+		}
+	}
+	return files
+}
+
+// plan applies the switches and trust rules to the loaded files and lists
+// every handler.
+func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 	// Re-point the loaded entries at the final slice (appends moved it).
 	for i := range files {
 		for j := range pl.c.Files {
@@ -346,9 +413,6 @@ func (pl *clientPlanner) run(workstation bool) {
 	pl.switches(files)
 	if pl.spec.plugin != "" {
 		pl.pluginRows()
-	}
-	if pl.c.Client == "codex" && workstation && home != "" {
-		pl.codexInline(filepath.Join(home, "config.toml"))
 	}
 	// Gemini CLI 0.61.0 merges hooksConfig.disabled as a union of every
 	// settings file (its schema's mergeStrategy "union"; bundle
@@ -370,9 +434,16 @@ func (pl *clientPlanner) run(workstation bool) {
 			continue
 		}
 		trust := pl.codexTrust(l.f, l.data)
+		cursor := 0
 		for _, h := range l.found {
 			order[h.NativeEvent]++
-			hk := Hook{NativeEvent: h.NativeEvent, Order: order[h.NativeEvent], File: l.f.Path, Line: h.Line, Scope: l.f.Scope,
+			line := h.Line
+			if l.raw != nil {
+				// A Codex config.toml: the handler's line in the TOML
+				// text, where its command appears after the previous one.
+				line = lineFrom(l.raw, h.Command, &cursor)
+			}
+			hk := Hook{NativeEvent: h.NativeEvent, Order: order[h.NativeEvent], File: l.f.Path, Line: line, Scope: l.f.Scope,
 				Matcher: h.Matcher, Timeout: h.Timeout, HasTimeout: h.HasTimeout, Command: h.Command, Args: h.Args,
 				Ours: h.Claim.Ours(), Kind: kindName(h.Claim.Kind), Fires: true, Allowed: true}
 			if h.OnFailure != "" && h.OnFailure != "\x00" {
@@ -388,12 +459,12 @@ func (pl *clientPlanner) run(workstation bool) {
 				hk.TimeoutUnit = unitOf(pl.table, pl.c.Client)
 			}
 			switch {
-			case pl.c.Off != "":
+			case pl.c.Off != "" && !(pl.c.OffSparesManaged && l.f.Managed):
 				hk.Fires, hk.ReasonID, hk.Why = false, pl.c.OffID, pl.c.Off
 			case l.f.ReasonID != "":
 				hk.Fires, hk.ReasonID, hk.Why = false, l.f.ReasonID, l.f.Why
-			case trust != nil && trust[h.Line] != "":
-				hk.Fires, hk.ReasonID, hk.Why = false, ReasonUntrusted, trust[h.Line]
+			case trust[h.Line].why != "":
+				hk.Fires, hk.ReasonID, hk.Why = false, trust[h.Line].id, trust[h.Line].why
 			case disabledIn[h.Command] != "":
 				hk.Fires, hk.ReasonID, hk.Why = false, ReasonDisabled, "hooksConfig.disabled in "+disabledIn[h.Command]+" names this command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed; the lists of all settings files are merged)"
 			}
@@ -408,6 +479,9 @@ func (pl *clientPlanner) run(workstation bool) {
 			}
 			pl.c.Hooks = append(pl.c.Hooks, hk)
 		}
+	}
+	if pl.c.Client == "claude" && workstation {
+		pl.claudePlugins(files, home)
 	}
 }
 
@@ -433,71 +507,6 @@ func (pl *clientPlanner) pluginRows() {
 		pl.c.Hooks = append(pl.c.Hooks, Hook{NativeEvent: row.NativeEvent, Event: row.Event, Order: 1, File: f.Path, Scope: ScopePlugin,
 			Matcher: row.Matcher, Timeout: row.Timeout, HasTimeout: true, TimeoutUnit: row.TimeoutUnit, Command: cmd,
 			Ours: true, Kind: "current", Fires: true, Allowed: true})
-	}
-}
-
-// codexInline plans the inline [hooks] tables of the user's Codex
-// config.toml (developers.openai.com/codex/hooks.md: "inline [hooks]
-// tables inside config.toml" beside hooks.json in each config layer;
-// [hooks.state] holds trust records, not hooks). Each handler is listed
-// after the hooks.json ones; its line is where its command first appears.
-// Its trust is not checked here (the key Codex derives for an inline hook
-// was not measured).
-func (pl *clientPlanner) codexInline(cfg string) {
-	data, exists, err := pl.read(cfg)
-	if err != nil || !exists {
-		return
-	}
-	var doc struct {
-		Hooks map[string]any `toml:"hooks"`
-	}
-	if toml.Unmarshal(data, &doc) != nil || len(doc.Hooks) == 0 {
-		return
-	}
-	f := File{Path: cfg, Scope: ScopeUser, Exists: true, abs: cfg}
-	pl.c.Files = append(pl.c.Files, f)
-	events := make([]string, 0, len(doc.Hooks))
-	for ev := range doc.Hooks {
-		if ev != "state" {
-			events = append(events, ev)
-		}
-	}
-	sort.Strings(events)
-	order := map[string]int{}
-	for _, h := range pl.c.Hooks {
-		order[h.NativeEvent]++
-	}
-	for _, ev := range events {
-		groups, _ := doc.Hooks[ev].([]any)
-		for _, g := range groups {
-			gm, _ := g.(map[string]any)
-			matcher, _ := gm["matcher"].(string)
-			handlers, _ := gm["hooks"].([]any)
-			for _, h := range handlers {
-				hm, _ := h.(map[string]any)
-				cmd, ok := hm["command"].(string)
-				if !ok {
-					continue
-				}
-				order[ev]++
-				claim := pl.owner.Claim(cmd, nil, false)
-				hk := Hook{NativeEvent: ev, Order: order[ev], File: cfg, Line: lineOf(data, cmd), Scope: ScopeUser, Matcher: matcher,
-					Command: cmd, Ours: claim.Ours(), Kind: kindName(claim.Kind), Fires: true, Allowed: true, TimeoutUnit: "s"}
-				if t, ok := hm["timeout"].(int64); ok {
-					hk.Timeout, hk.HasTimeout = float64(t), true
-				}
-				if hk.Ours {
-					hk.Event = claim.Event
-				}
-				if pl.c.Off != "" {
-					hk.Fires, hk.ReasonID, hk.Why = false, pl.c.OffID, pl.c.Off
-				}
-				if !hk.Ours && len(pl.allow) > 0 {
-					hk.Allowed = allowed(pl.allow, cmd, nil)
-				}
-				pl.c.Hooks = append(pl.c.Hooks, hk)
-			}
-		}
 	}
 }
 
@@ -548,27 +557,16 @@ func (pl *clientPlanner) read(abs string) ([]byte, bool, error) {
 }
 
 // switches sets Client.Off from the files' switches: Claude Code's
-// disableAllHooks in any file it reads (the key is restrictive: Claude
-// Code 2.1.328's settings merge keeps any value but false, and
-// clientjson.HooksDisabled reads it so), Gemini CLI's hooksConfig.enabled
-// (the last file that sets it wins, as its settings merge does: workspace
-// over user: mergeSettings applies defaults, system defaults, user, the
-// trusted workspace, then system, and hooksConfig.enabled has no merge
-// strategy of its own), Codex's [features] hooks = false (or the deprecated
-// codex_hooks) in $CODEX_HOME/config.toml (developers.openai.com/codex/
-// hooks.md).
+// managed and other settings (claudeSwitches), Gemini CLI's
+// hooksConfig.enabled (the last file that sets it wins, as its settings
+// merge does: workspace over user: mergeSettings applies defaults, system
+// defaults, user, the trusted workspace, then system, and
+// hooksConfig.enabled has no merge strategy of its own), Codex's feature
+// switch and managed-only requirement (codexSwitches).
 func (pl *clientPlanner) switches(files []loaded) {
 	switch pl.c.Client {
 	case "claude":
-		for _, l := range files {
-			if !l.ok || l.f.ReasonID != "" {
-				continue
-			}
-			if off, err := clientjson.HooksDisabled(l.f.Path, l.data, "claude"); err == nil && off {
-				pl.c.Off, pl.c.OffID, pl.c.OffFile, pl.c.OffLine = "disableAllHooks in "+l.f.Path+" switches every hook off, ours included", ReasonDisabled, l.f.Path, lineOf(l.data, `"disableAllHooks"`)
-				return
-			}
-		}
+		pl.claudeSwitches(files)
 	case "gemini":
 		for _, l := range files {
 			if !l.ok || l.f.ReasonID != "" {
@@ -583,37 +581,29 @@ func (pl *clientPlanner) switches(files []loaded) {
 			}
 		}
 	case "codex":
-		home := pl.spec.homeDir(pl.getenv)
-		if home == "" {
-			return
-		}
-		cfg := filepath.Join(home, "config.toml")
-		data, err := os.ReadFile(cfg)
-		if err != nil {
-			return
-		}
-		var doc struct {
-			Features map[string]any `toml:"features"`
-		}
-		if toml.Unmarshal(data, &doc) != nil {
-			return
-		}
-		for _, k := range []string{"hooks", "codex_hooks"} {
-			if v, ok := doc.Features[k].(bool); ok && !v {
-				pl.c.Off, pl.c.OffID, pl.c.OffFile, pl.c.OffLine = "[features] "+k+" = false in "+cfg+" switches Codex hooks off, ours included", ReasonDisabled, cfg, lineOf(data, k)
-				return
-			}
-		}
+		pl.codexSwitches(files)
 	}
 }
 
-// codexTrust returns, for a Codex hooks.json, why each handler (by line)
-// is skipped: the project is not trusted (a project file) or the user's
-// config.toml lacks the handler's trusted_hash (Codex CLI 0.169.0; ../
-// shared/e2e/README.md section 2). nil for other clients or when the file
-// cannot be keyed.
-func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]string {
-	if pl.c.Client != "codex" || f.ReasonID != "" {
+// skipWhy is why a client skips one handler: the reason id and the text.
+type skipWhy struct{ id, why string }
+
+// codexTrust returns, for a Codex hooks.json or the JSON view of a
+// config.toml's [hooks] (data), why each handler (by its line in data) is
+// skipped: the project is not trusted (a project file), the user's
+// [hooks.state."<key>"] sets enabled = false, or the user's config.toml
+// lacks the handler's trusted_hash (Codex CLI 0.169.0; ../shared/e2e/
+// README.md section 2). The key is "<file>:<event>:<group>:<handler>" for
+// a config.toml as for a hooks.json (codex-rs hooks/src/engine/
+// discovery.rs: key_source is the source path of either representation;
+// the hash is of the normalized handler, so both converge). Only the user
+// layer's [hooks.state] counts (codex-rs hooks/src/config_rules.rs,
+// hook_states_from_stack reads the User and SessionFlags layers only): a
+// project config.toml cannot trust or enable its own hooks. A managed
+// file (the system layer) needs no trust (hook_trust_status: Managed).
+// nil for other clients or when the file cannot be keyed.
+func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]skipWhy {
+	if pl.c.Client != "codex" || f.ReasonID != "" || f.Managed {
 		return nil
 	}
 	entries, err := codextrust.Entries(f.abs, data, func(string) bool { return true })
@@ -630,7 +620,15 @@ func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]string {
 		}
 	}
 	st, checkErr := codextrust.Check(cfg, pl.p.Root, entries)
-	why := map[int]string{}
+	var state struct {
+		Hooks struct {
+			State map[string]struct {
+				Enabled *bool `toml:"enabled"`
+			} `toml:"state"`
+		} `toml:"hooks"`
+	}
+	_ = toml.Unmarshal(cfg, &state) // Check above reports a config that does not parse
+	why := map[int]skipWhy{}
 	pending := map[string]bool{}
 	for _, e := range st.Pending {
 		pending[e.Key] = true
@@ -640,13 +638,18 @@ func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]string {
 		if i >= len(lines) {
 			break
 		}
+		en := state.Hooks.State[e.Key].Enabled
 		switch {
 		case err != nil || checkErr != nil:
-			why[lines[i]] = "this machine's Codex config could not be read, so Codex's trust is unknown"
+			why[lines[i]] = skipWhy{ReasonUntrusted, "this machine's Codex config could not be read, so Codex's trust is unknown"}
 		case f.Scope == ScopeProject && !st.ProjectTrusted:
-			why[lines[i]] = cfgPath + " does not trust the project, so Codex CLI 0.169.0 ignores .codex/ (`hookwarden codex-trust --trust-project`)"
+			why[lines[i]] = skipWhy{ReasonUntrusted, cfgPath + " does not trust the project, so Codex CLI 0.169.0 ignores .codex/ (`hookwarden codex-trust --trust-project`)"}
+		case en != nil && !*en:
+			why[lines[i]] = skipWhy{ReasonDisabled, "[hooks.state.\"" + e.Key + "\"] enabled = false in " + cfgPath + " switches this hook off, so Codex CLI 0.169.0 skips it (even with --dangerously-bypass-hook-trust; codex-rs hooks/src/engine/discovery.rs hook_enabled)"}
+		case pending[e.Key] && pl.owner.Claim(e.Command, nil, false).Ours():
+			why[lines[i]] = skipWhy{ReasonUntrusted, cfgPath + " has no trusted_hash for this hook, so Codex CLI 0.169.0 skips it silently (`hookwarden codex-trust`)"}
 		case pending[e.Key]:
-			why[lines[i]] = cfgPath + " has no trusted_hash for this hook, so Codex CLI 0.169.0 skips it silently (`hookwarden codex-trust`)"
+			why[lines[i]] = skipWhy{ReasonUntrusted, cfgPath + " has no trusted_hash for this hook, so Codex CLI 0.169.0 skips it silently until a user trusts it in Codex (hookwarden never trusts a hook not its own)"}
 		}
 	}
 	return why

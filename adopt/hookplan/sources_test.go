@@ -1,0 +1,91 @@
+package hookplan
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestClaudeManagedFiles checks the managed files Claude Code 2.1.328 reads
+// per platform and the drop-in folder's filter and order: *.json only, no
+// dot-file, a symlink counted, a directory not, sorted by name.
+func TestClaudeManagedFiles(t *testing.T) {
+	for goos, want := range map[string]string{
+		"linux":   "/etc/claude-code",
+		"darwin":  "/Library/Application Support/ClaudeCode",
+		"windows": `C:\Program Files\ClaudeCode`,
+		"freebsd": "/etc/claude-code",
+	} {
+		if got := claudeManagedDir(goos); got != want {
+			t.Errorf("claudeManagedDir(%s) = %q, want %q", goos, got, want)
+		}
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "etc", "claude-code", "managed-settings.d")
+	if err := os.MkdirAll(filepath.Join(dir, "30-dir.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"20-b.json", "10-a.json", ".05-hidden.json", "40-c.json.bak", "50-d.JSON"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "10-a.json"), filepath.Join(dir, "15-link.json")); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range claudeManagedFiles(root, "linux") {
+		rel, _ := filepath.Rel(root, p)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	want := []string{"etc/claude-code/managed-settings.json", "etc/claude-code/managed-settings.d/10-a.json",
+		"etc/claude-code/managed-settings.d/15-link.json", "etc/claude-code/managed-settings.d/20-b.json"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("managed files (-want +got):\n%s", diff)
+	}
+}
+
+// TestCodexHooksView checks the JSON view of a config.toml's inline
+// [hooks]: events and handler fields kept, [hooks.state] left out, an
+// absent [hooks] an empty object, and the two shapes Codex uses none of.
+func TestCodexHooksView(t *testing.T) {
+	src := "model = \"x\"\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"guard\"\ntimeout = 7\n\n[hooks.state.\"/r/.codex/config.toml:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n"
+	view, err := codexHooksView([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(view, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash",
+		"hooks": []any{map[string]any{"type": "command", "command": "guard", "timeout": float64(7)}}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("view (-want +got):\n%s", diff)
+	}
+	if v, err := codexHooksView([]byte("model = \"x\"\n")); err != nil || string(v) != "{\n  \"hooks\": {}\n}" {
+		t.Errorf("no [hooks]: %q, %v", v, err)
+	}
+	for _, bad := range []string{"hooks = 5\n", "[hooks\n"} {
+		if _, err := codexHooksView([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestLineFrom checks that repeated commands get the line of each
+// occurrence in turn, and that a command written with escapes gets 0.
+func TestLineFrom(t *testing.T) {
+	src := []byte("a\ncommand = \"x\"\nb\ncommand = \"x\"\ncommand = \"q\\\"\"\n")
+	cursor := 0
+	var got []int
+	for _, c := range []string{"x", "x", `q"`} {
+		got = append(got, lineFrom(src, c, &cursor))
+	}
+	if !cmp.Equal(got, []int{2, 4, 0}) {
+		t.Errorf("lines %v, want [2 4 0]", got)
+	}
+}

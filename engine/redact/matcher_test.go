@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // naiveHolds is the reference: does text hold any spelling of any value?
@@ -236,6 +237,41 @@ func TestWriteRunFile(t *testing.T) {
 	os.Chmod(dir, 0o750)
 	if err := WriteRunFile(p, []byte("{}\n")); err == nil {
 		t.Fatal("a group-readable run directory was written")
+	}
+}
+
+// TestWriteRunFileStaysInRunDir: the temporary file of a run file (the run
+// table holds raw values) is made in the run directory, never in $TMPDIR:
+// renameio, told no directory, first tries os.TempDir() and uses it when
+// it is on the run directory's file system, so the raw table passed
+// through /tmp, outside the 0700 run directory, the work-tree check
+// (run-dir-in-worktree) and the run sweep, and stayed there when the
+// writer was killed. $TMPDIR's modification time shows whether anything
+// was created or removed in it.
+func TestWriteRunFileStaysInRunDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	os.Mkdir(dir, 0o700)
+	tmpdir := t.TempDir() // the same file system as dir
+	t.Setenv("TMPDIR", tmpdir)
+	past := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(tmpdir, past, past); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "t.json")
+	for i := 0; i < 2; i++ {
+		if err := WriteRunFile(p, []byte(`{"values":["ghp_abcdefgh12345678"]}`+"\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(tmpdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := os.ReadDir(tmpdir); len(es) > 0 || !fi.ModTime().Equal(past) {
+		t.Errorf("writing a run file touched $TMPDIR (entries %d, modified %v)", len(es), fi.ModTime())
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("the run directory holds %d entries, want the file alone", len(es))
 	}
 }
 

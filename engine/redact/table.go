@@ -122,8 +122,11 @@ func WriteRunFile(path string, data []byte) error {
 		return fmt.Errorf("%s: the run directory must be this account's with mode 0700 (is %v)", dir, fi.Mode())
 	}
 	// not renameio.WriteFile: it copies an existing file's permissions, so
-	// a table an agent widened to 0644 would stay 0644 after a rewrite
-	t, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(0o600))
+	// a table an agent widened to 0644 would stay 0644 after a rewrite; the
+	// temporary in dir itself: told no directory, renameio uses
+	// os.TempDir() when it is on dir's file system, and the raw table would
+	// pass through /tmp (TestWriteRunFileStaysInRunDir)
+	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(0o600))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -218,21 +218,9 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	// TestRealClaudeMCPToolSearch); with tool search off the tools and
 	// their descriptions are in every request, where the test reads them
 	env = append(env, "HW_RECORD="+rec, "ENABLE_TOOL_SEARCH=false")
-	var out bytes.Buffer
 	var childArgv []string
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t), MCPProxy: filepath.Join(filepath.Dir(w.hw), MCPProxyName),
-		Started: func(r *Render, a []string) { childArgv = a }})
-	log := model.log()
-	calls := modelCalls(log)
-	for _, c := range calls {
-		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
-	}
-	if err != nil || code != 0 {
-		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
-	}
+	log, calls, out := execMCP(t, w, model, argv, env, filepath.Join(filepath.Dir(w.hw), MCPProxyName),
+		func(r *Render, a []string) { childArgv = a })
 	results := map[string]string{}
 	for _, c := range calls {
 		if _, ok := results[c.Tool]; !ok {
@@ -266,7 +254,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	t.Logf("rotate after the proxy was killed: the model received %q", results["mcp__vault__rotate"])
 	mb, _ := os.ReadFile(filepath.Join(w.work, "methods"))
 	t.Logf("methods vault received through its proxies: %q", strings.Fields(strings.ReplaceAll(string(mb), "vault ", "")))
-	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
+	noRawValues(t, w, log, dur.found(), out, raws)
 	if strings.Contains(strings.Join(childArgv, "\x00"), "web-secret-header") || strings.Contains(strings.Join(childArgv, "\x00"), cfgPath) {
 		t.Errorf("the engine's argv holds the caller's MCP configuration: %q", childArgv)
 	}
@@ -339,26 +327,15 @@ func TestRealClaudeMCPToolSearch(t *testing.T) {
 		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
 	}, nil)
 	_, env := w.mockClient("claude", bin, model.port)
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "look up ada", "--output-format", "json",
-		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t), MCPProxy: filepath.Join(filepath.Dir(w.hw), MCPProxyName)})
-	log := model.log()
-	for _, c := range modelCalls(log) {
-		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
-	}
-	if err != nil || code != 0 {
-		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
-	}
+	log, _, out := execMCP(t, w, model, []string{"claude", "-p", "look up ada", "--output-format", "json",
+		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, env, filepath.Join(filepath.Dir(w.hw), MCPProxyName), nil)
 	if !strings.Contains(log, "mcp__vault__lookup") || !strings.Contains(log, "the service key is [GH_TOKEN]") {
 		t.Errorf("the model never received vault's lookup schema with the tokenized description")
 	}
 	if !strings.Contains(log, `\"key\":\"[GH_TOKEN]\"`) {
 		t.Errorf("the model never received the lookup's result with the token")
 	}
-	noRawValues(t, w, log, nil, out.Bytes(), []string{realRaw})
+	noRawValues(t, w, log, nil, out, []string{realRaw})
 	noRunFiles(t, w)
 }
 
@@ -426,20 +403,8 @@ func TestRealClaudeMCPNotifications(t *testing.T) {
 	}, dur.inspect)
 	_, env := w.mockClient("claude", bin, model.port)
 	env = append(env, "ENABLE_TOOL_SEARCH=false") // the tool list in every request (TestRealClaudeMCPProxyRun)
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "watch the key", "--output-format", "stream-json", "--verbose",
-		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t), MCPProxy: wrapper})
-	log := model.log()
-	calls := modelCalls(log)
-	for _, c := range calls {
-		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
-	}
-	if err != nil || code != 0 {
-		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
-	}
+	log, calls, out := execMCP(t, w, model, []string{"claude", "-p", "watch the key", "--output-format", "stream-json", "--verbose",
+		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, env, wrapper, nil)
 
 	// what the upstream received through the proxy
 	mb, _ := os.ReadFile(methods)
@@ -515,11 +480,34 @@ func TestRealClaudeMCPNotifications(t *testing.T) {
 		t.Errorf("the model's call of the announced tool: %+v", calls)
 	}
 	for where, b := range map[string][]byte{"the client's files": []byte(strings.Join(scanTree(w.clientHome, []string{"checking key"}), "\n")),
-		"the model's requests": []byte(log), "spawn exec's output": out.Bytes()} {
+		"the model's requests": []byte(log), "spawn exec's output": out} {
 		if bytes.Contains(b, []byte("checking key")) {
 			t.Errorf("the progress message is in %s; the doc says Claude Code 2.1.328 keeps it nowhere", where)
 		}
 	}
-	noRawValues(t, w, log, dur.found(), out.Bytes(), raws)
+	noRawValues(t, w, log, dur.found(), out, raws)
 	noRunFiles(t, w)
+}
+
+// execMCP runs spawn exec with argv and env in w under the redaction test
+// table (redactTestTable) with proxy as the MCP proxy and started as
+// ExecOptions.Started, bounded at 3 minutes; it logs each call the
+// scripted model made, fails t unless the run passed, and returns the
+// model's request log, its calls and spawn exec's output.
+func execMCP(t *testing.T, w *redactWorld, model *scriptedModel, argv, env []string, proxy string, started func(*Render, []string)) (string, []modelCall, []byte) {
+	t.Helper()
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Tables: redactTestTable(t), MCPProxy: proxy, Started: started})
+	log := model.log()
+	calls := modelCalls(log)
+	for _, c := range calls {
+		t.Logf("model call %s %s -> %.300s", c.ID, c.Tool, c.Result)
+	}
+	if err != nil || code != 0 {
+		t.Errorf("spawn exec: code %d err %v\n%s", code, err, out.String())
+	}
+	return log, calls, out.Bytes()
 }

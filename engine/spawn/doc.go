@@ -211,8 +211,10 @@
 // last element of the array under json --verbose, the last result line of
 // stream-json). Only the subtype error_max_turns starts child 2
 // (measured: `--max-turns 1` after a tool call ends with it and exit 1);
-// success, a budget stop, an execution error, no result, a cancelled
-// spawn exec or a session id that is not a UUID end the run with child
+// success, a budget stop, an execution error, no result, a session id
+// that is not a UUID, a cancelled context or a SIGINT, SIGTERM or SIGHUP to
+// spawn exec (relayed to a running child; caught for the whole run, so one
+// between the children ends it after the cleanup) end the run with child
 // 1's code. Child 2's argv is child 1's options as the caller wrote them
 // minus --session-id, -r/--resume, -c/--continue and --fork-session, and
 // minus the prompt, then `--resume <child 1's session> -- PROMPT`, with

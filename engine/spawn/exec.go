@@ -324,6 +324,13 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 		if err := checkAutoFinish(engine, args, opts.AutoFinish); err != nil {
 			return RefusedExit, err
 		}
+		// SIGINT, SIGTERM or SIGHUP to spawn exec ends the run: relayed to
+		// a running child (runEngine) and, through ctx, no continuation
+		// starts after it, and one arriving between the children neither
+		// kills spawn exec before its cleanup nor lets child 2 start
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		defer stop()
 	}
 	for _, k := range claudeHookOffEnv {
 		v, _ := lookupEnvFrom(opts.Env, k)

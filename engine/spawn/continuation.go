@@ -168,10 +168,7 @@ func scanContinuable(args []string) (continuable, error) {
 			positional = true
 			continue
 		}
-		name, inline, hasInline := strings.Cut(a, "=")
-		if !strings.HasPrefix(a, "--") {
-			name, hasInline = a, false
-		}
+		name, inline, hasInline := claudeOption(a)
 		// the argument and its values, as the engine's parser takes them
 		n := 1
 		switch {

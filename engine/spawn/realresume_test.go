@@ -3,7 +3,6 @@ package spawn
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -95,16 +94,8 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 	if err != nil || !bytes.Contains(tb, []byte("use [GH_TOKEN]")) || !bytes.Contains(tb, []byte("continue with [GH_TOKEN]")) || bytes.Contains(tb, []byte(realRaw)) {
 		t.Errorf("the session's transcript %s does not hold both runs with tokens only: %v", tp, err)
 	}
-	var payloads []map[string]any
 	eb, _ := os.ReadFile(exitLog)
-	dec := json.NewDecoder(bytes.NewReader(eb))
-	for {
-		var p map[string]any
-		if dec.Decode(&p) != nil {
-			break
-		}
-		payloads = append(payloads, p)
-	}
+	payloads := jsonLines(eb)
 	if len(payloads) != 2 || payloads[1]["session_id"] != sid || payloads[1]["transcript"] != tp {
 		t.Errorf("agent_exit payloads: %v, want two, the second on session %s's transcript %s", payloads, sid, tp)
 	}

@@ -97,10 +97,7 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 			positional = true
 			continue
 		}
-		name, inline, hasInline := strings.Cut(a, "=")
-		if !strings.HasPrefix(a, "--") {
-			name, hasInline = a, false
-		}
+		name, inline, hasInline := claudeOption(a)
 		switch {
 		case slices.Contains(claudeResumeFlags, name):
 			return nil, refuse(ReasonRedactionResume, "the caller passes %s; that native resume loads history no run record of this home ties to the redaction baseline", name)
@@ -164,6 +161,16 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 		}
 	}
 	return p, nil
+}
+
+// claudeOption returns an option argument's name and its inline value as
+// Claude Code's (commander.js) parser reads it: "--name=value" splits at
+// the first "="; a short option ("-r") is its whole text, never split.
+func claudeOption(a string) (name, inline string, hasInline bool) {
+	if !strings.HasPrefix(a, "--") {
+		return a, "", false
+	}
+	return strings.Cut(a, "=")
 }
 
 // value records a one-value option's value at index vi (inline when it

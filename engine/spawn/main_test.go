@@ -8,8 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // runRoot is the directory, made by TestMain, under which runTempDir puts
@@ -82,7 +84,8 @@ func hookwardenBin(t *testing.T) string {
 // makeRunRoot makes this test binary's runRoot (a fresh directory under
 // the base) and returns it; an error when the base cannot be found or
 // made, or when it or an ancestor holds a .git entry (every redaction
-// test under it would be refused).
+// test under it would be refused). Roots under the base untouched for a
+// day (a killed test binary's) are removed first.
 func makeRunRoot() (string, error) {
 	base := os.Getenv("HOOKWARDEN_SPAWN_TEST_ROOT")
 	if base == "" {
@@ -94,6 +97,14 @@ func makeRunRoot() (string, error) {
 	}
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return "", fmt.Errorf("the test worlds' directory: %w", err)
+	}
+	// the roots of test binaries that were killed: untouched for a day
+	if es, err := os.ReadDir(base); err == nil {
+		for _, e := range es {
+			if fi, err := e.Info(); err == nil && e.IsDir() && strings.HasPrefix(e.Name(), "run-") && time.Since(fi.ModTime()) > 24*time.Hour {
+				os.RemoveAll(filepath.Join(base, e.Name()))
+			}
+		}
 	}
 	root, err := os.MkdirTemp(base, "run-")
 	if err != nil {

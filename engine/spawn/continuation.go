@@ -24,6 +24,9 @@ import (
 // "subtype":"error_max_turns","terminal_reason":"max_turns","is_error":true
 // and exited 1 (measured 2026-12-01 against the loopback model); the same
 // session resumed with `--resume <its id> -p PROMPT` answered and exited 0.
+// `--output-format json --verbose` printed one line, an array of every
+// message with the result last; `stream-json --verbose` one message per
+// line, the result last (recorded in testdata/spawn/claude-results).
 
 // continueSubtype is the one result subtype a continuation follows: the
 // turn limit stopped the child before it finished. The other error

@@ -274,15 +274,14 @@ func TestContinuationRuns(t *testing.T) {
 
 // TestResultWatch: the result is read from json output (one object),
 // json with --verbose (an array of messages), stream-json (the last
-// result line), written in pieces; a session id that is not a UUID, a
+// result line), written in pieces, and from what Claude Code 2.1.328
+// printed in each form (testdata/spawn/claude-results); a session id that is not a UUID, a
 // finished result, a line past maxResultLine, and output without a result
 // start no continuation.
 func TestResultWatch(t *testing.T) {
 	const sid = "0f8fad5b-d9cb-469f-a165-70867728950e"
 	res := `{"type":"result","subtype":"error_max_turns","session_id":"` + sid + `"}`
-	for _, c := range []struct {
-		name, out, want string
-	}{
+	cases := []struct{ name, out, want string }{
 		{"json", res + "\n", sid},
 		{"json without a newline", res, sid},
 		{"json --verbose", `[{"type":"system","subtype":"init"},` + res + `]` + "\n", sid},
@@ -293,7 +292,21 @@ func TestResultWatch(t *testing.T) {
 		{"not a result", `{"type":"assistant","subtype":"error_max_turns","session_id":"` + sid + `"}`, ""},
 		{"a line past the bound", res[:len(res)-1] + `,"pad":"` + strings.Repeat("x", maxResultLine) + `"}` + "\n", ""},
 		{"no output", "", ""},
+	}
+	// the real engine's output (testdata/spawn/claude-results/README.md)
+	for file, want := range map[string]string{
+		"json.error_max_turns.json":         "8c7f7f6f-0cd1-4b5b-80d2-45ec9a199d10",
+		"json-verbose.error_max_turns.json": "1cc86655-cc3f-4a7f-8d5e-3bd340d07c98",
+		"stream-json.error_max_turns.jsonl": "51fccb8f-f431-422c-a2f5-90a416f3795f",
+		"stream-json.resumed.success.jsonl": "",
 	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "spawn", "claude-results", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct{ name, out, want string }{"recorded " + file, string(b), want})
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := &resultWatch{}
 			for b := []byte(c.out); len(b) > 0; {

@@ -133,15 +133,36 @@
 // (TestRealClaudeRedactShellRoute) and codex-cli 0.169.0
 // (TestRealCodexPreToolRewrite); post_tool.block on both
 // (TestRealClaudePostToolBlock, TestRealCodexPostToolBlock); neither has
-// pre_tool.fail_closed (Claude, with the render's "onFailure": "block":
-// a crashing, timed-out, exit-1 and vanished hook block the call, a hook
-// printing garbage with exit 0 lets it through,
-// TestRealClaudePreToolFailClosed; Codex fails open on exit 1, bad JSON
-// and a timeout, testdata/clients/FACTS.md) or all_tools_gated
+// pre_tool.fail_closed (Codex fails open on exit 1, bad JSON and a
+// timeout, testdata/clients/FACTS.md; Claude below) or all_tools_gated
 // (TestRealClaudeAllToolsGated: calls Claude refuses before any hook, an
 // Edit of a missing file say, have no receipt). So every shipped spawn under the entry is refused today
 // (capability-missing); the runtime below runs on the real Claude Code
 // only under a test table granting the two (TestRealClaudeRedactionRun).
+//
+// Claude Code 2.1.328 and pre_tool.fail_closed (TestRealClaudePreToolFailClosed,
+// testdata/spawn/failclosed-claude-2.1.328.json, 2026-12-01): with the
+// render's "onFailure": "block", a pre-tool hook that crashes, times out,
+// exits 1, is gone, or answers an unknown permissionDecision or "ask"
+// refuses the call under every posture measured. One that exits 0 with no
+// decision (garbage, or JSON without one) does not decide, and the bundle's
+// hook resolver (bin/claude.exe, the function logging "Hook denied tool use
+// for …") hands such a call to canUseTool, Claude's own permission check,
+// which allows read-only shell commands ("Read-only command is allowed")
+// and Read in the working directories by itself, in every permission mode
+// including dontAsk. A Read deny rule also refuses the Read tool in its
+// validateInput, before any PreToolUse hook ("File is in a directory that
+// is denied by your permission settings."), and an ask rule on Bash turns
+// the hook's allow of the rewritten command into a full permission check
+// ("Hook returned 'allow' for Bash, but the rule check objected…") that
+// -p and dontAsk refuse. So no permission posture (default, dontAsk, ask
+// or deny rules on Read and Bash) both refuses the undecided call and
+// keeps the Read and shell routes, the table does not grant the
+// capability, and spawn exec enforces no posture. With ask rules on Bash
+// and Read, a PermissionRequest hook that allows only the shell route's
+// rewritten command let that command run and refused the rest, and one
+// printing garbage left -p refusing (TestRealClaudePermissionRequestArbiter):
+// that arbiter, not built, is what could earn the capability.
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
 // Claude Code 2.1.328's option list (redactargs.go); any option outside

@@ -4,84 +4,238 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
-// TestRealClaudePreToolFailClosed injects the failures ADR-0134 D6 names
-// for pre_tool.fail_closed into a registry pre_tool hook run by the pinned
-// Claude Code under spawn exec (whose render sets "onFailure":"block" on
-// PreToolUse): a hook that crashes (SIGSEGV), one that sleeps past its
-// timeout, one that exits 1, one whose argv[0] is gone, and one that prints
-// garbage and exits 0. Each row says whether the guarded Bash call ran.
-// The capability is in the claude-2.1.328 table only if no injected
-// failure let the call through; the test fails when the table and the
-// observation disagree.
+// failClosedRecord is testdata/spawn/failclosed-claude-2.1.328.json (see
+// its "about"): the calls the scripted model makes, the failures injected
+// into the pre-tool hook, the permission postures, and what was observed
+// per posture and failure (one letter per call) and for the redaction
+// routes per posture.
+type failClosedRecord struct {
+	About string `json:"about"`
+	Calls []struct {
+		Name    string `json:"name"`
+		Tool    string `json:"tool"`
+		Command string `json:"command,omitempty"`
+		File    string `json:"file,omitempty"`
+	} `json:"calls"`
+	Failures []struct {
+		Name    string `json:"name"`
+		Script  string `json:"script"`
+		Timeout int    `json:"timeout"`
+		Gone    bool   `json:"gone,omitempty"`
+	} `json:"failures"`
+	Postures []struct {
+		Name     string          `json:"name"`
+		Args     []string        `json:"args"`
+		Settings json.RawMessage `json:"settings,omitempty"`
+	} `json:"postures"`
+	Observed map[string]map[string]string `json:"observed"`
+	Routes   map[string]string            `json:"routes"`
+}
+
+const failClosedFile = "failclosed-claude-2.1.328.json"
+
+// TestRealClaudePreToolFailClosed measures pre_tool.fail_closed on the
+// pinned Claude Code (ADR-0134 D6, A2): every failure of the record is
+// injected into a required pre_tool hook (matcher "*") that spawn exec
+// renders with "onFailure": "block", under each permission posture of the
+// record, and the scripted model makes the record's calls: a write (touch),
+// read-only shell commands that print a fixture value (cat of a file, git
+// log of a commit message), a Read of that file, and pwd. Each call is
+// marked refused or ran, and each posture is also run under the redaction
+// entry to see whether its mediated routes (the Read route's deny with the
+// redacted file, the Bash rewrite) still deliver the file as tokens. The
+// test fails when an observation differs from the record (rerun with
+// HOOKWARDEN_E2E_RECORD=1 to write the new observation into it, then
+// update the docs that cite it), when a hook that crashes, times out,
+// exits 1 or is gone lets any call run, and when the claude-2.1.328 table
+// grants pre_tool.fail_closed while no posture holds (or the reverse).
+//
+// Observed 2026-12-01 (testdata/spawn/failclosed-claude-2.1.328.json, six
+// postures, 3m56s on the shared 2-core machine): crash, timeout, exit 1
+// and argv0 gone refuse every call under every posture (the render's
+// onFailure block), and so do an unknown permissionDecision and "ask"
+// (-p has no one to ask). A hook that exits 0 without a decision (garbage,
+// or JSON without one) leaves the call to Claude's own permission check:
+// the bundle's hook resolver (bin/claude.exe, the function that logs "Hook
+// denied tool use for …") sends a result that is neither "allow" nor
+// "ask" to canUseTool, `if(e?.behavior!=="allow"&&e?.behavior!=="ask")
+// return{decision:await h(o,r,g,y,k),input:r}`, and that check allows
+// read-only shell commands by itself (the Bash check's reason "Read-only
+// command is allowed") and Read inside the working directories in every
+// mode, dontAsk included. So under --allowedTools Bash all five calls run;
+// under default or dontAsk only the touch is refused (cat, Read and git
+// log hand the model the raw value, pwd runs); an ask rule on Read refuses
+// the Read; a deny rule Read(//**) makes the Bash path check refuse cat
+// but not git log or pwd, and the Read tool's validateInput refuses a
+// covered file before any PreToolUse hook ("File is in a directory that is
+// denied by your permission settings."), so the Read route never runs and
+// agent_exit fails the run on a call without a receipt (routes xT-). Ask
+// rules on Bash and Read refuse every call under every failure, but also
+// the hook's own allow of the rewritten command: the resolver sends an
+// allow whose rule check answers "ask" to the full permission pipeline
+// ("Hook returned 'allow' for Bash, but the rule check objected…"), which
+// dontAsk denies (routes Tx+: the shell route is gone). No posture holds,
+// and the capability is not granted.
 func TestRealClaudePreToolFailClosed(t *testing.T) {
 	bin := needClient(t, "claude")
-	cases := []struct {
-		name, script, timeout string
-		gone                  bool
-	}{
-		{"crash", "#!/bin/sh\nkill -SEGV $$\n", "15", false},
-		{"timeout", "#!/bin/sh\nsleep 30\n", "2", false},
-		{"exit 1", "#!/bin/sh\necho failed >&2\nexit 1\n", "15", false},
-		{"argv0 gone", "#!/bin/sh\nexit 0\n", "15", true},
-		{"garbage on stdout, exit 0", "#!/bin/sh\nprintf '{not json'\nexit 0\n", "15", false},
+	path := filepath.Join("..", "..", "testdata", "spawn", failClosedFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// one after another, on the test's goroutine: startMock skips or fails
-	// the test, which only the test's goroutine may do
-	ran := make([]bool, len(cases))
-	for i, tc := range cases {
-		ran[i] = runFailingPreTool(t, bin, tc.script, tc.timeout, tc.gone)
+	var rec failClosedRecord
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&rec); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	observed := map[string]map[string]string{}
+	routes := map[string]string{}
+	holding := []string{}
+	// one after another, on the test's goroutine: startMock and the
+	// scripted model skip or fail the test, which only its goroutine may do
+	for _, p := range rec.Postures {
+		observed[p.Name] = map[string]string{}
+		holds := true
+		for i, f := range rec.Failures {
+			got := runFailingPreTool(t, bin, &rec, p.Args, p.Settings, "#!/bin/sh\n"+f.Script+"\n", f.Timeout, f.Gone)
+			observed[p.Name][f.Name] = got
+			t.Logf("%-34s %-28s %s", p.Name, f.Name, got)
+			if got != strings.Repeat("x", len(rec.Calls)) {
+				holds = false
+				if i < 4 {
+					t.Errorf("%s, %s: %s: a call ran although the render sets onFailure block", p.Name, f.Name, got)
+				}
+			}
+			if want, ok := rec.Observed[p.Name][f.Name]; ok && want != got {
+				t.Errorf("%s, %s: observed %s, the record says %s", p.Name, f.Name, got, want)
+			}
+		}
+		r := runPostureRoutes(t, bin, p.Args, p.Settings)
+		routes[p.Name] = r
+		t.Logf("%-34s %-28s %s", p.Name, "redaction routes", r)
+		if want, ok := rec.Routes[p.Name]; ok && want != r {
+			t.Errorf("%s, redaction routes: observed %s, the record says %s", p.Name, r, want)
+		}
+		if holds && r == "TT+" {
+			holding = append(holding, p.Name)
+		}
+	}
+	if os.Getenv("HOOKWARDEN_E2E_RECORD") == "1" {
+		rec.Observed, rec.Routes = observed, routes
+		out, _ := json.MarshalIndent(rec, "", "  ")
+		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if len(rec.Observed) != len(rec.Postures) || len(rec.Routes) != len(rec.Postures) {
+		t.Errorf("%s records %d postures' observations and %d routes for %d postures; record them (HOOKWARDEN_E2E_RECORD=1)", path, len(rec.Observed), len(rec.Routes), len(rec.Postures))
 	}
 	table, err := LoadTable(Tables(), "claude", "2.1.328")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, granted := table.Capabilities["pre_tool.fail_closed"]
-	anyRan := false
-	for i, tc := range cases {
-		t.Logf("%-28s the guarded Bash call ran: %v", tc.name, ran[i])
-		anyRan = anyRan || ran[i]
-	}
-	for i, tc := range cases[:4] {
-		if ran[i] {
-			t.Errorf("%s: the guarded call ran although the render sets onFailure block", tc.name)
-		}
-	}
-	if granted == anyRan {
-		t.Errorf("claude-2.1.328 lists pre_tool.fail_closed = %v, but an injected failure let the call through = %v", granted, anyRan)
+	if granted != (len(holding) > 0) {
+		t.Errorf("claude-2.1.328 lists pre_tool.fail_closed = %v, but the postures under which no injected failure let a call through and the routes work are %v", granted, holding)
 	}
 }
 
-// runFailingPreTool spawns the real claude with one required pre_tool hook
-// (Bash) running script, and reports whether the model's `touch
-// e2e_tool_ran.txt` ran.
-func runFailingPreTool(t *testing.T, bin, script, timeout string, gone bool) bool {
+// failClosedTables is the shipped table, or with redaction the runtime
+// tests' table (redactTestTable), with permissions.ask admitted as a
+// caller settings key: the postures pass their rules as --settings.
+func failClosedTables(t *testing.T, redaction bool) fstest.MapFS {
+	t.Helper()
+	var src fs.FS = Tables()
+	if redaction {
+		src = redactTestTable(t)
+	}
+	tab, err := LoadTable(src, "claude", "2.1.328")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.SettingsKeys["permissions.ask"] = "granted by the test, a posture under measurement"
+	b, _ := json.Marshal(tab)
+	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
+}
+
+// fixtureRepo writes secret.txt holding the fixture value into repo and,
+// with commit, makes repo a Git repository with one commit whose message
+// holds it too. (Claude Code puts the latest commits into the system
+// prompt itself, so under the redaction entry that value reaches the model
+// unmediated and agent_exit fails the run on it: the routes run without
+// the commit.)
+func fixtureRepo(t *testing.T, repo string, commit bool) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(repo, "secret.txt"), []byte("token="+realRaw+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !commit {
+		return
+	}
+	os.RemoveAll(filepath.Join(repo, ".git"))
+	git := exec.Command("sh", "-c", "git init -q && git add secret.txt && git -c user.name=t -c user.email=t@example.invalid commit -qm \"add $1\"", "sh", realRaw)
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v\n%s", err, out)
+	}
+}
+
+// postureArgv is `claude -p "run it" --output-format json` with a
+// posture's arguments and, when it has settings, --settings.
+func postureArgv(args []string, settings json.RawMessage) []string {
+	argv := append([]string{"claude", "-p", "run it", "--output-format", "json"}, args...)
+	if len(settings) > 0 {
+		argv = append(argv, "--settings", string(settings))
+	}
+	return argv
+}
+
+// runFailingPreTool spawns the real claude under the posture with one
+// required pre_tool hook (matcher "*") running script with timeout
+// seconds (removed once the engine started, when gone), lets the scripted
+// model make the record's calls, and returns one letter per call: x
+// refused, R ran (see the record's "about"), . never made.
+func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []string, settings json.RawMessage, script string, timeout int, gone bool) string {
+	t.Helper()
 	w := newRealWorld(t)
+	fixtureRepo(t, w.repo, true)
 	hook := filepath.Join(w.home, "bin", "inject.sh")
 	os.WriteFile(hook, []byte(script), 0o755)
 	d, _ := fileDigest(hook)
 	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
-		"inject": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage(timeout)}}})
+		"inject": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage(strconv.Itoa(timeout))}}})
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
-		{Hook: "inject", Event: "pre_tool", Matcher: "Bash", Required: true}}})
+		{Hook: "inject", Event: "pre_tool", Matcher: "*", Required: true}}})
 	if err := Approve(w.home, [][]string{{hook}}); err != nil {
-		t.Error(err)
-		return true
+		t.Fatal(err)
 	}
-	port, _ := startMock(t, "anthropic", w.work)
-	argv, env := w.mockClient("claude", bin, port)
+	var calls []scriptedCall
+	for _, c := range rec.Calls {
+		if c.Tool == "Read" {
+			calls = append(calls, scriptedCall{"Read", map[string]any{"file_path": filepath.Join(w.repo, c.File)}})
+		} else {
+			calls = append(calls, scriptedCall{c.Tool, map[string]any{"command": c.Command, "description": c.Name}})
+		}
+	}
+	model := startScriptedModel(t, calls, nil)
+	_, env := w.mockClient("claude", bin, model.port)
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	started := false
-	_, err := Exec(ctx, ExecOptions{Argv: argv,
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+	_, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings),
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: failClosedTables(t, false),
 		Started: func(r *Render, _ []string) {
 			started = true
 			if b, _ := os.ReadFile(r.Files[0]); !strings.Contains(string(b), `"onFailure": "block"`) {
@@ -92,9 +246,66 @@ func runFailingPreTool(t *testing.T, bin, script, timeout string, gone bool) boo
 			}
 		}})
 	if err != nil || !started {
-		t.Errorf("spawn exec: %v\n%s", err, out.String())
-		return true
+		t.Fatalf("spawn exec: %v\n%s", err, out.String())
 	}
-	_, statErr := os.Stat(filepath.Join(w.repo, "e2e_tool_ran.txt"))
-	return statErr == nil
+	made := modelCalls(model.log())
+	letters := make([]byte, len(rec.Calls))
+	for i, c := range rec.Calls {
+		letters[i] = '.'
+		if i >= len(made) {
+			continue
+		}
+		res := made[i].Result
+		ran := false
+		switch c.Name {
+		case "touch":
+			_, statErr := os.Stat(filepath.Join(w.repo, "ran.bash"))
+			ran = statErr == nil
+		case "pwd":
+			ran = strings.TrimSpace(res) == w.repo
+		default:
+			ran = strings.Contains(res, realRaw)
+		}
+		letters[i] = "xR"[boolIndex(ran)]
+	}
+	return string(letters)
+}
+
+// runPostureRoutes runs the posture under the redaction entry
+// (newRedactWorld, the test table) with the model reading secret.txt by
+// Read and by cat, and returns a letter per call (T: the model received
+// the token and not the raw value, x: not) and + when the run passed, -
+// when spawn exec failed or refused it.
+func runPostureRoutes(t *testing.T, bin string, args []string, settings json.RawMessage) string {
+	t.Helper()
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	fixtureRepo(t, w.repo, false)
+	model := startScriptedModel(t, []scriptedCall{
+		{"Read", map[string]any{"file_path": filepath.Join(w.repo, "secret.txt")}},
+		{"Bash", map[string]any{"command": "cat secret.txt", "description": "show"}},
+	}, nil)
+	_, env := w.mockClient("claude", bin, model.port)
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings), Home: w.home, Cwd: w.repo, Env: env,
+		Stdout: &out, Stderr: &out, Tables: failClosedTables(t, true)})
+	made := modelCalls(model.log())
+	s := ""
+	for i := range 2 {
+		ok := i < len(made) && strings.Contains(made[i].Result, "[GH_TOKEN]") && !strings.Contains(made[i].Result, realRaw)
+		s += string("xT"[boolIndex(ok)])
+	}
+	if err != nil || code != 0 {
+		t.Logf("redaction routes: spawn exec %d %v", code, err)
+		return s + "-"
+	}
+	return s + "+"
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -17,8 +17,9 @@ import (
 
 // redactTestTable is the shipped claude-2.1.328 table plus the two
 // capabilities the real-client suite has not shown there
-// (pre_tool.fail_closed: a hook printing garbage with exit 0 lets the call
-// through, TestRealClaudePreToolFailClosed; all_tools_gated: not measured).
+// (pre_tool.fail_closed: a hook exiting 0 with no decision leaves the call
+// to Claude's permission check, which runs read-only commands under every
+// posture measured, TestRealClaudePreToolFailClosed; all_tools_gated: not measured).
 // The shipped table refuses the redaction entry for their lack
 // (TestRedactionShippedTablesRefuse); the runtime tests grant them here
 // only so that the runtime itself can be run on the real engine.

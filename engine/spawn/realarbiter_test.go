@@ -1,0 +1,127 @@
+package spawn
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// arbiterPreTool is a PreToolUse hook that allows `echo route` rewritten to
+// `/usr/bin/env echo rewritten-ok` (as the redaction hook's shell route
+// answers: allow with updatedInput) and prints garbage with exit 0 for
+// every other call (a hook that gives no decision).
+const arbiterPreTool = `#!/usr/bin/env python3
+import json, sys
+p = json.load(sys.stdin)
+if p.get("tool_name") == "Bash" and p.get("tool_input", {}).get("command", "").startswith("echo route"):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                      "updatedInput": {"command": "/usr/bin/env echo rewritten-ok"}}}))
+else:
+    print("{garbage")
+`
+
+// arbiterPermission is a PermissionRequest hook that records each payload
+// in $1/permission.jsonl and allows only the rewritten command; any other
+// call it denies, or with argv[2] "garbage" answers garbage with exit 0.
+const arbiterPermission = `#!/usr/bin/env python3
+import json, sys
+p = json.load(sys.stdin)
+open(sys.argv[1] + "/permission.jsonl", "a").write(json.dumps(p) + "\n")
+if p.get("tool_input", {}).get("command", "").startswith("/usr/bin/env echo rewritten"):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+elif sys.argv[2] == "garbage":
+    print("{garbage")
+else:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "not a mediated route"}}}))
+`
+
+// TestRealClaudePermissionRequestArbiter measures, on the pinned Claude Code
+// run directly with --setting-sources "" and one settings file, the
+// arbiter that TestRealClaudePreToolFailClosed shows a permission posture
+// alone lacks: with ask rules on Bash and Read, a call whose PreToolUse
+// hook (onFailure block) gives no decision, and the hook-allowed rewrite
+// of a call (whose rule check meets the ask rule), both go to Claude's
+// permission check, which in default mode fires PermissionRequest with
+// {tool_name, tool_input, permission_mode, …}. An arbiter that allows only
+// the rewritten command lets it run and refuses cat, Read, git log, pwd
+// and touch; one that prints garbage for them leaves -p refusing them; in
+// dontAsk mode it is not asked and the rewrite is refused too. Nothing
+// renders such an arbiter yet (the spawn event and the redaction hook's
+// answer are not built); this records the client behaviour it would rest
+// on (testdata/clients/FACTS.md).
+func TestRealClaudePermissionRequestArbiter(t *testing.T) {
+	bin := needClient(t, "claude")
+	for _, tc := range []struct {
+		name, mode, arbiter string
+		rewriteRuns, asked  bool
+	}{
+		{"default mode, arbiter denies", "default", "deny", true, true},
+		{"default mode, arbiter prints garbage", "default", "garbage", true, true},
+		{"dontAsk mode", "dontAsk", "deny", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newRealWorld(t)
+			fixtureRepo(t, w.repo, true)
+			pre, perm := filepath.Join(w.home, "bin", "pre.py"), filepath.Join(w.home, "bin", "permission.py")
+			os.WriteFile(pre, []byte(arbiterPreTool), 0o755)
+			os.WriteFile(perm, []byte(arbiterPermission), 0o755)
+			handler := func(cmd string) []any {
+				return []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": 15, "onFailure": "block"}}}}
+			}
+			settings := filepath.Join(w.work, "settings.json")
+			writeJSONFile(t, settings, map[string]any{
+				"permissions": map[string]any{"ask": []string{"Bash", "Read"}},
+				"hooks": map[string]any{"PreToolUse": handler(ShellQuote([]string{pre})),
+					"PermissionRequest": handler(ShellQuote([]string{perm, w.out, tc.arbiter}))}})
+			model := startScriptedModel(t, []scriptedCall{
+				{"Bash", map[string]any{"command": "echo route", "description": "route"}},
+				{"Bash", map[string]any{"command": "cat secret.txt", "description": "cat"}},
+				{"Read", map[string]any{"file_path": filepath.Join(w.repo, "secret.txt")}},
+				{"Bash", map[string]any{"command": "git log", "description": "log"}},
+				{"Bash", map[string]any{"command": "pwd", "description": "pwd"}},
+				{"Bash", map[string]any{"command": "touch ran.bash", "description": "touch"}},
+			}, nil)
+			_, env := w.mockClient("claude", bin, model.port)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "run it", "--output-format", "json",
+				"--setting-sources", "", "--strict-mcp-config", "--settings", settings, "--permission-mode", tc.mode)
+			var out bytes.Buffer
+			cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = w.repo, env, &out, &out
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("claude: %v\n%s", err, out.String())
+			}
+			made := modelCalls(model.log())
+			if len(made) != 6 {
+				t.Fatalf("the model made %d of 6 calls", len(made))
+			}
+			for i, c := range made {
+				t.Logf("%s %.120q", c.Tool, c.Result)
+				ran := strings.Contains(c.Result, realRaw) || strings.TrimSpace(c.Result) == w.repo
+				if i == 0 {
+					ran = strings.TrimSpace(c.Result) == "rewritten-ok"
+					if ran != tc.rewriteRuns {
+						t.Errorf("the rewritten command ran: %v, want %v", ran, tc.rewriteRuns)
+					}
+				} else if ran {
+					t.Errorf("call %d (%s) ran without a decision", i, c.Tool)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(w.repo, "ran.bash")); err == nil {
+				t.Errorf("the touch ran")
+			}
+			asked, _ := os.ReadFile(filepath.Join(w.out, "permission.jsonl"))
+			if (len(asked) > 0) != tc.asked {
+				t.Errorf("PermissionRequest asked: %q, want asked %v", asked, tc.asked)
+			}
+			if tc.asked && !bytes.Contains(asked, []byte(`"command": "/usr/bin/env echo rewritten-ok"`)) {
+				t.Errorf("the arbiter never saw the rewritten input:\n%s", asked)
+			}
+		})
+	}
+}

@@ -294,9 +294,13 @@ func callerArgs(engine string, args []string, cwd string, o *Options) ([]string,
 // the child's environment to the requirement it read (or removes it), runs
 // the engine with stdio passed through, removes the run's files when it
 // exits, and returns the engine's exit code (128+signal when it was killed
-// by one). A refusal returns RefusedExit and the *Refusal; no engine
-// process has started then (the version probe excepted, which runs
-// `--version` only) and no file the call created remains.
+// by one). With opts.AutoFinish a Claude run may have a second child, the
+// continuation (continuation.go), and the code is the last child's. A run
+// under a redaction entry, or a continuation, that fails after a child
+// started returns RunFailedExit and the *RunFailure. A refusal returns
+// RefusedExit and the *Refusal; no engine process has started then (the
+// version probe excepted, which runs `--version` only) and no file the
+// call created remains.
 func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if len(opts.Argv) == 0 {
 		return 2, errors.New("hookwarden: spawn exec: no engine command after --")

@@ -718,6 +718,24 @@ func toolCallIDs(transcript []byte) (ids []string, badLines int) {
 	return ids, badLines
 }
 
+// ScrubTranscript replaces every value m finds in b, the bytes of the
+// transcript at path, by its token and writes the result over path
+// (through a temporary file and a rename, keeping the file's mode; 0600
+// when it cannot be read). It returns how many value occurrences it found
+// (0: nothing is written) and an error when the text cannot be redacted or
+// written.
+func ScrubTranscript(path string, b []byte, m *Matcher) (int, error) {
+	red, n, err := m.Redact(b)
+	if err != nil || n == 0 {
+		return n, err
+	}
+	mode := os.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return n, renameio.WriteFile(path, red, mode)
+}
+
 // Exit is the agent_exit hook: it reads the table once and fails when its
 // SHA-256 differs from table_sha256; scans the transcript for every value
 // and, when it finds one, rewrites the transcript with the values replaced
@@ -757,18 +775,14 @@ func Exit(e Env) error {
 		problem("transcript: %v", err)
 	} else {
 		transcript = t
-		red, n, err := m.Redact(t)
+		n, err := ScrubTranscript(*p.Transcript, t, m)
 		rep.Found = n
-		if err != nil {
+		switch {
+		case n == 0 && err != nil:
 			problem("transcript: %v", err)
-		} else if n > 0 {
+		case n > 0:
 			problem("the transcript held %d value occurrence(s)", n)
-			fi, serr := os.Stat(*p.Transcript)
-			mode := os.FileMode(0o600)
-			if serr == nil {
-				mode = fi.Mode().Perm()
-			}
-			if err := renameio.WriteFile(*p.Transcript, red, mode); err != nil {
+			if err != nil {
 				problem("scrub %s: %v", *p.Transcript, err)
 			} else {
 				rep.Scrubbed = true

@@ -270,7 +270,9 @@
 // the table from memory; the prompt and schema checks run against the
 // whole table, and so does a check of the session's transcript, which
 // the engine loads and which child 1's agent_exit scanned against the
-// table as it was then (a hit fails the run: redaction-resume); child 2
+// table as it was then (a hit is scrubbed, since no agent_exit follows
+// for a child that never started, and fails the run: redaction-resume;
+// engine/redact ScrubTranscript, the exit hook's own scrub); child 2
 // gets --resume and no --session-id; agent_exit fires with "child":2 and
 // the digest of the table as last written. Any failure of either child
 // fails the one run (123), removes the session's run record and starts no

@@ -508,10 +508,16 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 	case n > 1:
 		// the continuation loads the session child 1 wrote, which its
 		// agent_exit scanned against the table as it was then
+		// (a hit is scrubbed here: no agent_exit follows for a child that
+		// never started)
 		if b, err := readTranscriptFile(x.transcript); err != nil {
 			return fail(ReasonRedactionResume, "session %s's transcript: %v", x.sid, err)
-		} else if m.Contains(b) {
-			return fail(ReasonRedactionResume, "session %s's transcript holds a value of the table child %d carries; the engine would load it into the model's context", x.sid, n)
+		} else if found, err := redact.ScrubTranscript(x.transcript, b, m); found > 0 || err != nil {
+			scrub := "scrubbed"
+			if err != nil {
+				scrub = "not scrubbed: " + err.Error()
+			}
+			return fail(ReasonRedactionResume, "session %s's transcript held %d occurrence(s) of a value of the table child %d carries (%s); the engine would load it into the model's context", x.sid, found, n, scrub)
 		}
 	}
 

@@ -238,3 +238,89 @@ func noPromptCanary(client string) string {
 	}
 	return "no recorded prompt payload"
 }
+
+// The stop canaries' last messages: one that closes with a question to the
+// user in prose (the stop gate's stop-prose-question) and one that reports
+// what was done (nothing to block; a due checkpoint in the repository may
+// still hold the stop, which is the gate judging).
+const (
+	stopQuestion = "I changed the parser. Shall I run the full test suite now?"
+	stopDone     = "All done: the parser is fixed and its tests pass."
+)
+
+// stopCanary is one client's stop payload: message whether the payload
+// carries the agent's last message (the stop gate's question check needs
+// it); payload the builder (cwd the directory the payload names, msg the
+// last message, ignored without message).
+type stopCanary struct {
+	message bool
+	payload func(cwd, msg string) []byte
+}
+
+// claudeStop builds a Claude-family stop payload: Claude Code 2.1.328,
+// Codex CLI 0.169.0 and Qwen Code 0.24.4 Stop {session_id, transcript_path,
+// cwd, hook_event_name, stop_hook_active, last_assistant_message}
+// (testdata/clients/{claude/2.1.328,codex/0.169.0,qwen/0.24.4}/stop.json);
+// Gemini CLI 0.61.0 AfterAgent carries the message as prompt_response
+// (testdata/clients/gemini/0.61.0/stop.json). Factory Droid's documented
+// Stop has Claude's shape (registration table source).
+func claudeStop(event, msgKey string) stopCanary {
+	return stopCanary{message: true, payload: func(cwd, msg string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": cwd,
+			"hook_event_name": event, "stop_hook_active": false, msgKey: msg})
+	}}
+}
+
+// stopCanaries are the stop payloads per client. Copilot CLI's agentStop,
+// Cursor's stop and agy's Stop carry no last message, so their stop gate
+// judges the checkpoint only and their block canary names a scratch
+// repository with a due checkpoint (stopScratch).
+var stopCanaries = map[string]stopCanary{
+	"claude": claudeStop("Stop", "last_assistant_message"),
+	"codex":  claudeStop("Stop", "last_assistant_message"),
+	"qwen":   claudeStop("Stop", "last_assistant_message"),
+	"droid":  claudeStop("Stop", "last_assistant_message"),
+	"gemini": claudeStop("AfterAgent", "prompt_response"),
+	// GitHub Copilot CLI 1.0.102 agentStop {sessionId, timestamp, cwd,
+	// transcriptPath, stopReason, stop_hook_active}
+	// (testdata/clients/copilot/1.0.102/stop.json).
+	"copilot": {payload: func(cwd, msg string) []byte {
+		return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122518473, "cwd": cwd, "transcriptPath": "/dev/null",
+			"stopReason": "end_turn", "stop_hook_active": false})
+	}},
+	// Cursor stop (documented, not observed): {hook_event_name,
+	// conversation_id, generation_id, workspace_roots, status, loop_count}
+	// (testdata/clients/cursor/documented/stop.json).
+	"cursor": {payload: func(cwd, msg string) []byte {
+		return marshal(map[string]any{"hook_event_name": "stop", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+			"workspace_roots": []string{cwd}, "status": "completed", "loop_count": 0})
+	}},
+	// agy Stop (unverified on a real agy): {conversationId, workspacePaths,
+	// executionNum} (engine/dialect decodeAgy).
+	"agy": {payload: func(cwd, msg string) []byte {
+		return marshal(map[string]any{"conversationId": "hookwarden-doctor", "workspacePaths": []string{cwd}, "executionNum": 1})
+	}},
+}
+
+// postToolCanaries are the post-tool payloads, a `git status` that ran:
+// Claude Code 2.1.328 PostToolUse with tool_response {stdout, stderr,
+// interrupted, isImage}, Codex CLI 0.169.0 PostToolUse with tool_response
+// "", Gemini CLI 0.61.0 AfterTool with tool_response {llmContent,
+// returnDisplay} (testdata/clients/{claude/2.1.328,codex/0.169.0,
+// gemini/0.61.0}/post-tool.deny-allow.json).
+var postToolCanaries = map[string]func(root string) []byte{
+	"claude": func(root string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor",
+			"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}})
+	},
+	"codex": func(root string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor", "tool_response": ""})
+	},
+	"gemini": func(root string) []byte {
+		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "AfterTool",
+			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": allowCommand},
+			"tool_response": map[string]any{"llmContent": "Output: (empty)", "returnDisplay": ""}})
+	},
+}

@@ -1,6 +1,7 @@
 // Package doctor is `hookwarden doctor [PATH]`: it proves, on this
 // machine, that each adopted row fires and denies. For every client the
-// manifest selects and every guard event it registers (pre-tool, pre-edit),
+// manifest selects and every event it registers (pre-tool, pre-edit,
+// pre-dispatch, prompt, stop, post-tool; see below for the last four),
 // it takes the handlers the client would run (adopt/hookplan: the files the
 // client reads, its switches, Codex's trust), runs each one the way the
 // client spawns it (skewguard.Spawn: shell, working directory, added
@@ -26,8 +27,17 @@
 // unreadable workspace, a budget overrun, a crash, a timeout). A prompt
 // row (Claude, Codex, Gemini: the clients with a recorded prompt payload)
 // gets one prompt canary instead and does its job when the answer is an
-// allow or a stated skip carrying the clock line. Run exits 1 when any
-// selected row does not guard.
+// allow or a stated skip carrying the clock line. A stop row gets a block
+// canary (a last message closing with a question in prose, held by
+// stop-prose-question; for the clients whose stop payload carries no
+// message, Copilot CLI, Cursor and agy, a stop in a scratch repository
+// under the temporary directory whose checkpoint is due, held by
+// checkpoint-due; the scratch is removed afterwards) and a pass canary (a
+// finished report, which must be judged: let through, or held only by the
+// repository's own due checkpoint). A post-tool row (Claude, Codex,
+// Gemini) gets one canary, a `git status` that ran, which the engine must
+// answer with an allow or added context carrying the clock line (the row
+// never blocks). Run exits 1 when any selected row does not guard.
 package doctor
 
 import (
@@ -56,9 +66,12 @@ import (
 )
 
 // Probe is one canary run: Verdict is "allow", "deny", "skip" (a stated
-// skip: the call went through unjudged) or "error" (no answer the client
-// reads as either: a crash, another exit code, a timeout, unreadable
-// output); Rule the rule id of a deny ("" none), Reason the answer's reason
+// skip: the call went through unjudged), at stop "block" (the stop is
+// refused: the agent goes on) and "halt" (the session ends with the
+// reason), at post-tool "context" (allowed with added context), or "error"
+// (no answer the client reads as any of these: a crash, another exit code,
+// a timeout, unreadable output); Rule the rule id of a deny or block
+// ("" none; the stop gate's several rules joined by ","), Reason the answer's reason
 // or the error, AnsweredBy the engine or fallback that answered, Millis
 // the wall time of the run, Clock whether the answer on stdout carries the
 // clock line (engine/clock.Marker).
@@ -74,9 +87,10 @@ type Probe struct {
 // Row is one client and event of the report: Fired whether a handler of
 // ours fires for the canary's tool (File and Line the first one, Command
 // what it runs), Deny and Allow the two canary runs (nil when it did not
-// fire; a prompt row has one run, Prompt, instead), WantRule the rule the
-// deny canary must name (WantClock for a prompt row: its answer must carry
-// the clock line), Spawn the source of
+// fire; at stop the block and pass canaries; a prompt row has one run,
+// Prompt, and a post-tool row one, Post, instead), WantRule the rule the
+// deny (block) canary must name (WantClock for a prompt or post-tool row:
+// its answer must carry the clock line), Spawn the source of
 // how the canaries were spawned (skewguard.Spawn) and SpawnUnverified true
 // when that spawn was not observed on the real client, Guards the verdict,
 // and Problem why it does not guard ("" when it does).
@@ -90,6 +104,7 @@ type Row struct {
 	Deny            *Probe `json:"deny,omitempty"`
 	Allow           *Probe `json:"allow,omitempty"`
 	Prompt          *Probe `json:"prompt,omitempty"`
+	Post            *Probe `json:"post_tool,omitempty"`
 	WantRule        string `json:"want_rule"`
 	WantClock       bool   `json:"want_clock,omitempty"`
 	Spawn           string `json:"spawn,omitempty"`
@@ -169,7 +184,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 	}
 	for _, c := range clients {
 		if !planned[c] {
-			rep.Skipped = append(rep.Skipped, c+": its rows live in its own configuration (lefthook.yml), which doctor does not read (README \"lefthook jobs\")")
+			rep.Skipped = append(rep.Skipped, c+": its jobs run under lefthook (.hookwarden/lefthook.yml, named by the lefthook config's extends:), which doctor does not run; audit checks them (README \"lefthook jobs\")")
 		}
 	}
 	for _, cp := range plan.Clients {
@@ -194,6 +209,22 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				rep.Rows = append(rep.Rows, r)
 				continue
 			}
+			if ev == "stop" || ev == "post-tool" {
+				var r Row
+				switch _, stopOK := stopCanaries[cp.Client]; {
+				case ev == "stop" && stopOK:
+					r = probeStop(ctx, abs, cp, row, data, env, rep.Engine)
+				case ev == "post-tool" && postToolCanaries[cp.Client] != nil:
+					r = probePostTool(ctx, abs, cp, row, env, rep.Engine)
+				default:
+					r = Row{Client: cp.Client, Event: ev, Problem: "doctor has no canary payload for this client and event, so the row is unproven"}
+				}
+				if !r.Guards {
+					rep.OK = false
+				}
+				rep.Rows = append(rep.Rows, r)
+				continue
+			}
 			if ev == "pre-dispatch" && (man.Dispatch == nil || man.Dispatch.Tasks == nil) {
 				rep.Skipped = append(rep.Skipped, cp.Client+" pre-dispatch: no canary (the manifest declares no dispatch.tasks, so no brief must be refused)")
 				continue
@@ -204,7 +235,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 					continue
 				}
 			} else if !slices.Contains(guardEvents, ev) {
-				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the rows that guard an action: pre-tool, pre-edit, pre-dispatch, and the prompt rows' clock line)")
+				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the pre-tool, pre-edit, pre-dispatch, stop and post-tool rows, and the prompt rows' clock line)")
 				continue
 			}
 			var tasks []string
@@ -237,7 +268,7 @@ func probePrompt(ctx context.Context, root string, cp hookplan.Client, row regis
 	if !ok {
 		return r
 	}
-	r.Prompt = runProbe(ctx, sp, h.Command, env, payload(root), cp.Client, rowLimit(row), eng)
+	r.Prompt = runProbe(ctx, sp, h.Command, env, payload(root), cp.Client, row.Event, rowLimit(row), eng)
 	switch {
 	case r.Prompt.Verdict != "allow" && r.Prompt.Verdict != "skip":
 		r.Problem = fmt.Sprintf("the prompt canary was answered %q: the prompt is refused or the row failed", r.Prompt.Verdict)
@@ -250,6 +281,126 @@ func probePrompt(ctx context.Context, root string, cp hookplan.Client, row regis
 	r.Guards = r.Problem == ""
 	return r
 }
+
+// stopCheckpointDue is the stop gate's rule (engine/stopgate
+// RuleCheckpointDue) a stop pass canary may be held by and still count as
+// judged (the repository's own checkpoint is due), and the rule of the
+// scratch repository's block canary.
+const stopCheckpointDue = "checkpoint-due"
+
+// probeStop runs the stop canaries through the first handler of ours the
+// client runs at stop: the block canary must hold the stop (the agent goes
+// on) naming the stop gate's rule, the pass canary must be judged. Where
+// the client's stop payload carries the last message (stopCanary.message)
+// the block canary closes with a question in prose (stop-prose-question);
+// where it does not (Copilot CLI, Cursor, agy) the stop gate judges only
+// the checkpoint, so the block canary names a scratch repository whose
+// checkpoint is due (stopScratch; checkpoint-due). The pass canary names the
+// repository itself with a finished report: an allow, or a hold for the
+// repository's own due checkpoint (checkpoint-due, the gate judging) is
+// judged; a stated skip, an error or a fault is not.
+func probeStop(ctx context.Context, root string, cp hookplan.Client, row registration.Row, manifest []byte, env []string, eng string) Row {
+	sc := stopCanaries[cp.Client]
+	r := Row{Client: cp.Client, Event: row.Event, WantRule: "stop-prose-question"}
+	if !sc.message {
+		r.WantRule = stopCheckpointDue
+	}
+	h, sp, ok := spawnFor(&r, root, cp, row, "")
+	if !ok {
+		return r
+	}
+	run := func(cwd, msg string) *Probe {
+		return runProbe(ctx, sp, h.Command, env, sc.payload(cwd, msg), cp.Client, row.Event, rowLimit(row), eng)
+	}
+	blockWhat := "a last message closing with a question in prose"
+	if sc.message {
+		r.Deny = run(root, stopQuestion)
+	} else {
+		blockWhat = "a stop in a scratch repository whose checkpoint is due"
+		dir, err := stopScratch(ctx, manifest)
+		if err != nil {
+			r.Problem = "doctor could not build the block canary's scratch repository, so the row is unproven: " + err.Error()
+			return r
+		}
+		defer os.RemoveAll(filepath.Dir(dir))
+		r.Deny = run(dir, "")
+	}
+	r.Allow = run(root, stopDone)
+	rules := strings.Split(r.Deny.Rule, ",")
+	switch {
+	case r.Deny.Verdict != "block":
+		r.Problem = fmt.Sprintf("the block canary (%s) was answered %q, not held", blockWhat, r.Deny.Verdict)
+		if r.Deny.Reason != "" {
+			r.Problem += ": " + firstLine(r.Deny.Reason)
+		}
+	case !slices.Contains(rules, r.WantRule):
+		r.Problem = fmt.Sprintf("the block canary (%s) was held by %q, not by %s: the row refuses for another reason", blockWhat, r.Deny.Rule, r.WantRule)
+	case r.Allow.Verdict == "error" || r.Allow.Verdict == "skip":
+		r.Problem = fmt.Sprintf("the pass canary (a finished report) was answered %q: the row does not judge", r.Allow.Verdict)
+	case (r.Allow.Verdict == "block" || r.Allow.Verdict == "halt") && r.Allow.Rule != stopCheckpointDue:
+		r.Problem = fmt.Sprintf("the pass canary (a finished report) was %s by %q: the row holds a stop it must let through", map[string]string{"block": "held", "halt": "halted"}[r.Allow.Verdict], r.Allow.Rule)
+	}
+	r.Guards = r.Problem == ""
+	return r
+}
+
+// stopScratch creates a scratch git repository in a new temporary
+// directory, with no commit and the governed repository's manifest bytes
+// as its one untracked file, so the stop gate finds its checkpoint due (no
+// commit yet, changes present: engine/checkpoint NoCommit). It returns the
+// repository's path (the caller removes its parent); errors from the
+// directory or `git init` (git from this process's PATH).
+func stopScratch(ctx context.Context, manifest []byte) (string, error) {
+	base, err := os.MkdirTemp("", "hookwarden-doctor-")
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(base, "scratch")
+	if out, err := exec.CommandContext(ctx, "git", "init", "-q", dir).CombinedOutput(); err != nil {
+		os.RemoveAll(base)
+		return "", fmt.Errorf("git init %s: %w: %s", dir, err, firstLine(string(out)))
+	}
+	if err := os.WriteFile(filepath.Join(dir, adopt.ManifestFile), manifest, 0o644); err != nil {
+		os.RemoveAll(base)
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir, nil
+}
+
+// probePostTool runs the post-tool canary (a `git status` that ran)
+// through the first handler of ours the client runs after a tool. A
+// post-tool row never blocks (engine/stopgate JudgePostTool annotates
+// only): it does its job when the engine answers with an allow or added
+// context (a due checkpoint) carrying the clock line (Claude Code, Codex
+// and Gemini CLI take added context after a tool). A stated skip (no
+// engine: the checkpoint is not evaluated), a block, or an error does not.
+func probePostTool(ctx context.Context, root string, cp hookplan.Client, row registration.Row, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event, WantClock: true}
+	h, sp, ok := spawnFor(&r, root, cp, row, postToolTool[cp.Client])
+	if !ok {
+		return r
+	}
+	r.Post = runProbe(ctx, sp, h.Command, env, postToolCanaries[cp.Client](root), cp.Client, row.Event, rowLimit(row), eng)
+	switch v := r.Post.Verdict; {
+	case v == "skip":
+		r.Problem = "the post-tool canary was answered with a stated skip: the checkpoint is not evaluated after a tool: " + r.Post.Reason
+	case v != "allow" && v != "context":
+		r.Problem = fmt.Sprintf("the post-tool canary was answered %q: a post-tool row only annotates, and this one fails or blocks", v)
+		if r.Post.Reason != "" {
+			r.Problem += ": " + firstLine(r.Post.Reason)
+		}
+	case !r.Post.Clock:
+		r.Problem = "the post-tool canary's answer carries no clock line (" + strings.TrimSpace(clock.Marker) + " …): the model is not told the time"
+	}
+	r.Guards = r.Problem == ""
+	return r
+}
+
+// postToolTool is the tool each post-tool canary reports as run.
+var postToolTool = map[string]string{"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
 
 // rowLimit returns the client's timeout of row.
 func rowLimit(row registration.Row) time.Duration {
@@ -329,7 +480,7 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 		return r
 	}
 	run := func(subject string) *Probe {
-		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, rowLimit(row), eng)
+		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, row.Event, rowLimit(row), eng)
 	}
 	r.Deny, r.Allow = run(c.deny), run(c.allow)
 	switch {
@@ -351,14 +502,14 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 
 // faultRules are rule ids of a deny that says the row cannot judge, not
 // that the call is refused by policy.
-var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "workspace-unreadable", "budget-exceeded", "dispatch-store"}
+var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "workspace-unreadable", "budget-exceeded", "dispatch-store", "checkpoint-unavailable"}
 
 // ruleRE finds the rule id of a deny reason: the policy's "[BLOCKED BY
 // hookwarden:RULE]" or the stop gate and checkpoint's leading "RULE: ".
 var ruleRE = regexp.MustCompile(`\[BLOCKED BY hookwarden:([a-z0-9-]+)\]|^\s*([a-z][a-z0-9-]*): `)
 
 // runProbe runs one canary and reads the answer in the client's dialect.
-func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []string, payload []byte, client string, limit time.Duration, eng string) *Probe {
+func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []string, payload []byte, client, event string, limit time.Duration, eng string) *Probe {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := sp.Command(ctx, command, env)
@@ -381,22 +532,31 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 		p.Verdict, p.Reason = "error", "cannot start: "+err.Error()
 		return p
 	}
-	p.Verdict, p.Reason = readAnswer(client, code, stdout.Bytes(), stderr.String())
+	p.Verdict, p.Reason = readAnswer(client, event, code, stdout.Bytes(), stderr.String())
 	p.Clock = strings.Contains(stdout.String(), clock.Marker)
-	if m := ruleRE.FindStringSubmatch(p.Reason); m != nil && p.Verdict == "deny" {
+	if m := ruleRE.FindStringSubmatch(p.Reason); m != nil && (p.Verdict == "deny" || p.Verdict == "block") {
 		p.Rule = m[1] + m[2]
 	}
 	p.AnsweredBy = answeredBy(stderr.String(), p, eng)
 	return p
 }
 
-// readAnswer reads a hook's answer as client reads it (engine/dialect's
-// encode table is the source): agy a JSON decision on stdout (exit 0);
-// every other client exit 0 allow (a stated skip when stderr holds
-// "hookwarden: skip:"), dialect.DenyExit (2; lefthook 1) deny with the
-// reason on stderr. Anything else is "error".
-func readAnswer(client string, code int, stdout []byte, stderr string) (string, string) {
+// readAnswer reads a hook's answer to a call of event as client reads it
+// (engine/dialect's encode table is the source): agy a JSON decision on
+// stdout (exit 0); every other client exit 0 allow (a stated skip when
+// stderr holds "hookwarden: skip:"), dialect.DenyExit (2; lefthook 1) deny
+// with the reason on stderr. A stop answer is read by readStop, a post-tool
+// answer's added context by readContext. Anything else is "error".
+func readAnswer(client, event string, code int, stdout []byte, stderr string) (string, string) {
 	skip := strings.Contains(stderr, "hookwarden: skip:")
+	if event == "stop" {
+		return readStop(client, code, stdout, stderr, skip)
+	}
+	if event == "post-tool" && code == 0 && !skip {
+		if text, ok := readContext(stdout); ok {
+			return "context", text
+		}
+	}
 	if client == "copilot" {
 		// Copilot CLI 1.0.102 (engine/dialect copilot.go): stdout
 		// {"permissionDecision":"deny","permissionDecisionReason":R}
@@ -434,6 +594,69 @@ func readAnswer(client string, code int, stdout []byte, stderr string) (string, 
 		}
 	}
 	return "error", fmt.Sprintf("exit %d: %s", code, firstLine(stderr))
+}
+
+// readStop reads a stop answer as client reads it: "block" when the stop
+// is refused and the agent goes on (Claude Code, Codex, Gemini CLI, Qwen
+// Code, Droid: exit 2 with the reason on stderr, or {"decision":"block"};
+// GitHub Copilot CLI 1.0.102: {"decision":"block","reason"} on exit 0;
+// Cursor: {"followup_message"} on exit 0; agy: {"decision":"continue"}),
+// "halt" when the session ends with a reason ({"continue":false,
+// "stopReason"}; Copilot, Cursor and agy: the halt line on stderr),
+// "skip", "allow", or "error" (engine/dialect Encode, encodeCopilot,
+// encodeCursor, agyBlock).
+func readStop(client string, code int, stdout []byte, stderr string, skip bool) (string, string) {
+	var a struct {
+		Decision        string `json:"decision"`
+		Reason          string `json:"reason"`
+		Continue        *bool  `json:"continue"`
+		StopReason      string `json:"stopReason"`
+		FollowupMessage string `json:"followup_message"`
+	}
+	out := bytes.TrimSpace(stdout)
+	parsed := len(out) > 0 && json.Unmarshal(out, &a) == nil
+	if len(out) > 0 && !parsed {
+		return "error", fmt.Sprintf("exit %d, stdout not JSON: %s", code, firstLine(string(stdout)))
+	}
+	halt := strings.Contains(stderr, "hookwarden: halt:")
+	switch {
+	case client == "agy" && (code != 0 || !parsed):
+		return "error", fmt.Sprintf("exit %d, stdout not one JSON decision: %s", code, firstLine(string(stdout)+stderr))
+	case client == "agy" && a.Decision == "continue":
+		return "block", a.Reason
+	case client == "agy" && a.Decision != "allow":
+		return "error", "decision " + a.Decision
+	case code == 2 && client != "agy" && client != "copilot" && client != "cursor":
+		return "block", stderr
+	case code != 0:
+		return "error", fmt.Sprintf("exit %d: %s", code, firstLine(stderr))
+	case a.Decision == "block" && client != "agy":
+		return "block", a.Reason
+	case client == "cursor" && a.FollowupMessage != "":
+		return "block", a.FollowupMessage
+	case a.Continue != nil && !*a.Continue:
+		return "halt", a.StopReason
+	case halt:
+		return "halt", firstLine(stderr)
+	case skip:
+		return "skip", firstLine(stderr)
+	}
+	return "allow", ""
+}
+
+// readContext returns the added context of a post-tool answer on stdout:
+// {"hookSpecificOutput":{"additionalContext":T}} (Claude Code's and Codex's
+// PostToolUse, Gemini CLI's AfterTool; engine/dialect contextJSON).
+func readContext(stdout []byte) (string, bool) {
+	var a struct {
+		HookSpecificOutput struct {
+			AdditionalContext *string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(stdout), &a) != nil || a.HookSpecificOutput.AdditionalContext == nil {
+		return "", false
+	}
+	return *a.HookSpecificOutput.AdditionalContext, true
 }
 
 // answeredBy names what answered, from the launcher's own stderr lines

@@ -198,6 +198,7 @@ func checkRows(t *testing.T, rep *Report, names, broken []string, problem, denyB
 func TestDoctorOnAdoptedRepository(t *testing.T) {
 	allRows := []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "agy pre-tool", "opencode pre-tool"}
 	promptRows := []string{"claude prompt", "codex prompt", "gemini prompt"}
+	stopRows := []string{"claude stop", "codex stop", "gemini stop", "agy stop"}
 	cases := []struct {
 		name      string
 		leaveOut  []string
@@ -207,35 +208,42 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 		denyBy    map[string]string // row → substring of the deny canary's AnsweredBy
 		wantRules map[string]string // row → the deny canary's rule
 	}{
-		{name: "healthy", denyBy: map[string]string{"claude pre-tool": "engine ", "opencode pre-tool": "engine "}},
-		// The launcher's own answer (sh and date(1)) carries the clock.
+		{name: "healthy", denyBy: map[string]string{"claude pre-tool": "engine ", "opencode pre-tool": "engine ", "agy stop": "engine ", "gemini stop": "engine "},
+			wantRules: map[string]string{"claude stop": "stop-prose-question", "gemini stop": "stop-prose-question", "agy stop": "checkpoint-due"}},
+		// The launcher's own answer (sh and date(1)) carries the clock; a
+		// stop without an engine is a stated skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
-			broken:  []string{"claude pre-edit", "gemini pre-edit"},
-			problem: map[string]string{"claude pre-edit": `answered "skip", not denied`},
+			broken:  append([]string{"claude pre-edit", "gemini pre-edit"}, stopRows...),
+			problem: map[string]string{"claude pre-edit": `answered "skip", not denied`, "codex stop": `answered "skip", not held`, "agy stop": `answered "skip", not held`},
 			denyBy:  map[string]string{"claude pre-tool": "interceptor", "codex pre-tool": "interceptor", "agy pre-tool": "interceptor"}},
 		{name: "interpreter-missing", leaveOut: []string{"hookwarden", "python3"},
-			broken:    allRows,
+			broken:    append(slices.Clone(allRows), stopRows...),
 			problem:   map[string]string{"claude pre-tool": `not by git-no-verify`},
 			denyBy:    map[string]string{"claude pre-tool": "launcher: no engine and no fallback"},
 			wantRules: map[string]string{"claude pre-tool": "launcher"}},
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
-			broken:  []string{"gemini pre-tool", "gemini pre-edit", "gemini prompt"},
-			problem: map[string]string{"gemini pre-tool": "cannot start", "gemini prompt": `answered "error"`}},
+			broken:  []string{"gemini pre-tool", "gemini pre-edit", "gemini prompt", "gemini stop"},
+			problem: map[string]string{"gemini pre-tool": "cannot start", "gemini prompt": `answered "error"`, "gemini stop": `answered "error", not held`}},
 		// Without an engine the launcher states a skip with the clock
 		// line it reads from date(1); without date(1) the model is not
 		// told the time.
 		{name: "engine-and-date-missing", leaveOut: []string{"hookwarden", "date"},
-			broken:  []string{"claude pre-edit", "gemini pre-edit", "claude prompt", "codex prompt", "gemini prompt"},
+			broken:  append([]string{"claude pre-edit", "gemini pre-edit", "claude prompt", "codex prompt", "gemini prompt"}, stopRows...),
 			problem: map[string]string{"claude prompt": "carries no clock line", "gemini prompt": "carries no clock line"}},
 		{name: "launcher-edited", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".hookwarden/hook.sh", "# hookwarden skew-guard launcher", "exit 0\n# hookwarden skew-guard launcher")
-		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool", "claude prompt", "codex prompt", "gemini prompt"},
-			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`, "codex prompt": "carries no clock line"}},
+		}, broken: []string{"claude pre-tool", "claude pre-edit", "codex pre-tool", "gemini pre-tool", "gemini pre-edit", "opencode pre-tool", "claude prompt", "codex prompt", "gemini prompt", "claude stop", "codex stop", "gemini stop"},
+			problem: map[string]string{"claude pre-tool": `answered "allow", not denied`, "codex prompt": "carries no clock line", "claude stop": `answered "allow", not held`}},
 		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".claude/settings.json", `set -- claude pre-tool;`, `set -- claude pre-tool --lax;`)
 			m.edit(t, ".gemini/settings.json", `set -- gemini pre-tool;`, `set -- gemini pre-tool; exit 0;`)
-		}, broken: []string{"claude pre-tool", "gemini pre-tool"},
-			problem: map[string]string{"claude pre-tool": "not by git-no-verify", "gemini pre-tool": "no handler of ours fires"}},
+			// A stop row running the prompt row's handler; Codex's drifted
+			// row loses its trusted_hash, so Codex skips it.
+			m.edit(t, ".claude/settings.json", `set -- claude stop;`, `set -- claude prompt;`)
+			m.edit(t, ".codex/hooks.json", `set -- codex stop;`, `set -- codex prompt;`)
+		}, broken: []string{"claude pre-tool", "gemini pre-tool", "claude stop", "codex stop"},
+			problem: map[string]string{"claude pre-tool": "not by git-no-verify", "gemini pre-tool": "no handler of ours fires", "claude stop": `answered "skip", not held`,
+				"codex stop": "no trusted_hash for this hook"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -247,7 +255,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, _ := checkRows(t, rep, append(slices.Clone(allRows), promptRows...), c.broken, c.problem, c.denyBy)
+			rows, _ := checkRows(t, rep, append(append(slices.Clone(allRows), promptRows...), stopRows...), c.broken, c.problem, c.denyBy)
 			for name, rule := range c.wantRules {
 				if rows[name].Deny == nil || rows[name].Deny.Rule != rule {
 					t.Errorf("%s: deny canary %+v, want rule %q", name, rows[name].Deny, rule)
@@ -264,8 +272,9 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 // the rows it must with the reason a user would act on.
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
-	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"}
+	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"}
+	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []struct {
 		name       string
 		leaveOut   []string
@@ -276,28 +285,28 @@ func TestDoctorOptInClients(t *testing.T) {
 		unverified []string // rows whose spawn must be marked unverified
 	}{
 		{name: "healthy",
-			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine "},
-			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool"}},
+			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
+			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "cursor stop", "droid stop"}},
 		// Without an engine the launcher hands pre-tool calls to the
 		// standalone interceptor, which decodes each client's own payload
 		// (Copilot's, Cursor's, Windsurf's, Claude's shape for Qwen and
 		// Droid) and judges the canary in that client's deny form; pre-edit
 		// rows have no fallback and state a skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
-			broken: []string{"claude pre-edit", "copilot pre-edit", "windsurf pre-edit", "qwen pre-edit"},
-			problem: map[string]string{"copilot pre-edit": `answered "skip", not denied`,
+			broken: append([]string{"claude pre-edit", "copilot pre-edit", "windsurf pre-edit", "qwen pre-edit"}, stopRows...),
+			problem: map[string]string{"copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
 				"windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`},
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
-			broken:  []string{"copilot pre-tool", "copilot pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"},
+			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"},
 			problem: map[string]string{"copilot pre-tool": "cannot start", "qwen pre-edit": "cannot start", "droid pre-tool": "cannot start"}},
 		{name: "copilot-file-removed", inject: func(t *testing.T, m *machine) {
 			if err := os.Remove(filepath.Join(m.repo, ".github", "hooks", "hookwarden.json")); err != nil {
 				t.Fatal(err)
 			}
-		}, broken: []string{"copilot pre-tool", "copilot pre-edit"},
-			problem: map[string]string{"copilot pre-tool": "no handler of ours fires"}},
+		}, broken: []string{"copilot pre-tool", "copilot pre-edit", "copilot stop"},
+			problem: map[string]string{"copilot pre-tool": "no handler of ours fires", "copilot stop": "no handler of ours fires"}},
 		{name: "cursor-row-drifted", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".cursor/hooks.json", `cursor pre-tool`, `cursor pre-tool --lax`)
 		}, broken: []string{"cursor pre-tool"}},
@@ -397,6 +406,60 @@ func TestDoctorPreDispatch(t *testing.T) {
 				if !strings.Contains(got[name].Problem, s) {
 					t.Errorf("%s: problem %q lacks %q", name, got[name].Problem, s)
 				}
+			}
+		})
+	}
+}
+
+// TestDoctorPostTool runs doctor on a repository whose manifest registers
+// post-tool rows (Claude Code, Codex, Gemini CLI): on the healthy machine
+// each answers the post-tool canary with an allow or added context that
+// carries the clock line (a due checkpoint is added context, never a
+// block); without the engine the launcher states a skip (the checkpoint is
+// not evaluated), also when python3 is missing; an edited launcher lets the
+// call through without the clock line; a drifted row is caught.
+func TestDoctorPostTool(t *testing.T) {
+	rows := []string{"claude post-tool", "codex post-tool", "gemini post-tool"}
+	manifest := "version: 1\nclients: [claude, codex, gemini]\nhooks:\n  events: [pre-tool, post-tool]\n"
+	cases := []struct {
+		name     string
+		leaveOut []string
+		inject   func(t *testing.T, m *machine)
+		broken   []string
+		problem  map[string]string
+	}{
+		{name: "healthy"},
+		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: rows,
+			problem: map[string]string{"claude post-tool": "stated skip", "gemini post-tool": "stated skip"}},
+		{name: "interpreter-missing", leaveOut: []string{"hookwarden", "python3"}, broken: rows,
+			problem: map[string]string{"codex post-tool": "stated skip"}},
+		{name: "launcher-edited", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".hookwarden/hook.sh", "# hookwarden skew-guard launcher", "exit 0\n# hookwarden skew-guard launcher")
+		}, broken: rows, problem: map[string]string{"claude post-tool": "carries no clock line"}},
+		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".claude/settings.json", `set -- claude post-tool;`, `set -- claude post-tool --lax;`)
+			m.edit(t, ".gemini/settings.json", `"matcher": "^(run_shell_command|write_file|replace)$"`, `"matcher": "^write_file$"`)
+		}, broken: []string{"claude post-tool", "gemini post-tool"},
+			problem: map[string]string{"claude post-tool": `answered "deny"`, "gemini post-tool": "no handler of ours fires"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, nil, manifest, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, text := checkRows(t, rep, rows, c.broken, c.problem, nil)
+			for _, name := range rows {
+				if r := got[name]; !contains(c.broken, name) && (r.Post == nil || (r.Post.Verdict != "allow" && r.Post.Verdict != "context") || !r.Post.Clock || !strings.HasPrefix(r.Post.AnsweredBy, "engine ")) {
+					t.Errorf("%s: post-tool canary %+v, want an allow or context with the clock line from the engine:\n%s", name, r.Post, text)
+				}
+			}
+			if !strings.Contains(text, "post-tool canary: ") {
+				t.Errorf("the text report names no post-tool canary:\n%s", text)
 			}
 		})
 	}

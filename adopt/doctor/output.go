@@ -18,7 +18,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 // WriteText writes the human report: the engine the launcher would use,
 // one block per client and event (fired, how the canaries were spawned when
-// that spawn was not observed on the real client, the deny and allow canaries with
+// that spawn was not observed on the real client, the deny and allow canaries (at stop the
+// block and pass canaries; the prompt or post-tool canary) with
 // verdict, rule, what answered and the time, and the problem when the row
 // does not guard), the rows without a canary, and a closing line.
 func (r *Report) WriteText(w io.Writer) error {
@@ -49,10 +50,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		if row.SpawnUnverified {
 			fmt.Fprintf(&b, "    spawn unverified: %s\n", row.Spawn)
 		}
+		deny, allow := "deny canary", "allow canary"
+		if row.Event == "stop" {
+			deny, allow = "block canary", "pass canary"
+		}
 		for _, p := range []struct {
 			name string
 			p    *Probe
-		}{{"deny canary", row.Deny}, {"allow canary", row.Allow}, {"prompt canary", row.Prompt}} {
+		}{{deny, row.Deny}, {allow, row.Allow}, {"prompt canary", row.Prompt}, {"post-tool canary", row.Post}} {
 			if p.p == nil {
 				continue
 			}

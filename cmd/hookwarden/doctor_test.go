@@ -12,8 +12,9 @@ import (
 // TestDoctorExitCodes runs the built binary: exit 2 on a directory that is
 // not governed and on two paths; on an adopted repository whose engine is
 // not installed and with no python3 (PATH holds only sh and git), exit 1
-// with every pre-tool row answered by the launcher's own refusal and the
-// prompt row's stated skip without the clock line (no date(1) on PATH).
+// with every pre-tool row answered by the launcher's own refusal, the
+// prompt row's stated skip without the clock line (no date(1) on PATH) and
+// the stop row's stated skip (no engine judges the stop).
 func TestDoctorExitCodes(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -49,7 +50,7 @@ func TestDoctorExitCodes(t *testing.T) {
 	if code := exitCode(t, err); code != 1 {
 		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
 	}
-	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "claude prompt: DOES NOT GUARD", "prompt canary: skip, no clock line", "doctor: 3 of 3 rows do not guard"} {
+	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "claude prompt: DOES NOT GUARD", "prompt canary: skip, no clock line", "claude stop: DOES NOT GUARD", "block canary: skip by launcher", "doctor: 4 of 4 rows do not guard"} {
 		if !strings.Contains(string(out), s) {
 			t.Errorf("report lacks %q:\n%s", s, out)
 		}
@@ -58,10 +59,10 @@ func TestDoctorExitCodes(t *testing.T) {
 
 // TestDoctorOptInClientsCLI runs `hookwarden doctor` on a repository
 // adopted with --clients claude,copilot,cursor,windsurf,qwen,droid: with the
-// engine on PATH every pre-tool and pre-edit row of the six clients guards
-// and Claude's prompt row answers with the clock line (exit 0), and the
-// documented-only spawns are marked unverified; without the engine (and
-// without python3) every gating row fails and doctor exits 1.
+// engine on PATH every pre-tool, pre-edit and stop row of the six clients
+// guards and Claude's prompt row answers with the clock line (exit 0), and
+// the documented-only spawns are marked unverified; without the engine (and
+// without python3) every gating and stop row fails and doctor exits 1.
 func TestDoctorOptInClientsCLI(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -75,8 +76,8 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if out, err := adopt.CombinedOutput(); err != nil {
 		t.Fatalf("adopt: %v %s", err, out)
 	}
-	rows := []string{"claude pre-tool", "claude pre-edit", "copilot pre-tool", "copilot pre-edit", "cursor pre-tool",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "droid pre-tool"}
+	rows := []string{"claude pre-tool", "claude pre-edit", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"}
 	doctor := func(withEngine bool) (int, string) {
 		tools := filepath.Join(dir, fmt.Sprintf("tools-%v", withEngine))
 		os.MkdirAll(tools, 0o755)
@@ -100,7 +101,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
 	}
-	want := []string{"doctor: 11 rows guard", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	want := []string{"doctor: 16 rows guard", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
 	for _, r := range rows {
 		want = append(want, r+": guards")
 	}
@@ -122,7 +123,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
 		}
 	}
-	if !strings.Contains(out, "doctor: 10 of 11 rows do not guard") {
+	if !strings.Contains(out, "doctor: 15 of 16 rows do not guard") {
 		t.Errorf("closing line:\n%s", out)
 	}
 }

@@ -158,11 +158,12 @@
 // -p and dontAsk refuse. So no permission posture (default, dontAsk, ask
 // or deny rules on Read and Bash) both refuses the undecided call and
 // keeps the Read and shell routes, the table does not grant the
-// capability, and spawn exec enforces no posture. With ask rules on Bash
-// and Read, a PermissionRequest hook that allows only the shell route's
-// rewritten command let that command run and refused the rest, and one
-// printing garbage left -p refusing (TestRealClaudePermissionRequestArbiter):
-// that arbiter, not built, is what could earn the capability.
+// capability, and spawn exec enforces no posture. With permissions.ask
+// ["*"] in default mode, a PermissionRequest hook that allows only the
+// shell route's rewritten command let that command run and refused every
+// other call (Bash, Read, ToolSearch, Agent), and one printing garbage
+// left -p refusing (TestRealClaudePermissionRequestArbiter): that arbiter,
+// not built, is what could earn the capability.
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
 // Claude Code 2.1.328's option list (redactargs.go); any option outside

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,26 +44,32 @@ else:
 // TestRealClaudePermissionRequestArbiter measures, on the pinned Claude Code
 // run directly with --setting-sources "" and one settings file, the
 // arbiter that TestRealClaudePreToolFailClosed shows a permission posture
-// alone lacks: with ask rules on Bash and Read, a call whose PreToolUse
-// hook (onFailure block) gives no decision, and the hook-allowed rewrite
-// of a call (whose rule check meets the ask rule), both go to Claude's
-// permission check, which in default mode fires PermissionRequest with
-// {tool_name, tool_input, permission_mode, …}. An arbiter that allows only
-// the rewritten command lets it run and refuses cat, Read, git log, pwd
-// and touch; one that prints garbage for them leaves -p refusing them; in
-// dontAsk mode it is not asked and the rewrite is refused too. Nothing
-// renders such an arbiter yet (the spawn event and the redaction hook's
-// answer are not built); this records the client behaviour it would rest
-// on (testdata/clients/FACTS.md).
+// alone lacks. With ask rules ("*" matches every tool; Bash and Read alone
+// in the last row), a call whose PreToolUse hook (onFailure block) gives
+// no decision, and the hook-allowed rewrite of a call (whose rule check
+// meets the ask rule), both go to Claude's permission check, which in
+// default mode fires PermissionRequest with {tool_name, tool_input,
+// permission_mode, …} (no tool_use_id). An arbiter that allows only the
+// rewritten command lets it run and refuses cat, Read, git log, pwd, touch,
+// an Agent call and a ToolSearch call; one that prints garbage for them
+// leaves -p refusing them; in dontAsk mode it is not asked and the rewrite
+// is refused too; with ask rules on Bash and Read only, the Agent call
+// (an async subagent launched) and ToolSearch run without a decision.
+// Nothing renders such an arbiter yet (the spawn event and the redaction
+// hook's answer are not built); this records the client behaviour it
+// would rest on (testdata/clients/FACTS.md).
 func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 	bin := needClient(t, "claude")
 	for _, tc := range []struct {
 		name, mode, arbiter string
+		ask                 []string
 		rewriteRuns, asked  bool
+		runs                []string // calls after the first that run
 	}{
-		{"default mode, arbiter denies", "default", "deny", true, true},
-		{"default mode, arbiter prints garbage", "default", "garbage", true, true},
-		{"dontAsk mode", "dontAsk", "deny", false, false},
+		{"default mode, ask *, arbiter denies", "default", "deny", []string{"*"}, true, true, nil},
+		{"default mode, ask *, arbiter prints garbage", "default", "garbage", []string{"*"}, true, true, nil},
+		{"dontAsk mode, ask *", "dontAsk", "deny", []string{"*"}, false, false, nil},
+		{"default mode, ask Bash and Read, arbiter denies", "default", "deny", []string{"Bash", "Read"}, true, true, []string{"Agent", "ToolSearch"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newRealWorld(t)
@@ -75,40 +82,52 @@ func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 			}
 			settings := filepath.Join(w.work, "settings.json")
 			writeJSONFile(t, settings, map[string]any{
-				"permissions": map[string]any{"ask": []string{"Bash", "Read"}},
+				"permissions": map[string]any{"ask": tc.ask},
 				"hooks": map[string]any{"PreToolUse": handler(ShellQuote([]string{pre})),
 					"PermissionRequest": handler(ShellQuote([]string{perm, w.out, tc.arbiter}))}})
-			model := startScriptedModel(t, []scriptedCall{
+			calls := []scriptedCall{
 				{"Bash", map[string]any{"command": "echo route", "description": "route"}},
 				{"Bash", map[string]any{"command": "cat secret.txt", "description": "cat"}},
 				{"Read", map[string]any{"file_path": filepath.Join(w.repo, "secret.txt")}},
 				{"Bash", map[string]any{"command": "git log", "description": "log"}},
 				{"Bash", map[string]any{"command": "pwd", "description": "pwd"}},
 				{"Bash", map[string]any{"command": "touch ran.bash", "description": "touch"}},
-			}, nil)
+				{"ToolSearch", map[string]any{"query": "select:Edit"}},
+				// last: a subagent that runs would take the script's turns
+				{"Agent", map[string]any{"description": "help", "prompt": "help", "subagent_type": "helper"}},
+			}
+			model := startScriptedModel(t, calls, nil)
 			_, env := w.mockClient("claude", bin, model.port)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "run it", "--output-format", "json",
-				"--setting-sources", "", "--strict-mcp-config", "--settings", settings, "--permission-mode", tc.mode)
+				"--setting-sources", "", "--strict-mcp-config", "--settings", settings, "--permission-mode", tc.mode,
+				"--agents", `{"helper":{"description":"a helper","prompt":"help"}}`)
 			var out bytes.Buffer
 			cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = w.repo, env, &out, &out
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("claude: %v\n%s", err, out.String())
 			}
 			made := modelCalls(model.log())
-			if len(made) != 6 {
-				t.Fatalf("the model made %d of 6 calls", len(made))
+			if len(made) < len(calls) {
+				t.Fatalf("the model made %d of %d calls", len(made), len(calls))
 			}
-			for i, c := range made {
+			for i, c := range made[:len(calls)] {
 				t.Logf("%s %.120q", c.Tool, c.Result)
-				ran := strings.Contains(c.Result, realRaw) || strings.TrimSpace(c.Result) == w.repo
 				if i == 0 {
-					ran = strings.TrimSpace(c.Result) == "rewritten-ok"
-					if ran != tc.rewriteRuns {
+					if ran := strings.TrimSpace(c.Result) == "rewritten-ok"; ran != tc.rewriteRuns {
 						t.Errorf("the rewritten command ran: %v, want %v", ran, tc.rewriteRuns)
 					}
-				} else if ran {
+					continue
+				}
+				refused := false
+				for _, m := range []string{"not a mediated route", "haven't granted it yet", "needs approval", "don't ask mode"} {
+					refused = refused || strings.Contains(c.Result, m)
+				}
+				if want := !slices.Contains(tc.runs, c.Tool); refused != want {
+					t.Errorf("call %d (%s) refused: %v, want %v", i, c.Tool, refused, want)
+				}
+				if strings.Contains(c.Result, realRaw) || strings.TrimSpace(c.Result) == w.repo {
 					t.Errorf("call %d (%s) ran without a decision", i, c.Tool)
 				}
 			}

@@ -27,7 +27,8 @@ const (
 // ("root" the repository root, "start" the session's start directory,
 // "home" the client's home from homeDir, "gemini-system" and
 // "gemini-system-defaults" Gemini CLI's system files from
-// geminiSystemPaths, "claude-managed" Claude Code's managed settings files
+// geminiSystemPaths, "windsurf-system" Windsurf's system file from
+// windsurfSystem, "claude-managed" Claude Code's managed settings files
 // from claudeManagedFiles, rel then unused; "codex-system" Codex's
 // machine-wide directory codexSystemDir), scope one of the Scope
 // constants, format the clientjson dialect that reads it ("claude",
@@ -193,6 +194,7 @@ var clients = map[string]clientSpec{
 		},
 		homeRel: ".cursor",
 		runs:    "Cursor runs every matching hook of every hooks.json (project, user, enterprise) and, with third-party configs on, the Claude settings files' hooks; not observed",
+		limits:  []string{"Cursor's enterprise (MDM) and team (cloud) hooks, whose files no source read here places (cursor.com/docs/reference/third-party-hooks, \"Priority Order\")"},
 	},
 	// Qwen Code 0.24.4 (bundle loadSettings(workspaceDir = process.cwd())):
 	// the user file ~/.qwen/settings.json, then the start directory's
@@ -223,17 +225,23 @@ var clients = map[string]clientSpec{
 		bin:     "droid", npm: "@factory/cli",
 		runs: "Factory Droid runs every matching hook of its settings files (documented; not observed)",
 	},
-	// Windsurf (documented, not observed): the system file, the user's
+	// Windsurf (documented, not observed): the system file (windsurfSystem:
+	// "/Library/Application Support/Windsurf/hooks.json" on macOS,
+	// "/etc/windsurf/hooks.json" on Linux and WSL, "C:\ProgramData\
+	// Windsurf\hooks.json" on Windows), the user's
 	// ~/.codeium/windsurf/hooks.json and the workspace's .windsurf/hooks.json;
 	// all are merged and every hook of an event runs, system, user, then
-	// workspace (docs.windsurf.com/windsurf/cascade/hooks).
+	// workspace (docs.windsurf.com/windsurf/cascade/hooks, "System-Level",
+	// read 2026-12-01).
 	"windsurf": {
 		files: []fileSpec{
+			{"", "windsurf-system", ScopeSystem, "windsurf"},
 			{"hooks.json", "home", ScopeUser, "windsurf"},
 			{".windsurf/hooks.json", "root", ScopeProject, "windsurf"},
 		},
 		homeRel: ".codeium/windsurf",
 		runs:    "Windsurf merges the system, user and workspace hooks.json and runs every hook of the event in that order; not observed",
+		limits:  []string{"hooks an Enterprise team configures in Windsurf's cloud dashboard (docs.windsurf.com/windsurf/cascade/hooks, \"System-Level\")"},
 	},
 	// Kiro CLI (documented, not observed): v3 hooks files .kiro/hooks/*.json
 	// of the workspace apply to every agent (kiro.dev/docs/cli/v3/hooks),
@@ -256,10 +264,11 @@ var clients = map[string]clientSpec{
 	// copilot.go, measured). Our rows live in the rendered
 	// .github/hooks/hookwarden.json, planned like a plugin file from the
 	// registration rows (its handlers carry no matcher: the engine applies
-	// the row's); the other files of .github/hooks and the Claude-format
-	// files are not planned here.
+	// the row's); the other files of .github/hooks follow (copilotOthers);
+	// the Claude-format files are Claude's entry.
 	"copilot": {bin: "copilot", npm: "@github/copilot", plugin: templates.CopilotHooksPath,
-		runs: "Copilot CLI runs every .github/hooks/*.json handler of the event (trusted folder only), then the .claude/settings*.json ones; not planned beyond our rendered file"},
+		runs:   "Copilot CLI runs every .github/hooks/*.json handler of the event (trusted folder only), then the .claude/settings*.json ones (listed under claude)",
+		limits: []string{"Copilot CLI's folder trust (repository hooks load only in a trusted folder or with COPILOT_ALLOW_ALL=true; its trust record is not read: engine/dialect copilot.go)"}},
 }
 
 // homeDir returns the client's home directory ("" when neither its
@@ -274,6 +283,21 @@ func (s clientSpec) homeDir(getenv func(string) string) string {
 		return filepath.Join(h, s.homeRel)
 	}
 	return ""
+}
+
+// windsurfSystem returns Windsurf's system-level hooks.json for the
+// platform goos (docs.windsurf.com/windsurf/cascade/hooks, "System-Level",
+// read 2026-12-01: macOS "/Library/Application Support/Windsurf/hooks.json",
+// Linux/WSL "/etc/windsurf/hooks.json", Windows
+// "C:\ProgramData\Windsurf\hooks.json").
+func windsurfSystem(goos string) string {
+	switch goos {
+	case "darwin":
+		return "/Library/Application Support/Windsurf/hooks.json"
+	case "windows":
+		return `C:\ProgramData\Windsurf\hooks.json`
+	}
+	return "/etc/windsurf/hooks.json"
 }
 
 // geminiSystemPaths returns Gemini CLI's system settings file and system

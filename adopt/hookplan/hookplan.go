@@ -174,7 +174,7 @@ type Plan struct {
 // machine-wide files. Start is the session's start directory (absolute, at
 // or below the root; "" the root). SystemRoot is the directory that stands
 // for "/" when a machine-wide path of Claude Code or Codex is read
-// (/etc/claude-code, /etc/codex; "" the real root): tests point it at a
+// (/etc/claude-code, /etc/codex, /etc/windsurf; "" the real root): tests point it at a
 // fixture so the machine's own policy files are not read.
 type Options struct {
 	Getenv      func(string) string
@@ -300,6 +300,8 @@ func (pl *clientPlanner) paths(fs fileSpec, home string) []string {
 		return []string{abs}
 	case "claude-managed":
 		return claudeManagedFiles(pl.sysRoot, runtime.GOOS)
+	case "windsurf-system":
+		return []string{filepath.Join(pl.sysRoot, windsurfSystem(runtime.GOOS))}
 	case "codex-system":
 		if runtime.GOOS == "windows" {
 			return nil
@@ -413,6 +415,9 @@ func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 	pl.switches(files)
 	if pl.spec.plugin != "" {
 		pl.pluginRows()
+	}
+	if pl.c.Client == "copilot" {
+		pl.copilotOthers()
 	}
 	// Gemini CLI 0.61.0 merges hooksConfig.disabled as a union of every
 	// settings file (its schema's mergeStrategy "union"; bundle

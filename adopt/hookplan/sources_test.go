@@ -10,7 +10,7 @@ import (
 )
 
 // TestClaudeManagedFiles checks the managed files Claude Code 2.1.328 reads
-// per platform and the drop-in folder's filter and order: *.json only, no
+// (and Windsurf's documented system file) per platform and the drop-in folder's filter and order: *.json only, no
 // dot-file, a symlink counted, a directory not, sorted by name.
 func TestClaudeManagedFiles(t *testing.T) {
 	for goos, want := range map[string]string{
@@ -21,6 +21,15 @@ func TestClaudeManagedFiles(t *testing.T) {
 	} {
 		if got := claudeManagedDir(goos); got != want {
 			t.Errorf("claudeManagedDir(%s) = %q, want %q", goos, got, want)
+		}
+	}
+	for goos, want := range map[string]string{
+		"linux":   "/etc/windsurf/hooks.json",
+		"darwin":  "/Library/Application Support/Windsurf/hooks.json",
+		"windows": `C:\ProgramData\Windsurf\hooks.json`,
+	} {
+		if got := windsurfSystem(goos); got != want {
+			t.Errorf("windsurfSystem(%s) = %q, want %q", goos, got, want)
 		}
 	}
 	root := t.TempDir()

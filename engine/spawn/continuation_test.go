@@ -3,6 +3,7 @@ package spawn
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -346,6 +347,56 @@ func TestContinuationOutputHeld(t *testing.T) {
 	}
 	if !alive {
 		t.Errorf("spawn exec returned only after the process holding the first child's stdout ended")
+	}
+	noRunFiles(t, w)
+}
+
+// TestContinuationCLI runs the built `hookwarden spawn exec --auto-finish
+// PROMPT -- claude -p … --output-format json` on the fake claude of a
+// plain world: child 1 stops with error_max_turns (exit 1), child 2 exits
+// 3; the binary exits 3, says on stderr that child 2 resumes the session,
+// passes both children's stdout on, and child 2's argv carries the prompt
+// after --resume and --. A blank --auto-finish is refused (exit 125).
+func TestContinuationCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/hookwarden; -short")
+	}
+	w := &redactWorld{realWorld: newRealWorld(t)}
+	dir, startLog, _ := writeFakeRedact(t, w)
+	run := func(args ...string) (string, string, int) {
+		cmd := exec.Command(hookwardenBin(t), args...)
+		cmd.Dir = w.repo
+		cmd.Env = []string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CLAUDE_CONFIG_DIR=" + w.clientHome, "HOOKWARDEN_HOME=" + w.home,
+			`FAKE_STDOUT_1={"type":"result","subtype":"error_max_turns","session_id":"SID"}`,
+			`FAKE_STDOUT_2={"type":"result","subtype":"success","session_id":"SID"}`,
+			"FAKE_AFTER=[ $n = 1 ] && exit 1; exit 3"}
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return so.String(), se.String(), code
+	}
+	so, se, code := run("spawn", "exec", "--auto-finish", "wrap it up", "--", "claude", "-p", "do it", "--output-format", "json")
+	b, _ := os.ReadFile(startLog)
+	starts := startLines(string(b))
+	if code != 3 || len(starts) != 2 || strings.Count(so, `"type":"result"`) != 2 ||
+		!strings.Contains(se, "hookwarden: spawn: auto-finish: child 1 stopped with error_max_turns; child 2 resumes session ") {
+		t.Fatalf("exit %d, %d children, stdout %q, stderr %q", code, len(starts), so, se)
+	}
+	if sid := argAfter(starts[0], "--session-id"); sid == "" || argAfter(starts[1], "--resume") != sid {
+		t.Errorf("child 2's argv: %s", starts[1])
+	}
+	if !strings.HasSuffix(starts[1], "-- wrap it up") {
+		t.Errorf("child 2's prompt: %s", starts[1])
+	}
+	_, se, code = run("spawn", "exec", "--auto-finish", "", "--", "claude", "-p", "do it", "--output-format", "json")
+	if code != RefusedExit || !strings.HasPrefix(se, "hookwarden: spawn refused: auto-finish-unsupported") {
+		t.Errorf("a blank prompt: exit %d %q", code, se)
 	}
 	noRunFiles(t, w)
 }

@@ -369,7 +369,11 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			continuationNote(opts, x.sid)
 			env2 := append(slices.Clone(env), opts.contEnv...)
 			if code, sig, err = x.child(ctx, 2, cont, pa2, env2, nil); err != nil {
-				problems = append(problems, AsRunFailure(err).Problems...)
+				if f := AsRunFailure(err); f != nil {
+					problems = append(problems, f.Problems...)
+				} else {
+					problems = append(problems, "child 2: "+err.Error())
+				}
 			} else {
 				problems = x.exit(ctx, 2, code, sig)
 			}

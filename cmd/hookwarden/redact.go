@@ -21,10 +21,10 @@ import (
 func redactCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "redact",
-		Usage:     "the reference redaction hook: prompt, pre-tool, post-tool, stop and exit events of a spawn under a redaction entry",
+		Usage:     "the reference redaction hook: prompt, pre-tool, permission (Claude's PermissionRequest), post-tool, stop and exit events of a spawn under a redaction entry",
 		ArgsUsage: "(with --hook run: -- COMMAND...)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hook", Required: true, Usage: "prompt | pre-tool | post-tool | stop | exit | run"},
+			&cli.StringFlag{Name: "hook", Required: true, Usage: "prompt | pre-tool | permission | post-tool | stop | exit | run"},
 			&cli.StringFlag{Name: "engine", Required: true, Usage: "claude or codex"},
 			&cli.StringFlag{Name: "values", Usage: "the configured values file {\"version\":1,\"values\":{token: value}} (mode 0600, this account's; prompt only)"},
 		},
@@ -54,6 +54,8 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 		err = redact.Prompt(e)
 	case redact.HookPreTool:
 		err = redact.PreTool(e)
+	case redact.HookPermission:
+		err = redact.Permission(e)
 	case redact.HookPostTool:
 		err = redact.PostTool(e)
 	case redact.HookStop:
@@ -70,7 +72,7 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 		}
 		return nil
 	default:
-		return cli.Exit("hookwarden redact: --hook must be prompt, pre-tool, post-tool, stop, exit or run", 2)
+		return cli.Exit("hookwarden redact: --hook must be prompt, pre-tool, permission, post-tool, stop, exit or run", 2)
 	}
 	if errors.Is(err, redact.ErrBlock) {
 		return cli.Exit("", 2)

@@ -20,7 +20,6 @@ import (
 
 	"github.com/hookwarden/hookwarden/internal/fileowner"
 	"github.com/hookwarden/hookwarden/internal/regread"
-	"github.com/hookwarden/hookwarden/internal/shellquote"
 )
 
 // Hook names of `hookwarden redact --hook`. Prompt, PreTool, PostTool,
@@ -221,6 +220,10 @@ func Prompt(e Env) error {
 // post-tool.deny-allow.json, stop.json and
 // testdata/clients/codex/0.169.0/pre-tool.exit2.json).
 type ToolPayload struct {
+	// HookEventName is the event Claude Code names (PreToolUse,
+	// PermissionRequest, …); PreTool answers a PermissionRequest payload
+	// as the permission arbiter (Permission).
+	HookEventName  string          `json:"hook_event_name"`
 	TranscriptPath string          `json:"transcript_path"`
 	Cwd            string          `json:"cwd"`
 	ToolName       string          `json:"tool_name"`
@@ -423,6 +426,11 @@ func preToolAnswer(w io.Writer, decision, reason string, updated map[string]any)
 // written the call is denied.
 func PreTool(e Env) error {
 	p, m, err := toolCall(e)
+	if p.HookEventName == claudePermissionEvent {
+		// the same handler argv is the run's PermissionRequest arbiter
+		// (engine/spawn renders it so under the entry): it answers as one
+		return permissionAnswer(e, p, m, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -465,32 +473,16 @@ func PreTool(e Env) error {
 			reason = "hookwarden redact: the redactor's own path is unknown"
 			break
 		}
-		in["command"] = shellquote.Join([]string{e.Self, "redact", "--hook", HookRun, "--engine", e.Engine, "--", "/bin/sh", "-c", cmd})
+		in["command"] = shellRewrite(e.Self, e.Engine, cmd)
 		route, updated = "shell", in
-	case e.Engine == "claude" && p.ToolName == claudeToolSearch:
-		pol, _, err := readPolicy(e)
-		if err != nil {
-			reason = err.Error()
-			break
-		}
-		if len(pol.MCPServers) == 0 {
-			reason = fmt.Sprintf("hookwarden redact: %s is admitted only in a run with proxied MCP servers, whose tool schemas it loads", p.ToolName)
-			break
-		}
-		route = "mcp"
-	case e.Engine == "claude" && slices.Contains(claudeMCPResourceTools, p.ToolName):
-		if err := admitMCPResource(e, p); err != nil {
-			reason = err.Error()
-			break
-		}
-		route = "mcp"
-	case e.Engine == "claude" && strings.HasPrefix(p.ToolName, "mcp__"):
-		if err := admitMCP(e, p); err != nil {
+	case e.Engine == "claude" && isClaudeMCPRoute(p.ToolName):
+		if err := admitMCPRoute(e, p); err != nil {
 			reason = err.Error()
 			break
 		}
 		// no decision: the call goes on under the engine's own permissions
-		// (redaction grants none), through the run's proxy
+		// (under the entry the permission arbiter, Permission), through the
+		// run's proxy
 		route = "mcp"
 	default:
 		reason = fmt.Sprintf("hookwarden redact: %s is not a mediated route under the redaction entry (file reads, shell commands and the run's proxied MCP servers are)", p.ToolName)

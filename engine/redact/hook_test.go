@@ -38,16 +38,22 @@ type hookCase struct {
 	MCPServers    []string        `json:"mcp_servers"`
 }
 
-// TestHookCases replays testdata/redact/hooks.json through the hooks, as
-// the engine and the spawner would call them, in a fresh 0700 run
-// directory per case.
+// TestHookCases replays testdata/redact/hooks.json and permission.json
+// (the PermissionRequest arbiter) through the hooks, as the engine and the
+// spawner would call them, in a fresh 0700 run directory per case.
 func TestHookCases(t *testing.T) {
+	for _, f := range []string{"hooks.json", "permission.json"} {
+		t.Run(f, func(t *testing.T) { replayHookCases(t, f) })
+	}
+}
+
+func replayHookCases(t *testing.T, file string) {
 	var corpus struct {
 		About  string            `json:"about"`
 		Values map[string]string `json:"values"`
 		Cases  []hookCase        `json:"cases"`
 	}
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "redact", "hooks.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "redact", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +100,7 @@ func TestHookCases(t *testing.T) {
 			e := Env{Engine: c.Engine, ValuesPath: values, Self: "/usr/local/bin/hookwarden", Getenv: func(k string) string { return env[k] },
 				Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb}
 			old := syscall.Umask(0)
-			err := map[string]func(Env) error{HookPrompt: Prompt, HookPreTool: PreTool, HookPostTool: PostTool, HookStop: Stop, HookExit: Exit}[c.Hook](e)
+			err := map[string]func(Env) error{HookPrompt: Prompt, HookPreTool: PreTool, HookPermission: Permission, HookPostTool: PostTool, HookStop: Stop, HookExit: Exit}[c.Hook](e)
 			syscall.Umask(old)
 			var f *Failure
 			got := "ok"

@@ -263,23 +263,40 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 // read as an allow or a stated skip (the launcher without an engine states
 // one) and carries the clock line (engine/clock.Marker) for the model.
 func probePrompt(ctx context.Context, root string, cp hookplan.Client, row registration.Row, payload func(root string) []byte, env []string, eng string) Row {
+	r, p := probeClocked(ctx, root, cp, row, "", payload(root), env, eng, "prompt", []string{"allow", "skip"},
+		"the prompt is refused or the row failed", "")
+	r.Prompt = p
+	return r
+}
+
+// probeClocked runs one canary (what: "prompt", "post-tool") through the
+// first handler of ours the client runs for row and tool, for the rows
+// whose job is to add context: the row guards when the answer's verdict is
+// one of ok and it carries the clock line (engine/clock.Marker). refused
+// says what another verdict means, skipped what a stated skip means when
+// ok does not hold "skip" ("" the same as refused). It returns the row and
+// the probe (nil when the row did not fire), which the caller files under
+// its event's field.
+func probeClocked(ctx context.Context, root string, cp hookplan.Client, row registration.Row, tool string, payload []byte, env []string, eng, what string, ok []string, refused, skipped string) (Row, *Probe) {
 	r := Row{Client: cp.Client, Event: row.Event, WantClock: true}
-	h, sp, ok := spawnFor(&r, root, cp, row, "")
-	if !ok {
-		return r
+	h, sp, fired := spawnFor(&r, root, cp, row, tool)
+	if !fired {
+		return r, nil
 	}
-	r.Prompt = runProbe(ctx, sp, h.Command, env, payload(root), cp.Client, row.Event, rowLimit(row), eng)
+	p := runProbe(ctx, sp, h.Command, env, payload, cp.Client, row.Event, rowLimit(row), eng)
 	switch {
-	case r.Prompt.Verdict != "allow" && r.Prompt.Verdict != "skip":
-		r.Problem = fmt.Sprintf("the prompt canary was answered %q: the prompt is refused or the row failed", r.Prompt.Verdict)
-		if r.Prompt.Reason != "" {
-			r.Problem += ": " + firstLine(r.Prompt.Reason)
+	case p.Verdict == "skip" && skipped != "" && !slices.Contains(ok, "skip"):
+		r.Problem = fmt.Sprintf("the %s canary was answered with a stated skip: %s: %s", what, skipped, p.Reason)
+	case !slices.Contains(ok, p.Verdict):
+		r.Problem = fmt.Sprintf("the %s canary was answered %q: %s", what, p.Verdict, refused)
+		if p.Reason != "" {
+			r.Problem += ": " + firstLine(p.Reason)
 		}
-	case !r.Prompt.Clock:
-		r.Problem = "the prompt canary's answer carries no clock line (" + strings.TrimSpace(clock.Marker) + " …): the model is not told the time"
+	case !p.Clock:
+		r.Problem = "the " + what + " canary's answer carries no clock line (" + strings.TrimSpace(clock.Marker) + " …): the model is not told the time"
 	}
 	r.Guards = r.Problem == ""
-	return r
+	return r, p
 }
 
 // stopCheckpointDue is the stop gate's rule (engine/stopgate
@@ -378,24 +395,9 @@ func stopScratch(ctx context.Context, manifest []byte) (string, error) {
 // and Gemini CLI take added context after a tool). A stated skip (no
 // engine: the checkpoint is not evaluated), a block, or an error does not.
 func probePostTool(ctx context.Context, root string, cp hookplan.Client, row registration.Row, env []string, eng string) Row {
-	r := Row{Client: cp.Client, Event: row.Event, WantClock: true}
-	h, sp, ok := spawnFor(&r, root, cp, row, postToolTool[cp.Client])
-	if !ok {
-		return r
-	}
-	r.Post = runProbe(ctx, sp, h.Command, env, postToolCanaries[cp.Client](root), cp.Client, row.Event, rowLimit(row), eng)
-	switch v := r.Post.Verdict; {
-	case v == "skip":
-		r.Problem = "the post-tool canary was answered with a stated skip: the checkpoint is not evaluated after a tool: " + r.Post.Reason
-	case v != "allow" && v != "context":
-		r.Problem = fmt.Sprintf("the post-tool canary was answered %q: a post-tool row only annotates, and this one fails or blocks", v)
-		if r.Post.Reason != "" {
-			r.Problem += ": " + firstLine(r.Post.Reason)
-		}
-	case !r.Post.Clock:
-		r.Problem = "the post-tool canary's answer carries no clock line (" + strings.TrimSpace(clock.Marker) + " …): the model is not told the time"
-	}
-	r.Guards = r.Problem == ""
+	r, p := probeClocked(ctx, root, cp, row, postToolTool[cp.Client], postToolCanaries[cp.Client](root), env, eng, "post-tool", []string{"allow", "context"},
+		"a post-tool row only annotates, and this one fails or blocks", "the checkpoint is not evaluated after a tool")
+	r.Post = p
 	return r
 }
 

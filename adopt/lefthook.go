@@ -127,34 +127,44 @@ func lefthookExtends(cfg map[string]any) (entries []string, present, ours bool) 
 	return entries, present, ours
 }
 
-// LefthookForeignJob is a job in a repository's lefthook config that
-// carries the name of one of ours: lefthook merges jobs of one name across
-// files field by field (loader.go mergeJobsSlice, v2.1.10), so such a job
-// changes ours. Observed on lefthook 2.2.1: a `hookwarden pre-tool` job
-// with `skip: true` in lefthook.yml skipped ours; one in lefthook-local.yml
-// replaced our run command. File is the config, Line the 1-based line of
-// the job's name (0 unknown), Hook the lefthook hook and Name the job name.
-type LefthookForeignJob struct {
+// LefthookOverride is a setting in a repository's lefthook config that
+// changes one of our jobs. Key "" is a job that carries the name of one of
+// ours: lefthook merges jobs of one name across files field by field
+// (loader.go mergeJobsSlice, v2.1.10), so such a job changes ours. Observed
+// on lefthook 2.2.1: a `hookwarden pre-tool` job with `skip: true` in
+// lefthook.yml skipped ours; one in lefthook-local.yml replaced our run
+// command. Key "skip", "only" or "exclude_tags" is that setting on the hook
+// holding one of our jobs: observed on 2.2.1, a hook-level `skip: true`, an
+// `only:` condition that does not hold and an `exclude_tags:` naming our
+// job each skip ours (lefthook exits 0, so the agent's call goes through).
+// File is the config, Line the 1-based line of the job's name or the key
+// (0 unknown), Hook the lefthook hook and Name our job's name.
+type LefthookOverride struct {
 	File string
 	Line int
 	Hook string
 	Name string
+	Key  string
 }
 
-// LefthookForeignJobs returns the jobs of cfg (the parsed config rel, whose
-// bytes are data) named like one of ours (templates.LefthookJobs), under
-// any hook. A job of ours never lives in a user's config: adopt writes its
-// jobs only to templates.LefthookJobsPath.
-func LefthookForeignJobs(rel string, data []byte, cfg map[string]any) []LefthookForeignJob {
+// LefthookOverrides returns the settings of cfg (the parsed config rel,
+// whose bytes are data) that change one of our jobs (templates.LefthookJobs):
+// a job named like one of ours under any hook, and a hook-level skip, only
+// (any value: a condition may hold when the agent calls) or exclude_tags
+// naming our job on a hook that holds one. A job of ours never lives in a
+// user's config: adopt writes its jobs only to templates.LefthookJobsPath.
+func LefthookOverrides(rel string, data []byte, cfg map[string]any) []LefthookOverride {
 	jobs, err := templates.LefthookJobs()
 	if err != nil {
 		return nil
 	}
 	var names []string
+	ours := map[string]string{} // hook → our job's name
 	for _, j := range jobs {
 		names = append(names, j.Name)
+		ours[j.Hook] = j.Name
 	}
-	var out []LefthookForeignJob
+	var out []LefthookOverride
 	hooks := make([]string, 0, len(cfg))
 	for k := range cfg {
 		hooks = append(hooks, k)
@@ -165,6 +175,15 @@ func LefthookForeignJobs(rel string, data []byte, cfg map[string]any) []Lefthook
 		if !ok {
 			continue
 		}
+		if name, ok := ours[hook]; ok {
+			for _, key := range []string{"skip", "only", "exclude_tags"} {
+				v, set := h[key]
+				if !set || (key == "exclude_tags" && !mentions(v, name)) || (key == "skip" && v == false) {
+					continue
+				}
+				out = append(out, LefthookOverride{File: rel, Line: lineAfter(data, hook+":", key+":"), Hook: hook, Name: name, Key: key})
+			}
+		}
 		list, _ := h["jobs"].([]any)
 		for _, j := range list {
 			m, ok := j.(map[string]any)
@@ -172,18 +191,37 @@ func LefthookForeignJobs(rel string, data []byte, cfg map[string]any) []Lefthook
 				continue
 			}
 			if n, _ := m["name"].(string); slices.Contains(names, n) {
-				out = append(out, LefthookForeignJob{File: rel, Line: lineHolding(data, n), Hook: hook, Name: n})
+				out = append(out, LefthookOverride{File: rel, Line: lineAfter(data, "", "name", n), Hook: hook, Name: n})
 			}
 		}
 	}
 	return out
 }
 
-// lineHolding returns the 1-based line of data's first line containing s
-// after "name", 0 when none does.
-func lineHolding(data []byte, s string) int {
+// mentions reports whether v (a string or a list) names s.
+func mentions(v any, s string) bool {
+	switch x := v.(type) {
+	case string:
+		return x == s
+	case []any:
+		for _, e := range x {
+			if e == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineAfter returns the 1-based line of data's first line, at or after
+// the first line containing from ("": the first line), that contains every
+// string of want; 0 when there is none (a JSON or TOML config may spell
+// them otherwise).
+func lineAfter(data []byte, from string, want ...string) int {
+	seen := from == ""
 	for i, l := range strings.Split(string(data), "\n") {
-		if strings.Contains(l, "name") && strings.Contains(l, s) {
+		seen = seen || strings.Contains(l, from)
+		if seen && !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(l, w) }) {
 			return i + 1
 		}
 	}
@@ -360,8 +398,8 @@ func (s *planState) planLefthook(planStep) error {
 		if err != nil {
 			continue
 		}
-		for _, j := range LefthookForeignJobs(f, data, cfg) {
-			s.p.rep.Warnings = append(s.p.rep.Warnings, fmt.Sprintf("finding: %s:%d: a job named %q under %s is not hookwarden's; lefthook merges jobs of one name field by field, so it changes ours (a skip: there skips it); rename or remove it (hookwarden does not edit it)", j.File, j.Line, j.Name, j.Hook))
+		for _, o := range LefthookOverrides(f, data, cfg) {
+			s.p.rep.Warnings = append(s.p.rep.Warnings, fmt.Sprintf("finding: %s:%d: %s (hookwarden does not edit it)", o.File, o.Line, o.Describe()))
 		}
 	}
 	if lp.Problem != "" {
@@ -377,4 +415,13 @@ func (s *planState) planLefthook(planStep) error {
 	mode := fs.FileMode(0o644)
 	s.add(rep, snap, lp.Out, mode)
 	return nil
+}
+
+// Describe says what o does to our job and how to repair it, for adopt's
+// warning and audit's finding.
+func (o LefthookOverride) Describe() string {
+	if o.Key == "" {
+		return fmt.Sprintf("a job named %q under %s is not hookwarden's: lefthook merges jobs of one name across files field by field, so it changes ours (a skip: there skips it, a run: there replaces ours); rename or remove it", o.Name, o.Hook)
+	}
+	return fmt.Sprintf("the %s hook sets %s:, which makes lefthook skip hookwarden's %q job whenever it holds (lefthook then exits 0 and the call goes through); remove it from %s or move the jobs it should govern to a hook of their own", o.Hook, o.Key, o.Name, o.Hook)
 }

@@ -125,8 +125,8 @@ func TestLefthookDryRunOwnerMode(t *testing.T) {
 // the refusal shown) and allowing `git status` (exit 0, the allow marker);
 // `lefthook run pre-commit` with a file staged runs the user's job and our
 // environment job. A job of the user's named `hookwarden pre-tool` with
-// `skip: true` (the finding adopt reports) makes lefthook skip ours: the
-// reason the finding exists. Without HOOKWARDEN_CLIENTS_DIR a stated skip
+// `skip: true`, or `skip: true` on the pre-tool hook itself (the findings
+// adopt reports), makes lefthook skip ours: the reason the findings exist. Without HOOKWARDEN_CLIENTS_DIR a stated skip
 // (a failure under HOOKWARDEN_E2E=require).
 func TestRealLefthookAdopted(t *testing.T) {
 	dir := os.Getenv("HOOKWARDEN_CLIENTS_DIR")
@@ -196,5 +196,16 @@ func TestRealLefthookAdopted(t *testing.T) {
 	}
 	if code, out := run(pre("git commit --no-verify -m x"), "run", "pre-tool"); code != 0 || !strings.Contains(out, "(skip)") {
 		t.Errorf("foreign skip job: lefthook exit %d, want 0 with our job skipped (what the finding warns of):\n%s", code, out)
+	}
+	// A hook-level skip: skips every job of the hook, ours included.
+	if err := os.WriteFile(filepath.Join(root, "lefthook.yml"), append([]byte("pre-tool:\n  skip: true\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Conform(context.Background(), []string{root}, opts)
+	if err != nil || !anyContains(rep.Repositories[0].Warnings, "the pre-tool hook sets skip:") {
+		t.Errorf("conform with a hook-level skip: %v, warnings %q", err, rep.Repositories[0].Warnings)
+	}
+	if code, out := run(pre("git commit --no-verify -m x"), "run", "pre-tool"); code != 0 || strings.Contains(out, "BLOCKED") {
+		t.Errorf("hook-level skip: lefthook exit %d, want 0 with nothing run (what the finding warns of):\n%s", code, out)
 	}
 }

@@ -353,8 +353,9 @@ func relJoin(root, rel string) string { return filepath.Join(root, filepath.From
 // files): the main lefthook config must extend the jobs file
 // (adopt.PlanLefthookConfig: a missing or edited block is the conform
 // drift below; a config adopt cannot edit is lefthook-jobs-not-extended
-// here), and no job in the main or local config may carry one of our jobs'
-// names (lefthook-job-foreign).
+// here), and no setting in the main or local config may change one of our
+// jobs: a job of the same name, a hook-level skip, only or exclude_tags
+// (lefthook-job-foreign; adopt.LefthookOverrides).
 func (r *repoAudit) lefthook() {
 	main, local := adopt.LefthookConfigs(r.root)
 	rel := main
@@ -399,8 +400,12 @@ func (r *repoAudit) lefthook() {
 		if err != nil {
 			continue
 		}
-		for _, j := range adopt.LefthookForeignJobs(f, s.Data, cfg) {
-			r.add(IDLefthookForeignJob, f, j.Line, "lefthook", "", fmt.Sprintf("a job named %q under %s is not hookwarden's: lefthook merges jobs of one name across files field by field, so this job changes ours (a skip: there skips it, a run: there replaces ours)", j.Name, j.Hook), "rename or remove the job in "+f)
+		for _, o := range adopt.LefthookOverrides(f, s.Data, cfg) {
+			fix := "rename or remove the job in " + f
+			if o.Key != "" {
+				fix = "remove " + o.Key + ": from the " + o.Hook + " hook in " + f
+			}
+			r.add(IDLefthookForeignJob, f, o.Line, "lefthook", "", o.Describe(), fix)
 		}
 	}
 }

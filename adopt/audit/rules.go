@@ -94,7 +94,7 @@ const (
 	IDCodexHooksUnloaded = "codex-hooks-unloadable"
 	// IDLefthookNotExtended: the repository's lefthook config does not (and adopt cannot make it) extend hookwarden's jobs file.
 	IDLefthookNotExtended = "lefthook-jobs-not-extended"
-	// IDLefthookForeignJob: a lefthook job not ours carries the name of one of ours.
+	// IDLefthookForeignJob: a lefthook job not ours carries the name of one of ours, or a hook-level skip, only or exclude_tags skips ours.
 	IDLefthookForeignJob = "lefthook-job-foreign"
 	// IDConformDrift: conform would change a file no other finding explains.
 	IDConformDrift = "conform-drift"
@@ -186,8 +186,8 @@ var rules = []Rule{
 		"The file has a shape Codex CLI 0.169.0 refuses as a whole (e.g. a non-integer timeout or a handler without a command), so none of its hooks run. Run `hookwarden conform <path>` or repair the named handler."},
 	{IDLefthookNotExtended, Error, "The repository's lefthook config does not extend hookwarden's lefthook jobs file, and adopt cannot make it.",
 		"lefthook 2.x reads one main config (lefthook.yml, .lefthook.yml, .config/lefthook.yml, then the .yaml, .json, .jsonc and .toml forms) and merges the files its extends: list names; hookwarden's jobs live in .hookwarden/lefthook.yml. adopt appends a managed extends: block to a YAML config without an extends: key of its own; a config with its own extends: list, a JSON or TOML config, or one that does not parse is left to you: add .hookwarden/lefthook.yml to its extends: list. Until then `lefthook run pre-tool` runs none of hookwarden's jobs."},
-	{IDLefthookForeignJob, Error, "A lefthook job that is not hookwarden's carries the name of one of hookwarden's jobs.",
-		"lefthook 2.x merges jobs of one name across its config files field by field (observed on 2.2.1: a `hookwarden pre-tool` job with `skip: true` in lefthook.yml skipped ours; one in lefthook-local.yml replaced our command). Rename or remove the job; hookwarden never edits it."},
+	{IDLefthookForeignJob, Error, "A setting in the repository's lefthook config changes one of hookwarden's jobs.",
+		"lefthook 2.x merges jobs of one name across its config files field by field (observed on 2.2.1: a `hookwarden pre-tool` job with `skip: true` in lefthook.yml skipped ours; one in lefthook-local.yml replaced our command), and a hook-level `skip:`, `only:` or `exclude_tags:` naming our job skips it (observed on 2.2.1; lefthook then exits 0, so the agent's call goes through). Rename or remove the job, or remove the setting from the hook; hookwarden never edits it."},
 	{IDConformDrift, Error, "conform would change a file that no other finding explains.",
 		"audit is the dry run of conform: it plans conform on the repository and reports every file conform would write. This finding names a change the other rules do not describe (for instance a compiled context file gone stale after an AGENTS.md edit). Run `hookwarden conform <path>`."},
 	{IDLeftoverTemporary, Error, "A temporary file of an interrupted hookwarden run is left in the repository.",

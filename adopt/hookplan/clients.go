@@ -102,6 +102,7 @@ var clients = map[string]clientSpec{
 			"hooks of a --settings file or JSON string (flagSettings: merged after the local settings and before the managed ones, bundle settings sources userSettings, projectSettings, localSettings, flagSettings, policySettings), and --setting-sources, which can leave the user, project or local files out",
 			"server-managed settings and the OS policy sources (macOS managed preferences, the Windows HKLM/HKCU policy keys): with managedSourcesBehavior \"first-wins\" (the default) the highest managed source present (server-managed > MDM > managed-settings.json) is the managed tier alone, so one of them can replace the managed files listed here (bundle, managedSourcesBehavior description)",
 			"plugins loaded with --plugin-dir, extra hooks files a plugin.json names (only an installed plugin's hooks/hooks.json is read), and hooks registered by the SDK or a skill",
+			"the workspace trust dialog: a session in a folder neither it nor a folder above it has trusted (projects[…].hasTrustDialogAccepted in the global config) skips hook execution (bundle: \"Skipping … hook execution - workspace trust not accepted\"); the trust record is not read",
 		},
 		homeEnv: "CLAUDE_CONFIG_DIR", homeRel: ".claude",
 		bin: "claude", npm: "@anthropic-ai/claude-code",

@@ -525,8 +525,9 @@ func (pl *clientPlanner) display(abs string) string {
 }
 
 // read reads a client file: inside the repository without following a
-// symlink (safewrite.Preflight), outside it with a size bound. A missing
-// file is exists false and no error.
+// symlink (safewrite.Preflight), outside it with a size bound and only when
+// it is a regular file (checked before opening, so a FIFO does not block).
+// A missing file is exists false and no error.
 func (pl *clientPlanner) read(abs string) ([]byte, bool, error) {
 	rel := pl.display(abs)
 	if !filepath.IsAbs(rel) {
@@ -535,6 +536,16 @@ func (pl *clientPlanner) read(abs string) ([]byte, bool, error) {
 			return nil, false, err
 		}
 		return s.Data, s.Exists, nil
+	}
+	// Stat before opening: opening a FIFO (or a symlink to one) blocks
+	// until a writer appears, and the plan must not hang on a user-level
+	// or machine-wide file.
+	if fi, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, true, fmt.Errorf("%s: not a regular file", abs)
 	}
 	f, err := os.Open(abs)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -96,5 +99,50 @@ func TestLineFrom(t *testing.T) {
 	}
 	if !cmp.Equal(got, []int{2, 4, 0}) {
 		t.Errorf("lines %v, want [2 4 0]", got)
+	}
+}
+
+// TestPlanDoesNotBlockOnFIFO builds a plan whose user-level Claude settings
+// file is a FIFO with no writer: the plan must report the file unreadable,
+// not block opening it (run with a deadline so a regression fails instead
+// of hanging the package's tests).
+func TestPlanDoesNotBlockOnFIFO(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	repo := filepath.Join(root, "repo")
+	for _, d := range []string{filepath.Join(home, ".claude"), repo} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(home, ".claude", "settings.json"), 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	env := map[string]string{"HOME": home}
+	done := make(chan *Plan, 1)
+	go func() {
+		p, err := Build(repo, Options{Getenv: func(k string) string { return env[k] }, Workstation: true, SystemRoot: filepath.Join(root, "system")})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- p
+	}()
+	select {
+	case p := <-done:
+		for _, c := range p.Clients {
+			if c.Client != "claude" {
+				continue
+			}
+			for _, f := range c.Files {
+				if f.Scope == ScopeUser && (f.ReasonID != ReasonUnparseable || !strings.Contains(f.Why, "not a regular file")) {
+					t.Errorf("FIFO user file: %+v, want client-file-unparseable naming a non-regular file", f)
+				}
+			}
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Build blocked on a FIFO settings file")
 	}
 }

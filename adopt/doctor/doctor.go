@@ -37,7 +37,9 @@
 // repository's own due checkpoint). A post-tool row (Claude, Codex,
 // Gemini) gets one canary, a `git status` that ran, which the engine must
 // answer with an allow or added context carrying the clock line (the row
-// never blocks). Run exits 1 when any selected row does not guard.
+// never blocks). With lefthook selected, hookwarden's two lefthook jobs
+// are run as lefthook runs a job, without lefthook (probeLefthook). Run
+// exits 1 when any selected row does not guard.
 package doctor
 
 import (
@@ -183,8 +185,13 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 		planned[cp.Client] = true
 	}
 	for _, c := range clients {
-		if !planned[c] {
-			rep.Skipped = append(rep.Skipped, c+": its jobs run under lefthook (.hookwarden/lefthook.yml, named by the lefthook config's extends:), which doctor does not run; audit checks them (README \"lefthook jobs\")")
+		switch {
+		case c == "lefthook" && slices.Contains(man.Decline, templates.StepLefthookJobs):
+			rep.Skipped = append(rep.Skipped, "lefthook: the lefthook-jobs step is declined, so no job of ours is written")
+		case c == "lefthook":
+			// Probed after the planned clients' rows, below.
+		case !planned[c]:
+			rep.Skipped = append(rep.Skipped, c+": no plan of its hooks, so doctor has nothing to run")
 		}
 	}
 	for _, cp := range plan.Clients {
@@ -252,6 +259,12 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 			if !r.Guards {
 				rep.OK = false
 			}
+			rep.Rows = append(rep.Rows, r)
+		}
+	}
+	if slices.Contains(clients, "lefthook") && !slices.Contains(man.Decline, templates.StepLefthookJobs) {
+		for _, r := range probeLefthook(ctx, abs, table, env, rep.Engine) {
+			rep.OK = rep.OK && r.Guards
 			rep.Rows = append(rep.Rows, r)
 		}
 	}
@@ -485,21 +498,29 @@ func probeRow(ctx context.Context, root string, cp hookplan.Client, row registra
 		return runProbe(ctx, sp, h.Command, env, c.payload(root, sp.Dir, subject), cp.Client, row.Event, rowLimit(row), eng)
 	}
 	r.Deny, r.Allow = run(c.deny), run(c.allow)
+	judge(&r, c.denyWhat, c.allowWhat)
+	return r
+}
+
+// judge sets r's Problem and Guards from its deny and allow canaries
+// (denyWhat and allowWhat name them): the deny canary must be denied by
+// r.WantRule, the allow canary must be judged (allowed, or denied by a
+// policy rule, not a fault: faultRules).
+func judge(r *Row, denyWhat, allowWhat string) {
 	switch {
 	case r.Deny.Verdict != "deny":
-		r.Problem = fmt.Sprintf("the deny canary (%s) was answered %q, not denied", c.denyWhat, r.Deny.Verdict)
-	case r.Deny.Rule != c.denyRule:
-		r.Problem = fmt.Sprintf("the deny canary (%s) was denied by %q, not by %s: the row refuses for another reason", c.denyWhat, r.Deny.Rule, c.denyRule)
+		r.Problem = fmt.Sprintf("the deny canary (%s) was answered %q, not denied", denyWhat, r.Deny.Verdict)
+	case r.Deny.Rule != r.WantRule:
+		r.Problem = fmt.Sprintf("the deny canary (%s) was denied by %q, not by %s: the row refuses for another reason", denyWhat, r.Deny.Rule, r.WantRule)
 	case r.Allow.Verdict == "error" || r.Allow.Verdict == "skip":
-		r.Problem = fmt.Sprintf("the allow canary (%s) was answered %q: the row does not judge", c.allowWhat, r.Allow.Verdict)
+		r.Problem = fmt.Sprintf("the allow canary (%s) was answered %q: the row does not judge", allowWhat, r.Allow.Verdict)
 	case r.Allow.Verdict == "deny" && (r.Allow.Rule == "" || slices.Contains(faultRules, r.Allow.Rule)):
-		r.Problem = fmt.Sprintf("the allow canary (%s) was refused by %q, a fault: the row refuses every call", c.allowWhat, r.Allow.Rule)
+		r.Problem = fmt.Sprintf("the allow canary (%s) was refused by %q, a fault: the row refuses every call", allowWhat, r.Allow.Rule)
 	}
 	if r.Problem != "" && len(r.Deny.Reason) > 0 && r.Deny.Verdict != "deny" {
 		r.Problem += ": " + firstLine(r.Deny.Reason)
 	}
 	r.Guards = r.Problem == ""
-	return r
 }
 
 // faultRules are rule ids of a deny that says the row cannot judge, not

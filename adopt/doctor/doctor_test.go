@@ -464,3 +464,60 @@ func TestDoctorPostTool(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorLefthook runs doctor on a repository adopted with --clients
+// claude,lefthook: hookwarden's two lefthook jobs (read from
+// .hookwarden/lefthook.yml once lefthook.yml extends it) are run as lefthook
+// runs a job; the pre-tool job denies the commit canary and allows `git
+// status`, the environment job denies a run with LEFTHOOK_EXCLUDE set. Each
+// injected failure breaks the jobs it must: no engine (the interceptor
+// judges pre-tool; the environment job states a skip), no engine and no
+// python3, the launcher edited, the extends block removed, a hook-level
+// skip: on pre-tool, and the jobs file's pre-tool command edited.
+func TestDoctorLefthook(t *testing.T) {
+	rows := []string{"lefthook pre-tool", "lefthook environment", "claude pre-tool"}
+	cases := []struct {
+		name     string
+		leaveOut []string
+		inject   func(t *testing.T, m *machine)
+		broken   []string
+		problem  map[string]string
+		denyBy   map[string]string
+	}{
+		{name: "healthy", denyBy: map[string]string{"lefthook pre-tool": "engine ", "lefthook environment": "engine "}},
+		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: []string{"lefthook environment"},
+			problem: map[string]string{"lefthook environment": `answered "skip", not denied`},
+			denyBy:  map[string]string{"lefthook pre-tool": "interceptor"}},
+		{name: "interpreter-missing", leaveOut: []string{"hookwarden", "python3"}, broken: rows,
+			problem: map[string]string{"lefthook pre-tool": `not by git-no-verify`}},
+		{name: "launcher-edited", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".hookwarden/hook.sh", "# hookwarden skew-guard launcher", "exit 0\n# hookwarden skew-guard launcher")
+		}, broken: rows, problem: map[string]string{"lefthook pre-tool": `answered "allow", not denied`, "lefthook environment": `answered "allow", not denied`}},
+		{name: "extends-block-removed", inject: func(t *testing.T, m *machine) {
+			m.edit(t, "lefthook.yml", "  - .hookwarden/lefthook.yml\n", "")
+		}, broken: []string{"lefthook pre-tool", "lefthook environment"},
+			problem: map[string]string{"lefthook pre-tool": "lefthook does not read .hookwarden/lefthook.yml", "lefthook environment": "lacks hookwarden's extends block"}},
+		{name: "hook-skipped", inject: func(t *testing.T, m *machine) {
+			m.edit(t, "lefthook.yml", "# BEGIN hookwarden", "pre-tool:\n  skip: true\n# BEGIN hookwarden")
+		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": "the pre-tool hook sets skip:"}},
+		{name: "job-edited", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".hookwarden/lefthook.yml", "run: sh .hookwarden/hook.sh lefthook pre-tool", "run: \"true\"")
+		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": `answered "allow", not denied`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, []string{"claude", "lefthook"}, "", c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, text := checkRows(t, rep, rows, c.broken, c.problem, c.denyBy)
+			if r := got["lefthook pre-tool"]; r.Fired && (!r.SpawnUnverified || r.File != ".hookwarden/lefthook.yml") {
+				t.Errorf("lefthook pre-tool: spawn unverified %v, file %q:\n%s", r.SpawnUnverified, r.File, text)
+			}
+		})
+	}
+}

@@ -167,7 +167,11 @@
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
 // Claude Code 2.1.328's option list (redactargs.go); any option outside
-// the list refuses (redaction-argv), and so does a native resume
+// the list refuses (redaction-argv); one that would offer the engine a
+// tool outside claudeGatedTools, which the render passes as --tools
+// (a caller --tools or --allowedTools naming another tool, --agent, an
+// --agents entry with other tools or with servers, hooks or a permission
+// mode), refuses (redaction-tools); and so does a native resume
 // (redaction-resume: -c, --continue, --fork-session, --from-pr,
 // --teleport, --resume without a session id) except `--resume <id>` / `-r
 // <id>` of a session whose run record (resume.go) shows that its runs

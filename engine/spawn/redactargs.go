@@ -47,6 +47,79 @@ var (
 	claudeMCPFlags = []string{"--mcp-config"}
 )
 
+// claudeGatedTools are the built-in tools a Claude spawn under a
+// redaction entry is offered, each one the pre-tool hook has a route for
+// (engine/redact PreTool): Read, performed by the hook under the read
+// policy; Bash, rewritten so its output passes the redactor; ToolSearch
+// and the MCP resource tools, admitted only for the run's proxied servers
+// and denied with a receipt otherwise. The render passes them as
+// `--tools Bash,Read,…` (Claude Code 2.1.328 --help: "--tools <tools...>
+// Built-in tools to make available: "" for none, "default" for the
+// default set, or tool names"); MCP tools are not built-in and stay
+// offered, from the run's proxies only (--strict-mcp-config, mcpproxy.go).
+// TestRealClaudeAllToolsGated measured on 2026-12-01 that under this
+// list every other tool (Edit, Write, Glob, Grep, Agent, Task, WebFetch,
+// Skill, TodoWrite, NotebookEdit, …) is refused before any hook with
+// "No such tool available" (ADR-0134 D7: "Every other tool is denied,
+// native search, edit and write tools and nested agents included").
+var claudeGatedTools = []string{"Bash", "Read", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool"}
+
+// claudeAgentKeys are the members an --agents entry may carry under a
+// redaction entry: its texts (the agent_prompt channels), a tools or
+// disallowedTools list within claudeGatedTools, and its model. Any other
+// member (mcpServers, hooks, permissionMode, skills, …) is refused: it
+// would bring a server outside the proxies, a hook outside the registry
+// or a wider permission, and a member added by a later Claude Code is
+// refused until measured.
+var claudeAgentKeys = []string{"description", "prompt", "tools", "disallowedTools", "model"}
+
+// toolNames splits a Claude tool-list option's values ("Comma or
+// space-separated list of tool names", Claude Code 2.1.328 --help) into
+// tool names, each rule's name before its "(" ("Bash(git *)" is Bash).
+func toolNames(vals []string) []string {
+	var out []string
+	depth, cur := 0, strings.Builder{}
+	flush := func() {
+		if cur.Len() > 0 {
+			n, _, _ := strings.Cut(cur.String(), "(")
+			out = append(out, strings.TrimSpace(n))
+			cur.Reset()
+		}
+	}
+	for _, v := range vals {
+		for _, r := range v {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case depth == 0 && (r == ',' || r == ' ' || r == '\t' || r == '\n'):
+				flush()
+				continue
+			}
+			cur.WriteRune(r)
+		}
+		flush()
+	}
+	return out
+}
+
+// checkToolList refuses (redaction-tools) a caller's --tools or
+// --allowedTools value naming a tool outside claudeGatedTools: --tools
+// may only narrow the rendered list (not "default"); --allowedTools may
+// also name MCP tools (mcp__…), which the pre-tool hook admits only for
+// the run's proxied servers. --disallowedTools only narrows and is not
+// checked.
+func checkToolList(name string, vals []string) error {
+	for _, n := range toolNames(vals) {
+		if slices.Contains(claudeGatedTools, n) || (name != "--tools" && strings.HasPrefix(n, "mcp__")) {
+			continue
+		}
+		return refuse(ReasonRedactionTools, "the caller's %s names %q; under the redaction entry the engine is offered only %s (and the run's proxied MCP tools)", name, n, strings.Join(claudeGatedTools, ", "))
+	}
+	return nil
+}
+
 // promptSlot is one model-input text in the caller's argv: the channel
 // name, the index of the argument that holds it, the text, and for an
 // --agents entry its name and field.
@@ -153,8 +226,13 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 				i++
 				vals = append(vals, args[i])
 			}
-			if name == "--add-dir" {
+			switch name {
+			case "--add-dir":
 				p.AddDirs = append(p.AddDirs, vals...)
+			case "--tools", "--allowedTools", "--allowed-tools":
+				if err := checkToolList(name, vals); err != nil {
+					return nil, err
+				}
 			}
 		default:
 			return nil, refuse(ReasonRedactionArgv, "the caller passes %s, which spawn exec cannot place under the redaction entry (Claude Code 2.1.328 options it reads: see engine/spawn redactargs.go)", name)
@@ -193,6 +271,8 @@ func (p *claudeRedactArgv) value(name string, vi int, v string, inline bool) err
 		p.Schema = vi
 	case "--session-id":
 		p.SessionID = v
+	case "--agent":
+		return refuse(ReasonRedactionTools, "the caller passes --agent; under the redaction entry the session runs as no agent definition, whose tools, servers or hooks the render does not bound")
 	case "--agents":
 		var agents map[string]map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(v), &agents); err != nil {
@@ -204,6 +284,22 @@ func (p *claudeRedactArgv) value(name string, vi int, v string, inline bool) err
 		}
 		slices.Sort(names)
 		for _, n := range names {
+			for k, raw := range agents[n] {
+				if !slices.Contains(claudeAgentKeys, k) {
+					return refuse(ReasonRedactionTools, "--agents %q carries %q; under the redaction entry an agent may carry only %s", n, k, strings.Join(claudeAgentKeys, ", "))
+				}
+				if k == "tools" || k == "disallowedTools" {
+					var list []string
+					if err := json.Unmarshal(raw, &list); err != nil {
+						return refuse(ReasonRedactionTools, "--agents %q %s is not a list of tool names", n, k)
+					}
+					if k == "tools" {
+						if err := checkToolList("--agents "+n+" tools", list); err != nil {
+							return err
+						}
+					}
+				}
+			}
 			for _, f := range []string{"description", "prompt"} {
 				raw, ok := agents[n][f]
 				if !ok {

@@ -210,8 +210,8 @@ func TestRedactionRefusedBeforeSpawn(t *testing.T) {
 // testdata/spawn/redaction-runs.json (ADR-0134 A2's after-the-spawn half
 // on a fake engine): each fails the run (RunFailedExit, a *RunFailure
 // naming the problem) after agent_exit ran, or passes when it names no
-// problem; the engine always gets the prompt redacted, a chosen
-// --session-id, the run files' paths in its environment and an empty
+// problem; the engine always gets the prompt redacted, the gated tool
+// list (--tools), a chosen --session-id, the run files' paths in its environment and an empty
 // stdin; no raw value is left in the client's files and nothing in
 // run/hooks.
 func TestRedactionRunFails(t *testing.T) {
@@ -235,6 +235,7 @@ func TestRedactionRunFails(t *testing.T) {
 			}
 			if !strings.Contains(r.started, "start -p use [GH_TOKEN] --setting-sources  --strict-mcp-config --settings ") ||
 				!strings.Contains(r.started, "--session-id ") || !strings.Contains(r.started, "\nstdin=\n") ||
+				!strings.Contains(r.started, " --tools "+strings.Join(claudeGatedTools, ",")+" ") ||
 				!strings.Contains(r.started, "HOOKWARDEN_HOOK_TABLE="+filepath.Join(w.home, RunHooksDir)) {
 				t.Errorf("the engine's argv, environment or stdin:\n%s", r.started)
 			}

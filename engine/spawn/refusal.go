@@ -57,6 +57,7 @@ const (
 	ReasonRedactionResume       Reason = "redaction-resume"        // under a redaction entry, a native resume no run record ties to this baseline (-c, --continue, --fork-session, --from-pr, --teleport, --resume without an id or of a session unrecorded, recorded under another baseline or cwd, or whose transcript changed or holds a table value)
 	ReasonRedactionMCP          Reason = "redaction-mcp-unproxied" // under a redaction entry, an MCP server that cannot be put behind the run's proxy (not stdio or HTTP, unknown members, an unreadable config, a repeated or rewritten name, no hookwarden-mcp-proxy installed)
 	ReasonRedactionArgv         Reason = "redaction-argv"          // under a redaction entry, an engine option spawn exec cannot place (model input it cannot see)
+	ReasonRedactionTools        Reason = "redaction-tools"         // under a redaction entry, a caller option that would offer a tool outside the mediated routes (--tools, --allowedTools naming another tool, --agent, an --agents entry widening tools or carrying servers, hooks or a permission mode)
 	ReasonRedactionPromptHook   Reason = "redaction-prompt-hook"   // the agent_prompt hook failed, timed out or replied in another shape
 	ReasonRedactionPromptRaw    Reason = "redaction-prompt-raw"    // a text the agent_prompt hook returned still holds a table value
 	ReasonRedactionSchema       Reason = "redaction-schema-value"  // the output schema (--json-schema) holds a table value

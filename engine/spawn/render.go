@@ -38,7 +38,8 @@ func commandOf(h CompiledHook) string {
 // table allows, and returns the render with the argv additions
 // --setting-sources "" --strict-mcp-config --settings <file>
 // (Claude Code 2.1.328 CLI flags; measured in TestRealClients/claude: a user
-// and a project hook do not run, the settings file's hook does).
+// and a project hook do not run, the settings file's hook does), and under
+// a redaction entry --tools with claudeGatedTools.
 func (c *compiler) renderClaude() (*Render, error) {
 	settings := map[string]any{}
 	if c.opts.CallerSettingSources != nil && *c.opts.CallerSettingSources != "" {
@@ -123,6 +124,11 @@ func (c *compiler) renderClaude() (*Render, error) {
 	}
 	r.Files = append(r.Files, path)
 	r.Args = append(r.Args, "--setting-sources", "", "--strict-mcp-config", "--settings", path)
+	if c.redaction != "" {
+		// under a redaction entry the engine is offered only the tools the
+		// pre-tool hook has a route for (claudeGatedTools; ADR-0134 D7)
+		r.Args = append(r.Args, "--tools", strings.Join(claudeGatedTools, ","))
+	}
 	return r, nil
 }
 

@@ -650,6 +650,12 @@ type ExitPayload struct {
 	Exit        json.RawMessage `json:"exit"`
 	SessionID   *string         `json:"session_id"`
 	Transcript  *string         `json:"transcript"`
+	// PreHookRefusals are the forms in which the engine's version refuses
+	// a call before any hook runs, from its capability table (spawn exec
+	// passes them; hookwarden's own member, beside ADR-0134's): a call
+	// with no pre-tool receipt passes only in one of them
+	// (refusedBeforeHooks). Absent, every such call fails the run.
+	PreHookRefusals []RefusalForm `json:"pre_hook_refusals,omitempty"`
 }
 
 // ExitReport is what the exit hook prints on stdout.
@@ -659,7 +665,11 @@ type ExitReport struct {
 	Scrubbed    bool     `json:"scrubbed"`
 	StopCounts  []int    `json:"stop_counts"`
 	Unreceipted []string `json:"unreceipted_tool_calls"`
-	Problems    []string `json:"problems"`
+	// RefusedBeforeHooks are the calls with no pre-tool receipt that the
+	// engine refused before any hook, as "<id> <form>"; they did not run
+	// and do not fail the run.
+	RefusedBeforeHooks []string `json:"refused_before_hooks"`
+	Problems           []string `json:"problems"`
 }
 
 // toolCallIDs returns the tool-call ids a JSONL transcript holds, in
@@ -733,7 +743,10 @@ func ScrubTranscript(path string, b []byte, m *Matcher) (int, error) {
 // and, when it finds one, rewrites the transcript with the values replaced
 // (same mode, through a temporary file and a rename) and fails; fails on a
 // stop count above zero or unscanned; and fails on a tool call in the
-// transcript whose id has no pre_tool receipt. A payload without a
+// transcript whose id has no pre_tool receipt, unless the engine refused
+// it before any hook in one of the payload's pre_hook_refusals forms
+// (refusedBeforeHooks: a call that never ran is not one a hook failed to
+// see, ADR-0134 D7, but only on exact evidence). A payload without a
 // transcript fails (the transcript is unidentified). It prints an
 // ExitReport and returns a *Failure naming every problem.
 func Exit(e Env) error {
@@ -741,7 +754,7 @@ func Exit(e Env) error {
 	if err := readPayload(e.Stdin, &p); err != nil {
 		return err
 	}
-	rep := ExitReport{StopCounts: []int{}, Unreceipted: []string{}, Problems: []string{}}
+	rep := ExitReport{StopCounts: []int{}, Unreceipted: []string{}, RefusedBeforeHooks: []string{}, Problems: []string{}}
 	defer func() {
 		enc := json.NewEncoder(e.Stdout)
 		enc.Encode(rep)
@@ -781,7 +794,11 @@ func Exit(e Env) error {
 			}
 		}
 	}
-	receipted := map[string]bool{}
+	forms, err := compileRefusalForms(p.PreHookRefusals)
+	if err != nil {
+		problem("%v", err)
+	}
+	receipted, anyReceipt := map[string]bool{}, map[string]bool{}
 	if rp := e.Getenv(EnvReceipts); rp == "" {
 		problem("%s is not set", EnvReceipts)
 	} else if rb, err := ReadPrivate(rp); err != nil {
@@ -795,6 +812,9 @@ func Exit(e Env) error {
 			if err := json.Unmarshal(ln, &r); err != nil {
 				problem("receipts: a line is not JSON")
 				continue
+			}
+			if r.ToolUseID != "" {
+				anyReceipt[r.ToolUseID] = true
 			}
 			switch r.Event {
 			case "pre_tool":
@@ -815,10 +835,20 @@ func Exit(e Env) error {
 	if bad > 0 {
 		problem("%d transcript line(s) are not JSON; their tool calls could not be checked", bad)
 	}
+	var names map[string]string
+	var results map[string][]claudeResult
+	if len(forms) > 0 && e.Engine == "claude" {
+		names, results = claudeTranscriptCalls(transcript)
+	}
 	for _, id := range ids {
-		if !receipted[id] {
-			rep.Unreceipted = append(rep.Unreceipted, id)
+		if receipted[id] {
+			continue
 		}
+		if f := refusedBeforeHooks(id, forms, names, results, anyReceipt, m); f != "" {
+			rep.RefusedBeforeHooks = append(rep.RefusedBeforeHooks, id+" "+f)
+			continue
+		}
+		rep.Unreceipted = append(rep.Unreceipted, id)
 	}
 	if len(rep.Unreceipted) > 0 {
 		problem("%d tool call(s) in the transcript have no pre_tool receipt", len(rep.Unreceipted))

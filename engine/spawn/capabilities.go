@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/hookwarden/hookwarden/engine/redact"
 )
 
 //go:embed capabilities/*.json
@@ -31,7 +33,8 @@ type TableEvent struct {
 // settings file may carry), ProjectLayerKeys (Codex project config keys
 // tolerated between cwd and project root), InertEvents (events a later
 // layer may add to under a required baseline) and ExecForm (whether the
-// engine takes an argv hook handler instead of a shell string). The three
+// engine takes an argv hook handler instead of a shell string), and
+// PreHookRefusals (below). The three
 // key sets map each key or event to the source of its observation.
 type Table struct {
 	Engine           string                `json:"engine"`
@@ -43,6 +46,12 @@ type Table struct {
 	ProjectLayerKeys map[string]string     `json:"project_layer_keys"`
 	InertEvents      map[string]string     `json:"inert_events"`
 	ExecForm         bool                  `json:"exec_form"`
+	// PreHookRefusals are the forms in which this engine version refuses
+	// a tool call before any hook runs, each as the real-client suite
+	// recorded it (engine/redact RefusalForm); agent_exit lets a call
+	// without a pre-tool receipt pass only in one of them. They are part of
+	// the evidence for all_tools_gated.
+	PreHookRefusals []redact.RefusalForm `json:"pre_hook_refusals,omitempty"`
 }
 
 // LoadTable returns the table for engine at version from fsys (file
@@ -64,6 +73,9 @@ func LoadTable(fsys fs.FS, engine, version string) (*Table, error) {
 	}
 	if t.Engine != engine || t.Version != version {
 		return nil, fmt.Errorf("capability table %s names %s %s", name, t.Engine, t.Version)
+	}
+	if err := redact.CheckRefusalForms(t.PreHookRefusals); err != nil {
+		return nil, fmt.Errorf("capability table %s: %w", name, err)
 	}
 	return &t, nil
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/engine/redact"
 )
 
 // Spawn events (issue 8). Neutral events apply to every engine whose table
@@ -122,6 +124,10 @@ type RedactionHooks struct {
 	Entry  string       `json:"entry"`
 	Prompt CompiledHook `json:"agent_prompt"`
 	Exit   CompiledHook `json:"agent_exit"`
+	// PreHookRefusals are the engine version's recorded forms of a call
+	// refused before any hook (the table's pre_hook_refusals), handed to
+	// agent_exit so such a call does not fail the run.
+	PreHookRefusals []redact.RefusalForm `json:"pre_hook_refusals,omitempty"`
 }
 
 // Cleanup removes the render's files, then the run's lock file (spawn
@@ -632,7 +638,7 @@ func (c *compiler) baseRender() (*Render, error) {
 				continue // a redaction entry for another engine
 			}
 			if red == nil {
-				red = &RedactionHooks{Entry: h.Hook}
+				red = &RedactionHooks{Entry: h.Hook, PreHookRefusals: c.table.PreHookRefusals}
 			}
 			if h.Event == "agent_prompt" {
 				red.Prompt = h

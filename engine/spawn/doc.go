@@ -134,11 +134,16 @@
 // (TestRealCodexPreToolRewrite); post_tool.block on both
 // (TestRealClaudePostToolBlock, TestRealCodexPostToolBlock); neither has
 // pre_tool.fail_closed (Codex fails open on exit 1, bad JSON and a
-// timeout, testdata/clients/FACTS.md; Claude below) or all_tools_gated
-// (TestRealClaudeAllToolsGated: calls Claude refuses before any hook, an
-// Edit of a missing file say, have no receipt). So every shipped spawn under the entry is refused today
-// (capability-missing); the runtime below runs on the real Claude Code
-// only under a test table granting the two (TestRealClaudeRedactionRun).
+// timeout, testdata/clients/FACTS.md; Claude below). Claude Code 2.1.328
+// has all_tools_gated (TestRealClaudeAllToolsGated, 2026-12-02): under the
+// render's --tools claudeGatedTools every call either reached the pre-tool
+// hook or was refused by the engine before any hook in one of the table's
+// pre_hook_refusals forms, which spawn exec hands to agent_exit so such a
+// call does not fail the run (engine/redact refusedBeforeHooks); codex
+// 0.169.0 has no all_tools_gated. So every shipped spawn under the entry
+// is refused today (capability-missing: pre_tool.fail_closed); the
+// runtime below runs on the real Claude Code only under a test table
+// granting it (TestRealClaudeRedactionRun).
 //
 // Claude Code 2.1.328 and pre_tool.fail_closed (TestRealClaudePreToolFailClosed,
 // testdata/spawn/failclosed-claude-2.1.328.json, 2026-12-01): with the

@@ -15,13 +15,13 @@ import (
 	"time"
 )
 
-// redactTestTable is the shipped claude-2.1.328 table plus the two
-// capabilities the real-client suite has not shown there
-// (pre_tool.fail_closed: a hook exiting 0 with no decision leaves the call
-// to Claude's permission check, which runs read-only commands under every
-// posture measured, TestRealClaudePreToolFailClosed; all_tools_gated: not measured).
-// The shipped table refuses the redaction entry for their lack
-// (TestRedactionShippedTablesRefuse); the runtime tests grant them here
+// redactTestTable is the shipped claude-2.1.328 table plus the capability
+// the real-client suite has not shown there (pre_tool.fail_closed: a hook
+// exiting 0 with no decision leaves the call to Claude's permission check,
+// which runs read-only commands under every posture measured,
+// TestRealClaudePreToolFailClosed). The shipped table refuses the
+// redaction entry for its lack
+// (TestRedactionShippedTablesRefuse); the runtime tests grant it here
 // only so that the runtime itself can be run on the real engine.
 func redactTestTable(t *testing.T) fstest.MapFS {
 	t.Helper()
@@ -30,7 +30,6 @@ func redactTestTable(t *testing.T) fstest.MapFS {
 		t.Fatal(err)
 	}
 	tab.Capabilities["pre_tool.fail_closed"] = "granted by the test, not measured"
-	tab.Capabilities["all_tools_gated"] = "granted by the test, not measured"
 	b, _ := json.Marshal(tab)
 	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
 }
@@ -188,7 +187,8 @@ func scanTree(dir string, raws []string) []string {
 // redaction entry (the test's table grants the two capabilities the
 // shipped one lacks, redactTestTable): a configured secret given in every
 // prompt channel (prompt, system prompt, its appendix, an agent's
-// description and prompt) and read by the model through a file read
+// description and prompt, which reach the engine's argv as tokens and no
+// model request, the Agent tool not being offered) and read by the model through a file read
 // (Read) and a shell command (Bash, stdout and stderr), and two named
 // values (a credential-named variable and a --secret-name variable)
 // printed by a shell command, come back as tokens. Zero raw values in
@@ -242,7 +242,10 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
 	}
 	log := model.log()
-	for _, want := range []string{"use [GH_TOKEN] to run it", "system [GH_TOKEN]", "appendix [GH_TOKEN]", "desc [GH_TOKEN]",
+	// the agents' texts reach no request: under the render's --tools the
+	// Agent tool, which lists them, is not offered; the engine's argv
+	// carries them redacted (checked below)
+	for _, want := range []string{"use [GH_TOKEN] to run it", "system [GH_TOKEN]", "appendix [GH_TOKEN]",
 		"hookwarden read", "token=[GH_TOKEN]", "[SERVICE_TOKEN]", "[DB_URL]"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the model never received %q", want)
@@ -254,6 +257,9 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	}
 	if f := rawIn([]byte(strings.Join(childArgv, "\x00")), []string{realRaw}); len(f) > 0 {
 		t.Errorf("the engine's argv holds the configured value")
+	}
+	if a := strings.Join(childArgv, "\x00"); !strings.Contains(a, "desc [GH_TOKEN]") || !strings.Contains(a, "agent [GH_TOKEN]") {
+		t.Errorf("the engine's --agents does not carry the agent's description and prompt as tokens")
 	}
 	sid := sessionOf(childArgv)
 	tp := claudeTranscript(env, w.repo, sid)

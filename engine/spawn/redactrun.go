@@ -578,7 +578,8 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 // the held files and writes spawn exec's bytes back over any that
 // differ, checks that no receipt names a transcript other than the
 // session's, and fires agent_exit ({"version":1,"run_id","engine",
-// "child":n,"table_sha256","exit","session_id","transcript"}), shielded
+// "child":n,"table_sha256","exit","session_id","transcript"} and the
+// table's "pre_hook_refusals"), shielded
 // from cancellation, under its timeout. It returns the problems found.
 func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string {
 	r := x.r
@@ -613,8 +614,12 @@ func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string 
 	if x.transcript != "" {
 		tp = &x.transcript
 	}
-	xp, _ := json.Marshal(map[string]any{"version": 1, "run_id": r.RunID, "engine": r.Engine, "child": n,
-		"table_sha256": redact.Digest(x.tableBytes()), "exit": exitInfo, "session_id": x.sid, "transcript": tp})
+	xmsg := map[string]any{"version": 1, "run_id": r.RunID, "engine": r.Engine, "child": n,
+		"table_sha256": redact.Digest(x.tableBytes()), "exit": exitInfo, "session_id": x.sid, "transcript": tp}
+	if len(r.Redaction.PreHookRefusals) > 0 {
+		xmsg["pre_hook_refusals"] = r.Redaction.PreHookRefusals
+	}
+	xp, _ := json.Marshal(xmsg)
 	henv := redactionEnv(x.env, x.tablePath, x.receiptsPath, x.policyPath)
 	// a cancelled run still waits for the scan, up to the hook's timeout
 	if _, stderr, err := runSpawnerHook(context.WithoutCancel(ctx), r.Redaction.Exit, henv, x.opts.Cwd, xp); err != nil {

@@ -324,3 +324,21 @@ var postToolCanaries = map[string]func(root string) []byte{
 			"tool_response": map[string]any{"llmContent": "Output: (empty)", "returnDisplay": ""}})
 	},
 }
+
+// subagentStartCanary builds a SubagentStart payload for agent type typ:
+// Claude Code 2.1.328 {session_id, transcript_path, cwd, agent_id,
+// agent_type, hook_event_name} (testdata/clients/claude/2.1.328/
+// subagent-start.readonly-delivered.json); Codex CLI 0.169.0 adds turn_id
+// (testdata/clients/codex/0.169.0/subagent-start.readonly-agent-type.json).
+func subagentStartCanary(client, root, typ string) []byte {
+	m := map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root,
+		"agent_id": "hookwarden-doctor-canary", "agent_type": typ, "hook_event_name": "SubagentStart"}
+	if client == "codex" {
+		m["turn_id"] = "hookwarden-doctor"
+	}
+	return marshal(m)
+}
+
+// subagentStartOther is the agent type of the subagent-start canary that
+// must get no read-only context: no client or manifest names it.
+const subagentStartOther = "hookwarden-doctor-canary"

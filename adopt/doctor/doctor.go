@@ -37,7 +37,9 @@
 // repository's own due checkpoint). A post-tool row (Claude, Codex,
 // Gemini) gets one canary, a `git status` that ran, which the engine must
 // answer with an allow or added context carrying the clock line (the row
-// never blocks). With lefthook selected, hookwarden's two lefthook jobs
+// never blocks). A subagent-start row (Claude, Codex) gets a subagent of a
+// read-only type, which must get the read-only banner as added context, and
+// one of a type no list names, which must not. With lefthook selected, hookwarden's two lefthook jobs
 // are run as lefthook runs a job, without lefthook (probeLefthook). Run
 // exits 1 when any selected row does not guard.
 package doctor
@@ -61,6 +63,7 @@ import (
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/dialect"
+	"github.com/hookwarden/hookwarden/engine/dispatch"
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/skewguard"
@@ -216,6 +219,21 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				rep.Rows = append(rep.Rows, r)
 				continue
 			}
+			if ev == "subagent-start" && (cp.Client == "claude" || cp.Client == "codex") {
+				var readonly []string
+				if man.Dispatch != nil {
+					readonly = man.Dispatch.ReadonlyAgents
+				}
+				types := slices.Concat(dispatch.ReadOnlyTypes(cp.Client), readonly)
+				if len(types) == 0 {
+					rep.Skipped = append(rep.Skipped, cp.Client+" subagent-start: no canary (no read-only agent type: the manifest's dispatch.readonly_agents is empty and the client has none built in)")
+					continue
+				}
+				r := probeSubagentStart(ctx, abs, cp, row, types[0], env, rep.Engine)
+				rep.OK = rep.OK && r.Guards
+				rep.Rows = append(rep.Rows, r)
+				continue
+			}
 			if ev == "stop" || ev == "post-tool" {
 				var r Row
 				switch _, stopOK := stopCanaries[cp.Client]; {
@@ -242,7 +260,11 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 					continue
 				}
 			} else if !slices.Contains(guardEvents, ev) {
-				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary (doctor probes the pre-tool, pre-edit, pre-dispatch, stop and post-tool rows, and the prompt rows' clock line)")
+				why := "doctor probes the pre-tool, pre-edit, pre-dispatch, stop, post-tool and subagent-start rows, and the prompt rows' clock line"
+				if dialect.AgentEvent(ev) {
+					why = "its verdict depends on a binding an earlier dispatch left in the dispatch correlation store, which a canary would have to forge"
+				}
+				rep.Skipped = append(rep.Skipped, cp.Client+" "+ev+": no canary ("+why+")")
 				continue
 			}
 			var tasks []string
@@ -414,6 +436,38 @@ func probePostTool(ctx context.Context, root string, cp hookplan.Client, row reg
 	return r
 }
 
+// probeSubagentStart runs the subagent-start canaries through the first
+// handler of ours the client runs when a subagent starts (Claude Code,
+// Codex; engine/dispatch JudgeStart): a subagent of the read-only agent
+// type readonly must get added context opening with the read-only banner
+// (dispatch.Banner; SubagentStart cannot block, so the context is the row's
+// whole job), one of a type no list names must be let through without it.
+// The canaries are filed as Deny (read-only) and Allow (other).
+func probeSubagentStart(ctx context.Context, root string, cp hookplan.Client, row registration.Row, readonly string, env []string, eng string) Row {
+	r := Row{Client: cp.Client, Event: row.Event}
+	h, sp, ok := spawnFor(&r, root, cp, row, readonly)
+	if !ok {
+		return r
+	}
+	run := func(typ string) *Probe {
+		return runProbe(ctx, sp, h.Command, env, subagentStartCanary(cp.Client, root, typ), cp.Client, row.Event, rowLimit(row), eng)
+	}
+	r.Deny, r.Allow = run(readonly), run(subagentStartOther)
+	switch {
+	case r.Deny.Verdict != "context":
+		r.Problem = fmt.Sprintf("the read-only canary (a subagent of type %s) was answered %q, not given the read-only context", readonly, r.Deny.Verdict)
+		if r.Deny.Reason != "" {
+			r.Problem += ": " + firstLine(r.Deny.Reason)
+		}
+	case !strings.HasPrefix(r.Deny.Reason, dispatch.Banner):
+		r.Problem = fmt.Sprintf("the read-only canary (a subagent of type %s) got added context without the read-only banner", readonly)
+	case r.Allow.Verdict != "allow":
+		r.Problem = fmt.Sprintf("the other canary (a subagent of type %s) was answered %q, not let through as it is", subagentStartOther, r.Allow.Verdict)
+	}
+	r.Guards = r.Problem == ""
+	return r
+}
+
 // postToolTool is the tool each post-tool canary reports as run.
 var postToolTool = map[string]string{"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
 
@@ -575,7 +629,7 @@ func readAnswer(client, event string, code int, stdout []byte, stderr string) (s
 	if event == "stop" {
 		return readStop(client, code, stdout, stderr, skip)
 	}
-	if event == "post-tool" && code == 0 && !skip {
+	if (event == "post-tool" || event == "subagent-start") && code == 0 && !skip {
 		if text, ok := readContext(stdout); ok {
 			return "context", text
 		}

@@ -521,3 +521,65 @@ func TestDoctorLefthook(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorSubagentStart runs doctor on a repository whose manifest has a
+// dispatch section naming a read-only agent type: Claude's subagent-start
+// row gives its built-in Explore type the read-only banner as added
+// context, Codex's gives the declared auditor type the same, and an agent
+// type no list names is let through without it; without the engine both
+// rows state a skip (no read-only context reaches the subagent); Claude's
+// row running the prompt handler is caught; the rows doctor cannot probe
+// (receipts, post-return, hand-back) are listed with the reason.
+func TestDoctorSubagentStart(t *testing.T) {
+	rows := []string{"claude subagent-start", "codex subagent-start"}
+	manifest := "version: 1\nclients: [claude, codex]\ndispatch:\n  tasks: [review]\n  readonly_agents: [auditor]\n"
+	cases := []struct {
+		name     string
+		leaveOut []string
+		inject   func(t *testing.T, m *machine)
+		broken   []string
+		problem  map[string]string
+	}{
+		{name: "healthy"},
+		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: rows,
+			problem: map[string]string{"claude subagent-start": `(a subagent of type Explore) was answered "skip"`, "codex subagent-start": `(a subagent of type auditor) was answered "skip"`}},
+		{name: "row-drifted", inject: func(t *testing.T, m *machine) {
+			m.edit(t, ".claude/settings.json", `set -- claude subagent-start;`, `set -- claude prompt;`)
+		}, broken: []string{"claude subagent-start"}, problem: map[string]string{"claude subagent-start": "not given the read-only context"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, nil, manifest, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			rep.WriteText(&b)
+			got := rowStates(rep)
+			for _, name := range rows {
+				r, ok := got[name]
+				if !ok {
+					t.Fatalf("%s: no row:\n%s", name, b.String())
+				}
+				if want := !contains(c.broken, name); r.Guards != want {
+					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, b.String())
+				}
+				if r.Guards && (r.Deny == nil || r.Deny.Verdict != "context" || r.Allow == nil || r.Allow.Verdict != "allow") {
+					t.Errorf("%s: read-only canary %+v, other %+v", name, r.Deny, r.Allow)
+				}
+			}
+			for name, s := range c.problem {
+				if !strings.Contains(got[name].Problem, s) {
+					t.Errorf("%s: problem %q lacks %q", name, got[name].Problem, s)
+				}
+			}
+			if !strings.Contains(b.String(), "not probed: claude post-return: no canary (its verdict depends on a binding") {
+				t.Errorf("post-return not listed with its reason:\n%s", b.String())
+			}
+		})
+	}
+}

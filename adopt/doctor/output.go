@@ -51,8 +51,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "    spawn unverified: %s\n", row.Spawn)
 		}
 		deny, allow := "deny canary", "allow canary"
-		if row.Event == "stop" {
+		switch row.Event {
+		case "stop":
 			deny, allow = "block canary", "pass canary"
+		case "subagent-start":
+			deny, allow = "read-only canary", "other canary"
 		}
 		for _, p := range []struct {
 			name string

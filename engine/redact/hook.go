@@ -682,10 +682,8 @@ type ExitReport struct {
 // recorded here). A line that is not JSON is reported as a problem, since
 // a tool call in it could not be checked.
 func toolCallIDs(transcript []byte) (ids []string, badLines int) {
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
+	walk := func(v any) {
+		eachObject(v, func(x map[string]any) {
 			t, _ := x["type"].(string)
 			id := ""
 			switch t {
@@ -697,14 +695,7 @@ func toolCallIDs(transcript []byte) (ids []string, badLines int) {
 			if id != "" && !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
-			for _, c := range x {
-				walk(c)
-			}
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
-		}
+		})
 	}
 	for _, ln := range bytes.Split(transcript, []byte("\n")) {
 		if len(bytes.TrimSpace(ln)) == 0 {
@@ -718,6 +709,23 @@ func toolCallIDs(transcript []byte) (ids []string, badLines int) {
 		walk(v)
 	}
 	return ids, badLines
+}
+
+// eachObject calls visit with every JSON object in v (a decoded JSON
+// value), v itself first, then the objects nested in its members and
+// elements.
+func eachObject(v any, visit func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		visit(x)
+		for _, c := range x {
+			eachObject(c, visit)
+		}
+	case []any:
+		for _, c := range x {
+			eachObject(c, visit)
+		}
+	}
 }
 
 // ScrubTranscript replaces every value m finds in b, the bytes of the

@@ -172,28 +172,21 @@ type claudeResult struct {
 // skipped (toolCallIDs reports them).
 func claudeTranscriptCalls(transcript []byte) (names map[string]string, results map[string][]claudeResult) {
 	names, results = map[string]string{}, map[string][]claudeResult{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if t, _ := x["type"].(string); t == "tool_use" {
-				id, _ := x["id"].(string)
-				n, _ := x["name"].(string)
-				if id != "" {
-					if old, ok := names[id]; ok && old != n {
-						n = "\x00conflicting names"
-					}
-					names[id] = n
-				}
+	walk := func(v any) {
+		eachObject(v, func(x map[string]any) {
+			if t, _ := x["type"].(string); t != "tool_use" {
+				return
 			}
-			for _, c := range x {
-				walk(c)
+			id, _ := x["id"].(string)
+			n, _ := x["name"].(string)
+			if id == "" {
+				return
 			}
-		case []any:
-			for _, c := range x {
-				walk(c)
+			if old, ok := names[id]; ok && old != n {
+				n = "\x00conflicting names"
 			}
-		}
+			names[id] = n
+		})
 	}
 	for _, ln := range bytes.Split(transcript, []byte("\n")) {
 		var v any

@@ -62,6 +62,10 @@ var (
 // Skill, TodoWrite, NotebookEdit, …) is refused before any hook with
 // "No such tool available" (ADR-0134 D7: "Every other tool is denied,
 // native search, edit and write tools and nested agents included").
+// An allow list, not --disallowedTools or a settings permissions.deny
+// (both deny lists in 2.1.328: --help "tool names to deny", and
+// TestRealClaudeCallerPermissions saw a deny rule withhold Bash): a tool a
+// later version adds is not offered until it is named here.
 var claudeGatedTools = []string{"Bash", "Read", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool"}
 
 // claudeAgentKeys are the members an --agents entry may carry under a

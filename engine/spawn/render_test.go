@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
@@ -132,5 +133,26 @@ func TestCodexOverrideRefusesInvalidUTF8(t *testing.T) {
 		if err := toml.Unmarshal([]byte("k = "+v), &doc); err != nil || doc.K != s {
 			t.Errorf("%q written as %s reads back as %q (%v)", s, v, doc.K, err)
 		}
+	}
+}
+
+// TestLoadTableRefusalForms: a capability table whose pre_hook_refusals
+// hold a form that cannot be applied exactly (an expression that does not
+// compile, a tool_result without a tool group) does not load; the shipped
+// claude-2.1.328 table loads with its forms.
+func TestLoadTableRefusalForms(t *testing.T) {
+	for _, form := range []string{
+		`{"name":"bad","tool_result":"(?P<tool>x","tool_use_result":"x"}`,
+		`{"name":"no tool","tool_result":"No such tool available: x","tool_use_result":"x"}`,
+	} {
+		fsys := fstest.MapFS{"claude-9.9.9.json": {Data: []byte(`{"engine":"claude","version":"9.9.9","source":"t","events":{},"capabilities":{},` +
+			`"settings_keys":{},"project_layer_keys":{},"inert_events":{},"exec_form":false,"pre_hook_refusals":[` + form + `]}`)}}
+		if _, err := LoadTable(fsys, "claude", "9.9.9"); err == nil {
+			t.Errorf("a table with the form %s loaded", form)
+		}
+	}
+	tab, err := LoadTable(Tables(), "claude", "2.1.328")
+	if err != nil || len(tab.PreHookRefusals) == 0 {
+		t.Fatalf("the shipped table: %v, %d forms", err, len(tab.PreHookRefusals))
 	}
 }

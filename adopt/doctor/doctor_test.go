@@ -411,6 +411,43 @@ func TestDoctorPreDispatch(t *testing.T) {
 	}
 }
 
+// doctorCase is one machine a doctor test builds and what doctor must
+// report on it: leaveOut the tools left off PATH, inject the failure made
+// after adopt, broken the rows that must not guard (every other row named
+// must), problem a substring of each broken row's problem, denyBy a
+// substring of a row's deny canary's AnsweredBy.
+type doctorCase struct {
+	name     string
+	leaveOut []string
+	inject   func(t *testing.T, m *machine)
+	broken   []string
+	problem  map[string]string
+	denyBy   map[string]string
+}
+
+// runCases runs each case as a subtest on a machine adopted for clients
+// from manifest (newMachineFor), checks rows with checkRows and hands the
+// rows and the text report to check (nil: nothing more).
+func runCases(t *testing.T, cases []doctorCase, clients []string, manifest string, rows []string, check func(t *testing.T, c doctorCase, got map[string]Row, text string)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMachineFor(t, clients, manifest, c.leaveOut...)
+			if c.inject != nil {
+				c.inject(t, m)
+			}
+			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, text := checkRows(t, rep, rows, c.broken, c.problem, c.denyBy)
+			if check != nil {
+				check(t, c, got, text)
+			}
+		})
+	}
+}
+
 // TestDoctorPostTool runs doctor on a repository whose manifest registers
 // post-tool rows (Claude Code, Codex, Gemini CLI): on the healthy machine
 // each answers the post-tool canary with an allow or added context that
@@ -421,13 +458,7 @@ func TestDoctorPreDispatch(t *testing.T) {
 func TestDoctorPostTool(t *testing.T) {
 	rows := []string{"claude post-tool", "codex post-tool", "gemini post-tool"}
 	manifest := "version: 1\nclients: [claude, codex, gemini]\nhooks:\n  events: [pre-tool, post-tool]\n"
-	cases := []struct {
-		name     string
-		leaveOut []string
-		inject   func(t *testing.T, m *machine)
-		broken   []string
-		problem  map[string]string
-	}{
+	cases := []doctorCase{
 		{name: "healthy"},
 		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: rows,
 			problem: map[string]string{"claude post-tool": "stated skip", "gemini post-tool": "stated skip"}},
@@ -442,27 +473,16 @@ func TestDoctorPostTool(t *testing.T) {
 		}, broken: []string{"claude post-tool", "gemini post-tool"},
 			problem: map[string]string{"claude post-tool": `answered "deny"`, "gemini post-tool": "no handler of ours fires"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := newMachineFor(t, nil, manifest, c.leaveOut...)
-			if c.inject != nil {
-				c.inject(t, m)
+	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+		for _, name := range rows {
+			if r := got[name]; !contains(c.broken, name) && (r.Post == nil || (r.Post.Verdict != "allow" && r.Post.Verdict != "context") || !r.Post.Clock || !strings.HasPrefix(r.Post.AnsweredBy, "engine ")) {
+				t.Errorf("%s: post-tool canary %+v, want an allow or context with the clock line from the engine:\n%s", name, r.Post, text)
 			}
-			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, text := checkRows(t, rep, rows, c.broken, c.problem, nil)
-			for _, name := range rows {
-				if r := got[name]; !contains(c.broken, name) && (r.Post == nil || (r.Post.Verdict != "allow" && r.Post.Verdict != "context") || !r.Post.Clock || !strings.HasPrefix(r.Post.AnsweredBy, "engine ")) {
-					t.Errorf("%s: post-tool canary %+v, want an allow or context with the clock line from the engine:\n%s", name, r.Post, text)
-				}
-			}
-			if !strings.Contains(text, "post-tool canary: ") {
-				t.Errorf("the text report names no post-tool canary:\n%s", text)
-			}
-		})
-	}
+		}
+		if !strings.Contains(text, "post-tool canary: ") {
+			t.Errorf("the text report names no post-tool canary:\n%s", text)
+		}
+	})
 }
 
 // TestDoctorLefthook runs doctor on a repository adopted with --clients
@@ -476,14 +496,7 @@ func TestDoctorPostTool(t *testing.T) {
 // skip: on pre-tool, and the jobs file's pre-tool command edited.
 func TestDoctorLefthook(t *testing.T) {
 	rows := []string{"lefthook pre-tool", "lefthook environment", "claude pre-tool"}
-	cases := []struct {
-		name     string
-		leaveOut []string
-		inject   func(t *testing.T, m *machine)
-		broken   []string
-		problem  map[string]string
-		denyBy   map[string]string
-	}{
+	cases := []doctorCase{
 		{name: "healthy", denyBy: map[string]string{"lefthook pre-tool": "engine ", "lefthook environment": "engine "}},
 		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: []string{"lefthook environment"},
 			problem: map[string]string{"lefthook environment": `answered "skip", not denied`},
@@ -504,22 +517,11 @@ func TestDoctorLefthook(t *testing.T) {
 			m.edit(t, ".hookwarden/lefthook.yml", "run: sh .hookwarden/hook.sh lefthook pre-tool", "run: \"true\"")
 		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": `answered "allow", not denied`}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := newMachineFor(t, []string{"claude", "lefthook"}, "", c.leaveOut...)
-			if c.inject != nil {
-				c.inject(t, m)
-			}
-			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, text := checkRows(t, rep, rows, c.broken, c.problem, c.denyBy)
-			if r := got["lefthook pre-tool"]; r.Fired && (!r.SpawnUnverified || r.File != ".hookwarden/lefthook.yml") {
-				t.Errorf("lefthook pre-tool: spawn unverified %v, file %q:\n%s", r.SpawnUnverified, r.File, text)
-			}
-		})
-	}
+	runCases(t, cases, []string{"claude", "lefthook"}, "", rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+		if r := got["lefthook pre-tool"]; r.Fired && (!r.SpawnUnverified || r.File != ".hookwarden/lefthook.yml") {
+			t.Errorf("lefthook pre-tool: spawn unverified %v, file %q:\n%s", r.SpawnUnverified, r.File, text)
+		}
+	})
 }
 
 // TestDoctorSubagentStart runs doctor on a repository whose manifest has a
@@ -533,13 +535,7 @@ func TestDoctorLefthook(t *testing.T) {
 func TestDoctorSubagentStart(t *testing.T) {
 	rows := []string{"claude subagent-start", "codex subagent-start"}
 	manifest := "version: 1\nclients: [claude, codex]\ndispatch:\n  tasks: [review]\n  readonly_agents: [auditor]\n"
-	cases := []struct {
-		name     string
-		leaveOut []string
-		inject   func(t *testing.T, m *machine)
-		broken   []string
-		problem  map[string]string
-	}{
+	cases := []doctorCase{
 		{name: "healthy"},
 		{name: "engine-missing", leaveOut: []string{"hookwarden"}, broken: rows,
 			problem: map[string]string{"claude subagent-start": `(a subagent of type Explore) was answered "skip"`, "codex subagent-start": `(a subagent of type auditor) was answered "skip"`}},
@@ -547,39 +543,14 @@ func TestDoctorSubagentStart(t *testing.T) {
 			m.edit(t, ".claude/settings.json", `set -- claude subagent-start;`, `set -- claude prompt;`)
 		}, broken: []string{"claude subagent-start"}, problem: map[string]string{"claude subagent-start": "not given the read-only context"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := newMachineFor(t, nil, manifest, c.leaveOut...)
-			if c.inject != nil {
-				c.inject(t, m)
+	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+		for _, name := range rows {
+			if r := got[name]; r.Guards && (r.Deny == nil || r.Deny.Verdict != "context" || r.Allow == nil || r.Allow.Verdict != "allow") {
+				t.Errorf("%s: read-only canary %+v, other %+v", name, r.Deny, r.Allow)
 			}
-			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b strings.Builder
-			rep.WriteText(&b)
-			got := rowStates(rep)
-			for _, name := range rows {
-				r, ok := got[name]
-				if !ok {
-					t.Fatalf("%s: no row:\n%s", name, b.String())
-				}
-				if want := !contains(c.broken, name); r.Guards != want {
-					t.Errorf("%s: guards %v, want %v:\n%s", name, r.Guards, want, b.String())
-				}
-				if r.Guards && (r.Deny == nil || r.Deny.Verdict != "context" || r.Allow == nil || r.Allow.Verdict != "allow") {
-					t.Errorf("%s: read-only canary %+v, other %+v", name, r.Deny, r.Allow)
-				}
-			}
-			for name, s := range c.problem {
-				if !strings.Contains(got[name].Problem, s) {
-					t.Errorf("%s: problem %q lacks %q", name, got[name].Problem, s)
-				}
-			}
-			if !strings.Contains(b.String(), "not probed: claude post-return: no canary (its verdict depends on a binding") {
-				t.Errorf("post-return not listed with its reason:\n%s", b.String())
-			}
-		})
-	}
+		}
+		if !strings.Contains(text, "not probed: claude post-return: no canary (its verdict depends on a binding") {
+			t.Errorf("post-return not listed with its reason:\n%s", text)
+		}
+	})
 }

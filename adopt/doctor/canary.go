@@ -102,9 +102,11 @@ var canaries = map[string]map[string]canary{
 		"pre-edit": {tool: "write_file", payload: claudeFamily("PreToolUse", "write_file", true)},
 	},
 	// Factory Droid (documented, not observed): Claude's shape with the
-	// shell tool Execute (registration table source).
+	// shell tool Execute and the file tool Create {file_path, content}
+	// (registration table sources; engine/dialect droid.go).
 	"droid": {
 		"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
+		"pre-edit": {tool: "Create", payload: claudeFamily("PreToolUse", "Create", true)},
 	},
 	// Kiro CLI (documented, not observed): {hook_event_name, cwd,
 	// tool_name, tool_input} with the shell tool execute_bash and the write

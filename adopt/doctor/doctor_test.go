@@ -273,7 +273,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
 	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"}
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []struct {
 		name       string
@@ -285,22 +285,22 @@ func TestDoctorOptInClients(t *testing.T) {
 		unverified []string // rows whose spawn must be marked unverified
 	}{
 		{name: "healthy",
-			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
-			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "cursor stop", "droid stop"}},
+			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
+			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop"}},
 		// Without an engine the launcher hands pre-tool calls to the
 		// standalone interceptor, which decodes each client's own payload
 		// (Copilot's, Cursor's, Windsurf's, Claude's shape for Qwen and
 		// Droid) and judges the canary in that client's deny form; pre-edit
 		// rows have no fallback and state a skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
-			broken: append([]string{"claude pre-edit", "copilot pre-edit", "windsurf pre-edit", "qwen pre-edit"}, stopRows...),
+			broken: append([]string{"claude pre-edit", "copilot pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
 			problem: map[string]string{"copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
-				"windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`},
+				"windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`, "droid pre-edit": `answered "skip", not denied`},
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
-			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"},
-			problem: map[string]string{"copilot pre-tool": "cannot start", "qwen pre-edit": "cannot start", "droid pre-tool": "cannot start"}},
+			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"},
+			problem: map[string]string{"copilot pre-tool": "cannot start", "qwen pre-edit": "cannot start", "droid pre-tool": "cannot start", "droid pre-edit": "cannot start"}},
 		{name: "copilot-file-removed", inject: func(t *testing.T, m *machine) {
 			if err := os.Remove(filepath.Join(m.repo, ".github", "hooks", "hookwarden.json")); err != nil {
 				t.Fatal(err)

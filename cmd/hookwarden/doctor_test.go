@@ -77,7 +77,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 		t.Fatalf("adopt: %v %s", err, out)
 	}
 	rows := []string{"claude pre-tool", "claude pre-edit", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid stop"}
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"}
 	doctor := func(withEngine bool) (int, string) {
 		tools := filepath.Join(dir, fmt.Sprintf("tools-%v", withEngine))
 		os.MkdirAll(tools, 0o755)
@@ -101,7 +101,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
 	}
-	want := []string{"doctor: 16 rows guard", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	want := []string{"doctor: 17 rows guard", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
 	for _, r := range rows {
 		want = append(want, r+": guards")
 	}
@@ -123,7 +123,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
 		}
 	}
-	if !strings.Contains(out, "doctor: 15 of 16 rows do not guard") {
+	if !strings.Contains(out, "doctor: 16 of 17 rows do not guard") {
 		t.Errorf("closing line:\n%s", out)
 	}
 }

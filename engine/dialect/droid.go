@@ -28,5 +28,25 @@ package dialect
 //     Claude Code's (tool_name, tool_input.command; exit 2 blocks with
 //     stderr as the reason; Stop exit 2 continues), as the reference
 //     documents them.
+//   - The file tools are Create (a new or overwritten file) and Edit: the
+//     hooks reference (docs.factory.ai/reference/hooks-reference, read
+//     2026-12-01) says the matcher "Create" matches only the Create tool
+//     and "Edit|Create" both; Droid's tool set is Read, LS, Grep, Glob,
+//     Create, Edit, ApplyPatch, Execute, WebSearch, FetchUrl, TodoWrite,
+//     Task, AskUser, with Claude's Write mapped to Create and MultiEdit to
+//     Edit (EveryInc/compound-engineering-plugin,
+//     src/converters/claude-to-droid.ts). Their PreToolUse input names the
+//     target as tool_input.file_path (the reference's PreToolUse input
+//     example: tool_input {file_path, content}); nothing documents Edit's
+//     other members, so the edit guard does not reproduce a Droid edit: an
+//     edit of a file holding our rows is refused whole (engine/editguard),
+//     other files are judged by their path. The pre-edit row matches
+//     ^(Create|Edit|MultiEdit)$ (MultiEdit in case a Droid offers it;
+//     matchers are case-sensitive). A Create or Edit without a string
+//     tool_input.file_path is invalid input (a deny).
+//   - ApplyPatch (offered to some models; `droid exec --enabled-tools
+//     ApplyPatch`, docs.factory.ai/reference/cli-reference) carries a
+//     patch text naming its files, not a file_path; it is not matched, so a
+//     Droid edit through ApplyPatch is not judged (README "Not done yet").
 //
 // The rows are decoded by decodeClaudeFamily and answered as Claude Code's.

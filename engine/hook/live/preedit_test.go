@@ -113,7 +113,7 @@ func preEditTemplate(t *testing.T) (string, func(string) string) {
 
 // TestPreEditCorpus replays testdata/preedit/cases.json through the real
 // hook path (hook.Run with the production wiring) for the claude and
-// gemini dialects, each case in a fresh copy of a committed governed
+// gemini dialects (and droid where a case names it), each case in a fresh copy of a committed governed
 // repository, and checks the verdict, its rule and the answer's exit code
 // as the client reads it (0 lets the edit through, 2 blocks it).
 func TestPreEditCorpus(t *testing.T) {
@@ -257,7 +257,8 @@ func setupPreEdit(t *testing.T, repo, out string, s preEditSetup, sub, expand fu
 
 // preEditPayload builds the client's pre-edit payload in the shape the
 // real clients send (testdata/clients/claude/2.1.328/pre-edit.*.json,
-// testdata/clients/gemini/0.61.0/pre-edit.*.json).
+// testdata/clients/gemini/0.61.0/pre-edit.*.json), or, for droid, the shape
+// Factory Droid documents (write is Create, edit is Edit).
 func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expand func(string) string) []byte {
 	t.Helper()
 	in := map[string]any{}
@@ -265,7 +266,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 	var tool string
 	switch tc.Tool {
 	case "write":
-		tool = map[string]string{"claude": "Write", "gemini": "write_file"}[client]
+		tool = map[string]string{"claude": "Write", "gemini": "write_file", "droid": "Create"}[client]
 		switch {
 		case tc.Content != nil:
 			in["content"] = expand(*tc.Content)
@@ -281,7 +282,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 			in["content"] = c
 		}
 	case "edit":
-		tool = map[string]string{"claude": "Edit", "gemini": "replace"}[client]
+		tool = map[string]string{"claude": "Edit", "gemini": "replace", "droid": "Edit"}[client]
 		in["old_string"], in["new_string"] = expand(*tc.Old), expand(*tc.New)
 		if tc.All {
 			in[map[string]string{"claude": "replace_all", "gemini": "allow_multiple"}[client]] = true
@@ -312,6 +313,13 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 	case "gemini":
 		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "hook_event_name": "BeforeTool",
 			"timestamp": "2026-12-01T00:00:00.000Z", "tool_name": tool, "tool_input": in}
+	case "droid":
+		// Factory Droid (documented, not observed): Claude's common members
+		// and tool_input.file_path (engine/dialect droid.go).
+		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "permission_mode": "default",
+			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": in}
+	default:
+		t.Fatalf("client %q", client)
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

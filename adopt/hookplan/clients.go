@@ -30,7 +30,9 @@ const (
 // geminiSystemPaths, "windsurf-system" Windsurf's system file from
 // windsurfSystem, "claude-managed" Claude Code's managed settings files
 // from claudeManagedFiles, rel then unused; "codex-system" Codex's
-// machine-wide directory codexSystemDir), scope one of the Scope
+// machine-wide directory codexSystemDir; "codex-tree" the .codex folders
+// below the root down to the start directory, codexTreeFiles, format
+// "codex-auto": each file by its name), scope one of the Scope
 // constants, format the clientjson dialect that reads it ("claude",
 // "codex", "gemini"; agy's plugin hooks.json has Claude's shape;
 // "codex-toml" the inline [hooks] of a Codex config.toml, codexHooksView).
@@ -135,11 +137,12 @@ var clients = map[string]clientSpec{
 			{"config.toml", "home", ScopeUser, "codex-toml"},
 			{".codex/hooks.json", "root", ScopeProject, "codex"},
 			{".codex/config.toml", "root", ScopeProject, "codex-toml"},
+			{"", "codex-tree", ScopeProject, "codex-auto"},
 		},
 		limits: []string{
 			"-c/--config overrides (the session-flags layer, which can carry [hooks] and [hooks.state]) and --dangerously-bypass-hook-trust, which runs hooks without their trusted_hash (codex-rs config/src/loader/README.md; hooks/src/engine/discovery.rs)",
 			"cloud-managed and MDM config and requirements, and the managed hooks of a requirements.toml [hooks] table",
-			"a project trusted through a [projects] key other than the repository root, .codex/ folders between the root and the start directory, and plugin hooks",
+			"a project trusted through the main repository of a linked worktree, project_root_markers other than .git, and plugin hooks",
 		},
 		homeEnv: "CODEX_HOME", homeRel: ".codex",
 		bin: "codex", npm: "@openai/codex",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -61,9 +62,10 @@ func codexHooksView(src []byte) ([]byte, error) {
 //     effective config switches every hook off (developers.openai.com/codex/
 //     hooks.md). The layers merge with the higher one winning: the system
 //     config.toml (read with --workstation), the user's $CODEX_HOME/
-//     config.toml, then the project's .codex/config.toml, which counts only
-//     in a trusted project (an untrusted project's layer is disabled;
-//     codex-rs config/src/loader/README.md, "Layering model"). A trusted
+//     config.toml, then each project .codex/config.toml from the root down
+//     to the start directory, which counts only when its directory is
+//     trusted (codexProjectTrust; an untrusted layer is disabled: codex-rs
+//     config/src/loader/README.md, "Layering model"). A trusted
 //     repository's own config.toml can therefore switch our rows off.
 //   - allow_managed_hooks_only = true in /etc/codex/requirements.toml (read
 //     with --workstation) admits only managed hooks: the system layer's (and
@@ -89,9 +91,9 @@ func (pl *clientPlanner) codexSwitches(files []loaded) {
 			layers = append(layers, layer{cfgPath, data})
 		}
 	}
-	if st, err := codextrust.Check(user, pl.p.Root, nil); err == nil && st.ProjectTrusted {
-		for _, l := range files {
-			if l.raw != nil && l.f.Scope == ScopeProject {
+	for _, l := range files {
+		if l.raw != nil && l.f.Scope == ScopeProject {
+			if ok, _ := codexProjectTrust(user, pl.p.Root, filepath.Dir(filepath.Dir(l.f.abs))); ok {
 				layers = append(layers, layer{l.f.Path, l.raw})
 			}
 		}
@@ -130,6 +132,56 @@ func (pl *clientPlanner) codexSwitches(files []loaded) {
 		pl.c.Off, pl.c.OffID, pl.c.OffFile, pl.c.OffLine = "allow_managed_hooks_only = true in "+req+" admits only managed hooks (the system layer's and the requirements' own), so Codex CLI 0.169.0 skips every user and project hook, ours included", ReasonManagedOnly, req, lineOf(data, "allow_managed_hooks_only")
 		pl.c.OffSparesManaged = true
 	}
+}
+
+// codexTreeFiles returns the hooks.json and config.toml of every .codex
+// directory strictly below root down to start (root's own are specs of
+// their own), shallowest first, each directory's hooks.json before its
+// config.toml. Codex CLI 0.169.0 loads a project layer for each directory
+// from the project root (the nearest ancestor holding a project root
+// marker, .git by default) down to the session's directory that has a
+// .codex folder, the deeper ones overriding (codex-rs config/src/loader/
+// mod.rs load_project_layers: "ordered in increasing precedence, starting
+// from folders closest to project_root").
+func codexTreeFiles(root, start string) []string {
+	rel, err := filepath.Rel(root, start)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	var out []string
+	dir := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		dir = filepath.Join(dir, part)
+		if fi, err := os.Lstat(filepath.Join(dir, ".codex")); err == nil && fi.IsDir() {
+			out = append(out, filepath.Join(dir, ".codex", "hooks.json"), filepath.Join(dir, ".codex", "config.toml"))
+		}
+	}
+	return out
+}
+
+// codexProjectTrust reports whether Codex CLI 0.169.0 trusts the project
+// layer of the .codex folder in dir, and the [projects] key that decides
+// it: the directory's own key, else the project root's (the repository
+// root), else none (untrusted). codex-rs config/src/loader/mod.rs
+// ProjectTrustContext::decision_for_dir (its third fallback, the main
+// repository of a linked worktree, is not followed here); binary strings
+// "is marked as untrusted in", "as a trusted project in". cfg is the user's
+// config.toml (nil when absent).
+func codexProjectTrust(cfg []byte, root, dir string) (bool, string) {
+	var doc struct {
+		Projects map[string]struct {
+			TrustLevel *string `toml:"trust_level"`
+		} `toml:"projects"`
+	}
+	if toml.Unmarshal(cfg, &doc) != nil {
+		return false, root
+	}
+	for _, key := range []string{dir, root} {
+		if p, ok := doc.Projects[key]; ok && p.TrustLevel != nil {
+			return *p.TrustLevel == "trusted", key
+		}
+	}
+	return false, root
 }
 
 // lineFrom returns the 1-based line of the first occurrence of text in src

@@ -300,6 +300,8 @@ func (pl *clientPlanner) paths(fs fileSpec, home string) []string {
 		return []string{abs}
 	case "claude-managed":
 		return claudeManagedFiles(pl.sysRoot, runtime.GOOS)
+	case "codex-tree":
+		return codexTreeFiles(pl.p.Root, pl.p.Start)
 	case "windsurf-system":
 		return []string{filepath.Join(pl.sysRoot, windsurfSystem(runtime.GOOS))}
 	case "codex-system":
@@ -341,6 +343,12 @@ func (pl *clientPlanner) load(files []loaded, fs fileSpec, abs string) []loaded 
 	f.Exists = exists
 	l := loaded{f: &f, data: data}
 	format := fs.format
+	if format == "codex-auto" {
+		format = "codex"
+		if filepath.Base(abs) == "config.toml" {
+			format = "codex-toml"
+		}
+	}
 	if exists && err == nil && format == "codex-toml" {
 		view, verr := codexHooksView(data)
 		l.raw, l.data, data, format = data, view, view, "codex"
@@ -606,7 +614,8 @@ type skipWhy struct{ id, why string }
 
 // codexTrust returns, for a Codex hooks.json or the JSON view of a
 // config.toml's [hooks] (data), why each handler (by its line in data) is
-// skipped: the project is not trusted (a project file), the user's
+// skipped: the layer's directory is not trusted (a project file:
+// codexProjectTrust), the user's
 // [hooks.state."<key>"] sets enabled = false, or the user's config.toml
 // lacks the handler's trusted_hash (Codex CLI 0.169.0; ../shared/e2e/
 // README.md section 2). The key is "<file>:<event>:<group>:<handler>" for
@@ -636,6 +645,9 @@ func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]skipWhy {
 		}
 	}
 	st, checkErr := codextrust.Check(cfg, pl.p.Root, entries)
+	// The layer's trust: the .codex folder's directory's own [projects] key,
+	// else the root's (codexProjectTrust).
+	dirTrusted, trustKey := codexProjectTrust(cfg, pl.p.Root, filepath.Dir(filepath.Dir(f.abs)))
 	var state struct {
 		Hooks struct {
 			State map[string]struct {
@@ -658,7 +670,9 @@ func (pl *clientPlanner) codexTrust(f *File, data []byte) map[int]skipWhy {
 		switch {
 		case err != nil || checkErr != nil:
 			why[lines[i]] = skipWhy{ReasonUntrusted, "this machine's Codex config could not be read, so Codex's trust is unknown"}
-		case f.Scope == ScopeProject && !st.ProjectTrusted:
+		case f.Scope == ScopeProject && !dirTrusted && trustKey != pl.p.Root:
+			why[lines[i]] = skipWhy{ReasonUntrusted, cfgPath + " does not trust " + trustKey + " (the [projects] key of this .codex/ folder's directory), so Codex CLI 0.169.0 disables this project layer"}
+		case f.Scope == ScopeProject && !dirTrusted:
 			why[lines[i]] = skipWhy{ReasonUntrusted, cfgPath + " does not trust the project, so Codex CLI 0.169.0 ignores .codex/ (`hookwarden codex-trust --trust-project`)"}
 		case en != nil && !*en:
 			why[lines[i]] = skipWhy{ReasonDisabled, "[hooks.state.\"" + e.Key + "\"] enabled = false in " + cfgPath + " switches this hook off, so Codex CLI 0.169.0 skips it (even with --dangerously-bypass-hook-trust; codex-rs hooks/src/engine/discovery.rs hook_enabled)"}

@@ -146,3 +146,54 @@ func TestPlanDoesNotBlockOnFIFO(t *testing.T) {
 		t.Fatal("Build blocked on a FIFO settings file")
 	}
 }
+
+// TestCodexProjectLayers checks which .codex folders a session started
+// below the root loads (each directory from the root down that has one,
+// shallowest first) and whose [projects] key decides each layer's trust:
+// the directory's own, else the root's, else untrusted.
+func TestCodexProjectLayers(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/.codex", "a/b/c/.codex", "a/b/.codex-not"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "b", ".codex"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range codexTreeFiles(root, filepath.Join(root, "a", "b", "c")) {
+		rel, _ := filepath.Rel(root, p)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	want := []string{"a/.codex/hooks.json", "a/.codex/config.toml", "a/b/c/.codex/hooks.json", "a/b/c/.codex/config.toml"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("layers (-want +got):\n%s", diff)
+	}
+	if got := codexTreeFiles(root, root); got != nil {
+		t.Errorf("start at the root: %v, want none (the root's own are specs)", got)
+	}
+	sub := filepath.Join(root, "a")
+	cfg := func(s string) []byte { return []byte(strings.NewReplacer("ROOT", root, "SUB", sub).Replace(s)) }
+	cases := []struct {
+		name, cfg, dir string
+		trusted        bool
+		key            string
+	}{
+		{"no config", "", sub, false, root},
+		{"root trusted covers a subdirectory", "[projects.\"ROOT\"]\ntrust_level = \"trusted\"\n", sub, true, root},
+		{"own key untrusts below a trusted root", "[projects.\"ROOT\"]\ntrust_level = \"trusted\"\n[projects.\"SUB\"]\ntrust_level = \"untrusted\"\n", sub, false, sub},
+		{"own key trusts below an untrusted root", "[projects.\"ROOT\"]\ntrust_level = \"untrusted\"\n[projects.\"SUB\"]\ntrust_level = \"trusted\"\n", sub, true, sub},
+		{"a key without trust_level falls through", "[projects.\"SUB\"]\nx = 1\n[projects.\"ROOT\"]\ntrust_level = \"trusted\"\n", sub, true, root},
+		{"not TOML", "[projects\n", root, false, root},
+	}
+	for _, c := range cases {
+		ok, key := codexProjectTrust(cfg(c.cfg), root, c.dir)
+		if ok != c.trusted || key != c.key {
+			t.Errorf("%s: trusted %v by %q, want %v by %q", c.name, ok, key, c.trusted, c.key)
+		}
+	}
+}

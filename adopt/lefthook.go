@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -351,13 +350,13 @@ func (s *planState) planLefthook(planStep) error {
 	if !s.lefthook && (!s.conform || main == "") {
 		return nil
 	}
-	if s.lefthook && s.declined(templates.StepLefthookJobs) {
-		s.p.rep.Files = append(s.p.rep.Files, &FileReport{Path: main, Step: templates.StepLefthookJobs, Client: "lefthook", Action: ActionDeclined, Reason: "declined"})
-		return nil
-	}
 	rel := main
 	if rel == "" {
 		rel = "lefthook.yml"
+	}
+	if s.lefthook && s.declined(templates.StepLefthookJobs) {
+		s.p.rep.Files = append(s.p.rep.Files, &FileReport{Path: rel, Step: templates.StepLefthookJobs, Client: "lefthook", Action: ActionDeclined, Reason: "declined"})
+		return nil
 	}
 	snap, err := safewrite.Preflight(s.root, rel)
 	if err != nil {
@@ -412,8 +411,7 @@ func (s *planState) planLefthook(planStep) error {
 	if lp.Change != "" {
 		rep.Changes = []string{lp.Change}
 	}
-	mode := fs.FileMode(0o644)
-	s.add(rep, snap, lp.Out, mode)
+	s.add(rep, snap, lp.Out, 0o644)
 	return nil
 }
 

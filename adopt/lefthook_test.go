@@ -97,6 +97,13 @@ func TestLefthookDryRunOwnerMode(t *testing.T) {
 	if !shown {
 		t.Errorf("the dry run's diffs do not show the block for lefthook.yml")
 	}
+	// The user's lefthook.yml is a shared file: its diff is printed, the
+	// rendered jobs file is one summary line.
+	for _, d := range rep.Repositories[0].Diffs() {
+		if want := d.Path == ".hookwarden/lefthook.yml"; (d.Path == "lefthook.yml" || want) && d.Rendered() != want {
+			t.Errorf("%s: Rendered() %v, want %v", d.Path, d.Rendered(), want)
+		}
+	}
 	opts.DryRun = false
 	if rep, err = Adopt(context.Background(), []string{root}, opts); err != nil || rep.Failed() {
 		t.Fatalf("adopt: %v %+v", err, rep)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // SchemaVersion is the version of the --json report schema below.
@@ -119,12 +121,15 @@ type Diff struct {
 
 // Rendered reports whether the file is rendered whole by hookwarden (the
 // launcher, the interceptor, the plugins, the context files), as opposed to
-// a file the operator shares with us (settings, .gitignore, the manifest),
-// whose diff is the one to read.
+// a file the operator shares with us (settings, .gitignore, the manifest,
+// the lefthook config holding our extends: block), whose diff is the one to
+// read.
 func (d Diff) Rendered() bool {
 	switch d.Step {
 	case StepManifest, StepGitIgnore, StepAgentHooks:
 		return false
+	case templates.StepLefthookJobs:
+		return d.Path == templates.LefthookJobsPath
 	}
 	return true
 }

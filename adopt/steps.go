@@ -15,8 +15,10 @@
 // block of .gitignore, .hookwarden/hook.py and .hookwarden/interceptor.py,
 // .agents/plugins/hookwarden/{plugin.json,hooks.json,hook.py} (agy),
 // .opencode/plugins/hookwarden.js (opencode), our rows in
-// .claude/settings.json, .codex/hooks.json and .gemini/settings.json, and
-// copies of replaced files under .hookwarden/backups/<UTC stamp>/.
+// .claude/settings.json, .codex/hooks.json and .gemini/settings.json,
+// with lefthook selected .hookwarden/lefthook.yml and the managed extends:
+// block of the repository's lefthook config (lefthook.go), and copies of
+// replaced files under .hookwarden/backups/<UTC stamp>/.
 //
 // When AGENTS.md exists at the root, the context step also writes the files
 // compile-context generates from it (CLAUDE.md, GEMINI.md, AGENTS.readonly.md;

@@ -493,7 +493,8 @@ func TestDoctorPostTool(t *testing.T) {
 // injected failure breaks the jobs it must: no engine (the interceptor
 // judges pre-tool; the environment job states a skip), no engine and no
 // python3, the launcher edited, the extends block removed, a hook-level
-// skip: on pre-tool, and the jobs file's pre-tool command edited.
+// skip: on pre-tool, and the jobs file's pre-tool command edited (reported,
+// never run).
 func TestDoctorLefthook(t *testing.T) {
 	rows := []string{"lefthook pre-tool", "lefthook environment", "claude pre-tool"}
 	cases := []doctorCase{
@@ -515,7 +516,7 @@ func TestDoctorLefthook(t *testing.T) {
 		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": "the pre-tool hook sets skip:"}},
 		{name: "job-edited", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".hookwarden/lefthook.yml", "run: sh .hookwarden/hook.sh lefthook pre-tool", "run: \"true\"")
-		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": `answered "allow", not denied`}},
+		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": "doctor does not run a command that is not ours"}},
 	}
 	runCases(t, cases, []string{"claude", "lefthook"}, "", rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
 		if r := got["lefthook pre-tool"]; r.Fired && (!r.SpawnUnverified || r.File != ".hookwarden/lefthook.yml") {

@@ -25,8 +25,10 @@ const lefthookExclude = "LEFTHOOK_EXCLUDE"
 // write doctor does not make): a job fires when the repository's main
 // lefthook config extends templates.LefthookJobsPath
 // (adopt.PlanLefthookConfig), no setting of the main or local config skips
-// or changes it (adopt.LefthookOverrides) and the jobs file holds it; its
-// `run:` command is then run as lefthook runs a job (skewguard.Spawn:
+// or changes it (adopt.LefthookOverrides) and the jobs file holds it as
+// rendered (a job whose command or use_stdin differs is reported and not
+// run: doctor runs no command that is not ours); its `run:` command is
+// then run as lefthook runs a job (skewguard.Spawn:
 // `sh -c` from the repository root; unverified). The pre-tool job gets the
 // agent's payload on stdin when it has use_stdin (the Claude-family
 // pre-tool canaries: a commit with --no-verify must be denied by
@@ -159,6 +161,12 @@ func probeLefthookJob(ctx context.Context, root string, r Row, row registration.
 		return r
 	}
 	r.Spawn, r.SpawnUnverified = sp.Source, sp.Unverified
+	if run != j.Run || stdin != j.UseStdin {
+		// Doctor runs only our own command, as it runs only the handlers
+		// of ours in the clients' files (hookplan's Ours).
+		r.Problem = fmt.Sprintf("the %q job was edited: it runs `%s` (use_stdin %v), not hookwarden's `%s` (use_stdin %v); doctor does not run a command that is not ours (`hookwarden conform --force` restores the file)", j.Name, run, stdin, j.Run, j.UseStdin)
+		return r
+	}
 	limit := rowLimit(row)
 	if j.Event == "environment" {
 		r.WantRule = "env-lefthook-disabled"

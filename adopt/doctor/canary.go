@@ -222,6 +222,9 @@ var promptCanaries = map[string]func(root string) []byte{
 	"claude": claudePrompt("UserPromptSubmit"),
 	"codex":  claudePrompt("UserPromptSubmit"),
 	"gemini": claudePrompt("BeforeAgent"),
+	// Factory Droid (documented, not observed): UserPromptSubmit with the
+	// same members (registration table source).
+	"droid": claudePrompt("UserPromptSubmit"),
 }
 
 func claudePrompt(event string) func(root string) []byte {

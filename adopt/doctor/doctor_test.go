@@ -273,7 +273,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
 	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"}
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []struct {
 		name       string
@@ -299,7 +299,7 @@ func TestDoctorOptInClients(t *testing.T) {
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
-			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"},
+			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"},
 			problem: map[string]string{"copilot pre-tool": "cannot start", "qwen pre-edit": "cannot start", "droid pre-tool": "cannot start", "droid pre-edit": "cannot start"}},
 		{name: "copilot-file-removed", inject: func(t *testing.T, m *machine) {
 			if err := os.Remove(filepath.Join(m.repo, ".github", "hooks", "hookwarden.json")); err != nil {

@@ -60,7 +60,7 @@ func TestDoctorExitCodes(t *testing.T) {
 // TestDoctorOptInClientsCLI runs `hookwarden doctor` on a repository
 // adopted with --clients claude,copilot,cursor,windsurf,qwen,droid: with the
 // engine on PATH every pre-tool, pre-edit and stop row of the six clients
-// guards and Claude's prompt row answers with the clock line (exit 0), and
+// guards and Claude's and Droid's prompt rows answer with the clock line (exit 0), and
 // the documented-only spawns are marked unverified; without the engine (and
 // without python3) every gating and stop row fails and doctor exits 1.
 func TestDoctorOptInClientsCLI(t *testing.T) {
@@ -101,7 +101,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
 	}
-	want := []string{"doctor: 17 rows guard", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	want := []string{"doctor: 18 rows guard", "droid prompt: guards", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
 	for _, r := range rows {
 		want = append(want, r+": guards")
 	}
@@ -115,15 +115,17 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
 	}
 	// The launcher's stated skip still carries the clock line (sh, date).
-	if !strings.Contains(out, "claude prompt: guards") {
-		t.Errorf("report lacks the prompt row guarding:\n%s", out)
+	for _, r := range []string{"claude prompt", "droid prompt"} {
+		if !strings.Contains(out, r+": guards") {
+			t.Errorf("report lacks the %s row guarding:\n%s", r, out)
+		}
 	}
 	for _, r := range rows {
 		if !strings.Contains(out, r+": DOES NOT GUARD") {
 			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
 		}
 	}
-	if !strings.Contains(out, "doctor: 16 of 17 rows do not guard") {
+	if !strings.Contains(out, "doctor: 16 of 18 rows do not guard") {
 		t.Errorf("closing line:\n%s", out)
 	}
 }

@@ -48,5 +48,13 @@ package dialect
 //     ApplyPatch`, docs.factory.ai/reference/cli-reference) carries a
 //     patch text naming its files, not a file_path; it is not matched, so a
 //     Droid edit through ApplyPatch is not judged (README "Not done yet").
+//   - UserPromptSubmit carries Claude's common members and prompt; on exit
+//     0 {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit",
+//     "additionalContext":T}} adds T to the context (hooks reference,
+//     "UserPromptSubmit Decision Control", read 2026-12-02 as archived in
+//     mobasak/fabrik docs/archive/factory-hooks.md), so the prompt row
+//     carries the clock line in Claude's form. The same reference: Droid
+//     snapshots hooks at startup, so an edit of the settings file's hooks
+//     takes effect only after review in /hooks.
 //
 // The rows are decoded by decodeClaudeFamily and answered as Claude Code's.

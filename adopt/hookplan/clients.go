@@ -125,7 +125,11 @@ var clients = map[string]clientSpec{
 	// config.toml, both run (codexHooksView), layers lowest precedence
 	// first: the system layer /etc/codex (managed: no trust needed; read
 	// with --workstation), the user's $CODEX_HOME, the project's .codex/
-	// (codex-rs hooks/src/engine/discovery.rs discover_handlers). The
+	// folders, then the legacy /etc/codex/managed_config.toml, a managed
+	// layer above all others (codex-rs hooks/src/engine/discovery.rs
+	// discover_handlers, hook_metadata_for_config_layer_source;
+	// config/src/loader/mod.rs; binary string
+	// "/etc/codex/managed_config.toml"). The
 	// project's config.toml is a layer only in a trusted project, and its
 	// inline hooks need the user's trusted_hash like the hooks.json ones
 	// (codexTrust).
@@ -138,10 +142,11 @@ var clients = map[string]clientSpec{
 			{".codex/hooks.json", "root", ScopeProject, "codex"},
 			{".codex/config.toml", "root", ScopeProject, "codex-toml"},
 			{"", "codex-tree", ScopeProject, "codex-auto"},
+			{"managed_config.toml", "codex-system", ScopeSystem, "codex-toml"},
 		},
 		limits: []string{
 			"-c/--config overrides (the session-flags layer, which can carry [hooks] and [hooks.state]) and --dangerously-bypass-hook-trust, which runs hooks without their trusted_hash (codex-rs config/src/loader/README.md; hooks/src/engine/discovery.rs)",
-			"cloud-managed and MDM config and requirements, and the managed hooks of a requirements.toml [hooks] table",
+			"cloud-managed and MDM config and requirements, the managed hooks of a requirements.toml [hooks] table, and on Windows the machine-wide files (%ProgramData%\\OpenAI\\Codex in codex-rs config/src/loader/mod.rs; not in the 0.169.0 Linux binary, so not read)",
 			"a project trusted through the main repository of a linked worktree, project_root_markers other than .git, and plugin hooks",
 		},
 		homeEnv: "CODEX_HOME", homeRel: ".codex",

@@ -66,7 +66,9 @@ func codexHooksView(src []byte) ([]byte, error) {
 //     to the start directory, which counts only when its directory is
 //     trusted (codexProjectTrust; an untrusted layer is disabled: codex-rs
 //     config/src/loader/README.md, "Layering model"). A trusted
-//     repository's own config.toml can therefore switch our rows off.
+//     repository's own config.toml can therefore switch our rows off. The
+//     legacy /etc/codex/managed_config.toml (--workstation) is applied
+//     last, above them all.
 //   - allow_managed_hooks_only = true in /etc/codex/requirements.toml (read
 //     with --workstation) admits only managed hooks: the system layer's (and
 //     a requirements [hooks] table's, not read here); user and project hooks
@@ -79,7 +81,7 @@ func (pl *clientPlanner) codexSwitches(files []loaded) {
 	}
 	var layers []layer
 	for _, l := range files {
-		if l.raw != nil && l.f.Managed {
+		if l.raw != nil && l.f.Managed && filepath.Base(l.f.abs) == "config.toml" {
 			layers = append(layers, layer{l.f.Path, l.raw})
 		}
 	}
@@ -96,6 +98,12 @@ func (pl *clientPlanner) codexSwitches(files []loaded) {
 			if ok, _ := codexProjectTrust(user, pl.p.Root, filepath.Dir(filepath.Dir(l.f.abs))); ok {
 				layers = append(layers, layer{l.f.Path, l.raw})
 			}
+		}
+	}
+	// The legacy managed_config.toml is applied above every other layer.
+	for _, l := range files {
+		if l.raw != nil && l.f.Managed && filepath.Base(l.f.abs) == "managed_config.toml" {
+			layers = append(layers, layer{l.f.Path, l.raw})
 		}
 	}
 	on, from, file, line := true, "", "", 0

@@ -22,7 +22,16 @@ type RefusalForm struct {
 	Name          string `json:"name"`
 	ToolResult    string `json:"tool_result"`
 	ToolUseResult string `json:"tool_use_result"`
-	Source        string `json:"source,omitempty"`
+	// Tools, when set, are the only tools the form applies to (for a
+	// text that does not name its tool).
+	Tools []string `json:"tools,omitempty"`
+	// PermissionDecision is "" when the refusal's transcript line carries
+	// no permissionDecision (the call never reached the permission step),
+	// else "<decision> <source>" that it must carry exactly (Claude Code
+	// 2.1.328 writes {"decision":"reject","source":"config",…} beside a
+	// Read its deny rule refused before any hook).
+	PermissionDecision string `json:"permission_decision,omitempty"`
+	Source             string `json:"source,omitempty"`
 }
 
 // refusalForm is a RefusalForm with its expressions compiled, anchored at
@@ -30,6 +39,8 @@ type RefusalForm struct {
 type refusalForm struct {
 	name            string
 	result, useRslt *regexp.Regexp
+	tools           []string
+	decision        string
 }
 
 // CheckRefusalForms returns the error compileRefusalForms would: a
@@ -54,12 +65,12 @@ func compileRefusalForms(forms []RefusalForm) ([]refusalForm, error) {
 			if err != nil {
 				return nil, fmt.Errorf("pre-hook refusal form %q: %w", f.Name, err)
 			}
-			if i == 0 && !slices.Contains(re.SubexpNames(), "tool") {
-				return nil, fmt.Errorf("pre-hook refusal form %q: its tool_result expression has no group named tool", f.Name)
+			if i == 0 && len(f.Tools) == 0 && !slices.Contains(re.SubexpNames(), "tool") {
+				return nil, fmt.Errorf("pre-hook refusal form %q: its tool_result expression has no group named tool and the form names no tools", f.Name)
 			}
 			res[i] = re
 		}
-		out = append(out, refusalForm{name: f.Name, result: res[0], useRslt: res[1]})
+		out = append(out, refusalForm{name: f.Name, result: res[0], useRslt: res[1], tools: f.Tools, decision: f.PermissionDecision})
 	}
 	return out, nil
 }
@@ -158,12 +169,15 @@ type claudeResult struct {
 	content       json.RawMessage
 	isError       bool
 	toolUseResult json.RawMessage
-	// decided: the line carries permissionDecision or toolDenialKind, the
-	// engine's record that the call reached its permission step (where
-	// hooks and rules decide; Claude Code 2.1.328 writes
-	// permissionDecision {"source":"hook",…} on a call a PreToolUse hook
-	// allowed or denied, recorded in testdata/redact/pre-hook-refusals.json)
-	decided bool
+	// decision is the line's permissionDecision as "<decision> <source>"
+	// ("" when it carries none; "?" when it is not that shape), the
+	// engine's record that the call reached a permission check (Claude
+	// Code 2.1.328 writes {"decision":…,"source":"hook",…} on a call a
+	// PreToolUse hook allowed or denied, recorded in
+	// testdata/redact/pre-hook-refusals.json); denial: the line carries a
+	// toolDenialKind
+	decision string
+	denial   bool
 }
 
 // claudeTranscriptCalls indexes a Claude Code JSONL transcript: the name
@@ -220,10 +234,23 @@ func claudeTranscriptCalls(transcript []byte) (names map[string]string, results 
 				continue
 			}
 			results[it.ToolUseID] = append(results[it.ToolUseID], claudeResult{content: it.Content, isError: it.IsError,
-				toolUseResult: line.ToolUseResult, decided: len(line.Permission) > 0 || len(line.Denial) > 0})
+				toolUseResult: line.ToolUseResult, decision: decisionOf(line.Permission), denial: len(line.Denial) > 0})
 		}
 	}
 	return names, results
+}
+
+// decisionOf returns a permissionDecision member as "<decision> <source>",
+// "" when absent and "?" when it is not an object with those two strings.
+func decisionOf(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var d struct{ Decision, Source string }
+	if json.Unmarshal(raw, &d) != nil || d.Decision == "" || d.Source == "" {
+		return "?"
+	}
+	return d.Decision + " " + d.Source
 }
 
 // refusedBeforeHooks returns the name of the form in which the engine
@@ -231,9 +258,11 @@ func claudeTranscriptCalls(transcript []byte) (names map[string]string, results 
 // exact. It is exact only when the call has no receipt of any event (a
 // post_tool or MCP proxy receipt means it ran), its tool_use names a tool,
 // the transcript holds exactly one tool_result for it, that result is an
-// error whose line carries no permission decision, its content and the
-// line's toolUseResult are strings matching the same recorded form for
-// that tool name, and neither holds a table value.
+// error whose line carries no denial kind and exactly the permission
+// decision the form records (none, for most), its content and the line's
+// toolUseResult are strings matching the same recorded form for that tool
+// name (and one of the form's tools, when it names them), and neither
+// holds a table value.
 func refusedBeforeHooks(id string, forms []refusalForm, names map[string]string, results map[string][]claudeResult, anyReceipt map[string]bool, m *Matcher) string {
 	name, ok := names[id]
 	rs := results[id]
@@ -242,13 +271,16 @@ func refusedBeforeHooks(id string, forms []refusalForm, names map[string]string,
 	}
 	r := rs[0]
 	var content, use string
-	if !r.isError || r.decided || json.Unmarshal(r.content, &content) != nil || json.Unmarshal(r.toolUseResult, &use) != nil {
+	if !r.isError || r.denial || json.Unmarshal(r.content, &content) != nil || json.Unmarshal(r.toolUseResult, &use) != nil {
 		return ""
 	}
 	if m == nil || m.Contains([]byte(content)) || m.Contains([]byte(use)) {
 		return ""
 	}
 	for _, f := range forms {
+		if f.decision != r.decision || (len(f.tools) > 0 && !slices.Contains(f.tools, name)) {
+			continue
+		}
 		if formMatch(f.result, content, name) && formMatch(f.useRslt, use, name) {
 			return f.name
 		}

@@ -33,7 +33,9 @@ type gatedCall struct {
 // gatedScript is the every-tool probe under the gated tool list, in dir:
 // valid and invalid inputs for the offered tools (schema violations, a
 // Read of a missing file, of a directory, of a relative path, with a huge
-// or negative offset) and calls to tools not offered.
+// or negative offset, of a file a caller's deny rule covers, of a .bin
+// file, of a device, of a file with NUL bytes) and calls to tools not
+// offered.
 func gatedScript(dir string) []gatedCall {
 	f := filepath.Join(dir, "a.txt")
 	c := func(tool string, in map[string]any, want string) gatedCall {
@@ -74,6 +76,13 @@ func gatedScript(dir string) []gatedCall {
 		c("ReadMcpResourceDirTool", map[string]any{"server": "vault", "uri": "x://y"}, "engine"),
 		c("mcp__foo__bar", map[string]any{}, "engine"),
 		c(claudeDeferredStub, map[string]any{}, "engine"),
+		c("Read", map[string]any{"file_path": filepath.Join(dir, "denied", "d.txt")}, "engine"),
+		c("Read", map[string]any{"file_path": filepath.Join(dir, "data.bin")}, "engine"),
+		c("Read", map[string]any{"file_path": "/dev/zero"}, "engine"),
+		c("Read", map[string]any{"file_path": filepath.Join(dir, "img.png")}, "hook"),
+		c("Read", map[string]any{"file_path": filepath.Join(dir, "nul.txt")}, "hook"),
+		c("Bash", map[string]any{"command": "echo bg", "run_in_background": true}, "hook"),
+		c("Bash", map[string]any{"command": ""}, "hook"),
 	}
 }
 
@@ -93,14 +102,17 @@ func gatedScript(dir string) []gatedCall {
 // that observation and the claude-2.1.328 table disagree, and when a call
 // ends elsewhere than gatedScript says.
 // Observed 2026-12-02 (load ~2 on the shared 2-core machine): offered Bash
-// and Read (and at times DeferredToolPlaceholder); every valid Bash and
-// Read call, a Read of a missing file, of a directory, of a relative path
-// and with a huge or negative offset reached the hook (Claude's own Read
-// checks run after it, so no file is opened before the hook answers);
-// schema violations (a missing, mistyped or unexpected parameter) and
-// every tool outside the list (an Edit of a missing file included, whose
-// old_string check would read the file) were refused before any hook,
-// each in a recorded form, with no permission decision on the line. With
+// and Read (and at times DeferredToolPlaceholder); of 41 calls 14 reached
+// the hook: every valid Bash and Read call, a Read of a missing file, of
+// a directory, of a relative path, with a huge or negative offset, of a
+// .png and of a .txt with NUL bytes, an empty and a background command.
+// 27 were refused before any hook, each in a recorded form with no
+// permission decision on the line (a caller deny rule's Read refusal
+// excepted, which carries the rule's reject): schema violations (a
+// missing, mistyped or unexpected parameter), Read's path-only checks (a
+// deny rule, a .bin extension, a device path), and every tool outside the
+// list (an Edit of a missing file included, whose old_string check would
+// read the file). With
 // HW_RECORD_GATED set to a directory, the transcript and the receipts are
 // kept there (the source of testdata/redact/pre-hook-refusals.json).
 func TestRealClaudeAllToolsGated(t *testing.T) {
@@ -115,6 +127,11 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", exitSh, "")
 	os.WriteFile(filepath.Join(w.repo, "a.txt"), []byte("hello a\n"), 0o644)
 	os.MkdirAll(filepath.Join(w.repo, "sub"), 0o755)
+	os.MkdirAll(filepath.Join(w.repo, "denied"), 0o755)
+	os.WriteFile(filepath.Join(w.repo, "denied", "d.txt"), []byte("denied text\n"), 0o644)
+	os.WriteFile(filepath.Join(w.repo, "data.bin"), []byte("plain text in a .bin file\n"), 0o644)
+	os.WriteFile(filepath.Join(w.repo, "img.png"), []byte("\x89PNG\r\n\x1a\nxxxx"), 0o644)
+	os.WriteFile(filepath.Join(w.repo, "nul.txt"), []byte("a\x00b\x00c"), 0o644)
 	script := gatedScript(w.repo)
 	var calls []scriptedCall
 	for _, c := range script {
@@ -137,7 +154,8 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash"},
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash",
+		"--settings", `{"permissions":{"deny":["Read(./denied/**)"]}}`},
 		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
 		Started: func(_ *Render, a []string) { childArgv = a }})
 	t.Logf("spawn exec: exit %d %v", code, err)

@@ -83,6 +83,10 @@ func gatedScript(dir string) []gatedCall {
 		c("Read", map[string]any{"file_path": filepath.Join(dir, "nul.txt")}, "hook"),
 		c("Bash", map[string]any{"command": "echo bg", "run_in_background": true}, "hook"),
 		c("Bash", map[string]any{"command": ""}, "hook"),
+		c("GetTask", map[string]any{"task_id": "x"}, "engine"),
+		c("TaskOutput", map[string]any{"task_id": "x"}, "engine"),
+		c("BashOutput", map[string]any{"bash_id": "x"}, "engine"),
+		c("KillShell", map[string]any{"shell_id": "x"}, "engine"),
 	}
 }
 
@@ -102,17 +106,18 @@ func gatedScript(dir string) []gatedCall {
 // that observation and the claude-2.1.328 table disagree, and when a call
 // ends elsewhere than gatedScript says.
 // Observed 2026-12-02 (load ~2 on the shared 2-core machine): offered Bash
-// and Read (and at times DeferredToolPlaceholder); of 41 calls 14 reached
+// and Read (and at times DeferredToolPlaceholder); of 45 calls 14 reached
 // the hook: every valid Bash and Read call, a Read of a missing file, of
 // a directory, of a relative path, with a huge or negative offset, of a
 // .png and of a .txt with NUL bytes, an empty and a background command.
-// 27 were refused before any hook, each in a recorded form with no
+// 31 were refused before any hook, each in a recorded form with no
 // permission decision on the line (a caller deny rule's Read refusal
 // excepted, which carries the rule's reject): schema violations (a
 // missing, mistyped or unexpected parameter), Read's path-only checks (a
 // deny rule, a .bin extension, a device path), and every tool outside the
 // list (an Edit of a missing file included, whose old_string check would
-// read the file). With
+// read the file, and GetTask, TaskOutput, BashOutput and KillShell after
+// the background command). With
 // HW_RECORD_GATED set to a directory, the transcript and the receipts are
 // kept there (the source of testdata/redact/pre-hook-refusals.json).
 func TestRealClaudeAllToolsGated(t *testing.T) {

@@ -1,0 +1,147 @@
+package hookplan
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/adopt/codextrust"
+)
+
+// recordedHook is one entry of Codex's hooks/list answer.
+type recordedHook struct {
+	Key         string `json:"key"`
+	Command     string `json:"command"`
+	SourcePath  string `json:"sourcePath"`
+	Enabled     bool   `json:"enabled"`
+	IsManaged   bool   `json:"isManaged"`
+	CurrentHash string `json:"currentHash"`
+	TrustStatus string `json:"trustStatus"`
+}
+
+// TestCodexPlanMatchesRecordedHooksList replays the layer scenarios recorded
+// on the real Codex CLI 0.169.0 (testdata/clients/codex/0.169.0/plan-layers,
+// `codex app-server` hooks/list for a session started in pkg/): the plan of
+// the same tree must list every hook Codex lists with the same verdict
+// (enabled and trusted: fires; enabled = false: hooks-disabled; untrusted:
+// codex-trust-required), compute Codex's key and hash for it (inline
+// config.toml hooks included), and skip as untrusted exactly the hooks of
+// the layers Codex did not load.
+func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
+	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "plan-layers")
+	for _, sc := range []string{"s1", "s2"} {
+		t.Run(sc, func(t *testing.T) {
+			tmp, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
+			subst := strings.NewReplacer("$ROOT", root, "$HOME", home)
+			src := filepath.Join(base, sc)
+			err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || filepath.Base(p) == "hooks-list.json" {
+					return err
+				}
+				rel, _ := filepath.Rel(src, p)
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				dst := filepath.Join(tmp, rel)
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+					return err
+				}
+				return os.WriteFile(dst, []byte(subst.Replace(string(data))), 0o644)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			raw, err := os.ReadFile(filepath.Join(src, "hooks-list.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var answer struct {
+				Result struct {
+					Data []struct {
+						Hooks []recordedHook `json:"hooks"`
+					} `json:"data"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(subst.Replace(string(raw))), &answer); err != nil || len(answer.Result.Data) != 1 {
+				t.Fatalf("hooks-list.json: %v", err)
+			}
+			recorded := map[string]recordedHook{}
+			for _, h := range answer.Result.Data[0].Hooks {
+				recorded[h.Command] = h
+			}
+			env := map[string]string{"HOME": home, "CODEX_HOME": home}
+			p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true,
+				Start: filepath.Join(root, "pkg"), SystemRoot: filepath.Join(tmp, "system")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var planned []Hook
+			for _, c := range p.Clients {
+				if c.Client == "codex" {
+					planned = c.Hooks
+				}
+			}
+			seen := map[string]bool{}
+			for _, h := range planned {
+				r, listed := recorded[h.Command]
+				seen[h.Command] = listed
+				var want string
+				switch {
+				case !listed:
+					want = ReasonUntrusted // a layer Codex did not load
+				case !r.Enabled:
+					want = ReasonDisabled
+				case r.TrustStatus != "trusted" && !r.IsManaged:
+					want = ReasonUntrusted
+				}
+				if got := h.ReasonID; h.Fires != (want == "") || got != want {
+					t.Errorf("%s (%s:%d): fires %v reason %q, Codex: listed %v %+v", h.Command, h.File, h.Line, h.Fires, got, listed, r)
+				}
+				if !listed && !strings.Contains(h.Why, "does not trust") {
+					t.Errorf("%s: skipped for %q, want the layer's trust", h.Command, h.Why)
+				}
+			}
+			for cmd, r := range recorded {
+				if !seen[cmd] {
+					t.Errorf("Codex lists %s (%s), the plan does not", cmd, r.Key)
+				}
+				data, err := os.ReadFile(r.SourcePath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if filepath.Base(r.SourcePath) == "config.toml" {
+					if data, err = codexHooksView(data); err != nil {
+						t.Fatal(err)
+					}
+				}
+				entries, err := codextrust.Entries(r.SourcePath, data, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := false
+				for _, e := range entries {
+					if e.Key == r.Key {
+						found = true
+						if e.Hash != r.CurrentHash {
+							t.Errorf("%s: hash %s, Codex %s", r.Key, e.Hash, r.CurrentHash)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("Codex key %s: not among the plan's keys for %s", r.Key, r.SourcePath)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,76 @@
+package hookplan
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClaudeManagedMatchesMeasured replays the managed-settings cases run
+// on the real Claude Code 2.1.328 (testdata/clients/claude/2.1.328/managed,
+// results.json): with the case's etc/ as the system root's /etc and its
+// home/ as CLAUDE_CONFIG_DIR, the plan must say the project PreToolUse hook
+// and the managed one fire exactly when Claude Code ran them.
+func TestClaudeManagedMatchesMeasured(t *testing.T) {
+	base := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "managed")
+	raw, err := os.ReadFile(filepath.Join(base, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results map[string]struct {
+		Project bool `json:"project_hook_ran"`
+		Managed bool `json:"managed_hook_ran"`
+	}
+	if err := json.Unmarshal(raw, &results); err != nil || len(results) == 0 {
+		t.Fatalf("results.json: %v", err)
+	}
+	for name, want := range results {
+		t.Run(name, func(t *testing.T) {
+			tmp, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(tmp, "repo")
+			if err := os.MkdirAll(filepath.Join(root, ".claude"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// The harness's project settings: a PreToolUse hook on Bash.
+			project := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "record-and-deny", "timeout": 15}]}]}}`
+			if err := os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(project), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			caseDir, err := filepath.Abs(filepath.Join(base, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			home := filepath.Join(caseDir, "home")
+			env := map[string]string{"HOME": tmp, "CLAUDE_CONFIG_DIR": home}
+			p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true, SystemRoot: caseDir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var projectFires, managedFires, managedListed bool
+			for _, c := range p.Clients {
+				if c.Client != "claude" {
+					continue
+				}
+				for _, h := range c.Hooks {
+					switch {
+					case h.Command == "record-and-deny":
+						projectFires = h.Fires
+					case strings.Contains(h.Command, "managed-fired"):
+						managedListed, managedFires = true, h.Fires
+					}
+				}
+			}
+			if projectFires != want.Project {
+				t.Errorf("project hook fires %v in the plan, ran %v on Claude Code 2.1.328", projectFires, want.Project)
+			}
+			if managedFires != want.Managed {
+				t.Errorf("managed hook fires %v (listed %v) in the plan, ran %v on Claude Code 2.1.328", managedFires, managedListed, want.Managed)
+			}
+		})
+	}
+}

@@ -87,12 +87,20 @@ var canaries = map[string]map[string]canary{
 		}},
 	},
 	// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
-	// conversation_id, generation_id, workspace_roots, command, cwd}
-	// (engine/dialect cursor.go; testdata/clients/cursor/documented).
+	// conversation_id, generation_id, workspace_roots, command, cwd} and
+	// preToolUse {…, tool_name, tool_input} (engine/dialect cursor.go;
+	// testdata/clients/cursor/documented).
 	"cursor": {
 		"pre-tool": {tool: "Shell", payload: func(root, dir, subject string) []byte {
 			return marshal(map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
 				"workspace_roots": []string{root}, "command": subject, "cwd": root})
+		}},
+		// preToolUse of the Write tool {path, contents}
+		// (testdata/clients/cursor/documented/pre-edit.json).
+		"pre-edit": {tool: "Write", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"hook_event_name": "preToolUse", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+				"workspace_roots": []string{root}, "cwd": root, "tool_name": "Write",
+				"tool_input": map[string]any{"path": filepath.Join(root, subject), "contents": "hookwarden doctor canary\n"}})
 		}},
 	},
 	// Qwen Code 0.24.4: Claude's shape with its own tool names

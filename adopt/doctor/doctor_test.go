@@ -272,7 +272,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 // the rows it must with the reason a user would act on.
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
-	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor stop",
+	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
 		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []struct {
@@ -285,17 +285,17 @@ func TestDoctorOptInClients(t *testing.T) {
 		unverified []string // rows whose spawn must be marked unverified
 	}{
 		{name: "healthy",
-			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
-			unverified: []string{"cursor pre-tool", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop"}},
+			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "cursor pre-edit": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
+			unverified: []string{"cursor pre-tool", "cursor pre-edit", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop"}},
 		// Without an engine the launcher hands pre-tool calls to the
 		// standalone interceptor, which decodes each client's own payload
 		// (Copilot's, Cursor's, Windsurf's, Claude's shape for Qwen and
 		// Droid) and judges the canary in that client's deny form; pre-edit
 		// rows have no fallback and state a skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
-			broken: append([]string{"claude pre-edit", "copilot pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
+			broken: append([]string{"claude pre-edit", "copilot pre-edit", "cursor pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
 			problem: map[string]string{"copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
-				"windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`, "droid pre-edit": `answered "skip", not denied`},
+				"cursor pre-edit": `answered "skip", not denied`, "windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`, "droid pre-edit": `answered "skip", not denied`},
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},

@@ -37,6 +37,33 @@ import (
 //     above 0 is a repeated pass.
 //   - The hook environment carries CURSOR_PROJECT_DIR (the project root) and
 //     CLAUDE_PROJECT_DIR as its alias (crow issue 417, quoting the docs).
+//   - preToolUse runs before every agent tool ("Generic tool use hooks
+//     (fires for all tools)", cursor.com/docs/hooks.md, read 2026-12-02),
+//     with the common members, tool_name and tool_input; a handler's
+//     "matcher" selects tools by name (hooks.json files matching "Write",
+//     "StrReplace", "Edit" alone: the Kaden package's cursor hooks.json on
+//     the PowerShell Gallery; "Shell|Read|Write|Grep": rohitg00/agentmemory
+//     plugin/cursor/hooks.json), and its answer is the permission form of
+//     beforeShellExecution (pivanov.github.io/agent-hooks-bridge, Cursor
+//     adapter: "Permission events: preToolUse, beforeShellExecution, …").
+//     The file tools and their arguments are not in the hooks docs; what
+//     was found: Write {path, contents}, StrReplace {path, old_string,
+//     new_string, replace_all}, Delete {path}, EditNotebook, ApplyPatch (a
+//     patch text), from Cursor agent transcripts as read by hook tooling
+//     (HPCPerfStats' Cursor hook helpers: EDIT_TOOL_NAMES and the target
+//     keys path, file_path, target_file, target_notebook), and
+//     beforeMCPExecution's tool_input sent as a JSON string
+//     (cupcake.eqtylab.io/reference/harnesses/cursor). So the pre-edit row
+//     (decodeCursorEdit) takes tool_input as an object or a string holding
+//     one, and the target from path or file_path (both present and
+//     different: refused; neither: refused, a deny). ApplyPatch is not
+//     matched (no single target; README "Not done yet").
+//   - beforeSubmitPrompt {prompt, attachments} answers {continue,
+//     user_message} only: it "does NOT support context injection"
+//     (cupcake.eqtylab.io/reference/harnesses/cursor, read 2026-12-02;
+//     pivanov.github.io/agent-hooks-bridge drops additional_context there
+//     with a warning). Our prompt rows judge nothing and exist to add the
+//     clock line as context, so there is no cursor prompt row.
 
 // cursorDenyJSON is Cursor's permission deny on stdout: user_message for
 // the person, agent_message for the model.
@@ -95,6 +122,14 @@ func decodeCursor(row registration.Row, o object) (Payload, error) {
 			return p, err
 		}
 		p.ToolName = "Shell"
+	case "pre-edit":
+		var judged bool
+		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
+			return unjudged(row, p, err)
+		}
+		if p.FilePath, p.ToolInput, err = decodeCursorEdit(o); err != nil {
+			return p, err
+		}
 	case "stop":
 		if _, _, err := o.str("status", "status"); err != nil {
 			return p, err
@@ -111,6 +146,46 @@ func decodeCursor(row registration.Row, o object) (Payload, error) {
 		return p, fmt.Errorf("members cwd and workspace_roots: the payload names no directory")
 	}
 	return p, nil
+}
+
+// decodeCursorEdit reads a preToolUse file tool's tool_input (an object,
+// or a string holding one JSON object) and returns its target (path or
+// file_path; see the facts above) and the object's raw bytes for the edit
+// guard. Every other shape is an error, so the call is denied.
+func decodeCursorEdit(o object) (target string, raw []byte, err error) {
+	raw, ok := o.get("tool_input")
+	if !ok {
+		return "", nil, fmt.Errorf("member tool_input: missing")
+	}
+	var in object
+	switch jsonType(raw) {
+	case "an object":
+		in = members(raw)
+	case "a string":
+		raw = []byte(unquote(raw))
+		if in, err = parseObject(raw); err != nil {
+			return "", nil, fmt.Errorf("member tool_input: a string that is not one JSON object (%v)", err)
+		}
+	default:
+		return "", nil, fmt.Errorf("member tool_input: want an object, got %s", jsonType(raw))
+	}
+	path, hasPath, err := in.str("path", "tool_input.path")
+	if err != nil {
+		return "", nil, err
+	}
+	filePath, hasFilePath, err := in.str("file_path", "tool_input.file_path")
+	if err != nil {
+		return "", nil, err
+	}
+	switch {
+	case hasPath && hasFilePath && path != filePath:
+		return "", nil, fmt.Errorf("members tool_input.path and tool_input.file_path name different files; the target is not clear")
+	case hasPath:
+		return path, raw, nil
+	case hasFilePath:
+		return filePath, raw, nil
+	}
+	return "", nil, fmt.Errorf("member tool_input.path: missing (nor tool_input.file_path)")
 }
 
 // encodeCursor renders v for a Cursor row (see the facts above): a

@@ -29,6 +29,14 @@ import (
 //     tool_info {file_path, edits:[{old_string,new_string}]}.
 //     pre_user_prompt: tool_info {user_prompt}. post_cascade_response runs
 //     asynchronously after a response (no stop gate).
+//   - A hook returns its result "via exit code and output streams" only
+//     (the same page, "How Hooks Work", read 2026-12-02): a pre-hook blocks
+//     on exit 2, and no output member adds text to the model's context. So
+//     there is no windsurf prompt row (pre_user_prompt could only block the
+//     prompt, and our prompt rows judge nothing: they add the clock line,
+//     which Windsurf has no channel for) and no windsurf stop row
+//     (post_cascade_response cannot hold the turn, so it cannot gate a
+//     stop); registering either would run a hook that guards nothing.
 
 // decodeWindsurf decodes a payload of Windsurf's own hooks.json rows. The
 // event must be the row's native event (agent_action_name); a pre-edit

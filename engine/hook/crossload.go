@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 )
@@ -28,12 +29,15 @@ const maxOwnRowFile = 1 << 20
 // row for the call: the variable the caller sets for every hook it runs
 // and the value it must hold ("" for any non-empty value), the file holding
 // the caller's rows, and the text that ends the caller's row command for
-// event in that file.
+// event in that file. events, when not nil, are the only events whose own
+// row is known to judge every call this row would (any other event is
+// judged here).
 type ownRow struct {
 	envVar, envValue string
 	file             string
 	title            string
 	mark             func(caller, event string) string
+	events           []string
 }
 
 // ownRows are the callers whose own rows crossLoaded looks for.
@@ -51,12 +55,17 @@ type ownRow struct {
 //     alike (cursor.com/docs/reference/third-party-hooks, "Priority Order").
 //     The cursor pre-tool row is beforeShellExecution, which runs for every
 //     shell command, so a shell call reaching the Claude pre-tool row is one
-//     that row judges.
+//     that row judges; the stop rows are both Cursor's stop. The cursor
+//     pre-edit row (preToolUse) matches Cursor's own file tool names, and
+//     which of them Cursor hands a Claude row under which name is not
+//     documented, so a Claude pre-edit row called by Cursor judges the call
+//     itself (judged twice rather than perhaps not at all).
 var ownRows = map[string]ownRow{
 	"copilot": {envVar: "COPILOT_CLI", envValue: "1", file: CopilotHooksFile, title: "Copilot CLI",
 		mark: func(caller, event string) string { return ".hookwarden/hook.sh " + caller + " " + event + `"` }},
 	"cursor": {envVar: "CURSOR_PROJECT_DIR", file: CursorHooksFile, title: "Cursor",
-		mark: func(caller, event string) string { return "set -- " + caller + " " + event + ";" }},
+		mark:   func(caller, event string) string { return "set -- " + caller + " " + event + ";" },
+		events: []string{"pre-tool", "stop"}},
 }
 
 // crossLoaded returns why a call of row by caller (a client other than the
@@ -64,7 +73,8 @@ var ownRows = map[string]ownRow{
 // row, or "" when it is judged here. It is left only when all hold, each a
 // positive sign that the caller's own row runs for this call:
 //
-//   - the caller is one of ownRows (Copilot CLI, Cursor);
+//   - the caller is one of ownRows (Copilot CLI, Cursor), and the event is
+//     one of its events;
 //   - the registration table has the caller's row for the same event;
 //   - the environment carries the caller's variable (ownRows);
 //   - the governed root's hook file of the caller holds that row's command
@@ -75,6 +85,9 @@ var ownRows = map[string]ownRow{
 func crossLoaded(t *registration.Table, row registration.Row, caller, root string, lookup func(string) (string, bool)) string {
 	own, known := ownRows[caller]
 	if !known || caller == row.Client || t == nil {
+		return ""
+	}
+	if own.events != nil && !slices.Contains(own.events, row.Event) {
 		return ""
 	}
 	if _, ok := t.Lookup(caller, row.Event); !ok {

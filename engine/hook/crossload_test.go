@@ -65,7 +65,15 @@ func TestCrossLoadedCursor(t *testing.T) {
 	pre, _ := templates.RegistrationCommand("cursor", "pre-tool")
 	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": pre, "timeout": 15}}}})
 	withRow := string(b)
+	edit, _ := templates.RegistrationCommand("cursor", "pre-edit")
+	b, _ = json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": pre, "timeout": 15}},
+		"preToolUse": []any{map[string]any{"command": edit, "timeout": 15, "matcher": "^(Write|StrReplace|Edit|MultiEdit|Delete|EditNotebook)$"}}}})
+	withEditRow := string(b)
 	runCrossCases(t, tab, CursorHooksFile, "CURSOR_PROJECT_DIR", []crossCase{
+		// Which Cursor file tool reaches a Claude row under which name is not
+		// documented, so the Claude pre-edit row judges even beside ours.
+		{"cursor pre-edit row present: the Claude pre-edit row still judges", claudeEdit, "cursor", withEditRow, "/r", false},
+		{"cursor pre-tool row beside the pre-edit row", claudePre, "cursor", withEditRow, "/r", true},
 		{"cursor with its own row", claudePre, "cursor", withRow, "/r", true},
 		{"no CURSOR_PROJECT_DIR", claudePre, "cursor", withRow, "", false},
 		{"no .cursor/hooks.json", claudePre, "cursor", "", "/r", false},

@@ -258,7 +258,9 @@ func setupPreEdit(t *testing.T, repo, out string, s preEditSetup, sub, expand fu
 // preEditPayload builds the client's pre-edit payload in the shape the
 // real clients send (testdata/clients/claude/2.1.328/pre-edit.*.json,
 // testdata/clients/gemini/0.61.0/pre-edit.*.json), or, for droid, the shape
-// Factory Droid documents (write is Create, edit is Edit).
+// Factory Droid documents (write is Create, edit is Edit), for cursor the
+// shape in testdata/clients/cursor/documented (write is Write, edit is
+// StrReplace, delete is Delete).
 func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expand func(string) string) []byte {
 	t.Helper()
 	in := map[string]any{}
@@ -266,7 +268,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 	var tool string
 	switch tc.Tool {
 	case "write":
-		tool = map[string]string{"claude": "Write", "gemini": "write_file", "droid": "Create"}[client]
+		tool = map[string]string{"claude": "Write", "gemini": "write_file", "droid": "Create", "cursor": "Write"}[client]
 		switch {
 		case tc.Content != nil:
 			in["content"] = expand(*tc.Content)
@@ -282,7 +284,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 			in["content"] = c
 		}
 	case "edit":
-		tool = map[string]string{"claude": "Edit", "gemini": "replace", "droid": "Edit"}[client]
+		tool = map[string]string{"claude": "Edit", "gemini": "replace", "droid": "Edit", "cursor": "StrReplace"}[client]
 		in["old_string"], in["new_string"] = expand(*tc.Old), expand(*tc.New)
 		if tc.All {
 			in[map[string]string{"claude": "replace_all", "gemini": "allow_multiple"}[client]] = true
@@ -301,8 +303,19 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 	case "notebook":
 		tool, pathKey = "NotebookEdit", "notebook_path"
 		in["new_source"] = "print(1)"
+	case "delete":
+		tool = "Delete"
 	default:
 		t.Fatalf("tool %q", tc.Tool)
+	}
+	if client == "cursor" {
+		// Cursor's file tools name their target path and Write's text
+		// contents (engine/dialect cursor.go).
+		pathKey = "path"
+		if c, ok := in["content"]; ok {
+			delete(in, "content")
+			in["contents"] = c
+		}
 	}
 	in[pathKey] = sub(tc.Path)
 	var m map[string]any
@@ -318,6 +331,11 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		// and tool_input.file_path (engine/dialect droid.go).
 		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "permission_mode": "default",
 			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": in}
+	case "cursor":
+		// Cursor (documented in part, not observed):
+		// testdata/clients/cursor/documented/pre-edit.json.
+		m = map[string]any{"hook_event_name": "preToolUse", "conversation_id": "c", "generation_id": "g", "workspace_roots": []string{cwd},
+			"cursor_version": "2.0.77", "tool_name": tool, "tool_input": in, "cwd": cwd}
 	default:
 		t.Fatalf("client %q", client)
 	}

@@ -218,14 +218,8 @@ func TestRecordedMCPPayload(t *testing.T) {
 		{[]string{"docs"}, string(b), true},
 		{[]string{"vault"}, strings.Replace(string(b), `"source":"dynamic"`, `"source":"plugin"`, 1), true},
 	} {
-		run := filepath.Join(t.TempDir(), "run")
-		os.Mkdir(run, 0o700)
-		table, receipts, policy := filepath.Join(run, "t.json"), filepath.Join(run, "r.jsonl"), filepath.Join(run, "p.json")
-		os.WriteFile(table, []byte(`{"version":1,"values":{"[T]":"ghp_abcdefgh12345678"}}`), 0o600)
-		os.WriteFile(receipts, nil, 0o600)
-		pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{run}, Deny: []string{run}, MCPServers: c.servers})
-		os.WriteFile(policy, pol, 0o600)
-		env := map[string]string{EnvTable: table, EnvReceipts: receipts, EnvPolicy: policy}
+		env := recordedRunEnv(t, c.servers)
+		receipts := env[EnvReceipts]
 		var out, errb bytes.Buffer
 		e := Env{Engine: "claude", Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(c.payload), Stdout: &out, Stderr: &errb}
 		if err := PreTool(e); err != nil {
@@ -268,4 +262,64 @@ func TestStopWaitsForTranscript(t *testing.T) {
 	if b, _ := os.ReadFile(receipts); !strings.Contains(string(b), `"count":1`) {
 		t.Fatalf("receipts = %s, want the late transcript counted (count 1)", b)
 	}
+}
+
+// TestRecordedPermissionPayloads runs the arbiter on the PermissionRequest
+// payloads Claude Code 2.1.328 sent under spawn exec with the entry's
+// posture (testdata/clients/claude/2.1.328/permission-request.*.json,
+// recorded by TestRealClaudeRedactionRun and TestRealClaudeMCPProxyRun):
+// the shell route's rewrite is allowed by the binary that wrote it and
+// denied for another, or with a command appended; the MCP call is allowed
+// when the run proxies its server, denied when it proxies another.
+func TestRecordedPermissionPayloads(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(b), "$HOOKWARDEN", "/opt/hw/hookwarden")
+	}
+	shell, mcp := read("permission-request.shell-route.json"), read("permission-request.mcp-proxy.json")
+	for _, c := range []struct {
+		name, self, payload string
+		servers             []string
+		allow               bool
+	}{
+		{"the rewrite", "/opt/hw/hookwarden", shell, nil, true},
+		{"the rewrite, another binary's", "/usr/bin/hookwarden", shell, nil, false},
+		{"the rewrite with a command appended", "/opt/hw/hookwarden", strings.Replace(shell, `>&2'"`, `>&2'; cat secret.txt"`, 1), nil, false},
+		{"the MCP call of a proxied server", "/opt/hw/hookwarden", mcp, []string{"vault"}, true},
+		{"the MCP call of a server not proxied", "/opt/hw/hookwarden", mcp, []string{"docs"}, false},
+	} {
+		env := recordedRunEnv(t, c.servers)
+		receipts := env[EnvReceipts]
+		for _, hook := range []func(Env) error{Permission, PreTool} {
+			var out bytes.Buffer
+			e := Env{Engine: "claude", Self: c.self, Getenv: func(k string) string { return env[k] }, Stdin: strings.NewReader(c.payload), Stdout: &out, Stderr: io.Discard}
+			if err := hook(e); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if allowed := strings.Contains(out.String(), `"behavior":"allow"`); allowed != c.allow || !strings.Contains(out.String(), `"hookEventName":"PermissionRequest"`) {
+				t.Errorf("%s: %s, want allow=%v", c.name, out.String(), c.allow)
+			}
+		}
+		if rb, _ := os.ReadFile(receipts); len(rb) != 0 {
+			t.Errorf("%s: the arbiter wrote a receipt: %s", c.name, rb)
+		}
+	}
+}
+
+// recordedRunEnv makes a 0700 run directory holding a table (one value),
+// an empty receipts file and a read policy proxying servers, and returns
+// the environment naming them.
+func recordedRunEnv(t *testing.T, servers []string) map[string]string {
+	t.Helper()
+	run := filepath.Join(t.TempDir(), "run")
+	os.Mkdir(run, 0o700)
+	table, receipts, policy := filepath.Join(run, "t.json"), filepath.Join(run, "r.jsonl"), filepath.Join(run, "p.json")
+	os.WriteFile(table, []byte(`{"version":1,"values":{"[T]":"ghp_abcdefgh12345678"}}`), 0o600)
+	os.WriteFile(receipts, nil, 0o600)
+	pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{run}, Deny: []string{run}, MCPServers: servers})
+	os.WriteFile(policy, pol, 0o600)
+	return map[string]string{EnvTable: table, EnvReceipts: receipts, EnvPolicy: policy}
 }

@@ -36,6 +36,10 @@ type TableEvent struct {
 // engine takes an argv hook handler instead of a shell string), and
 // PreHookRefusals (below). The three
 // key sets map each key or event to the source of its observation.
+// Conditions maps a capability to the posture it was shown under (a
+// capability listed there holds only when spawn exec renders that
+// posture; checkRedaction refuses one whose posture it does not render
+// for the engine, postureRendered).
 type Table struct {
 	Engine           string                `json:"engine"`
 	Version          string                `json:"version"`
@@ -45,6 +49,7 @@ type Table struct {
 	SettingsKeys     map[string]string     `json:"settings_keys"`
 	ProjectLayerKeys map[string]string     `json:"project_layer_keys"`
 	InertEvents      map[string]string     `json:"inert_events"`
+	Conditions       map[string]string     `json:"conditions,omitempty"`
 	ExecForm         bool                  `json:"exec_form"`
 	// PreHookRefusals are the forms in which this engine version refuses
 	// a tool call before any hook runs, each as the real-client suite

@@ -507,8 +507,8 @@ func (c *compiler) resolveHooks() error {
 			return refuse(ReasonEventNotRendered, "%s hook %q on %s: %s %s does not render that event", l.layer, a.Hook, a.Event, c.opts.Engine, c.version)
 		}
 		for _, r := range a.Requires {
-			if _, ok := c.table.Capabilities[r]; !ok {
-				return refuse(ReasonCapabilityMissing, "%s hook %q needs %s, not observed on %s %s", l.layer, a.Hook, r, c.opts.Engine, c.version)
+			if gap := c.capabilityGap(r, c.redaction != ""); gap != "" {
+				return refuse(ReasonCapabilityMissing, "%s hook %q needs %s, %s", l.layer, a.Hook, r, gap)
 			}
 		}
 		e, ok := c.lib.Entries[a.Hook]

@@ -124,7 +124,9 @@
 // by others, run/hooks not 0700; run-dir-in-worktree: the run directory's
 // real path, or any ancestor, holds .git or cannot be checked), an engine
 // table without pre_tool.deny, pre_tool.rewrite, pre_tool.fail_closed,
-// all_tools_gated and post_tool.block (capability-missing), a compile
+// all_tools_gated and post_tool.block, or listing one under a posture
+// (Table.Conditions) spawn exec does not render for the engine
+// (capability-missing), a compile
 // that does not run the entry (`spawn compile`) or a Codex spawn
 // (redaction-unsupported: Codex's session id arrives only on its stream
 // and its rollout layout is not recorded).
@@ -132,18 +134,18 @@
 // Shipped tables: pre_tool.rewrite on Claude Code 2.1.328
 // (TestRealClaudeRedactShellRoute) and codex-cli 0.169.0
 // (TestRealCodexPreToolRewrite); post_tool.block on both
-// (TestRealClaudePostToolBlock, TestRealCodexPostToolBlock); neither has
-// pre_tool.fail_closed (Codex fails open on exit 1, bad JSON and a
-// timeout, testdata/clients/FACTS.md; Claude below). Claude Code 2.1.328
+// (TestRealClaudePostToolBlock, TestRealCodexPostToolBlock); Claude Code
+// 2.1.328 has pre_tool.fail_closed under the condition
+// claude-permission-arbiter (below), codex-cli 0.169.0 does not (it fails
+// open on exit 1, bad JSON and a timeout, testdata/clients/FACTS.md).
+// Claude Code 2.1.328
 // has all_tools_gated (TestRealClaudeAllToolsGated, 2026-12-02): under the
 // render's --tools claudeGatedTools every call either reached the pre-tool
 // hook or was refused by the engine before any hook in one of the table's
 // pre_hook_refusals forms, which spawn exec hands to agent_exit so such a
 // call does not fail the run (engine/redact refusedBeforeHooks); codex
-// 0.169.0 has no all_tools_gated. So every shipped spawn under the entry
-// is refused today (capability-missing: pre_tool.fail_closed); the
-// runtime below runs on the real Claude Code only under a test table
-// granting it (TestRealClaudeRedactionRun).
+// 0.169.0 has no all_tools_gated. So a Claude Code 2.1.328 spawn under
+// the entry runs with the shipped table (TestRealClaudeRedactionRun).
 //
 // Claude Code 2.1.328 and pre_tool.fail_closed (TestRealClaudePreToolFailClosed,
 // testdata/spawn/failclosed-claude-2.1.328.json, 2026-12-01): with the
@@ -160,15 +162,27 @@
 // is denied by your permission settings."), and an ask rule on Bash turns
 // the hook's allow of the rewritten command into a full permission check
 // ("Hook returned 'allow' for Bash, but the rule check objected…") that
-// -p and dontAsk refuse. So no permission posture (default, dontAsk, ask
-// or deny rules on Read and Bash) both refuses the undecided call and
-// keeps the Read and shell routes, the table does not grant the
-// capability, and spawn exec enforces no posture. With permissions.ask
-// ["*"] in default mode, a PermissionRequest hook that allows only the
-// shell route's rewritten command let that command run and refused every
-// other call (Bash, Read, ToolSearch, Agent), and one printing garbage
-// left -p refusing (TestRealClaudePermissionRequestArbiter): that arbiter,
-// not built, is what could earn the capability.
+// -p and dontAsk refuse. So no permission posture alone (default, dontAsk,
+// ask or deny rules on Read and Bash) both refuses the undecided call and
+// keeps the Read and shell routes. With permissions.ask ["*"] in default
+// mode, a PermissionRequest hook that allows only the shell route's
+// rewritten command let that command run and refused every other call
+// (Bash, Read, ToolSearch, Agent), and one printing garbage left -p
+// refusing (TestRealClaudePermissionRequestArbiter). That is the entry's
+// posture (render.go renderPosture): the run file sets permissions.ask
+// ["*"] and defaultMode default beside the caller's permissions.deny, a
+// PermissionRequest handler with the entry's pre-tool command (the same
+// argv, approval and pin; engine/redact answers a PermissionRequest
+// payload as the arbiter, Permission), and the argv ends with
+// --permission-mode default; a caller flag or settings key that would
+// widen it refuses (redaction-posture, claudePostureFlags,
+// checkPostureKey). Under it every injected failure, garbage and JSON
+// without a decision included, refused touch, cat, Read, git log and pwd,
+// and the Read and shell routes delivered tokens (the record's arbiter
+// row, 2026-12-02), so the table grants pre_tool.fail_closed with
+// conditions {"pre_tool.fail_closed": "claude-permission-arbiter"}:
+// capabilityGap counts it only for a Claude spawn under the entry, and an
+// attachment outside the entry requiring it is capability-missing.
 //
 // The runtime (execRedacted, Claude): the caller's argv is read with
 // Claude Code 2.1.328's option list (redactargs.go); any option outside

@@ -1,7 +1,9 @@
 package spawn
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -179,7 +181,9 @@ func TestRunDirGitAncestorRefuses(t *testing.T) {
 	bin := fakeEngine(t, w.engineDir, "claude", defaultVersion("claude"), w.startLog)
 	w.approveAll(t, "", "")
 	compile := func() *Refusal {
-		_, err := Compile(context.Background(), Options{Engine: "claude", Binary: bin, Version: "2.1.328", Cwd: w.repo, Home: w.home})
+		// 2.1.327 has no capability table: past the run directory's
+		// checks the entry is refused for its capabilities
+		_, err := Compile(context.Background(), Options{Engine: "claude", Binary: bin, Version: "2.1.327", Cwd: w.repo, Home: w.home})
 		return AsRefusal(err)
 	}
 	if r := compile(); r == nil || r.Reason != ReasonCapabilityMissing {
@@ -240,4 +244,45 @@ func fullRedactionTable(engine, version string) fstest.MapFS {
 	table := `{"engine":"` + engine + `","version":"` + version + `","source":"test","events":{"pre_tool":{"native":"PreToolUse","source":"t"},"post_tool":{"native":"PostToolUse","source":"t"},"` + engine + `:Stop":{"native":"Stop","source":"t"}},
 	"capabilities":{"pre_tool.deny":"t","pre_tool.rewrite":"t","pre_tool.fail_closed":"t","all_tools_gated":"t","post_tool.block":"t"},"settings_keys":{},"project_layer_keys":{},"inert_events":{},"exec_form":false}`
 	return fstest.MapFS{engine + "-" + version + ".json": {Data: []byte(table)}}
+}
+
+// TestCapabilityConditions: a capability the table grants only under a
+// posture (Table.Conditions) counts under the redaction entry only when
+// spawn exec renders that posture for the engine: Claude's permission
+// arbiter passes the capability check (and the compile then reaches the
+// spawn-compile refusal), an unknown posture and the Claude posture named
+// for Codex are capability-missing, naming the posture.
+func TestCapabilityConditions(t *testing.T) {
+	for _, c := range []struct {
+		engine, posture string
+		want            Reason
+	}{
+		{"claude", PostureClaudeArbiter, ReasonRedaction},
+		{"claude", "some-other-posture", ReasonCapabilityMissing},
+		{"codex", PostureClaudeArbiter, ReasonCapabilityMissing},
+	} {
+		w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
+		version := map[string]string{"claude": "2.1.328", "codex": "0.169.0"}[c.engine]
+		bin := fakeEngine(t, w.engineDir, c.engine, defaultVersion(c.engine), w.startLog)
+		if c.engine == "codex" {
+			reg := filepath.Join(w.home, RegistryFile)
+			b, _ := os.ReadFile(reg)
+			b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte(`"claude:Stop"`), []byte(`"codex:Stop"`)), []byte(`"claude"`), []byte(`"codex"`))
+			os.WriteFile(reg, b, 0o644)
+		}
+		w.approveAll(t, "", "")
+		tables := fullRedactionTable(c.engine, version)
+		name := c.engine + "-" + version + ".json"
+		var tab Table
+		if err := json.Unmarshal(tables[name].Data, &tab); err != nil {
+			t.Fatal(err)
+		}
+		tab.Conditions = map[string]string{"pre_tool.fail_closed": c.posture}
+		tables[name].Data, _ = json.Marshal(tab)
+		_, err := Compile(context.Background(), Options{Engine: c.engine, Binary: bin, Version: version, Cwd: w.repo, Home: w.home, Tables: tables})
+		r := AsRefusal(err)
+		if r == nil || r.Reason != c.want || (c.want == ReasonCapabilityMissing && !strings.Contains(r.Detail, c.posture)) {
+			t.Errorf("%s under %q: want %s, got %v", c.engine, c.posture, c.want, err)
+		}
+	}
 }

@@ -55,9 +55,10 @@ else:
 // leaves -p refusing them; in dontAsk mode it is not asked and the rewrite
 // is refused too; with ask rules on Bash and Read only, the Agent call
 // (an async subagent launched) and ToolSearch run without a decision.
-// Nothing renders such an arbiter yet (the spawn event and the redaction
-// hook's answer are not built); this records the client behaviour it
-// would rest on (testdata/clients/FACTS.md).
+// This records the client behaviour the redaction entry's posture rests
+// on (render.go renderPosture, engine/redact Permission;
+// testdata/clients/FACTS.md); TestRealClaudePreToolFailClosed measures
+// the posture as rendered.
 func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 	bin := needClient(t, "claude")
 	for _, tc := range []struct {

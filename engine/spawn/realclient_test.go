@@ -89,6 +89,24 @@ func (w *realWorld) mockClient(engine, bin string, port int) (argv, env []string
 			"ANTHROPIC_API_KEY=sk-test-dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 }
 
+// entryArgv returns a mockClient argv for a spawn under the redaction
+// entry: without --allowedTools and its tools, which widen the entry's
+// posture and are refused there (redaction-posture); the entry's
+// PermissionRequest arbiter lets the shell route's rewrite run.
+func entryArgv(argv []string) []string {
+	var out []string
+	for i := 0; i < len(argv); i++ {
+		if argv[i] == "--allowedTools" {
+			for i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
+				i++
+			}
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	return out
+}
+
 // startMock starts ../shared/e2e/mock_llm.py on 127.0.0.1 for api, whose
 // model asks for `touch e2e_tool_ran.txt` once; it returns the port and the
 // request log path, and kills the mock (by its PID) when the test ends.

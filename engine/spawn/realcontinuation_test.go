@@ -95,7 +95,7 @@ func TestRealClaudeRedactionContinuation(t *testing.T) {
 	kids := &childArgvs{t: t, home: w.home}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "use " + realRaw, "--output-format", "json", "--max-turns", "1", "--allowedTools", "Bash"},
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "use " + realRaw, "--output-format", "json", "--max-turns", "1"},
 		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb, Tables: redactTestTable(t),
 		AutoFinish: "finish with " + realRaw, Started: kids.started})
 	t.Logf("exit %d: %v\nstdout: %s\nstderr: %s", code, err, out.String(), errb.String())

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,12 +39,30 @@ type failClosedRecord struct {
 		Name     string          `json:"name"`
 		Args     []string        `json:"args"`
 		Settings json.RawMessage `json:"settings,omitempty"`
+		// Entry: the spawn runs under the redaction entry, whose render
+		// sets the arbiter posture; the injected failure is the entry's
+		// pre-tool hook answering a PreToolUse payload, while its
+		// PermissionRequest payloads reach the real arbiter
+		Entry bool `json:"entry,omitempty"`
+		// Failures names the failures measured under the posture (empty:
+		// all of them)
+		Failures []string `json:"failures,omitempty"`
 	} `json:"postures"`
 	Observed map[string]map[string]string `json:"observed"`
 	Routes   map[string]string            `json:"routes"`
+	// RoutesWithoutArbiter is the redaction routes measured under the
+	// postures without the entry's arbiter (2026-12-01), before spawn exec
+	// refused their flags and settings under the entry (redaction-posture);
+	// kept as the record the docs cite, not replayed.
+	RoutesWithoutArbiter map[string]string `json:"routes_without_arbiter"`
 }
 
 const failClosedFile = "failclosed-claude-2.1.328.json"
+
+// noDecision are the record's failures whose hook exits 0 without a
+// decision: Claude Code 2.1.328 leaves those calls to its permission
+// check, so under the entry's posture the arbiter must refuse them.
+var noDecision = map[string]bool{"garbage, exit 0": true, "JSON without a decision": true}
 
 // TestRealClaudePreToolFailClosed measures pre_tool.fail_closed on the
 // pinned Claude Code (ADR-0134 D6, A2): every failure of the record is
@@ -85,8 +104,18 @@ const failClosedFile = "failclosed-claude-2.1.328.json"
 // the hook's own allow of the rewritten command: the resolver sends an
 // allow whose rule check answers "ask" to the full permission pipeline
 // ("Hook returned 'allow' for Bash, but the rule check objected…"), which
-// dontAsk denies (routes Tx+: the shell route is gone). No posture holds,
-// and the capability is not granted.
+// dontAsk denies (routes Tx+: the shell route is gone). None of these
+// postures holds (their routes are now in routes_without_arbiter: spawn
+// exec refuses their flags and settings under the entry,
+// redaction-posture; the three dontAsk-with-rules postures run only the
+// two no-decision failures, where they differ).
+//
+// Observed 2026-12-02, the arbiter row (the redaction entry's own
+// posture, render.go renderPosture): every failure refused all five calls
+// (for garbage and JSON without a decision, each with the arbiter's
+// reason, which the test requires) and the routes were TT+, so the table
+// grants pre_tool.fail_closed under the condition
+// claude-permission-arbiter, which the test also checks.
 func TestRealClaudePreToolFailClosed(t *testing.T) {
 	bin := needClient(t, "claude")
 	path := filepath.Join("..", "..", "testdata", "spawn", failClosedFile)
@@ -107,20 +136,37 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 	// scripted model skip or fail the test, which only its goroutine may do
 	for _, p := range rec.Postures {
 		observed[p.Name] = map[string]string{}
-		holds := true
+		holds := p.Entry && len(p.Failures) == 0
 		for i, f := range rec.Failures {
-			got := runFailingPreTool(t, bin, &rec, p.Args, p.Settings, "#!/bin/sh\n"+f.Script+"\n", f.Timeout, f.Gone)
+			if len(p.Failures) > 0 && !slices.Contains(p.Failures, f.Name) {
+				continue
+			}
+			got, results := runFailingPreTool(t, bin, &rec, p.Args, p.Settings, "#!/bin/sh\n"+f.Script+"\n", f.Timeout, f.Gone, p.Entry)
 			observed[p.Name][f.Name] = got
 			t.Logf("%-34s %-28s %s", p.Name, f.Name, got)
+			if p.Entry && noDecision[f.Name] {
+				// the pre-tool hook gave no decision: each call must have
+				// been refused by the entry's arbiter, with its reason
+				for i, r := range results {
+					if !strings.Contains(r, "hookwarden redact:") {
+						t.Errorf("%s, %s: call %d was not refused by the arbiter: %.200q", p.Name, f.Name, i, r)
+					}
+				}
+			}
 			if got != strings.Repeat("x", len(rec.Calls)) {
 				holds = false
-				if i < 4 {
-					t.Errorf("%s, %s: %s: a call ran although the render sets onFailure block", p.Name, f.Name, got)
+				if i < 4 || p.Entry {
+					t.Errorf("%s, %s: %s: a call ran although the render sets onFailure block (and, under the entry, the arbiter answers)", p.Name, f.Name, got)
 				}
 			}
 			if want, ok := rec.Observed[p.Name][f.Name]; ok && want != got {
 				t.Errorf("%s, %s: observed %s, the record says %s", p.Name, f.Name, got, want)
 			}
+		}
+		if !p.Entry {
+			// spawn exec refuses these postures' flags and settings under
+			// the entry (redaction-posture): no route to measure
+			continue
 		}
 		r := runPostureRoutes(t, bin, p.Args, p.Settings)
 		routes[p.Name] = r
@@ -128,18 +174,25 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 		if want, ok := rec.Routes[p.Name]; ok && want != r {
 			t.Errorf("%s, redaction routes: observed %s, the record says %s", p.Name, r, want)
 		}
+		if r != "TT+" {
+			t.Errorf("%s, redaction routes: %s; under the entry's posture the Read and shell routes must deliver the file as tokens and the run pass", p.Name, r)
+		}
 		if holds && r == "TT+" {
 			holding = append(holding, p.Name)
 		}
 	}
 	if os.Getenv("HOOKWARDEN_E2E_RECORD") == "1" {
 		rec.Observed, rec.Routes = observed, routes
-		out, _ := json.MarshalIndent(rec, "", "  ")
-		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		enc.Encode(rec)
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	} else if len(rec.Observed) != len(rec.Postures) || len(rec.Routes) != len(rec.Postures) {
-		t.Errorf("%s records %d postures' observations and %d routes for %d postures; record them (HOOKWARDEN_E2E_RECORD=1)", path, len(rec.Observed), len(rec.Routes), len(rec.Postures))
+	} else if len(rec.Observed) != len(rec.Postures) || len(rec.Routes) != len(routes) {
+		t.Errorf("%s records %d postures' observations and %d routes for %d postures (%d under the entry); record them (HOOKWARDEN_E2E_RECORD=1)", path, len(rec.Observed), len(rec.Routes), len(rec.Postures), len(routes))
 	}
 	table, err := LoadTable(Tables(), "claude", "2.1.328")
 	if err != nil {
@@ -148,6 +201,9 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 	_, granted := table.Capabilities["pre_tool.fail_closed"]
 	if granted != (len(holding) > 0) {
 		t.Errorf("claude-2.1.328 lists pre_tool.fail_closed = %v, but the postures under which no injected failure let a call through and the routes work are %v", granted, holding)
+	}
+	if cond := table.Conditions["pre_tool.fail_closed"]; granted && cond != PostureClaudeArbiter {
+		t.Errorf("claude-2.1.328 grants pre_tool.fail_closed under the condition %q; it holds only under the entry's posture %q", cond, PostureClaudeArbiter)
 	}
 }
 
@@ -203,22 +259,33 @@ func postureArgv(args []string, settings json.RawMessage) []string {
 
 // runFailingPreTool spawns the real claude under the posture with one
 // required pre_tool hook (matcher "*") running script with timeout
-// seconds (removed once the engine started, when gone), lets the scripted
-// model make the record's calls, and returns one letter per call: x
-// refused, R ran (see the record's "about"), . never made.
-func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []string, settings json.RawMessage, script string, timeout int, gone bool) string {
+// seconds (removed once the engine started, when gone) or, with entry,
+// under the redaction entry whose pre-tool hook runs script for PreToolUse
+// payloads (injectEntry; its wrapper removed when gone), lets the scripted
+// model make the record's calls, and returns one letter per call (x
+// refused, R ran, see the record's "about"; . never made) and the result
+// each call returned to the model.
+func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []string, settings json.RawMessage, script string, timeout int, gone, entry bool) (string, []string) {
 	t.Helper()
-	w := newRealWorld(t)
-	fixtureRepo(t, w.repo, true)
-	hook := filepath.Join(w.home, "bin", "inject.sh")
-	os.WriteFile(hook, []byte(script), 0o755)
-	d, _ := fileDigest(hook)
-	writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
-		"inject": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage(strconv.Itoa(timeout))}}})
-	writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
-		{Hook: "inject", Event: "pre_tool", Matcher: "*", Required: true}}})
-	if err := Approve(w.home, [][]string{{hook}}); err != nil {
-		t.Fatal(err)
+	var w *realWorld
+	var hook string // the file removed when gone
+	tables := failClosedTables(t, false)
+	if entry {
+		w, hook = injectEntry(t, script, timeout)
+		tables = redactTestTable(t)
+	} else {
+		w = newRealWorld(t)
+		fixtureRepo(t, w.repo, true)
+		hook = filepath.Join(w.home, "bin", "inject.sh")
+		os.WriteFile(hook, []byte(script), 0o755)
+		d, _ := fileDigest(hook)
+		writeJSONFile(t, filepath.Join(w.home, LibraryFile), library{Version: 1, Entries: map[string]Entry{
+			"inject": {Argv: []string{hook}, Pin: map[string]string{hook: d}, Timeout: json.RawMessage(strconv.Itoa(timeout))}}})
+		writeJSONFile(t, filepath.Join(w.home, RegistryFile), Layer{Version: 1, Attachments: []Attachment{
+			{Hook: "inject", Event: "pre_tool", Matcher: "*", Required: true}}})
+		if err := Approve(w.home, [][]string{{hook}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var calls []scriptedCall
 	for _, c := range rec.Calls {
@@ -235,27 +302,33 @@ func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []s
 	defer cancel()
 	started := false
 	_, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings),
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: failClosedTables(t, false),
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: tables,
 		Started: func(r *Render, _ []string) {
 			started = true
-			if b, _ := os.ReadFile(r.Files[0]); !strings.Contains(string(b), `"onFailure": "block"`) {
+			b, _ := os.ReadFile(r.Files[0])
+			if !strings.Contains(string(b), `"onFailure": "block"`) {
 				t.Errorf("the run file lacks onFailure block: %s", b)
+			}
+			if entry && !strings.Contains(string(b), `"PermissionRequest"`) {
+				t.Errorf("under the entry the run file lacks the PermissionRequest arbiter: %s", b)
 			}
 			if gone {
 				os.Remove(hook)
 			}
 		}})
-	if err != nil || !started {
+	if (err != nil && AsRunFailure(err) == nil) || !started {
 		t.Fatalf("spawn exec: %v\n%s", err, out.String())
 	}
 	made := modelCalls(model.log())
 	letters := make([]byte, len(rec.Calls))
+	results := make([]string, len(rec.Calls))
 	for i, c := range rec.Calls {
 		letters[i] = '.'
 		if i >= len(made) {
 			continue
 		}
 		res := made[i].Result
+		results[i] = res
 		ran := false
 		switch c.Name {
 		case "touch":
@@ -268,7 +341,37 @@ func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []s
 		}
 		letters[i] = "xR"[boolIndex(ran)]
 	}
-	return string(letters)
+	return string(letters), results
+}
+
+// injectEntry returns a real-client world under the redaction entry
+// (newRedactWorld, its entry's timeout timeout seconds) whose table holds
+// only a value no call prints, so that the post-tool hook leaves every
+// result alone and a call that ran shows the raw fixture value; the
+// entry's wrapper answers a PreToolUse payload with script (the injected
+// failure) and a PermissionRequest payload with the real `hookwarden
+// redact` (the arbiter the render attaches with the same argv). It also
+// returns the wrapper's path (the entry's argv0).
+func injectEntry(t *testing.T, script string, timeout int) (*realWorld, string) {
+	t.Helper()
+	w := newRedactWorld(t, map[string]string{"[OTHER]": "unrelated-value-0123456789"}, "", "", strconv.Itoa(timeout))
+	fixtureRepo(t, w.repo, true)
+	inject := filepath.Join(w.home, "bin", "inject.sh")
+	os.WriteFile(inject, []byte(script), 0o755)
+	wrapper := filepath.Join(w.home, "bin", "redact.sh")
+	b, err := os.ReadFile(wrapper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := "pre-tool)\nf=$(mktemp) && cat > \"$f\"\n" +
+		"if grep -q '\"hook_event_name\":\"PermissionRequest\"' \"$f\"; then exec \"$HW\" redact \"$@\" < \"$f\"; fi\n" +
+		"exec " + shq(inject) + " < \"$f\"\n;;\n"
+	b = bytes.Replace(b, []byte("case \"$2\" in\n"), []byte("case \"$2\" in\n"+pre), 1)
+	if err := os.WriteFile(wrapper, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.approveAllAttached(t)
+	return w.realWorld, wrapper
 }
 
 // runPostureRoutes runs the posture under the redaction entry

@@ -159,7 +159,7 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash",
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it",
 		"--settings", `{"permissions":{"deny":["Read(./denied/**)"]}}`},
 		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
 		Started: func(_ *Render, a []string) { childArgv = a }})

@@ -170,7 +170,10 @@ func (w *trickle) Close() error { return w.f.Close() }
 // empty, and the run passes (a representative MCP task to completion).
 // The PreToolUse payloads of the MCP calls are recorded: they carry
 // mcp_server {name, source "dynamic"} (the identity the pre-tool hook
-// checks; one is kept as testdata/clients/claude/2.1.328/pre-tool.mcp-proxy.json).
+// checks; one is kept as testdata/clients/claude/2.1.328/pre-tool.mcp-proxy.json),
+// and so do the PermissionRequest payloads the entry's arbiter answered
+// for them (permission-request.mcp-proxy.json): the calls run under the
+// entry's posture with no --allowedTools.
 // Measured 2026-12-01: the killed proxy's call came back to the model as
 // "Connection closed" and Claude Code did not send it again.
 func TestRealClaudeMCPProxyRun(t *testing.T) {
@@ -211,7 +214,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		{"mcp__vault__lookup", map[string]any{"user": "bob"}},
 	}, dur.inspect)
 	argv := []string{"claude", "-p", "look up ada's account and rotate its key", "--output-format", "json",
-		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault", "mcp__web"}
+		"--mcp-config", cfgPath}
 	_, env := w.mockClient("claude", bin, model.port)
 	// Claude Code 2.1.328 defers MCP tools behind ToolSearch by default
 	// (their schemas are not in the request until loaded,
@@ -275,15 +278,18 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		t.Errorf("the upstream's stderr line did not reach Claude's MCP log as the token")
 	}
 
-	// the recorded PreToolUse payloads of the MCP calls
+	// the recorded PreToolUse payloads of the MCP calls, and the
+	// PermissionRequest payloads the entry's arbiter answered for them
+	// (the same handler argv: recorded under the same name)
 	es, _ := os.ReadDir(rec)
-	seen := 0
+	seen, asked := 0, 0
 	for _, e := range es {
 		if !strings.HasPrefix(e.Name(), "pre-tool.") {
 			continue
 		}
 		b, _ := os.ReadFile(filepath.Join(rec, e.Name()))
 		var p struct {
+			Event     string `json:"hook_event_name"`
 			ToolName  string `json:"tool_name"`
 			MCPServer *struct {
 				Name   string `json:"name"`
@@ -294,15 +300,19 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		if !strings.HasPrefix(p.ToolName, "mcp__") {
 			continue
 		}
-		seen++
-		t.Logf("pre-tool payload: %s", b)
+		if p.Event == "PermissionRequest" {
+			asked++
+		} else {
+			seen++
+		}
+		t.Logf("%s payload: %s", p.Event, b)
 		want := strings.Split(p.ToolName, "__")[1]
 		if p.MCPServer == nil || p.MCPServer.Name != want || p.MCPServer.Source != "dynamic" {
 			t.Errorf("%s: mcp_server %+v, want {%s dynamic}", p.ToolName, p.MCPServer, want)
 		}
 	}
-	if seen == 0 {
-		t.Errorf("no PreToolUse payload of an MCP call was recorded")
+	if seen == 0 || asked == 0 {
+		t.Errorf("PreToolUse payloads of MCP calls recorded: %d, PermissionRequest payloads: %d; want both", seen, asked)
 	}
 }
 
@@ -328,7 +338,7 @@ func TestRealClaudeMCPToolSearch(t *testing.T) {
 	}, nil)
 	_, env := w.mockClient("claude", bin, model.port)
 	log, _, out := execMCP(t, w, model, []string{"claude", "-p", "look up ada", "--output-format", "json",
-		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, env, filepath.Join(filepath.Dir(w.hw), MCPProxyName), nil)
+		"--mcp-config", cfgPath}, env, filepath.Join(filepath.Dir(w.hw), MCPProxyName), nil)
 	if !strings.Contains(log, "mcp__vault__lookup") || !strings.Contains(log, "the service key is [GH_TOKEN]") {
 		t.Errorf("the model never received vault's lookup schema with the tokenized description")
 	}
@@ -404,7 +414,7 @@ func TestRealClaudeMCPNotifications(t *testing.T) {
 	_, env := w.mockClient("claude", bin, model.port)
 	env = append(env, "ENABLE_TOOL_SEARCH=false") // the tool list in every request (TestRealClaudeMCPProxyRun)
 	log, calls, out := execMCP(t, w, model, []string{"claude", "-p", "watch the key", "--output-format", "stream-json", "--verbose",
-		"--mcp-config", cfgPath, "--allowedTools", "mcp__vault"}, env, wrapper, nil)
+		"--mcp-config", cfgPath}, env, wrapper, nil)
 
 	// what the upstream received through the proxy
 	mb, _ := os.ReadFile(methods)

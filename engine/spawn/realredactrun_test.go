@@ -15,21 +15,16 @@ import (
 	"time"
 )
 
-// redactTestTable is the shipped claude-2.1.328 table plus the capability
-// the real-client suite has not shown there (pre_tool.fail_closed: a hook
-// exiting 0 with no decision leaves the call to Claude's permission check,
-// which runs read-only commands under every posture measured,
-// TestRealClaudePreToolFailClosed). The shipped table refuses the
-// redaction entry for its lack
-// (TestRedactionShippedTablesRefuse); the runtime tests grant it here
-// only so that the runtime itself can be run on the real engine.
+// redactTestTable is the shipped claude-2.1.328 table, which grants every
+// capability the redaction entry needs (pre_tool.fail_closed under the
+// arbiter posture the entry's render sets, all_tools_gated under its
+// --tools list), as an fs.FS for ExecOptions.Tables.
 func redactTestTable(t *testing.T) fstest.MapFS {
 	t.Helper()
 	tab, err := LoadTable(Tables(), "claude", "2.1.328")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab.Capabilities["pre_tool.fail_closed"] = "granted by the test, not measured"
 	b, _ := json.Marshal(tab)
 	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
 }
@@ -211,7 +206,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 		{"Bash", map[string]any{"command": "cat secret.txt; cat secret.txt >&2", "description": "show"}},
 		{"Bash", map[string]any{"command": "printenv SERVICE_TOKEN DB_URL", "description": "env"}},
 	}, dur.inspect)
-	argv := []string{"claude", "-p", "use " + realRaw + " to run it", "--output-format", "json", "--allowedTools", "Bash",
+	argv := []string{"claude", "-p", "use " + realRaw + " to run it", "--output-format", "json",
 		"--system-prompt", "system " + realRaw, "--append-system-prompt", "appendix " + realRaw,
 		"--agents", `{"helper":{"description":"desc ` + realRaw + `","prompt":"agent ` + realRaw + `"}}`}
 	_, env := w.mockClient("claude", bin, model.port)
@@ -297,7 +292,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"},
+	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json"},
 		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
 		Started: func(_ *Render, a []string) { childArgv = a }})
 	if AsRefusal(err) != nil {
@@ -376,7 +371,7 @@ func TestRealClaudeRedactionKilled(t *testing.T) {
 			})
 			_, env := w.mockClient("claude", bin, model.port)
 			var out bytes.Buffer
-			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--allowedTools", "Bash"},
+			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it"},
 				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
 				Started: func(*Render, []string) {
 					if early {

@@ -43,7 +43,7 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 			Tables: redactTestTable(t), Started: func(_ *Render, a []string) { child = a }})
 		return code, err, out.String(), child
 	}
-	code, err, out, child1 := run([]string{"claude", "-p", "use " + realRaw, "--output-format", "json", "--allowedTools", "Bash"})
+	code, err, out, child1 := run([]string{"claude", "-p", "use " + realRaw, "--output-format", "json"})
 	if code != 0 || err != nil {
 		t.Fatalf("run 1: %d %v\n%s", code, err, out)
 	}
@@ -56,7 +56,7 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 	model.script = append(model.script, scriptedCall{"Bash", map[string]any{"command": "cat secret.txt", "description": "show"}})
 	model.mu.Unlock()
 
-	code, err, out, child2 := run([]string{"claude", "-p", "continue with " + realRaw, "--resume", sid, "--output-format", "json", "--allowedTools", "Bash"})
+	code, err, out, child2 := run([]string{"claude", "-p", "continue with " + realRaw, "--resume", sid, "--output-format", "json"})
 	if code != 0 || err != nil {
 		t.Fatalf("run 2 (the resume): %d %v\n%s", code, err, out)
 	}

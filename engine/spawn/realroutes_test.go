@@ -135,6 +135,7 @@ func TestRealClaudeRedactionRoutes(t *testing.T) {
 				mu.Unlock()
 			})
 			argv, env := w.mockClient("claude", bin, model.port)
+			argv = entryArgv(argv)
 			if c.Prompt != "" {
 				argv[2] = c.Prompt
 			}
@@ -354,6 +355,7 @@ func TestRealClaudeNoStdinRoute(t *testing.T) {
 	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
 	model := startScriptedModel(t, nil, nil)
 	argv, env := w.mockClient("claude", bin, model.port)
+	argv = entryArgv(argv)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var out bytes.Buffer

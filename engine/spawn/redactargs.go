@@ -23,12 +23,11 @@ import (
 var (
 	claudeRedactNoValue = []string{"-p", "--print", "--verbose", "--strict-mcp-config", "--include-partial-messages",
 		"--include-hook-events", "--replay-user-messages", "--no-session-persistence", "--disable-slash-commands",
-		"--exclude-dynamic-system-prompt-sections", "--dangerously-skip-permissions",
-		"--allow-dangerously-skip-permissions", "--forward-subagent-text"}
-	claudeRedactOneValue = []string{"--output-format", "--input-format", "--model", "--fallback-model", "--permission-mode",
+		"--exclude-dynamic-system-prompt-sections", "--forward-subagent-text"}
+	claudeRedactOneValue = []string{"--output-format", "--input-format", "--model", "--fallback-model",
 		"--effort", "--session-id", "--json-schema", "--system-prompt", "--append-system-prompt", "--agents",
-		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--permission-prompts", "--system-prompt-snapshot", "--max-turns"}
-	claudeRedactVariadic = []string{"--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools",
+		"--max-budget-usd", "--name", "-n", "--agent", "--autocompact", "--system-prompt-snapshot", "--max-turns"}
+	claudeRedactVariadic = []string{"--disallowedTools", "--disallowed-tools",
 		"--tools", "--add-dir", "--betas"}
 	// claudeResumeByID resume the session a value names (`-r, --resume
 	// [value]`, an optional value in Claude Code 2.1.328's --help): under
@@ -45,6 +44,16 @@ var (
 	// files or strings): under the entry spawn exec reads them and puts
 	// each server behind a redacting proxy (mcpproxy.go).
 	claudeMCPFlags = []string{"--mcp-config"}
+	// claudePostureFlags would widen the permission posture the render
+	// sets under the entry (default mode, permissions.ask ["*"] and the
+	// PermissionRequest arbiter, render.go): they let a call run that no
+	// arbiter was asked about (--allowedTools rules allow before any ask,
+	// the bypass modes skip the permission check, a prompt tool or the SDK
+	// host answers when the arbiter gives no decision). Refused
+	// (redaction-posture), except --permission-mode default and
+	// --permission-prompts none, which are the posture or narrow it.
+	claudePostureFlags = []string{"--allowedTools", "--allowed-tools", "--dangerously-skip-permissions",
+		"--allow-dangerously-skip-permissions", "--permission-mode", "--permission-prompt-tool", "--permission-prompts"}
 )
 
 // claudeGatedTools are the built-in tools a Claude spawn under a
@@ -124,6 +133,15 @@ func checkToolList(name string, vals []string) error {
 	return nil
 }
 
+// claudePostureKeep returns whether the posture flag name with value v
+// keeps the entry's posture: --permission-mode default (the render's own
+// mode) and --permission-prompts none (nobody answers a prompt; Claude
+// Code 2.1.328 --help: "anything that would prompt is denied
+// automatically").
+func claudePostureKeep(name, v string) bool {
+	return name == "--permission-mode" && v == "default" || name == "--permission-prompts" && v == "none"
+}
+
 // promptSlot is one model-input text in the caller's argv: the channel
 // name, the index of the argument that holds it, the text, and for an
 // --agents entry its name and field.
@@ -176,6 +194,15 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 		}
 		name, inline, hasInline := claudeOption(a)
 		switch {
+		case slices.Contains(claudePostureFlags, name):
+			v := inline
+			if !hasInline && i+1 < len(args) && (name == "--permission-mode" || name == "--permission-prompts") {
+				i++
+				v = args[i]
+			}
+			if !claudePostureKeep(name, v) {
+				return nil, refuse(ReasonRedactionPosture, "the caller passes %s; under the redaction entry the permission posture is the render's (default mode, every tool asked, the entry's arbiter answering), which it would widen", name)
+			}
 		case slices.Contains(claudeResumeFlags, name):
 			return nil, refuse(ReasonRedactionResume, "the caller passes %s; that native resume loads history no run record of this home ties to the redaction baseline", name)
 		case slices.Contains(claudeResumeByID, name):

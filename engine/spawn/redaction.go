@@ -2,6 +2,7 @@ package spawn
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,35 @@ import (
 // a shell command, holds when it crashes, times out or answers garbage, and
 // sees every tool call; the post-tool hook blocks a result.
 var redactionCapabilities = []string{"pre_tool.deny", "pre_tool.rewrite", "pre_tool.fail_closed", "all_tools_gated", "post_tool.block"}
+
+// PostureClaudeArbiter is the posture a capability table may name as the
+// condition of a capability (Table.Conditions): Claude in default
+// permission mode with permissions.ask ["*"] and the entry's pre-tool argv
+// as PermissionRequest arbiter, no caller flag or setting widening it
+// (renderPosture, claudePostureFlags, checkPostureKey).
+const PostureClaudeArbiter = "claude-permission-arbiter"
+
+// postureRendered reports whether spawn exec renders posture for engine
+// under the redaction entry: renderClaude always writes
+// PostureClaudeArbiter under the entry; no other posture exists.
+func postureRendered(engine, posture string) bool {
+	return engine == "claude" && posture == PostureClaudeArbiter
+}
+
+// capabilityGap returns "" when the spawn gets capability cp from the
+// engine's table, else why not: the table does not list it, or lists it
+// under a posture (Table.Conditions) this spawn does not render: the
+// Claude arbiter posture is rendered only under the redaction entry
+// (underEntry), for Claude.
+func (c *compiler) capabilityGap(cp string, underEntry bool) string {
+	if _, ok := c.table.Capabilities[cp]; !ok {
+		return fmt.Sprintf("which the real-client suite has not shown on %s %s", c.opts.Engine, c.version)
+	}
+	if cond, ok := c.table.Conditions[cp]; ok && (!underEntry || !postureRendered(c.opts.Engine, cond)) {
+		return fmt.Sprintf("which %s %s shows only under the posture %q; spawn exec renders that posture only for claude under a redaction entry", c.opts.Engine, c.version, cond)
+	}
+	return ""
+}
 
 // redactionEventsFor returns the events a redaction entry must be held on
 // for engine, in the order a refusal names them.
@@ -93,8 +123,8 @@ func (c *compiler) checkRedaction() error {
 		return err
 	}
 	for _, cp := range redactionCapabilities {
-		if _, ok := c.table.Capabilities[cp]; !ok {
-			return refuse(ReasonCapabilityMissing, "the redaction entry %q needs %s, which the real-client suite has not shown on %s %s", under, cp, engine, c.version)
+		if gap := c.capabilityGap(cp, true); gap != "" {
+			return refuse(ReasonCapabilityMissing, "the redaction entry %q needs %s, %s", under, cp, gap)
 		}
 	}
 	if !c.opts.Runtime {

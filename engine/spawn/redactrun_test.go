@@ -286,3 +286,49 @@ func TestRedactionCodexUnsupported(t *testing.T) {
 		t.Fatalf("engine started: %s", s)
 	}
 }
+
+// TestRedactionPostureRender: under the redaction entry the Claude run
+// file carries the arbiter posture (permissions.ask ["*"], defaultMode
+// default, the caller's permissions.deny kept) and a PermissionRequest
+// handler with the very command, timeout and onFailure of the entry's
+// PreToolUse handler (so its approval covers it), and the engine's argv
+// ends its options with --permission-mode default, after the caller's.
+func TestRedactionPostureRender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/hookwarden; -short")
+	}
+	w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+	var doc struct {
+		Permissions map[string]any `json:"permissions"`
+		Hooks       map[string][]struct {
+			Matcher string           `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	var args []string
+	r := runFakeRedactWith(t, w, "hello", []string{"--permission-mode", "default", "--settings", `{"permissions":{"deny":["WebFetch"]}}`}, func(o *ExecOptions) {
+		o.Started = func(r *Render, _ []string) {
+			b, err := os.ReadFile(r.Files[0])
+			if err != nil || json.Unmarshal(b, &doc) != nil {
+				t.Errorf("run file %s: %v", r.Files[0], err)
+			}
+			args = r.Args
+		}
+	})
+	if r.err != nil || r.started == "" {
+		t.Fatalf("run: %d %v\n%s", r.code, r.err, r.out)
+	}
+	if got := fmt.Sprint(doc.Permissions); got != "map[ask:[*] defaultMode:default deny:[WebFetch]]" {
+		t.Errorf("permissions %s", got)
+	}
+	pre, perm := doc.Hooks["PreToolUse"], doc.Hooks["PermissionRequest"]
+	if len(pre) != 1 || len(perm) != 1 || perm[0].Matcher != "*" || fmt.Sprint(perm[0].Hooks) != fmt.Sprint(pre[0].Hooks) {
+		t.Errorf("PermissionRequest %v, PreToolUse %v: want the same handler", perm, pre)
+	}
+	if n := len(args); n < 2 || args[n-2] != "--permission-mode" || args[n-1] != "default" {
+		t.Errorf("render args %q do not end with --permission-mode default", args)
+	}
+	if !strings.Contains(r.started, "--permission-mode default") {
+		t.Errorf("the engine's argv lacks the mode:\n%s", r.started)
+	}
+}

@@ -58,6 +58,7 @@ const (
 	ReasonRedactionMCP          Reason = "redaction-mcp-unproxied" // under a redaction entry, an MCP server that cannot be put behind the run's proxy (not stdio or HTTP, unknown members, an unreadable config, a repeated or rewritten name, no hookwarden-mcp-proxy installed)
 	ReasonRedactionArgv         Reason = "redaction-argv"          // under a redaction entry, an engine option spawn exec cannot place (model input it cannot see)
 	ReasonRedactionTools        Reason = "redaction-tools"         // under a redaction entry, a caller option that would offer a tool outside the mediated routes (--tools, --allowedTools naming another tool, --agent, an --agents entry widening tools or carrying servers, hooks or a permission mode)
+	ReasonRedactionPosture      Reason = "redaction-posture"       // under a redaction entry, a caller flag or settings key that would widen the permission posture the render sets (--allowedTools, --dangerously-skip-permissions, --permission-mode other than default, --permission-prompt-tool, --permission-prompts other than none, permissions.allow/ask/defaultMode…)
 	ReasonRedactionPromptHook   Reason = "redaction-prompt-hook"   // the agent_prompt hook failed, timed out or replied in another shape
 	ReasonRedactionPromptRaw    Reason = "redaction-prompt-raw"    // a text the agent_prompt hook returned still holds a table value
 	ReasonRedactionSchema       Reason = "redaction-schema-value"  // the output schema (--json-schema) holds a table value

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,7 +40,8 @@ func commandOf(h CompiledHook) string {
 // --setting-sources "" --strict-mcp-config --settings <file>
 // (Claude Code 2.1.328 CLI flags; measured in TestRealClients/claude: a user
 // and a project hook do not run, the settings file's hook does), and under
-// a redaction entry --tools with claudeGatedTools.
+// a redaction entry --tools with claudeGatedTools, the arbiter posture in
+// the settings (renderPosture) and --permission-mode default.
 func (c *compiler) renderClaude() (*Render, error) {
 	settings := map[string]any{}
 	if c.opts.CallerSettingSources != nil && *c.opts.CallerSettingSources != "" {
@@ -59,6 +61,9 @@ func (c *compiler) renderClaude() (*Render, error) {
 			if k == "hooks" || k == "disableAllHooks" {
 				return nil, refuse(ReasonCallerHooks, "the caller's settings carry %q; hooks come from the registry only", k)
 			}
+			if err := c.checkPostureKey(k, caller[k]); err != nil {
+				return nil, err
+			}
 			v, err := c.admitSettingsKey(k, caller[k])
 			if err != nil {
 				return nil, err
@@ -67,6 +72,11 @@ func (c *compiler) renderClaude() (*Render, error) {
 		}
 	}
 	hooks := map[string][]any{}
+	if c.redaction != "" {
+		if err := c.renderPosture(settings, hooks); err != nil {
+			return nil, err
+		}
+	}
 	for _, h := range c.engineHooks() {
 		handler := map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout}
 		if h.Native == "PreToolUse" {
@@ -128,8 +138,76 @@ func (c *compiler) renderClaude() (*Render, error) {
 		// under a redaction entry the engine is offered only the tools the
 		// pre-tool hook has a route for (claudeGatedTools; ADR-0134 D7)
 		r.Args = append(r.Args, "--tools", strings.Join(claudeGatedTools, ","))
+		// after the caller's argv, so this is the value Claude reads
+		// (commander: the last one wins)
+		r.Args = append(r.Args, "--permission-mode", claudeArbiterMode)
 	}
 	return r, nil
+}
+
+// Claude Code 2.1.328's permission posture under the redaction entry
+// (TestRealClaudePermissionRequestArbiter, TestRealClaudePreToolFailClosed
+// row "arbiter"): in default mode, with permissions.ask ["*"] every call
+// that reaches Claude's permission check, the pre-tool hook's allow of a
+// rewritten command included (its rule check meets the ask rule), fires
+// PermissionRequest; the entry's pre-tool argv answers it as the arbiter
+// (engine/redact Permission), allowing only the shell route's rewrite and
+// the admitted MCP calls. A pre-tool hook that exits 0 without a decision
+// so no longer leaves a read-only command or a Read to Claude's own
+// check, which allows them in every mode by itself. In dontAsk mode the
+// arbiter is never asked, so the mode is default.
+const (
+	claudeArbiterMode  = "default"
+	claudeArbiterEvent = "PermissionRequest"
+)
+
+// checkPostureKey refuses, under the redaction entry, a caller settings
+// key that would widen the posture: permissions with any sub-key but deny
+// (allow, ask and defaultMode let a call run that the arbiter is not asked
+// about, or move the mode; deny only narrows) (redaction-posture).
+func (c *compiler) checkPostureKey(k string, raw json.RawMessage) error {
+	if c.redaction == "" || k != "permissions" {
+		return nil
+	}
+	var sub map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sub); err != nil {
+		return refuse(ReasonSettingsKey, "the caller's settings key %q is not an object", k)
+	}
+	for _, n := range slices.Sorted(maps.Keys(sub)) {
+		if n != "deny" {
+			return refuse(ReasonRedactionPosture, "the caller's settings carry permissions.%s; under the redaction entry the permission posture is the render's (default mode, every tool asked, the entry's arbiter answering)", n)
+		}
+	}
+	return nil
+}
+
+// renderPosture writes the entry's posture into the run file's settings:
+// permissions.ask ["*"] and defaultMode beside the caller's
+// permissions.deny, and a PermissionRequest handler (matcher "*") whose
+// command, timeout and onFailure are the entry's PreToolUse handler's, so
+// the approval and pin of that argv cover it.
+func (c *compiler) renderPosture(settings map[string]any, hooks map[string][]any) error {
+	perms := map[string]any{}
+	if raw, ok := settings["permissions"].(json.RawMessage); ok {
+		var sub map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &sub); err != nil {
+			return refuse(ReasonSettingsKey, "the caller's settings key \"permissions\" is not an object")
+		}
+		for k, v := range sub {
+			perms[k] = v
+		}
+	}
+	perms["ask"] = []string{"*"}
+	perms["defaultMode"] = claudeArbiterMode
+	settings["permissions"] = perms
+	for _, h := range c.engineHooks() {
+		if h.Hook == c.redaction && h.Event == "pre_tool" {
+			hooks[claudeArbiterEvent] = append(hooks[claudeArbiterEvent], map[string]any{"matcher": "*",
+				"hooks": []any{map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout, "onFailure": "block"}}})
+			return nil
+		}
+	}
+	return refuse(ReasonRedactionIncomplete, "the redaction entry %q has no pre_tool hook to answer PermissionRequest", c.redaction)
 }
 
 // admitSettingsKey returns the caller's value of settings key k when the

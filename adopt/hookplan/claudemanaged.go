@@ -141,8 +141,10 @@ type installedPlugin struct {
 //     each plugin's installs ({"version":2,"plugins":{id:[{scope,
 //     projectPath,installPath,...}]}}); an enabled plugin without an
 //     install is not loaded ("plugin-cache-miss").
-//   - A plugin's hooks are <installPath>/hooks/hooks.json ("Plugin hooks
-//     (~/.claude/plugins/*/hooks/hooks.json)", Claude's settings shape);
+//   - A plugin's hooks are hooks/hooks.json of its directory ("Plugin hooks
+//     (~/.claude/plugins/*/hooks/hooks.json)", Claude's settings shape):
+//     the install's installPath, or the source folder of a plugin of a
+//     local (directory) marketplace (pluginDir, measured);
 //     extra files its plugin.json names are not read here (a stated
 //     limit).
 //   - Under allowManagedHooksOnly or disableAllHooks only the plugins the
@@ -217,7 +219,7 @@ func (pl *clientPlanner) claudePlugins(files []loaded, home string) {
 			pl.c.Files = append(pl.c.Files, File{Path: pl.display(regPath), Scope: ScopePlugin, Exists: true, abs: regPath, Managed: p.managed, Why: why})
 			continue
 		}
-		abs := filepath.Join(inst.InstallPath, "hooks", "hooks.json")
+		abs := filepath.Join(pl.pluginDir(dir, id, inst), "hooks", "hooks.json")
 		f := File{Path: pl.display(abs), Scope: ScopePlugin, abs: abs, Managed: p.managed}
 		src, exists, err := pl.read(abs)
 		f.Exists = exists
@@ -252,6 +254,56 @@ func (pl *clientPlanner) claudePlugins(files []loaded, home string) {
 			pl.c.Hooks = append(pl.c.Hooks, hk)
 		}
 	}
+}
+
+// pluginDir returns the directory Claude Code 2.1.328 loads plugin id
+// from: for a plugin of a local marketplace (known_marketplaces.json in the
+// plugins directory dir names its source "directory") the plugin's folder
+// inside the marketplace, as its marketplace.json names it ("./lint"
+// relative to the marketplace's installLocation); otherwise the install's
+// installPath. Measured on 2.1.328 (testdata/clients/claude/2.1.328/
+// plugins): a plugin of a directory marketplace ran the hooks/hooks.json of
+// its source folder, not of the cache copy at installPath (`claude plugin
+// list` prints it as "Read from:"); bundle: local marketplaces are those
+// whose source is "file" or "directory".
+func (pl *clientPlanner) pluginDir(dir, id string, inst installedPlugin) string {
+	name, mkt, ok := strings.Cut(id, "@")
+	if !ok {
+		return inst.InstallPath
+	}
+	data, exists, err := pl.read(filepath.Join(dir, "known_marketplaces.json"))
+	if err != nil || !exists {
+		return inst.InstallPath
+	}
+	var known map[string]struct {
+		Source struct {
+			Source string `json:"source"`
+		} `json:"source"`
+		InstallLocation string `json:"installLocation"`
+	}
+	if json.Unmarshal(data, &known) != nil || known[mkt].Source.Source != "directory" || !filepath.IsAbs(known[mkt].InstallLocation) {
+		return inst.InstallPath
+	}
+	loc := known[mkt].InstallLocation
+	data, exists, err = pl.read(filepath.Join(loc, ".claude-plugin", "marketplace.json"))
+	if err != nil || !exists {
+		return inst.InstallPath
+	}
+	var manifest struct {
+		Plugins []struct {
+			Name   string `json:"name"`
+			Source any    `json:"source"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(data, &manifest) != nil {
+		return inst.InstallPath
+	}
+	for _, p := range manifest.Plugins {
+		if src, ok := p.Source.(string); ok && p.Name == name && strings.HasPrefix(src, "./") {
+			return filepath.Join(loc, filepath.FromSlash(src))
+		}
+	}
+	return inst.InstallPath
 }
 
 // pickInstall returns the install of a plugin that applies to the plan's

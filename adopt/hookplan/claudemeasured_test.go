@@ -2,6 +2,7 @@ package hookplan
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,43 @@ func TestClaudeManagedMatchesMeasured(t *testing.T) {
 				t.Errorf("managed hook fires %v (listed %v) in the plan, ran %v on Claude Code 2.1.328", managedFires, managedListed, want.Managed)
 			}
 		})
+	}
+}
+
+// TestClaudePluginDirectoryMarketplace replays the plugin measured on the
+// real Claude Code 2.1.328 (testdata/clients/claude/2.1.328/plugins): a
+// plugin of a directory marketplace ran the hooks/hooks.json of its source
+// folder, so the plan must list that file's hook (it appends "source"),
+// not the cache copy's at installPath (it appends "cache"), and have it
+// fire.
+func TestClaudePluginDirectoryMarketplace(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyMeasured(t, src, tmp, strings.NewReplacer("$BASE", tmp))
+	root := filepath.Join(tmp, "run", "repo")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": tmp, "CLAUDE_CONFIG_DIR": filepath.Join(tmp, "run", "home")}
+	p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true, SystemRoot: filepath.Join(tmp, "system")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Clients {
+		if c.Client != "claude" {
+			continue
+		}
+		for _, h := range c.Hooks {
+			if h.Scope == ScopePlugin {
+				got = append(got, fmt.Sprintf("%s fires=%v %s", h.NativeEvent, h.Fires, h.Command))
+			}
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "echo source") || !strings.Contains(got[0], "fires=true") {
+		t.Errorf("plugin hooks in the plan: %q, want the source folder's PreToolUse hook firing", got)
 	}
 }

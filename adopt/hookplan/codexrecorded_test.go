@@ -5,11 +5,37 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 )
+
+// copyMeasured copies the measured tree src into dst with subst applied to
+// every file's text (the placeholders of its absolute paths), leaving out
+// the files named skip.
+func copyMeasured(t *testing.T, src, dst string, subst *strings.Replacer, skip ...string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || slices.Contains(skip, filepath.Base(p)) {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, []byte(subst.Replace(string(data))), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
 
 // recordedHook is one entry of Codex's hooks/list answer.
 type recordedHook struct {
@@ -41,24 +67,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
 			subst := strings.NewReplacer("$ROOT", root, "$HOME", home)
 			src := filepath.Join(base, sc)
-			err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || filepath.Base(p) == "hooks-list.json" {
-					return err
-				}
-				rel, _ := filepath.Rel(src, p)
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				dst := filepath.Join(tmp, rel)
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return err
-				}
-				return os.WriteFile(dst, []byte(subst.Replace(string(data))), 0o644)
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			copyMeasured(t, src, tmp, subst, "hooks-list.json")
 			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
 				t.Fatal(err)
 			}

@@ -113,3 +113,73 @@ func TestClaudePluginDirectoryMarketplace(t *testing.T) {
 		t.Errorf("plugin hooks in the plan: %q, want the source folder's PreToolUse hook firing", got)
 	}
 }
+
+// TestClaudePluginsUnderManagedOnly replays the two runs of the real Claude
+// Code 2.1.328 with allowManagedHooksOnly in the managed settings
+// (testdata/clients/claude/2.1.328/plugins/managed-*, managed-results.json):
+// the plugin's hook ran when the managed settings enabled the plugin and
+// not when only the user's settings did, and the project hook ran in
+// neither; the plan must say the same.
+func TestClaudePluginsUnderManagedOnly(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
+	raw, err := os.ReadFile(filepath.Join(src, "managed-results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results map[string]struct {
+		Plugin  bool `json:"plugin_hook_ran"`
+		Project bool `json:"project_hook_ran"`
+	}
+	if err := json.Unmarshal(raw, &results); err != nil || len(results) == 0 {
+		t.Fatalf("managed-results.json: %v", err)
+	}
+	for name, want := range results {
+		t.Run(name, func(t *testing.T) {
+			tmp, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			subst := strings.NewReplacer("$BASE", tmp)
+			copyMeasured(t, src, tmp, subst)
+			settings, err := os.ReadFile(filepath.Join(src, name, "settings.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			home := filepath.Join(tmp, "run", "home")
+			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(subst.Replace(string(settings))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(tmp, "run", "repo")
+			if err := os.MkdirAll(filepath.Join(root, ".claude"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			project := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "record-and-deny"}]}]}}`
+			if err := os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(project), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"HOME": tmp, "CLAUDE_CONFIG_DIR": home}
+			p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true, SystemRoot: filepath.Join(tmp, name)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plugin, projectFires := false, true
+			listed := false
+			for _, c := range p.Clients {
+				if c.Client != "claude" {
+					continue
+				}
+				for _, h := range c.Hooks {
+					switch {
+					case h.Scope == ScopePlugin:
+						listed, plugin = true, h.Fires
+					case h.Command == "record-and-deny":
+						projectFires = h.Fires
+					}
+				}
+			}
+			if !listed || plugin != want.Plugin || projectFires != want.Project {
+				t.Errorf("plan: plugin hook listed %v fires %v, project hook fires %v; Claude Code 2.1.328 ran the plugin's %v, the project's %v", listed, plugin, projectFires, want.Plugin, want.Project)
+			}
+		})
+	}
+}

@@ -55,17 +55,22 @@ type recordedHook struct {
 // (enabled and trusted: fires; enabled = false: hooks-disabled; untrusted:
 // codex-trust-required), compute Codex's key and hash for it (inline
 // config.toml hooks included), and skip as untrusted exactly the hooks of
-// the layers Codex did not load.
+// the layers Codex did not load (or, under allow_managed_hooks_only, as
+// managed-only: s3 gives those hooks their trusted_hash, so only the
+// requirement can keep them from running). s3 and s4 lay the case's
+// system/ over /etc (the managed /etc/codex layer, hooks.json and inline
+// config.toml, both listed as managed; s3 adds requirements.toml).
 func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "plan-layers")
-	for _, sc := range []string{"s1", "s2"} {
+	for _, sc := range []string{"s1", "s2", "s3", "s4"} {
 		t.Run(sc, func(t *testing.T) {
 			tmp, err := filepath.EvalSymlinks(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
 			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
-			subst := strings.NewReplacer("$ROOT", root, "$HOME", home)
+			sys := filepath.Join(tmp, "system")
+			subst := strings.NewReplacer("$ROOT", root, "$HOME", home, "$SYS", sys)
 			src := filepath.Join(base, sc)
 			copyMeasured(t, src, tmp, subst, "hooks-list.json")
 			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
@@ -91,7 +96,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 			}
 			env := map[string]string{"HOME": home, "CODEX_HOME": home}
 			p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true,
-				Start: filepath.Join(root, "pkg"), SystemRoot: filepath.Join(tmp, "system")})
+				Start: filepath.Join(root, "pkg"), SystemRoot: sys})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,6 +112,8 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 				seen[h.Command] = listed
 				var want string
 				switch {
+				case !listed && h.ReasonID == ReasonManagedOnly:
+					want = ReasonManagedOnly // Codex admits managed hooks only
 				case !listed:
 					want = ReasonUntrusted // a layer Codex did not load
 				case !r.Enabled:
@@ -117,7 +124,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 				if got := h.ReasonID; h.Fires != (want == "") || got != want {
 					t.Errorf("%s (%s:%d): fires %v reason %q, Codex: listed %v %+v", h.Command, h.File, h.Line, h.Fires, got, listed, r)
 				}
-				if !listed && !strings.Contains(h.Why, "does not trust") {
+				if !listed && want == ReasonUntrusted && !strings.Contains(h.Why, "does not trust") {
 					t.Errorf("%s: skipped for %q, want the layer's trust", h.Command, h.Why)
 				}
 			}

@@ -28,7 +28,9 @@ else:
 
 // arbiterPermission is a PermissionRequest hook that records each payload
 // in $1/permission.jsonl and allows only the rewritten command; any other
-// call it denies, or with argv[2] "garbage" answers garbage with exit 0.
+// call it denies, or with argv[2] "garbage" answers garbage with exit 0,
+// "crash" kills itself with SIGSEGV, "exit1" exits 1, "timeout" sleeps
+// past its handler's timeout.
 const arbiterPermission = `#!/usr/bin/env python3
 import json, sys
 p = json.load(sys.stdin)
@@ -37,6 +39,14 @@ if p.get("tool_input", {}).get("command", "").startswith("/usr/bin/env echo rewr
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
 elif sys.argv[2] == "garbage":
     print("{garbage")
+elif sys.argv[2] == "crash":
+    import os, signal
+    os.kill(os.getpid(), signal.SIGSEGV)
+elif sys.argv[2] == "exit1":
+    sys.exit(1)
+elif sys.argv[2] == "timeout":
+    import time
+    time.sleep(30)
 else:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "not a mediated route"}}}))
 `
@@ -52,7 +62,10 @@ else:
 // permission_mode, …} (no tool_use_id). An arbiter that allows only the
 // rewritten command lets it run and refuses cat, Read, git log, pwd, touch,
 // an Agent call and a ToolSearch call; one that prints garbage for them
-// leaves -p refusing them; in dontAsk mode it is not asked and the rewrite
+// leaves -p refusing them, and one that crashes, exits 1 or times out is
+// blocked by its handler's onFailure "block" ("…: failed; blocking because
+// onFailure is \"block\""), which refuses them as well; in dontAsk mode it
+// is not asked and the rewrite
 // is refused too; with ask rules on Bash and Read only, the Agent call
 // (an async subagent launched) and ToolSearch run without a decision.
 // This records the client behaviour the redaction entry's posture rests
@@ -66,11 +79,15 @@ func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 		ask                 []string
 		rewriteRuns, asked  bool
 		runs                []string // calls after the first that run
+		timeout             int      // the PermissionRequest handler's (default 15)
 	}{
-		{"default mode, ask *, arbiter denies", "default", "deny", []string{"*"}, true, true, nil},
-		{"default mode, ask *, arbiter prints garbage", "default", "garbage", []string{"*"}, true, true, nil},
-		{"dontAsk mode, ask *", "dontAsk", "deny", []string{"*"}, false, false, nil},
-		{"default mode, ask Bash and Read, arbiter denies", "default", "deny", []string{"Bash", "Read"}, true, true, []string{"Agent", "ToolSearch"}},
+		{"default mode, ask *, arbiter denies", "default", "deny", []string{"*"}, true, true, nil, 0},
+		{"default mode, ask *, arbiter prints garbage", "default", "garbage", []string{"*"}, true, true, nil, 0},
+		{"dontAsk mode, ask *", "dontAsk", "deny", []string{"*"}, false, false, nil, 0},
+		{"default mode, ask Bash and Read, arbiter denies", "default", "deny", []string{"Bash", "Read"}, true, true, []string{"Agent", "ToolSearch"}, 0},
+		{"default mode, ask *, arbiter crashes", "default", "crash", []string{"*"}, true, true, nil, 0},
+		{"default mode, ask *, arbiter exits 1", "default", "exit1", []string{"*"}, true, true, nil, 0},
+		{"default mode, ask *, arbiter times out", "default", "timeout", []string{"*"}, true, true, nil, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newRealWorld(t)
@@ -78,14 +95,17 @@ func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 			pre, perm := filepath.Join(w.home, "bin", "pre.py"), filepath.Join(w.home, "bin", "permission.py")
 			os.WriteFile(pre, []byte(arbiterPreTool), 0o755)
 			os.WriteFile(perm, []byte(arbiterPermission), 0o755)
-			handler := func(cmd string) []any {
-				return []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": 15, "onFailure": "block"}}}}
+			handler := func(cmd string, timeout int) []any {
+				if timeout == 0 {
+					timeout = 15
+				}
+				return []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": timeout, "onFailure": "block"}}}}
 			}
 			settings := filepath.Join(w.work, "settings.json")
 			writeJSONFile(t, settings, map[string]any{
 				"permissions": map[string]any{"ask": tc.ask},
-				"hooks": map[string]any{"PreToolUse": handler(ShellQuote([]string{pre})),
-					"PermissionRequest": handler(ShellQuote([]string{perm, w.out, tc.arbiter}))}})
+				"hooks": map[string]any{"PreToolUse": handler(ShellQuote([]string{pre}), 0),
+					"PermissionRequest": handler(ShellQuote([]string{perm, w.out, tc.arbiter}), tc.timeout)}})
 			calls := []scriptedCall{
 				{"Bash", map[string]any{"command": "echo route", "description": "route"}},
 				{"Bash", map[string]any{"command": "cat secret.txt", "description": "cat"}},
@@ -114,7 +134,7 @@ func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 				t.Fatalf("the model made %d of %d calls", len(made), len(calls))
 			}
 			for i, c := range made[:len(calls)] {
-				t.Logf("%s %.120q", c.Tool, c.Result)
+				t.Logf("%s %.400q", c.Tool, c.Result)
 				if i == 0 {
 					if ran := strings.TrimSpace(c.Result) == "rewritten-ok"; ran != tc.rewriteRuns {
 						t.Errorf("the rewritten command ran: %v, want %v", ran, tc.rewriteRuns)
@@ -122,7 +142,7 @@ func TestRealClaudePermissionRequestArbiter(t *testing.T) {
 					continue
 				}
 				refused := false
-				for _, m := range []string{"not a mediated route", "haven't granted it yet", "needs approval", "don't ask mode"} {
+				for _, m := range []string{"not a mediated route", "haven't granted it yet", "needs approval", "don't ask mode", `blocking because onFailure is "block"`} {
 					refused = refused || strings.Contains(c.Result, m)
 				}
 				if want := !slices.Contains(tc.runs, c.Tool); refused != want {

@@ -98,8 +98,10 @@ var noDecision = map[string]bool{"garbage, exit 0": true, "JSON without a decisi
 // the Read; a deny rule Read(//**) makes the Bash path check refuse cat
 // but not git log or pwd, and the Read tool's validateInput refuses a
 // covered file before any PreToolUse hook ("File is in a directory that is
-// denied by your permission settings."), so the Read route never runs and
-// agent_exit fails the run on a call without a receipt (routes xT-). Ask
+// denied by your permission settings."), so the Read route never runs;
+// that refusal is a form the table records (pre_hook_refusals
+// read-denied-by-rule), so agent_exit lets the receipt-less call pass
+// (routes xT+; xT- before the form was recorded on 2026-12-02). Ask
 // rules on Bash and Read refuse every call under every failure, but also
 // the hook's own allow of the rewritten command: the resolver sends an
 // allow whose rule check answers "ask" to the full permission pipeline

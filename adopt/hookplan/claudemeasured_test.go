@@ -1,7 +1,6 @@
 package hookplan
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,23 +15,14 @@ import (
 // and the managed one fire exactly when Claude Code ran them.
 func TestClaudeManagedMatchesMeasured(t *testing.T) {
 	base := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "managed")
-	raw, err := os.ReadFile(filepath.Join(base, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var results map[string]struct {
 		Project bool `json:"project_hook_ran"`
 		Managed bool `json:"managed_hook_ran"`
 	}
-	if err := json.Unmarshal(raw, &results); err != nil || len(results) == 0 {
-		t.Fatalf("results.json: %v", err)
-	}
+	readMeasured(t, filepath.Join(base, "results.json"), &results)
 	for name, want := range results {
 		t.Run(name, func(t *testing.T) {
-			tmp, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			tmp := realTemp(t)
 			root := filepath.Join(tmp, "repo")
 			if err := os.MkdirAll(filepath.Join(root, ".claude"), 0o755); err != nil {
 				t.Fatal(err)
@@ -84,10 +74,7 @@ func TestClaudeManagedMatchesMeasured(t *testing.T) {
 // fire.
 func TestClaudePluginDirectoryMarketplace(t *testing.T) {
 	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tmp := realTemp(t)
 	copyMeasured(t, src, tmp, strings.NewReplacer("$BASE", tmp))
 	root := filepath.Join(tmp, "run", "repo")
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -122,23 +109,14 @@ func TestClaudePluginDirectoryMarketplace(t *testing.T) {
 // neither; the plan must say the same.
 func TestClaudePluginsUnderManagedOnly(t *testing.T) {
 	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
-	raw, err := os.ReadFile(filepath.Join(src, "managed-results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var results map[string]struct {
 		Plugin  bool `json:"plugin_hook_ran"`
 		Project bool `json:"project_hook_ran"`
 	}
-	if err := json.Unmarshal(raw, &results); err != nil || len(results) == 0 {
-		t.Fatalf("managed-results.json: %v", err)
-	}
+	readMeasured(t, filepath.Join(src, "managed-results.json"), &results)
 	for name, want := range results {
 		t.Run(name, func(t *testing.T) {
-			tmp, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			tmp := realTemp(t)
 			subst := strings.NewReplacer("$BASE", tmp)
 			copyMeasured(t, src, tmp, subst)
 			settings, err := os.ReadFile(filepath.Join(src, name, "settings.json"))

@@ -37,6 +37,30 @@ func copyMeasured(t *testing.T, src, dst string, subst *strings.Replacer, skip .
 	}
 }
 
+// realTemp returns a new temporary directory with its symlinks resolved
+// (the plan's root is symlink-resolved, and so are the clients' keys).
+func realTemp(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// readMeasured reads the measured results at path into results (a map
+// of case name to outcome) and fails the test when there is none.
+func readMeasured[M ~map[string]V, V any](t *testing.T, path string, results *M) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, results); err != nil || len(*results) == 0 {
+		t.Fatalf("%s: no measured cases (%v)", path, err)
+	}
+}
+
 // recordedHook is one entry of Codex's hooks/list answer.
 type recordedHook struct {
 	Key         string `json:"key"`
@@ -64,10 +88,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "plan-layers")
 	for _, sc := range []string{"s1", "s2", "s3", "s4"} {
 		t.Run(sc, func(t *testing.T) {
-			tmp, err := filepath.EvalSymlinks(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
+			tmp := realTemp(t)
 			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
 			sys := filepath.Join(tmp, "system")
 			subst := strings.NewReplacer("$ROOT", root, "$HOME", home, "$SYS", sys)
@@ -156,6 +177,51 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 				}
 				if !found {
 					t.Errorf("Codex key %s: not among the plan's keys for %s", r.Key, r.SourcePath)
+				}
+			}
+		})
+	}
+}
+
+// TestCodexManagedConfigMeasured replays the two runs of the real Codex CLI
+// 0.169.0 with a legacy /etc/codex/managed_config.toml
+// (testdata/clients/codex/0.169.0/managed-config): with [features] hooks =
+// false there the project's hook did not run, without it it did; the plan
+// of a trusted repository must switch Codex off exactly then.
+func TestCodexManagedConfigMeasured(t *testing.T) {
+	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "managed-config")
+	var results map[string]struct {
+		HookRan bool `json:"hook_ran"`
+	}
+	readMeasured(t, filepath.Join(base, "results.json"), &results)
+	for name, want := range results {
+		t.Run(name, func(t *testing.T) {
+			tmp := realTemp(t)
+			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
+			hooks := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "record-and-deny"}]}]}}`
+			for p, text := range map[string]string{
+				filepath.Join(root, ".codex", "hooks.json"): hooks,
+				filepath.Join(home, "config.toml"):          "[projects.\"" + root + "\"]\ntrust_level = \"trusted\"\n",
+			} {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			caseDir, err := filepath.Abs(filepath.Join(base, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"HOME": home, "CODEX_HOME": home}
+			p, err := Build(root, Options{Getenv: func(k string) string { return env[k] }, Workstation: true, SystemRoot: caseDir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range p.Clients {
+				if c.Client == "codex" && (c.Off == "") != want.HookRan {
+					t.Errorf("plan: Codex off %q; the real Codex ran the hook: %v", c.Off, want.HookRan)
 				}
 			}
 		})

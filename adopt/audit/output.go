@@ -47,14 +47,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "%s: %s (%s, %s, %s)\n", repo.Path, plural(len(repo.Findings), "finding"), plural(e, "error"), plural(wa, "warning"), plural(n, "note"))
 		for _, f := range repo.Findings {
-			loc := f.File
-			if loc == "" {
-				loc = "."
-			}
-			if f.Line > 0 {
-				loc += fmt.Sprintf(":%d", f.Line)
-			}
-			fmt.Fprintf(&b, "  %-7s %s  %s\n", f.Severity, f.ID, loc)
+			fmt.Fprintf(&b, "  %-7s %s  %s\n", f.Severity, f.ID, f.location())
 			fmt.Fprintf(&b, "          %s\n", f.Message)
 			fmt.Fprintf(&b, "          fix: %s\n", f.Fix)
 		}
@@ -65,7 +58,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, repo := range r.Repositories {
 			for _, f := range repo.Findings {
 				if f.Severity == Error {
-					fmt.Fprintf(&b, "  %s: %s %s: %s\n", repo.Path, f.ID, f.File, f.Message)
+					fmt.Fprintf(&b, "  %s: %s %s: %s\n", repo.Path, f.ID, f.location(), f.Message)
 					break
 				}
 			}
@@ -75,6 +68,20 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "audit: %s, %d clean; %s, %s, %s\n", plural(s.Repositories, "repository"), s.Clean, plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Notes, "note"))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// location is where the text report puts a finding: its file relative to
+// the repository root, "." for the repository itself (an empty File), and
+// ":LINE" when Line is set.
+func (f Finding) location() string {
+	loc := f.File
+	if loc == "" {
+		loc = "."
+	}
+	if f.Line > 0 {
+		loc += fmt.Sprintf(":%d", f.Line)
+	}
+	return loc
 }
 
 func plural(n int, word string) string {

@@ -234,6 +234,33 @@ func TestTextGroupsByRepository(t *testing.T) {
 	}
 }
 
+// TestTextFailingRepositoryLocation checks that the fleet's list of failing
+// repositories names a finding about the repository itself (no file, as
+// not-governed) at ".", as its heading does, and never as "not-governed : "
+// (found by following the README on a fleet of fresh clones).
+func TestTextFailingRepositoryLocation(t *testing.T) {
+	var repos []string
+	for _, n := range []string{"not-governed", "row-missing"} {
+		repo, _ := sharedCase(t, n)
+		repos = append(repos, repo)
+	}
+	rep, err := Audit(context.Background(), repos, Options{Getenv: emptyEnv(t.TempDir(), nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "error   not-governed  .\n") || !strings.Contains(out, "failing repositories:\n  "+repos[0]+": not-governed .: not governed") {
+		t.Errorf("the ungoverned repository is not named at \".\" in the heading and the failing list:\n%s", out)
+	}
+	if strings.Contains(out, "not-governed : ") {
+		t.Errorf("a finding without a file is listed with an empty location:\n%s", out)
+	}
+}
+
 // treeDigest hashes every entry below root, .git included: path, type,
 // mode, size, modification time (ns) and content or symlink target.
 func treeDigest(t testing.TB, root string) string {

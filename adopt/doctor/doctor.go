@@ -34,7 +34,9 @@
 // under the temporary directory whose checkpoint is due, held by
 // checkpoint-due; the scratch is removed afterwards) and a pass canary (a
 // finished report, which must be judged: let through, or held only by the
-// repository's own due checkpoint). A post-tool row (Claude, Codex,
+// repository's own due checkpoint; for Copilot CLI, Cursor and agy the
+// stop gate's stated skip of the question check alone,
+// stopgate.SkipEmptyMessage, is a checkpoint found not due). A post-tool row (Claude, Codex,
 // Gemini) gets one canary, a `git status` that ran, which the engine must
 // answer with an allow or added context carrying the clock line (the row
 // never blocks). A subagent-start row (Claude, Codex) gets a subagent of a
@@ -65,6 +67,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/dispatch"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/stopgate"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
@@ -350,7 +353,10 @@ const stopCheckpointDue = "checkpoint-due"
 // checkpoint is due (stopScratch; checkpoint-due). The pass canary names the
 // repository itself with a finished report: an allow, or a hold for the
 // repository's own due checkpoint (checkpoint-due, the gate judging) is
-// judged; a stated skip, an error or a fault is not.
+// judged, and so, where the payload carries no message, is a stated skip
+// whose whole reason is stopgate.SkipEmptyMessage (the checkpoint judged not
+// due); any other stated skip, an error or a fault is not, and the problem
+// quotes the first line of its reason.
 func probeStop(ctx context.Context, root string, cp hookplan.Client, row registration.Row, manifest []byte, env []string, eng string) Row {
 	sc := stopCanaries[cp.Client]
 	r := Row{Client: cp.Client, Event: row.Event, WantRule: "stop-prose-question"}
@@ -387,8 +393,12 @@ func probeStop(ctx context.Context, root string, cp hookplan.Client, row registr
 		}
 	case !slices.Contains(rules, r.WantRule):
 		r.Problem = fmt.Sprintf("the block canary (%s) was held by %q, not by %s: the row refuses for another reason", blockWhat, r.Deny.Rule, r.WantRule)
+	case r.Allow.Verdict == "skip" && !sc.message && r.Allow.Reason == dialect.SkipPrefix+stopgate.SkipEmptyMessage:
+		// The client's stop payload carries no last message, so the gate
+		// judges only the checkpoint; this skip alone says it found the
+		// checkpoint not due: judged.
 	case r.Allow.Verdict == "error" || r.Allow.Verdict == "skip":
-		r.Problem = fmt.Sprintf("the pass canary (a finished report) was answered %q: the row does not judge", r.Allow.Verdict)
+		r.Problem = withReason(fmt.Sprintf("the pass canary (a finished report) was answered %q: the row does not judge", r.Allow.Verdict), r.Allow.Reason)
 	case (r.Allow.Verdict == "block" || r.Allow.Verdict == "halt") && r.Allow.Rule != stopCheckpointDue:
 		r.Problem = fmt.Sprintf("the pass canary (a finished report) was %s by %q: the row holds a stop it must let through", map[string]string{"block": "held", "halt": "halted"}[r.Allow.Verdict], r.Allow.Rule)
 	}
@@ -567,7 +577,7 @@ func judge(r *Row, denyWhat, allowWhat string) {
 	case r.Deny.Rule != r.WantRule:
 		r.Problem = fmt.Sprintf("the deny canary (%s) was denied by %q, not by %s: the row refuses for another reason", denyWhat, r.Deny.Rule, r.WantRule)
 	case r.Allow.Verdict == "error" || r.Allow.Verdict == "skip":
-		r.Problem = fmt.Sprintf("the allow canary (%s) was answered %q: the row does not judge", allowWhat, r.Allow.Verdict)
+		r.Problem = withReason(fmt.Sprintf("the allow canary (%s) was answered %q: the row does not judge", allowWhat, r.Allow.Verdict), r.Allow.Reason)
 	case r.Allow.Verdict == "deny" && (r.Allow.Rule == "" || slices.Contains(faultRules, r.Allow.Rule)):
 		r.Problem = fmt.Sprintf("the allow canary (%s) was refused by %q, a fault: the row refuses every call", allowWhat, r.Allow.Rule)
 	}
@@ -789,6 +799,16 @@ func selects(client, matcher, tool string) bool {
 	}
 	re, err := regexp.Compile(matcher)
 	return err == nil && re.MatchString(tool)
+}
+
+// withReason returns problem followed by ": " and the first line of the
+// canary's reason (a stated skip's line, an error's cause), or problem
+// alone when there is none, so the user sees why the row did not judge.
+func withReason(problem, reason string) string {
+	if r := firstLine(reason); r != "" {
+		return problem + ": " + r
+	}
+	return problem
 }
 
 func firstLine(s string) string {

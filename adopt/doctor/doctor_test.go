@@ -120,6 +120,17 @@ func newMachineFor(t *testing.T, clients []string, manifest string, leaveOut ...
 	return m
 }
 
+// commitAll commits every file of m's repository (adopt's included), so
+// its checkpoint is not due.
+func commitAll(t *testing.T, m *machine) {
+	t.Helper()
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=doctor", "-c", "user.email=doctor@example.invalid", "-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "-m", "adopt"}} {
+		if out, err := exec.Command("git", append([]string{"-C", m.repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}
+
 func contains(l []string, s string) bool {
 	for _, x := range l {
 		if x == s {
@@ -210,6 +221,12 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 	}{
 		{name: "healthy", denyBy: map[string]string{"claude pre-tool": "engine ", "opencode pre-tool": "engine ", "agy stop": "engine ", "gemini stop": "engine "},
 			wantRules: map[string]string{"claude stop": "stop-prose-question", "gemini stop": "stop-prose-question", "agy stop": "checkpoint-due"}},
+		// Everything committed: no checkpoint is due, so agy's stop (no
+		// last message in its payload) answers the pass canary with the
+		// question check's skip alone, which is judged (found by following
+		// the README on a repository with a commit).
+		{name: "committed", inject: commitAll,
+			wantRules: map[string]string{"claude stop": "stop-prose-question", "agy stop": "checkpoint-due"}},
 		// The launcher's own answer (sh and date(1)) carries the clock; a
 		// stop without an engine is a stated skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
@@ -307,6 +324,10 @@ func TestDoctorOptInClients(t *testing.T) {
 			}
 		}, broken: []string{"copilot pre-tool", "copilot pre-edit", "copilot stop"},
 			problem: map[string]string{"copilot pre-tool": "no handler of ours fires", "copilot stop": "no handler of ours fires"}},
+		// Everything committed: Copilot's and Cursor's stop payloads carry
+		// no last message, so their pass canary is answered with the
+		// question check's skip alone (the checkpoint not due): judged.
+		{name: "committed", inject: commitAll},
 		{name: "cursor-row-drifted", inject: func(t *testing.T, m *machine) {
 			m.edit(t, ".cursor/hooks.json", `cursor pre-tool`, `cursor pre-tool --lax`)
 		}, broken: []string{"cursor pre-tool"}},

@@ -34,6 +34,13 @@ const (
 	RuleInvalidInput = verdict.RuleInvalidInput
 )
 
+// SkipEmptyMessage is the stated skip's reason when the stop payload has no
+// last assistant message, so only the checkpoint is judged: always so for
+// clients whose stop payload carries none (Copilot CLI agentStop, Cursor
+// stop, agy Stop). When it is the whole reason, the checkpoint was judged
+// and found not due (adopt/doctor counts such a stop as judged).
+const SkipEmptyMessage = "the last assistant message is empty: question check skipped"
+
 // StopInput is one stop call (Claude Stop, Codex Stop, Gemini AfterAgent,
 // agy Stop).
 //
@@ -79,7 +86,7 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 	case in.Repeated:
 		skips = append(skips, "question check skipped on a repeated stop pass (loop bound: the first pass already judged it)")
 	case strings.TrimSpace(in.LastMessage) == "":
-		skips = append(skips, "the last assistant message is empty: question check skipped")
+		skips = append(skips, SkipEmptyMessage)
 	case proseQuestion(in.LastMessage):
 		ids = append(ids, RuleProseQuestion)
 		denies = append(denies, RuleProseQuestion+": your closing paragraph asks the user a question in prose. "+questionAdvice(in.Client))

@@ -116,6 +116,11 @@ func trustApprove(ctx context.Context, c *cli.Command) error {
 		argvs = append(argvs, r.Argv)
 		fmt.Printf("approve %s %s\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv))
 	}
+	if len(argvs) == 0 && c.Bool("all") && len(skipped) == 0 {
+		// --all with every listed argv approved already: nothing to do.
+		fmt.Println("nothing to approve: every argv the layers attach is approved (hookwarden trust list)")
+		return nil
+	}
 	if len(argvs) == 0 {
 		return cli.Exit("hookwarden: trust approve: no listed argv matches", 1)
 	}

@@ -56,8 +56,9 @@ import (
 //     (cupcake.eqtylab.io/reference/harnesses/cursor). So the pre-edit row
 //     (decodeCursorEdit) takes tool_input as an object or a string holding
 //     one, and the target from path or file_path (both present and
-//     different: refused; neither: refused, a deny). ApplyPatch is not
-//     matched (no single target; README "Not done yet").
+//     different: refused; neither: refused, a deny). ApplyPatch carries a
+//     patch text: every file its apply_patch envelope names is judged
+//     (applypatch.go).
 //   - beforeSubmitPrompt {prompt, attachments} answers {continue,
 //     user_message} only: it "does NOT support context injection"
 //     (cupcake.eqtylab.io/reference/harnesses/cursor, read 2026-12-02;
@@ -127,7 +128,15 @@ func decodeCursor(row registration.Row, o object) (Payload, error) {
 		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
 			return unjudged(row, p, err)
 		}
-		if p.FilePath, p.ToolInput, err = decodeCursorEdit(o); err != nil {
+		if p.ToolName == "ApplyPatch" {
+			raw, ok := o.get("tool_input")
+			if !ok {
+				return p, fmt.Errorf("member tool_input: missing")
+			}
+			if err = decodePatch(raw, &p); err != nil {
+				return p, err
+			}
+		} else if p.FilePath, p.ToolInput, err = decodeCursorEdit(o); err != nil {
 			return p, err
 		}
 	case "stop":

@@ -90,14 +90,18 @@ const MaxWorkspacePaths = 16
 // or "cursor" on a Claude row (see Caller); the answer is then encoded
 // for the caller (EncodeFor).
 type Payload struct {
-	Caller         string
-	EventName      string
-	ToolName       string
-	Unjudged       string
-	Command        string
-	FilePath       string
-	ToolInput      []byte
-	Cwd            string
+	Caller    string
+	EventName string
+	ToolName  string
+	Unjudged  string
+	Command   string
+	FilePath  string
+	ToolInput []byte
+	Cwd       string
+	// Targets is every file an ApplyPatch call names (FilePath is the
+	// first; nil for the other tools, whose one target is FilePath):
+	// Factory Droid's and Cursor's ApplyPatch (applypatch.go).
+	Targets        []string
 	WorkspacePaths []string
 	LastMessage    string
 	StopHookActive bool
@@ -291,6 +295,13 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		var judged bool
 		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
 			return unjudged(row, p, err)
+		}
+		if row.Event == "pre-edit" && row.Client == "droid" && p.ToolName == "ApplyPatch" {
+			raw, ok := o.get("tool_input")
+			if !ok {
+				return p, fmt.Errorf("member tool_input: missing")
+			}
+			return p, decodePatch(raw, &p)
 		}
 		var in object
 		if row.Event == "post-tool" {

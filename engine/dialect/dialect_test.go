@@ -39,6 +39,7 @@ type decodeWant struct {
 	Unjudged       bool     `json:"unjudged"`
 	Command        string   `json:"command"`
 	FilePath       string   `json:"file_path"`
+	Targets        []string `json:"targets"`
 	Cwd            string   `json:"cwd"`
 	WorkspacePaths []string `json:"workspace_paths"`
 	LastMessage    string   `json:"last_message"`
@@ -96,7 +97,7 @@ func TestDecodeCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("unexpected error: %v", err)
 			}
-			got := decodeWant{p.Caller, p.EventName, p.ToolName, p.Unjudged != "", p.Command, p.FilePath, p.Cwd, p.WorkspacePaths, p.LastMessage, p.StopHookActive}
+			got := decodeWant{p.Caller, p.EventName, p.ToolName, p.Unjudged != "", p.Command, p.FilePath, p.Targets, p.Cwd, p.WorkspacePaths, p.LastMessage, p.StopHookActive}
 			if d := cmp.Diff(*tc.Want, got); d != "" {
 				t.Fatalf("payload (-want +got):\n%s", d)
 			}

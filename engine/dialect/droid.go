@@ -41,13 +41,15 @@ package dialect
 //     other members, so the edit guard does not reproduce a Droid edit: an
 //     edit of a file holding our rows is refused whole (engine/editguard),
 //     other files are judged by their path. The pre-edit row matches
-//     ^(Create|Edit|MultiEdit)$ (MultiEdit in case a Droid offers it;
-//     matchers are case-sensitive). A Create or Edit without a string
-//     tool_input.file_path is invalid input (a deny).
+//     ^(Create|Edit|MultiEdit|ApplyPatch)$ (MultiEdit in case a Droid
+//     offers it; matchers are case-sensitive). A Create or Edit without a
+//     string tool_input.file_path is invalid input (a deny).
 //   - ApplyPatch (offered to some models; `droid exec --enabled-tools
 //     ApplyPatch`, docs.factory.ai/reference/cli-reference) carries a
-//     patch text naming its files, not a file_path; it is not matched, so a
-//     Droid edit through ApplyPatch is not judged (README "Not done yet").
+//     patch text naming its files, not a file_path; its input members are
+//     not documented, so the patch is found by its apply_patch envelope and
+//     every file it names is judged (applypatch.go); a call whose patch
+//     cannot be found or read is a deny.
 //   - UserPromptSubmit carries Claude's common members and prompt; on exit
 //     0 {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit",
 //     "additionalContext":T}} adds T to the context (hooks reference,

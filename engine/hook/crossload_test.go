@@ -67,7 +67,7 @@ func TestCrossLoadedCursor(t *testing.T) {
 	withRow := string(b)
 	edit, _ := templates.RegistrationCommand("cursor", "pre-edit")
 	b, _ = json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"beforeShellExecution": []any{map[string]any{"command": pre, "timeout": 15}},
-		"preToolUse": []any{map[string]any{"command": edit, "timeout": 15, "matcher": "^(Write|StrReplace|Edit|MultiEdit|Delete|EditNotebook)$"}}}})
+		"preToolUse": []any{map[string]any{"command": edit, "timeout": 15, "matcher": "^(Write|StrReplace|Edit|MultiEdit|Delete|EditNotebook|ApplyPatch)$"}}}})
 	withEditRow := string(b)
 	runCrossCases(t, tab, CursorHooksFile, "CURSOR_PROJECT_DIR", []crossCase{
 		// Which Cursor file tool reaches a Claude row under which name is not

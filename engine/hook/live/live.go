@@ -110,23 +110,46 @@ func judges() hook.Judges {
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, Config: CheckpointConfig(c.Settings),
 			})
 		},
-		Agent: agentJudge,
-		PreEdit: func(ctx context.Context, c hook.Call) verdict.Verdict {
-			if c.RepoRoot != "" {
-				v := editguard.Judge(ctx, editguard.Input{
-					Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
-					FilePath: c.Payload.FilePath, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
-				})
-				if v.Kind != verdict.Allow {
-					return v
-				}
-			}
-			return stopgate.JudgeEdit(ctx, stopgate.EditInput{
-				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, FilePath: c.Payload.FilePath,
-				Config: CheckpointConfig(c.Settings),
-			})
-		},
+		Agent:   agentJudge,
+		PreEdit: preEdit,
 	}
+}
+
+// preEdit judges a pre-edit call on each file it names (an ApplyPatch
+// call's Targets, else FilePath): the edit guard on every file first,
+// whose first deny stands, then the checkpoint on each, whose first deny
+// stands; otherwise the checkpoint's answer (an allow, or its stated skip
+// outside a git work tree).
+func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
+	targets := c.Payload.Targets
+	if len(targets) == 0 {
+		targets = []string{c.Payload.FilePath}
+	}
+	if c.RepoRoot != "" {
+		for _, t := range targets {
+			v := editguard.Judge(ctx, editguard.Input{
+				Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
+				FilePath: t, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
+			})
+			if v.Kind != verdict.Allow {
+				return v
+			}
+		}
+	}
+	var answer verdict.Verdict
+	for i, t := range targets {
+		v := stopgate.JudgeEdit(ctx, stopgate.EditInput{
+			Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, FilePath: t,
+			Config: CheckpointConfig(c.Settings),
+		})
+		if v.Kind != verdict.Allow && v.Kind != verdict.Skip {
+			return v
+		}
+		if i == 0 || v.Kind != verdict.Allow {
+			answer = v
+		}
+	}
+	return answer
 }
 
 // owner returns the one definition of our rows (templates.Owner) in client's hook file, for

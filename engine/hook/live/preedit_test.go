@@ -29,6 +29,7 @@ type preEditCase struct {
 	All            bool          `json:"all"`
 	Edits          []preEditStep `json:"edits"`
 	Content        *string       `json:"content"`
+	Patch          string        `json:"patch"`
 	ContentFixture string        `json:"content_fixture"`
 	ContentReplace []string      `json:"content_replace"`
 	Setup          preEditSetup  `json:"setup"`
@@ -305,10 +306,21 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		in["new_source"] = "print(1)"
 	case "delete":
 		tool = "Delete"
+	case "patch":
+		// ApplyPatch (droid, cursor): tool_input holds only the patch
+		// text, as an object member for droid and as the string itself for
+		// cursor (engine/dialect applypatch.go).
+		tool = "ApplyPatch"
 	default:
 		t.Fatalf("tool %q", tc.Tool)
 	}
-	if client == "cursor" {
+	var toolInput any = in
+	if tc.Tool == "patch" {
+		toolInput = map[string]any{"input": sub(tc.Patch)}
+		if client == "cursor" {
+			toolInput = sub(tc.Patch)
+		}
+	} else if client == "cursor" {
 		// Cursor's file tools name their target path and Write's text
 		// contents (engine/dialect cursor.go).
 		pathKey = "path"
@@ -317,7 +329,9 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 			in["contents"] = c
 		}
 	}
-	in[pathKey] = sub(tc.Path)
+	if tc.Tool != "patch" {
+		in[pathKey] = sub(tc.Path)
+	}
 	var m map[string]any
 	switch client {
 	case "claude":
@@ -330,12 +344,12 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		// Factory Droid (documented, not observed): Claude's common members
 		// and tool_input.file_path (engine/dialect droid.go).
 		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "permission_mode": "default",
-			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": in}
+			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": toolInput}
 	case "cursor":
 		// Cursor (documented in part, not observed):
 		// testdata/clients/cursor/documented/pre-edit.json.
 		m = map[string]any{"hook_event_name": "preToolUse", "conversation_id": "c", "generation_id": "g", "workspace_roots": []string{cwd},
-			"cursor_version": "2.0.77", "tool_name": tool, "tool_input": in, "cwd": cwd}
+			"cursor_version": "2.0.77", "tool_name": tool, "tool_input": toolInput, "cwd": cwd}
 	default:
 		t.Fatalf("client %q", client)
 	}

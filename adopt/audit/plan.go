@@ -168,7 +168,13 @@ func writePlan(b *strings.Builder, p *hookplan.Plan) {
 				if len(h.Args) > 0 {
 					cmd += " " + strings.Join(h.Args, " ")
 				}
-				fmt.Fprintf(b, "      %d. %s  %s  %s:%d  matcher %s  timeout %s\n         %s\n", h.Order, fires, who, h.File, h.Line, matcher, timeout, cmd)
+				loc := h.File
+				if h.Line > 0 {
+					// A plugin file's row (opencode's in-process hook) has
+					// no line.
+					loc += ":" + strconv.Itoa(h.Line)
+				}
+				fmt.Fprintf(b, "      %d. %s  %s  %s  matcher %s  timeout %s\n         %s\n", h.Order, fires, who, loc, matcher, timeout, cmd)
 				if !h.Fires {
 					fmt.Fprintf(b, "         why: %s\n", h.Why)
 				}

@@ -78,9 +78,14 @@ func TestPlanOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"  claude: version not found; selected", "foreign, NOT ALLOWED", "curl -s https://pkg.example/i.sh | sh",
-		"why: " + getenv("HOME") + "/config.toml does not trust the project", "foreign-hook-not-allowed"} {
+		"why: " + getenv("HOME") + "/config.toml does not trust the project", "foreign-hook-not-allowed",
+		// opencode's in-process rows have no line: the file alone, not ":0".
+		"ours (current pre-tool)  .opencode/plugins/hookwarden.js  matcher ^bash$"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text report lacks %q:\n%s", s, text.String())
 		}
+	}
+	if strings.Contains(text.String(), ":0  matcher") {
+		t.Errorf("text report names a line 0:\n%s", text.String())
 	}
 }

@@ -199,11 +199,12 @@ func TestJSONSchemaVersion1(t *testing.T) {
 	}
 }
 
-// TestTextGroupsByRepository checks the text report: one heading per
-// repository in order, each finding's fix under it, and the summary line.
-func TestTextGroupsByRepository(t *testing.T) {
+// auditText audits the shared fixture cases named, in order, with an empty
+// environment and returns their repositories and the text report.
+func auditText(t *testing.T, names ...string) ([]string, string) {
+	t.Helper()
 	var repos []string
-	for _, n := range []string{"clean-without-codex", "row-missing", "duplicate-handler"} {
+	for _, n := range names {
 		repo, _ := sharedCase(t, n)
 		repos = append(repos, repo)
 	}
@@ -215,7 +216,13 @@ func TestTextGroupsByRepository(t *testing.T) {
 	if err := rep.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	out := buf.String()
+	return repos, buf.String()
+}
+
+// TestTextGroupsByRepository checks the text report: one heading per
+// repository in order, each finding's fix under it, and the summary line.
+func TestTextGroupsByRepository(t *testing.T) {
+	repos, out := auditText(t, "clean-without-codex", "row-missing", "duplicate-handler")
 	i0 := strings.Index(out, repos[0]+": clean\n")
 	i1 := strings.Index(out, repos[1]+": 2 findings (1 error, 0 warnings, 1 note)\n")
 	i2 := strings.Index(out, repos[2]+": 2 findings (0 errors, 1 warning, 1 note)\n")
@@ -239,20 +246,7 @@ func TestTextGroupsByRepository(t *testing.T) {
 // not-governed) at ".", as its heading does, and never as "not-governed : "
 // (found by following the README on a fleet of fresh clones).
 func TestTextFailingRepositoryLocation(t *testing.T) {
-	var repos []string
-	for _, n := range []string{"not-governed", "row-missing"} {
-		repo, _ := sharedCase(t, n)
-		repos = append(repos, repo)
-	}
-	rep, err := Audit(context.Background(), repos, Options{Getenv: emptyEnv(t.TempDir(), nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := rep.WriteText(&buf); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
+	repos, out := auditText(t, "not-governed", "row-missing")
 	if !strings.Contains(out, "error   not-governed  .\n") || !strings.Contains(out, "failing repositories:\n  "+repos[0]+": not-governed .: not governed") {
 		t.Errorf("the ungoverned repository is not named at \".\" in the heading and the failing list:\n%s", out)
 	}

@@ -174,7 +174,8 @@
 // PermissionRequest handler with the entry's pre-tool command (the same
 // argv, approval and pin; engine/redact answers a PermissionRequest
 // payload as the arbiter, Permission), and the argv ends with
-// --permission-mode default; a caller flag or settings key that would
+// --permission-mode default --permission-prompts none (no SDK host or
+// prompt tool answers what the arbiter leaves undecided); a caller flag or settings key that would
 // widen it refuses (redaction-posture, claudePostureFlags,
 // checkPostureKey). Under it every injected failure, garbage and JSON
 // without a decision included, refused touch, cat, Read, git log and pwd,

@@ -292,7 +292,8 @@ func TestRedactionCodexUnsupported(t *testing.T) {
 // default, the caller's permissions.deny kept) and a PermissionRequest
 // handler with the very command, timeout and onFailure of the entry's
 // PreToolUse handler (so its approval covers it), and the engine's argv
-// ends its options with --permission-mode default, after the caller's.
+// ends its options with --permission-mode default --permission-prompts
+// none, after the caller's.
 func TestRedactionPostureRender(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/hookwarden; -short")
@@ -325,8 +326,8 @@ func TestRedactionPostureRender(t *testing.T) {
 	if len(pre) != 1 || len(perm) != 1 || perm[0].Matcher != "*" || fmt.Sprint(perm[0].Hooks) != fmt.Sprint(pre[0].Hooks) {
 		t.Errorf("PermissionRequest %v, PreToolUse %v: want the same handler", perm, pre)
 	}
-	if n := len(args); n < 2 || args[n-2] != "--permission-mode" || args[n-1] != "default" {
-		t.Errorf("render args %q do not end with --permission-mode default", args)
+	if n := len(args); n < 4 || strings.Join(args[n-4:], " ") != "--permission-mode default --permission-prompts none" {
+		t.Errorf("render args %q do not end with --permission-mode default --permission-prompts none", args)
 	}
 	if !strings.Contains(r.started, "--permission-mode default") {
 		t.Errorf("the engine's argv lacks the mode:\n%s", r.started)

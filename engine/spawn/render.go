@@ -41,7 +41,8 @@ func commandOf(h CompiledHook) string {
 // (Claude Code 2.1.328 CLI flags; measured in TestRealClients/claude: a user
 // and a project hook do not run, the settings file's hook does), and under
 // a redaction entry --tools with claudeGatedTools, the arbiter posture in
-// the settings (renderPosture) and --permission-mode default.
+// the settings (renderPosture), --permission-mode default and
+// --permission-prompts none.
 func (c *compiler) renderClaude() (*Render, error) {
 	settings := map[string]any{}
 	if c.opts.CallerSettingSources != nil && *c.opts.CallerSettingSources != "" {
@@ -138,9 +139,13 @@ func (c *compiler) renderClaude() (*Render, error) {
 		// under a redaction entry the engine is offered only the tools the
 		// pre-tool hook has a route for (claudeGatedTools; ADR-0134 D7)
 		r.Args = append(r.Args, "--tools", strings.Join(claudeGatedTools, ","))
-		// after the caller's argv, so this is the value Claude reads
-		// (commander: the last one wins)
-		r.Args = append(r.Args, "--permission-mode", claudeArbiterMode)
+		// after the caller's argv, so these are the values Claude reads
+		// (commander: the last one wins); --permission-prompts none: no
+		// SDK host or prompt tool answers a call the arbiter left
+		// undecided (Claude Code 2.1.328 --help: "anything that would
+		// prompt is denied automatically"); the arbiter is still asked
+		// (TestRealClaudeRedactionRun, TestRealClaudeMCPProxyRun)
+		r.Args = append(r.Args, "--permission-mode", claudeArbiterMode, "--permission-prompts", "none")
 	}
 	return r, nil
 }

@@ -14,7 +14,8 @@ import (
 // pre-tool hook rewrites a Bash command, and the rewritten command, run by
 // /bin/sh with the run's environment, prints the file's secret as its
 // token on stdout and stderr, keeps the command's exit code, and the
-// rewritten input never holds the raw value.
+// rewritten input never holds the raw value; the same binary as
+// PermissionRequest arbiter allows that rewrite and nothing else.
 func TestRedactShellRoute(t *testing.T) {
 	bin := buildBinary(t)
 	root := t.TempDir()
@@ -45,6 +46,35 @@ func TestRedactShellRoute(t *testing.T) {
 	cmd, _ := ans.HookSpecificOutput.UpdatedInput["command"].(string)
 	if cmd == "" || strings.Contains(cmd, "ghp_") {
 		t.Fatalf("rewritten command %q", cmd)
+	}
+	// the same binary as the run's PermissionRequest arbiter (--hook
+	// permission, and --hook pre-tool given that payload) allows exactly
+	// this rewrite: its own path agrees with the one the route wrote
+	for _, c := range []struct {
+		hook, command, want string
+	}{
+		{"permission", cmd, "allow"},
+		{"pre-tool", cmd, "allow"},
+		{"permission", cmd + "; cat secret.txt", "deny"},
+		{"pre-tool", "cat secret.txt", "deny"},
+	} {
+		in, _ := json.Marshal(map[string]any{"hook_event_name": "PermissionRequest", "tool_name": "Bash", "cwd": root,
+			"tool_input": map[string]any{"command": c.command}})
+		arb := exec.Command(bin, "redact", "--hook", c.hook, "--engine", "claude")
+		arb.Env, arb.Stdin = env, bytes.NewReader(in)
+		out, err := arb.Output()
+		var dec struct {
+			HookSpecificOutput struct {
+				HookEventName string `json:"hookEventName"`
+				Decision      struct {
+					Behavior string `json:"behavior"`
+				} `json:"decision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if code := exitCode(t, err); code != 0 || json.Unmarshal(out, &dec) != nil ||
+			dec.HookSpecificOutput.HookEventName != "PermissionRequest" || dec.HookSpecificOutput.Decision.Behavior != c.want {
+			t.Errorf("--hook %s on %q: exit %d, answer %s; want %s", c.hook, c.command, code, out, c.want)
+		}
 	}
 	sh := exec.Command("/bin/sh", "-c", cmd)
 	sh.Env, sh.Dir = env, root

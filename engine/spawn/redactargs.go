@@ -117,12 +117,13 @@ func toolNames(vals []string) []string {
 	return out
 }
 
-// checkToolList refuses (redaction-tools) a caller's --tools or
-// --allowedTools value naming a tool outside claudeGatedTools: --tools
-// may only narrow the rendered list (not "default"); --allowedTools may
+// checkToolList refuses (redaction-tools) a caller's --tools value or an
+// --agents entry's tools naming a tool outside claudeGatedTools: --tools
+// may only narrow the rendered list (not "default"); an agent's tools may
 // also name MCP tools (mcp__…), which the pre-tool hook admits only for
 // the run's proxied servers. --disallowedTools only narrows and is not
-// checked.
+// checked; --allowedTools is refused whole before (redaction-posture: an
+// allow rule runs a call the entry's arbiter is never asked about).
 func checkToolList(name string, vals []string) error {
 	for _, n := range toolNames(vals) {
 		if slices.Contains(claudeGatedTools, n) || (name != "--tools" && strings.HasPrefix(n, "mcp__")) {
@@ -260,7 +261,7 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 			switch name {
 			case "--add-dir":
 				p.AddDirs = append(p.AddDirs, vals...)
-			case "--tools", "--allowedTools", "--allowed-tools":
+			case "--tools":
 				if err := checkToolList(name, vals); err != nil {
 					return nil, err
 				}

@@ -2,35 +2,15 @@ package adopt
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-	"github.com/tailscale/hujson"
-	"go.yaml.in/yaml/v3"
-
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/templates"
-)
-
-// The lefthook config files, as lefthook 2.x finds them at the repository
-// root (evilmartians/lefthook internal/config/loader.go at tag v2.1.10:
-// MainConfigNames, LocalConfigNames and Extensions; loadFirst tries each
-// extension in turn and, within it, each name, and reads only the first
-// file it finds). Checked with the real lefthook 2.2.1 from npm: with
-// lefthook.yml, .lefthook.yml and .config/lefthook.yml present, only
-// lefthook.yml's jobs ran. $LEFTHOOK_CONFIG, which replaces the main config,
-// is not followed here.
-var (
-	lefthookMainNames  = []string{"lefthook", ".lefthook", ".config/lefthook"}
-	lefthookLocalNames = []string{"lefthook-local", ".lefthook-local", ".config/lefthook-local"}
-	lefthookExtensions = []string{".yml", ".yaml", ".json", ".jsonc", ".toml"}
 )
 
 // lefthookBlockBody is what the managed block of a YAML lefthook config
@@ -48,183 +28,55 @@ var lefthookBlockBody = []string{
 // LefthookConfigs returns the repository-relative paths (slash separated)
 // of the lefthook configs lefthook 2.x reads at root: the main config and
 // the local one ("" when there is none), each the first of its names that
-// exists, in lefthook's order (lefthookMainNames, lefthookLocalNames).
+// exists, in lefthook's order (lefthookcfg.Candidates).
 func LefthookConfigs(root string) (main, local string) {
-	first := func(names []string) string {
-		for _, ext := range lefthookExtensions {
-			for _, n := range names {
-				// lefthook asks afero.Exists, which follows a symlink;
-				// reading it later refuses one (safewrite).
-				if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n+ext))); err == nil {
-					return n + ext
-				}
+	first := func(local bool) string {
+		for _, n := range lefthookcfg.Candidates(local) {
+			// lefthook asks afero.Exists, which follows a symlink;
+			// reading it later refuses one (safewrite).
+			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n))); err == nil {
+				return n
 			}
 		}
 		return ""
 	}
-	return first(lefthookMainNames), first(lefthookLocalNames)
+	return first(false), first(true)
 }
 
 // LefthookYAML reports whether rel is a lefthook config adopt edits (YAML);
 // the JSON, JSONC and TOML forms are read, never written.
-func LefthookYAML(rel string) bool {
-	return strings.HasSuffix(rel, ".yml") || strings.HasSuffix(rel, ".yaml")
-}
+func LefthookYAML(rel string) bool { return lefthookcfg.IsYAML(rel) }
 
-// parseLefthook decodes a lefthook config of rel's format (by its
-// extension) into its top-level mapping; an empty file is an empty
-// mapping. YAML is read as lefthook's koanf yaml parser reads it: the first
-// document only.
+// ParseLefthook decodes a lefthook config of rel's format into its
+// top-level mapping (lefthookcfg.Parse).
 func ParseLefthook(rel string, data []byte) (map[string]any, error) {
-	out := map[string]any{}
-	var err error
-	switch {
-	case LefthookYAML(rel):
-		err = yaml.Unmarshal(data, &out)
-	case strings.HasSuffix(rel, ".json"), strings.HasSuffix(rel, ".jsonc"):
-		std, serr := hujson.Standardize(append([]byte{}, data...))
-		if serr != nil {
-			return nil, serr
-		}
-		if len(bytes.TrimSpace(std)) > 0 {
-			err = json.Unmarshal(std, &out)
-		}
-	case strings.HasSuffix(rel, ".toml"):
-		err = toml.Unmarshal(data, &out)
-	default:
-		return nil, fmt.Errorf("%s: not a lefthook config extension", rel)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = map[string]any{}
-	}
-	return out, nil
+	return lefthookcfg.Parse(rel, data)
 }
 
 // lefthookExtends returns cfg's `extends` entries (nil when absent) and
-// whether one names templates.LefthookJobsPath (relative to the root,
-// "./" and the like cleaned away).
+// whether one names templates.LefthookJobsPath (lefthookcfg.Extends).
 func lefthookExtends(cfg map[string]any) (entries []string, present, ours bool) {
-	v, present := cfg["extends"]
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				entries = append(entries, s)
-			}
-		}
-	case string:
-		entries = []string{x}
-	}
-	for _, e := range entries {
-		if path.Clean(e) == templates.LefthookJobsPath {
-			ours = true
-		}
-	}
-	return entries, present, ours
+	return lefthookcfg.Extends(cfg, templates.LefthookJobsPath)
 }
 
 // LefthookOverride is a setting in a repository's lefthook config that
-// changes one of our jobs. Key "" is a job that carries the name of one of
-// ours: lefthook merges jobs of one name across files field by field
-// (loader.go mergeJobsSlice, v2.1.10), so such a job changes ours. Observed
-// on lefthook 2.2.1: a `hookwarden pre-tool` job with `skip: true` in
-// lefthook.yml skipped ours; one in lefthook-local.yml replaced our run
-// command. Key "skip", "only" or "exclude_tags" is that setting on the hook
-// holding one of our jobs: observed on 2.2.1, a hook-level `skip: true`, an
-// `only:` condition that does not hold and an `exclude_tags:` naming our
-// job each skip ours (lefthook exits 0, so the agent's call goes through).
-// File is the config, Line the 1-based line of the job's name or the key
-// (0 unknown), Hook the lefthook hook and Name our job's name.
-type LefthookOverride struct {
-	File string
-	Line int
-	Hook string
-	Name string
-	Key  string
-}
+// changes one of our jobs (lefthookcfg.Override).
+type LefthookOverride = lefthookcfg.Override
 
 // LefthookOverrides returns the settings of cfg (the parsed config rel,
-// whose bytes are data) that change one of our jobs (templates.LefthookJobs):
-// a job named like one of ours under any hook, and a hook-level skip, only
-// (any value: a condition may hold when the agent calls) or exclude_tags
-// naming our job on a hook that holds one. A job of ours never lives in a
-// user's config: adopt writes its jobs only to templates.LefthookJobsPath.
+// whose bytes are data) that change one of our jobs
+// (templates.LefthookJobs; lefthookcfg.Overrides); none when the jobs
+// cannot be rendered.
 func LefthookOverrides(rel string, data []byte, cfg map[string]any) []LefthookOverride {
 	jobs, err := templates.LefthookJobs()
 	if err != nil {
 		return nil
 	}
-	var names []string
-	ours := map[string]string{} // hook → our job's name
+	var js []lefthookcfg.Job
 	for _, j := range jobs {
-		names = append(names, j.Name)
-		ours[j.Hook] = j.Name
+		js = append(js, lefthookcfg.Job{Hook: j.Hook, Name: j.Name})
 	}
-	var out []LefthookOverride
-	hooks := make([]string, 0, len(cfg))
-	for k := range cfg {
-		hooks = append(hooks, k)
-	}
-	slices.Sort(hooks)
-	for _, hook := range hooks {
-		h, ok := cfg[hook].(map[string]any)
-		if !ok {
-			continue
-		}
-		if name, ok := ours[hook]; ok {
-			for _, key := range []string{"skip", "only", "exclude_tags"} {
-				v, set := h[key]
-				if !set || (key == "exclude_tags" && !mentions(v, name)) || (key == "skip" && v == false) {
-					continue
-				}
-				out = append(out, LefthookOverride{File: rel, Line: lineAfter(data, hook+":", key+":"), Hook: hook, Name: name, Key: key})
-			}
-		}
-		list, _ := h["jobs"].([]any)
-		for _, j := range list {
-			m, ok := j.(map[string]any)
-			if !ok {
-				continue
-			}
-			if n, _ := m["name"].(string); slices.Contains(names, n) {
-				out = append(out, LefthookOverride{File: rel, Line: lineAfter(data, "", "name", n), Hook: hook, Name: n})
-			}
-		}
-	}
-	return out
-}
-
-// mentions reports whether v (a string or a list) names s.
-func mentions(v any, s string) bool {
-	switch x := v.(type) {
-	case string:
-		return x == s
-	case []any:
-		for _, e := range x {
-			if e == s {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// lineAfter returns the 1-based line of data's first line, at or after
-// the first line containing from ("": the first line), that contains every
-// string of want; 0 when there is none (a JSON or TOML config may spell
-// them otherwise).
-func lineAfter(data []byte, from string, want ...string) int {
-	seen := from == ""
-	for i, l := range strings.Split(string(data), "\n") {
-		seen = seen || strings.Contains(l, from)
-		if seen && !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(l, w) }) {
-			return i + 1
-		}
-	}
-	return 0
+	return lefthookcfg.Overrides(rel, data, cfg, js)
 }
 
 // LefthookPlan is what the lefthook-jobs step would do to a repository's
@@ -413,13 +265,4 @@ func (s *planState) planLefthook(planStep) error {
 	}
 	s.add(rep, snap, lp.Out, 0o644)
 	return nil
-}
-
-// Describe says what o does to our job and how to repair it, for adopt's
-// warning and audit's finding.
-func (o LefthookOverride) Describe() string {
-	if o.Key == "" {
-		return fmt.Sprintf("a job named %q under %s is not hookwarden's: lefthook merges jobs of one name across files field by field, so it changes ours (a skip: there skips it, a run: there replaces ours); rename or remove it", o.Name, o.Hook)
-	}
-	return fmt.Sprintf("the %s hook sets %s:, which makes lefthook skip hookwarden's %q job whenever it holds (lefthook then exits 0 and the call goes through); remove it from %s or move the jobs it should govern to a hook of their own", o.Hook, o.Key, o.Name, o.Hook)
 }

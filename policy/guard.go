@@ -2,7 +2,10 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/lefthookcfg"
 )
 
 // GuardPath is one entry of the guard's own files in a governed repository
@@ -125,12 +128,33 @@ var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
 	// hooks key when it exists (engine/dialect droid.go): creating it would
 	// switch our rows off.
 	GuardPath{Path: ".factory/settings.local.json", ClientHooks: true, Client: "droid"},
-	GuardPath{Path: ".factory/hooks.json", ClientHooks: true, Client: "droid"})
+	GuardPath{Path: ".factory/hooks.json", ClientHooks: true, Client: "droid"},
+	// Codex CLI 0.169.0 reads inline [hooks] and [features] hooks = false
+	// from a trusted project's .codex/config.toml and from every .codex/
+	// between the repository root and the start directory (measured:
+	// adopt/hookplan testdata plan-codex-project-features-off,
+	// plan-codex-subdir-features-off; codex-rs config/src/loader/README.md):
+	// one line there switches our rows off for the next session.
+	GuardPath{Path: ".codex/config.toml", ClientHooks: true, Client: "codex"})
 
-// guardComps are shellGuardPaths split into lower-case components.
+// shellGuardList is shellGuardPaths plus the lefthook configs lefthook
+// 2.x reads (lefthookcfg.BaseNames: lefthook.yml, .lefthook-local.toml,
+// ...; a bare name matches at any depth, .config/ included). adopt writes
+// its extends: block into the main one; in either, a job named like ours
+// or a hook-level skip/only/exclude_tags switches our jobs off
+// (lefthookcfg.Overrides, observed on lefthook 2.2.1).
+var shellGuardList = func() []GuardPath {
+	out := append([]GuardPath(nil), shellGuardPaths...)
+	for _, n := range lefthookcfg.BaseNames() {
+		out = append(out, GuardPath{Path: n, ClientHooks: true, Client: "lefthook"})
+	}
+	return out
+}()
+
+// guardComps are shellGuardList split into lower-case components.
 var guardComps = func() [][]string {
-	out := make([][]string, len(shellGuardPaths))
-	for i, g := range shellGuardPaths {
+	out := make([][]string, len(shellGuardList))
+	for i, g := range shellGuardList {
 		out[i] = strings.Split(g.Path, "/")
 	}
 	return out
@@ -145,8 +169,15 @@ var guardComps = func() [][]string {
 func classifyGuard(comps []string) guardKind {
 	var k guardKind
 	for gi, gc := range guardComps {
-		client := shellGuardPaths[gi].ClientHooks
+		client := shellGuardList[gi].ClientHooks
+		bare := len(gc) == 1 && shellGuardList[gi].Client == "lefthook"
 		for i := range comps {
+			if bare && bareGlob(comps[i]) {
+				// A lefthook config is named by one component at any
+				// depth; a glob of wildcards only (rm -rf build/*) is not
+				// taken to name it, or every such removal would be refused.
+				continue
+			}
 			n := 0
 			for n < len(gc) && i+n < len(comps) && compMatch(comps[i+n], gc[n]) {
 				n++
@@ -173,7 +204,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", "lefthook"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {
@@ -182,6 +213,12 @@ func containsGuardKey(lower string) bool {
 		}
 	}
 	return false
+}
+
+// bareGlob reports a path component made of glob wildcards only ("*",
+// "?*", "**").
+func bareGlob(c string) bool {
+	return c != "" && strings.Trim(c, "*?") == ""
 }
 
 func compMatch(c, name string) bool {
@@ -195,11 +232,15 @@ func compMatch(c, name string) bool {
 // name of a guard file or directory: after a cd to a directory known only at
 // run time, such a name may be the guard's.
 func guardFileName(s string) guardKind {
-	switch firstComponent(s) {
-	case "settings.json", "hooks.json":
+	first := firstComponent(s)
+	switch first {
+	case "settings.json", "hooks.json", "config.toml":
 		return guardKind{client: true}
 	case "hookwarden.js", "hookwarden", "hook.py", "hook.sh", "interceptor.py", "plugin.json":
 		return guardKind{own: true}
+	}
+	if slices.Contains(lefthookcfg.BaseNames(), first) {
+		return guardKind{client: true}
 	}
 	return guardKind{}
 }

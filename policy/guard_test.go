@@ -54,7 +54,7 @@ func TestLookupGuardPath(t *testing.T) {
 // TestGuardKeysCoverGuardPaths: the prefilter of classifyPath skips a path
 // holding none of guardKeys, so every guard path must hold one.
 func TestGuardKeysCoverGuardPaths(t *testing.T) {
-	for _, g := range shellGuardPaths {
+	for _, g := range shellGuardList {
 		if !containsGuardKey(g.Path) {
 			t.Errorf("%s holds none of guardKeys %v", g.Path, guardKeys)
 		}

@@ -580,7 +580,8 @@ var findChangers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "s
 // findGuardNames are the names a find name test may match to reach the
 // guard's files: every component of the guard paths, the files rendered
 // into the guard directories (templates/files; the agy plugin's
-// hooks.json and plugin.json) and Claude's settings.local.json; own is
+// hooks.json and plugin.json), Claude's settings.local.json, Codex's
+// config.toml and the lefthook configs; own is
 // false for the client hook files.
 var findGuardNames = []struct {
 	name string
@@ -591,7 +592,13 @@ var findGuardNames = []struct {
 	{"hookwarden", true}, {"plugin.json", true}, {".opencode", true}, {"hookwarden.js", true},
 	{".github", true}, {"hookwarden.json", true}, {".kiro", true},
 	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
-	{".codex", false}, {"hooks.json", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
+	{".codex", false}, {"hooks.json", false}, {"config.toml", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
+	// The lefthook configs (lefthookcfg.BaseNames).
+	{"lefthook.yml", false}, {".lefthook.yml", false}, {"lefthook-local.yml", false}, {".lefthook-local.yml", false},
+	{"lefthook.yaml", false}, {".lefthook.yaml", false}, {"lefthook-local.yaml", false}, {".lefthook-local.yaml", false},
+	{"lefthook.json", false}, {".lefthook.json", false}, {"lefthook-local.json", false}, {".lefthook-local.json", false},
+	{"lefthook.jsonc", false}, {".lefthook.jsonc", false}, {"lefthook-local.jsonc", false}, {".lefthook-local.jsonc", false},
+	{"lefthook.toml", false}, {".lefthook.toml", false}, {"lefthook-local.toml", false}, {".lefthook-local.toml", false},
 }
 
 // findGuardMatch reports whether the find test (-name, -iname, -path,

@@ -179,18 +179,18 @@ func scanContinuable(args []string) (continuable, error) {
 			if !hasInline && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 				inline, n = args[i+1], 2
 			}
-		case slices.Contains(claudeRedactNoValue, name) || slices.Contains(claudeContinueDrop[3:], name):
+		case slices.Contains(claudeRedactNoValue, name) || slices.Contains(claudePostureNoValue, name) || slices.Contains(claudeContinueDrop[3:], name):
 			if hasInline {
 				return c, refuse(ReasonAutoFinish, "%s takes no value", name)
 			}
-		case slices.Contains(claudeRedactOneValue, name):
+		case slices.Contains(claudeRedactOneValue, name) || slices.Contains(claudePostureOneValue, name):
 			if !hasInline {
 				if i+1 >= len(args) {
 					return c, refuse(ReasonAutoFinish, "%s needs a value", name)
 				}
 				inline, n = args[i+1], 2
 			}
-		case slices.Contains(claudeRedactVariadic, name) || slices.Contains(claudeMCPFlags, name):
+		case slices.Contains(claudeRedactVariadic, name) || slices.Contains(claudePostureVariadic, name) || slices.Contains(claudeMCPFlags, name):
 			for i+n < len(args) && !(len(args[i+n]) > 1 && strings.HasPrefix(args[i+n], "-")) {
 				n++
 			}

@@ -52,8 +52,14 @@ var (
 	// host answers when the arbiter gives no decision). Refused
 	// (redaction-posture), except --permission-mode default and
 	// --permission-prompts none, which are the posture or narrow it.
-	claudePostureFlags = []string{"--allowedTools", "--allowed-tools", "--dangerously-skip-permissions",
-		"--allow-dangerously-skip-permissions", "--permission-mode", "--permission-prompt-tool", "--permission-prompts"}
+	claudePostureFlags = slices.Concat(claudePostureNoValue, claudePostureOneValue, claudePostureVariadic, []string{"--permission-prompt-tool"})
+	// claudePostureNoValue, claudePostureOneValue and claudePostureVariadic
+	// are the posture flags by how Claude Code 2.1.328 parses them (no
+	// value, one value, variadic), which --auto-finish outside the entry
+	// places in the continuation's argv (continuation.go)
+	claudePostureNoValue  = []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"}
+	claudePostureOneValue = []string{"--permission-mode", "--permission-prompts"}
+	claudePostureVariadic = []string{"--allowedTools", "--allowed-tools"}
 )
 
 // claudeGatedTools are the built-in tools a Claude spawn under a

@@ -30,6 +30,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/workspace"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy"
 )
 
@@ -106,6 +107,8 @@ func Judge(ctx context.Context, in Input) verdict.Verdict {
 type guard struct {
 	ctx context.Context
 	in  Input
+	// known is configFiles' answer, built on first need (nil before).
+	known []knownConfig
 }
 
 // hit is one protected file an edit target resolves to.
@@ -129,7 +132,7 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	roots := []string{rootReal}
-	var clientHit, switchHit, shadowHit *hit
+	var clientHit, switchHit, shadowHit, cfgHit *hit
 	switches, err := g.switchFiles(rootReal)
 	if err != nil {
 		return verdict.Verdict{}, err
@@ -178,6 +181,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 					if shadowHit == nil {
 						shadowHit = matchSwitch(shadows, t)
 					}
+					if cfgHit == nil {
+						cfgHit = g.configHit(roots, t)
+					}
 					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
 						return verdict.Verdict{}, err
 					} else if ok {
@@ -194,6 +200,8 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return g.switchEdit(*switchHit)
 	case shadowHit != nil:
 		return g.shadowEdit(*shadowHit, rootReal)
+	case cfgHit != nil:
+		return g.configEdit(*cfgHit)
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
@@ -266,7 +274,8 @@ const maxSearched = 4096
 // constructor -> correctPath -> bfsFileSearchSync; dot directories are not
 // skipped), so `interceptor.py` can reach `.hookwarden/interceptor.py`. It
 // returns every guard file and git hook under root named like raw whose
-// path ends with raw, for that client and tool only; an error when the
+// path ends with raw (and the root's Codex config.toml and lefthook configs
+// named so), for that client and tool only; an error when the
 // guard's directories hold more than maxSearched entries.
 func (g *guard) nameSearch(raw, root string) ([]string, error) {
 	if g.in.Client != "gemini" || g.in.Tool != "replace" || filepath.IsAbs(raw) || strings.HasPrefix(raw, "~/") {
@@ -280,6 +289,12 @@ func (g *guard) nameSearch(raw, root string) ([]string, error) {
 	var places []string
 	for _, e := range policy.GuardPaths() {
 		places = append(places, filepath.Join(root, filepath.FromSlash(e.Path)))
+	}
+	// The config files whose keys switch our rows off (configHit), at the
+	// root: a subdirectory's .codex/config.toml is not searched.
+	places = append(places, filepath.Join(root, ".codex", "config.toml"))
+	for _, c := range append(lefthookcfg.Candidates(false), lefthookcfg.Candidates(true)...) {
+		places = append(places, filepath.Join(root, filepath.FromSlash(c)))
 	}
 	if repo, found, err := gitdisc.Find(root); err == nil && found {
 		if dirs, err := gitdisc.HooksDirs(repo, g.in.Home); err == nil {

@@ -141,13 +141,11 @@ func (g *guard) configEdit(h hit) (verdict.Verdict, error) {
 // codexConfigEdit lets an edit of a Codex config.toml through only when
 // every result the client could write parses as TOML (go-toml/v2, the
 // spellings Codex's toml crate reads: dotted keys, inline tables, quoted
-// keys), keeps [features] a table whose hooks and codex_hooks (the
-// deprecated name; developers.openai.com/codex/hooks.md) are absent or
-// true, and leaves the hooks key (inline [hooks] handlers and
-// [hooks.state] trust records; Codex 0.169.0 runs inline handlers beside
-// hooks.json's, codex-rs hooks/src/engine/discovery.rs) as it was, compared
-// as canonical JSON. Codex reads a features value that is not a boolean
-// as a config error; any value but true is refused.
+// keys), switches no hooks off (codexHooksOff: features hooks and
+// codex_hooks absent or true, at the top level and in profiles), and
+// leaves the hooks key (inline [hooks] handlers and [hooks.state] trust
+// records; Codex 0.169.0 runs inline handlers beside hooks.json's, codex-rs
+// hooks/src/engine/discovery.rs) as it was, compared as canonical JSON.
 func (g *guard) codexConfigEdit(h hit) (verdict.Verdict, error) {
 	_, before, results, refuse, err := g.edited(h, h.rel+" is Codex's config, where [features] hooks = false or a [hooks] table switches hookwarden's rows off or runs hooks unjudged",
 		"that keeps hooks on", "so it cannot check that hooks stay on; the edit is refused. Re-read the file and copy old_string exactly, or change the file outside the agent")
@@ -169,22 +167,61 @@ func (g *guard) codexConfigEdit(h hit) (verdict.Verdict, error) {
 		if err := toml.Unmarshal(after, &doc); err != nil {
 			return deny(RuleClientHooks, "the edit would leave %s not parsing as TOML (%s), so hookwarden cannot show that Codex's hooks stay on; the edit is refused", h.rel, firstLine(err.Error())), nil
 		}
-		if f, set := doc["features"]; set {
-			ft, ok := f.(map[string]any)
-			if !ok {
-				return deny(RuleClientHooks, "the edit would make features in %s something other than a table, which Codex does not read as hooks on; the edit is refused", h.rel), nil
-			}
-			for _, k := range []string{"hooks", "codex_hooks"} {
-				if v, set := ft[k]; set && v != true {
-					return deny(RuleClientHooks, "the edit would set [features] %s = %v in %s, which switches every Codex hook off, hookwarden's rows included; the edit is refused", k, v, h.rel), nil
-				}
-			}
+		if why := codexHooksOff(doc); why != "" {
+			return deny(RuleClientHooks, "the edit would set %s in %s, which Codex does not read as hooks on (it switches every Codex hook off, hookwarden's rows included, or breaks the config); the edit is refused", why, h.rel), nil
 		}
 		if got := canonical(doc["hooks"]); got != hooksBefore {
 			return deny(RuleClientHooks, "the edit would add or change the [hooks] table of %s; Codex runs those handlers unjudged beside hookwarden's, so agents may not change them. A person changes hooks outside the agent, then runs `hookwarden conform`", h.rel), nil
 		}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
+}
+
+// codexHooksOff returns what in a parsed Codex config.toml may switch
+// hooks off ("" when nothing): a features key that is not a table, or a
+// features hooks or codex_hooks (the deprecated alias; the 0.169.0 binary's
+// codex_features::legacy) that is not the boolean true, at the top level
+// or in a profile's features (profiles.NAME.features: the binary's
+// ConfigProfile, applied when profile = NAME selects it). Codex 0.169.0
+// also has a one-field FeatureToggleToml table form; it is refused with
+// every other value but true, since what it reads there is not measured.
+func codexHooksOff(doc map[string]any) string {
+	check := func(where string, f any, set bool) string {
+		if !set {
+			return ""
+		}
+		ft, ok := f.(map[string]any)
+		if !ok {
+			return where + " = " + canonical(f)
+		}
+		for _, k := range []string{"hooks", "codex_hooks"} {
+			if v, set := ft[k]; set && v != true {
+				return "[" + where + "] " + k + " = " + canonical(v)
+			}
+		}
+		return ""
+	}
+	f, set := doc["features"]
+	if why := check("features", f, set); why != "" {
+		return why
+	}
+	profiles, _ := doc["profiles"].(map[string]any)
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p, ok := profiles[n].(map[string]any)
+		if !ok {
+			continue
+		}
+		f, set := p["features"]
+		if why := check("profiles."+n+".features", f, set); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // canonical returns v as JSON with sorted keys ("null" for nil or a value
@@ -204,7 +241,7 @@ func canonical(v any) string {
 // (lefthookcfg.Candidates(false)) still extends the jobs file (unless it
 // existed before without doing so: audit reports that one), its extends
 // list names no file it did not name before (a file no rule guards could
-// hold a skip), its remotes and rc keys are unchanged, and it holds no
+// hold a skip), its lefthookFixedKeys are unchanged, and it holds no
 // setting that changes one of our jobs it did not hold before
 // (lefthookcfg.Overrides: a job named like ours, a hook-level skip, only or
 // exclude_tags; observed on lefthook 2.2.1).
@@ -226,7 +263,8 @@ func (g *guard) lefthookEdit(h hit) (verdict.Verdict, error) {
 		return deref(refuse), err
 	}
 	main := slices.Contains(lefthookcfg.Candidates(false), h.rel)
-	needOurs, remotes, rc := true, "null", "null"
+	needOurs := true
+	fixed := map[string]string{}
 	var extendsBefore []string
 	var offBefore []string
 	if len(bytes.TrimSpace(before)) > 0 {
@@ -235,7 +273,9 @@ func (g *guard) lefthookEdit(h hit) (verdict.Verdict, error) {
 			var ours bool
 			extendsBefore, _, ours = lefthookcfg.Extends(cfg, templates.LefthookJobsPath)
 			needOurs = ours
-			remotes, rc = canonical(cfg["remotes"]), canonical(cfg["rc"])
+			for _, k := range lefthookFixedKeys {
+				fixed[k] = canonical(cfg[k])
+			}
 			offBefore = overrideKeys(lefthookcfg.Overrides(h.rel, before, cfg, jobs))
 		}
 	}
@@ -256,8 +296,14 @@ func (g *guard) lefthookEdit(h hit) (verdict.Verdict, error) {
 				return deny(RuleClientHooks, "the edit would add %q to the extends: list of %s; a file lefthook merges in can skip hookwarden's jobs, so agents may not add one. A person adds it outside the agent", e, h.rel), nil
 			}
 		}
-		if canonical(cfg["remotes"]) != remotes || canonical(cfg["rc"]) != rc {
-			return deny(RuleClientHooks, "the edit would change remotes: or rc: in %s, which bring in configs or environment lefthook applies to hookwarden's jobs; the edit is refused. A person changes them outside the agent", h.rel), nil
+		for _, k := range lefthookFixedKeys {
+			was, ok := fixed[k]
+			if !ok {
+				was = "null"
+			}
+			if canonical(cfg[k]) != was {
+				return deny(RuleClientHooks, "the edit would change %s: in %s, which changes how lefthook runs hookwarden's jobs (other configs, environment, the lefthook binary, scripts or version checks); the edit is refused. A person changes it outside the agent", k, h.rel), nil
+			}
 		}
 		off := lefthookcfg.Overrides(h.rel, after, cfg, jobs)
 		if countMissing(overrideKeys(off), offBefore) > 0 {
@@ -273,6 +319,16 @@ func (g *guard) lefthookEdit(h hit) (verdict.Verdict, error) {
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
+
+// lefthookFixedKeys are the top-level lefthook settings an agent may not
+// change, since each changes how or whether lefthook runs our jobs
+// (lefthook 2.x configuration reference, docs/configuration.md): remotes
+// (configs fetched from other repositories and merged in), rc (a file
+// sourced for the hooks' environment), lefthook (the executable the git
+// hook scripts run), min_version (a lefthook older than it refuses to run),
+// templates (text substituted into run commands), source_dir and
+// source_dir_local (where scripts are read from).
+var lefthookFixedKeys = [...]string{"remotes", "rc", "lefthook", "min_version", "templates", "source_dir", "source_dir_local"}
 
 func overrideKeys(l []lefthookcfg.Override) []string {
 	var out []string

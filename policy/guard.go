@@ -139,7 +139,8 @@ var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
 
 // shellGuardList is shellGuardPaths plus the lefthook configs lefthook
 // 2.x reads (lefthookcfg.BaseNames: lefthook.yml, .lefthook-local.toml,
-// ...; a bare name matches at any depth, .config/ included). adopt writes
+// ...; a bare name matches at any depth, .config/ included; the .config/
+// spellings are listed too, so that removing .config counts). adopt writes
 // its extends: block into the main one; in either, a job named like ours
 // or a hook-level skip/only/exclude_tags switches our jobs off
 // (lefthookcfg.Overrides, observed on lefthook 2.2.1).
@@ -147,6 +148,13 @@ var shellGuardList = func() []GuardPath {
 	out := append([]GuardPath(nil), shellGuardPaths...)
 	for _, n := range lefthookcfg.BaseNames() {
 		out = append(out, GuardPath{Path: n, ClientHooks: true, Client: "lefthook"})
+	}
+	// The .config/ spellings again, so that removing or moving .config
+	// (a directory holding one) counts.
+	for _, n := range append(lefthookcfg.Candidates(false), lefthookcfg.Candidates(true)...) {
+		if strings.HasPrefix(n, ".config/") {
+			out = append(out, GuardPath{Path: n, ClientHooks: true, Client: "lefthook"})
+		}
 	}
 	return out
 }()
@@ -204,7 +212,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", "lefthook"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", "lefthook", ".config"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

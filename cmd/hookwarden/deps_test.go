@@ -79,8 +79,9 @@ func TestStackWarmedFirst(t *testing.T) {
 
 // TestImportGraph holds the layering of DESIGN.md "Layout": cmd → adopt →
 // templates → skewguard → engine → policy → clientjson, with small helpers
-// under internal/. No product package (test files aside) under engine/,
-// policy/, clientjson/, templates/, skewguard/ or internal/ may depend,
+// under internal/ (lefthookcfg sits beside clientjson). No product package
+// (test files aside) under engine/, policy/, clientjson/, lefthookcfg/,
+// templates/, skewguard/ or internal/ may depend,
 // directly or through another package, on adopt or cmd: the live engine must
 // not link adopt's planning. And no product package at all may depend on
 // test support (the real-client harness is test files of engine/conformance;
@@ -95,7 +96,7 @@ func TestImportGraph(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list ./...: %v", err)
 	}
-	lower := []string{"engine", "policy", "clientjson", "templates", "skewguard", "internal"}
+	lower := []string{"engine", "policy", "clientjson", "lefthookcfg", "templates", "skewguard", "internal"}
 	upper := []string{"adopt", "cmd"}
 	testSupport := []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest"}
 	checked := 0

@@ -228,6 +228,10 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			j.hits.add(RuleHookManagerUninstall)
 		}
 		return nil, false
+	case "codex":
+		if codexHooksOff(args) {
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
 		rest := skipOpts(args, "", nil)
 		if name != "popd" && len(rest) == 1 {
@@ -658,4 +662,74 @@ func (sc *scope) chdir(dir field) {
 	if len(sc.cwd) > MaxLineBytes {
 		sc.cwd, sc.cwdUnknown = "", true // a directory this long is not tracked
 	}
+}
+
+// codexHooksOff reports a Codex CLI command line that switches Codex's
+// hooks off, ours included: `codex features disable hooks` (or the
+// deprecated codex_hooks), which writes [features] hooks = false into
+// $CODEX_HOME/config.toml for every later session (measured on Codex
+// 0.169.0: "Disabled feature `hooks` in config.toml."); `--disable hooks`;
+// and a `-c`/`--config` override of features.hooks, features.codex_hooks
+// or the whole features table (also under profiles.NAME) to anything but
+// true (codex --help: "-c key=value ... parsed as TOML"). A feature name
+// or override known only at run time counts.
+func codexHooksOff(args []field) bool {
+	hooksName := func(f field) bool {
+		v := strings.ToLower(strings.TrimSpace(f.val))
+		return f.dynamic() || v == "hooks" || v == "codex_hooks"
+	}
+	override := func(f field) bool {
+		if f.dynamic() {
+			return true
+		}
+		key, val, _ := strings.Cut(f.val, "=")
+		key = strings.ToLower(strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(key))
+		val = strings.ToLower(strings.TrimSpace(val))
+		if i := strings.LastIndex(key, "features"); i >= 0 && (i == 0 || key[i-1] == '.') {
+			switch key[i:] {
+			case "features":
+				return strings.Contains(val, "hooks")
+			case "features.hooks", "features.codex_hooks":
+				return val != "true"
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--disable" || v == "-c" || v == "--config":
+			if i+1 < len(args) {
+				if (v == "--disable" && hooksName(args[i+1])) || (v != "--disable" && override(args[i+1])) {
+					return true
+				}
+				i++
+			}
+		case strings.HasPrefix(v, "--disable="):
+			if hooksName(lit(v[len("--disable="):])) {
+				return true
+			}
+		case strings.HasPrefix(v, "--config="):
+			if override(lit(v[len("--config="):])) {
+				return true
+			}
+		case strings.HasPrefix(v, "-c") && len(v) > 2 && !strings.HasPrefix(v, "--"):
+			if override(lit(v[2:])) {
+				return true
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			// codex features disable NAME... (after options whose values
+			// are not told apart from subcommands: any features word
+			// followed by disable counts).
+			if v == "features" && i+1 < len(args) && args[i+1].val == "disable" {
+				for _, a := range args[i+2:] {
+					if !strings.HasPrefix(a.val, "-") && hooksName(a) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -36,7 +36,7 @@ const (
 	RuleGitNoVerify = "git-no-verify"
 	// RuleGitNoVerifyShort: -n on git commit or git am.
 	RuleGitNoVerifyShort = "git-no-verify-short"
-	// RuleHookManagerEnv: LEFTHOOK=0|false, LEFTHOOK_EXCLUDE, HUSKY=0,
+	// RuleHookManagerEnv: LEFTHOOK=0|false, LEFTHOOK_EXCLUDE, LEFTHOOK_CONFIG, HUSKY=0,
 	// HUSKY_SKIP_HOOKS or SKIP for a git call or exported.
 	RuleHookManagerEnv = "hook-manager-env"
 	// RuleHooksPathConfig: setting, unsetting or including away core.hooksPath.

@@ -195,7 +195,9 @@ func (j *judge) assignment(name string, v field, standalone bool) {
 
 // hookManagerOff reports whether name=v switches a hook manager off:
 // LEFTHOOK=0|false and LEFTHOOK_EXCLUDE (lefthook docs/usage.md, "ENV
-// variables"), HUSKY=0 (husky v9 docs) and HUSKY_SKIP_HOOKS (husky v4),
+// variables"), LEFTHOOK_CONFIG (replaces the main config, and with it our
+// extends entry: measured on lefthook 2.2.1, only the named file's jobs
+// ran), HUSKY=0 (husky v9 docs) and HUSKY_SKIP_HOOKS (husky v4),
 // SKIP=<ids> (pre-commit docs, "Temporarily disabling hooks"). A value known
 // only at run time counts as off.
 func hookManagerOff(name string, v field) bool {
@@ -203,7 +205,7 @@ func hookManagerOff(name string, v field) bool {
 	switch name {
 	case "LEFTHOOK":
 		return d || v.val == "0" || v.val == "false"
-	case "LEFTHOOK_EXCLUDE":
+	case "LEFTHOOK_EXCLUDE", "LEFTHOOK_CONFIG":
 		return true
 	case "HUSKY":
 		return d || v.val == "0"

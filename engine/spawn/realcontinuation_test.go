@@ -66,8 +66,8 @@ func jsonLines(b []byte) []map[string]any {
 }
 
 // TestRealClaudeRedactionContinuation is ADR-0134 A2's auto_finish
-// continuation on the pinned Claude Code under the redaction entry (the
-// test table of TestRealClaudeRedactionRun): `spawn exec --auto-finish
+// continuation on the pinned Claude Code under the redaction entry and the
+// shipped capability table: `spawn exec --auto-finish
 // "finish with <raw>" -- claude -p "use <raw>" --output-format json
 // --max-turns 1`, whose scripted model reads the secret file. Child 1
 // stops after the Read on the turn limit (its result error_max_turns);
@@ -96,7 +96,7 @@ func TestRealClaudeRedactionContinuation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "use " + realRaw, "--output-format", "json", "--max-turns", "1"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb, Tables: redactTestTable(t),
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb,
 		AutoFinish: "finish with " + realRaw, Started: kids.started})
 	t.Logf("exit %d: %v\nstdout: %s\nstderr: %s", code, err, out.String(), errb.String())
 	if code != 0 || err != nil {

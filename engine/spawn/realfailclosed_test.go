@@ -209,16 +209,13 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 	}
 }
 
-// failClosedTables is the shipped table, or with redaction the runtime
-// tests' table (redactTestTable), with permissions.ask admitted as a
-// caller settings key: the postures pass their rules as --settings.
-func failClosedTables(t *testing.T, redaction bool) fstest.MapFS {
+// failClosedTables is the shipped table with permissions.ask admitted as
+// a caller settings key: the postures under measurement pass their rules
+// as --settings (the arbiter posture, the entry's own render, needs no
+// such key).
+func failClosedTables(t *testing.T) fstest.MapFS {
 	t.Helper()
-	var src fs.FS = Tables()
-	if redaction {
-		src = redactTestTable(t)
-	}
-	tab, err := LoadTable(src, "claude", "2.1.328")
+	tab, err := LoadTable(Tables(), "claude", "2.1.328")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +267,11 @@ func postureArgv(args []string, settings json.RawMessage) []string {
 func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []string, settings json.RawMessage, script string, timeout int, gone, entry bool) (string, []string) {
 	t.Helper()
 	var w *realWorld
-	var hook string // the file removed when gone
-	tables := failClosedTables(t, false)
+	var hook string                        // the file removed when gone
+	var tables fs.FS = failClosedTables(t) // entry: the shipped tables
 	if entry {
 		w, hook = injectEntry(t, script, timeout)
-		tables = redactTestTable(t)
+		tables = nil
 	} else {
 		w = newRealWorld(t)
 		fixtureRepo(t, w.repo, true)
@@ -377,7 +374,7 @@ func injectEntry(t *testing.T, script string, timeout int) (*realWorld, string) 
 }
 
 // runPostureRoutes runs the posture under the redaction entry
-// (newRedactWorld, the test table) with the model reading secret.txt by
+// (newRedactWorld, failClosedTables) with the model reading secret.txt by
 // Read and by cat, and returns a letter per call (T: the model received
 // the token and not the raw value, x: not) and + when the run passed, -
 // when spawn exec failed or refused it.
@@ -394,7 +391,7 @@ func runPostureRoutes(t *testing.T, bin string, args []string, settings json.Raw
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings), Home: w.home, Cwd: w.repo, Env: env,
-		Stdout: &out, Stderr: &out, Tables: failClosedTables(t, true)})
+		Stdout: &out, Stderr: &out, Tables: failClosedTables(t)})
 	made := modelCalls(model.log())
 	s := ""
 	for i := range 2 {

@@ -150,8 +150,8 @@ func (w *trickle) Write(p []byte) (int, error) {
 func (w *trickle) Close() error { return w.f.Close() }
 
 // TestRealClaudeMCPProxyRun is A3's MCP part on the pinned Claude Code
-// under spawn exec with the redaction entry (the test table grants the two
-// capabilities the shipped one lacks, redactTestTable): the caller passes
+// under spawn exec with the redaction entry under the shipped capability table (the
+// default Tables()): the caller passes
 // a stdio server ("vault", this test binary as an SDK server writing each
 // message in 7-byte pieces: split transport chunks) and a streamable HTTP
 // server ("web", an SDK server on 127.0.0.1 that demands
@@ -499,8 +499,8 @@ func TestRealClaudeMCPNotifications(t *testing.T) {
 	noRunFiles(t, w)
 }
 
-// execMCP runs spawn exec with argv and env in w under the redaction test
-// table (redactTestTable) with proxy as the MCP proxy and started as
+// execMCP runs spawn exec with argv and env in w under the shipped capability
+// tables with proxy as the MCP proxy and started as
 // ExecOptions.Started, bounded at 3 minutes; it logs each call the
 // scripted model made, fails t unless the run passed, and returns the
 // model's request log, its calls and spawn exec's output.
@@ -510,7 +510,7 @@ func execMCP(t *testing.T, w *redactWorld, model *scriptedModel, argv, env []str
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t), MCPProxy: proxy, Started: started})
+		MCPProxy: proxy, Started: started})
 	log := model.log()
 	calls := modelCalls(log)
 	for _, c := range calls {

@@ -11,23 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 )
-
-// redactTestTable is the shipped claude-2.1.328 table, which grants every
-// capability the redaction entry needs (pre_tool.fail_closed under the
-// arbiter posture the entry's render sets, all_tools_gated under its
-// --tools list), as an fs.FS for ExecOptions.Tables.
-func redactTestTable(t *testing.T) fstest.MapFS {
-	t.Helper()
-	tab, err := LoadTable(Tables(), "claude", "2.1.328")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(tab)
-	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
-}
 
 // redactWorld is a real-client world whose registry attaches the entry
 // "redact" as a redaction entry on all five events for claude (pre_tool
@@ -179,9 +164,9 @@ func scanTree(dir string, raws []string) []string {
 
 // TestRealClaudeRedactionRun is ADR-0134 A1 on the pinned Claude Code,
 // under spawn exec with this binary's `hookwarden redact` attached as the
-// redaction entry (the test's table grants the two capabilities the
-// shipped one lacks, redactTestTable): a configured secret given in every
-// prompt channel (prompt, system prompt, its appendix, an agent's
+// redaction entry under the shipped capability table (the default
+// Tables(): claude-2.1.328 grants every capability the entry requires):
+// a configured secret given in every prompt channel (prompt, system prompt, its appendix, an agent's
 // description and prompt, which reach the engine's argv as tokens and no
 // model request, the Agent tool not being offered) and read by the model through a file read
 // (Read) and a shell command (Bash, stdout and stderr), and two named
@@ -216,7 +201,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t), SecretNames: []string{"DB_URL"},
+		SecretNames: []string{"DB_URL"},
 		Started: func(r *Render, a []string) {
 			childArgv = a
 			dir := filepath.Join(w.home, RunHooksDir)
@@ -293,7 +278,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
+		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		Started: func(_ *Render, a []string) { childArgv = a }})
 	if AsRefusal(err) != nil {
 		t.Fatalf("refused: %v", err)
@@ -372,7 +357,7 @@ func TestRealClaudeRedactionKilled(t *testing.T) {
 			_, env := w.mockClient("claude", bin, model.port)
 			var out bytes.Buffer
 			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it"},
-				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: redactTestTable(t),
+				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 				Started: func(*Render, []string) {
 					if early {
 						cancel()

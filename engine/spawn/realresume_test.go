@@ -12,8 +12,8 @@ import (
 )
 
 // TestRealClaudeRedactionResume is ADR-0134 D7's native resume on the
-// pinned Claude Code under the redaction entry (the test table of
-// TestRealClaudeRedactionRun): run 1 reads the secret file (the model gets
+// pinned Claude Code under the redaction entry and the shipped
+// capability table: run 1 reads the secret file (the model gets
 // the token) and passes agent_exit, which leaves its run record; run 2,
 // `--resume <run 1's session>` with the raw value in its prompt, runs a
 // shell command printing the file. Run 2's engine gets --resume and no
@@ -40,7 +40,7 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
 		code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-			Tables: redactTestTable(t), Started: func(_ *Render, a []string) { child = a }})
+			Started: func(_ *Render, a []string) { child = a }})
 		return code, err, out.String(), child
 	}
 	code, err, out, child1 := run([]string{"claude", "-p", "use " + realRaw, "--output-format", "json"})

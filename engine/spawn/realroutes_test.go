@@ -83,7 +83,7 @@ func expandCall(r *strings.Replacer, in map[string]any) map[string]any {
 
 // TestRealClaudeRedactionRoutes is ADR-0134 A3 without MCP on the pinned
 // Claude Code, replaying testdata/spawn/redaction-routes.json under the
-// same redaction entry and test table as TestRealClaudeRedactionRun: per
+// same redaction entry and shipped table as TestRealClaudeRedactionRun: per
 // case, the scripted model makes the case's tool calls; what the model
 // saw (each call's result and the whole request log, checked at every
 // request and after the run) and what was persisted (the run's
@@ -145,8 +145,8 @@ func TestRealClaudeRedactionRoutes(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-				Tables: redactTestTable(t), SecretNames: c.SecretNames,
-				Started: func(_ *Render, a []string) { childArgv = a }})
+				SecretNames: c.SecretNames,
+				Started:     func(_ *Render, a []string) { childArgv = a }})
 			t.Logf("%s\nspawn exec: exit %d %v", c.Record, code, err)
 			log := model.log()
 			noRunFiles(t, w)
@@ -359,8 +359,7 @@ func TestRealClaudeNoStdinRoute(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	if code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
-		Tables: redactTestTable(t)}); err != nil || code != 0 {
+	if code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out}); err != nil || code != 0 {
 		t.Fatalf("spawn exec: %d %v\n%s", code, err, out.String())
 	}
 	var req struct {

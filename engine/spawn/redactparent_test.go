@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"testing/fstest"
 	"time"
 )
 
@@ -73,7 +72,6 @@ const parentHelperEnv = "HOOKWARDEN_TEST_SPAWN_EXEC"
 type parentHelper struct {
 	Home, Cwd string
 	Argv, Env []string
-	Tables    []byte // the test table's claude-2.1.328.json
 }
 
 // liveRun is a spawn exec under the redaction entry waiting mid-run (its
@@ -174,7 +172,7 @@ func TestRedactionParentKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, err := Exec(context.Background(), ExecOptions{Argv: h.Argv, Home: h.Home, Cwd: h.Cwd, Env: h.Env,
-			Stdout: os.Stdout, Stderr: os.Stderr, Tables: fstest.MapFS{"claude-2.1.328.json": {Data: h.Tables}}})
+			Stdout: os.Stdout, Stderr: os.Stderr})
 		t.Logf("helper: exit %d %v", code, err)
 		return
 	}
@@ -189,8 +187,7 @@ func TestRedactionParentKilled(t *testing.T) {
 			os.MkdirAll(dir, 0o755)
 			os.WriteFile(filepath.Join(dir, "claude"), []byte(fmt.Sprintf(fakeRedactClaude, shq(filepath.Join(w.work, "started.log")))), 0o755)
 			enginePID := filepath.Join(w.work, "engine.pid")
-			tab := redactTestTable(t)
-			h := parentHelper{Home: w.home, Cwd: w.repo, Argv: []string{"claude", "-p", "use " + realRaw}, Tables: tab["claude-2.1.328.json"].Data,
+			h := parentHelper{Home: w.home, Cwd: w.repo, Argv: []string{"claude", "-p", "use " + realRaw},
 				Env: []string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + w.clientHome, "CLAUDE_CONFIG_DIR=" + w.clientHome,
 					// the fake engine records its PID and becomes a 30 s sleep (ended by this test)
 					"FAKE_BEFORE=echo $$ > " + shq(enginePID) + "; exec sleep 30"}}

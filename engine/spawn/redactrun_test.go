@@ -87,8 +87,8 @@ func writeFakeRedact(t *testing.T, w *redactWorld) (dir, startLog, proxy string)
 }
 
 // runFakeRedact runs `spawn exec -- claude -p PROMPT extra…` with the fake
-// claude, the redaction entry of w, the test table granting every
-// capability, CLAUDE_CONFIG_DIR in the client home, and env added.
+// claude, the redaction entry of w, the shipped capability tables,
+// CLAUDE_CONFIG_DIR in the client home, and env added.
 func runFakeRedact(t *testing.T, w *redactWorld, prompt string, extra []string, env ...string) fakeRun {
 	t.Helper()
 	return runFakeRedactWith(t, w, prompt, extra, nil, env...)
@@ -106,7 +106,7 @@ func runFakeRedactWith(t *testing.T, w *redactWorld, prompt string, extra []stri
 		os.Remove(proxy)
 	}
 	opts := ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: e,
-		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, Tables: redactTestTable(t), MCPProxy: proxy}
+		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, MCPProxy: proxy}
 	if mod != nil {
 		mod(&opts)
 	}

@@ -35,7 +35,7 @@ func redactCommand() *cli.Command {
 func redactAction(ctx context.Context, c *cli.Command) error {
 	hook, engine := c.String("hook"), c.String("engine")
 	if !slices.Contains([]string{"claude", "codex"}, engine) {
-		return cli.Exit("hookwarden redact: --engine must be claude or codex", 2)
+		return cli.Exit(redact.UsageEngine, 2)
 	}
 	self, err := os.Executable()
 	if err == nil {
@@ -49,7 +49,7 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 	switch hook {
 	case redact.HookPrompt:
 		if !filepath.IsAbs(e.ValuesPath) {
-			return cli.Exit("hookwarden redact: --hook prompt needs --values with an absolute path", 2)
+			return cli.Exit(redact.UsagePromptValues, 2)
 		}
 		err = redact.Prompt(e)
 	case redact.HookPreTool:
@@ -72,7 +72,7 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 		}
 		return nil
 	default:
-		return cli.Exit("hookwarden redact: --hook must be prompt, pre-tool, permission, post-tool, stop, exit or run", 2)
+		return cli.Exit(redact.UsageHook, 2)
 	}
 	if errors.Is(err, redact.ErrBlock) {
 		return cli.Exit("", 2)

@@ -226,7 +226,9 @@
 // "texts":[{channel,text}]} (channels prompt, system_prompt,
 // append_system_prompt, agents.<name>.description, agents.<name>.prompt)
 // and must exit 0 within its timeout with {"texts":[…]} of the same
-// channels in order (redaction-prompt-hook). The table it wrote must be
+// channels in order (redaction-prompt-hook; the refusal shows none of the
+// hook's stderr except one of `hookwarden redact`'s usage messages on exit
+// 2, redact.UsageMessage, a constant holding no input). The table it wrote must be
 // this account's valid 0600 file (redaction-table-invalid); spawn exec adds
 // the named part (declared --secret-name variables at any length;
 // variables, assignment arguments and the argument after one whose text

@@ -185,7 +185,7 @@ func runSpawnerHook(ctx context.Context, h CompiledHook, env []string, cwd strin
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return nil, errb.Bytes(), fmt.Errorf("hook %q timed out after %d s", h.Hook, h.Timeout)
 	case err != nil:
-		return nil, errb.Bytes(), fmt.Errorf("hook %q: %v", h.Hook, err)
+		return nil, errb.Bytes(), fmt.Errorf("hook %q: %w", h.Hook, err)
 	case out.over:
 		return nil, errb.Bytes(), fmt.Errorf("hook %q printed more than %d bytes", h.Hook, maxHookOutput)
 	}
@@ -428,10 +428,15 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 		in.Texts = append(in.Texts, text{Channel: s.Channel, Text: s.Text})
 	}
 	payload, _ := json.Marshal(in)
-	// the hook's stderr is not shown: at child 1 no table exists yet to
-	// redact it with
-	out, _, err := runSpawnerHook(ctx, r.Redaction.Prompt, henv, opts.Cwd, payload)
+	// the hook's stderr is not shown (at child 1 no table exists yet to
+	// redact it with), except a usage message of `hookwarden redact` on
+	// exit 2, a constant that holds nothing from the hook's input
+	out, stderr, err := runSpawnerHook(ctx, r.Redaction.Prompt, henv, opts.Cwd, payload)
 	if err != nil {
+		var ee *exec.ExitError
+		if msg, ok := redact.UsageMessage(stderr); ok && errors.As(err, &ee) && ee.ExitCode() == 2 {
+			return fail(ReasonRedactionPromptHook, "agent_prompt: %v: %s", err, msg)
+		}
 		return fail(ReasonRedactionPromptHook, "agent_prompt: %v", err)
 	}
 	var reply struct {

@@ -132,6 +132,10 @@ type redactionRun struct {
 	// hookwarden home, $PROXY the proxy's path)
 	NoProxy bool     `json:"no_proxy"`
 	Started []string `json:"started"`
+	// Detail is a substring a before_spawn refusal's message must hold,
+	// Hidden one it must not (the hook's stderr)
+	Detail string `json:"detail"`
+	Hidden string `json:"hidden"`
 }
 
 // loadRedactionRuns reads testdata/spawn/redaction-runs.json, with
@@ -197,6 +201,12 @@ func TestRedactionRefusedBeforeSpawn(t *testing.T) {
 			}
 			if r.started != "" {
 				t.Errorf("the engine started: %s", r.started)
+			}
+			if !strings.Contains(r.err.Error(), c.Detail) {
+				t.Errorf("the refusal %q does not hold %q", r.err, c.Detail)
+			}
+			if c.Hidden != "" && strings.Contains(r.err.Error()+r.out, c.Hidden) {
+				t.Errorf("the refusal or the output shows the hook's stderr %q:\n%v\n%s", c.Hidden, r.err, r.out)
 			}
 			if strings.Contains(r.err.Error(), realRaw) || strings.Contains(r.out, realRaw) {
 				t.Errorf("the refusal or the output names the raw value")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,9 +273,31 @@ func TestRedactionRunFails(t *testing.T) {
 }
 
 // TestRedactionCodexUnsupported: a Codex spawn under a complete redaction
-// entry whose table lists every capability is refused
-// (redaction-unsupported) before any hook or engine runs.
+// entry is refused before any hook or engine runs: with a table listing
+// every capability, redaction-unsupported; with the shipped codex-0.169.0
+// table (no pre_tool.fail_closed, no all_tools_gated: Codex 0.169.0
+// fails open, testdata/clients/FACTS.md), capability-missing naming the
+// first one missing and the version.
 func TestRedactionCodexUnsupported(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		tables fs.FS
+		want   Reason
+		names  []string
+	}{
+		{"full table", fullRedactionTable("codex", "0.169.0"), ReasonRedaction, nil},
+		{"shipped table", nil, ReasonCapabilityMissing, []string{"pre_tool.fail_closed", "codex 0.169.0"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { codexUnderEntry(t, c.tables, c.want, c.names) })
+	}
+}
+
+// codexUnderEntry runs `spawn exec -- codex exec hi` under a complete
+// redaction entry with tables (nil: the shipped ones) and fails t unless
+// it is refused with want, its message naming each of names, and no engine
+// started.
+func codexUnderEntry(t *testing.T, tables fs.FS, want Reason, names []string) {
+	t.Helper()
 	w := materialise(t, filepath.Join("..", "..", "testdata", "spawn", "refusals", "redaction-capabilities-missing"))
 	var reg Layer
 	readJSON(t, filepath.Join(w.home, RegistryFile), &reg)
@@ -288,9 +311,14 @@ func TestRedactionCodexUnsupported(t *testing.T) {
 	fakeEngine(t, w.engineDir, "codex", defaultVersion("codex"), w.startLog)
 	w.approveAll(t, "", "")
 	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"codex", "exec", "hi"}, Home: w.home, Cwd: w.repo, Env: w.env(),
-		Tables: fullRedactionTable("codex", "0.169.0")})
-	if r := AsRefusal(err); r == nil || r.Reason != ReasonRedaction || code != RefusedExit {
-		t.Fatalf("want %s, got %d %v", ReasonRedaction, code, err)
+		Tables: tables})
+	if r := AsRefusal(err); r == nil || r.Reason != want || code != RefusedExit {
+		t.Fatalf("want %s, got %d %v", want, code, err)
+	}
+	for _, n := range names {
+		if !strings.Contains(err.Error(), n) {
+			t.Errorf("the refusal %q does not name %s", err, n)
+		}
 	}
 	if s := w.started(t); s != "" {
 		t.Fatalf("engine started: %s", s)

@@ -70,6 +70,12 @@ func testMCPServer(name string, killProxy bool, raw func(line string)) *mcp.Serv
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: name + "://config", MIMEType: "text/plain",
 				Text: "region=eu\nservice_key=" + realRaw + "\n"}}}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "profile", Description: "the account profile", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// the secret in the structured content only
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "profile of ada"}},
+				StructuredContent: map[string]any{"user": "ada", "key": realRaw}}, nil
+		})
 	s.AddTool(&mcp.Tool{Name: "audit", Description: "checks the key", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return nil, fmt.Errorf("audit refused: key %s is revoked", realRaw)
@@ -158,14 +164,16 @@ func (w *trickle) Close() error { return w.f.Close() }
 // the caller's Authorization header) with --mcp-config; spawn exec puts
 // both behind hookwarden-mcp-proxy. The scripted model calls vault's
 // read-only lookup, web's lookup, web's audit (an error holding the
-// secret), Claude's ReadMcpResourceTool on web's config resource (its text
+// secret), web's profile (the secret only in its structuredContent; Claude
+// Code 2.1.328 hands the model that JSON, not the text), Claude's ReadMcpResourceTool on web's config resource (its text
 // holds the secret), vault's mutating rotate, whose upstream kills the proxy after
 // it ran, and vault's lookup again (logged: what Claude does with a dead
 // server). The upstream prints the secret on stderr, which Claude Code
 // keeps in its MCP log: it is there as the token. The model receives each record with the secret as [GH_TOKEN]
 // and its other fields intact, the error's and the resource's text
 // tokenized and the tool
-// descriptions tokenized; rotate ran exactly once; the model received no
+// descriptions tokenized, the profile's structured record with the token
+// and its other field; rotate ran exactly once; the model received no
 // raw value in any request, the client's files hold none, run/hooks is
 // empty, and the run passes (a representative MCP task to completion).
 // The PreToolUse payloads of the MCP calls are recorded: they carry
@@ -209,6 +217,7 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 		{"mcp__vault__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__lookup", map[string]any{"user": "ada"}},
 		{"mcp__web__audit", map[string]any{}},
+		{"mcp__web__profile", map[string]any{}},
 		{"ReadMcpResourceTool", map[string]any{"server": "web", "uri": "web://config"}},
 		{"mcp__vault__rotate", map[string]any{}},
 		{"mcp__vault__lookup", map[string]any{"user": "bob"}},
@@ -236,8 +245,14 @@ func TestRealClaudeMCPProxyRun(t *testing.T) {
 	if r := results["ReadMcpResourceTool"]; !strings.Contains(r, "service_key=[GH_TOKEN]") || !strings.Contains(r, "region=eu") {
 		t.Errorf("the resource reached the model as %q; want its text with the token", r)
 	}
-	if len(calls) >= 6 {
-		t.Logf("vault lookup after its proxy was killed: the model received %q", calls[5].Result)
+	// Claude Code 2.1.328 hands the model a result's structuredContent
+	// (as JSON) in place of its text (2026-12-02: "profile of ada" is not
+	// in the result)
+	if r := results["mcp__web__profile"]; !strings.Contains(r, `"key":"[GH_TOKEN]"`) || !strings.Contains(r, `"user":"ada"`) {
+		t.Errorf("profile (the secret in structuredContent only) reached the model as %q; want the structured record with the token", r)
+	}
+	if len(calls) >= 7 {
+		t.Logf("vault lookup after its proxy was killed: the model received %q", calls[6].Result)
 	}
 	for _, tool := range []string{"mcp__vault__lookup", "mcp__web__lookup"} {
 		r := results[tool]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -104,7 +105,10 @@ func rawIn(s []byte, raws []string) []string {
 }
 
 // duringRun collects, at every model request (inspect, the scripted
-// model's hook), the raw values in the request and in the client's files.
+// model's hook), the raw values in the request and in the client's files,
+// and each run file under run/hooks whose mode is not 0600 (or the
+// directory, when not 0700): the modes after every write the run made
+// before that request.
 type duringRun struct {
 	w    *redactWorld
 	raws []string
@@ -114,9 +118,30 @@ type duringRun struct {
 
 func (d *duringRun) inspect(body string) {
 	f := append(rawIn([]byte(body), d.raws), scanTree(d.w.clientHome, d.raws)...)
+	f = append(f, runFileModes(filepath.Join(d.w.home, RunHooksDir))...)
 	d.mu.Lock()
 	d.seen = append(d.seen, f...)
 	d.mu.Unlock()
+}
+
+// runFileModes returns a problem for dir when its mode is not 0700 and for
+// each entry of it that is not a regular 0600 file (an entry removed
+// while it is read is skipped).
+func runFileModes(dir string) []string {
+	var p []string
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		p = append(p, fmt.Sprintf("run directory %s: %v", dir, err))
+		if err == nil {
+			p[len(p)-1] = fmt.Sprintf("run directory %s mode %v, want 0700", dir, fi.Mode())
+		}
+	}
+	es, _ := os.ReadDir(dir)
+	for _, e := range es {
+		if fi, err := e.Info(); err == nil && (!fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600) {
+			p = append(p, fmt.Sprintf("run file %s mode %v, want 0600", e.Name(), fi.Mode()))
+		}
+	}
+	return p
 }
 
 // found returns what inspect collected.
@@ -135,7 +160,7 @@ func noRawValues(t *testing.T, w *redactWorld, log string, during []string, out 
 		t.Errorf("the model received %d raw value(s)", len(f))
 	}
 	if len(during) > 0 {
-		t.Errorf("during the run, raw values were found: %v", during)
+		t.Errorf("during the run, raw values or run file modes were found: %v", during)
 	}
 	if f := scanTree(w.clientHome, raws); len(f) > 0 {
 		t.Errorf("the client's files hold raw values: %v", f)

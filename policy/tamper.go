@@ -166,6 +166,12 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				link = true
 			}
 		}
+		if link && dest != nil {
+			// A link named like a directory holding a client hook file
+			// (pkg/.codex, .config) points it somewhere no rule guards:
+			// ln -s /tmp/x pkg/.codex makes /tmp/x/config.toml Codex's.
+			j.guardHit(sc.classify(*dest), true)
+		}
 		if link {
 			for _, s := range pos {
 				k := sc.classify(s)

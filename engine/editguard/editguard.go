@@ -150,6 +150,13 @@ func (g *guard) judge() (verdict.Verdict, error) {
 			if err := g.alive(); err != nil {
 				return verdict.Verdict{}, err
 			}
+			if cfgHit == nil {
+				// The path as named, before links are followed: a link
+				// named like a directory holding a config (pkg/.codex ->
+				// /tmp/x) makes the file it reaches the config Codex or
+				// lefthook reads there.
+				cfgHit = g.configHit(append([]string{g.in.RepoRoot}, roots...), filepath.Clean(abs))
+			}
 			targets, err := interpretations(abs)
 			if err != nil {
 				return verdict.Verdict{}, err

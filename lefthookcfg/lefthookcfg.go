@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -176,12 +177,7 @@ func Overrides(rel string, data []byte, cfg map[string]any, jobs []Job) []Overri
 		ours[j.Hook] = j.Name
 	}
 	var out []Override
-	hooks := make([]string, 0, len(cfg))
-	for k := range cfg {
-		hooks = append(hooks, k)
-	}
-	slices.Sort(hooks)
-	for _, hook := range hooks {
+	for _, hook := range slices.Sorted(maps.Keys(cfg)) {
 		h, ok := cfg[hook].(map[string]any)
 		if !ok {
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -206,12 +207,7 @@ func codexHooksOff(doc map[string]any) string {
 		return why
 	}
 	profiles, _ := doc["profiles"].(map[string]any)
-	names := make([]string, 0, len(profiles))
-	for n := range profiles {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(profiles)) {
 		p, ok := profiles[n].(map[string]any)
 		if !ok {
 			continue

@@ -163,11 +163,13 @@ next:
 }
 
 // Invocation is one client command line: Args[0] is the executable, Env the
-// variables added on top of the scrubbed parent environment, Dir the cwd.
+// variables added on top of the scrubbed parent environment, Dir the cwd,
+// Stdin the bytes on its standard input (nil: /dev/null).
 type Invocation struct {
-	Args []string
-	Env  []string
-	Dir  string
+	Args  []string
+	Env   []string
+	Dir   string
+	Stdin []byte
 }
 
 // Result is what one bounded client run returned: ExitCode (-1 when killed),
@@ -192,7 +194,7 @@ func (r Result) Tail(n int) string {
 	return fmt.Sprintf("exit %d after %s (timed out: %v)\n--- stdout\n%s\n--- stderr\n%s", r.ExitCode, r.Elapsed.Round(time.Millisecond), r.TimedOut, cut(r.Stdout), cut(r.Stderr))
 }
 
-// Run starts inv with stdin /dev/null in its own process group and waits
+// Run starts inv with inv.Stdin (nil: /dev/null) in its own process group and waits
 // for it, at most timeout. On timeout (or ctx cancellation) the whole
 // process group is killed. After the client exits, any process it left in
 // its group is killed too, so nothing outlives the run. The returned error
@@ -206,6 +208,9 @@ func Run(ctx context.Context, inv Invocation, timeout time.Duration) (Result, er
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = nil // /dev/null: codex exec otherwise waits on stdin
+	if inv.Stdin != nil {
+		cmd.Stdin = bytes.NewReader(inv.Stdin)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second

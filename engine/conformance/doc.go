@@ -2,6 +2,8 @@
 // Gemini CLI, opencode) against scripted model servers on 127.0.0.1, so that
 // each client's own hook system runs for real and the suite can check that the
 // client called our hook, sent the payload we decode, and honoured our verdict.
+// lefthook, which speaks to no model, is run the same way without one
+// (lefthook_test.go: `lefthook run <hook>` fed the agent's payload).
 //
 // Everything here is test code, so no product package can import it: the
 // in-process fake model servers (modelserver_test.go), the client recipes and

@@ -62,15 +62,8 @@ func TestRealLefthook(t *testing.T) {
 	s := theSuite
 	version := s.installed(t, lefthookClient, s.clientsDir)
 	bin := s.hookwarden(t)
-	adopted := func(t *testing.T) (*Sandbox, string, string) {
-		sb := s.sandbox(t)
-		if out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", "claude,lefthook", sb.Repo); err != nil {
-			t.Fatalf("adopt --clients claude,lefthook: %v\n%s", err, out)
-		}
-		// The engine's stderr (the refusal) must reach lefthook's output.
-		tap, log := engineTapTee(t, sb, bin)
-		return sb, tap, log
-	}
+	// engineTapTee: the engine's stderr (the refusal) must reach lefthook's output.
+	adopted := func(t *testing.T) (*Sandbox, string, string) { return s.adoptedTee(t, bin, "claude,lefthook") }
 	engineCalls := func(t *testing.T, log, argv string) int {
 		t.Helper()
 		b, _ := os.ReadFile(log)

@@ -56,6 +56,19 @@ func engineTapTee(t *testing.T, sb *Sandbox, bin string) (tap, log string) {
 	return tap, log
 }
 
+// adoptedTee returns a fresh sandbox whose repository the real `hookwarden
+// adopt --clients clients` governs (bin the engine, hookwarden off PATH),
+// with an engineTapTee tap (for HOOKWARDEN_BIN) and its log.
+func (s *suite) adoptedTee(t *testing.T, bin, clients string) (sb *Sandbox, tap, log string) {
+	t.Helper()
+	sb = s.sandbox(t)
+	if out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", clients, sb.Repo); err != nil {
+		t.Fatalf("adopt --clients %s: %v\n%s", clients, err, out)
+	}
+	tap, log = engineTapTee(t, sb, bin)
+	return sb, tap, log
+}
+
 // TestRealQwen drives the real Qwen Code through the rows `hookwarden adopt
 // --clients qwen` merges into .qwen/settings.json: a --no-verify commit is
 // denied with hookwarden's reason reaching the model and a plain command
@@ -69,14 +82,7 @@ func TestRealQwen(t *testing.T) {
 	s := theSuite
 	version := s.installed(t, qwenClient, qwenDir(s.clientsDir), filepath.Join(qwenNodeDir(s.clientsDir), "node"))
 	bin := s.hookwarden(t)
-	adopted := func(t *testing.T) (*Sandbox, string, string) {
-		sb := s.sandbox(t)
-		if out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", "qwen", sb.Repo); err != nil {
-			t.Fatalf("adopt --clients qwen: %v\n%s", err, out)
-		}
-		tap, log := engineTapTee(t, sb, bin)
-		return sb, tap, log
-	}
+	adopted := func(t *testing.T) (*Sandbox, string, string) { return s.adoptedTee(t, bin, "qwen") }
 
 	t.Run("pre-tool", func(t *testing.T) {
 		s.observe(t, "qwen", version, "pre-tool", "deny honoured (the --no-verify commit never ran, the refusal reached the model) and allow passes, through .qwen/settings.json written by hookwarden adopt")

@@ -67,6 +67,9 @@ func droidEnv(root, _ string) []string { return []string{"FACTORY_PROJECT_DIR=" 
 func cursorEnv(root, _ string) []string {
 	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
+func clineExec(root, _ string) []string {
+	return []string{filepath.Join(root, ".clinerules", "hooks", "PreToolUse")}
+}
 func agyDir(root, _ string) string { return filepath.Join(root, ".agents", "plugins", "hookwarden") }
 func opencodeExec(root, ev string) []string {
 	return []string{"/bin/sh", filepath.Join(root, ".hookwarden", "hook.sh"), "opencode", ev}
@@ -141,6 +144,13 @@ var spawnRules = map[string]spawnRule{
 	// row's walk up from $PWD covers (templates.launcherPath).
 	"kiro": {shell: []string{"/bin/sh", "-c"}, dir: atStart,
 		source: "Kiro CLI: /bin/sh -c from the session directory assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
+	// Cline (documented and read from source, not observed): Cline runs
+	// the executable .clinerules/hooks/PreToolUse itself (no shell), for
+	// every tool; its working directory is not relied on (the file finds
+	// the root from its own path: templates.launcherPrefix). The workspace
+	// root is assumed.
+	"cline": {dir: atRoot, exec: clineExec,
+		source: "Cline: runs .clinerules/hooks/PreToolUse as a program (docs.cline.bot hook-reference; cline/cline hook-factory.ts); cwd the workspace root assumed (unverified: not observed)", unverified: true},
 	// lefthook: jobs run from the repository root (lefthook's default root);
 	// `run` commands go through sh -c (not observed on the real lefthook).
 	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,

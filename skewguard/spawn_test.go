@@ -25,7 +25,7 @@ func TestSpawnTable(t *testing.T) {
 	}
 	root := "/repo"
 	start := filepath.Join(root, "sub")
-	unverified := []string{"cursor", "windsurf", "droid"}
+	unverified := []string{"cursor", "windsurf", "droid", "cline"}
 	measured := []string{"claude", "codex", "gemini", "opencode", "copilot", "qwen"}
 	seen := map[string]bool{}
 	for _, row := range table.Rows {
@@ -57,6 +57,12 @@ func TestSpawnTable(t *testing.T) {
 	if cp.Dir != root || !slices.Equal(cp.Argv("x"), []string{"bash", "-c", "x"}) ||
 		!slices.Contains(cp.Env, "COPILOT_PROJECT_DIR="+root) || !slices.Contains(cp.Env, "CLAUDE_PROJECT_DIR="+root) || !slices.Contains(cp.Env, "COPILOT_CLI=1") {
 		t.Errorf("copilot: %+v", cp)
+	}
+	for _, ev := range []string{"pre-tool", "pre-edit"} {
+		cl, _ := skewguard.Spawn("cline", ev, root, start)
+		if want := []string{filepath.Join(root, ".clinerules", "hooks", "PreToolUse")}; !slices.Equal(cl.Argv("x"), want) {
+			t.Errorf("cline %s: argv %q, want %q (Cline runs the one PreToolUse file for every tool)", ev, cl.Argv("x"), want)
+		}
 	}
 	qw, _ := skewguard.Spawn("qwen", "pre-tool", root, start)
 	if qw.Dir != start || !slices.Contains(qw.Env, "CLAUDE_PROJECT_DIR="+start) || !slices.Contains(qw.Env, "QWEN_PROJECT_DIR="+start) {

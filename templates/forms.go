@@ -38,7 +38,7 @@ func legacyLauncherPrefixes(client string) []string {
 		return []string{`sh .hookwarden/hook.sh`, `python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
 	case "opencode", "lefthook":
 		return []string{`python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
-	case "copilot":
+	case "copilot", "cline":
 		return nil // first rendered with the sh launcher
 	case "cursor", "windsurf", "qwen", "droid", "kiro":
 		return nil // first rendered with the sourced form

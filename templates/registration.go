@@ -107,10 +107,19 @@ func launcherPath(client string) (pre, path string, ok bool) {
 // root"), so the path is relative; the engine's cross-load check
 // (engine/hook crossLoaded) looks for the `.hookwarden/hook.sh copilot
 // EVENT` end of this form, so it keeps it (not measured for issue 16).
+//
+// cline (Cline; documented and read from source, not observed): Cline runs
+// the executable file .clinerules/hooks/PreToolUse itself, one file for
+// every tool (engine/dialect cline.go), so its rows are two commands inside
+// that file, which sets hw_root to the repository root from its own path
+// (the file's directory, two levels up) before running them; the working
+// directory Cline gives the file is not relied on.
 func launcherPrefix(client string) (string, bool) {
 	switch client {
 	case "opencode", "lefthook", "copilot":
 		return `sh .hookwarden/hook.sh`, true
+	case "cline":
+		return `sh "$hw_root/.hookwarden/hook.sh"`, true
 	}
 	return "", false
 }

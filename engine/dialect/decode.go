@@ -173,6 +173,12 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 			return Payload{}, err
 		}
 		return decodeWindsurf(row, obj)
+	case "cline":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeCline(row, obj)
 	case "lefthook":
 		return decodeLefthook(row, data)
 	}

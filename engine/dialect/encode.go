@@ -179,7 +179,7 @@ func agyOverwriteJSON(reason string, overwrite []byte) []byte {
 // A deny reason is never empty (Codex treats exit 2 without stderr as a hook
 // failure): an empty one becomes "[BLOCKED BY hookwarden:<rule>] denied".
 // agy halts (its stop is let through with the reason on stderr). Copilot
-// CLI rows: encodeCopilot; Cursor rows: encodeCursor. Windsurf and Kiro CLI rows take
+// CLI rows: encodeCopilot; Cursor rows: encodeCursor; Cline rows: encodeCline (exit 0, {"cancel":…} JSON). Windsurf and Kiro CLI rows take
 // the claude column (a pre-hook blocks on exit 2; windsurf.go, kiro.go).
 func Encode(row registration.Row, v verdict.Verdict) Answer {
 	reason := verdict.Cap(v.Reason)
@@ -220,6 +220,9 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	}
 	if row.Client == "cursor" {
 		return encodeCursor(row, kind, reason)
+	}
+	if row.Client == "cline" {
+		return encodeCline(kind, reason)
 	}
 	if added, ok := carried(row, kind, reason, v.Added); ok {
 		return encodeAdded(row, kind, reason, added)

@@ -1,0 +1,129 @@
+package dialect
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+)
+
+// Cline facts (documented and read from its source, not observed: no real
+// Cline ran these rows; `hookwarden clients` shows them unverified).
+// Sources: docs.cline.bot hook-reference (read 2026-12-01); cline/cline at
+// 21cb8d2525, apps/vscode/src/core/hooks/hook-factory.ts; cline/cline at
+// 0a3eba347c, src/shared/tools.ts (the ClineDefaultTool tool names).
+//
+//   - A project hook is an executable file .clinerules/hooks/PreToolUse
+//     (named after the hook, no extension; macOS and Linux), beside the
+//     global ~/Documents/Cline/Hooks/. Hooks run only after "Enable Hooks"
+//     is checked in Cline's VS Code settings (Cline's hooks README,
+//     .clinerules/hooks/README.md, 3.82.0), which no file in the
+//     repository records.
+//   - The input is one JSON object on stdin {clineVersion, hookName,
+//     timestamp, taskId, workspaceRoots:[…], userId, preToolUse:{toolName,
+//     parameters:{NAME: VALUE}}}; tool parameters are the model's tool call
+//     arguments by name.
+//   - Tool names (src/shared/tools.ts): execute_command (parameters.command),
+//     write_to_file and replace_in_file (parameters.path), new_rule
+//     (parameters.path, a rule file), apply_patch (a patch text in the
+//     apply_patch envelope; the parameter name is not read: applypatch.go
+//     finds the envelope in any string member).
+//   - The answer is JSON {cancel, contextModification, errorMessage} on
+//     stdout. Only cancel:true in valid JSON blocks, and it cancels the
+//     whole task, not only the call. Every fault fails open: a non-zero
+//     exit, no or bad JSON, and the 30 s bound all let the call through
+//     (hook-factory.ts). So every answer of ours is exit 0 with JSON, and a
+//     deny is {"cancel":true,"errorMessage":R}.
+//
+// The payload names no cwd; Cline runs commands and resolves relative paths
+// in its first workspace root, so workspaceRoots[0] places the call (none,
+// or a relative one, is refused by engine/hook baseDirs: a deny).
+
+// decodeCline decodes a Cline PreToolUse payload for row (pre-tool:
+// execute_command; pre-edit: the file tools of the row's matcher). A tool
+// the row does not match is a stated skip (Unjudged). Errors as Decode.
+func decodeCline(row registration.Row, o object) (Payload, error) {
+	var p Payload
+	var err error
+	if p.EventName, err = o.reqStr("hookName", "hookName"); err != nil {
+		return p, err
+	}
+	if !row.HasNative(p.EventName) {
+		return p, fmt.Errorf("member hookName: not %s, which the registration %s %s expects", row.NativeEvent, row.Client, row.Event)
+	}
+	for _, k := range []string{"clineVersion", "taskId", "userId"} {
+		if _, _, err := o.str(k, k); err != nil {
+			return p, err
+		}
+	}
+	if raw, ok := o.get("timestamp"); ok && jsonType(raw) != "a string" && jsonType(raw) != "a number" {
+		return p, fmt.Errorf("member timestamp: want a string or a number, got %s", jsonType(raw))
+	}
+	roots, _, err := o.strArray("workspaceRoots", "workspaceRoots")
+	if err != nil {
+		return p, err
+	}
+	if len(roots) > MaxWorkspacePaths {
+		return p, fmt.Errorf("member workspaceRoots: %d entries, at most %d", len(roots), MaxWorkspacePaths)
+	}
+	if len(roots) > 0 {
+		p.Cwd = roots[0]
+	}
+	pre, err := o.reqObj("preToolUse", "preToolUse")
+	if err != nil {
+		return p, err
+	}
+	var judged bool
+	if p.ToolName, judged, err = judgedTool(row, pre, "toolName", "preToolUse.toolName"); err != nil || !judged {
+		return unjudged(row, p, err)
+	}
+	params, err := pre.reqObj("parameters", "preToolUse.parameters")
+	if err != nil {
+		return p, err
+	}
+	raw, _ := pre.get("parameters")
+	if row.Event == "pre-tool" {
+		p.Command, err = params.reqStr("command", "preToolUse.parameters.command")
+		return p, err
+	}
+	if p.ToolName == "apply_patch" {
+		return p, decodePatch(raw, &p)
+	}
+	if p.FilePath, err = params.reqStr("path", "preToolUse.parameters.path"); err != nil {
+		return p, err
+	}
+	if p.Cwd == "" && filepath.IsAbs(p.FilePath) {
+		p.Cwd = filepath.Dir(p.FilePath)
+	}
+	p.ToolInput = raw
+	return p, nil
+}
+
+// clineJSON is Cline's hook answer {"cancel":C} or, when cancelling,
+// {"cancel":true,"errorMessage":R} (docs.cline.bot hook-reference).
+func clineJSON(cancel bool, reason string) []byte {
+	v := struct {
+		Cancel       bool   `json:"cancel"`
+		ErrorMessage string `json:"errorMessage,omitempty"`
+	}{cancel, reason}
+	b, _ := json.Marshal(v)
+	return append(b, '\n')
+}
+
+// encodeCline renders a verdict for a Cline row, always exit 0 with JSON on
+// stdout (Cline reads nothing else as a block): a deny, and an unknown
+// kind, is {"cancel":true,"errorMessage":R} (Cline cancels the task); an
+// allow is {"cancel":false}; a skip, halt or note is {"cancel":false} with
+// its line on stderr.
+func encodeCline(kind verdict.Kind, reason string) Answer {
+	if a, ok := quietAnswer(kind, reason); ok {
+		a.Stdout = clineJSON(false, "")
+		return a
+	}
+	if kind != verdict.Deny {
+		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
+	}
+	return Answer{Stdout: clineJSON(true, reason)}
+}

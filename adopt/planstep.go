@@ -46,9 +46,9 @@ func planSteps() []planStep {
 	return []planStep{
 		{names: []string{StepGitIgnore}, reads: ".gitignore", writes: ".gitignore (the managed block only)",
 			plan: (*planState).planGitIgnore},
-		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks, templates.StepKiroHooks, templates.StepLefthookJobs},
+		{names: []string{templates.StepLauncher, templates.StepInterceptor, templates.StepAgyPlugin, templates.StepOpencodePlugin, templates.StepCopilotHooks, templates.StepKiroHooks, templates.StepClineHook, templates.StepLefthookJobs},
 			reads:  "each rendered file (its render header)",
-			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot), .kiro/hooks/hookwarden.json (kiro), .hookwarden/lefthook.yml (lefthook)",
+			writes: ".hookwarden/hook.sh, .hookwarden/hook.py, .hookwarden/interceptor.py, .agents/plugins/hookwarden/* (agy), .opencode/plugins/hookwarden.js (opencode), .github/hooks/hookwarden.json (copilot), .kiro/hooks/hookwarden.json (kiro), .clinerules/hooks/PreToolUse (cline, mode 0755), .hookwarden/lefthook.yml (lefthook)",
 			plan:   (*planState).planRendered},
 		{reads: "the main lefthook config (lefthook.yml or the first name lefthook 2.x reads) and the local one", clients: []string{"lefthook"},
 			writes: "the managed extends: block of the main lefthook config (the lefthook-jobs step)",
@@ -56,7 +56,7 @@ func planSteps() []planStep {
 		{names: []string{StepContext}, reads: ContextSource + " and the files generated from it",
 			writes: "CLAUDE.md, GEMINI.md, AGENTS.readonly.md and the other files compile-context generates",
 			plan:   (*planState).planContextStep},
-		{reads: ".agents/plugins/hookwarden, .opencode/plugins/hookwarden.js, .github/hooks/hookwarden.json, .kiro/hooks/hookwarden.json", clients: []string{"agy", "opencode", "copilot", "kiro"}, conformOnly: true,
+		{reads: ".agents/plugins/hookwarden, .opencode/plugins/hookwarden.js, .github/hooks/hookwarden.json, .kiro/hooks/hookwarden.json, .clinerules/hooks/PreToolUse", clients: []string{"agy", "opencode", "copilot", "kiro", "cline"}, conformOnly: true,
 			plan: (*planState).planRetiredPlugins},
 		{names: []string{StepAgentHooks}, reads: ".claude/settings.json, .codex/hooks.json, .gemini/settings.json",
 			writes: "our rows in those files", clients: SettingsClients(),
@@ -155,7 +155,7 @@ func (s *planState) planRendered(step planStep) error {
 		}
 		rep.Action = action(snap, f.Body, ActionUpdated)
 		if rep.Action == ActionUpdated {
-			h, ok := templates.ParseHeader(snap.Data)
+			h, ok := templates.ParseHeaderAt(f.Path, snap.Data)
 			var why string
 			switch {
 			case !ok:
@@ -189,7 +189,7 @@ func (s *planState) planContextStep(planStep) error {
 // planRetiredPlugins warns, for conform, about the plugin files of a client
 // no longer selected: hookwarden deletes no file.
 func (s *planState) planRetiredPlugins(step planStep) error {
-	paths := map[string]string{"agy": templates.AgyPluginDir, "opencode": templates.OpencodePluginPath, "copilot": templates.CopilotHooksPath, "kiro": templates.KiroHooksPath}
+	paths := map[string]string{"agy": templates.AgyPluginDir, "opencode": templates.OpencodePluginPath, "copilot": templates.CopilotHooksPath, "kiro": templates.KiroHooksPath, "cline": templates.ClineHookPath}
 	for _, client := range step.clients {
 		if slices.Contains(s.governed, client) {
 			continue

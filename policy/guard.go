@@ -43,6 +43,9 @@ var guardPaths = [...]GuardPath{
 	// agent of the workspace (engine/dialect kiro.go); documented, not
 	// observed.
 	{Path: ".kiro/hooks/hookwarden.json"},
+	// Cline (opt-in): the executable hook file Cline runs before every
+	// tool (engine/dialect cline.go); documented, not observed.
+	{Path: ".clinerules/hooks/PreToolUse"},
 	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
 	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
 	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
@@ -88,7 +91,12 @@ func LookupGuardPath(rel string, fold bool) (GuardPath, bool) {
 		rel = asciiLower(rel)
 	}
 	for _, g := range guardPaths {
-		if rel == g.Path || (g.Dir && strings.HasPrefix(rel, g.Path+"/")) {
+		p := g.Path
+		if fold {
+			// Cline's PreToolUse is the one guard path with capitals.
+			p = asciiLower(p)
+		}
+		if rel == p || (g.Dir && strings.HasPrefix(rel, p+"/")) {
 			return g, true
 		}
 	}
@@ -163,7 +171,7 @@ var shellGuardList = func() []GuardPath {
 var guardComps = func() [][]string {
 	out := make([][]string, len(shellGuardList))
 	for i, g := range shellGuardList {
-		out[i] = strings.Split(g.Path, "/")
+		out[i] = strings.Split(asciiLower(g.Path), "/")
 	}
 	return out
 }()
@@ -212,7 +220,7 @@ func classifyGuard(comps []string) guardKind {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", "lefthook", ".config"}
+var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", ".clinerules", "lefthook", ".config"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

@@ -594,7 +594,7 @@ var findGuardNames = []struct {
 	{".hookwarden.yaml", true}, {".hookwarden", true}, {"hook.sh", true}, {"hook.py", true},
 	{"interceptor.py", true}, {"backups", true}, {".agents", true}, {"plugins", true},
 	{"hookwarden", true}, {"plugin.json", true}, {".opencode", true}, {"hookwarden.js", true},
-	{".github", true}, {"hookwarden.json", true}, {".kiro", true},
+	{".github", true}, {"hookwarden.json", true}, {".kiro", true}, {".clinerules", true}, {"pretooluse", true},
 	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
 	{".codex", false}, {"hooks.json", false}, {"config.toml", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
 	// The lefthook configs (lefthookcfg.BaseNames).

@@ -30,11 +30,14 @@ func DefaultClients() []string {
 // Droid: .factory/settings.json) is opt-in and unverified
 // (engine/dialect droid.go). "kiro" (Kiro CLI: .kiro/hooks/hookwarden.json,
 // a file of ours alone) is opt-in and unverified (engine/dialect kiro.go).
+// "cline" (Cline: the executable .clinerules/hooks/PreToolUse, a file of
+// ours alone; a deny cancels Cline's whole task) is opt-in and unverified
+// (engine/dialect cline.go).
 // "lefthook" (hookwarden's lefthook jobs: .hookwarden/lefthook.yml, named
 // by an extends: entry in the repository's lefthook config; LefthookJobs)
 // is opt-in and observed on the real lefthook 2.2.1.
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "lefthook")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline", "lefthook")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

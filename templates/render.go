@@ -418,10 +418,13 @@ func kiroHooks(t *registration.Table) (map[string]any, error) {
 // (.opencode/plugins/hookwarden.js) when it contains "opencode"; GitHub
 // Copilot CLI's hook file (.github/hooks/hookwarden.json) when it contains
 // "copilot"; Kiro CLI's hook file (.kiro/hooks/hookwarden.json) when it
-// contains "kiro"; the lefthook jobs (.hookwarden/lefthook.yml,
+// contains "kiro"; Cline's executable hook file (ClineHookPath, Mode 0o755,
+// the header on its second line) when it contains "cline"; the lefthook jobs (.hookwarden/lefthook.yml,
 // LefthookJobsPath) when it contains "lefthook". Every Body
-// starts with its render header (see ParseHeader); Mode is 0o644 (the files
-// are run through /bin/sh, python3 or node, never executed directly).
+// starts with its render header (see ParseHeader; Cline's file:
+// ParseHeaderAt); Mode is 0o644 (the files are run through /bin/sh, python3
+// or node, never executed directly) except Cline's file, 0o755 (Cline runs
+// it itself).
 // Errors: an unknown client name, or a template or data defect, wrapped as
 // "hookwarden: render: …".
 func Render(clients []string) ([]File, error) { return RenderFor(clients, false) }
@@ -508,6 +511,13 @@ func RenderFor(clients []string, dispatch bool) ([]File, error) {
 			return nil, err
 		}
 		files = append(files, File{Path: own.path, Body: body, Mode: 0o644, Step: own.step})
+	}
+	if want["cline"] {
+		body, err := renderClineHook(t)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: ClineHookPath, Body: clineWithHeader(body), Mode: 0o755, Step: StepClineHook})
 	}
 	if want["lefthook"] {
 		body, err := renderLefthookJobs(t)

@@ -175,6 +175,13 @@ func TestRegistrationCommand(t *testing.T) {
 			if cmd != "sh .hookwarden/hook.sh "+r.Client+" "+r.Event {
 				t.Errorf("%s %s: %q, want the launcher run by sh", r.Client, r.Event, cmd)
 			}
+		case "cline":
+			// Run by sh from the rendered PreToolUse file, which sets hw_root
+			// and cancels on every answer but an exact allow (cline.go).
+			wantPy = 0
+			if cmd != `sh "$hw_root/.hookwarden/hook.sh" `+r.Client+" "+r.Event {
+				t.Errorf("%s %s: %q, want the launcher run by sh from hw_root", r.Client, r.Event, cmd)
+			}
 		default:
 			gating := r.Event == "pre-tool" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
 			if !strings.HasPrefix(cmd, "hw_") || !strings.Contains(cmd, "; set -- "+r.Client+" "+r.Event+`; command . "$hw_self"; `) ||

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,7 +35,10 @@ type fixtureCase struct {
 			Old  string `json:"old"`
 			New  string `json:"new"`
 		} `json:"replace"`
-		Append    map[string]string `json:"append"`
+		Append map[string]string `json:"append"`
+		// Chmod sets the permission bits (octal text, e.g. "0644") of
+		// files of the repository after the writes above.
+		Chmod     map[string]string `json:"chmod"`
 		Symlinks  map[string]string `json:"symlinks"`
 		GitConfig string            `json:"git_config"`
 		Env       map[string]string `json:"env"`
@@ -234,6 +238,11 @@ func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(s
 		data, err := os.ReadFile(abs)
 		must(t, err)
 		must(t, os.WriteFile(abs, append(data, text...), 0o644))
+	}
+	for p, mode := range s.Chmod {
+		m, err := strconv.ParseUint(mode, 8, 32)
+		must(t, err)
+		must(t, os.Chmod(filepath.Join(repo, filepath.FromSlash(p)), os.FileMode(m)))
 	}
 	for p, target := range s.Symlinks {
 		abs := filepath.Join(repo, filepath.FromSlash(p))

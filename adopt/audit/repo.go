@@ -317,12 +317,18 @@ func (r *repoAudit) rendered(governed []string, declined func(string) bool, disp
 		if !ok {
 			continue
 		}
+		if snap.Exists && f.Mode&0o111 != 0 && snap.Mode&0o111 == 0 {
+			// A file the client runs itself (Cline's PreToolUse) is not
+			// run without its execute bits; conform keeps an existing
+			// file's mode, so the fix is a chmod.
+			r.add(IDRenderedEdited, f.Path, 0, "", "", fmt.Sprintf("%s is not executable (mode %04o), so its client does not run it", f.Path, snap.Mode.Perm()), "chmod 0755 "+shellquote.Word(relJoin(r.fixPath, f.Path)))
+		}
 		switch {
 		case !snap.Exists:
 			r.add(IDRenderedMissing, f.Path, 0, "", "", f.Path+" ("+f.Step+") is missing", r.conform)
 		case bytes.Equal(snap.Data, f.Body):
 		default:
-			h, ok := templates.ParseHeader(snap.Data)
+			h, ok := templates.ParseHeaderAt(f.Path, snap.Data)
 			switch {
 			case !ok:
 				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellquote.Word(r.fixPath))

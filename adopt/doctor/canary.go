@@ -127,6 +127,15 @@ var canaries = map[string]map[string]canary{
 				"tool_input": map[string]any{"command": "create", "path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
 		}},
 	},
+	// Cline (documented and read from source, not observed): one
+	// PreToolUse file for every tool, payload {clineVersion, hookName,
+	// workspaceRoots, preToolUse:{toolName, parameters}} with
+	// execute_command {command} and write_to_file {path, content}; a deny
+	// must print {"cancel":true,…} (engine/dialect cline.go).
+	"cline": {
+		"pre-tool": {tool: "execute_command", payload: clinePayload("execute_command", false)},
+		"pre-edit": {tool: "write_to_file", payload: clinePayload("write_to_file", true)},
+	},
 	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
 	// (pre_run_command) or {file_path, edits} (pre_write_code)
@@ -355,3 +364,17 @@ func subagentStartCanary(client, root, typ string) []byte {
 // subagentStartOther is the agent type of the subagent-start canary that
 // must get no read-only context: no client or manifest names it.
 const subagentStartOther = "hookwarden-doctor-canary"
+
+// clinePayload builds a Cline PreToolUse payload for tool (engine/dialect
+// cline.go): the subject is parameters.command, or for an edit
+// parameters.path (relative to the first workspace root, as Cline sends it).
+func clinePayload(tool string, edit bool) func(root, dir, subject string) []byte {
+	return func(root, dir, subject string) []byte {
+		params := map[string]any{"command": subject, "requires_approval": "false"}
+		if edit {
+			params = map[string]any{"path": subject, "content": "hookwarden doctor canary\n"}
+		}
+		return marshal(map[string]any{"clineVersion": "hookwarden-doctor", "hookName": "PreToolUse", "taskId": "hookwarden-doctor",
+			"workspaceRoots": []string{root}, "preToolUse": map[string]any{"toolName": tool, "parameters": params}})
+	}
+}

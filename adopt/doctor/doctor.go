@@ -630,7 +630,7 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 
 // readAnswer reads a hook's answer to a call of event as client reads it
 // (engine/dialect's encode table is the source): agy a JSON decision on
-// stdout (exit 0); every other client exit 0 allow (a stated skip when
+// stdout (exit 0); Cline {"cancel":…} on stdout (exit 0); every other client exit 0 allow (a stated skip when
 // stderr holds "hookwarden: skip:"), dialect.DenyExit (2; lefthook 1) deny
 // with the reason on stderr. A stop answer is read by readStop, a post-tool
 // answer's added context by readContext. Anything else is "error".
@@ -656,6 +656,28 @@ func readAnswer(client, event string, code int, stdout []byte, stderr string) (s
 		}
 	}
 	switch client {
+	case "cline":
+		// Cline (engine/dialect cline.go): one {"cancel":…} object on
+		// stdout with exit 0; anything else lets Cline's call through, a
+		// fault. Its one hook file runs every cline row, so the row that
+		// does not match the canary's tool adds its stated skip line
+		// (dialect.UnjudgedTool); another skip line is the answer's.
+		var a struct {
+			Cancel       *bool
+			ErrorMessage string
+		}
+		if code != 0 || json.Unmarshal(bytes.TrimSpace(stdout), &a) != nil || a.Cancel == nil {
+			return "error", fmt.Sprintf("exit %d, stdout not one {\"cancel\":…} answer (Cline lets the call through): %s", code, firstLine(string(stdout)+stderr))
+		}
+		if *a.Cancel {
+			return "deny", a.ErrorMessage
+		}
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(l, dialect.SkipPrefix) && !strings.Contains(l, " judges only tools matching ") {
+				return "skip", l
+			}
+		}
+		return "allow", ""
 	case "agy":
 		var a struct{ Decision, Reason string }
 		if code != 0 || json.Unmarshal(bytes.TrimSpace(stdout), &a) != nil {

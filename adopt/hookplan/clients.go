@@ -262,6 +262,14 @@ var clients = map[string]clientSpec{
 	// rendered-edited), not here.
 	"kiro": {plugin: templates.KiroHooksPath,
 		runs: "Kiro CLI runs the hooks of every .kiro/hooks/*.json of the workspace and of ~/.kiro/hooks for every agent, beside the hooks embedded in the agent's configuration; not observed"},
+	// Cline (documented and read from source, not observed): the project's
+	// executable .clinerules/hooks/PreToolUse runs before every tool, beside
+	// the global ~/Documents/Cline/Hooks/PreToolUse; hooks run only while
+	// "Enable Hooks" is checked in Cline's VS Code settings, which no file
+	// of the repository records (engine/dialect cline.go).
+	"cline": {plugin: templates.ClineHookPath,
+		runs:   "Cline runs the project's executable .clinerules/hooks/PreToolUse and the global ~/Documents/Cline/Hooks/PreToolUse before every tool, only while \"Enable Hooks\" is checked in Cline's VS Code settings (outside the repository: not readable, so whether the file runs at all is not known); a cancel ends the whole task; not observed",
+		limits: []string{"Cline's \"Enable Hooks\" switch (a VS Code setting, not read)", "the global ~/Documents/Cline/Hooks/ directory (not read)"}},
 	// opencode 1.18.33 loads .opencode/plugins/*.js of the project
 	// automatically (../shared/e2e/README.md section 4); the rendered plugin
 	// runs the launcher itself, so it has no hook file to read.

@@ -1,7 +1,7 @@
 // Package clientname is the one table of the agent clients hookwarden
 // knows: the name a manifest's `clients:` list, a registration row and a
 // command line use ("claude", "codex", "gemini", "agy", "opencode",
-// "lefthook", "copilot", "cursor", "windsurf", "qwen", "droid", "kiro"), and the name a person knows each by, for messages. The
+// "lefthook", "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline"), and the name a person knows each by, for messages. The
 // settings reader, the renderer and every message take their client names
 // from here.
 package clientname
@@ -22,12 +22,13 @@ func table() [][2]string {
 		{"qwen", "Qwen Code"},
 		{"droid", "Factory Droid"},
 		{"kiro", "Kiro CLI"},
+		{"cline", "Cline"},
 	}
 }
 
 // All returns, as a new slice, every client name hookwarden knows, in
 // table order: claude, codex, gemini, agy, opencode, lefthook, copilot,
-// cursor, windsurf, qwen, droid, kiro.
+// cursor, windsurf, qwen, droid, kiro, cline.
 func All() []string {
 	t := table()
 	out := make([]string, len(t))

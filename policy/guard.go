@@ -247,13 +247,27 @@ func compMatch(c, name string) bool {
 // guardFileName classifies a relative path whose first component is the base
 // name of a guard file or directory: after a cd to a directory known only at
 // run time, such a name may be the guard's.
+//
+// A relative path of two or more components that is the whole tail of a
+// guard path (hooks/PreToolUse after a cd into .clinerules, hooks/
+// hookwarden.json into .kiro or .github) counts as that guard file too.
 func guardFileName(s string) guardKind {
 	first := firstComponent(s)
 	switch first {
 	case "settings.json", "hooks.json", "config.toml":
 		return guardKind{client: true}
-	case "hookwarden.js", "hookwarden", "hook.py", "hook.sh", "interceptor.py", "plugin.json":
+	case "hookwarden.js", "hookwarden", "hook.py", "hook.sh", "interceptor.py", "plugin.json", "pretooluse":
 		return guardKind{own: true}
+	}
+	if comps := strings.Split(strings.TrimPrefix(asciiLower(strings.ReplaceAll(s, `\`, "/")), "./"), "/"); len(comps) >= 2 {
+		for gi, gc := range guardComps {
+			if len(gc) > len(comps) && slices.Equal(gc[len(gc)-len(comps):], comps) {
+				if shellGuardList[gi].ClientHooks {
+					return guardKind{client: true}
+				}
+				return guardKind{own: true}
+			}
+		}
 	}
 	if slices.Contains(lefthookcfg.BaseNames(), first) {
 		return guardKind{client: true}

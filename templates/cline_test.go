@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,14 +99,11 @@ esac
 		cmd.Stdin = strings.NewReader(payload)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
+		var exitErr *exec.ExitError
+		if err := cmd.Run(); err != nil && !errors.As(err, &exitErr) {
 			t.Fatal(err)
 		}
-		return out.String(), code
+		return out.String(), cmd.ProcessState.ExitCode()
 	}
 	cancel := `{"cancel":true,"errorMessage":"[BLOCKED BY hookwarden:`
 	for _, tc := range []struct{ pre, edit, want string }{

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"path"
 	"regexp"
 	"strings"
@@ -23,6 +24,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	}
 	if spec, ok := simpleLaunchers[name]; ok {
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
+	}
+	if strings.HasPrefix(name, "claude-code@") { // npx @anthropic-ai/claude-code@VERSION
+		name = "claude-code"
 	}
 	switch name {
 	case "hookwarden":
@@ -230,6 +234,13 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	case "codex":
 		if codexHooksOff(args) {
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
+	case "claude", "claude-code":
+		// An earlier CLAUDE_CONFIG_DIR=DIR (or export) in this script counts
+		// as on the command (taken as exported: fail closed).
+		_, dirSet := sc.vars["CLAUDE_CONFIG_DIR"]
+		if dirSet || claudeHooksOff(args, *env) {
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
@@ -732,4 +743,101 @@ func codexHooksOff(args []field) bool {
 		}
 	}
 	return false
+}
+
+// claudeHooksOff reports a Claude Code command line (args after the command
+// name, env the assignments in effect for it) that starts a session without
+// the project's hook rows, ours included. Measured on Claude Code 2.1.328
+// against the loopback model server on 2026-12-02
+// (testdata/clients/claude/2.1.328/nested-hooks-off: a project PreToolUse row
+// was skipped and the tool ran) for: --settings JSON or --settings FILE
+// holding "disableAllHooks": true; --setting-sources with a list without
+// project (user, "user,local", ""); --bare; CLAUDE_CODE_SIMPLE=1; and a
+// CLAUDE_CONFIG_DIR whose settings.json sets disableAllHooks. Not switched
+// off (same measurement): --dangerously-skip-permissions, --permission-mode
+// bypassPermissions, CLAUDE_CODE_PERSONAL_HOOKS_OFF=1, --settings JSON
+// without the key. So a --settings value that is not inline JSON we can
+// parse (a file the judge cannot read, a value known only at run time)
+// counts, and so does any CLAUDE_CONFIG_DIR; inline JSON counts when
+// disableAllHooks or allowManagedHooksOnly is present and not false (the
+// latter not measured: the bundle reads both from the --settings source).
+func claudeHooksOff(args []field, env []envVar) bool {
+	for _, e := range env {
+		if claudeEnvOff(e.name, e.val) || e.name == "CLAUDE_CONFIG_DIR" {
+			return true
+		}
+	}
+	sources := func(f field) bool {
+		if f.dynamic() {
+			return true
+		}
+		for _, s := range strings.Split(f.val, ",") {
+			if strings.EqualFold(strings.TrimSpace(s), "project") {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			return false
+		case v == "--bare":
+			return true
+		case v == "--settings" || v == "--setting-sources":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			if (v == "--settings" && claudeSettingsOff(args[i])) || (v == "--setting-sources" && sources(args[i])) {
+				return true
+			}
+		case strings.HasPrefix(v, "--settings="):
+			if claudeSettingsOff(lit(v[len("--settings="):])) {
+				return true
+			}
+		case strings.HasPrefix(v, "--setting-sources="):
+			if sources(lit(v[len("--setting-sources="):])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// claudeSettingsOff reports a `claude --settings` value that may switch hooks
+// off: anything but inline JSON (an object) that parses and leaves
+// disableAllHooks and allowManagedHooksOnly absent or false. A file path
+// counts because the judge cannot see its content and a file holding
+// disableAllHooks switched our rows off (measured, see claudeHooksOff).
+func claudeSettingsOff(f field) bool {
+	if f.dynamic() {
+		return true
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(f.val)), &m); err != nil {
+		return true
+	}
+	for _, k := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
+		if v, ok := m[k]; ok && v != false {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeEnvOff reports CLAUDE_CODE_SIMPLE set to anything but an empty, 0,
+// false, no or off value (or a value known only at run time): Claude Code
+// 2.1.328's bare mode, which skipped the project's hook rows (measured with
+// CLAUDE_CODE_SIMPLE=1, testdata/clients/claude/2.1.328/nested-hooks-off).
+func claudeEnvOff(name string, v field) bool {
+	if name != "CLAUDE_CODE_SIMPLE" {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(v.val)) {
+	case "", "0", "false", "no", "off":
+		return v.dynamic()
+	}
+	return true
 }

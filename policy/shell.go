@@ -191,6 +191,9 @@ func (j *judge) assignment(name string, v field, standalone bool) {
 	if standalone && hookManagerOff(name, v) {
 		j.hits.add(RuleHookManagerEnv)
 	}
+	if standalone && claudeEnvOff(name, v) {
+		j.hits.add(RuleSelfProtectClientHooks)
+	}
 }
 
 // hookManagerOff reports whether name=v switches a hook manager off:

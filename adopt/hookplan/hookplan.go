@@ -500,16 +500,27 @@ func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 
 // pluginRows plans a client whose rendered plugin file runs our rows: the
 // file, and while it exists one hook per registration row of the client.
+// Cline's hook file is the one file its client runs for the hook name
+// (templates.ClineHookPath), so one without our render header is the
+// operator's script running instead of ours: the file is listed with that
+// note and no row of ours (audit's rendered-edited reports it).
 func (pl *clientPlanner) pluginRows() {
 	abs := filepath.Join(pl.p.Root, filepath.FromSlash(pl.spec.plugin))
 	f := File{Path: pl.spec.plugin, Scope: ScopePlugin, abs: abs}
-	_, exists, err := pl.read(abs)
+	data, exists, err := pl.read(abs)
 	f.Exists = exists
 	if err != nil {
 		f.ReasonID, f.Why = ReasonUnparseable, "cannot be read safely: "+err.Error()
 	}
+	foreign := false
+	if exists && err == nil && pl.spec.plugin == templates.ClineHookPath {
+		if _, ok := templates.ParseHeaderAt(pl.spec.plugin, data); !ok {
+			foreign = true
+			f.Why = "carries no hookwarden render header: Cline runs this script instead of our rows"
+		}
+	}
 	pl.c.Files = append(pl.c.Files, f)
-	if !exists || err != nil {
+	if !exists || err != nil || foreign {
 		return
 	}
 	for _, row := range pl.table.ForClient(pl.c.Client) {

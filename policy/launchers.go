@@ -237,10 +237,11 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "claude", "claude-code":
-		// An earlier CLAUDE_CONFIG_DIR=DIR (or export) in this script counts
-		// as on the command (taken as exported: fail closed).
+		// An earlier CLAUDE_CONFIG_DIR=DIR or HOME=DIR (or export) in this
+		// script counts as on the command (taken as exported: fail closed).
 		_, dirSet := sc.vars["CLAUDE_CONFIG_DIR"]
-		if dirSet || claudeHooksOff(args, *env) {
+		_, homeSet := sc.vars["HOME"]
+		if dirSet || homeSet || claudeHooksOff(args, *env) {
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
@@ -753,17 +754,19 @@ func codexHooksOff(args []field) bool {
 // was skipped and the tool ran) for: --settings JSON or --settings FILE
 // holding "disableAllHooks": true; --setting-sources with a list without
 // project (user, "user,local", ""); --bare; CLAUDE_CODE_SIMPLE=1; and a
-// CLAUDE_CONFIG_DIR whose settings.json sets disableAllHooks. Not switched
+// CLAUDE_CONFIG_DIR whose settings.json sets disableAllHooks, or (without
+// CLAUDE_CONFIG_DIR) a HOME whose .claude/settings.json does. Not switched
 // off (same measurement): --dangerously-skip-permissions, --permission-mode
 // bypassPermissions, CLAUDE_CODE_PERSONAL_HOOKS_OFF=1, --settings JSON
 // without the key. So a --settings value that is not inline JSON we can
 // parse (a file the judge cannot read, a value known only at run time)
-// counts, and so does any CLAUDE_CONFIG_DIR; inline JSON counts when
+// counts, and so does any CLAUDE_CONFIG_DIR or HOME set for the command (the
+// judge does not read the settings there); inline JSON counts when
 // disableAllHooks or allowManagedHooksOnly is present and not false (the
 // latter not measured: the bundle reads both from the --settings source).
 func claudeHooksOff(args []field, env []envVar) bool {
 	for _, e := range env {
-		if claudeEnvOff(e.name, e.val) || e.name == "CLAUDE_CONFIG_DIR" {
+		if claudeEnvOff(e.name, e.val) || e.name == "CLAUDE_CONFIG_DIR" || e.name == "HOME" {
 			return true
 		}
 	}

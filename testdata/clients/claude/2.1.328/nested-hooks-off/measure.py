@@ -39,6 +39,8 @@ CASES = [
     ("user-settings-disableAllHooks", [], {}, OFF, None),
     ("env-CLAUDE_CODE_SIMPLE", [], {"CLAUDE_CODE_SIMPLE": "1"}, None, None),
     ("env-CLAUDE_CODE_PERSONAL_HOOKS_OFF", [], {"CLAUDE_CODE_PERSONAL_HOOKS_OFF": "1"}, None, None),
+    # HOME=home, no CLAUDE_CONFIG_DIR: the user settings are home/.claude/settings.json
+    ("home-settings-disableAllHooks", [], {"HOME": "{HOME}"}, OFF, None),
 ]
 
 
@@ -50,8 +52,9 @@ def run(name, argv, extra_env, user_settings, settings_file):
     hook = "%s %s exit2" % (e2e.HOOK, out)
     e2e.write(os.path.join(repo, ".claude", "settings.json"), json.dumps({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": hook, "timeout": 15}]}]}}, indent=2) + "\n")
+    via_home = extra_env.get("HOME") == "{HOME}"
     if user_settings is not None:
-        e2e.write(os.path.join(home, "settings.json"), user_settings + "\n")
+        e2e.write(os.path.join(home, ".claude" if via_home else "", "settings.json"), user_settings + "\n")
     fpath = os.path.join(wd, "off.json")
     if settings_file is not None:
         e2e.write(fpath, settings_file + "\n")
@@ -59,7 +62,10 @@ def run(name, argv, extra_env, user_settings, settings_file):
     mock = e2e.Mock("anthropic", wd, lifetime=200)
     try:
         env = dict(os.environ, CLAUDE_CONFIG_DIR=home, ANTHROPIC_BASE_URL="http://127.0.0.1:%d" % mock.port,
-                   ANTHROPIC_API_KEY="sk-test-dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", **extra_env)
+                   ANTHROPIC_API_KEY="sk-test-dummy", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        env.update({k: (home if v == "{HOME}" else v) for k, v in extra_env.items()})
+        if via_home:
+            del env["CLAUDE_CONFIG_DIR"]
         cmd = [CLAUDE, "-p", "run it", "--output-format", "json", "--allowedTools", "Bash"] + argv
         p = subprocess.run(cmd, cwd=repo, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=150)
         turns = len(mock.model_turns())

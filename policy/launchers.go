@@ -237,11 +237,10 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "claude", "claude-code":
-		// An earlier CLAUDE_CONFIG_DIR=DIR or HOME=DIR (or export) in this
-		// script counts as on the command (taken as exported: fail closed).
-		_, dirSet := sc.vars["CLAUDE_CONFIG_DIR"]
-		_, homeSet := sc.vars["HOME"]
-		if dirSet || homeSet || claudeHooksOff(args, *env) {
+		// An earlier CLAUDE_CONFIG_DIR=DIR or HOME=DIR (or export, any value)
+		// in this script counts as on the command (taken as exported: fail
+		// closed).
+		if sc.claudeDir || claudeHooksOff(args, *env) {
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":

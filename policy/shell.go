@@ -77,6 +77,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 				}
 				v := sc.word(a.Value)
 				j.assignment(a.Name.Value, v, true)
+				sc.claudeDir = sc.claudeDir || a.Name.Value == "CLAUDE_CONFIG_DIR" || a.Name.Value == "HOME"
 				if !v.dynamic() {
 					sc.vars[a.Name.Value] = v.val
 				}
@@ -151,6 +152,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		v := sc.word(a.Value)
 		if len(call.Args) == 0 {
 			j.assignment(a.Name.Value, v, true)
+			sc.claudeDir = sc.claudeDir || a.Name.Value == "CLAUDE_CONFIG_DIR" || a.Name.Value == "HOME"
 			if !v.dynamic() {
 				sc.vars[a.Name.Value] = v.val
 			}

@@ -52,6 +52,10 @@ type scope struct {
 	// known variables (x=$x$x doubling); the part was kept dynamic and the
 	// script is denied with RuleScanBoundCommand.
 	overflow bool
+	// claudeDir: the script assigned CLAUDE_CONFIG_DIR or HOME (any value,
+	// one known only at run time too); a later claude is judged as if the
+	// assignment were exported on its command (claudeHooksOff).
+	claudeDir bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }

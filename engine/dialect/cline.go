@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/verdict"
@@ -37,12 +38,32 @@ import (
 //     (hook-factory.ts). So every answer of ours is exit 0 with JSON, and a
 //     deny is {"cancel":true,"errorMessage":R}.
 //
+// The npm Cline CLI 3.0.65 (@cline/core and @cline/shared 0.0.86), run by
+// hand 2026-12-02 against ../shared/e2e/mock_llm.py (payloads in
+// testdata/clients/cline/3.0.65/, README "Clients beyond the first five"):
+//
+//   - It runs the same files (@cline/shared dist/storage/index.js, the hook
+//     search paths: <workspace>/.clinerules/hooks, <workspace>/.cline/hooks,
+//     ~/.cline/hooks, ~/Documents/Cline/Hooks), with no enable switch.
+//   - hookName is "tool_call" (the CLI maps the file name PreToolUse to its
+//     tool_call event, @cline/core dist/index.js), so both rows also answer
+//     it (registration AlsoNative). preToolUse.parameters is the model's
+//     tool input; workspaceRoots is as above; clineVersion was "".
+//   - The shell tool is run_commands, parameters.commands an array in its
+//     schema; the CLI's reader also takes a string there, or command, or
+//     cmd, and argv objects {command, args} (clineRunCommands). The file
+//     tool is editor, parameters.path absolute (its schema in the model
+//     request).
+//   - cancel:true aborts the whole run (finishReason aborted, exit 0); a
+//     hook exiting 1 or printing no JSON let the call run (observed).
+//
 // The payload names no cwd; Cline runs commands and resolves relative paths
 // in its first workspace root, so workspaceRoots[0] places the call (none,
 // or a relative one, is refused by engine/hook baseDirs: a deny).
 
-// decodeCline decodes a Cline PreToolUse payload for row (pre-tool:
-// execute_command; pre-edit: the file tools of the row's matcher). A tool
+// decodeCline decodes a Cline PreToolUse (extension) or tool_call (CLI)
+// payload for row (pre-tool: execute_command, run_commands; pre-edit: the
+// file tools of the row's matcher). A tool
 // the row does not match is a stated skip (Unjudged). Errors as Decode.
 func decodeCline(row registration.Row, o object) (Payload, error) {
 	var p Payload
@@ -85,6 +106,10 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 	}
 	raw, _ := pre.get("parameters")
 	if row.Event == "pre-tool" {
+		if p.ToolName == "run_commands" {
+			p.Command, err = clineRunCommands(params)
+			return p, err
+		}
 		p.Command, err = params.reqStr("command", "preToolUse.parameters.command")
 		return p, err
 	}
@@ -99,6 +124,41 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 	}
 	p.ToolInput = raw
 	return p, nil
+}
+
+// clineRunCommands returns the commands of a Cline CLI run_commands call
+// as one script, one command a line, so a deny of any one refuses the call.
+// params is preToolUse.parameters. The forms follow the CLI's own reader
+// (@cline/core 0.0.86 dist/index.js, the run_commands input normaliser):
+// commands (a string or an array), else command, else cmd. A command in
+// the argv form {command, args} (an object element, or command beside
+// args) is refused: the CLI rebuilds its text with its own quoting, which
+// we would have to guess. Errors name the member path.
+func clineRunCommands(params object) (string, error) {
+	const base = "preToolUse.parameters."
+	if raw, ok := params.get("commands"); ok {
+		if jsonType(raw) == "a string" {
+			return unquote(raw), nil
+		}
+		cmds, _, err := params.strArray("commands", base+"commands")
+		if err != nil {
+			return "", err
+		}
+		if len(cmds) == 0 {
+			return "", fmt.Errorf("member %scommands: empty (no command to judge)", base)
+		}
+		return strings.Join(cmds, "\n"), nil
+	}
+	if _, ok := params.get("command"); ok {
+		if _, ok := params.get("args"); ok {
+			return "", fmt.Errorf("member %sargs: the argv form {command, args} is not judged", base)
+		}
+		return params.reqStr("command", base+"command")
+	}
+	if _, ok := params.get("cmd"); ok {
+		return params.reqStr("cmd", base+"cmd")
+	}
+	return "", fmt.Errorf("member %scommands: missing", base)
 }
 
 // clineJSON is Cline's hook answer {"cancel":C} or, when cancelling,

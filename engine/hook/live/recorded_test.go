@@ -121,7 +121,22 @@ func TestRecordedPayloads(t *testing.T) {
 				if resp.Exit != 0 || len(resp.Stdout) != 0 || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {
 					t.Fatalf("exit %d stdout %q stderr %q, want one stated-skip line", resp.Exit, resp.Stdout, errs)
 				}
+			case "cline-allow":
+				// Cline reads only JSON on stdout: an allow is {"cancel":false}.
+				if resp.Exit != 0 || string(resp.Stdout) != "{\"cancel\":false}\n" || errs != "" {
+					t.Fatalf("exit %d stdout %q stderr %q (verdict %v %s), want Cline's allow", resp.Exit, resp.Stdout, errs, resp.Verdict.Kind, resp.Verdict.RuleID)
+				}
+			case "cline-skip":
+				if resp.Exit != 0 || string(resp.Stdout) != "{\"cancel\":false}\n" || !strings.HasPrefix(errs, "hookwarden: skip: ") || strings.Count(errs, "\n") != 1 {
+					t.Fatalf("exit %d stdout %q stderr %q, want Cline's allow with one stated-skip line", resp.Exit, resp.Stdout, errs)
+				}
 			default:
+				if rule, ok := strings.CutPrefix(tc.Want, "cline-deny:"); ok {
+					if resp.Exit != 0 || resp.Verdict.Kind != verdict.Deny || resp.Verdict.RuleID != rule || !strings.HasPrefix(string(resp.Stdout), "{\"cancel\":true,\"errorMessage\":\"[BLOCKED BY hookwarden:"+rule+"]") {
+						t.Fatalf("exit %d stdout %q (verdict %v %s), want Cline's cancel by %s", resp.Exit, resp.Stdout, resp.Verdict.Kind, resp.Verdict.RuleID, rule)
+					}
+					return
+				}
 				rule, ok := strings.CutPrefix(tc.Want, "deny:")
 				if !ok {
 					t.Fatalf("unknown expectation %q", tc.Want)

@@ -38,9 +38,10 @@ import (
 //     (hook-factory.ts). So every answer of ours is exit 0 with JSON, and a
 //     deny is {"cancel":true,"errorMessage":R}.
 //
-// The npm Cline CLI 3.0.65 (@cline/core and @cline/shared 0.0.86), run by
-// hand 2026-12-02 against ../shared/e2e/mock_llm.py (payloads in
-// testdata/clients/cline/3.0.65/, README "Clients beyond the first five"):
+// The npm Cline CLI 3.0.65 (@cline/core and @cline/shared 0.0.86), run
+// 2026-12-02 by engine/conformance TestRealCline and by hand against
+// ../shared/e2e/mock_llm.py (payloads in testdata/clients/cline/3.0.65/,
+// README "Clients beyond the first five"):
 //
 //   - It runs the same files (@cline/shared dist/storage/index.js, the hook
 //     search paths: <workspace>/.clinerules/hooks, <workspace>/.cline/hooks,
@@ -49,6 +50,10 @@ import (
 //     tool_call event, @cline/core dist/index.js), so both rows also answer
 //     it (registration AlsoNative). preToolUse.parameters is the model's
 //     tool input; workspaceRoots is as above; clineVersion was "".
+//   - preToolUse.parameters holds a non-string value as its JSON text
+//     (commands ["x"] arrived as "[\"x\"]"), so the payload's tool_call
+//     {id, name, input}, also sent, is read instead when present: input is
+//     the object the tool runs with.
 //   - The shell tool is run_commands, parameters.commands an array in its
 //     schema; the CLI's reader also takes a string there, or command, or
 //     cmd, and argv objects {command, args} (clineRunCommands). The file
@@ -96,6 +101,24 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 	if err != nil {
 		return p, err
 	}
+	// The CLI's preToolUse.parameters holds every non-string value as JSON
+	// text (commands ["x"] arrives as the string "[\"x\"]", observed), so
+	// when the CLI's tool_call is present its input, the object the tool
+	// runs with, is read instead (below). Its name must be preToolUse's,
+	// checked before the matcher so a mismatch is never a skip.
+	tc, isCLI, err := o.obj("tool_call", "tool_call")
+	if err != nil {
+		return p, err
+	}
+	if isCLI {
+		name, err := tc.reqStr("name", "tool_call.name")
+		if err != nil {
+			return p, err
+		}
+		if tn, _, _ := pre.str("toolName", "preToolUse.toolName"); name != tn {
+			return p, fmt.Errorf("member tool_call.name: names another tool than preToolUse.toolName")
+		}
+	}
 	var judged bool
 	if p.ToolName, judged, err = judgedTool(row, pre, "toolName", "preToolUse.toolName"); err != nil || !judged {
 		return unjudged(row, p, err)
@@ -105,18 +128,26 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 		return p, err
 	}
 	raw, _ := pre.get("parameters")
-	if row.Event == "pre-tool" {
-		if p.ToolName == "run_commands" {
-			p.Command, err = clineRunCommands(params)
+	base := "preToolUse.parameters"
+	if isCLI {
+		if params, err = tc.reqObj("input", "tool_call.input"); err != nil {
 			return p, err
 		}
-		p.Command, err = params.reqStr("command", "preToolUse.parameters.command")
+		raw, _ = tc.get("input")
+		base = "tool_call.input"
+	}
+	if row.Event == "pre-tool" {
+		if p.ToolName == "run_commands" {
+			p.Command, err = clineRunCommands(params, base+".")
+			return p, err
+		}
+		p.Command, err = params.reqStr("command", base+".command")
 		return p, err
 	}
 	if p.ToolName == "apply_patch" {
 		return p, decodePatch(raw, &p)
 	}
-	if p.FilePath, err = params.reqStr("path", "preToolUse.parameters.path"); err != nil {
+	if p.FilePath, err = params.reqStr("path", base+".path"); err != nil {
 		return p, err
 	}
 	if p.Cwd == "" && filepath.IsAbs(p.FilePath) {
@@ -133,9 +164,8 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 // commands (a string or an array), else command, else cmd. A command in
 // the argv form {command, args} (an object element, or command beside
 // args) is refused: the CLI rebuilds its text with its own quoting, which
-// we would have to guess. Errors name the member path.
-func clineRunCommands(params object) (string, error) {
-	const base = "preToolUse.parameters."
+// we would have to guess. base prefixes member paths in errors.
+func clineRunCommands(params object, base string) (string, error) {
 	if raw, ok := params.get("commands"); ok {
 		if jsonType(raw) == "a string" {
 			return unquote(raw), nil

@@ -31,8 +31,9 @@ func DefaultClients() []string {
 // (engine/dialect droid.go). "kiro" (Kiro CLI: .kiro/hooks/hookwarden.json,
 // a file of ours alone) is opt-in and unverified (engine/dialect kiro.go).
 // "cline" (Cline: the executable .clinerules/hooks/PreToolUse, a file of
-// ours alone; a deny cancels Cline's whole task) is opt-in and unverified
-// (engine/dialect cline.go).
+// ours alone; a deny cancels Cline's whole task) is opt-in and observed on
+// the real npm Cline CLI 3.0.65, not on the VS Code extension (engine/dialect
+// cline.go).
 // "lefthook" (hookwarden's lefthook jobs: .hookwarden/lefthook.yml, named
 // by an extends: entry in the repository's lefthook config; LefthookJobs)
 // is opt-in and observed on the real lefthook 2.2.1.

@@ -55,7 +55,8 @@ func clineAborted(res Result) bool {
 // --no-verify commit through run_commands is cancelled (the run aborts,
 // the command never ran), a plain command runs; an editor write of
 // .hookwarden.yaml is cancelled by the pre-edit row and the file stays as
-// adopt wrote it.
+// adopt wrote it. It records the two cline rows (native event PreToolUse)
+// in observed.json under HOOKWARDEN_E2E_RECORD=1, as TestRealLefthook does.
 func TestRealCline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-client test; -short skips it")

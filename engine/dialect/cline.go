@@ -10,8 +10,11 @@ import (
 	"github.com/hookwarden/hookwarden/engine/verdict"
 )
 
-// Cline facts (documented and read from its source, not observed: no real
-// Cline ran these rows; `hookwarden clients` shows them unverified).
+// Cline facts of the VS Code extension (documented and read from its
+// source, not observed: the extension is not a registry package, so it never
+// ran these rows). The npm CLI's facts, observed, follow below; `hookwarden
+// clients` shows both rows observed on cline 3.0.65 (the CLI, recorded by
+// engine/conformance TestRealCline).
 // Sources: docs.cline.bot hook-reference (read 2026-12-01); cline/cline at
 // 21cb8d2525, apps/vscode/src/core/hooks/hook-factory.ts; cline/cline at
 // 0a3eba347c, src/shared/tools.ts (the ClineDefaultTool tool names).

@@ -98,6 +98,15 @@ hw_answer() {
 		printf '%s%s\n' "$hw_skip" "$2" >&2
 		hw_exit 0
 	fi
+	# Cline reads only stdout JSON (engine/dialect cline.go): a stated skip
+	# is {"cancel":false} with the skip line; a deny stays on stderr with
+	# exit 2, which the rendered .clinerules/hooks/PreToolUse turns into its
+	# own one-line cancel (no reason text is put into JSON here).
+	if [ "$hw_client" = cline ] && [ "$1" = skip ]; then
+		printf '%s\n' '{"cancel":false}'
+		printf '%s%s\n' "$hw_skip" "$2" >&2
+		hw_exit 0
+	fi
 	if [ "$hw_client" = agy ]; then
 		if [ "$1" = deny ]; then
 			printf '{"decision":"deny","reason":"%s"}\n' "$2"

@@ -2,12 +2,15 @@ package templates
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/policy"
 )
 
 func clineFile(t *testing.T) File {
@@ -131,5 +134,61 @@ esac
 	}
 	if out, code := run("HOOKWARDEN_BIN="+fake, "FAKE_PRE=allow", "FAKE_EDIT=allow"); code != 0 || !strings.HasPrefix(out, cancel+"launcher] the launcher .hookwarden/hook.sh is missing") {
 		t.Errorf("launcher missing: exit %d stdout %q; want a cancel, exit 0", code, out)
+	}
+}
+
+// TestClineHookInterceptor runs the rendered .clinerules/hooks/PreToolUse
+// with no engine installed and python3 on PATH, fed the payloads the npm
+// Cline CLI 3.0.65 sent (testdata/clients/cline/3.0.65) and the extension's
+// documented one: the launcher hands pre-tool to the standalone interceptor,
+// whose deny reaches Cline as one {"cancel":true,…} line carrying the
+// rule's refusal (not the launcher's), whose allow lets the call go on, and
+// the pre-edit row, which no interceptor judges, is the launcher's stated
+// skip {"cancel":false}; every answer is exactly one line, exit 0.
+func TestClineHookInterceptor(t *testing.T) {
+	need(t, "sh")
+	dir := renderRepo(t, "cline")
+	hook := filepath.Join(dir, filepath.FromSlash(ClineHookPath))
+	env := append(noEngineEnv(t, "sh", "cat", "rm", "mkdir", "sleep", "kill", "python3"), "HOME="+t.TempDir())
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "clients", "cline", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(b), "$REPO", dir)
+	}
+	pol, err := policy.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// deny is the engine's Cline deny line for command (Go's JSON escaping).
+	deny := func(command string) string {
+		d := pol.Judge(command)
+		if d.Allowed {
+			t.Fatalf("policy allows %q; the case wants a deny", command)
+		}
+		b, _ := json.Marshal(map[string]any{"cancel": true, "errorMessage": d.Reason})
+		return string(b)
+	}
+	for _, tc := range []struct{ name, payload, want string }{
+		{"CLI run_commands --no-verify", read("3.0.65/pre-tool.commands-array.json"), deny("touch hw_denied.txt && git commit -q --no-verify -m conformance")},
+		{"CLI run_commands deny", read("3.0.65/pre-tool.deny.json"), deny("git commit --no-verify -m x")},
+		{"CLI run_commands plain", read("3.0.65/pre-tool.json"), `{"cancel":false}`},
+		{"extension execute_command plain", read("documented/pre-tool.json"), `{"cancel":false}`},
+		{"extension write_to_file", read("documented/pre-edit.json"), `{"cancel":false}`},
+		{"CLI tool_call.name another tool", strings.Replace(read("3.0.65/pre-tool.commands-array.json"), `"name":"run_commands"`, `"name":"read_files"`, 1), `{"cancel":true,"errorMessage":"[BLOCKED BY hookwarden:invalid-input]`},
+	} {
+		cmd := exec.Command(hook)
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(tc.payload)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v (stderr %q)", tc.name, err, errb.String())
+		}
+		if got := out.String(); !strings.HasPrefix(got, tc.want) || strings.Count(got, "\n") != 1 || !strings.HasSuffix(got, "}\n") {
+			t.Errorf("%s: stdout %q (stderr %q); want one line starting %q", tc.name, got, errb.String(), tc.want)
+		}
 	}
 }

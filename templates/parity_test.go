@@ -77,18 +77,22 @@ func agyPayload(command string) string {
 // clientPayload builds one pre-tool payload of client carrying command (or,
 // with tool set, a call of that tool): the client's recorded payload under
 // testdata/clients/ where one exists (Copilot CLI 1.0.102, Qwen Code 0.24.4,
-// Cursor's and Windsurf's documented ones) with its command member
-// replaced, else the Claude shape with the tool the row matches (Kiro CLI
+// Cursor's, Windsurf's and the Cline VS Code extension's documented ones
+// ("cline-ext", the cline row), the Cline npm CLI 3.0.65's run_commands
+// call) with its command member replaced, else the Claude shape with the tool the row matches (Kiro CLI
 // execute_bash under the v2 event name preToolUse, Droid Execute).
 func clientPayload(t *testing.T, client, command, tool string) string {
 	t.Helper()
-	recorded := map[string]string{"copilot": "copilot/1.0.102", "cursor": "cursor/documented", "windsurf": "windsurf/documented", "qwen": "qwen/0.24.4"}
+	recorded := map[string]string{"copilot": "copilot/1.0.102/pre-tool.json", "cursor": "cursor/documented/pre-tool.json", "windsurf": "windsurf/documented/pre-tool.json", "qwen": "qwen/0.24.4/pre-tool.json",
+		"cline": "cline/3.0.65/pre-tool.commands-array.json", "cline-ext": "cline/documented/pre-tool.json"}
 	var obj map[string]any
 	if dir, ok := recorded[client]; ok {
-		data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", dir, "pre-tool.json"))
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", dir))
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Cline's recordings hold $REPO where the run's workspace root was.
+		data = []byte(strings.ReplaceAll(string(data), "$REPO", "/w/repo"))
 		if err := json.Unmarshal(data, &obj); err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
@@ -108,6 +112,22 @@ func clientPayload(t *testing.T, client, command, tool string) string {
 		obj["command"] = command
 	case "windsurf":
 		obj["tool_info"].(map[string]any)["command_line"] = command
+	case "cline":
+		// The CLI sends the array in tool_call.input and its JSON text in
+		// preToolUse.parameters (recorded); the engine reads the former.
+		obj["tool_call"].(map[string]any)["input"] = map[string]any{"commands": []string{command}}
+		text, _ := json.Marshal([]string{command})
+		obj["preToolUse"].(map[string]any)["parameters"] = map[string]any{"commands": string(text)}
+		if tool != "" {
+			obj["tool_call"].(map[string]any)["name"] = tool
+			obj["preToolUse"].(map[string]any)["toolName"] = tool
+		}
+	case "cline-ext":
+		pre := obj["preToolUse"].(map[string]any)
+		pre["parameters"].(map[string]any)["command"] = command
+		if tool != "" {
+			pre["toolName"] = tool
+		}
 	default:
 		obj["tool_input"].(map[string]any)["command"] = command
 		if tool != "" {
@@ -124,7 +144,17 @@ func clientPayload(t *testing.T, client, command, tool string) string {
 // interceptorClients are the clients whose pre-tool payloads the
 // interceptor decodes beyond claude, agy and opencode: each answered in
 // its own dialect's bytes.
-var interceptorClients = []string{"copilot", "cursor", "windsurf", "kiro", "qwen", "droid"}
+// "cline-ext" is the cline row fed the VS Code extension's documented
+// payload ("cline" the CLI's recorded one).
+var interceptorClients = []string{"copilot", "cursor", "windsurf", "kiro", "qwen", "droid", "cline", "cline-ext"}
+
+// rowClient is the registration client of an interceptorClients entry.
+func rowClient(c string) string {
+	if c == "cline-ext" {
+		return "cline"
+	}
+	return c
+}
 
 // TestParityPythonNodeEngine replays every text-rule case of the policy
 // corpus (and the seeds) through policy.Judge, the rendered
@@ -166,22 +196,22 @@ func TestParityPythonNodeEngine(t *testing.T) {
 		}
 	})
 
-	// Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code and Droid: the payload
+	// Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code, Droid and Cline: the payload
 	// in each client's own shape (the engine must decode it to the same
 	// command, else the parity is vacuous), the answer the engine's bytes.
 	t.Run("python-clients", func(t *testing.T) {
 		var calls []payloadCall
 		var rows []registration.Row
 		for _, client := range interceptorClients {
-			row, ok := tbl.Lookup(client, "pre-tool")
+			row, ok := tbl.Lookup(rowClient(client), "pre-tool")
 			if !ok {
 				t.Fatalf("no %s pre-tool row", client)
 			}
 			rows = append(rows, row)
 		}
 		for _, c := range cases {
-			for _, row := range rows {
-				payload := clientPayload(t, row.Client, c.command, "")
+			for k, row := range rows {
+				payload := clientPayload(t, interceptorClients[k], c.command, "")
 				p, err := dialect.Decode(row, []byte(payload))
 				if err != nil || p.Unjudged != "" || p.Command != c.command {
 					t.Fatalf("case %s (%s): the engine decodes the test payload to %q unjudged %q err %v", c.id, row.Client, p.Command, p.Unjudged, err)
@@ -310,7 +340,9 @@ func interceptorAnswers(t *testing.T, dir string, calls []payloadCall) [][3]any 
 }
 
 // TestInterceptorClientPayloads covers the rest of the interceptor's
-// answers for Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code and Droid: a
+// answers for Copilot CLI, Cursor, Windsurf, Kiro, Qwen Code, Droid and
+// Cline (the CLI's and the extension's forms; Cline's refusals: a
+// tool_call.name other than preToolUse.toolName, the argv form): a
 // call of a tool the row does not match is the engine's stated skip, byte
 // for byte; a payload the engine cannot decode (command missing or not a
 // string, another event, Copilot's Claude-format payload, Cursor naming no
@@ -338,6 +370,8 @@ func TestInterceptorClientPayloads(t *testing.T) {
 		{"kiro", "fs_write tool", clientPayload(t, "kiro", "ls", "fs_write")},
 		{"qwen", "edit tool", clientPayload(t, "qwen", "ls", "edit")},
 		{"droid", "Read tool", clientPayload(t, "droid", "ls", "Read")},
+		{"cline", "editor tool", clientPayload(t, "cline", "ls", "editor")},
+		{"cline-ext", "write_to_file tool", clientPayload(t, "cline-ext", "ls", "write_to_file")},
 	}
 	refused := []tc{
 		{"copilot", "command missing", mutate("copilot", func(o map[string]any) { delete(o["toolArgs"].(map[string]any), "command") })},
@@ -354,14 +388,34 @@ func TestInterceptorClientPayloads(t *testing.T) {
 		{"kiro", "another event", mutate("kiro", func(o map[string]any) { o["hook_event_name"] = "postToolUse" })},
 		{"qwen", "cwd a number", mutate("qwen", func(o map[string]any) { o["cwd"] = 1 })},
 		{"droid", "command missing", mutate("droid", func(o map[string]any) { delete(o["tool_input"].(map[string]any), "command") })},
+		// tool_call.name differing from preToolUse.toolName is refused before
+		// the matcher, so naming an unjudged tool there is no skip.
+		{"cline", "tool_call.name another tool", mutate("cline", func(o map[string]any) { o["tool_call"].(map[string]any)["name"] = "read_files" })},
+		{"cline", "argv form", mutate("cline", func(o map[string]any) {
+			o["tool_call"].(map[string]any)["input"] = map[string]any{"command": "git", "args": []any{"commit", "--no-verify"}}
+		})},
+		{"cline", "argv element", mutate("cline", func(o map[string]any) {
+			o["tool_call"].(map[string]any)["input"] = map[string]any{"commands": []any{map[string]any{"command": "git", "args": []any{"commit", "--no-verify"}}}}
+		})},
+		{"cline", "commands holds a number", mutate("cline", func(o map[string]any) {
+			o["tool_call"].(map[string]any)["input"] = map[string]any{"commands": []any{"ls", 1}}
+		})},
+		{"cline", "commands empty", mutate("cline", func(o map[string]any) { o["tool_call"].(map[string]any)["input"] = map[string]any{"commands": []any{}} })},
+		{"cline", "tool_call.input missing", mutate("cline", func(o map[string]any) { delete(o["tool_call"].(map[string]any), "input") })},
+		{"cline", "another event", mutate("cline", func(o map[string]any) { o["hookName"] = "tool_result" })},
+		{"cline", "timestamp a boolean", mutate("cline", func(o map[string]any) { o["timestamp"] = true })},
+		{"cline-ext", "command missing", mutate("cline-ext", func(o map[string]any) {
+			delete(o["preToolUse"].(map[string]any)["parameters"].(map[string]any), "command")
+		})},
+		{"cline-ext", "parameters a string", mutate("cline-ext", func(o map[string]any) { o["preToolUse"].(map[string]any)["parameters"] = "{}" })},
 	}
 	var calls []payloadCall
 	for _, c := range append(append([]tc{}, skips...), refused...) {
-		calls = append(calls, payloadCall{c.client, c.payload})
+		calls = append(calls, payloadCall{rowClient(c.client), c.payload})
 	}
 	got := interceptorAnswers(t, renderRepo(t, "claude"), calls)
 	for i, c := range skips {
-		row, _ := tbl.Lookup(c.client, "pre-tool")
+		row, _ := tbl.Lookup(rowClient(c.client), "pre-tool")
 		p, err := dialect.Decode(row, []byte(c.payload))
 		if err != nil || p.Unjudged == "" {
 			t.Fatalf("%s %s: the engine decodes it as unjudged %q err %v; the case wants a stated skip", c.client, c.name, p.Unjudged, err)
@@ -372,14 +426,21 @@ func TestInterceptorClientPayloads(t *testing.T) {
 		}
 	}
 	for i, c := range refused {
-		row, _ := tbl.Lookup(c.client, "pre-tool")
+		row, _ := tbl.Lookup(rowClient(c.client), "pre-tool")
 		if _, err := dialect.Decode(row, []byte(c.payload)); err == nil {
 			t.Fatalf("%s %s: the engine decodes the payload; the case wants one it refuses", c.client, c.name)
 		}
 		g := got[len(skips)+i]
 		reason := strings.TrimSuffix(g[1].(string), "\n")
+		if row.Client == "cline" { // Cline's deny is {"cancel":true,"errorMessage":R} on stdout
+			var a struct {
+				ErrorMessage string `json:"errorMessage"`
+			}
+			_ = json.Unmarshal([]byte(g[0].(string)), &a)
+			reason = a.ErrorMessage
+		}
 		if !strings.HasPrefix(reason, "[BLOCKED BY hookwarden:invalid-input]") {
-			t.Errorf("%s %s: python answered stderr %q exit %v; want the invalid-input refusal", c.client, c.name, g[1], g[2])
+			t.Errorf("%s %s: python answered stdout %q stderr %q exit %v; want the invalid-input refusal", c.client, c.name, g[0], g[1], g[2])
 			continue
 		}
 		want := dialect.Encode(row, verdict.Verdict{Kind: verdict.Deny, RuleID: "invalid-input", Reason: reason})

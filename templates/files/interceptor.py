@@ -6,7 +6,7 @@ installed hookwarden engine serves the call. Python 3.8+ standard library only.
 usage: python3 interceptor.py CLIENT        (payload on stdin, at most 1 MiB)
 
 CLIENT is a client with a pre-tool row: claude, codex, gemini, qwen, droid,
-kiro, windsurf, copilot, cursor, agy, opencode or lefthook. The answer is in the
+kiro, windsurf, copilot, cursor, cline, agy, opencode or lefthook. The answer is in the
 client's dialect, the same bytes the engine gives for the same verdict:
   claude/codex/gemini/qwen/droid/kiro/windsurf/opencode: deny = exit 2,
        refusal on stderr; allow = exit 0
@@ -14,6 +14,8 @@ client's dialect, the same bytes the engine gives for the same verdict:
        on stdout, refusal on stderr, exit 2; allow = exit 0
   cursor: deny = {"permission":"deny","user_message":...,"agent_message":...}
        on stdout, refusal on stderr, exit 2; allow = exit 0
+  cline: one JSON object on stdout, exit 0: {"cancel":false} or
+       {"cancel":true,"errorMessage":...}
   agy: one JSON object on stdout, {"decision":"allow"} or
        {"decision":"deny","reason":...}, exit 0
   lefthook: deny = exit 1, refusal on stderr; allow = "hookwarden: allow" on stdout
@@ -150,6 +152,18 @@ def _extract_copilot(obj, matcher):
     return _member(args, "command", str, "toolArgs.command")
 
 
+def _workspace_paths(obj, key):
+    """The optional array of strings obj[key] (Cursor's workspace_roots,
+    Cline's workspaceRoots), [] when absent, of at most max_workspace_paths
+    entries (dialect.MaxWorkspacePaths); another type is Unjudgeable."""
+    roots = _optional(obj, key, list, key) or []
+    if not all(isinstance(r, str) for r in roots):
+        raise Unjudgeable("member %s has the wrong type" % key)
+    if len(roots) > DATA["max_workspace_paths"]:
+        raise Unjudgeable("member %s has more than %d entries" % (key, DATA["max_workspace_paths"]))
+    return roots
+
+
 def _extract_cursor(obj, row):
     """Cursor's beforeShellExecution payload (engine/dialect cursor.go
     decodeCursor): hook_event_name the row's event; optional string
@@ -161,11 +175,7 @@ def _extract_cursor(obj, row):
         raise Unjudgeable("member hook_event_name names another event")
     for k in ("conversation_id", "generation_id", "cursor_version", "model", "user_email"):
         _optional(obj, k, str, k)
-    roots = _optional(obj, "workspace_roots", list, "workspace_roots") or []
-    if not all(isinstance(r, str) for r in roots):
-        raise Unjudgeable("member workspace_roots has the wrong type")
-    if len(roots) > DATA["max_workspace_paths"]:
-        raise Unjudgeable("member workspace_roots has more than %d entries" % DATA["max_workspace_paths"])
+    roots = _workspace_paths(obj, "workspace_roots")
     cwd = _optional(obj, "cwd", str, "cwd")
     command = _member(obj, "command", str, "command")
     if not cwd and not roots:
@@ -186,6 +196,69 @@ def _extract_windsurf(obj, row):
     command = _member(info, "command_line", str, "tool_info.command_line")
     _optional(info, "cwd", str, "tool_info.cwd")
     return command
+
+
+def _extract_cline(obj, row, matcher):
+    """Cline's PreToolUse payload (engine/dialect cline.go decodeCline): the
+    VS Code extension's preToolUse{toolName, parameters} and the npm CLI
+    3.0.65's hookName "tool_call" with tool_call{id, name, input}, whose
+    input is read instead of the CLI's stringified parameters; a
+    tool_call.name other than preToolUse.toolName is refused, checked
+    before the matcher. run_commands joins its commands array one a line;
+    the argv form {command, args} is refused. workspaceRoots[0] must be an
+    absolute directory (the engine places the call by it)."""
+    event = _member(obj, "hookName", str, "hookName")
+    if event not in row["native_events"]:
+        raise Unjudgeable("member hookName names another event")
+    for k in ("clineVersion", "taskId", "userId"):
+        _optional(obj, k, str, k)
+    if "timestamp" in obj and (isinstance(obj["timestamp"], bool) or not isinstance(obj["timestamp"], (str, int, float))):
+        raise Unjudgeable("member timestamp has the wrong type")
+    roots = _workspace_paths(obj, "workspaceRoots")
+    pre = _member(obj, "preToolUse", dict, "preToolUse")
+    call = _optional(obj, "tool_call", dict, "tool_call")
+    if call is not None:
+        name = _member(call, "name", str, "tool_call.name")
+        if name != (pre.get("toolName") if isinstance(pre.get("toolName"), str) else ""):
+            raise Unjudgeable("member tool_call.name names another tool than preToolUse.toolName")
+    tool = _member(pre, "toolName", str, "preToolUse.toolName")
+    if matcher and not matcher.search(tool):
+        return None
+    params = _member(pre, "parameters", dict, "preToolUse.parameters")
+    base = "preToolUse.parameters"
+    if call is not None:
+        params = _member(call, "input", dict, "tool_call.input")
+        base = "tool_call.input"
+    if tool == "run_commands":
+        command = _cline_run_commands(params, base)
+    else:
+        command = _member(params, "command", str, base + ".command")
+    if not roots or not roots[0].startswith("/"):
+        raise Unjudgeable("member workspaceRoots: the payload names no absolute directory")
+    return command
+
+
+def _cline_run_commands(params, base):
+    """The commands of a Cline CLI run_commands call, one a line (engine/dialect
+    cline.go clineRunCommands): commands (a string or a non-empty array of
+    strings), else command (refused beside args: the argv form), else cmd."""
+    if "commands" in params:
+        cmds = params["commands"]
+        if isinstance(cmds, str):
+            return cmds
+        cmds = _member(params, "commands", list, base + ".commands")
+        if not all(isinstance(c, str) for c in cmds):
+            raise Unjudgeable("member %s.commands has the wrong type" % base)
+        if not cmds:
+            raise Unjudgeable("member %s.commands is empty (no command to judge)" % base)
+        return "\n".join(cmds)
+    if "command" in params:
+        if "args" in params:
+            raise Unjudgeable("member %s.args: the argv form {command, args} is not judged" % base)
+        return _member(params, "command", str, base + ".command")
+    if "cmd" in params:
+        return _member(params, "cmd", str, base + ".cmd")
+    raise Unjudgeable("member %s.commands is missing" % base)
 
 
 def extract(client, data):
@@ -211,6 +284,8 @@ def extract(client, data):
         return _extract_cursor(obj, row)
     if client == "windsurf":
         return _extract_windsurf(obj, row)
+    if client == "cline":
+        return _extract_cline(obj, row, matcher)
     if client == "agy":
         call = _member(obj, "toolCall", dict, "toolCall")
         tool = _member(call, "name", str, "toolCall.name")
@@ -253,6 +328,11 @@ def answer(client, kind, reason=""):
     """(stdout, stderr, exit) for a verdict kind (allow, skip, deny) in the
     client's dialect, as the engine encodes it."""
     reason = cap(reason)
+    if client == "cline":
+        if kind == "deny":
+            return _go_json({"cancel": True, "errorMessage": reason}), "", 0
+        err = DATA["skip_prefix"] + reason + "\n" if kind == "skip" else ""
+        return _go_json({"cancel": False}), err, 0
     if client == "agy":
         if kind == "deny":
             return _go_json({"decision": "deny", "reason": reason}), "", 0

@@ -55,7 +55,8 @@ func clineAborted(res Result) bool {
 // --no-verify commit through run_commands is cancelled (the run aborts,
 // the command never ran), a plain command runs; an editor write of
 // .hookwarden.yaml is cancelled by the pre-edit row and the file stays as
-// adopt wrote it. It records the two cline rows (native event PreToolUse)
+// adopt wrote it; with no engine installed (interceptor) the standalone
+// interceptor cancels the --no-verify commit and the plain command runs. It records the two cline rows (native event PreToolUse)
 // in observed.json under HOOKWARDEN_E2E_RECORD=1, as TestRealLefthook does.
 func TestRealCline(t *testing.T) {
 	if testing.Short() {
@@ -84,6 +85,37 @@ func TestRealCline(t *testing.T) {
 			b, _ := os.ReadFile(log)
 			if !strings.Contains(string(b), "argv: hook cline pre-tool\n") {
 				t.Errorf("%s: the cline pre-tool row did not run\n%s", tc.command, b)
+			}
+			if ran := sb.Exists("repo/" + tc.marker); ran == tc.deny {
+				t.Errorf("%s: ran %v, want %v\n%s", tc.command, ran, !tc.deny, res.Tail(3000))
+			}
+			if clineAborted(res) != tc.deny {
+				t.Errorf("%s: run aborted %v, want %v\n%s", tc.command, clineAborted(res), tc.deny, res.Tail(3000))
+			}
+		}
+	})
+
+	// No engine anywhere (PATH without hookwarden, no HOOKWARDEN_BIN): the
+	// launcher hands pre-tool to the standalone interceptor, which decodes
+	// the CLI's tool_call payload and cancels in Cline's form, and states
+	// pre-edit's skip as {"cancel":false}, so the plain command runs.
+	t.Run("interceptor", func(t *testing.T) {
+		for _, tc := range []struct {
+			command, marker string
+			deny            bool
+		}{{denyCommand, deniedMarker, true}, {allowCommand, allowedMarker, false}} {
+			sb, _, log := s.adoptedTee(t, bin, "cline")
+			srv, err := NewServer(Chat, Script{Call: &ToolCall{Name: "run_commands", Input: map[string]any{"commands": []any{tc.command}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := s.clineRun(t, sb, srv.URL())
+			srv.Close()
+			if res.ExitCode != 0 {
+				t.Fatalf("cline %s exited %d\n%s", version, res.ExitCode, res.Tail(3000))
+			}
+			if b, _ := os.ReadFile(log); len(b) != 0 {
+				t.Errorf("%s: the engine ran in the interceptor case\n%s", tc.command, b)
 			}
 			if ran := sb.Exists("repo/" + tc.marker); ran == tc.deny {
 				t.Errorf("%s: ran %v, want %v\n%s", tc.command, ran, !tc.deny, res.Tail(3000))

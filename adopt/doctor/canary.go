@@ -56,8 +56,16 @@ var canaries = map[string]map[string]canary{
 		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
 		"pre-edit": {tool: "Write", payload: claudeFamily("PreToolUse", "Write", true)},
 	},
+	// Codex CLI 0.169.0: apply_patch's PreToolUse tool_input is
+	// {"command": PATCH}, an apply_patch envelope
+	// (testdata/clients/codex/0.169.0/pre-edit.apply-patch.json).
 	"codex": {
 		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
+		"pre-edit": {tool: "apply_patch", payload: func(root, dir, subject string) []byte {
+			patch := "*** Begin Patch\n*** Add File: " + filepath.Join(root, subject) + "\n+hookwarden doctor canary\n*** End Patch"
+			return marshal(map[string]any{"session_id": "hookwarden-doctor", "cwd": root, "hook_event_name": "PreToolUse",
+				"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}})
+		}},
 	},
 	"gemini": {
 		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("BeforeTool", "run_shell_command", false)},

@@ -391,18 +391,30 @@ func (s *suite) codexSpawnRun(t *testing.T, manifest string, compile bool, recor
 // codexSpawnRunBrief is codexSpawnRun with the spawn_agent message brief.
 func (s *suite) codexSpawnRunBrief(t *testing.T, manifest string, compile bool, recorders []hookRow, brief string) *caseRun {
 	t.Helper()
+	return s.codexGovernedRun(t, manifest, compile, recorders,
+		Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": brief}}}, "-c", "features.multi_agent=true")
+}
+
+// codexGovernedRun runs Codex 0.169.0 once (extraArgs after `codex exec
+// --json --skip-git-repo-check`) in a sandbox governed with manifest and
+// AGENTS.md by the real `hookwarden adopt`, the rows trusted with
+// codex-trust, a user-level recorder (trusted by the harness) on each
+// native event of recorders, and the scripted model following script. With
+// compile, compile-context writes the projection first.
+func (s *suite) codexGovernedRun(t *testing.T, manifest string, compile bool, recorders []hookRow, script Script, extraArgs ...string) *caseRun {
+	t.Helper()
 	c, version := s.client(t, "codex")
 	bin := s.hookwarden(t)
 	if ok, why := s.adoptWorks(t, bin); !ok {
-		s.unavailable(t, "the dispatch case needs a working `hookwarden adopt`: "+why)
+		s.unavailable(t, "the governed Codex case needs a working `hookwarden adopt`: "+why)
 	}
 	sb := s.sandbox(t)
-	srv, err := NewServer(Responses, Script{Call: &ToolCall{Name: "spawn_agent", Input: map[string]any{"message": brief}}})
+	srv, err := NewServer(Responses, script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), "-c", "features.multi_agent=true")
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), extraArgs...)
 	if err != nil {
 		t.Fatal(err)
 	}

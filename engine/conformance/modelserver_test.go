@@ -38,10 +38,17 @@ const (
 //
 // Unoffered makes the Anthropic server call Name even when the request does
 // not offer it (a model calling a tool by a legacy name).
+//
+// Freeform, when non-empty (Responses only), makes the call a
+// custom_tool_call whose input is Freeform itself, as Codex's freeform
+// tools take it (apply_patch for the models whose catalog entry sets
+// apply_patch_tool_type "freeform", gpt-5.5 in codex-cli 0.169.0's bundled
+// catalog); Input is then unused.
 type ToolCall struct {
 	Name      string
 	Input     map[string]any
 	Unoffered bool
+	Freeform  string
 }
 
 // Edit is a file write the scripted model asks for instead of a shell
@@ -476,6 +483,10 @@ func (s *Server) responses(w http.ResponseWriter, doc map[string]any, rec *Reque
 		}
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%02d", n), "call_id": fmt.Sprintf("call_%02d", n),
 			"name": tool, "arguments": string(args), "status": "completed"}
+		if s.script.Call != nil && s.script.Call.Freeform != "" {
+			item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%02d", n), "call_id": fmt.Sprintf("call_%02d", n),
+				"name": tool, "input": s.script.Call.Freeform, "status": "completed"}
+		}
 		if ns := namespace[tool]; ns != "" {
 			item["namespace"] = ns
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // The ApplyPatch tools of Factory Droid and Cursor (droid.go, cursor.go)
-// carry one patch text in the envelope OpenAI's apply_patch tool defines
+// and Codex CLI's apply_patch (tool_input {"command": PATCH}, measured on
+// codex-cli 0.169.0: decode.go) carry one patch text in the envelope OpenAI's apply_patch tool defines
 // (Codex CLI's apply_patch, codex-rs/apply-patch): a "*** Begin Patch"
 // line, then per file "*** Add File: P", "*** Update File: P" (optionally
 // followed by "*** Move to: Q") or "*** Delete File: P", and a closing

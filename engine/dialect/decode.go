@@ -16,6 +16,12 @@
 //     binary's embedded schema stop.command.input types it NullableString).
 //     Exit 2 needs a non-empty stderr ("PreToolUse hook exited with code 2 but
 //     did not write a blocking reason to stderr"). Section 2 of the e2e README.
+//     Its apply_patch tool (a freeform custom tool for the models whose
+//     catalog entry sets apply_patch_tool_type, gpt-5.5 among them) fires
+//     PreToolUse with tool_name "apply_patch" and tool_input {"command":
+//     PATCH}; exit 2 or the deny JSON stops the patch (measured 2026-12-02,
+//     testdata/clients/codex/0.169.0/pre-edit.apply-patch.json); the codex
+//     pre-edit row judges every file the patch names (applypatch.go).
 //   - gemini (Gemini CLI 0.61.0): hook_event_name BeforeTool / AfterTool /
 //     AfterAgent; run_shell_command's tool_input.command; write_file and
 //     replace carry tool_input.file_path (PARAM_FILE_PATH = "file_path" in the
@@ -302,7 +308,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
 			return unjudged(row, p, err)
 		}
-		if row.Event == "pre-edit" && row.Client == "droid" && p.ToolName == "ApplyPatch" {
+		if row.Event == "pre-edit" && (row.Client == "droid" && p.ToolName == "ApplyPatch" || row.Client == "codex" && p.ToolName == "apply_patch") {
 			raw, ok := o.get("tool_input")
 			if !ok {
 				return p, fmt.Errorf("member tool_input: missing")

@@ -311,12 +311,20 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		// text, as an object member for droid and as the string itself for
 		// cursor (engine/dialect applypatch.go).
 		tool = "ApplyPatch"
+		if client == "codex" {
+			tool = "apply_patch"
+		}
 	default:
 		t.Fatalf("tool %q", tc.Tool)
 	}
 	var toolInput any = in
 	if tc.Tool == "patch" {
 		toolInput = map[string]any{"input": sub(tc.Patch)}
+		if client == "codex" {
+			// Codex CLI 0.169.0's apply_patch: tool_input {"command": PATCH}
+			// (testdata/clients/codex/0.169.0/pre-edit.apply-patch.json).
+			toolInput = map[string]any{"command": sub(tc.Patch)}
+		}
 		if client == "cursor" {
 			toolInput = sub(tc.Patch)
 		}
@@ -345,6 +353,10 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		// and tool_input.file_path (engine/dialect droid.go).
 		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "permission_mode": "default",
 			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": toolInput}
+	case "codex":
+		// Codex CLI 0.169.0, measured: testdata/clients/codex/0.169.0/pre-edit.apply-patch.json.
+		m = map[string]any{"session_id": "s", "turn_id": "t", "transcript_path": "/t.jsonl", "cwd": cwd, "hook_event_name": "PreToolUse",
+			"model": "gpt-5.5", "permission_mode": "bypassPermissions", "tool_name": tool, "tool_input": toolInput, "tool_use_id": "call_01"}
 	case "cursor":
 		// Cursor (documented in part, not observed):
 		// testdata/clients/cursor/documented/pre-edit.json.

@@ -126,22 +126,7 @@ func TestRealCopilot(t *testing.T) {
 				extra = []string{"PATH=" + pathWithout("hookwarden")}
 			}
 			res := s.run(t, copilotInvocation(sb, s.clientsDir, srv.URL(), extra...))
-			if res.ExitCode != 0 {
-				t.Fatalf("copilot %s exited %d\n%s", version, res.ExitCode, res.Tail(3000))
-			}
-			if sb.Exists("repo/" + deniedMarker) {
-				t.Errorf("the denied command ran")
-			}
-			if !sb.Exists("repo/" + allowedMarker) {
-				t.Errorf("the allowed command did not run")
-			}
-			carried := false
-			for _, r := range srv.MainTurns() {
-				carried = carried || r.Carries(blockedPrefix)
-			}
-			if !carried {
-				t.Errorf("no model turn carries hookwarden's refusal %q", blockedPrefix)
-			}
+			checkDenyAllowRun(t, "copilot", version, sb, srv, res)
 			b, _ := os.ReadFile(log)
 			logText := string(b)
 			if tc.fallback && logText != "" {
@@ -161,5 +146,29 @@ func TestRealCopilot(t *testing.T) {
 				t.Errorf("a cross-load skip without Copilot's own row\n%s", logText)
 			}
 		})
+	}
+}
+
+// checkDenyAllowRun checks a run of client at version whose scripted model
+// asked for denyCommand and then allowCommand: the client exited 0 (else
+// the test stops), the denied command's marker is absent, the allowed
+// one's present, and a main model turn carries hookwarden's refusal.
+func checkDenyAllowRun(t *testing.T, client, version string, sb *Sandbox, srv *Server, res Result) {
+	t.Helper()
+	if res.ExitCode != 0 {
+		t.Fatalf("%s %s exited %d\n%s", client, version, res.ExitCode, res.Tail(3000))
+	}
+	if sb.Exists("repo/" + deniedMarker) {
+		t.Errorf("the denied command ran")
+	}
+	if !sb.Exists("repo/" + allowedMarker) {
+		t.Errorf("the allowed command did not run")
+	}
+	carried := false
+	for _, r := range srv.MainTurns() {
+		carried = carried || r.Carries(blockedPrefix)
+	}
+	if !carried {
+		t.Errorf("no model turn carries hookwarden's refusal %q", blockedPrefix)
 	}
 }

@@ -292,15 +292,7 @@ func TestDoctorOptInClients(t *testing.T) {
 	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
 		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
-	cases := []struct {
-		name       string
-		leaveOut   []string
-		inject     func(t *testing.T, m *machine)
-		broken     []string
-		problem    map[string]string
-		denyBy     map[string]string
-		unverified []string // rows whose spawn must be marked unverified
-	}{
+	cases := []doctorCase{
 		{name: "healthy",
 			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "cursor pre-edit": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
 			unverified: []string{"cursor pre-tool", "cursor pre-edit", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop"}},
@@ -332,32 +324,21 @@ func TestDoctorOptInClients(t *testing.T) {
 			m.edit(t, ".cursor/hooks.json", `cursor pre-tool`, `cursor pre-tool --lax`)
 		}, broken: []string{"cursor pre-tool"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := newMachineFor(t, clients, "", c.leaveOut...)
-			if c.inject != nil {
-				c.inject(t, m)
+	runCases(t, cases, clients, "", allRows, func(t *testing.T, c doctorCase, rep *Report, rows map[string]Row, text string) {
+		if len(rep.Rows) != len(allRows) {
+			t.Errorf("%d rows, want %d:\n%s", len(rep.Rows), len(allRows), text)
+		}
+		for _, name := range c.unverified {
+			if !rows[name].SpawnUnverified || !strings.Contains(text, "spawn unverified: "+rows[name].Spawn) {
+				t.Errorf("%s: spawn not reported unverified:\n%s", name, text)
 			}
-			rep, err := Run(context.Background(), m.repo, Options{Env: m.env})
-			if err != nil {
-				t.Fatal(err)
+		}
+		for _, name := range []string{"claude pre-tool", "copilot pre-tool", "qwen pre-tool"} {
+			if r := rows[name]; r.Fired && r.SpawnUnverified {
+				t.Errorf("%s: an observed spawn reported unverified", name)
 			}
-			rows, text := checkRows(t, rep, allRows, c.broken, c.problem, c.denyBy)
-			if len(rep.Rows) != len(allRows) {
-				t.Errorf("%d rows, want %d:\n%s", len(rep.Rows), len(allRows), text)
-			}
-			for _, name := range c.unverified {
-				if !rows[name].SpawnUnverified || !strings.Contains(text, "spawn unverified: "+rows[name].Spawn) {
-					t.Errorf("%s: spawn not reported unverified:\n%s", name, text)
-				}
-			}
-			for _, name := range []string{"claude pre-tool", "copilot pre-tool", "qwen pre-tool"} {
-				if r := rows[name]; r.Fired && r.SpawnUnverified {
-					t.Errorf("%s: an observed spawn reported unverified", name)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestDoctorPreDispatch runs doctor on a repository whose manifest declares
@@ -444,12 +425,15 @@ type doctorCase struct {
 	broken   []string
 	problem  map[string]string
 	denyBy   map[string]string
+	// unverified are rows whose spawn must be reported unverified (read
+	// by the check a test hands runCases).
+	unverified []string
 }
 
 // runCases runs each case as a subtest on a machine adopted for clients
 // from manifest (newMachineFor), checks rows with checkRows and hands the
-// rows and the text report to check (nil: nothing more).
-func runCases(t *testing.T, cases []doctorCase, clients []string, manifest string, rows []string, check func(t *testing.T, c doctorCase, got map[string]Row, text string)) {
+// report, its rows and the text report to check (nil: nothing more).
+func runCases(t *testing.T, cases []doctorCase, clients []string, manifest string, rows []string, check func(t *testing.T, c doctorCase, rep *Report, got map[string]Row, text string)) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -463,7 +447,7 @@ func runCases(t *testing.T, cases []doctorCase, clients []string, manifest strin
 			}
 			got, text := checkRows(t, rep, rows, c.broken, c.problem, c.denyBy)
 			if check != nil {
-				check(t, c, got, text)
+				check(t, c, rep, got, text)
 			}
 		})
 	}
@@ -494,7 +478,7 @@ func TestDoctorPostTool(t *testing.T) {
 		}, broken: []string{"claude post-tool", "gemini post-tool"},
 			problem: map[string]string{"claude post-tool": `answered "deny"`, "gemini post-tool": "no handler of ours fires"}},
 	}
-	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, _ *Report, got map[string]Row, text string) {
 		for _, name := range rows {
 			if r := got[name]; !contains(c.broken, name) && (r.Post == nil || (r.Post.Verdict != "allow" && r.Post.Verdict != "context") || !r.Post.Clock || !strings.HasPrefix(r.Post.AnsweredBy, "engine ")) {
 				t.Errorf("%s: post-tool canary %+v, want an allow or context with the clock line from the engine:\n%s", name, r.Post, text)
@@ -539,7 +523,7 @@ func TestDoctorLefthook(t *testing.T) {
 			m.edit(t, ".hookwarden/lefthook.yml", "run: sh .hookwarden/hook.sh lefthook pre-tool", "run: \"true\"")
 		}, broken: []string{"lefthook pre-tool"}, problem: map[string]string{"lefthook pre-tool": "doctor does not run a command that is not ours"}},
 	}
-	runCases(t, cases, []string{"claude", "lefthook"}, "", rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+	runCases(t, cases, []string{"claude", "lefthook"}, "", rows, func(t *testing.T, c doctorCase, _ *Report, got map[string]Row, text string) {
 		if r := got["lefthook pre-tool"]; r.Fired && (!r.SpawnUnverified || r.File != ".hookwarden/lefthook.yml") {
 			t.Errorf("lefthook pre-tool: spawn unverified %v, file %q:\n%s", r.SpawnUnverified, r.File, text)
 		}
@@ -565,7 +549,7 @@ func TestDoctorSubagentStart(t *testing.T) {
 			m.edit(t, ".claude/settings.json", `set -- claude subagent-start;`, `set -- claude prompt;`)
 		}, broken: []string{"claude subagent-start"}, problem: map[string]string{"claude subagent-start": "not given the read-only context"}},
 	}
-	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, got map[string]Row, text string) {
+	runCases(t, cases, nil, manifest, rows, func(t *testing.T, c doctorCase, _ *Report, got map[string]Row, text string) {
 		for _, name := range rows {
 			if r := got[name]; r.Guards && (r.Deny == nil || r.Deny.Verdict != "context" || r.Allow == nil || r.Allow.Verdict != "allow") {
 				t.Errorf("%s: read-only canary %+v, other %+v", name, r.Deny, r.Allow)

@@ -70,6 +70,16 @@ func GuardPaths() []GuardPath {
 	return append([]GuardPath(nil), guardPaths[:]...)
 }
 
+// foldedGuardPaths are guardPaths' paths in ASCII lower case, by index,
+// for LookupGuardPath's fold (Cline's PreToolUse is the one guard path with
+// capitals); computed once rather than on every lookup.
+var foldedGuardPaths = func() (out [len(guardPaths)]string) {
+	for i, g := range guardPaths {
+		out[i] = asciiLower(g.Path)
+	}
+	return out
+}()
+
 // LookupGuardPath reports whether rel, a path relative to the repository
 // root, is one of the guard's own files or lies inside a guard directory, and
 // returns the entry that covers it. rel may use "/" or "\" separators and
@@ -90,11 +100,10 @@ func LookupGuardPath(rel string, fold bool) (GuardPath, bool) {
 	if fold {
 		rel = asciiLower(rel)
 	}
-	for _, g := range guardPaths {
+	for i, g := range guardPaths {
 		p := g.Path
 		if fold {
-			// Cline's PreToolUse is the one guard path with capitals.
-			p = asciiLower(p)
+			p = foldedGuardPaths[i]
 		}
 		if rel == p || (g.Dir && strings.HasPrefix(rel, p+"/")) {
 			return g, true

@@ -211,12 +211,10 @@ func clineJSON(cancel bool, reason string) []byte {
 // allow is {"cancel":false}; a skip, halt or note is {"cancel":false} with
 // its line on stderr.
 func encodeCline(kind verdict.Kind, reason string) Answer {
-	if a, ok := quietAnswer(kind, reason); ok {
+	a, reason, quiet := quietAnswer(kind, reason)
+	if quiet {
 		a.Stdout = clineJSON(false, "")
 		return a
-	}
-	if kind != verdict.Deny {
-		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
 	}
 	return Answer{Stdout: clineJSON(true, reason)}
 }

@@ -150,11 +150,9 @@ func decodeCopilot(row registration.Row, o object) (Payload, error) {
 // halt lets the agent stop, with the reason on stderr; a skip or a note is
 // exit 0 with its line on stderr.
 func encodeCopilot(row registration.Row, kind verdict.Kind, reason string) Answer {
-	if a, ok := quietAnswer(kind, reason); ok {
+	a, reason, quiet := quietAnswer(kind, reason)
+	if quiet {
 		return a
-	}
-	if kind != verdict.Deny {
-		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
 	}
 	if row.Event == "stop" {
 		return Answer{Stdout: blockJSON(reason)}
@@ -163,20 +161,24 @@ func encodeCopilot(row registration.Row, kind verdict.Kind, reason string) Answe
 }
 
 // quietAnswer is the answer of a verdict that lets the call through for
-// the clients whose stdout carries only a deny (Copilot CLI, Cursor): a
-// skip, a halt (the agent may stop) or a note is exit 0 with its line on
-// stderr, an allow is exit 0 with nothing. ok is false for a deny and an
-// unknown kind, which the caller answers as a deny.
-func quietAnswer(kind verdict.Kind, reason string) (Answer, bool) {
+// the clients whose stdout carries only a deny (Copilot CLI, Cursor,
+// Cline): a skip, a halt (the agent may stop) or a note is exit 0 with its
+// line on stderr, an allow is exit 0 with nothing. ok is false for a deny
+// and an unknown kind, which the caller answers as a deny with the
+// returned reason: the verdict's own, or unknownVerdict for a kind it does
+// not know (never an allow).
+func quietAnswer(kind verdict.Kind, reason string) (Answer, string, bool) {
 	switch kind {
 	case verdict.Skip:
-		return Answer{Stderr: line(SkipPrefix + reason)}, true
+		return Answer{Stderr: line(SkipPrefix + reason)}, "", true
 	case verdict.Halt:
-		return Answer{Stderr: line("hookwarden: halt: " + reason)}, true
+		return Answer{Stderr: line("hookwarden: halt: " + reason)}, "", true
 	case verdict.Context:
-		return Answer{Stderr: line("hookwarden: note: " + reason)}, true
+		return Answer{Stderr: line("hookwarden: note: " + reason)}, "", true
 	case verdict.Allow:
-		return Answer{}, true
+		return Answer{}, "", true
+	case verdict.Deny:
+		return Answer{}, reason, false
 	}
-	return Answer{}, false
+	return Answer{}, unknownVerdict, false
 }

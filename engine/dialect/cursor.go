@@ -205,11 +205,9 @@ func decodeCursorEdit(o object) (target string, raw []byte, err error) {
 // with its line on stderr; an allow is exit 0 with nothing on stdout (an
 // explicit "permission":"allow" would also skip Cursor's own approval).
 func encodeCursor(row registration.Row, kind verdict.Kind, reason string) Answer {
-	if a, ok := quietAnswer(kind, reason); ok {
+	a, reason, quiet := quietAnswer(kind, reason)
+	if quiet {
 		return a
-	}
-	if kind != verdict.Deny {
-		reason = "[BLOCKED BY hookwarden:internal] unknown verdict"
 	}
 	if row.Event == "stop" {
 		return Answer{Stdout: cursorFollowupJSON(reason)}

@@ -24,6 +24,10 @@ const LefthookAllowMarker = "hookwarden: allow\n"
 // "hookwarden: skip: <reason>\n".
 const SkipPrefix = "hookwarden: skip: "
 
+// unknownVerdict is the deny reason of a verdict kind an encoder does not
+// know: an unknown kind is never an allow.
+const unknownVerdict = "[BLOCKED BY hookwarden:internal] unknown verdict"
+
 // DenyExit returns the exit code that denies for client: 1 for lefthook (a
 // failing job fails the lefthook run), 2 for every other client (Claude Code,
 // Codex and Gemini block on exit 2 with stderr as the reason: e2e README
@@ -241,7 +245,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 			return Answer{Stdout: agyJSON("allow", "")}
 		}
 		// An unknown kind is never an allow.
-		return Answer{Stdout: agyJSON(agyBlock(row), "[BLOCKED BY hookwarden:internal] unknown verdict")}
+		return Answer{Stdout: agyJSON(agyBlock(row), unknownVerdict)}
 	}
 	switch kind {
 	case verdict.Deny:
@@ -270,7 +274,7 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		return Answer{}
 	}
 	// An unknown kind is never an allow.
-	return Answer{Stderr: line("[BLOCKED BY hookwarden:internal] unknown verdict"), Exit: DenyExit(row.Client)}
+	return Answer{Stderr: line(unknownVerdict), Exit: DenyExit(row.Client)}
 }
 
 // carried reports whether row's answer carries added context for a verdict

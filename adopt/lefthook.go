@@ -43,16 +43,6 @@ func LefthookConfigs(root string) (main, local string) {
 	return first(false), first(true)
 }
 
-// LefthookYAML reports whether rel is a lefthook config adopt edits (YAML);
-// the JSON, JSONC and TOML forms are read, never written.
-func LefthookYAML(rel string) bool { return lefthookcfg.IsYAML(rel) }
-
-// ParseLefthook decodes a lefthook config of rel's format into its
-// top-level mapping (lefthookcfg.Parse).
-func ParseLefthook(rel string, data []byte) (map[string]any, error) {
-	return lefthookcfg.Parse(rel, data)
-}
-
 // lefthookExtends returns cfg's `extends` entries (nil when absent) and
 // whether one names templates.LefthookJobsPath (lefthookcfg.Extends).
 func lefthookExtends(cfg map[string]any) (entries []string, present, ours bool) {
@@ -111,11 +101,12 @@ func PlanLefthookConfig(rel string, data []byte, exists, selected bool) (Lefthoo
 		rel = "lefthook.yml"
 	}
 	lp := LefthookPlan{File: rel, Out: data}
-	if !LefthookYAML(rel) {
+	// only a YAML config is edited; JSON, JSONC and TOML are read, never written
+	if !lefthookcfg.IsYAML(rel) {
 		if !selected {
 			return lp, nil
 		}
-		cfg, err := ParseLefthook(rel, data)
+		cfg, err := lefthookcfg.Parse(rel, data)
 		if err != nil {
 			lp.Out, lp.Problem = nil, rel+" does not parse ("+err.Error()+"), so lefthook runs none of its jobs, ours included"
 			return lp, nil
@@ -143,7 +134,7 @@ func PlanLefthookConfig(rel string, data []byte, exists, selected bool) (Lefthoo
 	if err != nil {
 		return lp, err
 	}
-	cfg, err := ParseLefthook(rel, rest)
+	cfg, err := lefthookcfg.Parse(rel, rest)
 	if err != nil {
 		lp.Out, lp.Problem = nil, rel+" does not parse ("+firstLine(err.Error())+"), so lefthook runs none of its jobs, ours included; hookwarden does not edit it"
 		return lp, nil
@@ -163,7 +154,7 @@ func PlanLefthookConfig(rel string, data []byte, exists, selected bool) (Lefthoo
 	if err != nil {
 		return lp, err
 	}
-	if after, err := ParseLefthook(rel, out); err != nil {
+	if after, err := lefthookcfg.Parse(rel, out); err != nil {
 		lp.Out, lp.Problem = nil, "with hookwarden's extends block appended, "+rel+" would not parse ("+firstLine(err.Error())+"); add \"extends: ["+templates.LefthookJobsPath+"]\" by hand"
 		return lp, nil
 	} else if _, _, ours := lefthookExtends(after); !ours {
@@ -245,7 +236,7 @@ func (s *planState) planLefthook(planStep) error {
 			}
 			data = ls.Data
 		}
-		cfg, err := ParseLefthook(f, data)
+		cfg, err := lefthookcfg.Parse(f, data)
 		if err != nil {
 			continue
 		}

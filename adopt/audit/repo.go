@@ -16,6 +16,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
+	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -402,7 +403,7 @@ func (r *repoAudit) lefthook() {
 		if !ok {
 			continue
 		}
-		cfg, err := adopt.ParseLefthook(f, s.Data)
+		cfg, err := lefthookcfg.Parse(f, s.Data)
 		if err != nil {
 			continue
 		}

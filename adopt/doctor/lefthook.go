@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -89,7 +90,7 @@ func lefthookReads(root string) map[string]string {
 		if err != nil {
 			continue
 		}
-		cfg, err := adopt.ParseLefthook(f, d)
+		cfg, err := lefthookcfg.Parse(f, d)
 		if err != nil {
 			out[""] = f + " does not parse, so lefthook runs none of its jobs: " + firstLine(err.Error())
 			continue
@@ -129,7 +130,7 @@ func probeLefthookJob(ctx context.Context, root string, r Row, row registration.
 		r.Problem = "lefthook has no job of ours to run: " + err.Error()
 		return r
 	}
-	cfg, err := adopt.ParseLefthook(templates.LefthookJobsPath, data)
+	cfg, err := lefthookcfg.Parse(templates.LefthookJobsPath, data)
 	if err != nil {
 		r.Problem = templates.LefthookJobsPath + " does not parse, so lefthook runs none of our jobs: " + firstLine(err.Error())
 		return r

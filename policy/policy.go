@@ -24,6 +24,7 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -158,23 +159,36 @@ func New(operator []OperatorPattern) (*Policy, error) {
 // every command within the bounds. The returned Reason never contains the
 // command.
 func (p *Policy) Judge(command string) Decision {
-	d, _ := p.judgeRecover(command)
+	d, _ := p.judgeRecover(command, "")
+	return d
+}
+
+// JudgeIn is Judge for a command that starts in dir (an absolute directory,
+// the payload's cwd): globs are judged by what they match there and scripts
+// the command runs are read from there (bounded). An empty or relative dir
+// is Judge: nothing relative is read from disk, and what would have been
+// read counts as unknown.
+func (p *Policy) JudgeIn(command, dir string) Decision {
+	if !filepath.IsAbs(dir) {
+		dir = ""
+	}
+	d, _ := p.judgeRecover(command, dir)
 	return d
 }
 
 // judgeRecover is Judge with a safety net: a panic inside the shell layer (a
 // defect) denies the command as unjudgeable instead of crashing the hook
 // process; recovered reports it so the fuzz test still fails on it.
-func (p *Policy) judgeRecover(command string) (d Decision, recovered any) {
+func (p *Policy) judgeRecover(command, dir string) (d Decision, recovered any) {
 	defer func() {
 		if r := recover(); r != nil {
 			d, recovered = p.deny(RuleIndirectionUnjudgeable), r
 		}
 	}()
-	return p.judge(command), nil
+	return p.judge(command, dir), nil
 }
 
-func (p *Policy) judge(command string) Decision {
+func (p *Policy) judge(command, dir string) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}
@@ -182,7 +196,7 @@ func (p *Policy) judge(command string) Decision {
 		return p.deny(id)
 	}
 	hits := &hitSet{}
-	j := &judge{p: p, hits: hits}
+	j := &judge{p: p, hits: hits, dir: dir}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
 		return p.deny(id)

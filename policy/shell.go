@@ -26,6 +26,9 @@ type judge struct {
 	adm      *Admission
 	admHit   *admissionHit
 	admitted bool
+	// dir is the absolute directory the command starts in ("" when not
+	// known: nothing relative is read from disk).
+	dir string
 }
 
 // admission records h as the walk's admission finding unless one is
@@ -140,6 +143,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 			j.guardHit(k, false)
 		}
 	}
+	defer j.recordWrites(st, sc)
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok {
 		return

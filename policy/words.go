@@ -56,6 +56,8 @@ type scope struct {
 	// one known only at run time too); a later claude is judged as if the
 	// assignment were exported on its command (claudeHooksOff).
 	claudeDir bool
+	// files: what the command wrote earlier (files.go), for scriptSource.
+	files overlay
 }
 
 func lit(s string) field { return field{val: s, raw: s} }

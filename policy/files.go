@@ -1,0 +1,239 @@
+package policy
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxScriptBytes bounds what the judge reads of one script or file the
+// command runs or feeds a shell: written earlier in the same command or on
+// disk. A file past it is unknown (and an interpreter run of an unknown file
+// that could matter is refused by the caller).
+const maxScriptBytes = 64 << 10
+
+// maxOverlayFiles bounds the files one command's overlay tracks; a write past
+// it is recorded as unknown content.
+const maxOverlayFiles = 64
+
+// overlayFile is what the command wrote to one path so far: its content when
+// every write was of known text, or unknown.
+type overlayFile struct {
+	content string
+	known   bool
+}
+
+// overlay is the set of files written earlier in the same command, keyed by
+// the cleaned path as written (joined to the scope's cwd when relative).
+type overlay map[string]overlayFile
+
+// write records a write of content (known or not) to path; appendTo adds to
+// what the command wrote before (>>), else the file is replaced. A file past
+// maxScriptBytes, or past maxOverlayFiles files, is unknown.
+func (o overlay) write(path, content string, known, appendTo bool) {
+	if _, ok := o[path]; !ok && len(o) >= maxOverlayFiles {
+		known = false
+		for k := range o {
+			o[k] = overlayFile{} // too many to track: everything is unknown
+		}
+	}
+	prev, had := o[path]
+	if appendTo && had {
+		content = prev.content + content
+		known = known && prev.known
+	} else if appendTo && !had {
+		known = false // appended to what is on disk: not tracked
+	}
+	if len(content) > maxScriptBytes {
+		content, known = "", false
+	}
+	o[path] = overlayFile{content: content, known: known && !strings.Contains(content, dyn)}
+}
+
+// overlayKey is the key of path in the overlay: cleaned, joined to the
+// scope's cwd when relative and the cwd is known.
+func (sc *scope) overlayKey(p string) string {
+	if sc.cwd != "" && !filepath.IsAbs(p) {
+		p = sc.cwd + "/" + p
+	}
+	return filepath.Clean(p)
+}
+
+// scriptSource returns the content of path as the command would read it at
+// this point: written earlier in the same command (known), on disk (bounded
+// by maxScriptBytes), or unknown (over the bound, unreadable, written with
+// unknown content, or relative while the directory the command runs in is
+// not known).
+func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
+	if path == "" || strings.Contains(path, dyn) {
+		return "", false
+	}
+	if f, ok := sc.files[sc.overlayKey(path)]; ok {
+		return f.content, f.known
+	}
+	if sc.cwdUnknown && !filepath.IsAbs(path) {
+		return "", false
+	}
+	full := sc.overlayKey(path)
+	if !filepath.IsAbs(full) {
+		if j.dir == "" {
+			return "", false
+		}
+		full = filepath.Join(j.dir, full)
+	}
+	return readBounded(full)
+}
+
+// readBounded reads a regular file of at most maxScriptBytes; anything else
+// (missing, a directory, a FIFO or device that could block, too large) is
+// unknown.
+func readBounded(full string) (string, bool) {
+	fi, err := os.Stat(full)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScriptBytes {
+		return "", false
+	}
+	f, err := os.Open(full)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxScriptBytes+1))
+	if err != nil || len(b) > maxScriptBytes {
+		return "", false
+	}
+	return string(b), true
+}
+
+// errUnknownFile is returned by the evaluator's open handler for a file whose
+// content it cannot know.
+var errUnknownFile = errors.New("content not known to the judge")
+
+// recordWrites records in sc.files the output redirections of st: the
+// content is known for `cat`/`tee` fed a here-document or here-string and for
+// `printf`/`echo` of known text, unknown otherwise.
+func (j *judge) recordWrites(st *syntax.Stmt, sc *scope) {
+	for _, r := range st.Redirs {
+		if r.Word == nil || !(r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+			continue
+		}
+		target := sc.word(r.Word)
+		if target.dynamic() || target.val == "" || target.val == "/dev/null" {
+			continue
+		}
+		content, known := stmtOutput(st, sc)
+		if sc.files == nil {
+			sc.files = overlay{}
+		}
+		sc.files.write(sc.overlayKey(target.val), content, known, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+	}
+	// tee FILE... <<EOF writes its stdin to each FILE.
+	if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 && call.Args[0].Lit() == "tee" {
+		content, known := stmtOutput(st, sc)
+		appendTo := false
+		for _, w := range call.Args[1:] {
+			f := sc.word(w)
+			switch {
+			case f.val == "-a" || f.val == "--append":
+				appendTo = true
+			case strings.HasPrefix(f.val, "-") || f.dynamic() || f.val == "":
+			default:
+				if sc.files == nil {
+					sc.files = overlay{}
+				}
+				sc.files.write(sc.overlayKey(f.val), content, known, appendTo)
+			}
+		}
+	}
+}
+
+// stmtOutput is the text a simple statement writes to its stdout when the
+// judge can know it: cat or tee of a here-document or here-string, echo or
+// printf of known words.
+func stmtOutput(st *syntax.Stmt, sc *scope) (string, bool) {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	var argv []string
+	for _, w := range call.Args {
+		for _, f := range sc.fields(w) {
+			if f.dynamic() {
+				return "", false
+			}
+			argv = append(argv, f.val)
+		}
+	}
+	switch argv[0] {
+	case "cat", "tee":
+		if argv[0] == "cat" && len(argv) > 1 {
+			return "", false // cat FILE: not tracked here
+		}
+		docs := hereDocs(st)
+		if len(docs) != 1 || docs[0].dynamic() {
+			return "", false
+		}
+		if hereStringIn(st) {
+			return docs[0].val + "\n", true
+		}
+		return docs[0].val, true
+	case "echo":
+		return echoText(argv[1:])
+	case "printf":
+		args := argv[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			return "", false
+		}
+		out, _, err := expand.Format(&expand.Config{}, args[0], args[1:])
+		return out, err == nil
+	}
+	return "", false
+}
+
+// hereStringIn reports a here-string (<<<) among st's redirections (bash
+// adds a newline to its word).
+func hereStringIn(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		if r.Op == syntax.WordHdoc {
+			return true
+		}
+	}
+	return false
+}
+
+// echoText is what bash's echo prints for args: -n drops the newline, -e
+// decodes escapes (as $'...' does), -E is the default.
+func echoText(args []string) (string, bool) {
+	nl, esc := true, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				nl = false
+			case 'e':
+				esc = true
+			case 'E':
+				esc = false
+			}
+		}
+		args = args[1:]
+	}
+	s := strings.Join(args, " ")
+	if esc {
+		if i := strings.Index(s, `\c`); i >= 0 {
+			return ansiC(s[:i]), true
+		}
+		s = ansiC(s)
+	}
+	if nl {
+		s += "\n"
+	}
+	return s, true
+}

@@ -98,7 +98,7 @@ func TestImportGraph(t *testing.T) {
 	}
 	lower := []string{"engine", "policy", "clientjson", "lefthookcfg", "templates", "skewguard", "internal"}
 	upper := []string{"adopt", "cmd"}
-	testSupport := []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest"}
+	testSupport := []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest", "internal/testbin"}
 	checked := 0
 	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
 		var p struct {

@@ -1,0 +1,165 @@
+// Package testbin builds this module's binaries for tests, once per source
+// state: every test process (go test runs each package in a process of its
+// own) that asks for cmd/hookwarden gets the same file, built by the first
+// one and kept in a cache directory named after the SHA-256 of the sources
+// that go into it. Only tests import it (cmd/hookwarden TestImportGraph).
+package testbin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Module is the import path of the module whose binaries Build makes.
+const Module = "github.com/hookwarden/hookwarden"
+
+// builds memoises Build per package path within one test process.
+var builds sync.Map // string -> func() (string, error)
+
+// Hookwarden returns the path of cmd/hookwarden built from this checkout's
+// sources; a failed build fails t.
+func Hookwarden(t testing.TB) string { return Build(t, "./cmd/hookwarden") }
+
+// MCPProxy returns the path of cmd/hookwarden-mcp-proxy built from this
+// checkout's sources; a failed build fails t.
+func MCPProxy(t testing.TB) string { return Build(t, "./cmd/hookwarden-mcp-proxy") }
+
+// Build returns the path of the binary of pkg (a path relative to the
+// module root, "./cmd/…"), named after its last element. The binary lives
+// in $TMPDIR/hookwarden-testbin-<uid>/<hash>/, where hash covers the Go
+// toolchain, GOOS/GOARCH, GOFLAGS, pkg and every source file of the module
+// (tests, testdata and dot-directories excepted); a process that finds it
+// there reuses it, one that does not builds it under an exclusive lock, so
+// concurrent test processes build it once. A failed build fails t.
+func Build(t testing.TB, pkg string) string {
+	t.Helper()
+	f, _ := builds.LoadOrStore(pkg, sync.OnceValues(func() (string, error) { return build(pkg) }))
+	p, err := f.(func() (string, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ModuleRoot returns the directory holding this module's go.mod, found by
+// walking up from the working directory; an error when there is none.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("testbin: %w", err)
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(b), "module "+Module+"\n") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("testbin: no go.mod of " + Module + " above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func build(pkg string) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	key, err := sourceHash(root, pkg)
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Join(os.TempDir(), fmt.Sprintf("hookwarden-testbin-%d", os.Getuid()))
+	dir := filepath.Join(base, key[:24])
+	bin := filepath.Join(dir, filepath.Base(pkg))
+	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {
+		return bin, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("testbin: %w", err)
+	}
+	unlock, err := lock(filepath.Join(dir, ".lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {
+		return bin, nil // another process built it while we waited
+	}
+	tmp := bin + ".tmp"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, pkg)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("testbin: go build %s: %w\n%s", pkg, err, out)
+	}
+	if err := os.Rename(tmp, bin); err != nil {
+		return "", fmt.Errorf("testbin: %w", err)
+	}
+	return bin, nil
+}
+
+// lock takes an exclusive flock on path and returns its release.
+func lock(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("testbin: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("testbin: flock %s: %w", path, err)
+	}
+	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+}
+
+// sourceHash is the hex SHA-256 of what a build of pkg depends on: the
+// toolchain, target, GOFLAGS, pkg, and the path and bytes of every file
+// under root except test files, testdata directories, directories whose
+// name starts with a dot, and dist/ and bin/ at the root.
+func sourceHash(root, pkg string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s/%s %q %q\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"), pkg)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || rel == "dist" || rel == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("testbin: hashing the sources: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -119,6 +119,11 @@ func writeContent(in toolInput) (string, string) {
 	return in.str("content")
 }
 
+// MaxEdits bounds the edits of one MultiEdit call that apply reproduces
+// (each edit is compared with every earlier one's new_string, so the work
+// grows with their square); more is refused.
+const MaxEdits = 256
+
 // claudeEdit is one Claude Code replacement (FileEditInput, or one entry of
 // MultiEdit's edits).
 type claudeEdit struct {
@@ -150,6 +155,9 @@ func (t toolInput) claudeEdits() ([]claudeEdit, string) {
 	}
 	if len(list) == 0 {
 		return nil, "tool_input.edits is empty"
+	}
+	if len(list) > MaxEdits {
+		return nil, fmt.Sprintf("tool_input.edits holds %d edits, more than hookwarden's bound of %d for one call (split the edit)", len(list), MaxEdits)
 	}
 	out := make([]claudeEdit, 0, len(list))
 	for _, item := range list {
@@ -225,6 +233,9 @@ func claudeApply(content string, exists bool, edits []claudeEdit) (string, strin
 		if e.new == "" && !strings.HasSuffix(old, "\n") && strings.Contains(r, old+"\n") {
 			old += "\n"
 		}
+		if grown := len(r) + n*(len(e.new)-len(old)); grown > MaxFileBytes {
+			return "", fmt.Sprintf("the edit would write %d bytes, more than hookwarden's bound of %d", grown, MaxFileBytes)
+		}
 		prev := r
 		if e.replaceAll {
 			r = strings.ReplaceAll(r, old, e.new)
@@ -292,6 +303,9 @@ func geminiReplace(content string, exists bool, in toolInput) (string, string) {
 	}
 	if old == nw {
 		return "", "old_string and new_string are identical"
+	}
+	if grown := len(content) + n*(len(nw)-len(old)); grown > MaxFileBytes {
+		return "", fmt.Sprintf("the edit would write %d bytes, more than hookwarden's bound of %d", grown, MaxFileBytes)
 	}
 	out := strings.ReplaceAll(content, old, nw)
 	switch {

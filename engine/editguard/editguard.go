@@ -30,6 +30,7 @@ import (
 	"github.com/hookwarden/hookwarden/engine/workspace"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/internal/parsebound"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy"
 )
@@ -47,6 +48,10 @@ const (
 	// RuleInvalidInput: the payload names no target path, or its edit
 	// cannot be read.
 	RuleInvalidInput = verdict.RuleInvalidInput
+	// RuleParseBound: the file before or after the edit passes a bound of
+	// the parser that judges it (internal/parsebound: depth, size, a JSON
+	// member name twice in one object).
+	RuleParseBound = "edit-parse-bound"
 	// RuleUnjudged: the edit could not be judged (deadline, unreadable
 	// file or directory).
 	RuleUnjudged = "edit-unjudged"
@@ -719,6 +724,9 @@ func (g *guard) shadowEdit(h hit, root string) (verdict.Verdict, error) {
 	if !exists {
 		return verdict.Verdict{Kind: verdict.Allow}, nil
 	}
+	if err := shapeBound(settings, src); err != nil {
+		return deny(RuleParseBound, "%s is past what hookwarden parses within its budget (%v), so it cannot tell whether it holds hookwarden's rows, which %s would switch off; the edit is refused", clientjson.DroidSettings, err, h.entry.Path), nil
+	}
 	owner, err := g.owner(h.entry.Client)
 	if err != nil {
 		return verdict.Verdict{}, err
@@ -798,7 +806,39 @@ func (g *guard) edited(h hit, what, kind, then string) (file string, before []by
 		v := deny(RuleClientHooks, "%s, and hookwarden cannot reproduce this edit exactly (%s), %s", what, why, then)
 		return "", nil, nil, &v, nil
 	}
+	for i, b := range append([][]byte{before}, results...) {
+		if err := shapeBound(file, b); err != nil {
+			when := "the file as it is"
+			if i > 0 {
+				when = "the file the edit would write"
+			}
+			var dup *parsebound.DuplicateError
+			if errors.As(err, &dup) {
+				v := deny(RuleClientHooks, "%s; in %s %v, while a reader of the first would see another file. hookwarden does not guess which one a client reads; the edit is refused. Name each key once", what, when, err)
+				return "", nil, nil, &v, nil
+			}
+			v := deny(RuleParseBound, "%s; %s is past what hookwarden parses within its budget (%v), so the edit is refused. Keep the file flat and small, or change it outside the agent", what, when, err)
+			return "", nil, nil, &v, nil
+		}
+	}
 	return file, before, results, nil, nil
+}
+
+// shapeBound checks src, the bytes of the config file at path, against the
+// bounds of the parser its extension selects (internal/parsebound: JSON and
+// JSONC, TOML, YAML) before that parser runs; nil for other extensions.
+// The JSON check also refuses a member name twice in one object, which the
+// clients read as the last one.
+func shapeBound(path string, src []byte) error {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".json", ".jsonc":
+		return parsebound.JSON(src)
+	case ".toml":
+		return parsebound.TOML(src)
+	case ".yml", ".yaml":
+		return parsebound.YAML(src)
+	}
+	return nil
 }
 
 func deref(v *verdict.Verdict) verdict.Verdict {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,6 +313,12 @@ func BenchmarkPreEditGuard(b *testing.B) {
 		{"deny-manifest", "Write", map[string]any{"file_path": ".hookwarden.yaml", "content": "x"}, 2},
 		{"deny-symlink", "Write", map[string]any{"file_path": "alias.yaml", "content": "x"}, 2},
 		{"deny-client-file", "Edit", map[string]any{"file_path": ".claude/settings.json", "old_string": `"timeout": 15`, "new_string": `"timeout": 1`}, 2},
+		// The worst shapes of issue 29 item 8, refused by the shape check
+		// (internal/parsebound) before a parser runs, and the largest
+		// accepted shape of the TOML kind, parsed in full.
+		{"deny-toml-40000-keys", "Write", map[string]any{"file_path": ".codex/config.toml", "content": tomlKeys(40000) + "[features]\nhooks = false\n"}, 2},
+		{"allow-toml-4000-keys", "Write", map[string]any{"file_path": ".codex/config.toml", "content": tomlKeys(4000)}, 0},
+		{"deny-json-400000-deep", "Write", map[string]any{"file_path": ".claude/settings.json", "content": strings.Repeat("[", 400000) + strings.Repeat("]", 400000)}, 2},
 	} {
 		payload, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": repo,
 			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": bc.tool, "tool_input": bc.input, "tool_use_id": "toolu_01"})
@@ -326,4 +333,13 @@ func BenchmarkPreEditGuard(b *testing.B) {
 			}
 		})
 	}
+}
+
+// tomlKeys returns n distinct top-level TOML keys, one a line.
+func tomlKeys(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "k%d = 1\n", i)
+	}
+	return b.String()
 }

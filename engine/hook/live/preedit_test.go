@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,10 +33,19 @@ type preEditCase struct {
 	Patch          string        `json:"patch"`
 	ContentFixture string        `json:"content_fixture"`
 	ContentReplace []string      `json:"content_replace"`
+	ContentRepeat  []repeatPart  `json:"content_repeat"`
 	Setup          preEditSetup  `json:"setup"`
 	Expect         string        `json:"expect"`
 	Rule           string        `json:"rule"`
 	Note           string        `json:"note"`
+}
+
+// repeatPart is one piece of a content_repeat: Text repeated Count times,
+// "{i}" in it replaced by the repetition's index from 0 (the shapes past a
+// parser's bounds are too large to store literally).
+type repeatPart struct {
+	Text  string `json:"text"`
+	Count int    `json:"count"`
 }
 
 type preEditStep struct {
@@ -273,6 +283,14 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		switch {
 		case tc.Content != nil:
 			in["content"] = expand(*tc.Content)
+		case len(tc.ContentRepeat) > 0:
+			var b strings.Builder
+			for _, r := range tc.ContentRepeat {
+				for i := 0; i < r.Count; i++ {
+					b.WriteString(strings.ReplaceAll(r.Text, "{i}", strconv.Itoa(i)))
+				}
+			}
+			in["content"] = b.String()
 		case tc.ContentFixture != "":
 			b, err := os.ReadFile(filepath.Join(preEditDir, tc.ContentFixture))
 			if err != nil {

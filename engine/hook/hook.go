@@ -185,10 +185,11 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	row, ok := deps.Table.Lookup(req.Client, req.Event)
 	if !ok {
 		row = registration.Row{Client: req.Client, Event: req.Event}
-		if dir, on := lookupEnv(req)(record.EnvVar); on && dir != "" {
-			// Record mode also captures payloads of pairs this build does
-			// not serve yet: that is how a new row's payload is learnt.
-			return answer(row, recordCall(req, row, dir, time.Now().Add(UnknownPairBudget)))
+		// Record mode also captures payloads of pairs this build does not
+		// serve yet: that is how a new row's payload is learnt. The call
+		// stays a stated skip: there is no row to judge it by.
+		if _, v := recordFirst(req, row, time.Now().Add(UnknownPairBudget), false); v.Kind == verdict.Deny {
+			return answer(row, v)
 		}
 		return answer(row, verdict.Verdict{Kind: verdict.Skip, Reason: fmt.Sprintf(
 			"this hookwarden build has no registration for %s %s (a newer row?); upgrade hookwarden", req.Client, req.Event)})
@@ -369,32 +370,57 @@ func readStdin(req Request, deadline time.Time) ([]byte, error) {
 	return dialect.ReadInputUntil(stdin, deadline)
 }
 
-// recordCall is record mode: save the raw bounded stdin, answer a stated
-// skip (the call is let through unjudged, and says so).
-func recordCall(req Request, row registration.Row, dir string, deadline time.Time) verdict.Verdict {
-	data, err := readStdin(req, deadline)
+// recordFirst loads the operator settings layers and, when one (fleet or
+// workstation settings, never the environment or a repository) sets
+// record.dir, reads the call's bounded stdin and saves it there
+// (engine/record) before anything is judged. With read true, stdin is read
+// whether or not record mode is on. It returns the stdin read and the
+// operator layers for the judgement that follows, and v: a deny when stdin
+// cannot be read, a layer does not parse or the payload cannot be saved,
+// else the zero verdict. Record mode never lets a call through: the call is
+// judged after it (DESIGN.md, "Environment variables").
+func recordFirst(req Request, row registration.Row, deadline time.Time, read bool) (ops operatorInput, v verdict.Verdict) {
+	lookup := lookupEnv(req)
+	getenv := func(k string) string { v, _ := lookup(k); return v }
+	var err error
+	ops.layers, err = settings.OperatorLayers(settings.SourcesFromEnv(getenv))
 	if err != nil {
-		return invalidInput("read", row, err)
+		return ops, deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
+	}
+	dir := settings.RecordDir(ops.layers)
+	if dir == "" && !read {
+		return ops, verdict.Verdict{}
+	}
+	if ops.data, err = readStdin(req, deadline); err != nil {
+		return ops, invalidInput("read", row, err)
+	}
+	if dir == "" {
+		return ops, verdict.Verdict{}
 	}
 	now := time.Now
 	if req.Now != nil {
 		now = req.Now
 	}
-	if _, err := record.Write(dir, row.Client, row.Event, data, now()); err != nil {
-		return deny(RuleRecord, "record mode (%s) could not save the payload: %v", record.EnvVar, err)
+	if _, err := record.Write(dir, row.Client, row.Event, ops.data, now()); err != nil {
+		return ops, deny(RuleRecord, "record mode (record.dir in the operator settings) could not save the payload: %v", err)
 	}
-	return skip("record mode (%s): payload saved, call not judged", record.EnvVar)
+	return ops, verdict.Verdict{}
+}
+
+// operatorInput is what recordFirst read: the raw stdin and the operator
+// settings layers.
+type operatorInput struct {
+	data   []byte
+	layers []settings.Layer
 }
 
 func judge(ctx context.Context, deps Deps, req Request, row registration.Row, deadline time.Time, cs *callState) verdict.Verdict {
 	lookup := lookupEnv(req)
-	if dir, ok := lookup(record.EnvVar); ok && dir != "" {
-		return recordCall(req, row, dir, deadline)
+	ops, v := recordFirst(req, row, deadline, true)
+	if v.Kind == verdict.Deny {
+		return v
 	}
-	data, err := readStdin(req, deadline)
-	if err != nil {
-		return invalidInput("read", row, err)
-	}
+	data := ops.data
 	p, err := dialect.Decode(row, data)
 	if err != nil {
 		if row.Event == "stop" {
@@ -443,8 +469,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		}
 		return deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err)
 	}
-	getenv := func(k string) string { v, _ := lookup(k); return v }
-	eff, err := settings.Load(settings.SourcesFromEnv(getenv), tgt.Roots)
+	eff, err := settings.LoadWith(ops.layers, tgt.Roots)
 	if err != nil {
 		return deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
 	}

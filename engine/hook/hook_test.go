@@ -159,17 +159,20 @@ func TestDispatchCorpus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			f := newFixture(t, tc.RepoYAML)
-			if tc.Workstation != "" {
+			ws := f.subst(tc.Workstation)
+			if tc.Record {
+				// Record mode is the operator's (record.dir in the
+				// workstation settings), never the environment's.
+				ws += "\nrecord:\n  dir: " + f.rec + "\n"
+			}
+			if ws != "" {
 				p := filepath.Join(f.xdg, "hookwarden", "config.yaml")
 				must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-				must(t, os.WriteFile(p, []byte(tc.Workstation), 0o644))
+				must(t, os.WriteFile(p, []byte(ws), 0o644))
 			}
 			env := map[string]string{}
 			for k, v := range tc.Env {
 				env[k] = v
-			}
-			if tc.Record {
-				env["HOOKWARDEN_RECORD_DIR"] = f.rec
 			}
 			stdin := ""
 			if tc.StdinRaw != nil {
@@ -216,14 +219,14 @@ func TestDispatchCorpus(t *testing.T) {
 			if resp.Usage != w.Usage {
 				t.Errorf("usage %v, want %v", resp.Usage, w.Usage)
 			}
-			if tc.Record {
+			if tc.Record || w.Recorded > 0 {
 				entries, _ := os.ReadDir(f.rec)
 				if len(entries) != w.Recorded {
 					t.Errorf("%d recorded files, want %d", len(entries), w.Recorded)
 				}
 				for _, e := range entries {
 					got, _ := os.ReadFile(filepath.Join(f.rec, e.Name()))
-					if string(got) != stdin {
+					if string(got) != f.subst(stdin) {
 						t.Errorf("recorded %q, want the raw stdin %q", got, stdin)
 					}
 				}

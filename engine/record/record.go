@@ -1,7 +1,9 @@
-// Package record implements record mode: with HOOKWARDEN_RECORD_DIR set, the
-// engine saves the raw stdin of each hook call to a new file and lets the call
-// through unjudged, so payloads of a new client version can be captured and
-// added to testdata/clients/.
+// Package record implements record mode: with `record.dir` set in the
+// operator's fleet or workstation settings (never the environment or a
+// repository file, which an agent can write), the engine saves the raw
+// stdin of each hook call to a new file and then judges the call as usual,
+// so payloads of a new client version can be captured and added to
+// testdata/clients/ without letting any call through.
 package record
 
 import (
@@ -17,9 +19,6 @@ import (
 
 	"github.com/google/renameio/v2"
 )
-
-// EnvVar names the environment variable that switches record mode on.
-const EnvVar = "HOOKWARDEN_RECORD_DIR"
 
 // Modes of what record mode creates.
 const (

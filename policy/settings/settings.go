@@ -118,6 +118,8 @@ func stepName(s string) bool {
 //	audit:
 //	  acknowledge: [codex-trust-required]  # audit note ids this fleet or workstation has seen; not in .hookwarden.yaml
 //	  allowed_commands: [RE2, ...]  # hook commands not ours that audit --plan accepts (whole-command match); not in .hookwarden.yaml
+//	record:
+//	  dir: /abs/dir                 # record mode: save every payload, then judge it; not in .hookwarden.yaml
 //
 // Every key is optional except version in a repository file. Zero values and
 // nil pointers mean "not set by this layer". DenyLines holds the YAML line of
@@ -145,6 +147,11 @@ type File struct {
 	// and workstation files only.
 	AllowedCommands     []string
 	AllowedCommandLines []int
+	// RecordDir is `record.dir`: an absolute directory where the engine
+	// saves the raw payload of every hook call before it judges it (record
+	// mode). Read from fleet and workstation files only: a repository, which
+	// an agent may write, cannot switch it on.
+	RecordDir string
 }
 
 // Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
@@ -306,7 +313,18 @@ func Defaults() Layer {
 // exist: callers pass only governed roots), then merges them over Defaults.
 // It returns the first error met, naming the file, key and line.
 func Load(src Sources, repoRoots []string) (*Effective, error) {
-	layers := []Layer{Defaults()}
+	ops, err := OperatorLayers(src)
+	if err != nil {
+		return nil, err
+	}
+	return LoadWith(ops, repoRoots)
+}
+
+// OperatorLayers reads the fleet and workstation files named by src (when
+// they exist), in that order; a file that does not parse is an error naming
+// it. The result is what LoadWith merges the repository layers over.
+func OperatorLayers(src Sources) ([]Layer, error) {
+	var layers []Layer
 	for _, o := range []struct {
 		name, path string
 		explicit   bool
@@ -322,6 +340,15 @@ func Load(src Sources, repoRoots []string) (*Effective, error) {
 			layers = append(layers, l)
 		}
 	}
+	return layers, nil
+}
+
+// LoadWith merges, over Defaults, the operator layers (OperatorLayers) and
+// the `.hookwarden.yaml` of each repository root in repoRoots (each must
+// exist: callers pass only governed roots). It returns the first error met,
+// naming the file, key and line.
+func LoadWith(operator []Layer, repoRoots []string) (*Effective, error) {
+	layers := append([]Layer{Defaults()}, operator...)
 	for _, root := range repoRoots {
 		l, _, err := readLayer("repository", filepath.Join(root, RepoFileName), false, true)
 		if err != nil {
@@ -330,6 +357,19 @@ func Load(src Sources, repoRoots []string) (*Effective, error) {
 		layers = append(layers, l)
 	}
 	return Merge(layers), nil
+}
+
+// RecordDir returns the record directory of the last operator layer that
+// sets record.dir ("" when none does: record mode is off). Repository
+// layers never set it (Parse refuses the key there).
+func RecordDir(layers []Layer) string {
+	dir := ""
+	for _, l := range layers {
+		if l.Name != "repository" && l.File.RecordDir != "" {
+			dir = l.File.RecordDir
+		}
+	}
+	return dir
 }
 
 // ReadRepoFile parses the `.hookwarden.yaml` at path (version required). It is
@@ -663,6 +703,24 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 				default:
 					return unknownKey(key, k)
 				}
+				return nil
+			})
+		case "record":
+			if repo {
+				return fmt.Errorf("line %d: record: read only from fleet and workstation settings (record mode is the operator's, not the repository's)", k.Line)
+			}
+			return eachKey(v, "record", func(key string, k, v *yaml.Node) error {
+				if key != "record.dir" {
+					return unknownKey(key, k)
+				}
+				d, err := stringValue(key, v)
+				if err != nil {
+					return err
+				}
+				if !filepath.IsAbs(d) {
+					return fmt.Errorf("line %d: record.dir: %q is not an absolute path", v.Line, d)
+				}
+				f.RecordDir = filepath.Clean(d)
 				return nil
 			})
 		case "audit":

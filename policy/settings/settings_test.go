@@ -384,3 +384,25 @@ func TestAdmissionLayers(t *testing.T) {
 		t.Fatalf("merged admission (-want +got):\n%s", d)
 	}
 }
+
+// TestRecordDir: record mode comes from the operator layers only, the last
+// one that sets it winning.
+func TestRecordDir(t *testing.T) {
+	dir := t.TempDir()
+	fleet, ws := filepath.Join(dir, "fleet.yaml"), filepath.Join(dir, "ws.yaml")
+	write(t, fleet, "record:\n  dir: /srv/fleet-rec\n")
+	write(t, ws, "record:\n  dir: /srv/ws-rec/\n")
+	ops, err := OperatorLayers(Sources{FleetPath: fleet, FleetExplicit: true, WorkstationPath: ws, WorkstationExplicit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := RecordDir(ops); got != "/srv/ws-rec" {
+		t.Fatalf("RecordDir = %q, want the workstation's /srv/ws-rec", got)
+	}
+	if got := RecordDir(ops[:1]); got != "/srv/fleet-rec" {
+		t.Fatalf("RecordDir = %q, want the fleet's", got)
+	}
+	if got := RecordDir(nil); got != "" {
+		t.Fatalf("RecordDir(nil) = %q", got)
+	}
+}

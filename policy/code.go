@@ -16,6 +16,9 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 	if k.guard.client || (parents && k.guard.clientParent) {
 		j.hits.add(RuleSelfProtectClientHooks)
 	}
+	if k.mgr {
+		j.hits.add(RuleHookManagerConfig)
+	}
 }
 
 // codeFlags lists, per interpreter, the options whose argument is code the

@@ -151,6 +151,9 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 	}
 	sub := args[i]
 	rest := args[i+1:]
+	if sub.dynamic() || !isGitBuiltin(sub.val) || hookRunningGitSub(sub.val) {
+		j.hookEnv(env, sc)
+	}
 	if sub.dynamic() {
 		j.unknownGitSub(rest)
 		// git $(echo commit --no-verify), git $cmd: an unquoted expansion

@@ -39,6 +39,10 @@ const (
 	// RuleHookManagerEnv: LEFTHOOK=0|false, LEFTHOOK_EXCLUDE, LEFTHOOK_CONFIG, HUSKY=0,
 	// HUSKY_SKIP_HOOKS or SKIP for a git call or exported.
 	RuleHookManagerEnv = "hook-manager-env"
+	// RuleHookManagerConfig: a hook manager's config, start-up file or
+	// binary written, moved or removed, or PATH-like variables set for a
+	// hook-running git command (hookManagerPath, hookSteerVar).
+	RuleHookManagerConfig = "hook-manager-config"
 	// RuleHooksPathConfig: setting, unsetting or including away core.hooksPath.
 	RuleHooksPathConfig = "hooks-path-config"
 	// RuleGitConfigFileWrite: writing a git config file directly.

@@ -75,15 +75,15 @@ func (j *judge) script(src string, depth int, env []envVar) {
 			j.stmt(x, depth, env, sc)
 		case *syntax.DeclClause:
 			for _, a := range x.Args {
+				if a.Naked && a.Name == nil {
+					j.declNaked(sc.word(a.Value), sc)
+				}
 				if a.Name == nil || a.Naked {
 					continue
 				}
 				v := sc.word(a.Value)
 				j.assignment(a.Name.Value, v, true)
-				sc.claudeDir = sc.claudeDir || a.Name.Value == "CLAUDE_CONFIG_DIR" || a.Name.Value == "HOME"
-				if !v.dynamic() {
-					sc.vars[a.Name.Value] = v.val
-				}
+				sc.exported(a.Name.Value, v)
 			}
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !innerPipes[x] {
@@ -156,10 +156,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		v := sc.word(a.Value)
 		if len(call.Args) == 0 {
 			j.assignment(a.Name.Value, v, true)
-			sc.claudeDir = sc.claudeDir || a.Name.Value == "CLAUDE_CONFIG_DIR" || a.Name.Value == "HOME"
-			if !v.dynamic() {
-				sc.vars[a.Name.Value] = v.val
-			}
+			sc.exported(a.Name.Value, v)
 			continue
 		}
 		local = append(local, envVar{name: a.Name.Value, val: v})
@@ -171,7 +168,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 	for _, w := range call.Args {
 		argv = append(argv, sc.fields(w)...)
 	}
-	all := append(append([]envVar(nil), env...), local...)
+	all := append(append(append([]envVar(nil), env...), sc.env...), local...)
 	j.command(argv, all, depth, st, sc)
 }
 
@@ -200,28 +197,6 @@ func (j *judge) assignment(name string, v field, standalone bool) {
 	if standalone && claudeEnvOff(name, v) {
 		j.hits.add(RuleSelfProtectClientHooks)
 	}
-}
-
-// hookManagerOff reports whether name=v switches a hook manager off:
-// LEFTHOOK=0|false and LEFTHOOK_EXCLUDE (lefthook docs/usage.md, "ENV
-// variables"), LEFTHOOK_CONFIG (replaces the main config, and with it our
-// extends entry: measured on lefthook 2.2.1, only the named file's jobs
-// ran), HUSKY=0 (husky v9 docs) and HUSKY_SKIP_HOOKS (husky v4),
-// SKIP=<ids> (pre-commit docs, "Temporarily disabling hooks"). A value known
-// only at run time counts as off.
-func hookManagerOff(name string, v field) bool {
-	d := v.dynamic()
-	switch name {
-	case "LEFTHOOK":
-		return d || v.val == "0" || v.val == "false"
-	case "LEFTHOOK_EXCLUDE", "LEFTHOOK_CONFIG":
-		return true
-	case "HUSKY":
-		return d || v.val == "0"
-	case "HUSKY_SKIP_HOOKS", "SKIP":
-		return d || v.val != ""
-	}
-	return false
 }
 
 // isGitConfigKeyVar reports GIT_CONFIG_KEY_<n>.

@@ -58,6 +58,11 @@ type scope struct {
 	claudeDir bool
 	// files: what the command wrote earlier (files.go), for scriptSource.
 	files overlay
+	// env: the assignments the script made as statements of their own
+	// (scope.exported), in effect for every later command of the script;
+	// envOverflow: more than maxScriptEnv of them.
+	env         []envVar
+	envOverflow bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -353,6 +358,7 @@ type pathKind struct {
 	store   bool // hookwarden's store directory below a git directory (also sets hooks)
 	gitDir  bool // the .git directory itself
 	gitConf bool // a git config file
+	mgr     bool // a file a hook manager reads or runs (hookManagerPath)
 	guard   guardKind
 }
 
@@ -402,6 +408,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	k.guard.clientParent = k.guard.clientParent || c.guard.clientParent
 	k.gitDir = k.gitDir || c.gitDir
 	k.gitConf = k.gitConf || c.gitConf
+	k.mgr = k.mgr || c.mgr
 }
 
 // isHookDirName reports the directories hook managers keep hooks in: husky's
@@ -515,6 +522,7 @@ func classifyPath(s string) pathKind {
 	if strings.ContainsAny(s, "*?[") || containsGuardKey(s) {
 		k.guard = classifyGuard(comps)
 	}
+	k.mgr = hookManagerPath(comps)
 	if n := len(comps); n > 0 {
 		if comps[n-1] == ".gitconfig" || (n >= 3 && comps[n-3] == ".config" && comps[n-2] == "git" && comps[n-1] == "config") ||
 			(n >= 2 && comps[n-2] == "etc" && comps[n-1] == "gitconfig") {

@@ -24,9 +24,11 @@ import (
 //   - husky: HUSKY=0 (husky 9.1.7's hook runner husky/husky: `[ "${HUSKY-}" =
 //     "0" ] && exit 0`); HUSKY_SKIP_HOOKS (husky v4 README, "Skip all hooks").
 //   - pre-commit: SKIP=<ids> (pre-commit docs, "Temporarily disabling
-//     hooks"); PRE_COMMIT_ALLOW_NO_CONFIG (pre-commit's hook_impl.py: with no
-//     .pre-commit-config.yaml and this set, the hook prints a skip notice and
-//     exits 0).
+//     hooks"); PRE_COMMIT_ALLOW_NO_CONFIG (pre-commit 3.0.4, Debian 13's
+//     package, pre_commit/commands/hook_impl.py _validate_config: with no
+//     .pre-commit-config.yaml and this set, the hook prints "Skipping
+//     `pre-commit`" and exits 0; its hook-tmpl runs `python -mpre_commit`,
+//     else the first `pre-commit` on PATH, under bash).
 //   - simple-git-hooks 2.14.0 (simple-git-hooks.js, PREPEND_SCRIPT, written
 //     at the top of every hook): SKIP_SIMPLE_GIT_HOOKS=1 exits 0, and the
 //     file named by SIMPLE_GIT_HOOKS_RC is sourced before the hook's command

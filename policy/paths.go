@@ -1,5 +1,7 @@
 package policy
 
+import "strings"
+
 // HooksPathKind reports how the hooks-dir rule (RuleHooksDirTamper,
 // RuleGitConfigFileWrite) reads one path: p is a path as a tool or command
 // names it, absolute or relative, with either separator. hooksDir is true
@@ -24,3 +26,34 @@ func HooksPathKind(p string) (hooksDir, gitConfig bool) {
 func StorePath(p string) bool {
 	return classifyPath(p).store
 }
+
+// GuardedEnvName reports whether an environment variable named name
+// changes what the guard sees or which hooks run, so that setting it
+// through a file an agent can write (a client settings `env` block, a
+// `.env` file a client loads) is refused (issue 29 item 2): hookwarden's own
+// (`HOOKWARDEN_*`: the launcher's engine, settings files, record mode),
+// `PATH` (which `hookwarden`, `git` and hook managers run), the hook
+// managers' switches (`LEFTHOOK*`: lefthook 2.x `LEFTHOOK=0`,
+// `LEFTHOOK_BIN`, `LEFTHOOK_EXCLUDE`; `HUSKY*`: husky 9 `HUSKY=0`;
+// `PRE_COMMIT*`: pre-commit's `PRE_COMMIT_ALLOW_NO_CONFIG`, `PRE_COMMIT_HOME`)
+// and git's (`GIT_CONFIG*`: `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`,
+// `GIT_CONFIG_COUNT`/`_KEY_n`/`_VALUE_n`, `GIT_CONFIG_PARAMETERS`;
+// `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`). Names
+// compare case-sensitively on the POSIX spelling and, since Windows folds
+// environment names, also upper-cased.
+func GuardedEnvName(name string) bool {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	for _, p := range guardedEnvPrefixes {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	switch n {
+	case "PATH", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR":
+		return true
+	}
+	return false
+}
+
+// guardedEnvPrefixes are the name prefixes GuardedEnvName refuses.
+var guardedEnvPrefixes = [...]string{"HOOKWARDEN_", "LEFTHOOK", "HUSKY", "PRE_COMMIT", "GIT_CONFIG"}

@@ -52,6 +52,11 @@ const (
 	// the parser that judges it (internal/parsebound: depth, size, a JSON
 	// member name twice in one object).
 	RuleParseBound = "edit-parse-bound"
+	// RuleEnvSwitch: the edit would set a variable that changes which
+	// engine, hook manager or git configuration the hooks use
+	// (policy.GuardedEnvName) in a client settings env block or a dotenv
+	// file a client loads.
+	RuleEnvSwitch = "env-switch-edit"
 	// RuleUnjudged: the edit could not be judged (deadline, unreadable
 	// file or directory).
 	RuleUnjudged = "edit-unjudged"
@@ -137,7 +142,7 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return verdict.Verdict{}, err
 	}
 	roots := []string{rootReal}
-	var clientHit, switchHit, shadowHit, cfgHit *hit
+	var clientHit, switchHit, shadowHit, cfgHit, envFileHit *hit
 	switches, err := g.switchFiles(rootReal)
 	if err != nil {
 		return verdict.Verdict{}, err
@@ -196,6 +201,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 					if cfgHit == nil {
 						cfgHit = g.configHit(roots, t)
 					}
+					if envFileHit == nil {
+						envFileHit = envHit(roots, t)
+					}
 					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
 						return verdict.Verdict{}, err
 					} else if ok {
@@ -214,6 +222,10 @@ func (g *guard) judge() (verdict.Verdict, error) {
 		return g.shadowEdit(*shadowHit, rootReal)
 	case cfgHit != nil:
 		return g.configEdit(*cfgHit)
+	case envFileHit != nil && envFileHit.entry.Client == kindEnvFile:
+		return g.envEdit(*envFileHit)
+	case envFileHit != nil:
+		return g.preCommitEdit(*envFileHit)
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
@@ -621,6 +633,9 @@ func (g *guard) clientHooksEdit(h hit) (verdict.Verdict, error) {
 	if err != nil {
 		return deny(RuleClientHooks, "%s does not parse as it is (%v), so hookwarden cannot tell its rows; the edit is refused. Run `hookwarden conform` (outside the agent) to repair it", h.entry.Path, err), nil
 	}
+	if why := claudeEnvChange(h.entry, before, results); why != "" {
+		return deny(RuleEnvSwitch, "%s", why), nil
+	}
 	wasOff, _ := clientjson.HooksDisabled(file, before, h.entry.Client)
 	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
 	for _, after := range results {
@@ -766,11 +781,22 @@ func (g *guard) switchEdit(h hit) (verdict.Verdict, error) {
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
+	if why := claudeEnvChange(h.entry, before, results); why != "" {
+		return deny(RuleEnvSwitch, "%s", why), nil
+	}
 	wasOff, _ := clientjson.HooksDisabled(file, before, h.entry.Client)
 	offBefore, _ := clientjson.DisabledRows(file, before, h.entry.Client, owner)
+	foreign, _ := clientjson.ForeignRowTexts(file, before, h.entry.Client, owner)
 	for _, after := range results {
 		if off, err := clientjson.HooksDisabled(file, after, h.entry.Client); err == nil && off && !wasOff {
 			return deny(RuleClientHooks, "the edit would switch every %s hook off in %s, hookwarden's rows included; the edit is refused", clientname.Title(h.entry.Client), h.entry.Path), nil
+		}
+		// The client runs the hooks of this file beside ours, unjudged,
+		// as it does those of the file holding our rows (clientHooksEdit).
+		if got, err := clientjson.ForeignRowTexts(file, after, h.entry.Client, owner); err == nil {
+			if added := countMissing(got, foreign); added > 0 {
+				return deny(RuleClientHooks, "the edit would add or change %d hook handler(s) in %s; %s runs those beside hookwarden's rows, unjudged, so agents may not add or change them (removing one and other settings stay allowed). A person adds hooks outside the agent", added, h.entry.Path, clientname.Title(h.entry.Client)), nil
+			}
 		}
 		if n, err := clientjson.DisabledRows(file, after, h.entry.Client, owner); err == nil && n > offBefore {
 			return deny(RuleClientHooks, "the edit would list hookwarden's hook commands in hooksConfig.disabled of %s, which switches them off; the edit is refused", h.entry.Path), nil
@@ -839,6 +865,15 @@ func shapeBound(path string, src []byte) error {
 		return parsebound.YAML(src)
 	}
 	return nil
+}
+
+// claudeEnvChange is envBlockChange for a Claude Code settings file (entry
+// names its client), "" for any other client's file.
+func claudeEnvChange(e policy.GuardPath, before []byte, results [][]byte) string {
+	if e.Client != "claude" {
+		return ""
+	}
+	return envBlockChange(e.Path, before, results)
 }
 
 func deref(v *verdict.Verdict) verdict.Verdict {

@@ -3,6 +3,8 @@ package policy
 import (
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // gitSpec is what the policy knows of one git subcommand's options, from
@@ -100,7 +102,7 @@ func isGitBuiltin(sub string) bool {
 
 // git judges `git <global options> <subcommand> <args>`. aliases carries
 // inline aliases from -c alias.<name>=<value> (name lower-cased).
-func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases map[string]string) {
+func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope, aliases map[string]string) {
 	if depth > maxDepth {
 		j.hits.add(RuleScanBoundNesting)
 		return
@@ -185,16 +187,19 @@ func (j *judge) git(args []field, env []envVar, depth int, sc *scope, aliases ma
 				for _, w := range splitAlias(a) {
 					words = append(words, lit(w))
 				}
-				j.git(append(words, rest...), env, depth+1, sc, aliases)
+				j.git(append(words, rest...), env, depth+1, st, sc, aliases)
 			}
 			return
 		}
 	}
-	j.gitSub(sub.val, rest, env, depth, sc)
+	j.gitSub(sub.val, rest, env, depth, st, sc)
 }
 
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
-func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, sc *scope) {
+func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	if j.gitPlumbing(sub, args, st, sc) {
+		return
+	}
 	if spec, ok := gitSpecFor(sub); ok {
 		j.gitHookOpts(sub, spec, args, env, depth)
 		return
@@ -581,7 +586,7 @@ func (j *judge) gitConfig(args []field, env []envVar, depth int) {
 			for _, w := range splitAlias(v.val) {
 				words = append(words, lit(w))
 			}
-			j.git(words, env, depth+1, &scope{vars: map[string]string{}}, nil)
+			j.git(words, env, depth+1, nil, &scope{vars: map[string]string{}}, nil)
 		}
 	}
 }

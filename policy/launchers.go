@@ -213,7 +213,16 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		j.find(args, *env, depth, st, sc)
 		return nil, false
 	case "git":
-		j.git(args, *env, depth, sc, nil)
+		j.git(args, *env, depth, st, sc, nil)
+		return nil, false
+	case "patch", "apply_patch", "applypatch":
+		// GNU patch and Codex's apply_patch: the paths of the patch they
+		// read are judged as writes (patches.go).
+		if name == "patch" {
+			j.patchCmd(args, st, sc)
+		} else {
+			j.patchInputs(args, st, sc)
+		}
 		return nil, false
 	case "gh":
 		j.gh(args)
@@ -253,7 +262,7 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	}
 	if strings.HasPrefix(name, "git-") {
-		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, sc)
+		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, st, sc)
 		return nil, false
 	}
 	if name == "source" || name == "." {

@@ -463,7 +463,7 @@ func (h *hitSet) first() string { return h.best }
 // does (TestRuleIDConstants).
 var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
-	RuleSelfProtect, RuleSelfProtectClientHooks,
+	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 	RuleGitDynamicOption, RuleDecodedCodeToShell,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}

@@ -59,6 +59,9 @@ const (
 	// manages (.claude/settings.json, .codex/hooks.json,
 	// .gemini/settings.json).
 	RuleSelfProtectClientHooks = "self-protect-client-hooks"
+	// RuleGitPlumbing: git plumbing past the commit or push hooks, or a
+	// patch or index input that cannot be read (gitplumbing.go, patches.go).
+	RuleGitPlumbing = "git-plumbing"
 	// RuleHookManagerUninstall: lefthook, pre-commit or husky uninstall.
 	RuleHookManagerUninstall = "hook-manager-uninstall"
 	// RulePrivilegeEscalation: sudo, doas, pkexec, run0, su -c, runas, gsudo,

@@ -287,7 +287,7 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 				}
 				j.guardHit(k, true)
 			}
-			j.git(args, env, depth, sc, nil)
+			j.git(args, env, depth, st, sc, nil)
 			j.unknownGitSub(args)
 			return
 		}

@@ -154,6 +154,12 @@ func (s *planState) planRendered(step planStep) error {
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 		rep.Action = action(snap, f.Body, ActionUpdated)
+		body := f.Body
+		if _, same := templates.VersionOnly(f.Path, snap.Data, f.Body); rep.Action == ActionUpdated && same {
+			// Another version rendered the same body: rewriting only the
+			// stamp would make mixed installs rewrite each other's files.
+			rep.Action, body = ActionUnchanged, snap.Data
+		}
 		if rep.Action == ActionUpdated {
 			h, ok := templates.ParseHeaderAt(f.Path, snap.Data)
 			var why string
@@ -175,7 +181,7 @@ func (s *planState) planRendered(step planStep) error {
 				rep.Changes = []string{"refreshed a render of version " + h.Version}
 			}
 		}
-		s.add(rep, snap, f.Body, f.Mode)
+		s.add(rep, snap, body, f.Mode)
 	}
 	return nil
 }

@@ -138,3 +138,34 @@ func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// headerAnywhere matches a header value wherever its file's syntax puts it.
+var headerAnywhere = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`hookwarden-render: version=[0-9A-Za-z.+-]+ sha256=[0-9a-f]{64}`)
+})
+
+// VersionOnly reports whether have, the bytes of the rendered file at path
+// (slash separated, relative to the repository root), differs from want,
+// this build's render of that path, only in the hookwarden version stamped
+// into it: have carries a well-formed header that is not edited by hand and
+// names another version than want's, and have with every occurrence of
+// that version replaced by want's equals want, the header lines aside (a
+// body that carries the version, such as hook.py's table or agy's
+// plugin.json, has another digest). It returns have's version. Such a file
+// is not stale: audit notes it, conform leaves it, so builds of different
+// versions that render the same bodies do not rewrite each other's files.
+func VersionOnly(path string, have, want []byte) (string, bool) {
+	hh, ok := ParseHeaderAt(path, have)
+	if !ok || hh.Edited {
+		return "", false
+	}
+	wh, ok := ParseHeaderAt(path, want)
+	if !ok || wh.Version == hh.Version {
+		return "", false
+	}
+	norm := bytes.ReplaceAll(have, []byte(hh.Version), []byte(wh.Version))
+	mask := []byte(headerTag)
+	a := headerAnywhere().ReplaceAll(norm, mask)
+	b := headerAnywhere().ReplaceAll(want, mask)
+	return hh.Version, bytes.Equal(a, b)
+}

@@ -330,6 +330,10 @@ func (r *repoAudit) rendered(governed []string, declined func(string) bool, disp
 		case bytes.Equal(snap.Data, f.Body):
 		default:
 			h, ok := templates.ParseHeaderAt(f.Path, snap.Data)
+			if v, same := templates.VersionOnly(f.Path, snap.Data, f.Body); same {
+				r.add(IDRenderedVersion, f.Path, 1, "", "", f.Path+" was rendered by hookwarden "+v+"; this build ("+buildVersion()+") renders the same body, so conform leaves it", "nothing to do; one hookwarden version across the team removes the note")
+				continue
+			}
 			switch {
 			case !ok:
 				r.add(IDRenderedEdited, f.Path, 1, "", "", f.Path+" carries no hookwarden render header (written by hand or by another tool); conform keeps it", "review it, then run hookwarden conform --force "+shellquote.Word(r.fixPath))

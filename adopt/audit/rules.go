@@ -74,6 +74,9 @@ const (
 	IDRenderedMissing = "rendered-missing"
 	// IDRenderedStale: a rendered hookwarden file is an older render.
 	IDRenderedStale = "rendered-stale"
+	// IDRenderedVersion: a rendered hookwarden file differs from this
+	// build's render only in the version stamped into it.
+	IDRenderedVersion = "rendered-version"
 	// IDRenderedEdited: a rendered hookwarden file was edited by hand (or carries no render header).
 	IDRenderedEdited = "rendered-edited"
 	// IDRenderUnavailable: this build cannot render the repository's files, so they were not checked.
@@ -166,6 +169,8 @@ var rules = []Rule{
 		"The launcher, the standalone interceptor or a plugin file the manifest's clients need is absent, so the registered hooks have nothing to run. Run `hookwarden conform <path>`."},
 	{IDRenderedStale, Error, "A rendered hookwarden file is an older render.",
 		"The file carries an intact render header from another hookwarden version or render. Run `hookwarden conform <path>` to refresh it."},
+	{IDRenderedVersion, Note, "A rendered hookwarden file differs from this build's render only in its version stamp.",
+		"Another hookwarden version rendered the file, and this build renders the same body: nothing to fix, and conform leaves it (so a team with mixed installs does not rewrite the file back and forth). The note says which versions are in use."},
 	{IDRenderedEdited, Error, "A rendered hookwarden file was edited by hand (or carries no render header).",
 		"The SHA-256 of the body differs from the digest in its render header, or it has no header: conform keeps it. Review the edit, then run `hookwarden conform --force <path>` to restore the rendered file."},
 	{IDRenderUnavailable, Error, "This build cannot render the repository's files, so they were not checked.",

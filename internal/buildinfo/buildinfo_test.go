@@ -1,27 +1,19 @@
 package buildinfo
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
-// TestFromModule: a `go install …@vX.Y.Z` binary reports X.Y.Z; a build
-// from a checkout (devel, a pseudo-version, +dirty) keeps Version.
-func TestFromModule(t *testing.T) {
-	for _, c := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{"v0.2.0", "0.2.0", true},
-		{"v1.4.0-rc.1", "1.4.0-rc.1", true},
-		{"(devel)", "", false},
-		{"", "", false},
-		{"v0.1.1-0.20261201210000-abcdefabcdef", "", false},
-		{"v0.0.0-20261201210000-abcdefabcdef", "", false},
-		{"v0.2.1-rc.1.0.20261201210000-abcdefabcdef", "", false},
-		{"v0.2.0+dirty", "", false},
-		{"v0.1.1-0.20261201210000-abcdefabcdef+dirty", "", false},
-	} {
-		got, ok := fromModule(c.in)
-		if got != c.want || ok != c.ok {
-			t.Errorf("fromModule(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
-		}
+// TestVersionIsSemantic: VERSION holds one semantic version (semver.org
+// 2.0.0, no leading v), which the release tool and the render headers
+// (templates: [0-9A-Za-z.+-]+) accept.
+func TestVersionIsSemantic(t *testing.T) {
+	semver := regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	if v := Current(); !semver.MatchString(v) {
+		t.Fatalf("internal/buildinfo/VERSION holds %q, not a semantic version", v)
+	}
+	if versionFile != Current()+"\n" {
+		t.Fatalf("VERSION is %q: want the version and one line break", versionFile)
 	}
 }

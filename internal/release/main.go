@@ -1,13 +1,16 @@
 // Command release builds hookwarden's release artefacts with one command, from
 // a clone, with nothing but the Go toolchain (and npm for -pack):
 //
-//	go run ./internal/release -version 0.2.0 [-out dist] [-targets linux/amd64,…] [-npm] [-pack]
+//	go run ./internal/release [-version 0.2.0] [-out dist] [-targets linux/amd64,…] [-npm] [-pack]
 //
-// For each target (default linux and darwin, amd64 and arm64) it builds
-// ./cmd/hookwarden and ./cmd/hookwarden-mcp-proxy with CGO_ENABLED=0,
-// -trimpath and the version stamped into internal/buildinfo.Version
-// (-ldflags -X, so `hookwarden --version` prints it), and writes the archive
-// hookwarden_<version>_<os>_<arch>.tar.gz (both binaries, README.md) and checksums.txt (sha256sum's format: the
+// The version is the commit's own, internal/buildinfo/VERSION (the one
+// every build of the commit reports; package buildinfo says why); -version,
+// when given, must equal it, so a release cannot stamp a version a clone of
+// the same commit would not report. For each target (default linux and
+// darwin, amd64 and arm64) it builds ./cmd/hookwarden and
+// ./cmd/hookwarden-mcp-proxy with CGO_ENABLED=0 and -trimpath, and writes the
+// archive hookwarden_<version>_<os>_<arch>.tar.gz (both binaries, README.md
+// and LICENSE) and checksums.txt (sha256sum's format: the
 // lowercase hex SHA-256, two spaces, the archive name; `sha256sum -c
 // checksums.txt` checks them). Archives are reproducible: entries sorted,
 // owner 0, mtime SOURCE_DATE_EPOCH (else 2000-01-01).
@@ -48,10 +51,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
 )
 
-// versionVar is the variable -ldflags -X stamps.
-const versionVar = "github.com/hookwarden/hookwarden/internal/buildinfo.Version"
+// License is the SPDX identifier of hookwarden's license (the LICENSE file
+// at the module root, which every archive and npm package carries).
+const License = "MIT"
 
 // Commands are the binaries of a release archive (./cmd/<name>); each npm
 // platform package holds them all in its bin/.
@@ -99,7 +105,7 @@ type Artefacts struct {
 func main() {
 	var cfg Config
 	var targets string
-	flag.StringVar(&cfg.Version, "version", "", "the release version, semantic (a leading v is dropped)")
+	flag.StringVar(&cfg.Version, "version", "", "the release version; must equal internal/buildinfo/VERSION (default: that version)")
 	flag.StringVar(&cfg.Out, "out", "dist", "output directory")
 	flag.StringVar(&targets, "targets", strings.Join(DefaultTargets, ","), "comma-separated GOOS/GOARCH pairs")
 	flag.BoolVar(&cfg.NPM, "npm", false, "lay out the npm packages in OUT/npm")
@@ -136,6 +142,12 @@ func main() {
 // npm pack or file write (each naming the target or path).
 func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 	cfg.Version = strings.TrimPrefix(cfg.Version, "v")
+	if cfg.Version == "" {
+		cfg.Version = buildinfo.Current()
+	}
+	if cfg.Version != buildinfo.Current() {
+		return nil, fmt.Errorf("-version %s: this commit is version %s (internal/buildinfo/VERSION); write the release's version into that file and commit it, so every build of the commit reports it", cfg.Version, buildinfo.Current())
+	}
 	if !semver.MatchString(cfg.Version) {
 		return nil, fmt.Errorf("-version %q: want a semantic version such as 1.2.3 or 1.2.3-rc.1", cfg.Version)
 	}
@@ -149,9 +161,10 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	readme, err := os.ReadFile(filepath.Join(cfg.Root, "README.md"))
-	if err != nil {
-		return nil, err
+	for _, f := range []string{"README.md", "LICENSE"} {
+		if _, err := os.Stat(filepath.Join(cfg.Root, f)); err != nil {
+			return nil, err
+		}
 	}
 	art := &Artefacts{}
 	var sums []string
@@ -162,12 +175,12 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 			return nil, fmt.Errorf("-targets: %q: want linux or darwin / amd64 or arm64", t)
 		}
 		name := fmt.Sprintf("hookwarden_%s_%s_%s", cfg.Version, goos, goarch)
-		entries := []entry{{"README.md", "", 0o644}}
+		entries := []entry{{"README.md", filepath.Join(cfg.Root, "README.md"), 0o644}, {"LICENSE", filepath.Join(cfg.Root, "LICENSE"), 0o644}}
 		for _, c := range Commands {
 			bin := filepath.Join(out, name, c)
 			fmt.Fprintf(cfg.Log, "release: building %s for %s/%s\n", c, goos, goarch)
 			cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
-				"-ldflags", "-s -w -X "+versionVar+"="+cfg.Version, "-o", bin, "./cmd/"+c)
+				"-ldflags", "-s -w", "-o", bin, "./cmd/"+c)
 			cmd.Dir = cfg.Root
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 			if b, err := cmd.CombinedOutput(); err != nil {
@@ -177,7 +190,7 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 		}
 		bins[goos+"/"+goarch] = filepath.Join(out, name, "hookwarden")
 		archive := filepath.Join(out, name+".tar.gz")
-		if err := writeArchive(archive, name, cfg.Epoch, entries, readme); err != nil {
+		if err := writeArchive(archive, name, cfg.Epoch, entries); err != nil {
 			return nil, fmt.Errorf("%s: %w", archive, err)
 		}
 		sum, err := sha256File(archive)
@@ -232,6 +245,7 @@ type packageJSON struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
 	Description          string            `json:"description"`
+	License              string            `json:"license"`
 	Repository           map[string]string `json:"repository"`
 	Homepage             string            `json:"homepage"`
 	Bin                  map[string]string `json:"bin,omitempty"`
@@ -246,12 +260,16 @@ type packageJSON struct {
 // layoutNPM writes the launcher package and one package per built target.
 func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) error {
 	root := filepath.Join(out, "npm")
+	license, err := os.ReadFile(filepath.Join(cfg.Root, "LICENSE"))
+	if err != nil {
+		return err
+	}
 	repo := map[string]string{"type": "git", "url": "git+https://github.com/hookwarden/hookwarden.git"}
 	home := "https://github.com/hookwarden/hookwarden#readme"
 	main := packageJSON{
 		Name: "hookwarden", Version: cfg.Version,
 		Description: "Governs the hooks of AI coding-agent clients across a fleet of repositories (npm launcher; the binary comes from the platform package).",
-		Repository:  repo, Homepage: home,
+		Repository:  repo, Homepage: home, License: License,
 		Bin:                  map[string]string{"hookwarden": "bin/hookwarden.js"},
 		Files:                []string{"bin/"},
 		Engines:              map[string]string{"node": ">=18"},
@@ -264,7 +282,7 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 		main.OptionalDependencies["hookwarden-"+npmOS(goos)+"-"+npmCPU(goarch)] = cfg.Version
 	}
 	mainDir := filepath.Join(root, "hookwarden")
-	if err := writePackage(mainDir, main, map[string]fileBody{"bin/hookwarden.js": {launcherJS, 0o755}, "README.md": {npmReadme, 0o644}}); err != nil {
+	if err := writePackage(mainDir, main, map[string]fileBody{"bin/hookwarden.js": {launcherJS, 0o755}, "README.md": {npmReadme, 0o644}, "LICENSE": {license, 0o644}}); err != nil {
 		return err
 	}
 	art.NPMDirs = append(art.NPMDirs, mainDir)
@@ -276,7 +294,7 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 	for _, k := range keys {
 		goos, goarch, _ := strings.Cut(k, "/")
 		name := "hookwarden-" + npmOS(goos) + "-" + npmCPU(goarch)
-		files := map[string]fileBody{"README.md": {npmReadme, 0o644}}
+		files := map[string]fileBody{"README.md": {npmReadme, 0o644}, "LICENSE": {license, 0o644}}
 		for _, c := range Commands {
 			data, err := os.ReadFile(filepath.Join(filepath.Dir(bins[k]), c))
 			if err != nil {
@@ -287,7 +305,7 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 		p := packageJSON{
 			Name: name, Version: cfg.Version,
 			Description: fmt.Sprintf("The %s %s binary of hookwarden, installed by the hookwarden package.", goos, goarch),
-			Repository:  repo, Homepage: home,
+			Repository:  repo, Homepage: home, License: License,
 			Files: []string{"bin/"},
 			OS:    []string{npmOS(goos)}, CPU: []string{npmCPU(goarch)},
 		}
@@ -331,8 +349,8 @@ func writePackage(dir string, p packageJSON, files map[string]fileBody) error {
 	return nil
 }
 
-// entry is one archive member: its name, the file it is read from ("" for
-// the readme bytes) and its mode.
+// entry is one archive member: its name, the file it is read from and its
+// mode.
 type entry struct {
 	name, src string
 	mode      int64
@@ -340,7 +358,7 @@ type entry struct {
 
 // writeArchive writes a reproducible .tar.gz of entries under the
 // directory prefix.
-func writeArchive(path, prefix string, mtime time.Time, entries []entry, readme []byte) (err error) {
+func writeArchive(path, prefix string, mtime time.Time, entries []entry) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -355,11 +373,9 @@ func writeArchive(path, prefix string, mtime time.Time, entries []entry, readme 
 	tw := tar.NewWriter(gz)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	for _, e := range entries {
-		data := readme
-		if e.src != "" {
-			if data, err = os.ReadFile(e.src); err != nil {
-				return err
-			}
+		data, err := os.ReadFile(e.src)
+		if err != nil {
+			return err
 		}
 		hdr := &tar.Header{Name: prefix + "/" + e.name, Mode: e.mode, Size: int64(len(data)), ModTime: mtime, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
 		if err := tw.WriteHeader(hdr); err != nil {

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/buildinfo"
 )
 
 // requireE2E reports whether a skip must be a failure
@@ -33,24 +35,21 @@ func skipOrFail(t *testing.T, why string) {
 	t.Skip(why)
 }
 
-// release returns a release run's output directory and version: the one
-// CI built (HOOKWARDEN_RELEASE_DIR and HOOKWARDEN_RELEASE_VERSION, every
-// target, the npm tarballs packed), else a fresh build of this machine's
-// target alone (with the npm tarballs when npm is there).
+// release returns a release run's output directory and version (the
+// commit's, internal/buildinfo/VERSION): the run CI made
+// (HOOKWARDEN_RELEASE_DIR, every target, the npm tarballs packed), else a
+// fresh build of this machine's target alone (with the npm tarballs when
+// npm is there).
 func release(t *testing.T) (string, string) {
 	t.Helper()
 	if dir := os.Getenv("HOOKWARDEN_RELEASE_DIR"); dir != "" {
-		v := os.Getenv("HOOKWARDEN_RELEASE_VERSION")
-		if v == "" {
-			t.Fatal("HOOKWARDEN_RELEASE_DIR set without HOOKWARDEN_RELEASE_VERSION")
-		}
-		return dir, v
+		return dir, buildinfo.Current()
 	}
 	if testing.Short() {
 		t.Skip("builds the release; skipped with -short")
 	}
 	built.once.Do(func() {
-		built.v = "0.0.0-test.1"
+		built.v = buildinfo.Current()
 		built.dir, built.err = os.MkdirTemp("", "hookwarden-release-test-")
 		if built.err != nil {
 			return
@@ -115,12 +114,14 @@ func TestReleaseArtefacts(t *testing.T) {
 		prefix := strings.TrimSuffix(filepath.Base(a), ".tar.gz")
 		for _, c := range Commands {
 			bin, ok := members[prefix+"/"+c]
-			if !ok || bin.mode != 0o755 || bin.uid != 0 || len(members) != len(Commands)+1 {
-				t.Fatalf("%s: members %v; want %s/%s (0755, owner 0), the other commands and README.md", a, keys(members), prefix, c)
+			if !ok || bin.mode != 0o755 || bin.uid != 0 || len(members) != len(Commands)+2 {
+				t.Fatalf("%s: members %v; want %s/%s (0755, owner 0), the other commands, README.md and LICENSE", a, keys(members), prefix, c)
 			}
 		}
-		if _, ok := members[prefix+"/README.md"]; !ok {
-			t.Fatalf("%s: no README.md", a)
+		for _, f := range []string{"README.md", "LICENSE"} {
+			if _, ok := members[prefix+"/"+f]; !ok {
+				t.Fatalf("%s: no %s", a, f)
+			}
 		}
 	}
 	hostDir := filepath.Join(dir, "hookwarden_"+v+"_"+runtime.GOOS+"_"+runtime.GOARCH)
@@ -153,6 +154,12 @@ func TestReleaseArtefacts(t *testing.T) {
 		if m["version"] != v {
 			t.Errorf("%s: version %v, want %s", p, m["version"], v)
 		}
+		if m["license"] != License {
+			t.Errorf("%s: license %v, want %s", p, m["license"], License)
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "LICENSE")); err != nil {
+			t.Errorf("%s: no LICENSE beside it: %v", p, err)
+		}
 		if name := m["name"].(string); name != "hookwarden" {
 			if len(m["os"].([]any)) != 1 || len(m["cpu"].([]any)) != 1 {
 				t.Errorf("%s: os %v cpu %v, want one each", p, m["os"], m["cpu"])
@@ -172,7 +179,7 @@ func TestArchiveReproducible(t *testing.T) {
 	var got [2][]byte
 	for i := range got {
 		p := filepath.Join(dir, "a.tar.gz")
-		if err := writeArchive(p, "x", time.Unix(0, 0), []entry{{"hookwarden", src, 0o755}, {"README.md", "", 0o644}}, []byte("readme")); err != nil {
+		if err := writeArchive(p, "x", time.Unix(0, 0), []entry{{"hookwarden", src, 0o755}, {"README.md", src, 0o644}}); err != nil {
 			t.Fatal(err)
 		}
 		got[i], _ = os.ReadFile(p)

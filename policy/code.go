@@ -76,11 +76,11 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 		rest := skipOpts(args, "", nil)
 		if len(rest) > 0 && rest[0].val == "eval" {
 			for _, a := range skipOpts(rest[1:], "", nil) {
-				j.code(a, depth, env)
+				j.codeIn(name, a, depth, env)
 				break
 			}
 		}
-		j.stdinCode(st, depth, env)
+		j.stdinCode(name, st, depth, env)
 		return true
 	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
 		// The first operand is the program unless -f names a program file
@@ -147,11 +147,11 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 		if strings.HasPrefix(v, "--") {
 			for _, l := range spec.long {
 				if v == l && i+1 < len(args) {
-					j.code(args[i+1], depth, env)
+					j.codeIn(name, args[i+1], depth, env)
 					sawCode = true
 					i++
 				} else if strings.HasPrefix(v, l+"=") {
-					j.code(field{val: v[len(l)+1:], raw: strings.TrimPrefix(args[i].raw, l+"="), subst: args[i].subst, decoded: args[i].decoded}, depth, env)
+					j.codeIn(name, field{val: v[len(l)+1:], raw: strings.TrimPrefix(args[i].raw, l+"="), subst: args[i].subst, decoded: args[i].decoded}, depth, env)
 					sawCode = true
 				}
 			}
@@ -176,25 +176,25 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 			}
 			sawCode = true
 			if c < len(v)-1 {
-				j.code(field{val: v[c+1:], raw: v[c+1:], subst: args[i].subst, decoded: args[i].decoded}, depth, env)
+				j.codeIn(name, field{val: v[c+1:], raw: v[c+1:], subst: args[i].subst, decoded: args[i].decoded}, depth, env)
 			} else if i+1 < len(args) {
-				j.code(args[i+1], depth, env)
+				j.codeIn(name, args[i+1], depth, env)
 				i++
 			}
 			break
 		}
 	}
 	if !sawCode && !sawScript {
-		j.stdinCode(st, depth, env)
+		j.stdinCode(name, st, depth, env)
 	}
 	return true
 }
 
 // stdinCode judges a program fed to an interpreter's stdin by a
 // here-document or here-string of its statement.
-func (j *judge) stdinCode(st *syntax.Stmt, depth int, env []envVar) {
+func (j *judge) stdinCode(name string, st *syntax.Stmt, depth int, env []envVar) {
 	for _, f := range hereDocs(st) {
-		j.code(f, depth, env)
+		j.codeIn(name, f, depth, env)
 	}
 }
 

@@ -465,7 +465,7 @@ var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBou
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
 	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
-	RuleGitDynamicOption, RuleDecodedCodeToShell,
+	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
 
 // ASCIISpace is the whitespace an allowed empty command may consist of

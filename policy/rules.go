@@ -78,6 +78,10 @@ const (
 	// base64/xxd/openssl decoding piped straight into a shell or
 	// interpreter).
 	RuleDecodedCodeToShell = "decoded-code-to-shell"
+	// RuleCodeDynamic: interpreter code runs a command, evaluates code or
+	// writes a path known only at run time while it names a hook-sensitive
+	// word (engine only; codescan.go).
+	RuleCodeDynamic = "code-dynamic"
 	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
 	// alias known only at run time, or a defect caught while judging (engine
 	// only, no text pattern).

@@ -256,7 +256,11 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 				j.hits.add(RuleDecodedCodeToShell)
 			}
 			if text != nil && known && !isShellName(first) {
-				j.code(*text, depth, env) // echo '...' | python3
+				interp := first
+				if inner, _ := innerCommand(argv); len(inner) > 0 {
+					interp, _ = cmdName(inner[0])
+				}
+				j.codeIn(interp, *text, depth, env) // echo '...' | python3
 			}
 		}
 		if isDecoder(argv) {

@@ -101,9 +101,10 @@ func Load(path string) ([]Case, error) {
 // rendered interceptors: the original corpus, issue 14's self-protection
 // and code-is-code cases, its growth shapes (growth.json, whose
 // scan-bound-targets cases are the hook's directory scan, not Judge's:
-// IsHookOnly), and issue 29's perimeter (perimeter.json: hook managers, git
-// plumbing and configuration, aliases, commit tools, nested clients).
-var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json"}
+// IsHookOnly), issue 29's perimeter (perimeter.json: hook managers, git
+// plumbing and configuration, aliases, commit tools, nested clients), and
+// issue 28's code in interpreters and scripts (code.json).
+var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json"}
 
 // IsHookOnly reports whether c expects a rule that only the hook's
 // directory scan (engine/workspace) answers, scan-bound-targets: Judge
@@ -111,7 +112,7 @@ var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "per
 func (c Case) IsHookOnly() bool { return c.Rule == "scan-bound-targets" }
 
 // LoadCorpus reads the corpus files (cases.json, selfprotect.json,
-// growth.json, perimeter.json) from dir (testdata/policy), each with Load, and returns their
+// growth.json, perimeter.json, code.json) from dir (testdata/policy), each with Load, and returns their
 // cases in that order, or an error naming the file for a file Load refuses
 // or a case id that two files share.
 func LoadCorpus(dir string) ([]Case, error) {

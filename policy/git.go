@@ -101,13 +101,25 @@ func isGitBuiltin(sub string) bool {
 }
 
 // git judges `git <global options> <subcommand> <args>`. aliases carries
-// inline aliases from -c alias.<name>=<value> (name lower-cased).
+// inline aliases from an enclosing git's -c alias.<name>=<value> (name
+// lower-cased); it is copied once here, with the aliases the script set
+// with git config (scope.gitAliases) under it, and this call's -c options,
+// --config-env and environment configuration added in place, so the work
+// is linear in the number of options (issue 28 item 7).
 func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope, aliases map[string]string) {
 	if depth > maxDepth {
 		j.hits.add(RuleScanBoundNesting)
 		return
 	}
-	aliases = envAliases(env, aliases)
+	own := make(map[string]string, len(sc.gitAliases)+len(aliases))
+	for k, v := range sc.gitAliases {
+		own[k] = v
+	}
+	for k, v := range aliases {
+		own[k] = v
+	}
+	aliases = own
+	j.gitEnvConfig(env, depth, aliases)
 	i := 0
 	for i < len(args) {
 		v := args[i].val
@@ -133,18 +145,18 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 			continue
 		case v == "-c":
 			if i+1 < len(args) {
-				aliases = j.gitConfigParam(args[i+1], aliases)
+				j.gitConfigParam(args[i+1], aliases, depth, env)
 			}
 			i += 2
 			continue
 		case v == "--config-env":
 			if i+1 < len(args) {
-				aliases = j.gitConfigEnv(args[i+1].val, aliases)
+				j.gitConfigEnv(args[i+1].val, aliases)
 			}
 			i += 2
 			continue
 		case strings.HasPrefix(v, "--config-env="):
-			aliases = j.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), aliases)
+			j.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), aliases)
 		}
 		i++
 	}
@@ -176,12 +188,16 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 		return
 	}
 	if !isGitBuiltin(sub.val) {
-		if a, ok := aliases[strings.ToLower(sub.val)]; ok {
+		a, ok := aliases[strings.ToLower(sub.val)]
+		if !ok {
+			a, ok = j.fileAlias(sub.val, rest)
+		}
+		if ok {
 			switch {
 			case a == dyn:
 				j.hits.add(RuleIndirectionUnjudgeable)
 			case strings.HasPrefix(a, "!"):
-				j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, env)
+				j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, append(env[:len(env):len(env)], aliasParameters(aliases)))
 			default:
 				var words []field
 				for _, w := range splitAlias(a) {
@@ -206,7 +222,7 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *sy
 	}
 	switch sub {
 	case "config":
-		j.gitConfig(args, env, depth)
+		j.gitConfig(args, env, depth, sc)
 		return
 	case "submodule":
 		// git submodule [--quiet] foreach [--recursive] <command>: the command
@@ -439,55 +455,49 @@ func (j *judge) unknownGitSub(args []field) {
 	}
 }
 
-// gitConfigParam judges one -c <name>[=<value>] and returns the aliases with
-// an inline alias added.
-func (j *judge) gitConfigParam(f field, aliases map[string]string) map[string]string {
+// gitConfigParam judges one -c <name>[=<value>]: a hooks key denies, a key
+// git runs as a command is judged as that command (configCommand), and an
+// alias is added to aliases (owned by the caller, changed in place).
+func (j *judge) gitConfigParam(f field, aliases map[string]string, depth int, env []envVar) {
 	key, val, _ := strings.Cut(f.val, "=")
 	lk := strings.ToLower(key)
-	if hooksKey(lk) || strings.Contains(lk, dyn) {
-		if hooksKey(lk) {
-			j.hits.add(RuleHooksPathConfig)
-		}
+	if hooksKey(lk) {
+		j.hits.add(RuleHooksPathConfig)
 	}
+	if strings.Contains(lk, dyn) {
+		j.hits.add(RuleGitConfigRedirect)
+	}
+	j.configCommand(lk, lit(val), depth, env)
 	if name, ok := strings.CutPrefix(lk, "alias."); ok {
-		out := map[string]string{}
-		for k, v := range aliases {
-			out[k] = v
-		}
 		if strings.Contains(val, dyn) {
 			val = dyn
 		}
-		out[name] = val
-		return out
+		aliases[name] = val
 	}
-	return aliases
 }
 
 // gitConfigEnv judges --config-env=<name>=<envvar>: the value comes from the
-// environment, so a hooks key denies and an alias is unjudgeable when used.
-func (j *judge) gitConfigEnv(spec string, aliases map[string]string) map[string]string {
+// environment, so a hooks key denies, a key git runs as a command is
+// refused (its command is unknown), and an alias is unjudgeable when used.
+func (j *judge) gitConfigEnv(spec string, aliases map[string]string) {
 	key, _, _ := strings.Cut(spec, "=")
 	lk := strings.ToLower(key)
 	if hooksKey(lk) {
 		j.hits.add(RuleHooksPathConfig)
 	}
-	if name, ok := strings.CutPrefix(lk, "alias."); ok {
-		out := map[string]string{name: dyn}
-		for k, v := range aliases {
-			if k != name {
-				out[k] = v
-			}
-		}
-		return out
+	if cmd, _ := configCommandKey(lk); cmd || strings.Contains(lk, dyn) {
+		j.hits.add(RuleGitConfigRedirect)
 	}
-	return aliases
+	if name, ok := strings.CutPrefix(lk, "alias."); ok {
+		aliases[name] = dyn
+	}
 }
 
 // gitConfig judges `git config`: setting, unsetting or renaming away
 // core.hooksPath or includes denies, so does --edit; reading is allowed.
 // Both the git 2.39 syntax and the git 2.46+ subcommands (set, unset, get,
 // list, edit, rename-section, remove-section) are understood.
-func (j *judge) gitConfig(args []field, env []envVar, depth int) {
+func (j *judge) gitConfig(args []field, env []envVar, depth int, sc *scope) {
 	longs := gitConfigLongs
 	action := ""
 	var pos []field
@@ -573,8 +583,12 @@ func (j *judge) gitConfig(args []field, env []envVar, depth int) {
 		if hooksKey(lk) {
 			j.hits.add(RuleHooksPathConfig)
 		}
+		if len(pos) > 1 {
+			j.configCommand(lk, pos[1], depth, env)
+		}
 		if strings.HasPrefix(lk, "alias.") && len(pos) > 1 {
 			v := pos[1]
+			sc.setAlias(strings.TrimPrefix(lk, "alias."), v)
 			if v.dynamic() {
 				return
 			}
@@ -707,39 +721,6 @@ var ghValued = map[string]bool{
 	"-R": true, "--repo": true, "-b": true, "--body": true, "-F": true, "--body-file": true,
 	"-t": true, "--subject": true, "-A": true, "--author-email": true, "--match-head-commit": true,
 	"--hostname": true,
-}
-
-// envAliases adds the aliases set through GIT_CONFIG_KEY_<n>=alias.<name> and
-// GIT_CONFIG_VALUE_<n> (git-config(1), ENVIRONMENT) to aliases.
-func envAliases(env []envVar, aliases map[string]string) map[string]string {
-	var out map[string]string
-	for _, e := range env {
-		n, ok := strings.CutPrefix(e.name, "GIT_CONFIG_KEY_")
-		if !ok || !isDigits(n) {
-			continue
-		}
-		name, ok := strings.CutPrefix(strings.ToLower(e.val.val), "alias.")
-		if !ok {
-			continue
-		}
-		val := dyn
-		for _, v := range env {
-			if v.name == "GIT_CONFIG_VALUE_"+n && !v.val.dynamic() {
-				val = v.val.val
-			}
-		}
-		if out == nil {
-			out = map[string]string{}
-			for k, v := range aliases {
-				out[k] = v
-			}
-		}
-		out[name] = val
-	}
-	if out == nil {
-		return aliases
-	}
-	return out
 }
 
 // wholeTreeSpec reports a git pathspec that covers the whole working tree

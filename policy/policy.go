@@ -462,7 +462,7 @@ func (h *hitSet) first() string { return h.best }
 // ruleOrder lists the built-in rule ids in priority order, as rules.json
 // does (TestRuleIDConstants).
 var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort,
-	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleHooksDirTamper,
+	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
 	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic,

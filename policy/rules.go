@@ -47,6 +47,10 @@ const (
 	RuleHooksPathConfig = "hooks-path-config"
 	// RuleGitConfigFileWrite: writing a git config file directly.
 	RuleGitConfigFileWrite = "git-config-file-write"
+	// RuleGitConfigRedirect: git configuration read from a file or value the
+	// judge cannot see, or a command key whose command is unknown
+	// (gitconfigcmd.go).
+	RuleGitConfigRedirect = "git-config-redirect"
 	// RuleHooksDirTamper: removing, moving, overwriting or re-permissioning a
 	// hooks directory (.git/hooks, .husky, .lefthook, .githooks).
 	RuleHooksDirTamper = "hooks-dir-tamper"

@@ -63,6 +63,10 @@ type scope struct {
 	// envOverflow: more than maxScriptEnv of them.
 	env         []envVar
 	envOverflow bool
+	// gitAliases: aliases the script set with git config alias.NAME VALUE
+	// (scope.setAlias; dyn for a value known only at run time), in effect
+	// for every later git command of the script.
+	gitAliases map[string]string
 }
 
 func lit(s string) field { return field{val: s, raw: s} }

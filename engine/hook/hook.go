@@ -461,7 +461,16 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		command = p.Command
 	}
 	home, _ := lookup("HOME")
-	tgt, err := workspace.Locate(candidates, command, home)
+	var named []string
+	if row.Event == "pre-edit" {
+		// An edit is judged in every governed repository its target
+		// lies in, wherever the call runs (issue 29 item 1).
+		named = append(named, p.Targets...)
+		if len(named) == 0 {
+			named = append(named, p.FilePath)
+		}
+	}
+	tgt, err := workspace.Locate(candidates, command, home, named...)
 	if err != nil {
 		var be *workspace.BoundError
 		if errors.As(err, &be) {

@@ -49,10 +49,24 @@ func (e *BoundError) Error() string {
 // that changes directory, a sourced file, a shell fed from a pipe, or a git,
 // cd or shell command run by xargs or find. The engine judges such a command
 // instead of skipping it.
+//
+// Paths are the other literal words (arguments, redirection targets, the
+// value after an `=` in `--opt=value` or `NAME=value`) that name a path
+// leaving the directory they are read in: absolute, `~/`, or with a `..`
+// component, made absolute against the shell's current directory, at most
+// MaxNamedPaths of them (more sets Unresolved). The engine judges the call
+// in every governed repository one of them reaches (issue 29 item 1: `rm
+// ../.hookwarden.yaml` from a nested repository, an absolute path into a
+// governed repository from outside it).
 type Scan struct {
 	Dirs       []string
+	Paths      []string
 	Unresolved bool
 }
+
+// MaxNamedPaths bounds Scan.Paths; a command naming more such paths is
+// judged wherever it runs (Scan.Unresolved).
+const MaxNamedPaths = 64
 
 // ScanTargets reads the directories a shell command acts in: `cd`/`pushd`
 // (and `popd`, `cd -`), `git -C <dir>` (repeatable; a relative -C is relative
@@ -94,7 +108,7 @@ func ScanTargets(command, cwd, home string, isDir func(string) bool) (Scan, erro
 	if s.err != nil {
 		return Scan{}, s.err
 	}
-	return Scan{Dirs: s.dirs, Unresolved: s.unresolved}, nil
+	return Scan{Dirs: s.dirs, Paths: s.paths, Unresolved: s.unresolved}, nil
 }
 
 // cwdState is the shell's current directory on one branch of the scan. dir
@@ -134,6 +148,7 @@ type scanner struct {
 	home       string
 	isDir      func(string) bool
 	dirs       []string
+	paths      []string
 	seen       map[string]bool
 	operands   int
 	relative   int // relative operands resolved so far (loop and function bodies)
@@ -152,6 +167,54 @@ func (s *scanner) add(p string) {
 		s.seen[p] = true
 		s.dirs = append(s.dirs, p)
 	}
+}
+
+// named records v (a literal word when ok) in Scan.Paths when it names a
+// path leaving the directory it is read in (see Scan): the word itself, or
+// the value after its first `=` (`--file=../x`, `NAME=/x`).
+func (s *scanner) named(v string, ok bool, st *cwdState) {
+	if !ok || v == "" {
+		return
+	}
+	if i := strings.IndexByte(v, '='); i > 0 && !filepath.IsAbs(v) {
+		v = v[i+1:]
+	}
+	if !filepath.IsAbs(v) && !strings.HasPrefix(v, "~/") && !hasDotDot(v) {
+		return
+	}
+	if len(s.paths) >= MaxNamedPaths {
+		s.unresolved = true
+		return
+	}
+	var p string
+	switch {
+	case strings.HasPrefix(v, "~/"):
+		if s.home == "" {
+			return
+		}
+		p = s.home + v[1:]
+	case filepath.IsAbs(v):
+		p = v
+	case st.dir == "":
+		s.unresolved = true
+		return
+	default:
+		p = filepath.Join(st.dir, v)
+	}
+	p = filepath.Clean(p)
+	if !slices.Contains(s.paths, p) {
+		s.paths = append(s.paths, p)
+	}
+}
+
+// hasDotDot reports whether v has a `..` path component (either separator).
+func hasDotDot(v string) bool {
+	for _, c := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // operand counts one directory operand v (literal when ok) and returns its
@@ -227,6 +290,10 @@ func (s *scanner) stmt(x *syntax.Stmt, st *cwdState, depth int) {
 	for _, r := range x.Redirs {
 		s.word(r.Word, st, depth)
 		s.word(r.Hdoc, st, depth)
+		if r.Word != nil && r.Hdoc == nil {
+			v, ok := wordLit(r.Word, s.home)
+			s.named(v, ok, st)
+		}
 	}
 	if x.Background || x.Coprocess || x.Disown {
 		st = st.clone() // runs asynchronously: its cd never reaches the next command
@@ -457,6 +524,15 @@ func (s *scanner) call(ce *syntax.CallExpr, x *syntax.Stmt, st *cwdState, depth 
 	lit := make([]bool, len(ce.Args))
 	for i, w := range ce.Args {
 		args[i], lit[i] = wordLit(w, s.home)
+		if i > 0 {
+			s.named(args[i], lit[i], st)
+		}
+	}
+	for _, a := range ce.Assigns {
+		if a.Value != nil {
+			v, ok := wordLit(a.Value, s.home)
+			s.named(v, ok, st)
+		}
 	}
 	s.run(args, lit, x, st, st, depth, true, false)
 }

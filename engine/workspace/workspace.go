@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/policy/settings"
@@ -79,10 +80,13 @@ func IsGoverned(root string) (bool, error) {
 
 // Target is where a call is judged. Dir is the place the call runs in (the
 // base). Roots lists the governed repository roots the call is judged in,
-// without duplicates, the base's first. Outside lists the governed roots
-// reached only through the command's own targets. Unresolved is true when
-// the command acts in a directory known only at run time (Scan.Unresolved):
-// the engine judges it even when no root is governed.
+// without duplicates: every governed repository that contains the base
+// (innermost first: a nested repository or submodule does not hide the
+// governed tree around it), then those the command's targets and named
+// paths reach. Outside lists the governed roots reached only through the
+// command's own targets or named paths. Unresolved is true when the command
+// acts in a directory known only at run time (Scan.Unresolved): the engine
+// judges it even when no root is governed.
 type Target struct {
 	Base       Place
 	Roots      []string
@@ -90,12 +94,51 @@ type Target struct {
 	Unresolved bool
 }
 
+// GovernedAncestors returns the root of every governed repository that
+// contains dir (absolute), innermost first: each of dir and its ancestors
+// that holds a `.git` entry (a directory, or the file of a linked worktree
+// or submodule) and a `.hookwarden.yaml` (IsGoverned). A nested repository
+// does not end the walk, so the outermost governed tree is found as well;
+// a `.git` that cannot be read as a repository does not end it either.
+// Errors: a `.git` or `.hookwarden.yaml` entry that cannot be inspected
+// (IsGoverned's errors), naming the path. Cost: two lstat(2) calls per
+// ancestor.
+func GovernedAncestors(dir string) ([]string, error) {
+	var out []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		_, err := os.Lstat(filepath.Join(d, ".git"))
+		switch {
+		case err == nil:
+			gov, err := IsGoverned(d)
+			if err != nil {
+				return nil, err
+			}
+			if gov {
+				out = append(out, d)
+			}
+		case !errors.Is(err, fs.ErrNotExist) && !isENOTDIR(err):
+			return nil, fmt.Errorf("%s: %w", filepath.Join(d, ".git"), err)
+		}
+		if filepath.Dir(d) == d {
+			return out, nil
+		}
+	}
+}
+
 // Locate resolves a call. candidates are the base directories in priority
-// order (the payload cwd; for agy its workspacePaths, where the first
-// governed one wins, an entry that does not exist is passed over, and the
-// first existing one is the base otherwise); command is the shell command
-// text ("" when the call has none); home expands a leading `~` in target
-// directories.
+// order (the payload cwd; for agy its workspacePaths, where the first one
+// inside a governed repository wins, an entry that does not exist is passed
+// over, and the first existing one is the base otherwise); command is the
+// shell command text ("" when the call has none); home expands a leading `~`
+// in target directories and named paths; paths are the files the call
+// names besides its command (a pre-edit's targets), absolute, `~/`, or
+// relative to the base.
+//
+// Every governed repository that contains the base is a root
+// (GovernedAncestors), and so is every one that contains a directory the
+// command targets (ScanTargets' Dirs), a path the command names that leaves
+// the base's tree (absolute, `~/` or with a `..` component: Scan.Paths), or
+// one of paths.
 //
 // Errors: no candidate; no candidate that exists; a candidate that exists
 // but cannot be resolved; a *BoundError from ScanTargets (the command passes
@@ -103,7 +146,7 @@ type Target struct {
 // be inspected (that error does not name the path, which comes from the
 // command text). A target directory that does not exist yet
 // (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
-func Locate(candidates []string, command, home string) (Target, error) {
+func Locate(candidates []string, command, home string, paths ...string) (Target, error) {
 	if len(candidates) == 0 {
 		return Target{}, errors.New("no working directory to judge the call in")
 	}
@@ -124,35 +167,71 @@ func Locate(candidates []string, command, home string) (Target, error) {
 		if !found {
 			t.Base, found = p, true
 		}
-		if p.Governed {
-			t.Base = p
-			t.Roots = append(t.Roots, p.RepoRoot)
+		roots, err := GovernedAncestors(p.Dir)
+		if err != nil {
+			return Target{}, err
+		}
+		if len(roots) > 0 {
+			t.Base, t.Roots = p, roots
 			break
 		}
 	}
 	if !found {
 		return Target{}, missing
 	}
-	if command == "" {
-		return t, nil
+	var reached []string
+	for _, p := range paths {
+		if ap := namedPath(p, t.Base.Dir, home); ap != "" {
+			reached = append(reached, ap)
+		}
 	}
-	sc, err := ScanTargets(command, t.Base.Dir, home, isDir)
-	if err != nil {
-		return Target{}, err
+	if command != "" {
+		sc, err := ScanTargets(command, t.Base.Dir, home, isDir)
+		if err != nil {
+			return Target{}, err
+		}
+		t.Unresolved = sc.Unresolved
+		reached = append(append(reached, sc.Dirs...), sc.Paths...)
 	}
-	t.Unresolved = sc.Unresolved
-	for _, d := range sc.Dirs {
+	for _, d := range reached {
 		p, err := resolveNearest(d)
 		if err != nil {
 			// The path comes from the command text: do not repeat it.
 			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
 		}
-		if p.Governed && !contains(t.Roots, p.RepoRoot) {
-			t.Roots = append(t.Roots, p.RepoRoot)
-			t.Outside = append(t.Outside, p.RepoRoot)
+		roots, err := GovernedAncestors(p.Dir)
+		if err != nil {
+			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
+		}
+		for _, r := range roots {
+			if !contains(t.Roots, r) {
+				t.Roots = append(t.Roots, r)
+				t.Outside = append(t.Outside, r)
+			}
 		}
 	}
 	return t, nil
+}
+
+// namedPath returns p (a path a call names) made absolute against base,
+// with a leading `~/` as home; "" when it cannot be placed (empty, another
+// user's `~name`, `~/` without a home).
+func namedPath(p, base, home string) string {
+	switch {
+	case p == "":
+		return ""
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return ""
+		}
+		p = home + p[1:]
+	case strings.HasPrefix(p, "~"):
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p)
 }
 
 // isDir reports whether d is an existing directory (symbolic links followed).

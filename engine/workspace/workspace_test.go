@@ -170,3 +170,48 @@ func TestLocateErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGovernedAncestors: a nested repository, a submodule's .git file and a
+// plain directory inside a governed repository all lead to it; the walk
+// goes past a nested governed repository to the outer one.
+func TestGovernedAncestors(t *testing.T) {
+	root := t.TempDir()
+	g := filepath.Join(root, "g")
+	for _, d := range []string{g + "/.git", g + "/x/.git", g + "/sub", g + "/inner/.git", g + "/inner/deep"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{g + "/.hookwarden.yaml", g + "/inner/.hookwarden.yaml"} {
+		if err := os.WriteFile(f, []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(g+"/sub/.git", []byte("gitdir: /nonexistent\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string][]string{
+		g + "/x":          {g},
+		g + "/sub":        {g},
+		g + "/inner/deep": {g + "/inner", g},
+		root:              nil,
+	} {
+		got, err := GovernedAncestors(dir)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("GovernedAncestors(%s) = %v, %v; want %v", dir, got, err, want)
+		}
+	}
+}
+
+// TestScanNamedPaths: words that leave the directory they are read in are
+// named paths; ordinary relative words are not.
+func TestScanNamedPaths(t *testing.T) {
+	sc, err := ScanTargets(`rm ../.hookwarden.yaml src/x; echo '{}' > /g/.claude/settings.json; cp --target-directory=../y a; cat ~/n`, "/w/x", "/home/u", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/w/.hookwarden.yaml", "/g/.claude/settings.json", "/w/y", "/home/u/n"}
+	if !slices.Equal(sc.Paths, want) {
+		t.Fatalf("Paths = %v, want %v", sc.Paths, want)
+	}
+}

@@ -1,0 +1,137 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/engine/verdict"
+)
+
+// nestedCase is one entry of testdata/nested.json (its note is the schema).
+type nestedCase struct {
+	Name    string `json:"name"`
+	Layout  string `json:"layout"`
+	Command string `json:"command"`
+	Tool    string `json:"tool"`
+	Path    string `json:"path"`
+	Content string `json:"content"`
+	Expect  string `json:"expect"`
+	Rule    string `json:"rule"`
+}
+
+// nestedLayout builds the case's layout around a fresh governed repository
+// (a real git repository, made with git init, so a nested `git init` and a
+// submodule's .git file are what git itself writes) and returns the repo,
+// the outside directory and the call's cwd.
+func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
+	t.Helper()
+	repo, _ = governedRepo(t)
+	out = filepath.Join(filepath.Dir(repo), "out")
+	if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	git := func(dir string, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, b)
+		}
+	}
+	for _, d := range []string{out, filepath.Join(repo, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(repo, "init", "-q")
+	switch layout {
+	case "governed":
+		return repo, out, repo
+	case "outside":
+		return repo, out, out
+	case "nested":
+		cwd = filepath.Join(repo, "x")
+		if err := os.MkdirAll(cwd, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(cwd, "init", "-q")
+		return repo, out, cwd
+	case "submodule":
+		// What `git submodule add` leaves in the work tree: a .git file
+		// naming the module's git directory inside the superproject's.
+		cwd = filepath.Join(repo, "sub")
+		mod := filepath.Join(repo, ".git", "modules", "sub")
+		for _, d := range []string{cwd, filepath.Dir(mod)} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git(filepath.Dir(mod), "init", "-q", "--bare", "sub")
+		if err := os.WriteFile(filepath.Join(cwd, ".git"), []byte("gitdir: ../.git/modules/sub\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return repo, out, cwd
+	}
+	t.Fatalf("layout %q", layout)
+	return "", "", ""
+}
+
+// TestNestedThroughHook replays testdata/nested.json through hook.Run: a
+// nested repository, a submodule or a directory outside every repository
+// does not take a call out of the governed tree it reaches (issue 29 item
+// 1), in every client dialect.
+func TestNestedThroughHook(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("HOOKWARDEN_E2E") == "require" {
+			t.Fatal("git is required")
+		}
+		t.Skip("git not on PATH: the layouts are made with git init")
+	}
+	data, err := os.ReadFile("testdata/nested.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corpus struct {
+		Cases []nestedCase `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &corpus); err != nil {
+		t.Fatal(err)
+	}
+	deps, err := Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range corpus.Cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			repo, out, cwd := nestedLayout(t, tc.Layout)
+			_, lookup := governedRepo(t)
+			sub := strings.NewReplacer("$REPO", repo, "$OUT", out).Replace
+			clients, event := acceptanceClients, "pre-tool"
+			if tc.Tool != "" {
+				clients, event = []string{"claude", "gemini"}, "pre-edit"
+			}
+			for _, client := range clients {
+				var payload []byte
+				if tc.Tool == "" {
+					payload = payloadFor(t, client, sub(tc.Command), cwd)
+				} else {
+					content := tc.Content
+					payload = preEditPayload(t, client, cwd, preEditCase{Tool: tc.Tool, Path: tc.Path, Content: &content}, sub, func(s string) string { return s })
+				}
+				resp := hook.Run(context.Background(), deps, hook.Request{Client: client, Event: event,
+					Stdin: bytes.NewReader(payload), LookupEnv: lookup})
+				v := resp.Verdict
+				want := map[string]verdict.Kind{"allow": verdict.Allow, "deny": verdict.Deny, "skip": verdict.Skip}[tc.Expect]
+				if v.Kind != want || (want == verdict.Deny && v.RuleID != tc.Rule) {
+					t.Errorf("%s: got %v %s, want %s %s: %s", client, v.Kind, v.RuleID, tc.Expect, tc.Rule, v.Reason)
+				}
+			}
+		})
+	}
+}

@@ -214,9 +214,12 @@ func Locate(candidates []string, command, home string, paths ...string) (Target,
 }
 
 // namedPath returns p (a path a call names) made absolute against base,
-// with a leading `~/` as home; "" when it cannot be placed (empty, another
+// with a leading `~/` as home and NUL bytes dropped; "" when it cannot be placed (empty, another
 // user's `~name`, `~/` without a home).
 func namedPath(p, base, home string) string {
+	// A NUL byte names no file; the spelling without it is the one a
+	// client could write (the edit guard judges both).
+	p = strings.ReplaceAll(p, "\x00", "")
 	switch {
 	case p == "":
 		return ""

@@ -187,6 +187,11 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 	if !sawCode && !sawScript {
 		j.stdinCode(name, st, depth, env)
 	}
+	if !sawCode && codeLangOf(name) != nil {
+		if f, ok := scriptOperand(name, args); ok && !strings.HasPrefix(f.val, "-") {
+			j.scriptFile(name, f, env, depth, sc) // python3 FILE (scripts.go)
+		}
+	}
 	return true
 }
 

@@ -108,7 +108,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		}
 		return nil, false
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
-		j.shell(args, *env, depth, st)
+		j.shellEnvFile(*env, depth, sc)
+		j.shell(args, *env, depth, st, sc)
 		return nil, false
 	case "busybox":
 		return args, true
@@ -271,6 +272,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		if len(args) > 0 && args[0].decoded {
 			j.hits.add(RuleDecodedCodeToShell)
 		}
+		if len(args) > 0 && !isStdinPath(args[0].val) {
+			j.scriptFile("sh", args[0], *env, depth, sc) // scripts.go
+		}
 		return nil, false
 	}
 	if j.interpreter(name, args, *env, depth, st, sc) && name != "perl" && name != "ruby" {
@@ -390,7 +394,7 @@ func (j *judge) splitString(f field) []field {
 
 // shell handles sh-family interpreters: -c strings, and a script fed on
 // stdin by a here-document or here-string.
-func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
+func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
 	cflag := false
 	k := 0
 	for ; k < len(args); k++ {
@@ -430,7 +434,8 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt) {
 		if args[k].decoded {
 			j.hits.add(RuleDecodedCodeToShell) // bash <(base64 -d ...)
 		}
-		return // a script file: not judged here
+		j.scriptFile("sh", args[k], env, depth, sc) // a script file (scripts.go)
+		return
 	}
 	for _, f := range hereDocs(st) {
 		j.scriptField(f, depth+1, env)

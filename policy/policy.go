@@ -465,7 +465,7 @@ var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBou
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
 	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
-	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic,
+	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
 
 // ASCIISpace is the whitespace an allowed empty command may consist of

@@ -86,6 +86,10 @@ const (
 	// writes a path known only at run time while it names a hook-sensitive
 	// word (engine only; codescan.go).
 	RuleCodeDynamic = "code-dynamic"
+	// RuleScriptUnknown: a script or task-runner recipe the command runs
+	// whose content cannot be read where it could change the verdict
+	// (engine only; scripts.go).
+	RuleScriptUnknown = "script-unknown"
 	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
 	// alias known only at run time, or a defect caught while judging (engine
 	// only, no text pattern).

@@ -291,6 +291,9 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			j.unknownGitSub(args)
 			return
 		}
+		if strings.Contains(argv[0].val, "/") && !strings.HasPrefix(argv[0].val, "/") {
+			j.scriptFile("exec", argv[0], env, depth, sc) // ./run.sh (scripts.go)
+		}
 		next, more := j.launcher(name, args, &env, depth, st, sc)
 		if !more {
 			return

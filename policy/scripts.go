@@ -1,0 +1,193 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Scripts are code (issue 28 item 3): a script the command runs — sh FILE,
+// bash FILE, source FILE, . FILE, ./FILE, BASH_ENV/ENV for a shell,
+// python3 FILE, node FILE, ruby FILE, perl FILE, deno run FILE — is judged
+// by its content, read through scriptSource (written earlier in the same
+// command, or on disk bounded by maxScriptBytes). A shell script is judged
+// as shell, a script of a language with a scanner as that code (its #!
+// line decides for ./FILE). A script whose content cannot be known where
+// it could change the verdict is refused (RuleScriptUnknown): written by
+// the command with content known only at run time, a path known only at run
+// time, or a text file on disk that is unreadable or over the bound. A file
+// that does not exist runs nothing, and a binary is not a script.
+
+// scriptFile judges the script at f run by kind ("sh" for a shell,
+// "exec" for a file run directly, else an interpreter name).
+func (j *judge) scriptFile(kind string, f field, env []envVar, depth int, sc *scope) {
+	if f.subst || f.decoded {
+		return // a process substitution: judged where it is built
+	}
+	if f.dynamic() {
+		j.hits.add(RuleScriptUnknown)
+		return
+	}
+	src, known := j.scriptSource(sc, f.val)
+	if !known {
+		if j.scriptMatters(sc, f.val) {
+			j.hits.add(RuleScriptUnknown)
+		}
+		return
+	}
+	if depth+1 > maxDepth {
+		j.hits.add(RuleScanBoundNesting)
+		return
+	}
+	if kind == "exec" {
+		if isBinary(src) {
+			return
+		}
+		kind = shebangKind(src)
+	}
+	j.judgeSource(kind, src, env, depth+1)
+}
+
+// judgeSource judges a script's text as the language kind names.
+func (j *judge) judgeSource(kind, src string, env []envVar, depth int) {
+	if kind == "sh" || isShellName(kind) {
+		j.script(src, depth, env)
+		return
+	}
+	lang := codeLangOf(interpreterName(kind))
+	if lang == nil || !j.codeScan(lang, src, depth, env) {
+		j.code(field{val: src, raw: src}, depth, env)
+	}
+}
+
+// scriptMatters reports, for a script whose content scriptSource could not
+// give, whether the unknown could change the verdict: the command wrote it
+// with content known only at run time, or it is a text file on disk the
+// judge could not read (over the bound, not regular, unreadable). A file
+// that is missing, a binary, or a relative path while the directory the
+// command starts in is not known (Policy.Judge) is not refused.
+func (j *judge) scriptMatters(sc *scope, p string) bool {
+	if _, written := sc.files[sc.overlayKey(p)]; written {
+		return true
+	}
+	full := sc.overlayKey(p)
+	if !filepath.IsAbs(full) {
+		if j.dir == "" || sc.cwdUnknown {
+			return false
+		}
+		full = filepath.Join(j.dir, full)
+	}
+	fi, err := os.Stat(full)
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	if fi.IsDir() {
+		return false
+	}
+	if !fi.Mode().IsRegular() {
+		return true
+	}
+	head, err := readHead(full)
+	if err != nil {
+		return true
+	}
+	return !isBinary(head)
+}
+
+// readHead reads the first bytes of a file (to tell a binary from text).
+func readHead(full string) (string, error) {
+	fh, err := os.Open(full)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	b := make([]byte, 512)
+	n, _ := fh.Read(b)
+	return string(b[:n]), nil
+}
+
+// isBinary reports content that is not a script: an executable format's
+// magic number or a NUL byte in its first 512 bytes.
+func isBinary(s string) bool {
+	head := s[:min(len(s), 512)]
+	return strings.HasPrefix(head, "\x7fELF") || strings.HasPrefix(head, "\xcf\xfa\xed\xfe") || strings.HasPrefix(head, "\xca\xfe\xba\xbe") ||
+		strings.HasPrefix(head, "MZ") || strings.IndexByte(head, 0) >= 0
+}
+
+// shebangKind returns the interpreter a script's #! line names ("sh" for
+// none, or for a shell): #!/usr/bin/env python3, #!/usr/bin/perl -w, ...
+func shebangKind(src string) string {
+	if !strings.HasPrefix(src, "#!") {
+		return "sh"
+	}
+	line := src[2:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	words := strings.Fields(line)
+	for len(words) > 0 {
+		name := filepath.Base(words[0])
+		if name == "env" {
+			words = words[1:]
+			for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+				words = words[1:]
+			}
+			continue
+		}
+		if codeLangOf(interpreterName(name)) != nil {
+			return name
+		}
+		return "sh"
+	}
+	return "sh"
+}
+
+// shellEnvFile judges the file BASH_ENV (bash, non-interactive) or ENV (sh
+// and others in POSIX mode) names for a shell run with env in effect and
+// the script's own assignments in sc: the shell sources it before its
+// script.
+func (j *judge) shellEnvFile(env []envVar, depth int, sc *scope) {
+	for _, e := range env {
+		if e.name == "BASH_ENV" || e.name == "ENV" {
+			j.scriptFile("sh", e.val, env, depth, sc)
+		}
+	}
+	for _, n := range []string{"BASH_ENV", "ENV"} {
+		if v, ok := sc.vars[n]; ok {
+			j.scriptFile("sh", lit(v), env, depth, sc)
+		}
+	}
+}
+
+// scriptOperand returns the script file an interpreter runs (its first
+// operand after the options codeFlags and the language's manual name),
+// when it runs one and not code given inline or a module.
+func scriptOperand(name string, args []field) (field, bool) {
+	name = interpreterName(name)
+	valued := map[string]string{"python3": "WXQ", "python2": "WXQ", "node": "r", "ruby": "IrEC", "perl": "IMmCx"}[name]
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return field{}, false
+		}
+		if isStdinPath(v) || (strings.HasPrefix(name, "python") && strings.HasPrefix(v, "-m")) {
+			return field{}, false
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return args[i], true
+		}
+		if strings.HasPrefix(v, "--") {
+			if name == "node" && (v == "--require" || v == "--import" || v == "--env-file" || v == "--input-type") {
+				i++
+			}
+			continue
+		}
+		if len(v) == 2 && strings.IndexByte(valued, v[1]) >= 0 {
+			i++
+		}
+	}
+	return field{}, false
+}

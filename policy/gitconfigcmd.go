@@ -178,7 +178,8 @@ func (j *judge) gitEnvConfig(env []envVar, depth int, aliases map[string]string)
 // git_config_from_parameters does (config.c, git 2.39): shell single-quoted
 // words separated by blanks, each 'key=value' (the old form) or
 // 'key'='value' (the form git 2.31 and later write); a backslash outside
-// quotes escapes the next byte (sq_quote writes ' as '\” and ! as '\!').
+// quotes escapes the next byte (sq_quote closes the quote, writes a
+// backslash-escaped ' or !, and opens it again).
 // It returns the pairs as key=value, and ok=false for text it cannot read
 // (an unclosed quote).
 func parseConfigParameters(s string) (pairs []string, ok bool) {

@@ -221,6 +221,9 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *sy
 		return
 	}
 	switch sub {
+	case "cz":
+		j.commitizen(args) // git cz: commitizen's git-cz on PATH
+		return
 	case "config":
 		j.gitConfig(args, env, depth, sc)
 		return

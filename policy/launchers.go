@@ -22,6 +22,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	if in := interpreterName(name); in == "python3" || in == "python2" {
 		name = "python3"
 	}
+	if j.commitTool(name, args, *env) {
+		return nil, false
+	}
 	if spec, ok := simpleLaunchers[name]; ok {
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
 	}

@@ -36,6 +36,9 @@ const (
 	RuleGitNoVerify = "git-no-verify"
 	// RuleGitNoVerifyShort: -n on git commit or git am.
 	RuleGitNoVerifyShort = "git-no-verify-short"
+	// RuleCommitToolSkip: a tool that commits or pushes for you told to
+	// skip the hooks (committools.go).
+	RuleCommitToolSkip = "commit-tool-skip"
 	// RuleHookManagerEnv: LEFTHOOK=0|false, LEFTHOOK_EXCLUDE, LEFTHOOK_CONFIG, HUSKY=0,
 	// HUSKY_SKIP_HOOKS or SKIP for a git call or exported.
 	RuleHookManagerEnv = "hook-manager-env"

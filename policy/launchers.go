@@ -174,7 +174,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		switch rest[0].val {
 		case "exec", "x", "dlx", "run":
 			if rest[0].val == "run" && name != "uv" && name != "pipx" {
-				return nil, false // package scripts: not judgeable here
+				j.packageScript(rest[1:], *env, depth, sc) // taskrunner.go
+				return nil, false
 			}
 			rest = skipOpts(rest[1:], "", nil)
 			if len(rest) > 0 && rest[0].val == "run" { // uv tool run
@@ -187,9 +188,26 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 			return nil, false
 		}
-		if name == "yarn" || name == "pnpm" {
+		switch {
+		case name == "yarn" || name == "pnpm":
+			j.packageScript(rest, *env, depth, sc) // yarn NAME runs the script NAME when there is one
 			return rest, true
+		case name == "npm" && (rest[0].val == "test" || rest[0].val == "t" || rest[0].val == "start" || rest[0].val == "stop" || rest[0].val == "restart"):
+			t := rest[0]
+			if t.val == "t" {
+				t = lit("test")
+			}
+			j.packageScript(append([]field{t}, rest[1:]...), *env, depth, sc)
 		}
+		return nil, false
+	case "make", "gmake":
+		j.makeCall(args, *env, depth, st, sc) // taskrunner.go
+		return nil, false
+	case "just":
+		j.justCall(args, *env, depth, sc)
+		return nil, false
+	case "task", "go-task":
+		j.taskCall(args, *env, depth, sc)
 		return nil, false
 	case "uvx":
 		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true

@@ -63,3 +63,39 @@ func BenchmarkCodeScanMaxScript(b *testing.B) {
 		}
 	}
 }
+
+// TestTaskRunnersOnDisk: npm run, make, just and task read their files from
+// the directory the command starts in.
+func TestTaskRunnersOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"package.json": `{"scripts":{"test":"jest","ship":"git push --no-verify","precommit":"echo ok"}}`,
+		"Makefile":     "test:\n\tgo test ./...\nrelease: tag\n\tgit push origin main\ntag:\n\tgit commit -n -m release\n",
+		"justfile":     "build:\n    go build ./...\nskip:\n    LEFTHOOK=0 git commit -m x\n",
+		"Taskfile.yml": "version: 3\ntasks:\n  lint:\n    cmds:\n      - golangci-lint run\n  off:\n    cmds:\n      - git config core.hooksPath /dev/null\n",
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cmd, rule string }{
+		{"npm test", ""},
+		{"npm run ship", RuleGitNoVerify},
+		{"yarn ship", RuleGitNoVerify},
+		{"make test", ""},
+		{"make release", RuleGitNoVerifyShort},
+		{"just build", ""},
+		{"just skip", RuleHookManagerEnv},
+		{"task lint", ""},
+		{"task off", RuleHooksPathConfig},
+	} {
+		if d := p.JudgeIn(c.cmd, dir); d.RuleID != c.rule {
+			t.Errorf("%s: got %q, want %q", c.cmd, d.RuleID, c.rule)
+		}
+	}
+}

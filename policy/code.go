@@ -19,6 +19,9 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 	if k.mgr {
 		j.hits.add(RuleHookManagerConfig)
 	}
+	if k.sysClient {
+		j.hits.add(RuleNestedClientHooks)
+	}
 }
 
 // codeFlags lists, per interpreter, the options whose argument is code the

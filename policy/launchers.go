@@ -31,6 +31,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	if strings.HasPrefix(name, "claude-code@") { // npx @anthropic-ai/claude-code@VERSION
 		name = "claude-code"
 	}
+	if nestedClientNames[name] {
+		j.nestedClient(name, args, *env)
+	}
 	switch name {
 	case "hookwarden":
 		// `hookwarden admit [--label L] -- CMD` runs CMD (heavy-step

@@ -463,7 +463,7 @@ func (h *hitSet) first() string { return h.best }
 // does (TestRuleIDConstants).
 var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip,
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
-	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGitPlumbing,
+	RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}

@@ -66,6 +66,10 @@ const (
 	// manages (.claude/settings.json, .codex/hooks.json,
 	// .gemini/settings.json).
 	RuleSelfProtectClientHooks = "self-protect-client-hooks"
+	// RuleNestedClientHooks: a nested agent client started past its rows or
+	// with another engine, or a client's machine-wide settings written
+	// (nestedclients.go).
+	RuleNestedClientHooks = "nested-client-hooks"
 	// RuleGitPlumbing: git plumbing past the commit or push hooks, or a
 	// patch or index input that cannot be read (gitplumbing.go, patches.go).
 	RuleGitPlumbing = "git-plumbing"

@@ -363,6 +363,8 @@ type pathKind struct {
 	gitDir  bool // the .git directory itself
 	gitConf bool // a git config file
 	mgr     bool // a file a hook manager reads or runs (hookManagerPath)
+	// sysClient: a client's machine-wide settings (clientSystemPath)
+	sysClient bool
 	guard   guardKind
 }
 
@@ -413,6 +415,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	k.gitDir = k.gitDir || c.gitDir
 	k.gitConf = k.gitConf || c.gitConf
 	k.mgr = k.mgr || c.mgr
+	k.sysClient = k.sysClient || c.sysClient
 }
 
 // isHookDirName reports the directories hook managers keep hooks in: husky's
@@ -527,6 +530,7 @@ func classifyPath(s string) pathKind {
 		k.guard = classifyGuard(comps)
 	}
 	k.mgr = hookManagerPath(comps)
+	k.sysClient = clientSystemPath(comps)
 	if n := len(comps); n > 0 {
 		if comps[n-1] == ".gitconfig" || (n >= 3 && comps[n-3] == ".config" && comps[n-2] == "git" && comps[n-1] == "config") ||
 			(n >= 2 && comps[n-2] == "etc" && comps[n-1] == "gitconfig") {

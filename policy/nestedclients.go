@@ -1,0 +1,142 @@
+package policy
+
+import (
+	"strings"
+)
+
+// This file judges agent clients started from a command (issue 29 items 2
+// and 6): a nested client started so that it skips the project's hook
+// rows, or so that the rows it runs answer with another engine or none.
+// Claude Code's own switches (--bare, --settings, --setting-sources,
+// CLAUDE_CODE_SIMPLE, CLAUDE_CONFIG_DIR, HOME) are claudeHooksOff's
+// (launchers.go), measured on Claude Code 2.1.328; Codex's hooks feature
+// switches are codexHooksOff's.
+
+// nestedClientNames are the command names of the agent clients adopt
+// serves that run from a shell (engine/registration's clients: Claude
+// Code's claude, Codex's codex, Gemini CLI's gemini, opencode, Copilot
+// CLI's copilot, Cursor's cursor-agent, Qwen Code's qwen, Factory's droid,
+// Antigravity's agy, Cline's cline and Kiro's kiro-cli).
+var nestedClientNames = map[string]bool{
+	"claude": true, "claude-code": true, "codex": true, "gemini": true, "opencode": true, "copilot": true,
+	"cursor-agent": true, "qwen": true, "droid": true, "agy": true, "cline": true, "kiro-cli": true,
+}
+
+// nestedEnvOff reports an environment variable that, set for a nested
+// client (on its command line or exported before it), changes which
+// engine answers its hook rows or what the git commands it runs do (issue
+// 29 item 2): HOOKWARDEN_* (the launcher's HOOKWARDEN_BIN among them),
+// PATH (the launcher's search for hookwarden), LEFTHOOK*, HUSKY*,
+// PRE_COMMIT*, GIT_CONFIG*, GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE.
+func nestedEnvOff(name string) bool {
+	for _, p := range []string{"HOOKWARDEN_", "LEFTHOOK", "HUSKY", "PRE_COMMIT", "GIT_CONFIG"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	switch name {
+	case "PATH", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE":
+		return true
+	}
+	return false
+}
+
+// clientHomeEnv reports a variable that moves a client's home or
+// configuration away from the one its rows and trust records live in:
+//   - codex: CODEX_HOME (Codex config docs: "$CODEX_HOME/config.toml",
+//     default ~/.codex; the per-hook trust records codex-trust writes
+//     live there, so another home runs without them);
+//   - gemini: GEMINI_CLI_SYSTEM_SETTINGS_PATH and
+//     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (Gemini CLI configuration docs,
+//     "Settings files": the system settings override every other file);
+//   - opencode: OPENCODE_CONFIG, OPENCODE_CONFIG_DIR,
+//     OPENCODE_CONFIG_CONTENT (opencode docs, "Config": a custom config
+//     file, a directory searched for plugins like .opencode, inline
+//     overrides), OPENCODE_DISABLE_PROJECT_CONFIG, and XDG_CONFIG_HOME
+//     (~/.config/opencode);
+//   - copilot: COPILOT_HOME (Copilot CLI config directory reference,
+//     default ~/.copilot, hooks/ and settings.json inside) and
+//     XDG_CONFIG_HOME;
+//   - every client: HOME (each reads its user settings below it).
+func clientHomeEnv(client, name string) bool {
+	if name == "HOME" {
+		return true
+	}
+	switch client {
+	case "codex":
+		return name == "CODEX_HOME"
+	case "gemini":
+		return name == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" || name == "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"
+	case "opencode":
+		return strings.HasPrefix(name, "OPENCODE_CONFIG") || name == "OPENCODE_DISABLE_PROJECT_CONFIG" || name == "XDG_CONFIG_HOME"
+	case "copilot":
+		return name == "COPILOT_HOME" || name == "XDG_CONFIG_HOME"
+	}
+	return false
+}
+
+// nestedClient judges a nested client started as name with args and env
+// (env holds what the script exported before it too): a switch from
+// nestedEnvOff or clientHomeEnv, codex exec --ignore-user-config (Codex
+// CLI: "ignore $CODEX_HOME/config.toml", which holds the hooks feature and
+// trust records), and copilot --config-dir (Copilot CLI --help: the
+// configuration directory, default ~/.copilot) are refused.
+func (j *judge) nestedClient(name string, args []field, env []envVar) {
+	client := name
+	if name == "claude-code" {
+		client = "claude"
+	}
+	for _, e := range env {
+		if nestedEnvOff(e.name) || (client != "claude" && clientHomeEnv(client, e.name)) {
+			j.hits.add(RuleNestedClientHooks)
+		}
+	}
+	for _, a := range args {
+		if a.val == "--" {
+			break
+		}
+		switch {
+		case client == "codex" && a.val == "--ignore-user-config":
+			j.hits.add(RuleNestedClientHooks)
+		case client == "copilot" && (a.val == "--config-dir" || strings.HasPrefix(a.val, "--config-dir=")):
+			j.hits.add(RuleNestedClientHooks)
+		}
+	}
+}
+
+// clientSystemPath reports whether comps (a path's lower-cased, cleaned
+// components) name a client's machine-wide settings, which override the
+// project's and which an agent's command must not write:
+//   - Claude Code managed settings: managed-settings.json (and the
+//     managed-settings.d directory) under /etc/claude-code (Linux),
+//     /Library/Application Support/ClaudeCode (macOS) or
+//     C:\Program Files\ClaudeCode (Windows) (Claude Code docs, "Settings
+//     files": managed settings cannot be overridden, disableAllHooks and
+//     allowManagedHooksOnly among them);
+//   - Gemini CLI system settings and system defaults: settings.json and
+//     system-defaults.json under /etc/gemini-cli, /Library/Application
+//     Support/GeminiCli or C:\ProgramData\gemini-cli (Gemini CLI
+//     configuration docs);
+//   - Codex's system config /etc/codex/config.toml and requirements.toml
+//     (Codex config docs, "Configuration precedence");
+//   - opencode's system directory /etc/opencode, /Library/Application
+//     Support/opencode, %ProgramData%\opencode (opencode docs, "Config":
+//     loaded like the global one, plugins/ included).
+func clientSystemPath(comps []string) bool {
+	n := len(comps)
+	for i, c := range comps {
+		if strings.HasPrefix(c, "managed-settings") && i > 0 && (comps[i-1] == "claude-code" || comps[i-1] == "claudecode") {
+			return true
+		}
+		if (c == "gemini-cli" || c == "geminicli") && i+1 < n && (comps[i+1] == "settings.json" || comps[i+1] == "system-defaults.json") {
+			return true
+		}
+		if c == "codex" && i > 0 && comps[i-1] == "etc" {
+			return true
+		}
+		if c == "opencode" && i > 0 && (comps[i-1] == "etc" || comps[i-1] == "application support" || comps[i-1] == "programdata") {
+			return true
+		}
+	}
+	return false
+}

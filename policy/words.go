@@ -365,7 +365,7 @@ type pathKind struct {
 	mgr     bool // a file a hook manager reads or runs (hookManagerPath)
 	// sysClient: a client's machine-wide settings (clientSystemPath)
 	sysClient bool
-	guard   guardKind
+	guard     guardKind
 }
 
 // classify inspects both spellings of a path, joined to the scope's cwd when

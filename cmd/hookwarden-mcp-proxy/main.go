@@ -10,6 +10,12 @@
 // binary 9 MB larger). Exit 0 when the session ends, 1 when the proxy
 // cannot serve (no table, no configuration, an unreachable upstream), 2 on
 // a usage error; diagnostics on stderr never hold a table value.
+//
+// `hookwarden-mcp-proxy gateway --upstream URL` is the redaction entry's
+// model-traffic tripwire (issue 30, engine/spawn/gateway RunSidecar),
+// which spawn exec starts for each run under the entry: a loopback HTTP
+// gateway, in this binary for the same reason (net/http), speaking the
+// sidecar protocol on stdin and stdout until stdin closes.
 package main
 
 import (
@@ -23,10 +29,14 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/mcpproxy"
 	"github.com/hookwarden/hookwarden/engine/redact"
+	"github.com/hookwarden/hookwarden/engine/spawn/gateway"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "gateway" {
+		os.Exit(gatewayMain(os.Args[2:]))
+	}
 	fs := flag.NewFlagSet("hookwarden-mcp-proxy", flag.ContinueOnError)
 	engine := fs.String("engine", "", "claude or codex")
 	server := fs.String("server", "", "the server's name in the run's proxy configuration")
@@ -50,4 +60,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy:", err)
 		os.Exit(1)
 	}
+}
+
+// gatewayMain runs `gateway --upstream URL`: 0 when stdin closed, 1 when
+// the gateway could not serve, 2 on a usage error.
+func gatewayMain(args []string) int {
+	fs := flag.NewFlagSet("hookwarden-mcp-proxy gateway", flag.ContinueOnError)
+	upstream := fs.String("upstream", "", "the model API base URL the engine would use (http or https)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *upstream == "" || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy: usage: hookwarden-mcp-proxy gateway --upstream URL")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := gateway.RunSidecar(ctx, *upstream, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy gateway:", err)
+		return 1
+	}
+	return 0
 }

@@ -153,7 +153,7 @@ func spawnExec(ctx context.Context, c *cli.Command) error {
 	}
 	code, err := spawn.Exec(context.Background(), spawn.ExecOptions{Argv: c.Args().Slice(), Home: home, Cwd: cwd,
 		Env: os.Environ(), ProfilePath: c.String("profile"), OperatorPath: c.String("operator"),
-		SecretNames: c.StringSlice("secret-name"), MCPProxy: proxy, AutoFinish: c.String("auto-finish"),
+		SecretNames: c.StringSlice("secret-name"), MCPProxy: proxy, Gateway: proxy, AutoFinish: c.String("auto-finish"),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		if spawn.AsRefusal(err) != nil {

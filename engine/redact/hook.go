@@ -230,6 +230,9 @@ type ToolPayload struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	ToolUseID      string          `json:"tool_use_id"`
+	// Error is a failed tool call's error text (Claude Code 2.1.328's
+	// PostToolUseFailure payload: "error", the text the model receives).
+	Error string `json:"error"`
 	// MCPServer is Claude Code 2.1.328's identity of an MCP tool's server:
 	// {"name": the configured name, "source": "plugin", "sdk", a scope, or
 	// "dynamic" for a server of --mcp-config} (its bundle, the PreToolUse
@@ -532,6 +535,9 @@ func PostTool(e Env) error {
 	if err != nil {
 		return err
 	}
+	if p.HookEventName == ClaudePostToolFailure {
+		return postToolFailure(e, p, m)
+	}
 	route := "pass"
 	if m.Contains(p.ToolResponse) {
 		route = "block"
@@ -566,6 +572,39 @@ func PostTool(e Env) error {
 	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// ClaudePostToolFailure is Claude Code 2.1.328's event for a failed tool
+// call, which the redaction entry's post-tool hook also serves.
+const ClaudePostToolFailure = "PostToolUseFailure"
+
+// RouteHalt is the receipt route of a failed tool call whose error held a
+// table value: the session was ended before the model received it, and
+// agent_exit fails the run.
+const RouteHalt = "halt"
+
+// postToolFailure answers a PostToolUseFailure payload: Claude Code
+// 2.1.328 lets such a hook add context but not replace the error text
+// (its bundle's PostToolUseFailure hookSpecificOutput has additionalContext
+// only), so an error holding a table value (or a receipt that cannot be
+// written) ends the session with {"continue":false,"stopReason"} before
+// the model's next request, and the receipt (route RouteHalt) fails the
+// run at agent_exit. A clean error passes with no answer.
+func postToolFailure(e Env, p ToolPayload, m *Matcher) error {
+	route := "pass"
+	if m.Contains([]byte(p.Error)) || m.Contains(p.ToolResponse) {
+		route = RouteHalt
+	}
+	if err := appendReceipt(e, Receipt{Event: "post_tool_failure", Engine: e.Engine, ToolUseID: p.ToolUseID, Tool: p.ToolName, Route: route}); err != nil {
+		route = RouteHalt
+	}
+	if route != RouteHalt {
+		return nil
+	}
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{"continue": false,
+		"stopReason": "hookwarden redact: a failed tool call's error held a value of the run's table; the session was stopped"})
 }
 
 // proxyReceipted reports whether the run's receipts hold the MCP proxy's
@@ -825,6 +864,10 @@ func Exit(e Env) error {
 				anyReceipt[r.ToolUseID] = true
 			}
 			switch r.Event {
+			case "post_tool_failure":
+				if r.Route == RouteHalt {
+					problem("the failed tool call %s's error held a table value (or its receipt failed); the session was halted", r.ToolUseID)
+				}
 			case "pre_tool":
 				receipted[r.ToolUseID] = true
 			case "stop":

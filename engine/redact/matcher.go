@@ -48,6 +48,7 @@ var ErrResidual = errors.New("redaction left a table value in the text")
 type Matcher struct {
 	ac       *ahocorasick.Automaton
 	tokens   []string // token per pattern id
+	forms    []string // the encoding per pattern id (NewWireMatcher; nil otherwise)
 	patterns [][]byte
 }
 
@@ -73,6 +74,13 @@ func validToken(tok string) bool {
 // that contains a value (its replacement would spell the value again). An
 // empty table gives a matcher that finds nothing.
 func NewMatcher(values map[string]string) (*Matcher, error) {
+	return buildMatcher(values, false)
+}
+
+// buildMatcher is NewMatcher; with wire set every value is also searched
+// for in its WireEncodings (each pattern remembering its form), and a
+// token may contain an encoded form (a wire matcher never replaces text).
+func buildMatcher(values map[string]string, wire bool) (*Matcher, error) {
 	toks := make([]string, 0, len(values))
 	for t := range values {
 		toks = append(toks, t)
@@ -91,18 +99,29 @@ func NewMatcher(values map[string]string) (*Matcher, error) {
 		if !utf8.ValidString(raw) {
 			return nil, fmt.Errorf("token %q: its value is not valid UTF-8", t)
 		}
-		for _, s := range Spellings(raw) {
+		add := func(s, form string) {
 			if seen[s] {
-				continue
+				return
 			}
 			seen[s] = true
 			m.patterns = append(m.patterns, []byte(s))
 			m.tokens = append(m.tokens, t)
+			if wire {
+				m.forms = append(m.forms, form)
+			}
+		}
+		for _, s := range Spellings(raw) {
+			add(s, FormJSON)
+		}
+		if wire {
+			for _, e := range WireEncodings(raw) {
+				add(e.Text, e.Form)
+			}
 		}
 	}
 	for _, t := range toks {
-		for _, p := range m.patterns {
-			if strings.Contains(t, string(p)) {
+		for i, p := range m.patterns {
+			if (!wire || m.forms[i] == FormJSON) && strings.Contains(t, string(p)) {
 				return nil, fmt.Errorf("token %q contains a table value", t)
 			}
 		}

@@ -43,6 +43,11 @@ type ExecOptions struct {
 	// hookwarden binary): under a redaction entry each of the caller's MCP
 	// servers runs behind it; without it a spawn with MCP servers refuses.
 	MCPProxy string
+	// Gateway is the absolute path of the program that serves the
+	// redaction entry's model-traffic tripwire (`hookwarden-mcp-proxy
+	// gateway`; cmd/hookwarden names the one beside itself). Under a
+	// redaction entry a run without it refuses (redaction-upstream).
+	Gateway string
 	// AutoFinish, when not empty, is the continuation's prompt (`spawn
 	// exec --auto-finish PROMPT`, Claude only): when the first child's
 	// result says the turn limit stopped it, a second child of the same

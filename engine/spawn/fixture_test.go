@@ -344,6 +344,7 @@ func TestRefusalFixtures(t *testing.T) {
 				case "":
 				case "full-redaction":
 					eo.Tables = fullRedactionTable(c.Engine, map[string]string{"claude": "2.1.328", "codex": "0.169.0"}[c.Engine])
+					eo.Gateway = mcpProxyBin(t)
 				default:
 					t.Fatalf("tables %q: want \"\" or full-redaction", c.Tables)
 				}

@@ -58,10 +58,21 @@ func TestMain(m *testing.M) {
 func mcpProxyBin(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(filepath.Dir(hookwardenBin(t)), MCPProxyName)
-	if out, err := exec.Command("go", "build", "-o", p, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	proxyBuild.once.Do(func() {
+		proxyBuild.out, proxyBuild.err = exec.Command("go", "build", "-o", p, "../../cmd/hookwarden-mcp-proxy").CombinedOutput()
+	})
+	if proxyBuild.err != nil {
+		t.Fatalf("go build: %v\n%s", proxyBuild.err, proxyBuild.out)
 	}
 	return p
+}
+
+// proxyBuild is mcpProxyBin's build, done once per test binary (the MCP
+// route and the tripwire both run it).
+var proxyBuild struct {
+	once sync.Once
+	out  []byte
+	err  error
 }
 
 // hookwardenBin returns the path of cmd/hookwarden built from this tree.

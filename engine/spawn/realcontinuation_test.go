@@ -96,7 +96,7 @@ func TestRealClaudeRedactionContinuation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "use " + realRaw, "--output-format", "json", "--max-turns", "1"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb,
+		Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb,
 		AutoFinish: "finish with " + realRaw, Started: kids.started})
 	t.Logf("exit %d: %v\nstdout: %s\nstderr: %s", code, err, out.String(), errb.String())
 	if code != 0 || err != nil {
@@ -173,7 +173,7 @@ func TestRealClaudeContinuation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json", "--max-turns", "1", "--allowedTools", "Bash"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb, AutoFinish: "finish the task", Started: kids.started})
+		Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &errb, AutoFinish: "finish the task", Started: kids.started})
 	t.Logf("exit %d: %v\nstderr: %s", code, err, errb.String())
 	if err != nil || code != 1 {
 		t.Fatalf("want child 2's exit code 1 (its turn limit), got %d %v", code, err)

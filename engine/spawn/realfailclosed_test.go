@@ -301,7 +301,7 @@ func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []s
 	defer cancel()
 	started := false
 	_, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings),
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: tables,
+		Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out, Tables: tables,
 		Started: func(r *Render, _ []string) {
 			started = true
 			b, _ := os.ReadFile(r.Files[0])
@@ -390,7 +390,7 @@ func runPostureRoutes(t *testing.T, bin string, args []string, settings json.Raw
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings), Home: w.home, Cwd: w.repo, Env: env,
+	code, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings), Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env,
 		Stdout: &out, Stderr: &out, Tables: failClosedTables(t)})
 	made := modelCalls(model.log())
 	s := ""

@@ -161,7 +161,7 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it",
 		"--settings", `{"permissions":{"deny":["Read(./denied/**)"]}}`},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		Started: func(_ *Render, a []string) { childArgv = a }})
 	t.Logf("spawn exec: exit %d %v", code, err)
 	gated := err == nil && code == 0

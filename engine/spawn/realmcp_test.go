@@ -524,7 +524,7 @@ func execMCP(t *testing.T, w *redactWorld, model *scriptedModel, argv, env []str
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		MCPProxy: proxy, Started: started})
 	log := model.log()
 	calls := modelCalls(log)

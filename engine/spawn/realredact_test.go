@@ -116,7 +116,7 @@ func runRealRedact(t *testing.T, engine, hook, event, command string) realRedact
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
 	if err != nil || code != 0 {
 		t.Fatalf("spawn exec: code %d err %v\n%s", code, err, out.String())
 	}

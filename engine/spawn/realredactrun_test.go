@@ -225,7 +225,7 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 	var childArgv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+	code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		SecretNames: []string{"DB_URL"},
 		Started: func(r *Render, a []string) {
 			childArgv = a
@@ -280,8 +280,10 @@ func TestRealClaudeRedactionRun(t *testing.T) {
 // secret file into the work tree (the copy holds the raw value; a later
 // Read of it comes back as the token, which the test requires), a shell
 // command printing the file base64-encoded (the redactor knows a value
-// only by its exact text: the encoded form reaches the model, which the
-// test requires so the record stays true), and the value in the
+// only by its exact text, so the hooks pass the encoded form; the
+// model-traffic tripwire stops the request carrying it, which never
+// reaches the model, and the run fails 123 naming the token and the
+// form, which the test requires), and the value in the
 // repository's CLAUDE.md (the test logs whether the engine loaded it under
 // --setting-sources "", whether the model and the transcript received it,
 // and what the run's scans reported; the transcript holds no raw value
@@ -303,7 +305,7 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it", "--output-format", "json"},
-		Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 		Started: func(_ *Render, a []string) { childArgv = a }})
 	if AsRefusal(err) != nil {
 		t.Fatalf("refused: %v", err)
@@ -315,9 +317,11 @@ func TestRealClaudeRedactionRecorded(t *testing.T) {
 		t.Errorf("the Read of the copy did not come back as the token")
 	}
 	b64 := "dG9rZW49Z2hwX2FiY2RlZmdoMTIzNDU2NzgK" // base64 of "token=" + realRaw + "\n"
-	t.Logf("base64: the encoded value reached the model: %v", strings.Contains(log, b64))
-	if !strings.Contains(log, b64) {
-		t.Errorf("the base64 output did not reach the model; the record says it passes the redactor")
+	if strings.Contains(log, b64) {
+		t.Errorf("the base64 output reached the model past the tripwire")
+	}
+	if f := AsRunFailure(err); code != RunFailedExit || f == nil || !strings.Contains(f.Error(), "held the value of [GH_TOKEN] (base64") {
+		t.Errorf("want the run failed by the tripwire on [GH_TOKEN] in base64, got %d %v", code, err)
 	}
 	sid := sessionOf(childArgv)
 	tb, _ := os.ReadFile(claudeTranscript(env, w.repo, sid))
@@ -382,7 +386,7 @@ func TestRealClaudeRedactionKilled(t *testing.T) {
 			_, env := w.mockClient("claude", bin, model.port)
 			var out bytes.Buffer
 			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", "run it"},
-				Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+				Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 				Started: func(*Render, []string) {
 					if early {
 						cancel()

@@ -39,7 +39,7 @@ func TestRealClaudeRedactionResume(t *testing.T) {
 		var child []string
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		defer cancel()
-		code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+		code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 			Started: func(_ *Render, a []string) { child = a }})
 		return code, err, out.String(), child
 	}

@@ -144,7 +144,7 @@ func TestRealClaudeRedactionRoutes(t *testing.T) {
 			var childArgv []string
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
-			code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
+			code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out,
 				SecretNames: c.SecretNames,
 				Started:     func(_ *Render, a []string) { childArgv = a }})
 			t.Logf("%s\nspawn exec: exit %d %v", c.Record, code, err)
@@ -359,7 +359,7 @@ func TestRealClaudeNoStdinRoute(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	if code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out}); err != nil || code != 0 {
+	if code, err := Exec(ctx, ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out}); err != nil || code != 0 {
 		t.Fatalf("spawn exec: %d %v\n%s", code, err, out.String())
 	}
 	var req struct {

@@ -62,7 +62,7 @@ func TestRealClaudeHookSwitches(t *testing.T) {
 			if strings.HasPrefix(mode, "--") {
 				base = append(base, mode)
 			}
-			code, err := Exec(context.Background(), ExecOptions{Argv: base, Home: w.home, Cwd: w.repo, Env: env})
+			code, err := Exec(context.Background(), ExecOptions{Argv: base, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env})
 			if r := AsRefusal(err); r == nil || r.Reason != ReasonCallerHooks || code != RefusedExit {
 				t.Errorf("%s turns the render's hooks off, but spawn exec did not refuse it: %d %v", mode, code, err)
 			}

@@ -171,7 +171,7 @@ func TestRedactionParentKilled(t *testing.T) {
 		if err := json.Unmarshal([]byte(b), &h); err != nil {
 			t.Fatal(err)
 		}
-		code, err := Exec(context.Background(), ExecOptions{Argv: h.Argv, Home: h.Home, Cwd: h.Cwd, Env: h.Env,
+		code, err := Exec(context.Background(), ExecOptions{Argv: h.Argv, Home: h.Home, Gateway: mcpProxyBin(t), Cwd: h.Cwd, Env: h.Env,
 			Stdout: os.Stdout, Stderr: os.Stderr})
 		t.Logf("helper: exit %d %v", code, err)
 		return

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -150,6 +149,33 @@ func claudeTranscript(env []string, cwd, id string) string {
 	return filepath.Join(dir, "projects", slug, id+".jsonl")
 }
 
+// findTranscript returns derived when it exists, else the one transcript
+// of session sid under the Claude configuration directory env names
+// (<dir>/projects/*/<sid>.jsonl: the session id, not the working
+// directory, identifies it, so a run whose working directory moved or
+// was renamed is still scanned), else "" when none or several match.
+func findTranscript(env []string, derived, sid string) string {
+	if derived != "" {
+		if _, err := os.Lstat(derived); err == nil {
+			return derived
+		}
+	}
+	dir := getenvFrom(env, "CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		if h := getenvFrom(env, "HOME"); h != "" {
+			dir = filepath.Join(h, ".claude")
+		}
+	}
+	if dir == "" || sid == "" || strings.ContainsAny(sid, "/*?[\\") {
+		return ""
+	}
+	ms, _ := filepath.Glob(filepath.Join(dir, "projects", "*", sid+".jsonl"))
+	if len(ms) != 1 {
+		return ""
+	}
+	return ms[0]
+}
+
 // cappedBuffer keeps at most limit bytes and notes that more came.
 type cappedBuffer struct {
 	bytes.Buffer
@@ -229,7 +255,11 @@ type redactRun struct {
 	tab                                 *redact.Table
 	m                                   *redact.Matcher
 	sid, transcript                     string
-	waitErr                             error // the last child's wait error (no process state), reported by exit
+	waitErr                             error     // the last child's wait error (no process state), reported by exit
+	gw                                  *tripwire // the model-traffic tripwire every child's model requests pass
+	stopsSeen                           int       // the gateway's stops already reported
+	outProblems                         []string  // what the last child's output guards found, reported by exit
+	tmpDir                              string    // the engine's CLAUDE_CODE_TMPDIR (claudeTmpDirEnv)
 }
 
 // tableBytes returns the table's bytes as spawn exec last wrote them.
@@ -303,6 +333,21 @@ func execRedacted(ctx context.Context, opts ExecOptions, r *Render, bin string, 
 			return RefusedExit, err
 		}
 	}
+	// the model-traffic tripwire: every model request of every child
+	// passes it (it judges nothing until the child's table is set)
+	gw, err := startTripwire(ctx, opts.Gateway, env)
+	if err != nil {
+		return RefusedExit, err
+	}
+	defer gw.close()
+	// the engine's own temporary files (task output, saved results) go to
+	// a directory of the run's, scanned after each child and removed
+	tmp, err := os.MkdirTemp("", "hookwarden-claude-")
+	if err != nil {
+		return RefusedExit, refuse(ReasonRunFileUnwritable, "the engine's temporary directory: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	x.gw, x.tmpDir = gw, tmp
 	pol := redact.Policy{Version: 1, Allow: []string{cwd}, Deny: []string{dir}}
 	if x.route != nil {
 		pol.MCPServers = x.route.Servers
@@ -491,6 +536,13 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 		return fail(ReasonRunFileUnwritable, "%v", err)
 	}
 	x.m, x.files[0].f.data = m, tableBytes
+	wm, err := redact.NewWireMatcher(x.tab.Values)
+	if err != nil {
+		return fail(ReasonRedactionTable, "the run's encoded forms cannot be matched: %v", err)
+	}
+	if err := x.gw.setTable(x.tablePath, redact.Digest(tableBytes)); err != nil {
+		return fail(ReasonRedactionUpstream, "%v", err)
+	}
 
 	// the prompt check, then the output schema
 	for i, t := range texts {
@@ -508,6 +560,12 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 	for _, s := range pa.Slots {
 		if m.Contains([]byte(final[s.Index])) {
 			return fail(ReasonRedactionPromptRaw, "the argument carrying channel %q still holds a value of the run's table", s.Channel)
+		}
+		if s.Channel != "prompt" {
+			continue
+		}
+		if at, ok := fileMention(final[s.Index], opts.Cwd, getenvFrom(env, "HOME")); ok {
+			return fail(ReasonRedactionPromptFile, "the prompt mentions %s, an existing path the engine would expand into the model request itself, past agent_prompt; pass the file's contents in the prompt instead", at)
 		}
 	}
 	final = pa.withoutMCP(final)
@@ -560,12 +618,16 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 		}
 		return RunFailedExit, "", &RunFailure{Problems: p}
 	}
-	var stdout io.Writer = opts.Stdout
+	// the engine's stdout and stderr reach the caller through the run's
+	// matchers (outguard.go)
+	so, se := newOutGuard(opts.Stdout, "stdout", m, wm), newOutGuard(opts.Stderr, "stderr", m, wm)
+	stdout, errw := guardWriter(so), guardWriter(se)
 	if watch != nil {
-		stdout = watch.tee(opts.Stdout)
+		stdout = watch.tee(stdout)
 	}
-	code, sig, err := runEngine(ctx, opts, r, exec.Cmd{Path: x.bin, Args: argv, Dir: opts.Cwd, Env: henv,
-		Stdout: stdout, Stderr: opts.Stderr})
+	code, sig, err := runEngine(ctx, opts, r, exec.Cmd{Path: x.bin, Args: argv, Dir: opts.Cwd, Env: x.engineEnv(henv),
+		Stdout: stdout, Stderr: errw})
+	x.outProblems = append(so.Flush(), se.Flush()...)
 	if AsRefusal(err) != nil {
 		if n == 1 {
 			return code, "", err
@@ -588,7 +650,8 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 // from cancellation, under its timeout. It returns the problems found.
 func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string {
 	r := x.r
-	var problems []string
+	problems := tripwireProblems(x.gw, &x.stopsSeen)
+	problems, x.outProblems = append(problems, x.outProblems...), nil
 	if x.waitErr != nil {
 		problems = append(problems, x.waitErr.Error())
 		x.waitErr = nil
@@ -616,6 +679,9 @@ func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string 
 		exitInfo = map[string]any{"signal": sig}
 	}
 	var tp *string
+	if found := findTranscript(x.env, x.transcript, x.sid); found != "" {
+		x.transcript = found
+	}
 	if x.transcript != "" {
 		tp = &x.transcript
 	}
@@ -626,8 +692,14 @@ func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string 
 	}
 	xp, _ := json.Marshal(xmsg)
 	henv := redactionEnv(x.env, x.tablePath, x.receiptsPath, x.policyPath)
+	// the engine's working directory may be gone (an agent moved it):
+	// agent_exit then runs in the run directory, so the scan still happens
+	hdir := x.opts.Cwd
+	if fi, err := os.Stat(hdir); err != nil || !fi.IsDir() {
+		hdir = filepath.Dir(x.tablePath)
+	}
 	// a cancelled run still waits for the scan, up to the hook's timeout
-	if _, stderr, err := runSpawnerHook(context.WithoutCancel(ctx), r.Redaction.Exit, henv, x.opts.Cwd, xp); err != nil {
+	if _, stderr, err := runSpawnerHook(context.WithoutCancel(ctx), r.Redaction.Exit, henv, hdir, xp); err != nil {
 		p := "agent_exit: " + err.Error()
 		if n > 1 {
 			p = fmt.Sprintf("child %d's %s", n, p)
@@ -637,5 +709,5 @@ func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string 
 		}
 		problems = append(problems, p)
 	}
-	return problems
+	return append(problems, x.scrubClientFiles()...)
 }

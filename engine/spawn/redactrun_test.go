@@ -106,7 +106,7 @@ func runFakeRedactWith(t *testing.T, w *redactWorld, prompt string, extra []stri
 	if w.noProxy {
 		os.Remove(proxy)
 	}
-	opts := ExecOptions{Argv: argv, Home: w.home, Cwd: w.repo, Env: e,
+	opts := ExecOptions{Argv: argv, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: e,
 		Stdin: strings.NewReader("stdin text " + realRaw), Stdout: &out, Stderr: &out, MCPProxy: proxy}
 	if mod != nil {
 		mod(&opts)
@@ -310,7 +310,7 @@ func codexUnderEntry(t *testing.T, tables fs.FS, want Reason, names []string) {
 	writeJSONFile(t, filepath.Join(w.home, RegistryFile), reg)
 	fakeEngine(t, w.engineDir, "codex", defaultVersion("codex"), w.startLog)
 	w.approveAll(t, "", "")
-	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"codex", "exec", "hi"}, Home: w.home, Cwd: w.repo, Env: w.env(),
+	code, err := Exec(context.Background(), ExecOptions{Argv: []string{"codex", "exec", "hi"}, Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: w.env(),
 		Tables: tables})
 	if r := AsRefusal(err); r == nil || r.Reason != want || code != RefusedExit {
 		t.Fatalf("want %s, got %d %v", want, code, err)
@@ -326,7 +326,8 @@ func codexUnderEntry(t *testing.T, tables fs.FS, want Reason, names []string) {
 }
 
 // TestRedactionPostureRender: under the redaction entry the Claude run
-// file carries the arbiter posture (permissions.ask ["*"], defaultMode
+// file carries the entry's PostToolUse handler also on PostToolUseFailure,
+// onFailure block on every entry row but Stop, the arbiter posture (permissions.ask ["*"], defaultMode
 // default, the caller's permissions.deny kept) and a PermissionRequest
 // handler with the very command, timeout and onFailure of the entry's
 // PreToolUse handler (so its approval covers it), and the engine's argv
@@ -363,6 +364,15 @@ func TestRedactionPostureRender(t *testing.T) {
 	pre, perm := doc.Hooks["PreToolUse"], doc.Hooks["PermissionRequest"]
 	if len(pre) != 1 || len(perm) != 1 || perm[0].Matcher != "*" || fmt.Sprint(perm[0].Hooks) != fmt.Sprint(pre[0].Hooks) {
 		t.Errorf("PermissionRequest %v, PreToolUse %v: want the same handler", perm, pre)
+	}
+	// every row of the entry fails closed where Claude honours onFailure
+	// (not Stop), and the post-tool hook also serves PostToolUseFailure
+	post, failed := doc.Hooks["PostToolUse"], doc.Hooks["PostToolUseFailure"]
+	if len(post) != 1 || len(failed) != 1 || fmt.Sprint(failed[0]) != fmt.Sprint(post[0]) || post[0].Hooks[0]["onFailure"] != "block" {
+		t.Errorf("PostToolUseFailure %v, PostToolUse %v: want the same handler with onFailure block", failed, post)
+	}
+	if st := doc.Hooks["Stop"]; len(st) != 1 || st[0].Hooks[0]["onFailure"] != nil {
+		t.Errorf("Stop %v: Claude ignores onFailure there; the render writes none", st)
 	}
 	if n := len(args); n < 4 || strings.Join(args[n-4:], " ") != "--permission-mode default --permission-prompts none" {
 		t.Errorf("render args %q do not end with --permission-mode default --permission-prompts none", args)

@@ -51,7 +51,7 @@ const (
 	ReasonCodexLayersUnknown    Reason = "codex-layers-unknown"
 	ReasonRedaction             Reason = "redaction-unsupported"   // a complete redaction entry passed every check; its spawn-time runtime is not built
 	ReasonRedactionIncomplete   Reason = "redaction-incomplete"    // a redaction entry held on some of agent_prompt, pre_tool, post_tool, the engine's Stop, agent_exit, not all
-	ReasonRedactionPromptFile   Reason = "redaction-prompt-file"   // under a redaction entry, a prompt-file flag (the engine would read the file itself)
+	ReasonRedactionPromptFile   Reason = "redaction-prompt-file"   // under a redaction entry, a prompt-file flag or an @-mention in the prompt of an existing path (the engine would read the file itself)
 	ReasonRunDirInsecure        Reason = "run-dir-insecure"        // under a redaction entry, run/hooks, run or the home is not the account's, or run/hooks is not 0700
 	ReasonRunDirInWorktree      Reason = "run-dir-in-worktree"     // under a redaction entry, the run directory's real path or an ancestor holds .git, or cannot be checked
 	ReasonRedactionResume       Reason = "redaction-resume"        // under a redaction entry, a native resume no run record ties to this baseline (-c, --continue, --fork-session, --from-pr, --teleport, --resume without an id or of a session unrecorded, recorded under another baseline or cwd, or whose transcript changed or holds a table value)
@@ -63,6 +63,7 @@ const (
 	ReasonRedactionPromptRaw    Reason = "redaction-prompt-raw"    // a text the agent_prompt hook returned still holds a table value
 	ReasonRedactionSchema       Reason = "redaction-schema-value"  // the output schema (--json-schema) holds a table value
 	ReasonRedactionTable        Reason = "redaction-table-invalid" // after agent_prompt the table is missing, unreadable, invalid or not this account's 0600 file, or a named value cannot enter it
+	ReasonRedactionUpstream     Reason = "redaction-upstream"      // under a redaction entry, a model upstream the tripwire cannot front (a Bedrock, Vertex, Foundry or other cloud provider switch: signed requests; an ANTHROPIC_BASE_URL that is not an http(s) URL; the gateway cannot listen)
 	ReasonBaselineWeakened      Reason = "baseline-weakened"       // a later layer removes, narrows, re-argues or disables a required attachment
 	ReasonBaselineAddition      Reason = "baseline-addition"       // a later layer adds outside inert_events under a required baseline
 	ReasonRunFileExists         Reason = "run-file-exists"

@@ -23,6 +23,21 @@ import (
 // shell splits back into exactly argv (internal/shellquote.Join).
 func ShellQuote(argv []string) string { return shellquote.Join(argv) }
 
+// claudePostToolFailure is Claude Code 2.1.328's event for a tool call
+// that failed (its bundle: hook_event_name "PostToolUseFailure" with
+// tool_name, tool_input, tool_use_id, error, is_interrupt; its
+// hookSpecificOutput takes additionalContext only, so a hook cannot
+// replace the error text; {"continue":false} ends the session).
+const claudePostToolFailure = "PostToolUseFailure"
+
+// claudeNoFailClosed are the events on which Claude Code 2.1.328 ignores
+// onFailure "block" (its bundle: a failed hook "counts as a block" when
+// onFailure is "block" and the event is not in
+// ["Stop","SubagentStop","TaskCompleted","TeammateIdle"]); the entry's Stop
+// row cannot fail closed, which docs/redaction.md records as the missing
+// capability claude:Stop.fail_closed.
+var claudeNoFailClosed = []string{"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}
+
 // commandOf is the command string a hook handler carries: the legacy string
 // as written, else the shell-quoted argv.
 func commandOf(h CompiledHook) string {
@@ -80,11 +95,14 @@ func (c *compiler) renderClaude() (*Render, error) {
 	}
 	for _, h := range c.engineHooks() {
 		handler := map[string]any{"type": "command", "command": commandOf(h), "timeout": h.Timeout}
-		if h.Native == "PreToolUse" {
+		entryRow := c.redaction != "" && h.Hook == c.redaction
+		if h.Native == "PreToolUse" || (entryRow && !slices.Contains(claudeNoFailClosed, h.Native)) {
 			// a hook that cannot start, times out or exits with an
 			// unexpected code blocks the call instead of letting it through
 			// (templates.OnFailure: Claude Code 2.1.295 release notes, the
-			// 2.1.328 settings schema; TestRealClaudePreToolFailClosed)
+			// 2.1.328 settings schema; TestRealClaudePreToolFailClosed);
+			// under the redaction entry on every row Claude honours it on
+			// (claudeNoFailClosed)
 			handler["onFailure"] = "block"
 		}
 		group := map[string]any{"hooks": []any{handler}}
@@ -92,6 +110,12 @@ func (c *compiler) renderClaude() (*Render, error) {
 			group["matcher"] = h.Matcher
 		}
 		hooks[h.Native] = append(hooks[h.Native], group)
+		if entryRow && h.Native == "PostToolUse" {
+			// a failed tool call's output reaches the model through
+			// PostToolUseFailure, not PostToolUse: the entry's post-tool
+			// hook is attached there too (engine/redact PostTool)
+			hooks[claudePostToolFailure] = append(hooks[claudePostToolFailure], group)
+		}
 	}
 	settings["hooks"] = hooks
 	body, err := json.MarshalIndent(settings, "", "  ")

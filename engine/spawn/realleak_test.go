@@ -1,0 +1,157 @@
+package spawn
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// leakCase is one channel of issue 30 tried on the pinned Claude Code under
+// the redaction entry: the scripted model's calls (calls) after the
+// prompt, with SERVICE_TOKEN (a credential-named variable) and the
+// configured value realRaw in the table, secret.txt holding realRaw in
+// the repository.
+type leakCase struct {
+	name   string
+	prompt string
+	calls  func(w *redactWorld) []scriptedCall
+	// want: "stopped" (the tripwire stopped a request: exit 123 naming the
+	// token), "failed" (the run fails 123 for another reason), "passed"
+	want string
+	// git makes the repository a real one on the branch "feature-<realRaw>"
+	// with an untracked file named after SERVICE_TOKEN's value
+	git bool
+}
+
+// claudeStdoutWrite finds the engine among the shell's ancestors (the
+// process whose executable is the pinned claude) and writes secret.txt
+// straight to its stdout, which is spawn exec's output.
+const claudeStdoutWrite = `pid=$$; while [ "$pid" -gt 1 ]; do case "$(readlink /proc/$pid/exe)" in *claude*) cat secret.txt > /proc/$pid/fd/1; echo "wrote to $pid"; break;; esac; pid=$(awk '{print $4}' /proc/$pid/stat); done; echo done`
+
+const leakSvc = "svc-leak-token-0987654321"
+
+// leakCases are the channels of issue 30.
+var leakCases = []leakCase{
+	{name: "system message: working directory renamed to the value", prompt: "run it", want: "stopped",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": `mv "$PWD" "$PWD-$SERVICE_TOKEN"`, "description": "rename"}},
+				{"Bash", map[string]any{"command": "pwd", "description": "where"}}}
+		}},
+	{name: "failed tool call writing past the redactor", prompt: "run it", want: "stopped",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": "cat secret.txt > /proc/$PPID/fd/1; exit 3", "description": "fail"}}}
+		}},
+	{name: "large output saved to tool-results", prompt: "run it", want: "passed",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": "for i in $(seq 3000); do cat secret.txt; done", "description": "big"}}}
+		}},
+	{name: "file mention in the prompt", prompt: "summarize @secret.txt", want: "refused",
+		calls: func(w *redactWorld) []scriptedCall { return nil }},
+	{name: "value written to the engine's own stdout", prompt: "run it", want: "failed",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": claudeStdoutWrite, "description": "write"}}}
+		}},
+	// the git status context is off (the model receives neither name), but
+	// Claude writes the branch into every transcript line's gitBranch:
+	// agent_exit scrubs it and the run fails
+	{name: "git status context: secret-named branch and file", prompt: "run it", want: "failed", git: true,
+		calls: func(w *redactWorld) []scriptedCall { return nil }},
+	{name: "base64 of the value", prompt: "run it", want: "stopped",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": "base64 secret.txt", "description": "encode"}}}
+		}},
+	{name: "value assembled by the command at run time", prompt: "run it", want: "passed",
+		calls: func(w *redactWorld) []scriptedCall {
+			// nothing spells the value in the command; the shell route's
+			// redactor replaces what it prints, and the run passes
+			return []scriptedCall{{"Bash", map[string]any{"command": `printf 'g%sp_abcdefgh1234%s\n' h 5678`, "description": "spell"}}}
+		}},
+}
+
+// TestRealClaudeLeakSuite is issue 30's leak suite on the pinned Claude
+// Code under the redaction entry with the model-traffic tripwire: each
+// channel as a case, every request the loopback model received logged and
+// searched. Each case ends with no raw value in any request, in any file
+// under the client's configuration directory, or in spawn exec's output;
+// where the tripwire stopped a value the run fails 123 naming the token.
+func TestRealClaudeLeakSuite(t *testing.T) {
+	bin := needClient(t, "claude")
+	for _, c := range leakCases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newRedactWorld(t, map[string]string{"[GH_TOKEN]": realRaw}, "", "", "")
+			os.WriteFile(filepath.Join(w.repo, "secret.txt"), []byte("token="+realRaw+"\n"), 0o644)
+			raws := []string{realRaw, leakSvc}
+			if c.git {
+				os.RemoveAll(filepath.Join(w.repo, ".git"))
+				for _, args := range [][]string{{"init", "-q", "-b", "feature-" + realRaw}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "init"}} {
+					if out, err := exec.Command("git", append([]string{"-C", w.repo}, args...)...).CombinedOutput(); err != nil {
+						unavailable(t, fmt.Sprintf("git: %v %s", err, out))
+					}
+				}
+				os.WriteFile(filepath.Join(w.repo, "notes-"+leakSvc+".txt"), []byte("x"), 0o644)
+			}
+			model := startScriptedModel(t, c.calls(w), nil)
+			_, env := w.mockClient("claude", bin, model.port)
+			env = append(env, "SERVICE_TOKEN="+leakSvc)
+			var out bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", c.prompt, "--output-format", "stream-json", "--verbose"},
+				Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+			log := model.log()
+			t.Logf("exit %d: %v", code, err)
+			if AsRefusal(err) != nil && c.want != "refused" {
+				t.Fatalf("refused: %v", err)
+			}
+			if f := rawIn([]byte(log), raws); len(f) > 0 {
+				t.Errorf("the model received %d raw value(s)", len(f))
+			}
+			if f := scanTree(w.clientHome, raws); len(f) > 0 {
+				t.Errorf("the client's files hold raw values: %v", f)
+			}
+			if f := rawIn(out.Bytes(), raws); len(f) > 0 {
+				t.Errorf("spawn exec's output holds %d raw value(s)", len(f))
+			}
+			f := AsRunFailure(err)
+			switch c.want {
+			case "stopped":
+				if code != RunFailedExit || f == nil || !strings.Contains(f.Error(), "tripwire stopped") {
+					t.Errorf("want the run failed 123 by the tripwire, got %d %v", code, err)
+				}
+			case "failed":
+				if code != RunFailedExit || f == nil {
+					t.Errorf("want the run failed 123, got %d %v", code, err)
+				}
+			case "refused":
+				if code != RefusedExit || AsRefusal(err) == nil || AsRefusal(err).Reason != ReasonRedactionPromptFile || log != "" {
+					t.Errorf("want a redaction-prompt-file refusal before any request, got %d %v", code, err)
+				}
+			case "passed":
+				if code != 0 || err != nil {
+					t.Errorf("want the run passed, got %d %v", code, err)
+				}
+			}
+			noRunFiles(t, w)
+			if c.git {
+				// control: the same engine without spawn exec sends the
+				// branch to the model in its git status context
+				control := startScriptedModel(t, nil, nil)
+				_, cenv := w.mockClient("claude", bin, control.port)
+				cmd := exec.CommandContext(ctx, filepath.Join(bin, "claude"), "-p", "hello", "--output-format", "json")
+				cmd.Dir, cmd.Env = w.repo, cenv
+				if o, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("control run: %v\n%s", err, o)
+				}
+				if !strings.Contains(control.log(), "feature-"+realRaw) {
+					t.Errorf("control: the engine sent no git status with the branch, so the row above proves nothing")
+				}
+			}
+		})
+	}
+}

@@ -77,6 +77,16 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 	switch name {
 	case "deno":
 		rest := skipOpts(args, "", nil)
+		if len(rest) > 0 && rest[0].val == "run" {
+			// deno run [options] FILE (scripts.go); its options take
+			// their values stuck (--allow-read=x)
+			for _, a := range rest[1:] {
+				if !strings.HasPrefix(a.val, "-") {
+					j.scriptFile("deno", a, env, depth, sc)
+					break
+				}
+			}
+		}
 		if len(rest) > 0 && rest[0].val == "eval" {
 			for _, a := range skipOpts(rest[1:], "", nil) {
 				j.codeIn(name, a, depth, env)
@@ -160,6 +170,22 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 			}
 			continue
 		}
+		// node, bun, ts-node, tsx: -e and -p take no stuck value (node
+		// refuses -e"code" and -ep as bad options, v22); -p, -e and the
+		// cluster -pe take the next word that is not an option as code
+		// (node -p -e CODE, node -pe CODE).
+		if jsCodeFlags(name) && len(v) > 1 && strings.Trim(v[1:], spec.short) == "" {
+			k := i + 1
+			for k < len(args) && strings.HasPrefix(args[k].val, "-") && len(args[k].val) > 1 && strings.Trim(args[k].val[1:], spec.short) == "" {
+				k++
+			}
+			if k < len(args) {
+				j.codeIn(name, args[k], depth, env)
+				sawCode = true
+				i = k
+			}
+			continue
+		}
 		// A short cluster: the first code letter takes the rest of the
 		// word, or the next word.
 		for c := 1; c < len(v); c++ {
@@ -196,6 +222,16 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 		}
 	}
 	return true
+}
+
+// jsCodeFlags reports the JavaScript runtimes whose -e/-p options take
+// their code as the next word only.
+func jsCodeFlags(name string) bool {
+	switch name {
+	case "node", "nodejs", "bun", "ts-node", "tsx":
+		return true
+	}
+	return false
 }
 
 // stdinCode judges a program fed to an interpreter's stdin by a

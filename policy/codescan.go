@@ -289,6 +289,18 @@ func (s *codeScanner) nameAt(i int) (name string, next int, computed bool) {
 		}
 		parts = append(parts, v)
 		k++
+		if strings.Join(parts, ".") == "importlib.import_module" && s.isPunct(k, "(") {
+			end := s.closeOf(k)
+			args := s.splitArgs(k+1, end)
+			if len(args) >= 1 {
+				if a := s.eval(args[0].toks, 0); a.known && !a.isList {
+					parts = []string{a.s}
+					k = end + 1
+					goto member
+				}
+			}
+			return "importlib.import_module", end + 1, true
+		}
 	member:
 		switch {
 		case s.isPunct(k, ".") || s.isPunct(k, "::") || s.isPunct(k, "?.") || s.isPunct(k, "->"):
@@ -369,6 +381,13 @@ func (s *codeScanner) splitArgs(from, to int) []carg {
 func (s *codeScanner) eval(toks []ctok, depth int) cval {
 	if len(toks) == 0 || depth > maxCodeDepth {
 		return unknownVal
+	}
+	// a Perl list: ("git", "commit", "-n")
+	if s.lang.name == "perl" && len(toks) >= 2 && toks[0].kind == tkPunct && toks[0].val == "(" && closeIn(toks, 0) == len(toks)-1 {
+		sub := &codeScanner{j: s.j, lang: s.lang, toks: toks, vars: s.vars, alias: s.alias}
+		if args := sub.splitArgs(1, len(toks)-1); len(args) > 1 {
+			return s.listVal(args, depth)
+		}
 	}
 	// strip wrapping parentheses
 	for len(toks) >= 2 && toks[0].kind == tkPunct && toks[0].val == "(" && toks[len(toks)-1].kind == tkPunct && toks[len(toks)-1].val == ")" && closeIn(toks, 0) == len(toks)-1 {

@@ -48,7 +48,7 @@ func (s *codeScanner) importAt(i int) int {
 			tk := s.toks[k]
 			switch {
 			case tk.kind == tkPunct && tk.val == "*":
-				for key := range codeCalls["python"] {
+				for key := range codeCalls()["python"] {
 					if m, n, ok := strings.Cut(key, "."); ok && m == mod {
 						s.alias[n] = key
 					}

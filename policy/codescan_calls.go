@@ -2,6 +2,7 @@ package policy
 
 import (
 	"strings"
+	"sync"
 )
 
 // callKind is what a call does with its arguments.
@@ -33,73 +34,78 @@ const (
 // asyncio, shutil, pathlib, tarfile, zipfile), Node 22's child_process and
 // fs, Bun's and Deno's runtime APIs, Ruby 3.3's Kernel, Open3, IO, Process,
 // File and FileUtils, perlfunc and File::Path/File::Copy.
-var codeCalls = map[string]map[string]callKind{
-	"python": {
-		"os.system": ckShell, "os.popen": ckShell, "getoutput": ckShell, "getstatusoutput": ckShell,
-		"check_output": ckArgv, "check_call": ckArgv, "Popen": ckArgv, "subprocess.run": ckArgv, "subprocess.call": ckArgv,
-		"pty.spawn": ckArgv, "create_subprocess_shell": ckShell, "create_subprocess_exec": ckVarArgv,
-		"execv": ckExecList, "execve": ckExecList, "execvp": ckExecList, "execvpe": ckExecList,
-		"posix_spawn": ckExecList, "posix_spawnp": ckExecList,
-		"execl": ckExecVar, "execle": ckExecVar, "execlp": ckExecVar, "execlpe": ckExecVar,
-		"spawnv": ckSpawnList, "spawnve": ckSpawnList, "spawnvp": ckSpawnList, "spawnvpe": ckSpawnList,
-		"spawnl": ckSpawnVar, "spawnle": ckSpawnVar, "spawnlp": ckSpawnVar, "spawnlpe": ckSpawnVar,
-		"exec": ckCode, "eval": ckCode, "compile": ckCode,
-		"open": ckOpen, "fdopen": ckOpen, "os.open": ckOpen,
-		"write_text": ckWrite, "write_bytes": ckWrite, "touch": ckWrite, "mkdir": ckWrite, "makedirs": ckWrite,
-		"copy": ckCopy, "copy2": ckCopy, "copyfile": ckCopy, "copytree": ckCopy, "copymode": ckCopy, "copystat": ckCopy,
-		"symlink": ckWrite, "link": ckWrite, "symlink_to": ckWrite, "hardlink_to": ckWrite, "link_to": ckWrite,
-		"extractall": ckWrite, "extract": ckWrite, "mkfifo": ckWrite, "mknod": ckWrite, "utime": ckWrite, "truncate": ckWrite,
-		"rmtree": ckRemove, "remove": ckRemove, "unlink": ckRemove, "rmdir": ckRemove, "removedirs": ckRemove,
-		"rename": ckRemove, "renames": ckRemove, "os.replace": ckRemove, "move": ckRemove, "chmod": ckRemove,
-		"lchmod": ckRemove, "chown": ckRemove, "lchown": ckRemove, "Path.replace": ckRemove,
-	},
-	"js": {
-		"execSync": ckShell, "child_process.exec": ckShell, "execa.command": ckShell, "execaCommand": ckShell, "execaCommandSync": ckShell,
-		"spawnSync": ckCmdArgs, "child_process.spawn": ckCmdArgs, "execFile": ckCmdArgs, "execFileSync": ckCmdArgs, "execa": ckCmdArgs, "execaSync": ckCmdArgs,
-		"Bun.spawn": ckOptsCmd, "Bun.spawnSync": ckOptsCmd, "Deno.run": ckOptsCmd, "Deno.Command": ckCmdArgs,
-		"eval": ckCode, "Function": ckCode, "runInThisContext": ckCode, "runInNewContext": ckCode, "runInContext": ckCode,
-		"writeFileSync": ckWrite, "writeFile": ckWrite, "appendFileSync": ckWrite, "appendFile": ckWrite,
-		"copyFileSync": ckCopy, "copyFile": ckCopy, "cpSync": ckCopy, "fs.cp": ckCopy, "mkdirSync": ckWrite, "fs.mkdir": ckWrite,
-		"symlinkSync": ckWrite, "fs.symlink": ckWrite, "linkSync": ckWrite, "createWriteStream": ckWrite, "outputFile": ckWrite,
-		"outputFileSync": ckWrite, "ensureDir": ckWrite, "ensureFile": ckWrite, "writeTextFile": ckWrite, "writeTextFileSync": ckWrite,
-		"Bun.write": ckWrite, "truncateSync": ckWrite, "fs.truncate": ckWrite, "utimesSync": ckWrite,
-		"openSync": ckOpen, "fs.open": ckOpen, "Deno.open": ckOpen, "Deno.openSync": ckOpen,
-		"unlinkSync": ckRemove, "fs.unlink": ckRemove, "rmSync": ckRemove, "fs.rm": ckRemove, "rmdirSync": ckRemove, "fs.rmdir": ckRemove,
-		"renameSync": ckRemove, "fs.rename": ckRemove, "chmodSync": ckRemove, "fs.chmod": ckRemove, "chownSync": ckRemove,
-		"removeSync": ckRemove, "fs.remove": ckRemove, "emptyDir": ckRemove, "emptyDirSync": ckRemove, "moveSync": ckRemove,
-		"Deno.remove": ckRemove, "Deno.removeSync": ckRemove, "Deno.rename": ckRemove, "Deno.renameSync": ckRemove, "Deno.chmod": ckRemove,
-		"rimraf": ckRemove, "del": ckRemove,
-	},
-	"ruby": {
-		"system": ckMulti, "exec": ckMulti, "spawn": ckMulti, "Process.spawn": ckMulti, "Process.exec": ckMulti,
-		"capture2": ckMulti, "capture2e": ckMulti, "capture3": ckMulti, "popen2": ckMulti, "popen2e": ckMulti, "popen3": ckMulti,
-		"pipeline": ckMulti, "pipeline_r": ckMulti, "pipeline_w": ckMulti, "IO.popen": ckMulti, "popen": ckMulti,
-		"eval": ckCode, "instance_eval": ckCode, "class_eval": ckCode, "module_eval": ckCode,
-		"File.open": ckOpen, "File.new": ckOpen, "open": ckOpen,
-		"File.write": ckWrite, "IO.write": ckWrite, "binwrite": ckWrite, "touch": ckWrite, "mkdir_p": ckWrite, "makedirs": ckWrite,
-		"mkpath": ckWrite, "FileUtils.mkdir": ckWrite, "Dir.mkdir": ckWrite, "FileUtils.cp": ckCopy, "cp_r": ckCopy, "copy_file": ckCopy,
-		"ln_s": ckWrite, "ln_sf": ckWrite, "FileUtils.ln": ckWrite, "File.symlink": ckWrite, "File.link": ckWrite, "install": ckWrite,
-		"File.delete": ckRemove, "File.unlink": ckRemove, "File.rename": ckRemove, "File.chmod": ckRemove, "File.truncate": ckRemove,
-		"rm": ckRemove, "rm_f": ckRemove, "rm_r": ckRemove, "rm_rf": ckRemove, "rmtree": ckRemove, "remove_dir": ckRemove,
-		"remove_entry": ckRemove, "remove_entry_secure": ckRemove, "FileUtils.mv": ckRemove, "FileUtils.move": ckRemove,
-		"FileUtils.chmod": ckRemove, "chmod_R": ckRemove, "Dir.delete": ckRemove, "Dir.rmdir": ckRemove, "Dir.unlink": ckRemove,
-		"FileUtils.remove": ckRemove, "safe_unlink": ckRemove,
-	},
-	"perl": {
-		"system": ckMulti, "exec": ckMulti, "CORE.system": ckMulti, "readpipe": ckShell,
-		"eval": ckCode,
-		"open": ckOpen, "sysopen": ckOpen,
-		"mkdir": ckWrite, "symlink": ckWrite, "link": ckWrite, "make_path": ckWrite, "mkpath": ckWrite, "copy": ckCopy,
-		"cp": ckCopy, "utime": ckWrite, "truncate": ckWrite,
-		"unlink": ckRemove, "rmdir": ckRemove, "rename": ckRemove, "chmod": ckRemove, "chown": ckRemove,
-		"rmtree": ckRemove, "remove_tree": ckRemove, "move": ckRemove, "mv": ckRemove,
-	},
-}
+//
+// It is built on first use (a hook process that judges no code never
+// builds it).
+var codeCalls = sync.OnceValue(func() map[string]map[string]callKind {
+	return map[string]map[string]callKind{
+		"python": {
+			"os.system": ckShell, "os.popen": ckShell, "getoutput": ckShell, "getstatusoutput": ckShell,
+			"check_output": ckArgv, "check_call": ckArgv, "Popen": ckArgv, "subprocess.run": ckArgv, "subprocess.call": ckArgv,
+			"pty.spawn": ckArgv, "create_subprocess_shell": ckShell, "create_subprocess_exec": ckVarArgv,
+			"execv": ckExecList, "execve": ckExecList, "execvp": ckExecList, "execvpe": ckExecList,
+			"posix_spawn": ckExecList, "posix_spawnp": ckExecList,
+			"execl": ckExecVar, "execle": ckExecVar, "execlp": ckExecVar, "execlpe": ckExecVar,
+			"spawnv": ckSpawnList, "spawnve": ckSpawnList, "spawnvp": ckSpawnList, "spawnvpe": ckSpawnList,
+			"spawnl": ckSpawnVar, "spawnle": ckSpawnVar, "spawnlp": ckSpawnVar, "spawnlpe": ckSpawnVar,
+			"exec": ckCode, "eval": ckCode, "compile": ckCode,
+			"open": ckOpen, "fdopen": ckOpen, "os.open": ckOpen,
+			"write_text": ckWrite, "write_bytes": ckWrite, "touch": ckWrite, "mkdir": ckWrite, "makedirs": ckWrite,
+			"copy": ckCopy, "copy2": ckCopy, "copyfile": ckCopy, "copytree": ckCopy, "copymode": ckCopy, "copystat": ckCopy,
+			"symlink": ckWrite, "link": ckWrite, "symlink_to": ckWrite, "hardlink_to": ckWrite, "link_to": ckWrite,
+			"extractall": ckWrite, "extract": ckWrite, "mkfifo": ckWrite, "mknod": ckWrite, "utime": ckWrite, "truncate": ckWrite,
+			"rmtree": ckRemove, "remove": ckRemove, "unlink": ckRemove, "rmdir": ckRemove, "removedirs": ckRemove,
+			"rename": ckRemove, "renames": ckRemove, "os.replace": ckRemove, "move": ckRemove, "chmod": ckRemove,
+			"lchmod": ckRemove, "chown": ckRemove, "lchown": ckRemove, "Path.replace": ckRemove,
+		},
+		"js": {
+			"execSync": ckShell, "child_process.exec": ckShell, "execa.command": ckShell, "execaCommand": ckShell, "execaCommandSync": ckShell,
+			"spawnSync": ckCmdArgs, "child_process.spawn": ckCmdArgs, "execFile": ckCmdArgs, "execFileSync": ckCmdArgs, "execa": ckCmdArgs, "execaSync": ckCmdArgs,
+			"Bun.spawn": ckOptsCmd, "Bun.spawnSync": ckOptsCmd, "Deno.run": ckOptsCmd, "Deno.Command": ckCmdArgs,
+			"eval": ckCode, "Function": ckCode, "runInThisContext": ckCode, "runInNewContext": ckCode, "runInContext": ckCode,
+			"writeFileSync": ckWrite, "writeFile": ckWrite, "appendFileSync": ckWrite, "appendFile": ckWrite,
+			"copyFileSync": ckCopy, "copyFile": ckCopy, "cpSync": ckCopy, "fs.cp": ckCopy, "mkdirSync": ckWrite, "fs.mkdir": ckWrite,
+			"symlinkSync": ckWrite, "fs.symlink": ckWrite, "linkSync": ckWrite, "createWriteStream": ckWrite, "outputFile": ckWrite,
+			"outputFileSync": ckWrite, "ensureDir": ckWrite, "ensureFile": ckWrite, "writeTextFile": ckWrite, "writeTextFileSync": ckWrite,
+			"Bun.write": ckWrite, "truncateSync": ckWrite, "fs.truncate": ckWrite, "utimesSync": ckWrite,
+			"openSync": ckOpen, "fs.open": ckOpen, "Deno.open": ckOpen, "Deno.openSync": ckOpen,
+			"unlinkSync": ckRemove, "fs.unlink": ckRemove, "rmSync": ckRemove, "fs.rm": ckRemove, "rmdirSync": ckRemove, "fs.rmdir": ckRemove,
+			"renameSync": ckRemove, "fs.rename": ckRemove, "chmodSync": ckRemove, "fs.chmod": ckRemove, "chownSync": ckRemove,
+			"removeSync": ckRemove, "fs.remove": ckRemove, "emptyDir": ckRemove, "emptyDirSync": ckRemove, "moveSync": ckRemove,
+			"Deno.remove": ckRemove, "Deno.removeSync": ckRemove, "Deno.rename": ckRemove, "Deno.renameSync": ckRemove, "Deno.chmod": ckRemove,
+			"rimraf": ckRemove, "del": ckRemove,
+		},
+		"ruby": {
+			"system": ckMulti, "exec": ckMulti, "spawn": ckMulti, "Process.spawn": ckMulti, "Process.exec": ckMulti,
+			"capture2": ckMulti, "capture2e": ckMulti, "capture3": ckMulti, "popen2": ckMulti, "popen2e": ckMulti, "popen3": ckMulti,
+			"pipeline": ckMulti, "pipeline_r": ckMulti, "pipeline_w": ckMulti, "IO.popen": ckMulti, "popen": ckMulti,
+			"eval": ckCode, "instance_eval": ckCode, "class_eval": ckCode, "module_eval": ckCode,
+			"File.open": ckOpen, "File.new": ckOpen, "open": ckOpen,
+			"File.write": ckWrite, "IO.write": ckWrite, "binwrite": ckWrite, "touch": ckWrite, "mkdir_p": ckWrite, "makedirs": ckWrite,
+			"mkpath": ckWrite, "FileUtils.mkdir": ckWrite, "Dir.mkdir": ckWrite, "FileUtils.cp": ckCopy, "cp_r": ckCopy, "copy_file": ckCopy,
+			"ln_s": ckWrite, "ln_sf": ckWrite, "FileUtils.ln": ckWrite, "File.symlink": ckWrite, "File.link": ckWrite, "install": ckWrite,
+			"File.delete": ckRemove, "File.unlink": ckRemove, "File.rename": ckRemove, "File.chmod": ckRemove, "File.truncate": ckRemove,
+			"rm": ckRemove, "rm_f": ckRemove, "rm_r": ckRemove, "rm_rf": ckRemove, "rmtree": ckRemove, "remove_dir": ckRemove,
+			"remove_entry": ckRemove, "remove_entry_secure": ckRemove, "FileUtils.mv": ckRemove, "FileUtils.move": ckRemove,
+			"FileUtils.chmod": ckRemove, "chmod_R": ckRemove, "Dir.delete": ckRemove, "Dir.rmdir": ckRemove, "Dir.unlink": ckRemove,
+			"FileUtils.remove": ckRemove, "safe_unlink": ckRemove,
+		},
+		"perl": {
+			"system": ckMulti, "exec": ckMulti, "CORE.system": ckMulti, "readpipe": ckShell,
+			"eval": ckCode,
+			"open": ckOpen, "sysopen": ckOpen,
+			"mkdir": ckWrite, "symlink": ckWrite, "link": ckWrite, "make_path": ckWrite, "mkpath": ckWrite, "copy": ckCopy,
+			"cp": ckCopy, "utime": ckWrite, "truncate": ckWrite,
+			"unlink": ckRemove, "rmdir": ckRemove, "rename": ckRemove, "chmod": ckRemove, "chown": ckRemove,
+			"rmtree": ckRemove, "remove_tree": ckRemove, "move": ckRemove, "mv": ckRemove,
+		},
+	}
+})
 
 // lookupCall returns what the call named name does in the scanner's
 // language.
 func (s *codeScanner) lookupCall(name string) (callKind, bool) {
-	tab := codeCalls[s.lang.name]
+	tab := codeCalls()[s.lang.name]
 	if k, ok := tab[name]; ok {
 		return k, true
 	}

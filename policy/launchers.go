@@ -192,6 +192,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			return nil, false
 		}
 		switch {
+		case name == "bun" && isScriptPath(rest[0].val):
+			j.scriptFile("bun", rest[0], *env, depth, sc) // bun FILE (scripts.go)
 		case name == "yarn" || name == "pnpm":
 			j.packageScript(rest, *env, depth, sc) // yarn NAME runs the script NAME when there is one
 			return rest, true

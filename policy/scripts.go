@@ -191,3 +191,14 @@ func scriptOperand(name string, args []field) (field, bool) {
 	}
 	return field{}, false
 }
+
+// isScriptPath reports a file name a JavaScript runtime runs as a script
+// (bun FILE, as opposed to bun SCRIPT-NAME from package.json).
+func isScriptPath(v string) bool {
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"} {
+		if strings.HasSuffix(v, ext) {
+			return true
+		}
+	}
+	return strings.Contains(v, "/")
+}

@@ -156,9 +156,11 @@ func (s *codeScanner) statementAt(i int) int {
 		if n := s.assignAt(i); n > i {
 			return n
 		}
+		s.mutationAt(i)
 		if n, ok := s.callAt(i); ok {
 			return n
 		}
+		s.runnerValueAt(i)
 	case tkStr:
 		if n := s.envKeyAt(i); n > i {
 			return n
@@ -170,6 +172,70 @@ func (s *codeScanner) statementAt(i int) int {
 		}
 	}
 	return i + 1
+}
+
+// mutationAt forgets the value of a bound name the code changes in place:
+// a method called on it (cmd.append('-n'), c.push(x), s.replace(...)), an
+// element assigned (cmd[2] = '-n'), Ruby's cmd << x, Perl's push/unshift/
+// splice @a. From then on the name is known only at run time.
+func (s *codeScanner) mutationAt(i int) {
+	t := s.toks[i]
+	switch {
+	case s.lang.name == "perl" && (t.val == "push" || t.val == "unshift" || t.val == "splice"):
+		k := i + 1
+		if s.isPunct(k, "(") {
+			k++
+		}
+		if k < len(s.toks) && s.toks[k].kind == tkIdent {
+			s.forget(s.toks[k].val)
+		}
+		return
+	}
+	if _, bound := s.vars[t.val]; !bound || s.isPunct(i-1, ".") {
+		return
+	}
+	switch {
+	case s.isPunct(i+1, ".") && i+3 < len(s.toks) && s.toks[i+2].kind == tkIdent && s.isPunct(i+3, "("):
+		switch s.toks[i+2].val {
+		case "join", "split", "strip", "format", "count", "index", "startswith", "endswith", "get", "keys", "toString", "includes", "indexOf", "slice", "trim", "to_s", "length", "size":
+			return
+		}
+		s.forget(t.val)
+	case s.isPunct(i+1, "["):
+		end := s.closeOf(i + 1)
+		if s.isPunct(end+1, "=") || s.isPunct(end+1, "+=") {
+			s.forget(t.val)
+		}
+	case s.isPunct(i+1, "<<"):
+		s.forget(t.val)
+	}
+}
+
+// forget makes a bound name known only at run time for the rest of the
+// code.
+func (s *codeScanner) forget(name string) {
+	delete(s.vars, name)
+	if s.bound == nil {
+		s.bound = map[string]bool{}
+	}
+	s.bound[name] = true
+}
+
+// runnerValueAt refuses, in code naming a hook-sensitive word, a function
+// that runs commands passed as a value instead of called
+// (map(os.system, cmds), Thread(target=os.system, ...)): what it will be
+// called with is not in the code's calls.
+func (s *codeScanner) runnerValueAt(i int) {
+	if !(s.isPunct(i-1, "(") || s.isPunct(i-1, ",") || s.isPunct(i-1, "[") || (s.isPunct(i-1, "=") && (s.isPunct(i-3, "(") || s.isPunct(i-3, ",")))) {
+		return
+	}
+	name, next, computed := s.nameAt(i)
+	if computed || s.isPunct(next, "(") || s.isPunct(next, ".") {
+		return
+	}
+	if k, ok := s.lookupCall(name); ok && k != ckWrite && k != ckRemove && k != ckCopy && k != ckOpen && s.sensitive(true) {
+		s.j.hits.add(RuleCodeDynamic)
+	}
 }
 
 // skipTo returns the index of the token closing the bracket opened at i
@@ -311,6 +377,9 @@ func (s *codeScanner) nameAt(i int) (name string, next int, computed bool) {
 		case s.isPunct(k, "[") && len(parts) > 0:
 			end := s.closeOf(k)
 			key := s.eval(s.toks[k+1:end], 0)
+			if parts[len(parts)-1] == "__dict__" || parts[len(parts)-1] == "modules" {
+				parts = parts[:len(parts)-1] // os.__dict__['system'], sys.modules['os']
+			}
 			if !key.known || key.isList {
 				return strings.Join(parts, "."), end + 1, true
 			}

@@ -306,6 +306,12 @@ func (s *codeScanner) callKind(k callKind, name string, args, recv []carg) {
 	case ckArgv:
 		s.runner = true
 		v := val(0)
+		if ex, ok := kwArg(args, "executable"); ok && v.isList && len(v.list) > 0 {
+			// executable= replaces the program argv[0] names
+			e := s.eval(ex, 0)
+			v.list = append([]string{e.text()}, v.list[1:]...)
+			v.known = v.known && e.known
+		}
 		if sh, ok := kwArg(args, "shell"); ok && len(sh) == 1 && sh[0].val == "True" && v.isList {
 			v = cval{s: strings.Join(v.list, " "), known: v.known, decoded: v.decoded}
 		}

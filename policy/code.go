@@ -712,7 +712,7 @@ func hookRunningGitSub(sub string) bool {
 func (j *judge) gitDynamicOptions(spec gitSpec, args []field) {
 	for k := 0; k < len(args); k++ {
 		a := args[k]
-		if a.unquoted {
+		if a.unquoted && mayBeOption(a) {
 			j.hits.add(RuleGitDynamicOption)
 			continue
 		}
@@ -755,6 +755,16 @@ func (j *judge) gitDynamicOptions(spec gitSpec, args []field) {
 			}
 		}
 	}
+}
+
+// mayBeOption reports whether a word holding an unquoted expansion may
+// expand to an option: its known prefix is empty or starts with "-". A word
+// whose known prefix is something else (template/$BRANCH, :$BRANCH) keeps
+// that prefix in its first field, which is then no option (issue 28: the
+// ordinary `git merge template/$TEMPLATE_BRANCH` and `git push origin
+// :$BRANCH`).
+func mayBeOption(f field) bool {
+	return f.val == "" || f.val[0] == dyn[0] || f.val[0] == '-'
 }
 
 // stdinProgram reports whether a pipeline stage runs what it reads on stdin

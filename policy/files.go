@@ -237,3 +237,41 @@ func echoText(args []string) (string, bool) {
 	}
 	return s, true
 }
+
+// globMatches matches a glob word against the directory the command runs in:
+// the paths it expands to, as written (dir part kept), and ok. ok is false
+// when the judge cannot tell: no directory known, a run-time part, a
+// wildcard outside the last component, a brace, or a directory of more than
+// maxGlobEntries entries; the caller then classifies the word as written.
+func (sc *scope) globMatches(word string) ([]string, bool) {
+	if sc.dir == "" || sc.cwdUnknown || !strings.ContainsAny(word, "*?[") || strings.ContainsAny(word, dyn+"{\\") {
+		return nil, false
+	}
+	dirPart, pat := "", word
+	if i := strings.LastIndexByte(word, '/'); i >= 0 {
+		dirPart, pat = word[:i+1], word[i+1:]
+	}
+	if strings.ContainsAny(dirPart, "*?[") || pat == "" {
+		return nil, false
+	}
+	full := dirPart
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(sc.dir, sc.cwd, dirPart)
+	}
+	d, err := os.Open(filepath.Clean(full + "/."))
+	if err != nil {
+		return nil, true // no such directory: the word is passed as written
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(maxGlobEntries + 1)
+	if len(names) > maxGlobEntries || (err != nil && !errors.Is(err, io.EOF)) {
+		return nil, false
+	}
+	var out []string
+	for _, n := range names {
+		if matchGlob(pat, n) {
+			out = append(out, dirPart+n)
+		}
+	}
+	return out, true
+}

@@ -181,7 +181,7 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 			if a.val == "--" {
 				break
 			}
-			if a.unquoted || (a.subst && (a.val[0] == dyn[0] || a.val[0] == '-')) {
+			if (a.unquoted && mayBeOption(a)) || (a.subst && (a.val[0] == dyn[0] || a.val[0] == '-')) {
 				j.hits.add(RuleGitDynamicOption)
 			}
 		}

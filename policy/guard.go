@@ -191,13 +191,17 @@ var guardComps = func() [][]string {
 // (an absolute /work/repo/.hookwarden.yaml as much as a relative one; a
 // user-level ~/.claude/settings.json too, which holds hook settings as
 // well). A glob component matches as the shell would expand it.
-func classifyGuard(comps []string) guardKind {
+//
+// With noBareGlob (the directory a glob names was read, and what it matched
+// classified apart) a glob component below another directory (build/*.json)
+// does not count as a lefthook config's name.
+func classifyGuard(comps []string, noBareGlob bool) guardKind {
 	var k guardKind
 	for gi, gc := range guardComps {
 		client := shellGuardList[gi].ClientHooks
 		bare := len(gc) == 1 && shellGuardList[gi].Client == "lefthook"
 		for i := range comps {
-			if bare && bareGlob(comps[i]) {
+			if bare && (bareGlob(comps[i]) || noBareGlob && i > 0 && strings.ContainsAny(comps[i], "*?[")) {
 				// A lefthook config is named by one component at any
 				// depth; a glob of wildcards only (rm -rf build/*) is not
 				// taken to name it, or every such removal would be refused.

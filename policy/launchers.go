@@ -119,6 +119,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 		return nil, false
 	case "busybox":
 		return args, true
+	case "tmux", "screen", "parallel", "at", "batch":
+		return j.multiplexer(name, args, *env, depth, sc)
 	case "cmd":
 		j.cmdExe(args, *env, depth)
 		return nil, false

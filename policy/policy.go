@@ -461,7 +461,7 @@ func (h *hitSet) first() string { return h.best }
 
 // ruleOrder lists the built-in rule ids in priority order, as rules.json
 // does (TestRuleIDConstants).
-var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip,
+var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleScanBoundSteps, RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip,
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
 	RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,

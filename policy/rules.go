@@ -32,6 +32,10 @@ const (
 	// RuleScanBoundTargets: more than MaxTargetOperands directory operands;
 	// denied by the engine's directory scan (engine/workspace), not by Judge.
 	RuleScanBoundTargets = "scan-bound-targets"
+	// RuleScanBoundSteps: the evaluator's run of the command took more than
+	// maxEvalSteps simple commands or evalBudget (loops), or a glob read a
+	// directory of more than maxGlobEntries entries.
+	RuleScanBoundSteps = "scan-bound-steps"
 	// RuleGitNoVerify: --no-verify or an abbreviation git accepts for it.
 	RuleGitNoVerify = "git-no-verify"
 	// RuleGitNoVerifyShort: -n on git commit or git am.

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -29,6 +30,9 @@ type judge struct {
 	// dir is the absolute directory the command starts in ("" when not
 	// known: nothing relative is read from disk).
 	dir string
+	// evalDeadline ends every symbolic run of this call (eval.go); set by
+	// the first one.
+	evalDeadline time.Time
 }
 
 // admission records h as the walk's admission finding unless one is
@@ -67,7 +71,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}, defined: definedNames(f)}
+	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir}
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -108,6 +112,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	if sc.overflow {
 		j.hits.add(RuleScanBoundCommand)
 	}
+	j.evaluate(f, depth, env)
 }
 
 // scriptField judges a field holding a script; run-time parts become a

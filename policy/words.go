@@ -67,6 +67,12 @@ type scope struct {
 	// (scope.setAlias; dyn for a value known only at run time), in effect
 	// for every later git command of the script.
 	gitAliases map[string]string
+	// dir: the absolute directory the script starts in ("" when not
+	// known); globs are matched there (globMatches).
+	dir string
+	// noBareGlob: while classifying a glob whose directory was read, a
+	// wildcard component does not count as naming a lefthook config.
+	noBareGlob bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -375,6 +381,18 @@ func (sc *scope) classify(f field) pathKind {
 	for _, w := range f.substWords {
 		sc.classifyOne(w, &k)
 	}
+	if matches, ok := sc.globMatches(f.val); ok {
+		// A glob is judged by what it matches where the command runs, and
+		// as written too (an earlier statement may create what it matches),
+		// except that a wildcard is no longer taken to name a lefthook
+		// config in another directory (rm -f build/*.json): the directory
+		// was read.
+		for _, m := range matches {
+			sc.classifyOne(m, &k)
+		}
+		sc.noBareGlob = true
+		defer func() { sc.noBareGlob = false }()
+	}
 	for _, s := range [2]string{f.val, f.raw} {
 		if strings.Contains(s, "{") && strings.Contains(s, ",") {
 			for _, e := range expandBraces(s, maxBraceWords) {
@@ -395,7 +413,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	if sc.cwd != "" && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, `\`) && !(len(s) > 1 && s[1] == ':') {
 		s = sc.cwd + "/" + s
 	}
-	c := classifyPath(s)
+	c := classifyPathGlob(s, sc.noBareGlob)
 	if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
 		// After cd to a directory known only at run time, a bare hook
 		// name may well be inside the hooks directory.
@@ -475,7 +493,11 @@ func hookFileName(s string) bool {
 	return false
 }
 
-func classifyPath(s string) pathKind {
+func classifyPath(s string) pathKind { return classifyPathGlob(s, false) }
+
+// classifyPathGlob is classifyPath; with noBareGlob a wildcard component is
+// not taken to name a lefthook config (classifyGuard).
+func classifyPathGlob(s string, noBareGlob bool) pathKind {
 	var k pathKind
 	// cmd.exe drops its ^ escapes before a command sees the path.
 	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "^", ""), `\`, "/"))
@@ -527,7 +549,7 @@ func classifyPath(s string) pathKind {
 		}
 	}
 	if strings.ContainsAny(s, "*?[") || containsGuardKey(s) {
-		k.guard = classifyGuard(comps)
+		k.guard = classifyGuard(comps, noBareGlob)
 	}
 	k.mgr = hookManagerPath(comps)
 	k.sysClient = clientSystemPath(comps)

@@ -103,8 +103,9 @@ func Load(path string) ([]Case, error) {
 // scan-bound-targets cases are the hook's directory scan, not Judge's:
 // IsHookOnly), issue 29's perimeter (perimeter.json: hook managers, git
 // plumbing and configuration, aliases, commit tools, nested clients), and
-// issue 28's code in interpreters and scripts (code.json).
-var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json"}
+// issue 28's code in interpreters and scripts (code.json) and its shell
+// evaluator (evaluator.json).
+var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json", "evaluator.json"}
 
 // IsHookOnly reports whether c expects a rule that only the hook's
 // directory scan (engine/workspace) answers, scan-bound-targets: Judge

@@ -61,6 +61,12 @@ func (c commandPolicy) Judge(command string) verdict.Verdict {
 	return FromDecision(c.p.Judge(command))
 }
 
+// JudgeIn is Judge for a command starting in dir (absolute): globs and the
+// scripts it runs are read there (policy.(*Policy).JudgeIn).
+func (c commandPolicy) JudgeIn(command, dir string) verdict.Verdict {
+	return FromDecision(c.p.JudgeIn(command, dir))
+}
+
 // FromDecision converts a policy.Decision into a verdict.Verdict: Allow when
 // d.Allowed, otherwise Deny with d.RuleID and d.Reason capped at
 // verdict.MaxReasonBytes.

@@ -1,0 +1,649 @@
+package policy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The evaluator runs a parsed script symbolically with mvdan.cc/sh/v3/interp
+// so that each external command is judged by the argv the shell would build
+// (braces, parameter operators, IFS, arrays, set --, for, read, printf -v,
+// mapfile, eval, source, globs). Nothing runs: every handler is virtual.
+// External commands are handed to (*judge).command and answer unknown output
+// (dyn); writes go to an in-memory overlay; reads come from the overlay, from
+// the command's stdin, or from disk (bounded, only when the starting
+// directory is known). Values the judge cannot know stay unknown: the script
+// is run twice, once with every inherited variable holding dyn and external
+// commands exiting 0, once with inherited variables unset and external
+// commands exiting 1, and both runs are judged (besides the static walk,
+// which judges every statement as written, including branches no run
+// takes).
+
+// Evaluator bounds: a run stops after maxEvalSteps simple commands or
+// evalBudget of wall time; a script that reaches either is refused with
+// RuleScanBoundSteps, as nothing unjudged is ever allowed.
+const (
+	maxEvalSteps = 4096
+	// evalBudget is the wall time every symbolic run of one Judge call may
+	// take together (nested scripts share it). It is a backstop far above
+	// what any corpus case takes (BenchmarkEvaluator), so that a loaded
+	// machine does not turn an ordinary command into a refusal; the step
+	// and size bounds are what a script reaches first.
+	evalBudget = time.Second
+	// maxEvalBytes bounds the total size of the variables a run holds
+	// (x=$x$x doubling in a loop), checked at each loop iteration.
+	maxEvalBytes = 1 << 20
+	// maxGlobEntries bounds the directory entries one glob may read.
+	maxGlobEntries = 4096
+	// maxStdinBytes bounds what a command's stdin is read for (xargs, a
+	// shell reading its script on stdin).
+	maxStdinBytes = 64 << 10
+)
+
+// evalRoot is the directory the interpreter starts in when the judge does not
+// know the real one; nothing below it is read from disk.
+const evalRoot = "/hookwarden-unknown-cwd"
+
+// procSubstDir holds the overlay files process substitutions write to.
+const procSubstDir = "/dev/hookwarden-procsubst"
+
+// unknownPath is a path whose content is unknown (dyn) when read.
+const unknownPath = "/dev/hookwarden-unknown"
+
+var errEvalBound = errors.New("evaluation bound")
+
+// evalMode is one symbolic run: unknown inherited variables as dyn or unset,
+// and the exit status of external commands.
+type evalMode struct {
+	unknownSet bool
+	exit       uint8
+}
+
+// evalRun is the state of one symbolic run.
+type evalRun struct {
+	j     *judge
+	depth int
+	env   []envVar
+	mode  evalMode
+	start string // the interpreter's starting directory
+	mu    sync.Mutex
+	steps int
+	bound bool
+	files overlay
+}
+
+// worthEvaluating reports whether the evaluator can learn anything the static
+// walk does not: a script of simple commands whose words are all plain
+// literals, naming no command that runs its input, gains nothing.
+func worthEvaluating(f *syntax.File) bool {
+	worth := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if worth {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ForClause,
+			*syntax.WhileClause, *syntax.FuncDecl, *syntax.DeclClause, *syntax.CaseClause, *syntax.ExtGlob:
+			worth = true
+		case *syntax.Lit:
+			worth = strings.ContainsAny(x.Value, "{*?[\\")
+		case *syntax.SglQuoted:
+			worth = x.Dollar
+		case *syntax.CallExpr:
+			if len(x.Args) > 0 {
+				switch x.Args[0].Lit() {
+				case "xargs", "eval", "source", ".", "read", "mapfile", "readarray", "printf", "set", "shift",
+					"sh", "bash", "dash", "zsh", "ksh", "busybox", "at", "batch", "parallel", "tmux", "screen", "builtin", "command", "exec":
+					worth = true
+				}
+			}
+		case *syntax.Redirect:
+			worth = x.Op == syntax.WordHdoc || x.Op == syntax.Hdoc || x.Op == syntax.DashHdoc || isOutputRedirect(x.Op)
+		}
+		return !worth
+	})
+	return worth
+}
+
+// evaluate runs f symbolically in both modes and judges what it would run.
+func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) {
+	if !worthEvaluating(f) {
+		return
+	}
+	rewriteProcSubst(f)
+	rewritePrintfV(f)
+	markLoops(f)
+	for _, m := range [...]evalMode{{unknownSet: true, exit: 0}, {unknownSet: false, exit: 1}} {
+		if j.evalOnce(f, depth, env, m) {
+			j.hits.add(RuleScanBoundSteps)
+			return
+		}
+	}
+}
+
+// evalOnce is one symbolic run; it reports whether a bound stopped it.
+func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (bound bool) {
+	start := evalRoot
+	if j.dir != "" {
+		start = j.dir
+	}
+	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}}
+	if j.evalDeadline.IsZero() {
+		j.evalDeadline = time.Now().Add(evalBudget)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), j.evalDeadline)
+	defer cancel()
+	r, err := interp.New(
+		interp.Env(unknownEnv{set: m.unknownSet, known: knownEnv(env)}),
+		interp.StdIO(nil, io.Discard, io.Discard),
+		interp.CallHandler(e.call),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return e.exec }),
+		interp.OpenHandler(e.open),
+		interp.ReadDirHandler2(e.readDir),
+		interp.StatHandler(e.stat),
+		interp.AccessHandler(func(context.Context, string, interp.AccessMode) error { return nil }),
+	)
+	if err != nil {
+		return false
+	}
+	r.Dir = start
+	_ = r.Run(ctx, f)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.bound || errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
+
+// call counts every simple command (builtins too) against maxEvalSteps.
+func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.steps++
+	if e.steps > maxEvalSteps {
+		e.bound = true
+		return nil, errEvalBound
+	}
+	if len(args) == 2 && args[0] == ":" && args[1] == loopMark {
+		size := 0
+		interp.HandlerCtx(ctx).Env.Each(func(_ string, v expand.Variable) bool {
+			size += len(v.Str)
+			for _, l := range v.List {
+				size += len(l)
+			}
+			return size <= maxEvalBytes
+		})
+		if size > maxEvalBytes {
+			e.bound = true
+			return nil, errEvalBound
+		}
+	}
+	return args, nil
+}
+
+// exec judges one external command the run reaches and answers for it:
+// unknown output, the mode's exit status.
+func (e *evalRun) exec(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	argv := make([]field, 0, len(args))
+	for _, a := range args {
+		argv = append(argv, field{val: a, raw: a})
+	}
+	env := append([]envVar(nil), e.env...)
+	hc.Env.Each(func(name string, v expand.Variable) bool {
+		if v.Exported && v.IsSet() {
+			env = append(env, envVar{name: name, val: field{val: v.String(), raw: v.String()}})
+		}
+		return true
+	})
+	sc := e.scope(hc.Dir)
+	if len(argv) > 1 && argv[0].val == "busybox" {
+		argv = argv[1:]
+	}
+	argv, scripts := e.feed(argv, hc.Stdin, sc)
+	e.mu.Lock()
+	for _, s := range scripts {
+		e.j.scriptField(s, e.depth+1, env)
+	}
+	e.j.command(argv, env, e.depth, nil, sc)
+	e.mu.Unlock()
+	if out, ok := e.known(argv, hc, sc); ok {
+		io.WriteString(hc.Stdout, out)
+		return nil
+	}
+	io.WriteString(hc.Stdout, dyn)
+	if e.mode.exit == 0 {
+		return nil
+	}
+	return interp.NewExitStatus(e.mode.exit)
+}
+
+// known is the output of the few external commands whose output the judge
+// can know: cat of its stdin or of files whose content is known.
+func (e *evalRun) known(argv []field, hc interp.HandlerContext, sc *scope) (string, bool) {
+	if len(argv) == 0 || argv[0].val != "cat" {
+		return "", false
+	}
+	if len(argv) == 1 {
+		if f, ok := hc.Stdin.(*os.File); hc.Stdin == nil || ok && f == nil {
+			return "", true
+		}
+		b, err := io.ReadAll(io.LimitReader(hc.Stdin, maxStdinBytes+1))
+		if err != nil || len(b) > maxStdinBytes {
+			return "", false
+		}
+		return string(b), true
+	}
+	var out strings.Builder
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a.val, "-") || a.dynamic() {
+			return "", false
+		}
+		src, ok := e.j.scriptSource(sc, a.val)
+		if !ok {
+			return "", false
+		}
+		out.WriteString(src)
+	}
+	return out.String(), true
+}
+
+// scope is the judge's scope for a command the run reaches in dir: the
+// working directory relative to the start, and the overlay so far.
+func (e *evalRun) scope(dir string) *scope {
+	sc := &scope{vars: map[string]string{}, dir: e.j.dir}
+	if strings.Contains(dir, dyn) {
+		sc.cwdUnknown = true
+	} else if dir != e.start {
+		if rel, err := filepath.Rel(e.start, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			sc.cwd = rel
+		} else {
+			sc.cwd = dir
+		}
+	}
+	e.mu.Lock()
+	sc.files = make(overlay, len(e.files))
+	for k, v := range e.files {
+		sc.files[k] = v
+	}
+	e.mu.Unlock()
+	return sc
+}
+
+// feed follows a command's stdin where the command runs it: the words xargs
+// appends, the script a shell (sh, bash -s, sh -, sh /dev/stdin), at or
+// batch reads. Unknown input becomes one unquoted unknown word for xargs and
+// an unknown script for a shell.
+func (e *evalRun) feed(argv []field, stdin io.Reader, sc *scope) ([]field, []field) {
+	name, known := cmdName(argv[0])
+	if !known {
+		return argv, nil
+	}
+	read := func() (string, bool) {
+		if f, ok := stdin.(*os.File); stdin == nil || ok && f == nil {
+			return "", true // no stdin: nothing to read
+		}
+		b, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
+		if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(dyn)) {
+			return "", false
+		}
+		return string(b), true
+	}
+	script := func() []field {
+		if text, ok := read(); ok {
+			return []field{lit(text)}
+		}
+		return []field{{val: dyn}}
+	}
+	switch {
+	case name == "xargs":
+		text, ok := read()
+		if !ok {
+			return append(argv, field{val: dyn, raw: "$", unquoted: true}), nil
+		}
+		for _, w := range xargsWords(text) {
+			argv = append(argv, lit(w))
+		}
+	case name == "at" || name == "batch":
+		return argv, script()
+	case shellNames[name] && stdinShell(argv[1:]):
+		return argv, script()
+	case shellNames[name]:
+		// sh <(...): the script a process substitution wrote.
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a.val, "-") {
+				continue
+			}
+			if strings.HasPrefix(a.val, procSubstDir+"/") {
+				if src, ok := e.j.scriptSource(sc, a.val); ok {
+					return argv, []field{lit(src)}
+				}
+				return argv, []field{{val: dyn}}
+			}
+			if f, ok := sc.files[sc.overlayKey(a.val)]; ok {
+				// A script this command wrote earlier (printf ... > run.sh;
+				// bash run.sh): judged by what was written.
+				if f.known {
+					return argv, []field{lit(f.content)}
+				}
+				return argv, []field{{val: dyn}}
+			}
+			break
+		}
+	}
+	return argv, nil
+}
+
+// shellNames are the sh-family interpreters launchers.go follows.
+var shellNames = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true, "rbash": true}
+
+// stdinShell reports whether a shell with args reads its script from stdin:
+// no -c and no script operand, -s, or the operand - or /dev/stdin.
+func stdinShell(args []field) bool {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-" || v == "--" && i+1 == len(args):
+			return true
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file":
+			i++
+		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
+			if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+				return false
+			}
+			if !strings.HasPrefix(v, "--") && strings.Contains(v, "s") {
+				return true
+			}
+		default:
+			return isStdinPath(v)
+		}
+	}
+	return true
+}
+
+// xargsWords splits xargs input as GNU xargs does by default: blanks and
+// newlines separate, single and double quotes group, backslash escapes.
+func xargsWords(s string) []string {
+	var out []string
+	var b strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// overlayWriter collects one opened file's writes into the run's overlay on
+// Close.
+type overlayWriter struct {
+	e      *evalRun
+	key    string
+	append bool
+	buf    bytes.Buffer
+}
+
+func (w *overlayWriter) Read([]byte) (int, error) { return 0, io.EOF }
+func (w *overlayWriter) Write(p []byte) (int, error) {
+	if w.buf.Len()+len(p) > maxScriptBytes {
+		w.buf.WriteString(dyn) // past the bound: unknown
+		return len(p), nil
+	}
+	return w.buf.Write(p)
+}
+func (w *overlayWriter) Close() error {
+	w.e.mu.Lock()
+	defer w.e.mu.Unlock()
+	s := w.buf.String()
+	w.e.files.write(w.key, s, !strings.Contains(s, dyn), w.append)
+	return nil
+}
+
+type readOnly struct{ io.Reader }
+
+func (readOnly) Write(p []byte) (int, error) { return len(p), nil }
+func (readOnly) Close() error                { return nil }
+
+// open serves the run's redirections and file reads without touching the
+// disk for writing.
+func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode) (io.ReadWriteCloser, error) {
+	hc := interp.HandlerCtx(ctx)
+	switch path {
+	case "/dev/null":
+		return readOnly{bytes.NewReader(nil)}, nil
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return readOnly{io.LimitReader(hc.Stdin, maxStdinBytes)}, nil
+	case "/dev/stdout", "/dev/fd/1", "/dev/stderr", "/dev/fd/2", "/dev/tty":
+		return readOnly{bytes.NewReader(nil)}, nil
+	case unknownPath:
+		return readOnly{strings.NewReader(dyn)}, nil
+	}
+	key := path
+	if !filepath.IsAbs(key) {
+		key = filepath.Join(hc.Dir, key)
+	}
+	key = e.rel(key)
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+		return &overlayWriter{e: e, key: key, append: flag&os.O_APPEND != 0}, nil
+	}
+	e.mu.Lock()
+	f, ok := e.files[key]
+	e.mu.Unlock()
+	if ok {
+		if !f.known {
+			return readOnly{strings.NewReader(dyn)}, nil
+		}
+		return readOnly{strings.NewReader(f.content)}, nil
+	}
+	if src, ok := e.j.scriptSource(&scope{}, e.abs(key)); ok {
+		return readOnly{strings.NewReader(src)}, nil
+	}
+	return readOnly{strings.NewReader(dyn)}, nil
+}
+
+// rel is the overlay key of an absolute path: relative to the starting
+// directory when below it (as the static walk keys relative paths).
+func (e *evalRun) rel(p string) string {
+	if rel, err := filepath.Rel(e.start, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.Clean(rel)
+	}
+	return filepath.Clean(p)
+}
+
+// abs is the disk path of an overlay key, "" when the key lies below the
+// unknown starting directory.
+func (e *evalRun) abs(key string) string {
+	if filepath.IsAbs(key) {
+		if strings.HasPrefix(key, evalRoot) {
+			return ""
+		}
+		return key
+	}
+	if e.start == evalRoot {
+		return ""
+	}
+	return filepath.Join(e.start, key)
+}
+
+// readDir serves globs: the real directory (at most maxGlobEntries entries)
+// when the judge knows where the command runs, else nothing (a glob that
+// matches nothing stays as written, which the static walk classifies).
+func (e *evalRun) readDir(_ context.Context, path string) ([]fs.DirEntry, error) {
+	if strings.HasPrefix(path, evalRoot) || e.start == evalRoot && !filepath.IsAbs(path) {
+		return nil, fs.ErrNotExist
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(maxGlobEntries + 1)
+	if len(ents) > maxGlobEntries {
+		e.mu.Lock()
+		e.bound = true
+		e.mu.Unlock()
+		return nil, errEvalBound
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return ents, nil
+}
+
+// stat answers cd and test: the real file when the directory is known,
+// else a directory for every path (cd to anywhere succeeds).
+func (e *evalRun) stat(_ context.Context, name string, follow bool) (fs.FileInfo, error) {
+	if strings.HasPrefix(name, evalRoot) || e.start == evalRoot {
+		return fakeDir(filepath.Base(name)), nil
+	}
+	if follow {
+		return os.Stat(name)
+	}
+	return os.Lstat(name)
+}
+
+type fakeDir string
+
+func (d fakeDir) Name() string     { return string(d) }
+func (fakeDir) Size() int64        { return 0 }
+func (fakeDir) Mode() fs.FileMode  { return fs.ModeDir | 0o755 }
+func (fakeDir) ModTime() time.Time { return time.Time{} }
+func (fakeDir) IsDir() bool        { return true }
+func (fakeDir) Sys() any           { return nil }
+
+// unknownEnv is the environment a symbolic run inherits: every variable is
+// unknown, as dyn (set) or unset, except IFS (bash resets it at start-up).
+type unknownEnv struct {
+	set   bool
+	known map[string]string
+}
+
+// knownEnv holds the assignments with known values an enclosing command
+// exported to this script (export O=x; bash -c '...$O...').
+func knownEnv(env []envVar) map[string]string {
+	var out map[string]string
+	for _, e := range env {
+		if out == nil {
+			out = map[string]string{}
+		}
+		if e.val.dynamic() {
+			delete(out, e.name)
+			continue
+		}
+		out[e.name] = e.val.val
+	}
+	return out
+}
+
+func (u unknownEnv) Get(name string) expand.Variable {
+	if v, ok := u.known[name]; ok {
+		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
+	}
+	if !u.set || name == "IFS" || name == "OPTIND" || strings.HasPrefix(name, "BASH") {
+		return expand.Variable{}
+	}
+	return expand.Variable{Set: true, Exported: false, Kind: expand.String, Str: dyn}
+}
+
+func (unknownEnv) Each(func(string, expand.Variable) bool) {}
+
+// rewriteProcSubst replaces each process substitution <(cmds) with a command
+// substitution that runs cmds with their output in the overlay file
+// procSubstDir/N and yields that path, and >(cmds) with one that runs cmds
+// reading unknown input; interp would otherwise create a real FIFO.
+func rewriteProcSubst(f *syntax.File) {
+	n := 0
+	syntax.Walk(f, func(node syntax.Node) bool {
+		w, ok := node.(*syntax.Word)
+		if !ok {
+			return true
+		}
+		for i, p := range w.Parts {
+			ps, ok := p.(*syntax.ProcSubst)
+			if !ok {
+				continue
+			}
+			n++
+			path := procSubstDir + "/" + strconv.Itoa(n)
+			redir := &syntax.Redirect{Op: syntax.RdrOut, Word: litWord(path)}
+			if ps.Op == syntax.CmdOut {
+				redir = &syntax.Redirect{Op: syntax.RdrIn, Word: litWord(unknownPath)}
+				path = "/dev/null"
+			}
+			block := &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}, Redirs: []*syntax.Redirect{redir}}
+			echo := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord("echo"), litWord(path)}}}
+			w.Parts[i] = &syntax.CmdSubst{Stmts: []*syntax.Stmt{block, echo}}
+		}
+		return true
+	})
+}
+
+func litWord(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+}
+
+// loopMark is the argument of the `:` the evaluator puts at the head of each
+// loop body, so that every iteration passes the call handler (steps and the
+// size of the variables) even when the body only assigns.
+const loopMark = "\x00hookwarden-loop"
+
+// markLoops puts `: loopMark` first in each for and while body.
+func markLoops(f *syntax.File) {
+	mark := func() *syntax.Stmt {
+		return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":"), litWord(loopMark)}}}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ForClause:
+			if len(x.Do) == 0 || !isLoopMark(x.Do[0]) {
+				x.Do = append([]*syntax.Stmt{mark()}, x.Do...)
+			}
+		case *syntax.WhileClause:
+			if len(x.Do) == 0 || !isLoopMark(x.Do[0]) {
+				x.Do = append([]*syntax.Stmt{mark()}, x.Do...)
+			}
+		}
+		return true
+	})
+}
+
+func isLoopMark(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 2 && c.Args[1].Lit() == loopMark
+}

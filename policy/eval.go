@@ -175,7 +175,7 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 		e.bound = true
 		return nil, errEvalBound
 	}
-	if len(args) == 2 && args[0] == ":" && args[1] == loopMark {
+	{
 		size := 0
 		interp.HandlerCtx(ctx).Env.Each(func(_ string, v expand.Variable) bool {
 			size += len(v.Str)
@@ -211,14 +211,25 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	if len(argv) > 1 && argv[0].val == "busybox" {
 		argv = argv[1:]
 	}
-	argv, scripts := e.feed(argv, hc.Stdin, sc)
+	text, known, piped := readStdin(hc.Stdin)
+	var st *syntax.Stmt
+	if piped {
+		// The command's stdin as a here-string, for the judges that read
+		// it (git apply, patch, interpreters): known text or unknown.
+		w := &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: text}}}
+		if !known {
+			w = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: "__hookwarden_stdin"}}}}
+		}
+		st = &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.WordHdoc, Word: w}}}
+	}
+	argv, scripts := e.feed(argv, text, known, sc)
 	e.mu.Lock()
 	for _, s := range scripts {
 		e.j.scriptField(s, e.depth+1, env)
 	}
-	e.j.command(argv, env, e.depth, nil, sc)
+	e.j.command(argv, env, e.depth, st, sc)
 	e.mu.Unlock()
-	if out, ok := e.known(argv, hc, sc); ok {
+	if out, ok := e.known(argv, text, known, sc); ok {
 		io.WriteString(hc.Stdout, out)
 		return nil
 	}
@@ -231,19 +242,12 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 
 // known is the output of the few external commands whose output the judge
 // can know: cat of its stdin or of files whose content is known.
-func (e *evalRun) known(argv []field, hc interp.HandlerContext, sc *scope) (string, bool) {
+func (e *evalRun) known(argv []field, stdin string, stdinKnown bool, sc *scope) (string, bool) {
 	if len(argv) == 0 || argv[0].val != "cat" {
 		return "", false
 	}
 	if len(argv) == 1 {
-		if f, ok := hc.Stdin.(*os.File); hc.Stdin == nil || ok && f == nil {
-			return "", true
-		}
-		b, err := io.ReadAll(io.LimitReader(hc.Stdin, maxStdinBytes+1))
-		if err != nil || len(b) > maxStdinBytes {
-			return "", false
-		}
-		return string(b), true
+		return stdin, stdinKnown
 	}
 	var out strings.Builder
 	for _, a := range argv[1:] {
@@ -285,21 +289,12 @@ func (e *evalRun) scope(dir string) *scope {
 // appends, the script a shell (sh, bash -s, sh -, sh /dev/stdin), at or
 // batch reads. Unknown input becomes one unquoted unknown word for xargs and
 // an unknown script for a shell.
-func (e *evalRun) feed(argv []field, stdin io.Reader, sc *scope) ([]field, []field) {
-	name, known := cmdName(argv[0])
-	if !known {
+func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]field, []field) {
+	name, ok := cmdName(argv[0])
+	if !ok {
 		return argv, nil
 	}
-	read := func() (string, bool) {
-		if f, ok := stdin.(*os.File); stdin == nil || ok && f == nil {
-			return "", true // no stdin: nothing to read
-		}
-		b, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
-		if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(dyn)) {
-			return "", false
-		}
-		return string(b), true
-	}
+	read := func() (string, bool) { return text, known }
 	script := func() []field {
 		if text, ok := read(); ok {
 			return []field{lit(text)}
@@ -343,6 +338,21 @@ func (e *evalRun) feed(argv []field, stdin io.Reader, sc *scope) ([]field, []fie
 		}
 	}
 	return argv, nil
+}
+
+// readStdin reads a command's stdin (bounded): its text, whether the text is
+// known (no unknown part, within maxStdinBytes), and whether the command has
+// a stdin of this command's making at all (a pipe, here-document or
+// redirection; false for the shell's own stdin).
+func readStdin(stdin io.Reader) (text string, known, piped bool) {
+	if f, ok := stdin.(*os.File); stdin == nil || ok && f == nil {
+		return "", true, false
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
+	if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(dyn)) {
+		return "", false, true
+	}
+	return string(b), true, true
 }
 
 // shellNames are the sh-family interpreters launchers.go follows.

@@ -111,6 +111,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	})
 	if sc.overflow {
 		j.hits.add(RuleScanBoundCommand)
+		return // denied whole; never built by the evaluator either
 	}
 	j.evaluate(f, depth, env)
 }

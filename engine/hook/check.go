@@ -57,7 +57,7 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	v := judgeIn(pol, command, dir)
+	v := pol.Judge(command)
 	if v.Kind == verdict.Allow && eff.Admission.Enforce && deps.Admission != nil {
 		// Heavy-step admission, as the pre-tool row judges it.
 		v = deps.Admission(command, eff.Admission)

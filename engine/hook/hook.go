@@ -67,20 +67,6 @@ type CommandPolicy interface {
 	Judge(command string) verdict.Verdict
 }
 
-// DirPolicy is a CommandPolicy that also judges a command by the directory
-// it starts in (globs matched there, scripts read from there): dir is
-// absolute, the payload's working directory.
-type DirPolicy interface {
-	JudgeIn(command, dir string) verdict.Verdict
-}
-
-// judgeIn judges command in dir when pol can, else as Judge does.
-func judgeIn(pol CommandPolicy, command, dir string) verdict.Verdict {
-	if d, ok := pol.(DirPolicy); ok && dir != "" {
-		return d.JudgeIn(command, dir)
-	}
-	return pol.Judge(command)
-}
 
 // Call is what an event judge receives. Row is the registration served.
 // Payload is the decoded payload. Dir is the absolute directory the call runs
@@ -527,7 +513,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		if err != nil {
 			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 		}
-		v := judgeIn(pol, p.Command, call.Dir)
+		v := pol.Judge(p.Command)
 		if v.Kind != verdict.Allow || !eff.Admission.Enforce {
 			return v
 		}

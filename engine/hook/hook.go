@@ -67,7 +67,6 @@ type CommandPolicy interface {
 	Judge(command string) verdict.Verdict
 }
 
-
 // Call is what an event judge receives. Row is the registration served.
 // Payload is the decoded payload. Dir is the absolute directory the call runs
 // in. RepoRoot is the governed repository root the call is judged in ("" when

@@ -3,6 +3,7 @@ package adopt
 import (
 	"context"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,17 +13,11 @@ import (
 	"time"
 )
 
-// buildBinary builds cmd/hookwarden into dir and returns its path.
+// buildBinary returns cmd/hookwarden built from this tree
+// (internal/testbin).
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookwarden")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../cmd/hookwarden").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building hookwarden: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.Hookwarden(t)
 }
 
 // TestCrashChild is the adopt process TestCrashAtEveryWritePoint kills (it

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -93,18 +93,11 @@ func BenchmarkAuditFleet200(b *testing.B) {
 	b.ReportMetric(float64(200*b.N)/time.Since(start).Seconds(), "repos/s")
 }
 
-// buildBinary builds cmd/hookwarden into a temporary directory.
+// buildBinary returns cmd/hookwarden built from this tree
+// (internal/testbin).
 func buildBinary(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookwarden")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/hookwarden")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.Hookwarden(t)
 }
 
 // runBin runs the binary with a private HOME and CODEX_HOME and returns

@@ -2,23 +2,19 @@ package main
 
 import (
 	"errors"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
-// buildBinary builds this command into a temporary directory and returns
-// its path; the test is skipped with -short.
+// buildBinary returns this command built from this tree
+// (internal/testbin); the test is skipped with -short.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "hookwarden")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.Hookwarden(t)
 }
 
 // exitCode returns the exit code of a finished command's Run error: 0 for

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,30 +133,17 @@ func (s *suite) client(t *testing.T, name string) (Client, string) {
 	return c, v
 }
 
-// hookwarden builds ./cmd/hookwarden once per test run and returns its
-// absolute path, or skips/fails the test when the build fails.
-// HOOKWARDEN_CONFORMANCE_BIN names a prebuilt binary to use instead.
+// hookwarden returns the absolute path of ./cmd/hookwarden built from this
+// tree (internal/testbin: once per source state), or skips/fails the test
+// when HOOKWARDEN_CONFORMANCE_BIN, which names a prebuilt binary to use
+// instead, is not a path.
 func (s *suite) hookwarden(t *testing.T) string {
 	t.Helper()
+	if os.Getenv("HOOKWARDEN_CONFORMANCE_BIN") == "" {
+		return testbin.Hookwarden(t)
+	}
 	s.buildOnce.Do(func() {
-		if p := os.Getenv("HOOKWARDEN_CONFORMANCE_BIN"); p != "" {
-			s.bin, s.binErr = filepath.Abs(p)
-			return
-		}
-		dir, err := os.MkdirTemp("", "hookwarden-conformance-bin-")
-		if err != nil {
-			s.binErr = err
-			return
-		}
-		s.binDir = dir
-		s.bin = filepath.Join(dir, "hookwarden")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", s.bin, "./cmd/hookwarden")
-		cmd.Dir = s.repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			s.binErr = fmt.Errorf("go build ./cmd/hookwarden: %v: %s", err, out)
-		}
+		s.bin, s.binErr = filepath.Abs(os.Getenv("HOOKWARDEN_CONFORMANCE_BIN"))
 	})
 	if s.binErr != nil {
 		s.unavailable(t, s.binErr.Error())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,14 +31,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// buildProxy builds cmd/hookwarden-mcp-proxy into dir and returns its path.
+// buildProxy returns cmd/hookwarden-mcp-proxy built from this tree
+// (internal/testbin); dir is unused.
 func buildProxy(t *testing.T, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "hookwarden-mcp-proxy")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/hookwarden-mcp-proxy").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.MCPProxy(t)
 }
 
 // TestProxyBinaryStdio runs the built hookwarden-mcp-proxy the way Claude

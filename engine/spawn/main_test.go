@@ -3,13 +3,12 @@ package spawn
 import (
 	"errors"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -26,15 +25,6 @@ import (
 // beside a Codex run refuse. TestMain refuses a root with a .git ancestor.
 var runRoot string
 
-// hwBuild is this package's test binary of cmd/hookwarden, built once
-// by the first test that asks for it and removed by TestMain.
-var hwBuild struct {
-	once      sync.Once
-	dir, path string
-	out       []byte
-	err       error
-}
-
 func TestMain(m *testing.M) {
 	if os.Getenv(mcpUpstreamEnv) != "" {
 		os.Exit(serveTestMCPUpstream())
@@ -47,49 +37,26 @@ func TestMain(m *testing.M) {
 	runRoot = root
 	code := m.Run()
 	os.RemoveAll(root)
-	if hwBuild.dir != "" {
-		os.RemoveAll(hwBuild.dir)
-	}
 	os.Exit(code)
 }
 
-// mcpProxyBin builds cmd/hookwarden-mcp-proxy beside hookwardenBin's
-// binary (where `hookwarden spawn exec` looks for it) and returns its path.
+// mcpProxyBin returns cmd/hookwarden-mcp-proxy, built beside
+// hookwardenBin's binary (internal/testbin puts the binaries of one source
+// state in one directory, where `hookwarden spawn exec` looks for it).
 func mcpProxyBin(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(filepath.Dir(hookwardenBin(t)), MCPProxyName)
-	proxyBuild.once.Do(func() {
-		proxyBuild.out, proxyBuild.err = exec.Command("go", "build", "-o", p, "../../cmd/hookwarden-mcp-proxy").CombinedOutput()
-	})
-	if proxyBuild.err != nil {
-		t.Fatalf("go build: %v\n%s", proxyBuild.err, proxyBuild.out)
+	p := testbin.MCPProxy(t)
+	if filepath.Dir(p) != filepath.Dir(hookwardenBin(t)) || filepath.Base(p) != MCPProxyName {
+		t.Fatalf("%s is not %s beside %s", p, MCPProxyName, hookwardenBin(t))
 	}
 	return p
 }
 
-// proxyBuild is mcpProxyBin's build, done once per test binary (the MCP
-// route and the tripwire both run it).
-var proxyBuild struct {
-	once sync.Once
-	out  []byte
-	err  error
-}
-
-// hookwardenBin returns the path of cmd/hookwarden built from this tree.
+// hookwardenBin returns the path of cmd/hookwarden built from this tree
+// (internal/testbin).
 func hookwardenBin(t *testing.T) string {
 	t.Helper()
-	hwBuild.once.Do(func() {
-		hwBuild.dir, hwBuild.err = os.MkdirTemp("", "hookwarden-spawn-test-")
-		if hwBuild.err != nil {
-			return
-		}
-		hwBuild.path = filepath.Join(hwBuild.dir, "hookwarden")
-		hwBuild.out, hwBuild.err = exec.Command("go", "build", "-o", hwBuild.path, "../../cmd/hookwarden").CombinedOutput()
-	})
-	if hwBuild.err != nil {
-		t.Fatalf("go build: %v\n%s", hwBuild.err, hwBuild.out)
-	}
-	return hwBuild.path
+	return testbin.Hookwarden(t)
 }
 
 // makeRunRoot makes this test binary's runRoot (a fresh directory under

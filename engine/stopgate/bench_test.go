@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,12 +72,7 @@ func dirty(b *testing.B, root string) {
 func BenchmarkStop20k(b *testing.B) {
 	dir := b.TempDir()
 	root := make20k(b, dir)
-	bin := filepath.Join(dir, "hookwarden")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/hookwarden")
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build ./cmd/hookwarden: %v\n%s", err, out)
-	}
+	bin := testbin.Hookwarden(b)
 	payload := fmt.Appendf(nil, `{"session_id":"bench","transcript_path":"/dev/null","cwd":%q,"permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All done; the parser is fixed and tested."}`, root)
 
 	run := func(name string, want verdict.Kind, wantExit int) {

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -41,10 +42,12 @@ func MCPProxy(t testing.TB) string { return Build(t, "./cmd/hookwarden-mcp-proxy
 // Build returns the path of the binary of pkg (a path relative to the
 // module root, "./cmd/…"), named after its last element. The binary lives
 // in $TMPDIR/hookwarden-testbin-<uid>/<hash>/, where hash covers the Go
-// toolchain, GOOS/GOARCH, GOFLAGS, pkg and every source file of the module
+// toolchain, GOOS/GOARCH, GOFLAGS and every source file of the module
 // (tests, testdata and dot-directories excepted); a process that finds it
 // there reuses it, one that does not builds it under an exclusive lock, so
-// concurrent test processes build it once. A failed build fails t.
+// concurrent test processes build it once; the binaries of one source state
+// share that directory (spawn exec finds hookwarden-mcp-proxy beside
+// hookwarden). A failed build fails t.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
 	f, _ := builds.LoadOrStore(pkg, sync.OnceValues(func() (string, error) { return build(pkg) }))
@@ -80,7 +83,7 @@ func build(pkg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	key, err := sourceHash(root, pkg)
+	key, err := sourceHash(root)
 	if err != nil {
 		return "", err
 	}
@@ -90,10 +93,10 @@ func build(pkg string) (string, error) {
 	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {
 		return bin, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil { // tests run it as other users too
 		return "", fmt.Errorf("testbin: %w", err)
 	}
-	unlock, err := lock(filepath.Join(dir, ".lock"))
+	unlock, err := lock(filepath.Join(dir, ".lock-"+filepath.Base(pkg)))
 	if err != nil {
 		return "", err
 	}
@@ -128,13 +131,13 @@ func lock(path string) (func(), error) {
 	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
 }
 
-// sourceHash is the hex SHA-256 of what a build of pkg depends on: the
-// toolchain, target, GOFLAGS, pkg, and the path and bytes of every file
+// sourceHash is the hex SHA-256 of what a build depends on: the
+// toolchain, target, GOFLAGS, and the path and bytes of every file
 // under root except test files, testdata directories, directories whose
 // name starts with a dot, and dist/ and bin/ at the root.
-func sourceHash(root, pkg string) (string, error) {
+func sourceHash(root string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %s/%s %q %q\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"), pkg)
+	fmt.Fprintf(h, "%s %s/%s %q\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"))
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -162,4 +165,52 @@ func sourceHash(root, pkg string) (string, error) {
 		return "", fmt.Errorf("testbin: hashing the sources: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// longFlag is -long: run the whole corpus of the heavy suites (registered
+// in every test binary that imports this package).
+var longFlag = flag.Bool("long", false, "hookwarden: run the whole corpus of the heavy parity and doctor suites, not their sample")
+
+// Require reports whether a missing program or client must fail the test
+// instead of skipping it: HOOKWARDEN_E2E=require, which .ci/run sets after
+// installing everything.
+func Require() bool { return os.Getenv("HOOKWARDEN_E2E") == "require" }
+
+// Long reports whether the heavy suites run their whole corpus: -long,
+// HOOKWARDEN_TEST_LONG=1, or HOOKWARDEN_E2E=require (CI). Otherwise they
+// run a representative sample, so `go test ./...` on a developer's machine
+// stays within minutes.
+func Long() bool {
+	return *longFlag || os.Getenv("HOOKWARDEN_TEST_LONG") == "1" || Require()
+}
+
+// Sample returns every element of all when Long, else the ones whose index
+// is a multiple of every (at least one; the first and last are always
+// kept), so a sample still covers the corpus from end to end.
+func Sample[T any](all []T, every int) []T {
+	if Long() || every <= 1 || len(all) <= 2 {
+		return all
+	}
+	var out []T
+	for i, v := range all {
+		if i%every == 0 || i == len(all)-1 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Need returns the path of program on PATH; when it is missing the test
+// is skipped saying so (a stated skip), or fails under Require.
+func Need(t testing.TB, program string) string {
+	t.Helper()
+	p, err := exec.LookPath(program)
+	if err == nil {
+		return p
+	}
+	if Require() {
+		t.Fatalf("%s is required (HOOKWARDEN_E2E=require): %v", program, err)
+	}
+	t.Skipf("stated skip: %s is not on PATH (HOOKWARDEN_E2E=require makes this a failure)", program)
+	return ""
 }

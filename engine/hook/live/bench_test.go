@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,24 +39,20 @@ var (
 	buildErr  error
 )
 
-// binaries builds the hookwarden binary (from ../../../cmd/hookwarden), the
+// binaries returns the hookwarden binary (internal/testbin) and builds the
 // hook-path-only testdata/enginemain and the trivial binary once per test
 // process, into a temporary directory that lives until the process ends. It
 // returns the paths of hookwarden and the trivial binary; enginemain is
-// beside them.
+// beside the trivial one.
 func binaries(tb testing.TB) (hookwarden, trivial string) {
 	tb.Helper()
+	hookwarden = testbin.Hookwarden(tb)
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "hookwarden-bin-")
 		if buildErr != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "hookwarden"), "../../../cmd/hookwarden").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{"hookwarden", err, out}
-			return
-		}
-		out, err = exec.Command("go", "build", "-o", filepath.Join(buildDir, "enginemain"), "./testdata/enginemain").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "enginemain"), "./testdata/enginemain").CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{"enginemain", err, out}
 			return
@@ -72,7 +69,7 @@ func binaries(tb testing.TB) (hookwarden, trivial string) {
 	if buildErr != nil {
 		tb.Fatal(buildErr)
 	}
-	return filepath.Join(buildDir, "hookwarden"), filepath.Join(buildDir, "trivial")
+	return hookwarden, filepath.Join(buildDir, "trivial")
 }
 
 type buildError struct {
@@ -113,7 +110,7 @@ func claudePayload(tb testing.TB, repo, command string) []byte {
 // page faults per run (getrusage), which vary less than wall time.
 func BenchmarkHookProcess(b *testing.B) {
 	hw, trivial := binaries(b)
-	engine := filepath.Join(filepath.Dir(hw), "enginemain")
+	engine := filepath.Join(filepath.Dir(trivial), "enginemain")
 	repo, _ := governedRepo(b)
 	payload := claudePayload(b, repo, "git status")
 	home := filepath.Join(filepath.Dir(repo), "home")

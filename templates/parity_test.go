@@ -2,6 +2,7 @@ package templates
 
 import (
 	"encoding/json"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,7 +164,10 @@ func rowClient(c string) string {
 // rules judge) and requires the same verdict and the same refusal text, in
 // the engine's dialect bytes for claude and agy.
 func TestParityPythonNodeEngine(t *testing.T) {
-	cases := parityCases(t)
+	// Every case is checked against policy.JudgeText above; the
+	// interpreters answer a sample of them (one in ten) unless -long,
+	// HOOKWARDEN_TEST_LONG=1 or HOOKWARDEN_E2E=require (CI).
+	cases := testbin.Sample(parityCases(t), 10)
 	dir := renderRepo(t, "claude", "agy", "opencode")
 	tbl, err := registration.Default()
 	if err != nil {

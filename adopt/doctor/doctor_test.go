@@ -2,42 +2,21 @@ package doctor
 
 import (
 	"context"
-	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt"
 )
 
-var (
-	engineOnce sync.Once
-	engineBin  string
-	engineErr  error
-)
-
-// realEngine builds ./cmd/hookwarden once per test binary.
+// realEngine is ./cmd/hookwarden built from this tree (internal/testbin).
 func realEngine(t *testing.T) string {
 	t.Helper()
-	engineOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "doctor-engine-")
-		if err != nil {
-			engineErr = err
-			return
-		}
-		engineBin = filepath.Join(dir, "hookwarden")
-		if out, err := exec.Command("go", "build", "-o", engineBin, "../../cmd/hookwarden").CombinedOutput(); err != nil {
-			engineErr = fmt.Errorf("go build ./cmd/hookwarden: %v\n%s", err, out)
-		}
-	})
-	if engineErr != nil {
-		t.Fatal(engineErr)
-	}
-	return engineBin
+	return testbin.Hookwarden(t)
 }
 
 // machine is an adopted repository (the real adopt, Codex's trust recorded
@@ -262,7 +241,9 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 			problem: map[string]string{"claude pre-tool": "not by git-no-verify", "gemini pre-tool": "no handler of ours fires", "claude stop": `answered "skip", not held`,
 				"codex stop": "no trusted_hash for this hook"}},
 	}
-	for _, c := range cases {
+	// A sample (every third case, the first and last) unless -long,
+	// HOOKWARDEN_TEST_LONG=1 or HOOKWARDEN_E2E=require (CI).
+	for _, c := range testbin.Sample(cases, 3) {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMachine(t, c.leaveOut...)
 			if c.inject != nil {
@@ -435,7 +416,9 @@ type doctorCase struct {
 // report, its rows and the text report to check (nil: nothing more).
 func runCases(t *testing.T, cases []doctorCase, clients []string, manifest string, rows []string, check func(t *testing.T, c doctorCase, rep *Report, got map[string]Row, text string)) {
 	t.Helper()
-	for _, c := range cases {
+	// A sample (every third case, the first and last) unless -long,
+	// HOOKWARDEN_TEST_LONG=1 or HOOKWARDEN_E2E=require (CI).
+	for _, c := range testbin.Sample(cases, 3) {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMachineFor(t, clients, manifest, c.leaveOut...)
 			if c.inject != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // TestProcess runs the built hookwarden binary as a client would: payload on
 // stdin, arguments, environment; it checks exit code, stdout and stderr.
 func TestProcess(t *testing.T) {
-	hw, _ := binaries(t)
+	hw := testbin.Hookwarden(t)
 	data, err := os.ReadFile("testdata/process.json")
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestProcess(t *testing.T) {
 // TestNoChildProcessOnPreTool traces the real process with strace: the
 // pre-tool path (deny and allow) executes no program besides itself.
 func TestNoChildProcessOnPreTool(t *testing.T) {
-	hw, _ := binaries(t)
+	hw := testbin.Hookwarden(t)
 	repo, _ := governedRepo(t)
 	for _, command := range []string{"git status", "git commit --no-verify -m x", "cd " + repo + " && git -C " + repo + " push"} {
 		if execs, _, trace := traced(t, repo, payloadFor(t, "claude", command, repo), hw, "hook", "claude", "pre-tool"); execs != 1 {
@@ -122,10 +123,7 @@ func TestNoChildProcessOnPreTool(t *testing.T) {
 // exit code and the trace.
 func traced(t *testing.T, dir string, stdin []byte, argv ...string) (execs, exit int, trace []byte) {
 	t.Helper()
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Fatalf("strace is required for this check (apt-get install strace): %v", err)
-	}
+	strace := testbin.Need(t, "strace") // apt-get install strace
 	file := filepath.Join(t.TempDir(), "trace")
 	cmd := exec.Command(strace, append([]string{"-f", "-qq", "-e", "trace=execve,execveat,fork,vfork", "-o", file}, argv...)...)
 	cmd.Dir = dir
@@ -154,7 +152,7 @@ func traced(t *testing.T, dir string, stdin []byte, argv ...string) (execs, exit
 // the real process past the pre-tool budget (5 s in the registration
 // table); the call is denied with the reason.
 func TestProcessStdinNeverClosed(t *testing.T) {
-	hw, _ := binaries(t)
+	hw := testbin.Hookwarden(t)
 	repo, _ := governedRepo(t)
 	deps, err := Deps()
 	if err != nil {
@@ -197,7 +195,7 @@ func TestProcessStdinNeverClosed(t *testing.T) {
 // SIGPIPE, and an answer that lets the call through but cannot be written
 // (agy's JSON decision, lefthook's allow marker) fails the call.
 func TestClosedStreams(t *testing.T) {
-	hw, _ := binaries(t)
+	hw := testbin.Hookwarden(t)
 	repo, _ := governedRepo(t)
 	home := filepath.Join(filepath.Dir(repo), "home")
 	cases := []struct {
@@ -261,7 +259,7 @@ func TestClosedStreams(t *testing.T) {
 // guard lets through goes on to the checkpoint, which runs git (issue 6;
 // engine/checkpoint) and is not traced here.
 func TestNoChildProcessOnPreEditGuard(t *testing.T) {
-	hw, _ := binaries(t)
+	hw := testbin.Hookwarden(t)
 	repo, _ := governedRepo(t)
 	if err := os.Symlink(".hookwarden.yaml", filepath.Join(repo, "alias.yaml")); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -105,6 +107,9 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 			}
 			continue
 		}
+		if j.patchOutOfSight(sc, f.val) {
+			continue
+		}
 		src, ok := j.scriptSource(sc, f.val)
 		known = known && ok
 		texts = append(texts, src)
@@ -184,4 +189,28 @@ func patchTargets(text string) (paths []string, ok bool) {
 		}
 	}
 	return paths, true
+}
+
+// patchOutOfSight reports a patch file the judge does not look at, as the
+// evaluator's task runners do not (files.go, scriptSource's callers): one
+// the command did not write, relative while the directory the command runs
+// in is unknown (Judge rather than JudgeIn), or missing on disk (git apply
+// then fails). A file the command wrote, or one on disk that cannot be
+// read, is still judged (unknown: refused).
+func (j *judge) patchOutOfSight(sc *scope, p string) bool {
+	if p == "" || strings.Contains(p, dyn) {
+		return false
+	}
+	if _, ok := sc.files[sc.overlayKey(p)]; ok {
+		return false
+	}
+	full := sc.overlayKey(p)
+	if !filepath.IsAbs(full) {
+		if j.dir == "" || sc.cwdUnknown {
+			return true
+		}
+		full = filepath.Join(j.dir, full)
+	}
+	_, err := os.Lstat(full)
+	return os.IsNotExist(err)
 }

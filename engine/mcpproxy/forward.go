@@ -3,7 +3,6 @@ package mcpproxy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -300,8 +299,6 @@ func (l *lineRedactor) Write(b []byte) (int, error) {
 		l.buf = l.buf[i+1:]
 	}
 }
-
-func jsonValid(b []byte) bool { return json.Valid(b) }
 
 // isNilParams reports whether params is a typed nil pointer.
 func isNilParams(params mcp.Params) bool {

@@ -50,6 +50,7 @@ package mcpproxy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -281,13 +282,30 @@ func (p *proxy) upstreamError(method string, err error) error {
 			msg = []byte("(the upstream's error message held a table value and is withheld)")
 		}
 		out.Message = string(msg)
-		if len(we.Data) > 0 {
-			if d, _, rerr := p.m.Redact(we.Data); rerr == nil && jsonValid(d) {
-				out.Data = d
-			}
-		}
+		out.Data = p.errorData(we.Data)
 		return out
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 		Message: fmt.Sprintf("hookwarden mcp proxy (%s): %s failed upstream (%s); the call was not repeated", p.opts.Server, method, p.clean(err))}
+}
+
+// errorData returns an upstream error's data re-encoded: decoded, every
+// table value replaced (redactValue, as for typed results) and encoded
+// again, so no escape spelling the upstream chose (\u0073k-…) reaches the
+// engine, which would decode it; nil (no data forwarded) when the data is
+// absent, not JSON, JSON null, or holds a value that cannot be redacted.
+func (p *proxy) errorData(data json.RawMessage) json.RawMessage {
+	var tree any
+	if len(data) == 0 || json.Unmarshal(data, &tree) != nil || tree == nil {
+		return nil
+	}
+	red, _, err := redactValue(p.m, tree)
+	if err != nil {
+		return nil
+	}
+	b, err := json.Marshal(red)
+	if err != nil || p.m.Contains(b) {
+		return nil
+	}
+	return b
 }

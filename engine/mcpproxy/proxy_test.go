@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookwarden/hookwarden/engine/mcpconfig"
@@ -489,5 +490,26 @@ func TestProxyForwardsListChanged(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the late tool is not listed with its description tokenized: %+v", tl.Tools)
+	}
+}
+
+// TestUpstreamErrorDataReencoded: an upstream error's data reaches the
+// engine decoded, redacted and encoded again: a value the upstream spelled
+// with \u escapes (which the engine would decode) comes back as its token,
+// clean data is re-encoded, and data that is not JSON or null is dropped.
+func TestUpstreamErrorDataReencoded(t *testing.T) {
+	p := &proxy{m: matcher(t)}
+	for in, want := range map[string]string{
+		`{"detail":"key \u0073k-live-7f3a9c21 refused"}`: `{"detail":"key [API_KEY] refused"}`,
+		`["sk-live-7f3a9c21", 3]`:                        `["[API_KEY]",3]`,
+		`{"retry": true , "after":"2s"}`:                 `{"after":"2s","retry":true}`,
+		`not json`:                                       ``,
+		`null`:                                           ``,
+	} {
+		err := p.upstreamError("tools/call", &jsonrpc.Error{Code: 7, Message: "failed", Data: json.RawMessage(in)})
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) || we.Code != 7 || string(we.Data) != want {
+			t.Errorf("data %s: got %v %s, want %s", in, err, we.Data, want)
+		}
 	}
 }

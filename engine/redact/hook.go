@@ -363,18 +363,15 @@ func admitMCPResource(e Env, p ToolPayload) error {
 	return nil
 }
 
-// admitRead returns the real path of file when the policy admits a read.
-func admitRead(e Env, file, cwd string) (string, error) {
+
+// admitPath applies the run's read policy to real, the resolved path of
+// file: under a denied directory (the policy's, the table's, the policy
+// file's) is refused, under an allowed one admitted, anything else
+// refused.
+func admitPath(e Env, file, real string) error {
 	pol, pp, err := readPolicy(e)
 	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(cwd, file)
-	}
-	real, err := filepath.EvalSymlinks(file)
-	if err != nil {
-		return "", fail("read %s: %v", file, err)
+		return err
 	}
 	deny := append(slices.Clone(pol.Deny), filepath.Dir(e.Getenv(EnvTable)), filepath.Dir(pp))
 	for _, dd := range deny {
@@ -383,16 +380,67 @@ func admitRead(e Env, file, cwd string) (string, error) {
 			rd = filepath.Clean(dd)
 		}
 		if under(real, rd) || under(real, filepath.Clean(dd)) {
-			return "", fail("read %s: the read policy denies it", file)
+			return fail("read %s: the read policy denies it", file)
 		}
 	}
 	for _, a := range pol.Allow {
 		ra, err := filepath.EvalSymlinks(a)
 		if err == nil && under(real, ra) {
-			return real, nil
+			return nil
 		}
 	}
-	return "", fail("read %s: outside the read policy", file)
+	return fail("read %s: outside the read policy", file)
+}
+
+// readAdmitted is the Read route's file access: it opens file (relative
+// to cwd) once, non-blocking, takes the path of what it opened from the
+// descriptor itself (Linux /proc/self/fd; where that cannot be read the
+// read is refused), applies the read policy to that path (admitPath),
+// checks the descriptor is a regular file, and reads at most MaxReadBytes
+// from the same descriptor: no second lookup of the path, so a symbolic
+// link swapped between the check and the read cannot redirect it.
+func readAdmitted(e Env, file, cwd string) ([]byte, error) {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(cwd, file)
+	}
+	fd, err := syscall.Open(file, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fail("read %s: %v", file, err)
+	}
+	defer syscall.Close(fd)
+	real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	if err != nil || !filepath.IsAbs(real) {
+		return nil, fail("read %s: the opened file's path cannot be checked: %v", file, err)
+	}
+	if err := admitPath(e, file, real); err != nil {
+		return nil, err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, fail("read %s: %v", file, err)
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, fail("read %s: not a regular file", file)
+	}
+	if st.Size > MaxReadBytes {
+		return nil, fail("read %s: larger than %d bytes", file, MaxReadBytes)
+	}
+	buf := make([]byte, 0, st.Size+1)
+	for len(buf) <= MaxReadBytes {
+		chunk := make([]byte, 64<<10)
+		n, err := syscall.Read(fd, chunk)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, fail("read %s: %v", file, err)
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = append(buf, chunk[:n]...)
+	}
+	return nil, fail("read %s: larger than %d bytes", file, MaxReadBytes)
 }
 
 // preToolAnswer is Claude Code's PreToolUse JSON answer:
@@ -445,14 +493,9 @@ func PreTool(e Env) error {
 			FilePath string `json:"file_path"`
 		}
 		json.Unmarshal(p.ToolInput, &in)
-		real, err := admitRead(e, in.FilePath, p.Cwd)
+		b, err := readAdmitted(e, in.FilePath, p.Cwd)
 		if err != nil {
 			reason = err.Error()
-			break
-		}
-		b, err := regread.File(real, MaxReadBytes)
-		if err != nil {
-			reason = fmt.Sprintf("hookwarden redact: read %s: %v", in.FilePath, err)
 			break
 		}
 		r, _, err := m.Redact(b)

@@ -323,3 +323,34 @@ func recordedRunEnv(t *testing.T, servers []string) map[string]string {
 	os.WriteFile(policy, pol, 0o600)
 	return map[string]string{EnvTable: table, EnvReceipts: receipts, EnvPolicy: policy}
 }
+
+// TestReadAdmittedChecksTheOpenedFile: the Read route judges the file it
+// opened, by its descriptor: a symbolic link inside the allowed tree that
+// points into the run directory or outside the policy is refused, a FIFO
+// is refused without blocking, and an allowed file is read.
+func TestReadAdmittedChecksTheOpenedFile(t *testing.T) {
+	root := t.TempDir()
+	run, work, outside := filepath.Join(root, "run"), filepath.Join(root, "work"), filepath.Join(root, "outside")
+	for _, d := range []string{run, work, outside} {
+		os.Mkdir(d, 0o700)
+	}
+	policy := filepath.Join(run, "policy.json")
+	pol, _ := json.Marshal(Policy{Version: 1, Allow: []string{work}, Deny: []string{run}})
+	os.WriteFile(policy, pol, 0o600)
+	os.WriteFile(filepath.Join(run, "table.json"), []byte("{}"), 0o600)
+	os.WriteFile(filepath.Join(outside, "x.txt"), []byte("outside"), 0o644)
+	os.WriteFile(filepath.Join(work, "ok.txt"), []byte("fine"), 0o644)
+	os.Symlink(filepath.Join(run, "table.json"), filepath.Join(work, "to-table"))
+	os.Symlink(filepath.Join(outside, "x.txt"), filepath.Join(work, "to-outside"))
+	syscall.Mkfifo(filepath.Join(work, "fifo"), 0o600)
+	env := map[string]string{EnvTable: filepath.Join(run, "table.json"), EnvPolicy: policy}
+	e := Env{Getenv: func(k string) string { return env[k] }}
+	if b, err := readAdmitted(e, "ok.txt", work); err != nil || string(b) != "fine" {
+		t.Errorf("allowed file: %q %v", b, err)
+	}
+	for _, name := range []string{"to-table", "to-outside", "fifo", filepath.Join(outside, "x.txt")} {
+		if b, err := readAdmitted(e, name, work); err == nil {
+			t.Errorf("%s: read %q, want refused", name, b)
+		}
+	}
+}

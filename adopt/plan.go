@@ -158,6 +158,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	}
 	p.leftovers = append(p.leftovers, man.Leftovers...)
 	var clients, events, decline []string
+	var declared map[string]string
 	dispatch := false
 	manRep := &FileReport{Path: ManifestFile, Step: StepManifest, Action: ActionUnchanged}
 	var manWrite *plannedWrite
@@ -166,7 +167,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		if err != nil {
 			return p.fail("%s: %v", filepath.Join(root, ManifestFile), err)
 		}
-		clients, events, decline = f.Clients, f.Hooks.Events, f.Decline
+		clients, events, decline, declared = f.Clients, f.Hooks.Events, f.Decline, f.ClientVersions
 		dispatch = f.Dispatch != nil
 		if clients == nil {
 			clients = templates.DefaultClients()
@@ -225,7 +226,11 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 		manWrite = &plannedWrite{snap: man, data: ManifestText(manClients, decline, events), mode: 0o644, file: manRep}
 	}
-	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, lefthook: lefthook, events: events, dispatch: dispatch, decline: decline}
+	versions := map[string]ClientVersion{}
+	for _, c := range governed {
+		versions[c] = ResolveClientVersion(c, declared)
+	}
+	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, lefthook: lefthook, events: events, dispatch: dispatch, decline: decline, versions: versions}
 	p.rep.Files = append(p.rep.Files, manRep)
 	for _, step := range planSteps() {
 		if step.conformOnly && !conform {

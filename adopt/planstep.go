@@ -79,6 +79,9 @@ type planState struct {
 	events   []string // the manifest's neutral events
 	dispatch bool     // the manifest has a dispatch: section (the agent-traffic rows)
 	decline  []string // the declined steps
+	// versions holds the client versions the rows are rendered for
+	// (ResolveClientVersion), by client.
+	versions map[string]ClientVersion
 
 	writes        []plannedWrite // the steps' writes, in plan order
 	gitignoreData []byte         // .gitignore as it will be after the plan
@@ -269,6 +272,10 @@ func (s *planState) planClientFile(client string, selected bool) error {
 	for _, ev := range WithDispatch(RegisteredEvents(s.events), s.dispatch) {
 		row, ok := s.table.Lookup(client, ev)
 		if !ok {
+			continue
+		}
+		if why, gated := GatedRow(client, ev, s.versions[client]); gated {
+			p.rep.Next = append(p.rep.Next, why)
 			continue
 		}
 		cmd, err := templates.RegistrationCommand(client, ev)

@@ -13,15 +13,16 @@ import (
 	"github.com/hookwarden/hookwarden/templates"
 )
 
-// TestRegisteredEvents: pre-edit follows pre-tool, so a manifest written
-// before pre-edit was a default still gets it; an explicit list keeps its
-// order and nothing is added without pre-tool.
+// TestRegisteredEvents: pre-skill-shell and pre-edit follow pre-tool, so a
+// manifest written before they were registered still gets them; an
+// explicit list keeps its order and nothing is added without pre-tool.
 func TestRegisteredEvents(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
-		{nil, []string{"pre-tool", "pre-edit", "stop", "prompt"}},
-		{[]string{"pre-tool", "stop"}, []string{"pre-tool", "pre-edit", "stop"}},
-		{[]string{"stop", "pre-tool"}, []string{"stop", "pre-tool", "pre-edit"}},
-		{[]string{"pre-edit", "pre-tool"}, []string{"pre-edit", "pre-tool"}},
+		{nil, []string{"pre-tool", "pre-edit", "stop", "prompt", "pre-skill-shell"}},
+		{[]string{"pre-tool", "stop"}, []string{"pre-tool", "pre-edit", "stop", "pre-skill-shell"}},
+		{[]string{"stop", "pre-tool"}, []string{"stop", "pre-tool", "pre-edit", "pre-skill-shell"}},
+		{[]string{"pre-edit", "pre-tool"}, []string{"pre-edit", "pre-tool", "pre-skill-shell"}},
+		{[]string{"pre-skill-shell", "pre-tool"}, []string{"pre-skill-shell", "pre-tool", "pre-edit"}},
 		{[]string{"stop"}, []string{"stop"}},
 		{[]string{}, []string{}},
 	} {

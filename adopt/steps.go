@@ -69,21 +69,29 @@ func Steps() []string {
 
 // RegisteredEvents returns the neutral events adopt, conform and audit
 // register for a manifest's hooks.events (nil: templates.DefaultEvents()): the list as
-// written, plus pre-edit right after pre-tool when the list has pre-tool but
-// not pre-edit. pre-edit is the part of the pre-tool gate that covers the
-// clients' file-edit tools, so a manifest written before it existed
-// (`events: [pre-tool, stop]`) gets it on the next conform, and audit
-// reports it missing until then. It returns a new slice.
+// written, plus pre-edit right after pre-tool and pre-skill-shell at the
+// end when the list has pre-tool but not them. Both are parts of the pre-tool gate:
+// pre-edit covers the clients' file-edit tools, pre-skill-shell the shell
+// commands a Claude Code (2.1.332+) skill or slash command runs inline,
+// which no tool row sees. So a manifest written before they existed
+// (`events: [pre-tool, stop]`) gets them on the next conform, and audit
+// reports them missing until then (pre-skill-shell only where the client
+// version accepts it: templates.RowAccepted). It returns a new slice.
 func RegisteredEvents(events []string) []string {
 	if events == nil {
 		events = templates.DefaultEvents()
 	}
-	out := make([]string, 0, len(events)+1)
+	out := make([]string, 0, len(events)+2)
 	for _, e := range events {
 		out = append(out, e)
 		if e == "pre-tool" && !slices.Contains(events, "pre-edit") {
 			out = append(out, "pre-edit")
 		}
+	}
+	if slices.Contains(events, "pre-tool") && !slices.Contains(events, "pre-skill-shell") {
+		// Last, so the rows adopt wrote before it existed keep their
+		// places (and lines) in the client files.
+		out = append(out, "pre-skill-shell")
 	}
 	return out
 }

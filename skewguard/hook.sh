@@ -128,7 +128,7 @@ hw_answer() {
 # hw_fail_closed WHY: deny for events that gate an action, a stated skip otherwise.
 hw_fail_closed() {
 	case $hw_event in
-	pre-tool | pre-edit | pre-dispatch | pre-handback) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
+	pre-tool | pre-skill-shell | pre-edit | pre-dispatch | pre-handback) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
 	esac
 	hw_answer skip "launcher: $1; the $hw_event call was not judged"
 }
@@ -377,9 +377,13 @@ for hw_label in bin path; do
 done
 
 hw_why="no installed hookwarden engine serves $hw_client $hw_event (${hw_tried:+tried: }${hw_tried:-none installed})"
-if [ "$hw_event" != pre-tool ]; then
-	hw_answer skip "launcher: $hw_why; install or upgrade hookwarden"
-fi
+# A skill's inline shell command (pre-skill-shell) has no standalone
+# interceptor: unjudged, it is refused like every other gate.
+case $hw_event in
+pre-tool) ;;
+pre-skill-shell) hw_fail_closed "$hw_why; install or upgrade hookwarden" ;;
+*) hw_answer skip "launcher: $hw_why; install or upgrade hookwarden" ;;
+esac
 if [ -z "$hw_root" ] || [ ! -f "$hw_root/.hookwarden/interceptor.py" ]; then
 	hw_answer deny "[BLOCKED BY hookwarden:launcher] $hw_why and the standalone interceptor .hookwarden/interceptor.py is missing; the call is refused because it was not judged"
 fi

@@ -155,11 +155,12 @@ func sourcedForm(client, event string) (string, bool) {
 }
 
 // gates reports whether event guards an action, so a failure to judge it
-// must refuse the action: pre-tool, pre-edit, pre-dispatch (the agent tool)
-// and pre-handback (a subagent's report).
+// must refuse the action: pre-tool, pre-skill-shell (a skill's inline shell
+// command), pre-edit, pre-dispatch (the agent tool) and pre-handback (a
+// subagent's report).
 func gates(event string) bool {
 	switch event {
-	case "pre-tool", "pre-edit", "pre-dispatch", "pre-handback":
+	case "pre-tool", "pre-skill-shell", "pre-edit", "pre-dispatch", "pre-handback":
 		return true
 	}
 	return false
@@ -202,7 +203,10 @@ func RegistrationCommand(client, event string) (string, error) {
 // exit code 2, so the action the event guards … is blocked. Ignored for async
 // hooks and on Stop, SubagentStop, TaskCompleted and TeammateIdle"). So it is
 // "block" on Claude's rows that guard an action (gates: pre-tool, pre-edit,
-// pre-dispatch, pre-handback; all PreToolUse), and "" elsewhere: Stop ignores it, post-tool guards nothing
+// pre-dispatch, pre-handback, all PreToolUse; and pre-skill-shell,
+// PreSkillShellCommand, which Claude Code 2.1.332's failure set FV names
+// beside PreToolUse and PermissionRequest: bundle, the hook runner's
+// onFailure branch), and "" elsewhere: Stop ignores it, post-tool guards nothing
 // (skewguard's TestRealClaudeOnFailure observes the blocks on 2.1.328).
 // Claude Code before 2.1.295 does not know the key; its settings schema
 // strips keys it does not know rather than rejecting the handler (zod's

@@ -183,7 +183,7 @@ func TestRegistrationCommand(t *testing.T) {
 				t.Errorf("%s %s: %q, want the launcher run by sh from hw_root", r.Client, r.Event, cmd)
 			}
 		default:
-			gating := r.Event == "pre-tool" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
+			gating := r.Event == "pre-tool" || r.Event == "pre-skill-shell" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
 			if !strings.HasPrefix(cmd, "hw_") || !strings.Contains(cmd, "; set -- "+r.Client+" "+r.Event+`; command . "$hw_self"; `) ||
 				gating && r.Client != "agy" && !strings.HasSuffix(cmd, ">&2; exit 2") || !gating && !strings.HasSuffix(cmd, ">&2; exit 1") {
 				t.Errorf("%s %s: %q is not the sourced form with its fail-closed tail", r.Client, r.Event, cmd)

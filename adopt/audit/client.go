@@ -82,10 +82,14 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	}
 
 	accounted := make([]bool, len(all)) // handlers of ours a selected row explains
+	cv := adopt.ResolveClientVersion(client, r.declared)
 	for _, ev := range events {
 		row, ok := r.a.table.Lookup(client, ev)
 		if !ok {
 			continue
+		}
+		if _, gated := adopt.GatedRow(client, ev, cv); gated {
+			continue // not rendered for this client version: a handler of ours for it is reported below
 		}
 		// A row may be registered under more than one native event
 		// (registration.Row.AlsoNative): each needs its handler.
@@ -152,6 +156,10 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 		why := "serves no row the manifest selects for " + client
 		if !selected {
 			why = client + " is not selected in " + adopt.ManifestFile
+		}
+		if g, gated := adopt.GatedRow(client, h.Claim.Event, cv); gated && selected {
+			r.add(IDRowNewerThanClient, rel, h.Line, client, h.Claim.Event, fmt.Sprintf("a handler of ours under %s needs a newer client: %s; conform removes it", h.NativeEvent, g), r.conform)
+			continue
 		}
 		r.add(IDRowUnwanted, rel, h.Line, client, h.Claim.Event, fmt.Sprintf("a handler of ours (%s) under %s %s; conform removes it", h.Claim.Kind, h.NativeEvent, why), r.conform)
 	}

@@ -17,7 +17,7 @@ import (
 
 // makeFleet builds n repositories under dir/fleet: one adopted by the real
 // adopt (the clean fixture), copied n times; every fourth copy has lost its
-// .claude/settings.json (four row-missing errors: pre-tool, pre-edit, stop, prompt). It returns the fleet
+// .claude/settings.json (five row-missing errors: pre-tool, pre-edit, stop, prompt, pre-skill-shell). It returns the fleet
 // directory and the Getenv to audit with.
 func makeFleet(t testing.TB, n int) (string, func(string) string) {
 	t.Helper()
@@ -55,7 +55,7 @@ func TestFleet200(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Summary{Repositories: 200, Clean: 150, Errors: 50 * 4, Warnings: 0, Notes: 200}
+	want := Summary{Repositories: 200, Clean: 150, Errors: 50 * 5, Warnings: 0, Notes: 200}
 	if rep.Summary != want {
 		t.Fatalf("summary %+v, want %+v", rep.Summary, want)
 	}
@@ -69,7 +69,7 @@ func TestFleet200(t *testing.T) {
 				missing++
 			}
 		}
-		if (i%4 == 0) != (missing == 4) {
+		if (i%4 == 0) != (missing == 5) {
 			t.Errorf("%s: %d claude row-missing findings", r.Path, missing)
 		}
 	}

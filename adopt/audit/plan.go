@@ -85,6 +85,11 @@ func hookFix(id, client string, r *repoAudit) string {
 		return "remove enabled = false from the hook's [hooks.state] entry in the file the message names"
 	case id == hookplan.ReasonDisabled:
 		return "remove the command from hooksConfig.disabled in the file the message names"
+	case id == hookplan.ReasonVersion:
+		// The row's event is newer than the installed client
+		// (templates.RowAccepted): conform renders by the declared version
+		// only, so upgrading the client is what makes the row fire.
+		return "upgrade " + client
 	}
 	return r.conform
 }

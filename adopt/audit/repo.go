@@ -33,6 +33,8 @@ type repoAudit struct {
 	// given, or the root when a planned session starts below it.
 	fixPath string
 	res     *RepoResult
+	// declared is the manifest's client_versions (adopt.ResolveClientVersion).
+	declared map[string]string
 }
 
 func (r *repoAudit) add(id, file string, line int, client, event, msg, fix string) {
@@ -143,6 +145,7 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 		}
 	}
 	events := adopt.FileEvents(f)
+	r.declared = f.ClientVersions
 	declined := func(step string) bool { return slices.Contains(f.Decline, step) }
 	for _, d := range f.Decline {
 		r.add(IDStepDeclined, adopt.ManifestFile, 0, "", "", "adopt step "+d+" is declined in "+adopt.ManifestFile+"; audit does not check what it writes", "remove "+d+" from decline: to have it written and checked")

@@ -52,6 +52,10 @@ const (
 	IDNearMiss = "row-near-miss"
 	// IDRowUnwanted: a handler of ours serves no row the manifest selects.
 	IDRowUnwanted = "row-unwanted"
+	// IDRowNewerThanClient: a handler of ours serves a row whose form the
+	// client version the repository declares (or, undeclared, the installed
+	// one) predates (templates/gates.json).
+	IDRowNewerThanClient = "row-newer-than-client"
 	// IDTimeoutDrift: our hook row's timeout differs from the registration table's.
 	IDTimeoutDrift = "timeout-drift"
 	// IDOnFailure: our Claude row that guards an action lacks "onFailure": "block".
@@ -147,6 +151,8 @@ var rules = []Rule{
 		"The handler runs our launcher (as we invoke it) or `hookwarden hook`, but with another client or event or an extra or missing argument (e.g. `… codex pre-tool --lax`, which makes the launcher exit 2 on every call). It serves no row. Run `hookwarden conform <path>`: it rewrites a near miss of a selected row in place and removes any other."},
 	{IDRowUnwanted, Error, "A handler of ours serves no row the manifest selects.",
 		"A handler running one of our forms (or a near miss) sits under an event, matcher or client the manifest does not select, so conform removes it. Run `hookwarden conform <path>`."},
+	{IDRowNewerThanClient, Error, "A hook row of ours needs a newer client than the repository's.",
+		"The row's event or form first exists in a later client version (templates/gates.json) than the one client_versions in .hookwarden.yaml declares (or, undeclared, the installed client), so that client ignores it and conform removes it. Upgrade the client and declare its version, or run `hookwarden conform <path>`."},
 	{IDTimeoutDrift, Error, "Our hook row's timeout differs from the registration table's.",
 		"The handler's timeout (or its absence) is not the row's client timeout from the registration table; conform writes the table's value. Run `hookwarden conform <path>`."},
 	{IDOnFailure, Error, "Our Claude hook row that guards an action does not fail closed.",

@@ -55,6 +55,9 @@ var canaries = map[string]map[string]canary{
 	"claude": {
 		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
 		"pre-edit": {tool: "Write", payload: claudeFamily("PreToolUse", "Write", true)},
+		// Claude Code 2.1.332: a skill's inline shell command
+		// (testdata/clients/claude/2.1.332/pre-skill-shell.*.json).
+		"pre-skill-shell": {tool: "Bash", payload: claudeFamily("PreSkillShellCommand", "Bash", false)},
 	},
 	// Codex CLI 0.169.0: apply_patch's PreToolUse tool_input is
 	// {"command": PATCH}, an apply_patch envelope

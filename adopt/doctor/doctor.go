@@ -146,7 +146,7 @@ type Options struct {
 var ErrNotGoverned = errors.New("not governed (no .hookwarden.yaml)")
 
 // guardEvents are the events doctor probes, in report order.
-var guardEvents = []string{"pre-tool", "pre-edit"}
+var guardEvents = []string{"pre-tool", "pre-edit", "pre-skill-shell"}
 
 // Run probes the governed repository rooted at root. It returns an error
 // only when root is not a governed directory or its manifest is invalid;
@@ -263,7 +263,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 					continue
 				}
 			} else if !slices.Contains(guardEvents, ev) {
-				why := "doctor probes the pre-tool, pre-edit, pre-dispatch, stop, post-tool and subagent-start rows, and the prompt rows' clock line"
+				why := "doctor probes the pre-tool, pre-edit, pre-skill-shell, pre-dispatch, stop, post-tool and subagent-start rows, and the prompt rows' clock line"
 				if dialect.AgentEvent(ev) {
 					why = "its verdict depends on a binding an earlier dispatch left in the dispatch correlation store, which a canary would have to forge"
 				}

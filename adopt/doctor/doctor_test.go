@@ -270,7 +270,7 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 // the rows it must with the reason a user would act on.
 func TestDoctorOptInClients(t *testing.T) {
 	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
-	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
+	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "claude pre-skill-shell", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
 		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []doctorCase{
@@ -283,8 +283,8 @@ func TestDoctorOptInClients(t *testing.T) {
 		// Droid) and judges the canary in that client's deny form; pre-edit
 		// rows have no fallback and state a skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
-			broken: append([]string{"claude pre-edit", "copilot pre-edit", "cursor pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
-			problem: map[string]string{"copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
+			broken: append([]string{"claude pre-edit", "claude pre-skill-shell", "copilot pre-edit", "cursor pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
+			problem: map[string]string{"claude pre-skill-shell": `not by git-no-verify`, "copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
 				"cursor pre-edit": `answered "skip", not denied`, "windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`, "droid pre-edit": `answered "skip", not denied`},
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).

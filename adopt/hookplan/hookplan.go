@@ -57,7 +57,8 @@ const (
 	// not read the file.
 	ReasonStartBelowRoot = "start-below-root"
 	// ReasonVersion: the installed client is older than a field the handler
-	// relies on.
+	// relies on (a caveat), or than the row's event itself (the row does not
+	// fire: templates.RowAccepted).
 	ReasonVersion = "client-version-too-old"
 	// ReasonNotAllowed: a handler that is not ours runs a command outside
 	// the operator's audit.allowed_commands.
@@ -480,6 +481,11 @@ func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 				hk.Fires, hk.ReasonID, hk.Why = false, trust[h.Line].id, trust[h.Line].why
 			case disabledIn[h.Command] != "":
 				hk.Fires, hk.ReasonID, hk.Why = false, ReasonDisabled, "hooksConfig.disabled in "+disabledIn[h.Command]+" names this command, so Gemini CLI skips it (Gemini CLI 0.61.0: a hook is disabled when its name, or else its command, is listed; the lists of all settings files are merged)"
+			}
+			if hk.Ours && hk.Fires && pl.c.Version != "" && !templates.RowAccepted(pl.c.Client, hk.Event, pl.c.Version) {
+				g, _ := templates.RowGate(pl.c.Client, hk.Event)
+				hk.Fires, hk.ReasonID = false, ReasonVersion
+				hk.Why = fmt.Sprintf("%s %s (%s) is older than %s, the first version with %s: this row needs a newer client (%s)", clientname.Title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, g.Since, h.NativeEvent, g.Older)
 			}
 			for _, fv := range pl.spec.fields {
 				if fv.field == "onFailure" && hk.OnFailure != "" && pl.c.Version != "" && versionLess(pl.c.Version, fv.since) {

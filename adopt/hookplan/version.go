@@ -4,9 +4,23 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+
+	"github.com/hookwarden/hookwarden/templates"
 )
+
+// InstalledVersion returns the version of client's installed executable
+// and the package.json it was read from (installedVersion with the client's
+// entry of the plan's client table), or "" and "" when the client has no
+// entry, is not on getenv("PATH"), or its package names no version. It never
+// runs the client. Adopt and conform render the rows this version accepts
+// when the repository declares none (templates.RowAccepted).
+func InstalledVersion(client string, getenv func(string) string) (version, from string) {
+	spec, ok := clients[client]
+	if !ok {
+		return "", ""
+	}
+	return installedVersion(spec, getenv)
+}
 
 // installedVersion finds the client's executable (spec.bin) in the absolute
 // entries of getenv("PATH"), resolves its symlinks and reads the version of
@@ -52,32 +66,6 @@ func installedVersion(spec clientSpec, getenv func(string) string) (string, stri
 	return "", ""
 }
 
-// versionLess reports whether dotted version a is older than b, comparing
-// numeric fields in order (a pre-release suffix after '-' is ignored; a
-// field that is not a number compares as 0).
-func versionLess(a, b string) bool {
-	as, bs := fields(a), fields(b)
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			x = as[i]
-		}
-		if i < len(bs) {
-			y = bs[i]
-		}
-		if x != y {
-			return x < y
-		}
-	}
-	return false
-}
-
-func fields(v string) []int {
-	v, _, _ = strings.Cut(strings.TrimPrefix(v, "v"), "-")
-	var out []int
-	for _, f := range strings.Split(v, ".") {
-		n, _ := strconv.Atoi(f)
-		out = append(out, n)
-	}
-	return out
-}
+// versionLess reports whether dotted version a is older than b
+// (templates.VersionLess, the one comparison every version fact uses).
+func versionLess(a, b string) bool { return templates.VersionLess(a, b) }

@@ -66,7 +66,8 @@ func clientsCommand() *cli.Command {
 }
 
 // writeCapabilities prints caps as an aligned text table with the columns
-// CLIENT EVENT NATIVE MATCHER TIMEOUT RENDERED OBSERVED.
+// CLIENT EVENT NATIVE MATCHER TIMEOUT RENDERED OBSERVED; RENDERED names the
+// first client version of a version-gated row (templates/gates.json).
 func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tEVENT\tNATIVE EVENT\tMATCHER\tTIMEOUT\tRENDERED\tOBSERVED")
@@ -78,6 +79,9 @@ func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 		rendered := "no"
 		if c.Rendered {
 			rendered = "yes"
+		}
+		if c.Since != "" {
+			rendered += " (" + c.Client + " " + c.Since + "+)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s %s\t%s\t%s\n", c.Client, c.Event, c.NativeEvent, matcher,
 			strconv.FormatFloat(c.Timeout, 'f', -1, 64), c.TimeoutUnit, rendered, c.Observed)

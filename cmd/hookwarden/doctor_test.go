@@ -50,7 +50,7 @@ func TestDoctorExitCodes(t *testing.T) {
 	if code := exitCode(t, err); code != 1 {
 		t.Fatalf("doctor without engine or python3: exit %d, want 1:\n%s", code, out)
 	}
-	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "claude prompt: DOES NOT GUARD", "prompt canary: skip, no clock line", "claude stop: DOES NOT GUARD", "block canary: skip by launcher", "doctor: 4 of 4 rows do not guard"} {
+	for _, s := range []string{"claude pre-tool: DOES NOT GUARD", "deny canary: deny (launcher) by launcher: no engine and no fallback", "claude prompt: DOES NOT GUARD", "prompt canary: skip, no clock line", "claude stop: DOES NOT GUARD", "block canary: skip by launcher", "claude pre-skill-shell: DOES NOT GUARD", "doctor: 5 of 5 rows do not guard"} {
 		if !strings.Contains(string(out), s) {
 			t.Errorf("report lacks %q:\n%s", s, out)
 		}
@@ -76,7 +76,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if out, err := adopt.CombinedOutput(); err != nil {
 		t.Fatalf("adopt: %v %s", err, out)
 	}
-	rows := []string{"claude pre-tool", "claude pre-edit", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
+	rows := []string{"claude pre-tool", "claude pre-edit", "claude pre-skill-shell", "claude stop", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
 		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid stop"}
 	doctor := func(withEngine bool) (int, string) {
 		tools := filepath.Join(dir, fmt.Sprintf("tools-%v", withEngine))
@@ -101,7 +101,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("doctor with the engine: exit %d, want 0:\n%s", code, out)
 	}
-	want := []string{"doctor: 19 rows guard", "droid prompt: guards", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
+	want := []string{"doctor: 20 rows guard", "droid prompt: guards", "block canary: block (checkpoint-due) by engine", "prompt canary: allow, clock line carried by engine", "spawn unverified: Cursor", "spawn unverified: Windsurf", "spawn unverified: Factory Droid"}
 	for _, r := range rows {
 		want = append(want, r+": guards")
 	}
@@ -125,7 +125,7 @@ func TestDoctorOptInClientsCLI(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", r+": DOES NOT GUARD", out)
 		}
 	}
-	if !strings.Contains(out, "doctor: 17 of 19 rows do not guard") {
+	if !strings.Contains(out, "doctor: 18 of 20 rows do not guard") {
 		t.Errorf("closing line:\n%s", out)
 	}
 }

@@ -26,6 +26,10 @@ import (
 //	HOOKWARDEN_E2E=require   an absent client or engine verb is a failure, not a skip
 //	HOOKWARDEN_E2E_RECORD=1  write testdata/clients/<client>/<version>/*.json and observed.json
 //	HOOKWARDEN_E2E_KEEP=1    keep every sandbox (paths are logged)
+//	HOOKWARDEN_E2E_DRIFT=1   with RECORD: write observed.json even when a case failed
+//	                         (its rows recorded as failed), so scripts/clients-drift
+//	                         reports a newer client's drift in the table instead of
+//	                         only a failed run
 const (
 	// hookArg is argv[1] that turns the test binary into the test hook.
 	hookArg = "conformance-hook"
@@ -43,6 +47,7 @@ type suite struct {
 	require    bool
 	record     bool
 	keep       bool
+	drift      bool
 	testBin    string
 	repoRoot   string
 	sem        chan struct{} // at most 2 clients at once (2 cores)
@@ -83,13 +88,14 @@ func TestMain(m *testing.M) {
 		require:    os.Getenv("HOOKWARDEN_E2E") == "require",
 		record:     os.Getenv("HOOKWARDEN_E2E_RECORD") == "1",
 		keep:       os.Getenv("HOOKWARDEN_E2E_KEEP") == "1",
+		drift:      os.Getenv("HOOKWARDEN_E2E_DRIFT") == "1",
 		testBin:    exe,
 		repoRoot:   filepath.Clean(filepath.Join(wd, "..", "..")),
 		sem:        make(chan struct{}, 2),
 		seen:       map[string]*rowResult{},
 	}
 	code := m.Run()
-	if theSuite.record && code == 0 {
+	if theSuite.record && (code == 0 || theSuite.drift) {
 		if err := theSuite.writeObserved(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			code = 1

@@ -10,7 +10,12 @@
 //     payloads/claude/. Edit tools carry tool_input.file_path (Edit,
 //     MultiEdit, Write) or tool_input.notebook_path (NotebookEdit): the
 //     FileEditInput, FileWriteInput and NotebookEditInput types of
-//     sdk-tools.d.ts in @anthropic-ai/claude-code 2.1.328.
+//     sdk-tools.d.ts in @anthropic-ai/claude-code 2.1.328. Claude Code
+//     2.1.332 adds PreSkillShellCommand (the pre-skill-shell row): a skill's
+//     or slash command's inline shell command, before it runs, with
+//     tool_name Bash or PowerShell and tool_input.command, decoded like a
+//     Bash PreToolUse call; exit 2 keeps the command from running (2.1.332
+//     bundle; recorded in testdata/clients/claude/2.1.332/pre-skill-shell.*).
 //   - codex (Codex CLI 0.169.0): the same names as Claude; tool_name is "Bash"
 //     for exec_command; Stop's last_assistant_message may be null (the
 //     binary's embedded schema stop.command.input types it NullableString).
@@ -135,6 +140,16 @@ func AgentEvent(event string) bool {
 		return true
 	}
 	return false
+}
+
+// ShellEvent reports whether event judges a shell command with the shell
+// policy: pre-tool (a shell tool call) and pre-skill-shell (Claude Code
+// 2.1.332+ PreSkillShellCommand: a skill's or slash command's inline shell
+// command, run before any tool call; its payload carries tool_name Bash or
+// PowerShell and tool_input.command like a Bash PreToolUse call, per the
+// 2.1.332 bundle's hook input schema). Both need a non-empty command.
+func ShellEvent(event string) bool {
+	return event == "pre-tool" || event == "pre-skill-shell"
 }
 
 // Decode decodes data, the raw stdin of one call, for row (which names the
@@ -303,7 +318,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		return decodeDispatch(row, o, p)
 	case "subagent-start", "post-return":
 		return decodeSubagent(row, o, p)
-	case "pre-tool", "pre-edit", "post-tool":
+	case "pre-tool", "pre-skill-shell", "pre-edit", "post-tool":
 		var judged bool
 		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
 			return unjudged(row, p, err)
@@ -323,7 +338,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 		} else if in, err = o.reqObj("tool_input", "tool_input"); err != nil {
 			return p, err
 		}
-		cmdRequired := row.Event == "pre-tool"
+		cmdRequired := ShellEvent(row.Event)
 		pathRequired := row.Event == "pre-edit"
 		if cmdRequired {
 			if p.Command, err = in.reqStr("command", "tool_input.command"); err != nil {

@@ -454,7 +454,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		return deny(RuleWorkspace, "%v", err)
 	}
 	command := ""
-	if row.Event == "pre-tool" {
+	if dialect.ShellEvent(row.Event) {
 		if strings.Trim(p.Command, policy.ASCIISpace) == "" {
 			return deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event)
 		}
@@ -485,7 +485,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	// hooks.scope: all applies to pre-tool only (the seed's step 6); a
 	// command that acts in a directory known only at run time is judged
 	// too, since it may act in a governed repository.
-	judgedAnyway := row.Event == "pre-tool" && (eff.Scope == settings.ScopeAll || tgt.Unresolved)
+	judgedAnyway := dialect.ShellEvent(row.Event) && (eff.Scope == settings.ScopeAll || tgt.Unresolved)
 	if len(tgt.Roots) == 0 && !judgedAnyway {
 		if tgt.Base.RepoRoot == "" {
 			return skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir)
@@ -501,7 +501,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	}
 
 	switch row.Event {
-	case "pre-tool":
+	case "pre-tool", "pre-skill-shell":
 		if deps.Environment == nil || deps.NewPolicy == nil {
 			return deny(RuleNoJudge, "this build has no command policy wired in")
 		}

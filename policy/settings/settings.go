@@ -27,6 +27,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ const (
 
 // events lists the neutral event names a `hooks.events:` entry may hold
 // (read only).
-var events = []string{"pre-tool", "pre-edit", "post-tool", "stop", "environment",
+var events = []string{"pre-tool", "pre-skill-shell", "pre-edit", "post-tool", "stop", "environment",
 	"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback",
 	"handback-receipt", "handback-abort", "prompt"}
 
@@ -120,6 +121,8 @@ func stepName(s string) bool {
 //	  allowed_commands: [RE2, ...]  # hook commands not ours that audit --plan accepts (whole-command match); not in .hookwarden.yaml
 //	record:
 //	  dir: /abs/dir                 # record mode: save every payload, then judge it; not in .hookwarden.yaml
+//	client_versions:                # only in .hookwarden.yaml: the client versions adopt renders rows for
+//	  claude: "2.1.332"             # a dotted version; a gated row form (templates/gates.json) is rendered only from its version on
 //
 // Every key is optional except version in a repository file. Zero values and
 // nil pointers mean "not set by this layer". DenyLines holds the YAML line of
@@ -152,6 +155,12 @@ type File struct {
 	// mode). Read from fleet and workstation files only: a repository, which
 	// an agent may write, cannot switch it on.
 	RecordDir string
+	// ClientVersions is `client_versions`: the client versions the
+	// repository declares (client name to a dotted version, "2.1.332"),
+	// which adopt, conform and audit render the rows for instead of the
+	// installed client's (templates.RowAccepted). Read from the repository
+	// file only; nil when not set.
+	ClientVersions map[string]string
 }
 
 // Hooks is the `hooks:` section. Scope is "", ScopeGoverned or ScopeAll.
@@ -626,6 +635,26 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 				}
 				return nil
 			})
+		case "client_versions":
+			if !repo {
+				return fmt.Errorf("line %d: client_versions: only a repository's %s declares its clients' versions", k.Line, RepoFileName)
+			}
+			f.ClientVersions = map[string]string{}
+			return eachKey(v, "client_versions", func(key string, k, v *yaml.Node) error {
+				name := strings.TrimPrefix(key, "client_versions.")
+				if !slices.Contains(clientname.All(), name) {
+					return fmt.Errorf("line %d: %s: %q is not a client (%s)", k.Line, key, name, strings.Join(clientname.All(), ", "))
+				}
+				s, err := stringValue(key, v)
+				if err != nil {
+					return err
+				}
+				if !dottedVersion(s) {
+					return fmt.Errorf("line %d: %s: %q is not a dotted version such as 2.1.332 (quote it in YAML)", v.Line, key, s)
+				}
+				f.ClientVersions[name] = s
+				return nil
+			})
 		case "policy":
 			return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
 				if key != "policy.deny" {
@@ -962,4 +991,19 @@ func checkPatterns(key string, line int, l []string, lines []int) error {
 		}
 	}
 	return nil
+}
+
+// dottedVersion reports whether s is a dotted version of decimal fields
+// ("2.1.332"), with an optional leading v and pre-release suffix after '-'.
+func dottedVersion(s string) bool {
+	s, _, _ = strings.Cut(strings.TrimPrefix(s, "v"), "-")
+	if s == "" {
+		return false
+	}
+	for _, f := range strings.Split(s, ".") {
+		if f == "" || strings.Trim(f, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -406,3 +406,24 @@ func TestRecordDir(t *testing.T) {
 		t.Fatalf("RecordDir(nil) = %q", got)
 	}
 }
+
+// TestClientVersions: .hookwarden.yaml declares its clients' versions
+// (client_versions, read by adopt's version gates); an unknown client, a
+// version that is not dotted, or the key in another layer is an error.
+func TestClientVersions(t *testing.T) {
+	f, err := Parse([]byte("version: 1\nclient_versions:\n  claude: \"2.1.332\"\n  codex: 0.171.0\n"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ClientVersions["claude"] != "2.1.332" || f.ClientVersions["codex"] != "0.171.0" {
+		t.Errorf("client_versions = %v", f.ClientVersions)
+	}
+	for _, bad := range []string{"client_versions:\n  nosuch: \"1.0\"\n", "client_versions:\n  claude: latest\n", "client_versions:\n  claude: [1]\n"} {
+		if _, err := Parse([]byte("version: 1\n"+bad), true); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	if _, err := Parse([]byte("client_versions:\n  claude: \"2.1.332\"\n"), false); err == nil {
+		t.Error("client_versions in a workstation layer: no error")
+	}
+}

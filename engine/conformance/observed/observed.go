@@ -162,19 +162,27 @@ type Capability struct {
 	Timeout     float64 `json:"timeout"`
 	TimeoutUnit string  `json:"timeout_unit"`
 	Rendered    bool    `json:"rendered"`
-	Observed    string  `json:"observed"`
-	Status      string  `json:"status"`
-	Version     string  `json:"client_version,omitempty"`
-	Date        string  `json:"date,omitempty"`
+	// Since is the first client version the row is rendered for
+	// (templates.RowGate), "" for a row every version accepts.
+	Since    string `json:"since,omitempty"`
+	Observed string `json:"observed"`
+	Status   string `json:"status"`
+	Version  string `json:"client_version,omitempty"`
+	Date     string `json:"date,omitempty"`
 }
 
 // RenderedByDefault reports whether `hookwarden adopt` writes the row
 // (client, event) into a repository without the operator asking for more:
 // the client is one of templates.DefaultClients() and the event one of
-// templates.DefaultEvents() (pre-tool, pre-edit, stop and prompt). Other rows (post-tool,
+// templates.DefaultEvents() (pre-tool, pre-edit, stop and prompt) or
+// pre-skill-shell, which follows pre-tool (adopt.RegisteredEvents), from the
+// client version its gate names (Capability.Since). Other rows (post-tool,
 // lefthook) are written only when the manifest's hooks.events or --clients
 // name them.
 func RenderedByDefault(client, event string) bool {
+	if event == "pre-skill-shell" {
+		event = "pre-tool"
+	}
 	return slices.Contains(templates.DefaultClients(), client) && slices.Contains(templates.DefaultEvents(), event)
 }
 
@@ -187,6 +195,9 @@ func Capabilities(t *registration.Table, obs *File) []Capability {
 		c := Capability{Client: r.Client, Event: r.Event, NativeEvent: r.NativeEvent, Matcher: r.Matcher,
 			Timeout: r.Timeout, TimeoutUnit: r.TimeoutUnit, Rendered: RenderedByDefault(r.Client, r.Event),
 			Observed: "unverified", Status: "unverified"}
+		if g, ok := templates.RowGate(r.Client, r.Event); ok {
+			c.Since = g.Since
+		}
 		if obs != nil {
 			if e, ok := obs.Latest(r.Client, r.Event); ok {
 				c.Status, c.Version, c.Date = e.Status, e.ClientVersion, e.Date

@@ -228,12 +228,33 @@ func classifyGuard(comps []string, noBareGlob bool) guardKind {
 			}
 		}
 	}
+	if engineBinary(comps) {
+		k.own = true
+	}
 	return k
+}
+
+// engineBinary reports whether comps (classifyPath's) name an executable
+// called hookwarden in a directory named bin: where an operator installs
+// the engine (`~/.local/bin`, `/usr/local/bin`, `~/go/bin`, `/opt/homebrew/bin`)
+// and where the launcher finds it on PATH. Writing, replacing, removing,
+// re-permissioning or linking over one is refused like the guard's own
+// files (issue 29 item 3): a `hookwarden` earlier on PATH, or a replaced one,
+// would answer every hook call instead of the engine. The policy does not
+// know the hook's PATH, so every such directory counts; the pre-edit judge
+// (engine/editguard) checks the PATH directories themselves.
+func engineBinary(comps []string) bool {
+	n := len(comps)
+	if n < 2 || comps[n-2] != "bin" {
+		return false
+	}
+	last := comps[n-1]
+	return last == "hookwarden" || last == "hookwarden.exe" || (strings.ContainsAny(last, "*?[") && matchGlob(last, "hookwarden"))
 }
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{".hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", ".clinerules", "lefthook", ".config"}
+var guardKeys = [...]string{"hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", ".clinerules", "lefthook", ".config"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

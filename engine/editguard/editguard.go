@@ -57,6 +57,10 @@ const (
 	// (policy.GuardedEnvName) in a client settings env block or a dotenv
 	// file a client loads.
 	RuleEnvSwitch = "env-switch-edit"
+	// RuleEngine: the edit would write, replace or shadow the installed
+	// engine (an executable named hookwarden in a directory the launcher
+	// searches, $HOOKWARDEN_BIN, or the engine the launcher would choose).
+	RuleEngine = "engine-edit"
 	// RuleUnjudged: the edit could not be judged (deadline, unreadable
 	// file or directory).
 	RuleUnjudged = "edit-unjudged"
@@ -92,6 +96,12 @@ type Input struct {
 	RepoRoot  string
 	Home      string
 	Owner     func(client string) (*clientjson.Owner, error)
+	// PathEnv and EngineBin are the hook process's PATH and
+	// HOOKWARDEN_BIN: where the launcher (skewguard hook.sh) looks for the
+	// engine. An edit that writes the engine or a `hookwarden` in one of
+	// those directories is refused (enginepath.go).
+	PathEnv   string
+	EngineBin string
 }
 
 // Judge returns Deny (with one of the rule ids above and a reason that names
@@ -119,6 +129,9 @@ type guard struct {
 	in  Input
 	// known is configFiles' answer, built on first need (nil before).
 	known []knownConfig
+	// dirs and engs are searchDirs' and engines' answers, built on first
+	// need (nil before).
+	dirs, engs *[]string
 }
 
 // hit is one protected file an edit target resolves to.
@@ -172,6 +185,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 				return verdict.Verdict{}, err
 			}
 			for _, t := range targets {
+				if why := g.engineHit(t, rootReal); why != "" {
+					return deny(RuleEngine, "%s; agents may not write, replace or shadow it (every hook call would be answered by what the edit writes). A person installs or upgrades hookwarden outside the agent", why), nil
+				}
 				if r, ok, err := governedRootOf(t); err != nil {
 					return verdict.Verdict{}, err
 				} else if ok && !contains(roots, r) {

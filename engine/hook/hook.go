@@ -80,6 +80,10 @@ type Call struct {
 	RepoRoot string
 	Settings *settings.Effective
 	Home     string
+	// Getenv reads the hook process's environment ("" when unset): the
+	// pre-edit judge reads PATH and HOOKWARDEN_BIN there to know which
+	// engine the launcher would choose.
+	Getenv func(string) string
 }
 
 // Judge decides one call of a stop, pre-edit or post-tool event. ctx carries
@@ -492,7 +496,8 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		}
 		return skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName)
 	}
-	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home}
+	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home,
+		Getenv: func(k string) string { v, _ := lookup(k); return v }}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
 		if why := crossLoaded(deps.Table, row, p.Caller, call.RepoRoot, lookup); why != "" {

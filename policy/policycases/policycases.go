@@ -104,8 +104,9 @@ func Load(path string) ([]Case, error) {
 // IsHookOnly), issue 29's perimeter (perimeter.json: hook managers, git
 // plumbing and configuration, aliases, commit tools, nested clients), and
 // issue 28's code in interpreters and scripts (code.json) and its shell
-// evaluator (evaluator.json).
-var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json", "evaluator.json"}
+// evaluator (evaluator.json), and issue 29's engine side (perimeter-engine.json:
+// the installed engine as a guard path, env-switch look-alikes).
+var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json", "evaluator.json", "perimeter-engine.json"}
 
 // IsHookOnly reports whether c expects a rule that only the hook's
 // directory scan (engine/workspace) answers, scan-bound-targets: Judge

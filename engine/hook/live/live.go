@@ -136,6 +136,7 @@ func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
 			v := editguard.Judge(ctx, editguard.Input{
 				Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
 				FilePath: t, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
+				PathEnv: getenv(c, "PATH"), EngineBin: getenv(c, "HOOKWARDEN_BIN"),
 			})
 			if v.Kind != verdict.Allow {
 				return v
@@ -156,6 +157,14 @@ func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
 		}
 	}
 	return answer
+}
+
+// getenv reads k through c.Getenv ("" when the call carries none).
+func getenv(c hook.Call, k string) string {
+	if c.Getenv == nil {
+		return ""
+	}
+	return c.Getenv(k)
 }
 
 // owner returns the one definition of our rows (templates.Owner) in client's hook file, for

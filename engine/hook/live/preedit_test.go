@@ -63,6 +63,12 @@ type preEditSetup struct {
 	CRLF          []string          `json:"crlf"`
 	OtherGoverned string            `json:"other_governed"`
 	HomeFiles     map[string]string `json:"home_files"`
+	// PathDirs are directories (under $OUT) made and put on the hook's
+	// PATH in order; Engines are files (under $OUT) made executable, each a
+	// stand-in engine; EngineBin is HOOKWARDEN_BIN ($OUT replaced).
+	PathDirs  []string `json:"path_dirs"`
+	Engines   []string `json:"engines"`
+	EngineBin string   `json:"engine_bin"`
 }
 
 const preEditDir = "../../../testdata/preedit"
@@ -172,6 +178,7 @@ func TestPreEditCorpus(t *testing.T) {
 				}
 				payload := preEditPayload(t, client, cwd, tc, sub, expand)
 				env := map[string]string{"HOME": base, "XDG_CONFIG_HOME": filepath.Join(base, "xdg")}
+				enginePath(t, out, tc.Setup, env, sub)
 				resp := hook.Run(context.Background(), deps, hook.Request{
 					Client: client, Event: "pre-edit", Stdin: bytes.NewReader(payload),
 					LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, Cwd: repo,
@@ -388,4 +395,33 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		t.Fatal(err)
 	}
 	return b
+}
+
+// enginePath makes the case's PATH directories and stand-in engines under
+// out and sets PATH and HOOKWARDEN_BIN in env.
+func enginePath(t *testing.T, out string, s preEditSetup, env map[string]string, sub func(string) string) {
+	t.Helper()
+	var dirs []string
+	for _, d := range s.PathDirs {
+		p := filepath.Join(out, d)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, p)
+	}
+	for _, e := range s.Engines {
+		p := filepath.Join(out, e)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(dirs) > 0 {
+		env["PATH"] = strings.Join(dirs, string(os.PathListSeparator))
+	}
+	if s.EngineBin != "" {
+		env["HOOKWARDEN_BIN"] = sub(s.EngineBin)
+	}
 }

@@ -249,7 +249,8 @@ func engineBinary(comps []string) bool {
 		return false
 	}
 	last := comps[n-1]
-	return last == "hookwarden" || last == "hookwarden.exe" || (strings.ContainsAny(last, "*?[") && matchGlob(last, "hookwarden"))
+	// A glob is not taken to name it (rm -rf bin/* is ordinary cleaning).
+	return last == "hookwarden" || last == "hookwarden.exe"
 }
 
 // guardKeys are lower-case words at least one of which every guard path

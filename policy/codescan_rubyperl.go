@@ -728,6 +728,10 @@ func (l *rpLexer) perlVar(i int) int {
 	if sig == '$' && src[k] == '#' {
 		k++
 	}
+	if k >= len(src) {
+		l.emit(ctok{kind: tkIdent, val: src[i:]})
+		return len(src)
+	}
 	if src[k] == '{' {
 		if body, next, ok := delimited(src, k); ok && isPerlName(strings.TrimSpace(body)) {
 			l.emit(ctok{kind: tkIdent, val: string(sig) + strings.ReplaceAll(strings.TrimSpace(body), "::", ".")})

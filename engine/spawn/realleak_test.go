@@ -66,6 +66,15 @@ var leakCases = []leakCase{
 		calls: func(w *redactWorld) []scriptedCall {
 			return []scriptedCall{{"Bash", map[string]any{"command": "base64 secret.txt", "description": "encode"}}}
 		}},
+	// the command appends to its own task output file under the run's
+	// CLAUDE_CODE_TMPDIR (2026-12-04: "appended to 1"); Claude Code 2.1.328
+	// sent the model the shell route's redacted output and the file was
+	// gone by spawn exec's scan (the run passed); whatever the outcome, no
+	// raw value may reach a request, a file or the output
+	{name: "value appended to the task's output file", prompt: "run it", want: "either",
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": `[ -n "$CLAUDE_CODE_TMPDIR" ] || { echo "appended to none: no CLAUDE_CODE_TMPDIR"; exit 0; }; n=0; for f in $(find "$CLAUDE_CODE_TMPDIR" -name '*.output' 2>/dev/null); do cat secret.txt >> "$f"; n=$((n+1)); done; echo "appended to $n"`, "description": "append"}}}
+		}},
 	{name: "value assembled by the command at run time", prompt: "run it", want: "passed",
 		calls: func(w *redactWorld) []scriptedCall {
 			// nothing spells the value in the command; the shell route's
@@ -106,6 +115,9 @@ func TestRealClaudeLeakSuite(t *testing.T) {
 				Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
 			log := model.log()
 			t.Logf("exit %d: %v", code, err)
+			if i := strings.LastIndex(log, "appended to "); i >= 0 {
+				t.Logf("the command reported: %.50s", log[i:])
+			}
 			if AsRefusal(err) != nil && c.want != "refused" {
 				t.Fatalf("refused: %v", err)
 			}
@@ -127,6 +139,10 @@ func TestRealClaudeLeakSuite(t *testing.T) {
 			case "failed":
 				if code != RunFailedExit || f == nil {
 					t.Errorf("want the run failed 123, got %d %v", code, err)
+				}
+			case "either":
+				if code != 0 && code != RunFailedExit {
+					t.Errorf("want the run passed or failed 123, got %d %v", code, err)
 				}
 			case "refused":
 				if code != RefusedExit || AsRefusal(err) == nil || AsRefusal(err).Reason != ReasonRedactionPromptFile || log != "" {

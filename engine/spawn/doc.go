@@ -113,6 +113,14 @@
 //
 // # The redaction entry (ADR-0134 D7)
 //
+// Every child under the entry sends its model requests through the run's
+// model-traffic tripwire (issue 30; tripwire.go, engine/spawn/gateway,
+// run as `hookwarden-mcp-proxy gateway`): a loopback gateway that stops,
+// and fails the run (123), any request holding a table value in any form
+// the wire matcher knows; the engine's stdout and stderr pass the run's
+// matchers (outguard.go); and after agent_exit spawn exec scrubs the
+// client's session directory and the engine's CLAUDE_CODE_TMPDIR.
+//
 // A library entry the registry attaches on agent_prompt or agent_exit is a
 // redaction entry; only the registry may attach those events. For the
 // spawn's engine it must be held on agent_prompt, pre_tool, post_tool, the

@@ -257,6 +257,7 @@ func engineCases() []engineCase {
 		)
 	}
 	cases = append(cases, selfProtectCases()...)
+	cases = append(cases, perimeterEngineCases()...)
 	return cases
 }
 

@@ -103,8 +103,10 @@ func worthEvaluating(f *syntax.File) bool {
 		case *syntax.SglQuoted:
 			worth = x.Dollar
 		case *syntax.CallExpr:
-			if len(x.Args) > 0 {
-				switch x.Args[0].Lit() {
+			// Any word naming a command that runs its input (also behind
+			// a launcher: nice xargs, timeout 5 at).
+			for _, w := range x.Args {
+				switch w.Lit() {
 				case "xargs", "eval", "source", ".", "read", "mapfile", "readarray", "printf", "set", "shift",
 					"sh", "bash", "dash", "zsh", "ksh", "busybox", "at", "batch", "parallel", "tmux", "screen", "builtin", "command", "exec":
 					worth = true
@@ -290,7 +292,14 @@ func (e *evalRun) scope(dir string) *scope {
 // batch reads. Unknown input becomes one unquoted unknown word for xargs and
 // an unknown script for a shell.
 func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]field, []field) {
-	name, ok := cmdName(argv[0])
+	inner, viaXargs := innerCommand(argv)
+	if len(inner) == 0 {
+		return argv, nil
+	}
+	name, ok := cmdName(inner[0])
+	if viaXargs {
+		name, ok = "xargs", true // xargs appends its input to the command
+	}
 	if !ok {
 		return argv, nil
 	}
@@ -312,11 +321,11 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]fiel
 		}
 	case name == "at" || name == "batch":
 		return argv, script()
-	case shellNames[name] && stdinShell(argv[1:]):
+	case shellNames[name] && stdinShell(inner[1:]):
 		return argv, script()
 	case shellNames[name]:
 		// sh <(...): the script a process substitution wrote.
-		for _, a := range argv[1:] {
+		for _, a := range inner[1:] {
 			if strings.HasPrefix(a.val, "-") {
 				continue
 			}

@@ -122,7 +122,7 @@ const (
 // --git-dir, --work-tree, GIT_DIR/GIT_WORK_TREE, env -C) the engine resolves
 // in one command to find the repositories it acts in; more is denied with
 // RuleScanBoundTargets (engine/workspace).
-const MaxTargetOperands = 16
+const MaxTargetOperands = 256
 
 // MaxReasonBytes caps every refusal text (DESIGN.md conventions).
 const MaxReasonBytes = 4096

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,24 @@ type judge struct {
 	// evalDeadline ends every symbolic run of this call (eval.go); set by
 	// the first one.
 	evalDeadline time.Time
+	// judged: the scripts (scriptKey) this call has judged.
+	judged map[string]bool
+}
+
+// scriptKey identifies one script judgement: its text, depth and the
+// environment it inherits.
+func scriptKey(src string, depth int, env []envVar) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(depth))
+	for _, e := range env {
+		b.WriteString("\x00")
+		b.WriteString(e.name)
+		b.WriteString("=")
+		b.WriteString(e.val.val)
+	}
+	b.WriteString("\x01")
+	b.WriteString(src)
+	return b.String()
 }
 
 // admission records h as the walk's admission finding unless one is
@@ -57,6 +76,18 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.hits.add(RuleScanBoundNesting)
 		return
 	}
+	// The same script at the same depth with the same environment adds
+	// nothing the first judgement did not: the static walk and both
+	// symbolic runs reach a nested bash -c or eval each, which would
+	// otherwise cost 3^depth.
+	key := scriptKey(src, depth, env)
+	if j.judged[key] {
+		return
+	}
+	if j.judged == nil {
+		j.judged = map[string]bool{}
+	}
+	j.judged[key] = true
 	parser := j.p.parsers.Get().(*syntax.Parser)
 	f, err := parser.Parse(strings.NewReader(src), "")
 	j.p.parsers.Put(parser)

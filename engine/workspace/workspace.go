@@ -193,8 +193,18 @@ func Locate(candidates []string, command, home string, paths ...string) (Target,
 		t.Unresolved = sc.Unresolved
 		reached = append(append(reached, sc.Dirs...), sc.Paths...)
 	}
+	// Many reached paths share their nearest existing directory (cd a; cd a;
+	// ... names a, a/a, a/a/a below one directory): each missing path and
+	// each directory is inspected once, so the bound of directory operands
+	// costs linear work (BenchmarkLocateDirectoryOperands).
+	nearest := map[string]Place{}
+	seen := map[string]bool{}
 	for _, d := range reached {
-		p, err := resolveNearest(d)
+		p, err := resolveNearestCached(d, nearest)
+		if err == nil && seen[p.Dir] {
+			continue
+		}
+		seen[p.Dir] = true
 		if err != nil {
 			// The path comes from the command text: do not repeat it.
 			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
@@ -264,6 +274,43 @@ func resolveNearest(d string) (Place, error) {
 		if parent == cur {
 			return Place{Dir: d}, nil
 		}
+		cur = parent
+	}
+}
+
+// resolveNearestCached is resolveNearest remembering, in cache, the answer
+// for every missing path it walked up through and for the directory it
+// resolved.
+func resolveNearestCached(d string, cache map[string]Place) (Place, error) {
+	var missing []string
+	cur := d
+	for {
+		if p, ok := cache[cur]; ok {
+			for _, m := range missing {
+				cache[m] = p
+			}
+			return p, nil
+		}
+		st, err := os.Stat(cur)
+		if err == nil && st.IsDir() {
+			p, err := Resolve(cur)
+			if err != nil {
+				return Place{}, err
+			}
+			cache[cur] = p
+			for _, m := range missing {
+				cache[m] = p
+			}
+			return p, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !isENOTDIR(err) {
+			return Place{}, fmt.Errorf("%s: %w", cur, err)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return Place{Dir: d}, nil
+		}
+		missing = append(missing, cur)
 		cur = parent
 	}
 }

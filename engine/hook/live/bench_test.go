@@ -208,7 +208,7 @@ func BenchmarkPolicyJudge(b *testing.B) {
 }
 
 // growthShapes are the shapes whose work used to grow with the command
-// (issue 14 item 1), each at the scan bound (16 directory operands, 8
+// (issue 14 item 1), each at the scan bound (256 directory operands, 8
 // nesting levels, 63 launcher words, 256 parentheses, the 2 KiB line) and
 // just past it. Run from a directory above the governed repository, so the
 // directory scan decides whether the command is judged there at all.
@@ -217,6 +217,8 @@ var growthShapes = []struct {
 }{
 	{"cd-16", strings.Repeat("cd a; ", 15) + "cd repo; git commit --no-verify -m x"},
 	{"cd-26", strings.Repeat("cd a; ", 25) + "cd repo; git commit --no-verify -m x"},
+	{"cd-256", strings.Repeat("cd a; ", 255) + "cd repo; git commit --no-verify -m x"},
+	{"cd-257", strings.Repeat("cd a; ", 256) + "cd repo; git commit --no-verify -m x"},
 	{"pushd-16", strings.Repeat("pushd a; ", 15) + "pushd repo; git commit --no-verify -m x"},
 	{"gitC-16", "git" + strings.Repeat(" -C .", 15) + " -C repo commit --no-verify -m x"},
 	{"gitdir-16", "git" + strings.Repeat(" --git-dir=a", 15) + " -C repo commit -n -m x"},

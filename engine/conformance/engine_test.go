@@ -89,10 +89,10 @@ func engineCases() []engineCase {
 	for _, client := range []string{"claude", "codex", "gemini", "opencode"} {
 		cases = append(cases,
 			engineCase{name: "growth-deny", client: client, rows: []string{"pre-tool"},
-				check:    "bounded work: 26 directory changes and 64 env words before a --no-verify commit are each refused at their bound, in time, and neither command ran",
+				check:    "bounded work: 257 directory changes and 64 env words before a --no-verify commit are each refused at their bound, in time, and neither command ran",
 				manifest: manifestWith(""),
 				script: func(*Sandbox) Script {
-					return Script{Commands: []string{strings.Repeat("cd . ; ", 26) + denyCommand, strings.Repeat("env ", 64) + denyCommand}}
+					return Script{Commands: []string{strings.Repeat("cd . ; ", 257) + denyCommand, strings.Repeat("env ", 64) + denyCommand}}
 				},
 				verify: func(t *testing.T, r *caseRun) {
 					r.wantExit(t, 0)

@@ -301,7 +301,7 @@ func TestCheck(t *testing.T) {
 		{f.plain, "terraform destroy", "allow", "", ""},
 		{f.plain, "git -C " + f.gov + " status && terraform destroy", "deny", "fake-operator", ""},
 		{f.nowhere, "ls", "allow", "", ""},
-		{f.nowhere, strings.Repeat("cd a; ", 26) + "git commit --no-verify -m x", "deny", "scan-bound-targets", ""},
+		{f.nowhere, strings.Repeat("cd a; ", 257) + "git commit --no-verify -m x", "deny", "scan-bound-targets", ""},
 		{f.nowhere, strings.Repeat("env ", 64) + "ls", "deny", "scan-bound-words", ""},
 		{f.gov, "   ", "", "", "no command given"},
 		{f.gov, "\xff", "", "", "not valid UTF-8"},

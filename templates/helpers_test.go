@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/policy/policycases"
 	"os"
 	"os/exec"
@@ -51,11 +52,7 @@ func renderRepo(t testing.TB, clients ...string) string {
 
 func need(t testing.TB, bin string) string {
 	t.Helper()
-	p, err := exec.LookPath(bin)
-	if err != nil {
-		t.Fatalf("%s is required by this test: %v", bin, err)
-	}
-	return p
+	return testbin.Need(t, bin)
 }
 
 // runDriver runs a test driver with req as JSON stdin and decodes its JSON

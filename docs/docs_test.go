@@ -385,3 +385,35 @@ func TestCIRunsTheTestCommand(t *testing.T) {
 	}
 	t.Errorf(".ci/run does not run README.md's test command %q", want)
 }
+
+// linkRe matches a Markdown link's target; codeRe a fenced block or an
+// inline code span, which hold no links.
+var (
+	linkRe = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	codeRe = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`")
+)
+
+// TestLinks: every relative link in README.md and docs/*.md names a file
+// that exists, so a moved or renamed page fails the test suite.
+func TestLinks(t *testing.T) {
+	pages, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append([]string{"../README.md"}, pages...) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range linkRe.FindAllStringSubmatch(codeRe.ReplaceAllString(string(b), ""), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links %s, which does not exist", page, m[1])
+			}
+		}
+	}
+}

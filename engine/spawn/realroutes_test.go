@@ -23,6 +23,9 @@ type routeCall struct {
 	Input       map[string]any `json:"input"`
 	ResultHas   []string       `json:"result_has"`
 	ResultLacks []string       `json:"result_lacks"`
+	// Stopped: the model-traffic tripwire stops the request carrying this
+	// call's result, so the model never sees it (nothing to check)
+	Stopped bool `json:"stopped"`
 	// SecondPart: every value of the table's second part (the values
 	// spawn exec added to the hook's configured set) comes back in this
 	// call's result as its token, and none raw.
@@ -192,6 +195,12 @@ func TestRealClaudeRedactionRoutes(t *testing.T) {
 			slices.Sort(second)
 			got := modelCalls(log)
 			for i, rc := range c.Calls {
+				if rc.Stopped {
+					if i < len(got) {
+						t.Errorf("call %d (%s): the tripwire should have stopped its result, and the model received it", i, rc.Tool)
+					}
+					continue
+				}
 				if i >= len(got) {
 					t.Errorf("call %d (%s) never reached the model's conversation", i, rc.Tool)
 					continue

@@ -43,6 +43,11 @@ const (
 	// machine does not turn an ordinary command into a refusal; the step
 	// and size bounds are what a script reaches first.
 	evalBudget = time.Second
+	// maxLoopIterations is how many times the evaluator runs one loop's
+	// body; a loop still going is left there (a loop whose condition
+	// depends on unknown output, `while [ $(date +%s) -lt $end ]`, would
+	// otherwise never end).
+	maxLoopIterations = 256
 	// maxEvalBytes bounds the total size of the variables a run holds
 	// (x=$x$x doubling in a loop), checked at each loop iteration.
 	maxEvalBytes = 1 << 20
@@ -60,7 +65,14 @@ const evalRoot = "/hookwarden-unknown-cwd"
 // procSubstDir holds the overlay files process substitutions write to.
 const procSubstDir = "/dev/hookwarden-procsubst"
 
-// unknownPath is a path whose content is unknown (dyn) when read.
+// evalDyn marks, inside the symbolic run, a value the judge cannot know (an
+// inherited variable, an external command's output, an unknown file). It is
+// a Unicode noncharacter, never in real text, and, unlike dyn (NUL), it
+// survives command substitution (bash and interp drop NUL bytes there). The
+// run hands it to the judge as dyn.
+const evalDyn = "\uFDD0"
+
+// unknownPath is a path whose content is unknown (evalDyn) when read.
 const unknownPath = "/dev/hookwarden-unknown"
 
 var errEvalBound = errors.New("evaluation bound")
@@ -83,6 +95,13 @@ type evalRun struct {
 	steps int
 	bound bool
 	files overlay
+	// reached: the position of each simple command the run handed to the
+	// judge, true while every word it got there was known.
+	reached map[syntax.Pos]bool
+	// loops counts each loop's iterations; truncated: a loop was left at
+	// maxLoopIterations.
+	loops     map[string]int
+	truncated bool
 }
 
 // worthEvaluating reports whether the evaluator can learn anything the static
@@ -121,28 +140,40 @@ func worthEvaluating(f *syntax.File) bool {
 }
 
 // evaluate runs f symbolically in both modes and judges what it would run.
-func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) {
+// It returns the positions of the simple commands both runs reached with
+// every word known each time (none when it did not run).
+func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) map[syntax.Pos]bool {
 	if !worthEvaluating(f) {
-		return
+		return nil
 	}
 	rewriteProcSubst(f)
 	rewritePrintfV(f)
 	markLoops(f)
-	for _, m := range [...]evalMode{{unknownSet: true, exit: 0}, {unknownSet: false, exit: 1}} {
-		if j.evalOnce(f, depth, env, m) {
+	var runs [2]map[syntax.Pos]bool
+	for i, m := range [...]evalMode{{unknownSet: true, exit: 0}, {unknownSet: false, exit: 1}} {
+		reached, bound := j.evalOnce(f, depth, env, m)
+		if bound {
 			j.hits.add(RuleScanBoundSteps)
-			return
+			return nil
+		}
+		runs[i] = reached
+	}
+	known := map[syntax.Pos]bool{}
+	for pos, ok := range runs[0] {
+		if ok && runs[1][pos] {
+			known[pos] = true
 		}
 	}
+	return known
 }
 
 // evalOnce is one symbolic run; it reports whether a bound stopped it.
-func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (bound bool) {
+func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (reached map[syntax.Pos]bool, bound bool) {
 	start := evalRoot
 	if j.dir != "" {
 		start = j.dir
 	}
-	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}}
+	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}}
 	if j.evalDeadline.IsZero() {
 		j.evalDeadline = time.Now().Add(evalBudget)
 	}
@@ -159,13 +190,13 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (b
 		interp.AccessHandler(func(context.Context, string, interp.AccessMode) error { return nil }),
 	)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	r.Dir = start
 	_ = r.Run(ctx, f)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.bound || errors.Is(ctx.Err(), context.DeadlineExceeded)
+	return e.reached, e.bound || errors.Is(ctx.Err(), context.DeadlineExceeded)
 }
 
 // call counts every simple command (builtins too) against maxEvalSteps.
@@ -176,6 +207,18 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 	if e.steps > maxEvalSteps {
 		e.bound = true
 		return nil, errEvalBound
+	}
+	if len(args) > 1 && args[0] == "set" {
+		args = noXtrace(args)
+	}
+	if len(args) == 2 && args[0] == ":" && strings.HasPrefix(args[1], loopMark) {
+		// A loop past maxLoopIterations is left (break): what ran so far
+		// was judged, and nothing after it counts as known (truncated).
+		e.loops[args[1]]++
+		if e.loops[args[1]] > maxLoopIterations {
+			e.truncated = true
+			return []string{"break"}, nil
+		}
 	}
 	{
 		size := 0
@@ -199,13 +242,23 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 func (e *evalRun) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	argv := make([]field, 0, len(args))
+	allKnown := true
 	for _, a := range args {
+		allKnown = allKnown && !strings.Contains(a, evalDyn)
+		a = strings.ReplaceAll(a, evalDyn, dyn)
 		argv = append(argv, field{val: a, raw: a})
 	}
+	e.mu.Lock()
+	allKnown = allKnown && !e.truncated
+	if prev, seen := e.reached[hc.Pos]; !seen || prev {
+		e.reached[hc.Pos] = allKnown
+	}
+	e.mu.Unlock()
 	env := append([]envVar(nil), e.env...)
 	hc.Env.Each(func(name string, v expand.Variable) bool {
 		if v.Exported && v.IsSet() {
-			env = append(env, envVar{name: name, val: field{val: v.String(), raw: v.String()}})
+			val := strings.ReplaceAll(v.String(), evalDyn, dyn)
+			env = append(env, envVar{name: name, val: field{val: val, raw: val}})
 		}
 		return true
 	})
@@ -235,7 +288,11 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		io.WriteString(hc.Stdout, out)
 		return nil
 	}
-	io.WriteString(hc.Stdout, dyn)
+	if e.mode.exit == 0 {
+		io.WriteString(hc.Stdout, evalDyn+"\n") // one unknown line
+	} else {
+		io.WriteString(hc.Stdout, evalDyn)
+	}
 	if e.mode.exit == 0 {
 		return nil
 	}
@@ -269,7 +326,7 @@ func (e *evalRun) known(argv []field, stdin string, stdinKnown bool, sc *scope) 
 // working directory relative to the start, and the overlay so far.
 func (e *evalRun) scope(dir string) *scope {
 	sc := &scope{vars: map[string]string{}, dir: e.j.dir}
-	if strings.Contains(dir, dyn) {
+	if strings.Contains(dir, evalDyn) {
 		sc.cwdUnknown = true
 	} else if dir != e.start {
 		if rel, err := filepath.Rel(e.start, dir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -358,7 +415,7 @@ func readStdin(stdin io.Reader) (text string, known, piped bool) {
 		return "", true, false
 	}
 	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
-	if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(dyn)) {
+	if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(evalDyn)) {
 		return "", false, true
 	}
 	return string(b), true, true
@@ -441,7 +498,7 @@ type overlayWriter struct {
 func (w *overlayWriter) Read([]byte) (int, error) { return 0, io.EOF }
 func (w *overlayWriter) Write(p []byte) (int, error) {
 	if w.buf.Len()+len(p) > maxScriptBytes {
-		w.buf.WriteString(dyn) // past the bound: unknown
+		w.buf.WriteString(evalDyn) // past the bound: unknown
 		return len(p), nil
 	}
 	return w.buf.Write(p)
@@ -450,7 +507,7 @@ func (w *overlayWriter) Close() error {
 	w.e.mu.Lock()
 	defer w.e.mu.Unlock()
 	s := w.buf.String()
-	w.e.files.write(w.key, s, !strings.Contains(s, dyn), w.append)
+	w.e.files.write(w.key, s, !strings.Contains(s, evalDyn), w.append)
 	return nil
 }
 
@@ -471,7 +528,7 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 	case "/dev/stdout", "/dev/fd/1", "/dev/stderr", "/dev/fd/2", "/dev/tty":
 		return readOnly{bytes.NewReader(nil)}, nil
 	case unknownPath:
-		return readOnly{strings.NewReader(dyn)}, nil
+		return readOnly{strings.NewReader(evalDyn)}, nil
 	}
 	key := path
 	if !filepath.IsAbs(key) {
@@ -486,14 +543,14 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 	e.mu.Unlock()
 	if ok {
 		if !f.known {
-			return readOnly{strings.NewReader(dyn)}, nil
+			return readOnly{strings.NewReader(evalDyn)}, nil
 		}
 		return readOnly{strings.NewReader(f.content)}, nil
 	}
 	if src, ok := e.j.scriptSource(&scope{}, e.abs(key)); ok {
 		return readOnly{strings.NewReader(src)}, nil
 	}
-	return readOnly{strings.NewReader(dyn)}, nil
+	return readOnly{strings.NewReader(evalDyn)}, nil
 }
 
 // rel is the overlay key of an absolute path: relative to the starting
@@ -597,7 +654,7 @@ func (u unknownEnv) Get(name string) expand.Variable {
 	if !u.set || name == "IFS" || name == "OPTIND" || strings.HasPrefix(name, "BASH") {
 		return expand.Variable{}
 	}
-	return expand.Variable{Set: true, Exported: false, Kind: expand.String, Str: dyn}
+	return expand.Variable{Set: true, Exported: false, Kind: expand.String, Str: evalDyn}
 }
 
 func (unknownEnv) Each(func(string, expand.Variable) bool) {}
@@ -642,10 +699,34 @@ func litWord(s string) *syntax.Word {
 // size of the variables) even when the body only assigns.
 const loopMark = "\x00hookwarden-loop"
 
-// markLoops puts `: loopMark` first in each for and while body.
+// noXtrace drops xtrace from a set command's options (set -x, -euxo
+// pipefail, -o xtrace): the run prints nothing, and interp's trace refuses
+// some values.
+func noXtrace(args []string) []string {
+	out := args[:1:1]
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-o" || a == "+o") && i+1 < len(args) && args[i+1] == "xtrace":
+			i++
+			continue
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && a != "--" && !strings.HasPrefix(a, "--"):
+			if o := strings.ReplaceAll(a, "x", ""); len(o) > 1 {
+				out = append(out, o)
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// markLoops puts `: loopMark<N>` first in each for and while body.
 func markLoops(f *syntax.File) {
+	n := 0
 	mark := func() *syntax.Stmt {
-		return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":"), litWord(loopMark)}}}
+		n++
+		return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(":"), litWord(loopMark + strconv.Itoa(n))}}}
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -664,5 +745,5 @@ func markLoops(f *syntax.File) {
 
 func isLoopMark(st *syntax.Stmt) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
-	return ok && len(c.Args) == 2 && c.Args[1].Lit() == loopMark
+	return ok && len(c.Args) == 2 && strings.HasPrefix(c.Args[1].Lit(), loopMark)
 }

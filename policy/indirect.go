@@ -192,6 +192,11 @@ func rewritePrintfV(f *syntax.File) {
 			return true
 		}
 		call, ok := st.Cmd.(*syntax.CallExpr)
+		if ok && len(call.Args) > 2 && call.Args[0].Lit() == "printf" && call.Args[1].Lit() == "--" {
+			// interp's printf takes "--" for the format; bash ends the
+			// options there.
+			call.Args = append(call.Args[:1:1], call.Args[2:]...)
+		}
 		if !ok || len(call.Args) < 4 || call.Args[0].Lit() != "printf" || call.Args[1].Lit() != "-v" {
 			return true
 		}

@@ -438,9 +438,16 @@ func CheckEnvironment(lookup func(string) (string, bool)) Decision {
 // hitSet collects denying rule ids and answers the one of highest priority.
 type hitSet struct {
 	best string
+	// others: whether an id other than best's git-dynamic-option was ever
+	// added (the evaluator may clear a statement's lone dynamic-option
+	// hit, never one that came with another rule).
+	others bool
 }
 
 func (h *hitSet) add(id string) {
+	if id != RuleGitDynamicOption {
+		h.others = true
+	}
 	if h.best == "" || rulePriority(id) < rulePriority(h.best) {
 		h.best = id
 	}

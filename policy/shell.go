@@ -36,6 +36,11 @@ type judge struct {
 	evalDeadline time.Time
 	// judged: the scripts (scriptKey) this call has judged.
 	judged map[string]bool
+	// dynPending: the statements of the script being walked whose only
+	// finding is git-dynamic-option, left for the evaluator
+	// (commandPending); nested counts the scripts judged so far.
+	dynPending map[syntax.Pos]bool
+	nested     int
 }
 
 // scriptKey identifies one script judgement: its text, depth and the
@@ -103,6 +108,10 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		return
 	}
 	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir}
+	j.nested++
+	outerPending := j.dynPending
+	j.dynPending = map[syntax.Pos]bool{}
+	defer func() { j.dynPending = outerPending }()
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -140,11 +149,18 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		}
 		return true
 	})
+	pending := j.dynPending
+	j.dynPending = nil
 	if sc.overflow {
 		j.hits.add(RuleScanBoundCommand)
 		return // denied whole; never built by the evaluator either
 	}
-	j.evaluate(f, depth, env)
+	known := j.evaluate(f, depth, env)
+	for pos := range pending {
+		if !known[pos] {
+			j.hits.add(RuleGitDynamicOption)
+		}
+	}
 }
 
 // scriptField judges a field holding a script; run-time parts become a
@@ -206,7 +222,32 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		argv = append(argv, sc.fields(w)...)
 	}
 	all := append(append(append([]envVar(nil), env...), sc.env...), local...)
-	j.command(argv, all, depth, st, sc)
+	j.commandPending(call, argv, all, depth, st, sc)
+}
+
+// commandPending judges a statement's command; a statement whose only
+// finding is git-dynamic-option, reached without judging a nested script,
+// is left pending for the evaluator (dynPending): when both symbolic runs
+// reach it and every word it gets there is known, the value is judged
+// instead (set -- --verbose; git commit $*), else the finding stands.
+func (j *judge) commandPending(call *syntax.CallExpr, argv []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	if j.dynPending == nil {
+		j.command(argv, env, depth, st, sc)
+		return
+	}
+	prev, nested := j.hits, j.nested
+	local := &hitSet{}
+	j.hits = local
+	j.command(argv, env, depth, st, sc)
+	j.hits = prev
+	if local.best == RuleGitDynamicOption && !local.others && j.nested == nested {
+		j.dynPending[call.Pos()] = true
+		return
+	}
+	if local.best != "" {
+		prev.add(local.best)
+		prev.others = prev.others || local.others
+	}
 }
 
 func isDigits(s string) bool {

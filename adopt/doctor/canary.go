@@ -3,6 +3,7 @@ package doctor
 import (
 	"encoding/json"
 	"path/filepath"
+	"sync"
 )
 
 // canary is one client and event's pair of payloads: tool the client's
@@ -51,125 +52,127 @@ func claudeFamily(event, tool string, edit bool) func(root, dir, subject string)
 // payload recorded from the real client (or, for agy, its documented
 // contract; engine/dialect's package doc). A client added to the
 // registration table gets its entries here.
-var canaries = map[string]map[string]canary{
-	"claude": {
-		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
-		"pre-edit": {tool: "Write", payload: claudeFamily("PreToolUse", "Write", true)},
-		// Claude Code 2.1.332: a skill's inline shell command
-		// (testdata/clients/claude/2.1.332/pre-skill-shell.*.json).
-		"pre-skill-shell": {tool: "Bash", payload: claudeFamily("PreSkillShellCommand", "Bash", false)},
-	},
-	// Codex CLI 0.169.0: apply_patch's PreToolUse tool_input is
-	// {"command": PATCH}, an apply_patch envelope
-	// (testdata/clients/codex/0.169.0/pre-edit.apply-patch.json).
-	"codex": {
-		"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
-		"pre-edit": {tool: "apply_patch", payload: func(root, dir, subject string) []byte {
-			patch := "*** Begin Patch\n*** Add File: " + filepath.Join(root, subject) + "\n+hookwarden doctor canary\n*** End Patch"
-			return marshal(map[string]any{"session_id": "hookwarden-doctor", "cwd": root, "hook_event_name": "PreToolUse",
-				"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}})
-		}},
-	},
-	"gemini": {
-		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("BeforeTool", "run_shell_command", false)},
-		"pre-edit": {tool: "write_file", payload: claudeFamily("BeforeTool", "write_file", true)},
-	},
-	// agy (unverified on a real agy): {toolCall: {name run_command, args:
-	// {CommandLine}}, workspacePaths} (registration table source).
-	"agy": {
-		"pre-tool": {tool: "run_command", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
-				"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": subject}}})
-		}},
-	},
-	// GitHub Copilot CLI 1.0.102: preToolUse {sessionId, timestamp (Unix
-	// ms), cwd, toolName, toolArgs} without an event name; the shell tool
-	// bash {command, description}, the edit tool create {path, file_text}
-	// (testdata/clients/copilot/1.0.102/pre-tool.json; engine/dialect
-	// copilot.go).
-	"copilot": {
-		"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "bash",
-				"toolArgs": map[string]any{"command": subject, "description": "hookwarden doctor canary"}})
-		}},
-		"pre-edit": {tool: "create", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "create",
-				"toolArgs": map[string]any{"path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
-		}},
-	},
-	// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
-	// conversation_id, generation_id, workspace_roots, command, cwd} and
-	// preToolUse {…, tool_name, tool_input} (engine/dialect cursor.go;
-	// testdata/clients/cursor/documented).
-	"cursor": {
-		"pre-tool": {tool: "Shell", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
-				"workspace_roots": []string{root}, "command": subject, "cwd": root})
-		}},
-		// preToolUse of the Write tool {path, contents}
-		// (testdata/clients/cursor/documented/pre-edit.json).
-		"pre-edit": {tool: "Write", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"hook_event_name": "preToolUse", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
-				"workspace_roots": []string{root}, "cwd": root, "tool_name": "Write",
-				"tool_input": map[string]any{"path": filepath.Join(root, subject), "contents": "hookwarden doctor canary\n"}})
-		}},
-	},
-	// Qwen Code 0.24.4: Claude's shape with its own tool names
-	// (testdata/clients/qwen/0.24.4/pre-tool.json).
-	"qwen": {
-		"pre-tool": {tool: "run_shell_command", payload: claudeFamily("PreToolUse", "run_shell_command", false)},
-		"pre-edit": {tool: "write_file", payload: claudeFamily("PreToolUse", "write_file", true)},
-	},
-	// Factory Droid (documented, not observed): Claude's shape with the
-	// shell tool Execute and the file tool Create {file_path, content}
-	// (registration table sources; engine/dialect droid.go).
-	"droid": {
-		"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
-		"pre-edit": {tool: "Create", payload: claudeFamily("PreToolUse", "Create", true)},
-	},
-	// Kiro CLI (documented, not observed): {hook_event_name, cwd,
-	// tool_name, tool_input} with the shell tool execute_bash and the write
-	// tool fs_write, whose target is tool_input.path (engine/dialect
-	// kiro.go).
-	"kiro": {
-		"pre-tool": {tool: "execute_bash", payload: claudeFamily("preToolUse", "execute_bash", false)},
-		"pre-edit": {tool: "fs_write", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"hook_event_name": "preToolUse", "cwd": root, "tool_name": "fs_write",
-				"tool_input": map[string]any{"command": "create", "path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
-		}},
-	},
-	// Cline (documented and read from source, not observed): one
-	// PreToolUse file for every tool, payload {clineVersion, hookName,
-	// workspaceRoots, preToolUse:{toolName, parameters}} with
-	// execute_command {command} and write_to_file {path, content}; a deny
-	// must print {"cancel":true,…} (engine/dialect cline.go).
-	"cline": {
-		"pre-tool": {tool: "execute_command", payload: clinePayload("execute_command", false)},
-		"pre-edit": {tool: "write_to_file", payload: clinePayload("write_to_file", true)},
-	},
-	// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
-	// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
-	// (pre_run_command) or {file_path, edits} (pre_write_code)
-	// (engine/dialect windsurf.go).
-	"windsurf": {
-		"pre-tool": {tool: "pre_run_command", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
-				"tool_info": map[string]any{"command_line": subject, "cwd": root}})
-		}},
-		"pre-edit": {tool: "pre_write_code", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"agent_action_name": "pre_write_code", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
-				"tool_info": map[string]any{"file_path": filepath.Join(root, subject), "edits": []any{map[string]any{"old_string": "", "new_string": "hookwarden doctor canary\n"}}}})
-		}},
-	},
-	// opencode 1.18.33: what the rendered plugin pipes to the launcher
-	// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
-	"opencode": {
-		"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
-			return marshal(map[string]any{"cwd": root, "input": map[string]any{"tool": "bash", "sessionID": "hookwarden-doctor", "callID": "c1"},
-				"output": map[string]any{"args": map[string]any{"command": subject, "description": "hookwarden doctor canary"}}})
-		}},
-	},
-}
+var canaries = sync.OnceValue(func() map[string]map[string]canary {
+	return map[string]map[string]canary{
+		"claude": {
+			"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
+			"pre-edit": {tool: "Write", payload: claudeFamily("PreToolUse", "Write", true)},
+			// Claude Code 2.1.332: a skill's inline shell command
+			// (testdata/clients/claude/2.1.332/pre-skill-shell.*.json).
+			"pre-skill-shell": {tool: "Bash", payload: claudeFamily("PreSkillShellCommand", "Bash", false)},
+		},
+		// Codex CLI 0.169.0: apply_patch's PreToolUse tool_input is
+		// {"command": PATCH}, an apply_patch envelope
+		// (testdata/clients/codex/0.169.0/pre-edit.apply-patch.json).
+		"codex": {
+			"pre-tool": {tool: "Bash", payload: claudeFamily("PreToolUse", "Bash", false)},
+			"pre-edit": {tool: "apply_patch", payload: func(root, dir, subject string) []byte {
+				patch := "*** Begin Patch\n*** Add File: " + filepath.Join(root, subject) + "\n+hookwarden doctor canary\n*** End Patch"
+				return marshal(map[string]any{"session_id": "hookwarden-doctor", "cwd": root, "hook_event_name": "PreToolUse",
+					"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}})
+			}},
+		},
+		"gemini": {
+			"pre-tool": {tool: "run_shell_command", payload: claudeFamily("BeforeTool", "run_shell_command", false)},
+			"pre-edit": {tool: "write_file", payload: claudeFamily("BeforeTool", "write_file", true)},
+		},
+		// agy (unverified on a real agy): {toolCall: {name run_command, args:
+		// {CommandLine}}, workspacePaths} (registration table source).
+		"agy": {
+			"pre-tool": {tool: "run_command", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
+					"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": subject}}})
+			}},
+		},
+		// GitHub Copilot CLI 1.0.102: preToolUse {sessionId, timestamp (Unix
+		// ms), cwd, toolName, toolArgs} without an event name; the shell tool
+		// bash {command, description}, the edit tool create {path, file_text}
+		// (testdata/clients/copilot/1.0.102/pre-tool.json; engine/dialect
+		// copilot.go).
+		"copilot": {
+			"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "bash",
+					"toolArgs": map[string]any{"command": subject, "description": "hookwarden doctor canary"}})
+			}},
+			"pre-edit": {tool: "create", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122343450, "cwd": root, "toolName": "create",
+					"toolArgs": map[string]any{"path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
+			}},
+		},
+		// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
+		// conversation_id, generation_id, workspace_roots, command, cwd} and
+		// preToolUse {…, tool_name, tool_input} (engine/dialect cursor.go;
+		// testdata/clients/cursor/documented).
+		"cursor": {
+			"pre-tool": {tool: "Shell", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"hook_event_name": "beforeShellExecution", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+					"workspace_roots": []string{root}, "command": subject, "cwd": root})
+			}},
+			// preToolUse of the Write tool {path, contents}
+			// (testdata/clients/cursor/documented/pre-edit.json).
+			"pre-edit": {tool: "Write", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"hook_event_name": "preToolUse", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+					"workspace_roots": []string{root}, "cwd": root, "tool_name": "Write",
+					"tool_input": map[string]any{"path": filepath.Join(root, subject), "contents": "hookwarden doctor canary\n"}})
+			}},
+		},
+		// Qwen Code 0.24.4: Claude's shape with its own tool names
+		// (testdata/clients/qwen/0.24.4/pre-tool.json).
+		"qwen": {
+			"pre-tool": {tool: "run_shell_command", payload: claudeFamily("PreToolUse", "run_shell_command", false)},
+			"pre-edit": {tool: "write_file", payload: claudeFamily("PreToolUse", "write_file", true)},
+		},
+		// Factory Droid (documented, not observed): Claude's shape with the
+		// shell tool Execute and the file tool Create {file_path, content}
+		// (registration table sources; engine/dialect droid.go).
+		"droid": {
+			"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
+			"pre-edit": {tool: "Create", payload: claudeFamily("PreToolUse", "Create", true)},
+		},
+		// Kiro CLI (documented, not observed): {hook_event_name, cwd,
+		// tool_name, tool_input} with the shell tool execute_bash and the write
+		// tool fs_write, whose target is tool_input.path (engine/dialect
+		// kiro.go).
+		"kiro": {
+			"pre-tool": {tool: "execute_bash", payload: claudeFamily("preToolUse", "execute_bash", false)},
+			"pre-edit": {tool: "fs_write", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"hook_event_name": "preToolUse", "cwd": root, "tool_name": "fs_write",
+					"tool_input": map[string]any{"command": "create", "path": filepath.Join(root, subject), "file_text": "hookwarden doctor canary\n"}})
+			}},
+		},
+		// Cline (documented and read from source, not observed): one
+		// PreToolUse file for every tool, payload {clineVersion, hookName,
+		// workspaceRoots, preToolUse:{toolName, parameters}} with
+		// execute_command {command} and write_to_file {path, content}; a deny
+		// must print {"cancel":true,…} (engine/dialect cline.go).
+		"cline": {
+			"pre-tool": {tool: "execute_command", payload: clinePayload("execute_command", false)},
+			"pre-edit": {tool: "write_to_file", payload: clinePayload("write_to_file", true)},
+		},
+		// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
+		// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
+		// (pre_run_command) or {file_path, edits} (pre_write_code)
+		// (engine/dialect windsurf.go).
+		"windsurf": {
+			"pre-tool": {tool: "pre_run_command", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
+					"tool_info": map[string]any{"command_line": subject, "cwd": root}})
+			}},
+			"pre-edit": {tool: "pre_write_code", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"agent_action_name": "pre_write_code", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
+					"tool_info": map[string]any{"file_path": filepath.Join(root, subject), "edits": []any{map[string]any{"old_string": "", "new_string": "hookwarden doctor canary\n"}}}})
+			}},
+		},
+		// opencode 1.18.33: what the rendered plugin pipes to the launcher
+		// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
+		"opencode": {
+			"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"cwd": root, "input": map[string]any{"tool": "bash", "sessionID": "hookwarden-doctor", "callID": "c1"},
+					"output": map[string]any{"args": map[string]any{"command": subject, "description": "hookwarden doctor canary"}}})
+			}},
+		},
+	}
+})
 
 // dispatchCanaries are the pre-dispatch payloads (the tool input shapes of
 // testdata/dispatch/cases.json, from the pinned bundles in the registration
@@ -177,21 +180,23 @@ var canaries = map[string]map[string]canary{
 // subagent_type}, Codex's spawn_agent {message}, Gemini's invoke_agent
 // {agent_name, prompt}, agy's invoke_subagent {Subagents:[{Prompt,
 // TypeName}]}. The subject is the brief.
-var dispatchCanaries = map[string]canary{
-	"claude": {tool: "Agent", payload: dispatchPayload("PreToolUse", "Agent", func(b string) map[string]any {
-		return map[string]any{"description": "hookwarden doctor canary", "prompt": b, "subagent_type": "general-purpose"}
-	})},
-	"codex": {tool: "spawn_agent", payload: dispatchPayload("PreToolUse", "spawn_agent", func(b string) map[string]any {
-		return map[string]any{"message": b}
-	})},
-	"gemini": {tool: "invoke_agent", payload: dispatchPayload("BeforeTool", "invoke_agent", func(b string) map[string]any {
-		return map[string]any{"agent_name": "codebase_investigator", "prompt": b}
-	})},
-	"agy": {tool: "invoke_subagent", payload: func(root, dir, subject string) []byte {
-		return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
-			"toolCall": map[string]any{"name": "invoke_subagent", "args": map[string]any{"Subagents": []any{map[string]any{"Prompt": subject, "TypeName": "worker"}}}}})
-	}},
-}
+var dispatchCanaries = sync.OnceValue(func() map[string]canary {
+	return map[string]canary{
+		"claude": {tool: "Agent", payload: dispatchPayload("PreToolUse", "Agent", func(b string) map[string]any {
+			return map[string]any{"description": "hookwarden doctor canary", "prompt": b, "subagent_type": "general-purpose"}
+		})},
+		"codex": {tool: "spawn_agent", payload: dispatchPayload("PreToolUse", "spawn_agent", func(b string) map[string]any {
+			return map[string]any{"message": b}
+		})},
+		"gemini": {tool: "invoke_agent", payload: dispatchPayload("BeforeTool", "invoke_agent", func(b string) map[string]any {
+			return map[string]any{"agent_name": "codebase_investigator", "prompt": b}
+		})},
+		"agy": {tool: "invoke_subagent", payload: func(root, dir, subject string) []byte {
+			return marshal(map[string]any{"conversationId": "hookwarden-doctor", "stepIdx": 1, "workspacePaths": []string{root},
+				"toolCall": map[string]any{"name": "invoke_subagent", "args": map[string]any{"Subagents": []any{map[string]any{"Prompt": subject, "TypeName": "worker"}}}}})
+		}},
+	}
+})
 
 // dispatchPayload builds a Claude-family pre-dispatch payload; tool_use_id
 // is set because Claude's row correlates the dispatch with its agent
@@ -213,7 +218,7 @@ const dispatchBrief = "Find the parser (hookwarden doctor canary)."
 // pre-dispatch canary needs them: nil gives no canary).
 func canaryFor(client, event string, tasks []string) (canary, bool) {
 	if event == "pre-dispatch" {
-		c, ok := dispatchCanaries[client]
+		c, ok := dispatchCanaries()[client]
 		if !ok || tasks == nil {
 			return canary{}, false
 		}
@@ -225,7 +230,7 @@ func canaryFor(client, event string, tasks []string) (canary, bool) {
 		c.denyWhat, c.allowWhat = "a brief without a `task:` label", "a brief labelled `task: "+label+"`"
 		return c, true
 	}
-	c, ok := canaries[client][event]
+	c, ok := canaries()[client][event]
 	if !ok {
 		return canary{}, false
 	}
@@ -246,14 +251,16 @@ func canaryFor(client, event string, tasks []string) (canary, bool) {
 // Gemini CLI 0.61.0 BeforeAgent with the same members
 // (testdata/clients/{claude/2.1.328,codex/0.169.0,gemini/0.61.0}/
 // prompt.prompt-clock.json). The prompt asks for nothing.
-var promptCanaries = map[string]func(root string) []byte{
-	"claude": claudePrompt("UserPromptSubmit"),
-	"codex":  claudePrompt("UserPromptSubmit"),
-	"gemini": claudePrompt("BeforeAgent"),
-	// Factory Droid (documented, not observed): UserPromptSubmit with the
-	// same members (registration table source).
-	"droid": claudePrompt("UserPromptSubmit"),
-}
+var promptCanaries = sync.OnceValue(func() map[string]func(root string) []byte {
+	return map[string]func(root string) []byte{
+		"claude": claudePrompt("UserPromptSubmit"),
+		"codex":  claudePrompt("UserPromptSubmit"),
+		"gemini": claudePrompt("BeforeAgent"),
+		// Factory Droid (documented, not observed): UserPromptSubmit with the
+		// same members (registration table source).
+		"droid": claudePrompt("UserPromptSubmit"),
+	}
+})
 
 func claudePrompt(event string) func(root string) []byte {
 	return func(root string) []byte {
@@ -308,32 +315,34 @@ func claudeStop(event, msgKey string) stopCanary {
 // Cursor's stop and agy's Stop carry no last message, so their stop gate
 // judges the checkpoint only and their block canary names a scratch
 // repository with a due checkpoint (stopScratch).
-var stopCanaries = map[string]stopCanary{
-	"claude": claudeStop("Stop", "last_assistant_message"),
-	"codex":  claudeStop("Stop", "last_assistant_message"),
-	"qwen":   claudeStop("Stop", "last_assistant_message"),
-	"droid":  claudeStop("Stop", "last_assistant_message"),
-	"gemini": claudeStop("AfterAgent", "prompt_response"),
-	// GitHub Copilot CLI 1.0.102 agentStop {sessionId, timestamp, cwd,
-	// transcriptPath, stopReason, stop_hook_active}
-	// (testdata/clients/copilot/1.0.102/stop.json).
-	"copilot": {payload: func(cwd, msg string) []byte {
-		return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122518473, "cwd": cwd, "transcriptPath": "/dev/null",
-			"stopReason": "end_turn", "stop_hook_active": false})
-	}},
-	// Cursor stop (documented, not observed): {hook_event_name,
-	// conversation_id, generation_id, workspace_roots, status, loop_count}
-	// (testdata/clients/cursor/documented/stop.json).
-	"cursor": {payload: func(cwd, msg string) []byte {
-		return marshal(map[string]any{"hook_event_name": "stop", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
-			"workspace_roots": []string{cwd}, "status": "completed", "loop_count": 0})
-	}},
-	// agy Stop (unverified on a real agy): {conversationId, workspacePaths,
-	// executionNum} (engine/dialect decodeAgy).
-	"agy": {payload: func(cwd, msg string) []byte {
-		return marshal(map[string]any{"conversationId": "hookwarden-doctor", "workspacePaths": []string{cwd}, "executionNum": 1})
-	}},
-}
+var stopCanaries = sync.OnceValue(func() map[string]stopCanary {
+	return map[string]stopCanary{
+		"claude": claudeStop("Stop", "last_assistant_message"),
+		"codex":  claudeStop("Stop", "last_assistant_message"),
+		"qwen":   claudeStop("Stop", "last_assistant_message"),
+		"droid":  claudeStop("Stop", "last_assistant_message"),
+		"gemini": claudeStop("AfterAgent", "prompt_response"),
+		// GitHub Copilot CLI 1.0.102 agentStop {sessionId, timestamp, cwd,
+		// transcriptPath, stopReason, stop_hook_active}
+		// (testdata/clients/copilot/1.0.102/stop.json).
+		"copilot": {payload: func(cwd, msg string) []byte {
+			return marshal(map[string]any{"sessionId": "hookwarden-doctor", "timestamp": 1796122518473, "cwd": cwd, "transcriptPath": "/dev/null",
+				"stopReason": "end_turn", "stop_hook_active": false})
+		}},
+		// Cursor stop (documented, not observed): {hook_event_name,
+		// conversation_id, generation_id, workspace_roots, status, loop_count}
+		// (testdata/clients/cursor/documented/stop.json).
+		"cursor": {payload: func(cwd, msg string) []byte {
+			return marshal(map[string]any{"hook_event_name": "stop", "conversation_id": "hookwarden-doctor", "generation_id": "g1",
+				"workspace_roots": []string{cwd}, "status": "completed", "loop_count": 0})
+		}},
+		// agy Stop (unverified on a real agy): {conversationId, workspacePaths,
+		// executionNum} (engine/dialect decodeAgy).
+		"agy": {payload: func(cwd, msg string) []byte {
+			return marshal(map[string]any{"conversationId": "hookwarden-doctor", "workspacePaths": []string{cwd}, "executionNum": 1})
+		}},
+	}
+})
 
 // postToolCanaries are the post-tool payloads, a `git status` that ran:
 // Claude Code 2.1.328 PostToolUse with tool_response {stdout, stderr,
@@ -341,22 +350,24 @@ var stopCanaries = map[string]stopCanary{
 // "", Gemini CLI 0.61.0 AfterTool with tool_response {llmContent,
 // returnDisplay} (testdata/clients/{claude/2.1.328,codex/0.169.0,
 // gemini/0.61.0}/post-tool.deny-allow.json).
-var postToolCanaries = map[string]func(root string) []byte{
-	"claude": func(root string) []byte {
-		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
-			"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor",
-			"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}})
-	},
-	"codex": func(root string) []byte {
-		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
-			"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor", "tool_response": ""})
-	},
-	"gemini": func(root string) []byte {
-		return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "AfterTool",
-			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": allowCommand},
-			"tool_response": map[string]any{"llmContent": "Output: (empty)", "returnDisplay": ""}})
-	},
-}
+var postToolCanaries = sync.OnceValue(func() map[string]func(root string) []byte {
+	return map[string]func(root string) []byte{
+		"claude": func(root string) []byte {
+			return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
+				"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor",
+				"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}})
+		},
+		"codex": func(root string) []byte {
+			return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "PostToolUse",
+				"tool_name": "Bash", "tool_input": map[string]any{"command": allowCommand}, "tool_use_id": "hookwarden-doctor", "tool_response": ""})
+		},
+		"gemini": func(root string) []byte {
+			return marshal(map[string]any{"session_id": "hookwarden-doctor", "transcript_path": "/dev/null", "cwd": root, "hook_event_name": "AfterTool",
+				"tool_name": "run_shell_command", "tool_input": map[string]any{"command": allowCommand},
+				"tool_response": map[string]any{"llmContent": "Output: (empty)", "returnDisplay": ""}})
+		},
+	}
+})
 
 // subagentStartCanary builds a SubagentStart payload for agent type typ:
 // Claude Code 2.1.328 {session_id, transcript_path, cwd, agent_id,

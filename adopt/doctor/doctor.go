@@ -58,6 +58,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookwarden/hookwarden/adopt"
@@ -210,7 +211,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				continue
 			}
 			if ev == "prompt" {
-				pc, ok := promptCanaries[cp.Client]
+				pc, ok := promptCanaries()[cp.Client]
 				if !ok {
 					rep.Skipped = append(rep.Skipped, cp.Client+" prompt: no prompt canary ("+noPromptCanary(cp.Client)+")")
 					continue
@@ -239,10 +240,10 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 			}
 			if ev == "stop" || ev == "post-tool" {
 				var r Row
-				switch _, stopOK := stopCanaries[cp.Client]; {
+				switch _, stopOK := stopCanaries()[cp.Client]; {
 				case ev == "stop" && stopOK:
 					r = probeStop(ctx, abs, cp, row, data, env, rep.Engine)
-				case ev == "post-tool" && postToolCanaries[cp.Client] != nil:
+				case ev == "post-tool" && postToolCanaries()[cp.Client] != nil:
 					r = probePostTool(ctx, abs, cp, row, env, rep.Engine)
 				default:
 					r = Row{Client: cp.Client, Event: ev, Problem: "doctor has no canary payload for this client and event, so the row is unproven"}
@@ -258,7 +259,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				continue
 			}
 			if ev == "pre-dispatch" {
-				if _, ok := dispatchCanaries[cp.Client]; !ok {
+				if _, ok := dispatchCanaries()[cp.Client]; !ok {
 					rep.Skipped = append(rep.Skipped, cp.Client+" pre-dispatch: no canary (no recorded dispatch payload)")
 					continue
 				}
@@ -358,7 +359,7 @@ const stopCheckpointDue = "checkpoint-due"
 // due); any other stated skip, an error or a fault is not, and the problem
 // quotes the first line of its reason.
 func probeStop(ctx context.Context, root string, cp hookplan.Client, row registration.Row, manifest []byte, env []string, eng string) Row {
-	sc := stopCanaries[cp.Client]
+	sc := stopCanaries()[cp.Client]
 	r := Row{Client: cp.Client, Event: row.Event, WantRule: "stop-prose-question"}
 	if !sc.message {
 		r.WantRule = stopCheckpointDue
@@ -440,7 +441,7 @@ func stopScratch(ctx context.Context, manifest []byte) (string, error) {
 // and Gemini CLI take added context after a tool). A stated skip (no
 // engine: the checkpoint is not evaluated), a block, or an error does not.
 func probePostTool(ctx context.Context, root string, cp hookplan.Client, row registration.Row, env []string, eng string) Row {
-	r, p := probeClocked(ctx, root, cp, row, postToolTool[cp.Client], postToolCanaries[cp.Client](root), env, eng, "post-tool", []string{"allow", "context"},
+	r, p := probeClocked(ctx, root, cp, row, postToolTool[cp.Client], postToolCanaries()[cp.Client](root), env, eng, "post-tool", []string{"allow", "context"},
 		"a post-tool row only annotates, and this one fails or blocks", "the checkpoint is not evaluated after a tool")
 	r.Post = p
 	return r
@@ -593,7 +594,9 @@ var faultRules = []string{"invalid-input", "launcher", "settings-invalid", "work
 
 // ruleRE finds the rule id of a deny reason: the policy's "[BLOCKED BY
 // hookwarden:RULE]" or the stop gate and checkpoint's leading "RULE: ".
-var ruleRE = regexp.MustCompile(`\[BLOCKED BY hookwarden:([a-z0-9-]+)\]|^\s*([a-z][a-z0-9-]*): `)
+var ruleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[BLOCKED BY hookwarden:([a-z0-9-]+)\]|^\s*([a-z][a-z0-9-]*): `)
+})
 
 // runProbe runs one canary and reads the answer in the client's dialect.
 func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []string, payload []byte, client, event string, limit time.Duration, eng string) *Probe {
@@ -621,7 +624,7 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 	}
 	p.Verdict, p.Reason = readAnswer(client, event, code, stdout.Bytes(), stderr.String())
 	p.Clock = strings.Contains(stdout.String(), clock.Marker)
-	if m := ruleRE.FindStringSubmatch(p.Reason); m != nil && (p.Verdict == "deny" || p.Verdict == "block") {
+	if m := ruleRE().FindStringSubmatch(p.Reason); m != nil && (p.Verdict == "deny" || p.Verdict == "block") {
 		p.Rule = m[1] + m[2]
 	}
 	p.AnsweredBy = answeredBy(stderr.String(), p, eng)

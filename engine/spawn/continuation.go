@@ -105,7 +105,7 @@ func (w *resultWatch) end() {
 // not a session id spawn exec resumes).
 func (w *resultWatch) unfinished() string {
 	w.end() // a last line without a newline
-	if w.last == nil || w.last.Subtype != continueSubtype || !sessionIDForm.MatchString(w.last.SessionID) {
+	if w.last == nil || w.last.Subtype != continueSubtype || !sessionIDForm().MatchString(w.last.SessionID) {
 		return ""
 	}
 	return w.last.SessionID

@@ -132,7 +132,7 @@ func mcpSecrets(servers map[string]mcpconfig.Upstream, declared []string) ([]nam
 		u := servers[s]
 		for _, k := range slices.Sorted(maps.Keys(u.Env)) {
 			v := u.Env[k]
-			if v != "" && (slices.Contains(declared, k) || credentialName.MatchString(k) && len(v) >= minNamedValue) {
+			if v != "" && (slices.Contains(declared, k) || credentialName().MatchString(k) && len(v) >= minNamedValue) {
 				if err := add(s+"_"+k, v); err != nil {
 					return nil, err
 				}
@@ -140,7 +140,7 @@ func mcpSecrets(servers map[string]mcpconfig.Upstream, declared []string) ([]nam
 		}
 		for _, k := range slices.Sorted(maps.Keys(u.Headers)) {
 			v := u.Headers[k]
-			if !credentialName.MatchString(k) || len(v) < minNamedValue {
+			if !credentialName().MatchString(k) || len(v) < minNamedValue {
 				continue
 			}
 			if err := add(s+"_"+k, v); err != nil {

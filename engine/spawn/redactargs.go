@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -221,7 +222,7 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 				i++
 				v = args[i]
 			}
-			if !sessionIDForm.MatchString(v) || p.Resume != "" {
+			if !sessionIDForm().MatchString(v) || p.Resume != "" {
 				return nil, refuse(ReasonRedactionResume, "%s takes one session id (a UUID) under the redaction entry", name)
 			}
 			p.Resume = v
@@ -403,7 +404,7 @@ func (p *claudeRedactArgv) withoutMCP(args []string) []string {
 // credentialName is the name rule of the table's second part (ADR-0134
 // D7): an unanchored, case-insensitive match of a credential word in a
 // variable name, an assignment argument's name, or an argument's text.
-var credentialName = regexp.MustCompile(`(?i)key|token|secret|passw(or)?d|auth|credential`)
+var credentialName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)key|token|secret|passw(or)?d|auth|credential`) })
 
 // minNamedValue is the shortest value the name rule takes (ADR-0134 D7:
 // eight characters); a declared name's value is taken at any length the
@@ -441,19 +442,19 @@ func namedSecrets(env, args, declared []string) ([]namedValue, error) {
 		if !ok || v == "" {
 			continue
 		}
-		if slices.Contains(declared, k) || (credentialName.MatchString(k) && len(v) >= minNamedValue) {
+		if slices.Contains(declared, k) || (credentialName().MatchString(k) && len(v) >= minNamedValue) {
 			if err := add(k, v); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for i, a := range args {
-		if k, v, ok := strings.Cut(a, "="); ok && credentialName.MatchString(k) && len(v) >= minNamedValue {
+		if k, v, ok := strings.Cut(a, "="); ok && credentialName().MatchString(k) && len(v) >= minNamedValue {
 			if err := add(strings.TrimLeft(k, "-"), v); err != nil {
 				return nil, err
 			}
 		}
-		if i > 0 && credentialName.MatchString(args[i-1]) && len(a) >= minNamedValue && !strings.HasPrefix(a, "-") {
+		if i > 0 && credentialName().MatchString(args[i-1]) && len(a) >= minNamedValue && !strings.HasPrefix(a, "-") {
 			if err := add(fmt.Sprintf("ARG_%d", i), a); err != nil {
 				return nil, err
 			}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/redact"
@@ -27,7 +28,9 @@ const RunSessionsDir = "run/sessions"
 
 // sessionIDForm is the form of a Claude session id spawn exec resumes: a
 // lower-case UUID (what --session-id takes and newSessionID mints).
-var sessionIDForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+var sessionIDForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+})
 
 // runRecord is run/sessions/<session id>.json: the session, the redaction
 // baseline it ran under (redactionBaseline), the digest of the table its

@@ -6,9 +6,12 @@ package shellquote
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var safe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+// safe matches a word that needs no quoting; compiled on first use, so the
+// hook process (which links this package) pays nothing at start.
+var safe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // Join returns argv as one POSIX shell command line that a POSIX shell
 // splits back into exactly argv: words made only of [A-Za-z0-9_@%+=:,./-]
@@ -28,7 +31,7 @@ func Join(argv []string) string {
 // else w in single quotes, each single quote in it written as quote,
 // backslash, quote, quote (the empty word becomes two single quotes).
 func Word(w string) string {
-	if safe.MatchString(w) {
+	if safe().MatchString(w) {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"

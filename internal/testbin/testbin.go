@@ -134,7 +134,8 @@ func lock(path string) (func(), error) {
 // sourceHash is the hex SHA-256 of what a build depends on: the
 // toolchain, target, GOFLAGS, and the path and bytes of every file
 // under root except test files, testdata directories, directories whose
-// name starts with a dot, and dist/ and bin/ at the root.
+// name starts with a dot, and dist/, bin/ and docs/ at the root (no
+// binary embeds a page, so editing one does not rebuild).
 func sourceHash(root string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s/%s %q\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"))
@@ -145,7 +146,7 @@ func sourceHash(root string) (string, error) {
 		rel, _ := filepath.Rel(root, p)
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || rel == "dist" || rel == "bin") {
+			if p != root && (strings.HasPrefix(name, ".") || name == "testdata" || rel == "dist" || rel == "bin" || rel == "docs") {
 				return filepath.SkipDir
 			}
 			return nil

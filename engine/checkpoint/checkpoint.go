@@ -113,14 +113,23 @@ type Result struct {
 // a git work tree; ErrNoGit when git is not on PATH; an error wrapping ctx.Err() (context.DeadlineExceeded on a
 // slow git) when ctx ends first, git being killed; any git failure with its
 // first stderr line.
+//
+// Evaluate always runs git (three processes) and stores what it read for
+// EvaluateCached, keyed by the repository state read before the scan.
 func Evaluate(ctx context.Context, cwd string, cfg Config, atStop bool) (Result, error) {
 	if !filepath.IsAbs(cwd) {
 		return Result{}, fmt.Errorf("checkpoint: cwd %q is not absolute", cwd)
 	}
+	var keys string
+	if place, ok := locate(cwd); ok {
+		keys = place.keys
+	}
+	start := time.Now()
 	snap, err := readCLI(ctx, cwd)
 	if err != nil {
 		return Result{}, err
 	}
+	store(cwd, keys, start, snap)
 	return judge(snap, cfg, atStop, time.Now()), nil
 }
 

@@ -92,7 +92,7 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 		denies = append(denies, RuleProseQuestion+": your closing paragraph asks the user a question in prose. "+questionAdvice(in.Client))
 	}
 
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, true)
+	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, true, checkpoint.EvaluateCached)
 	switch {
 	case unjudgeable(err) != "":
 		skips = append(skips, unjudgeable(err))
@@ -136,7 +136,7 @@ type PostToolInput struct {
 // under-the-limits tree is Allow; any failure to evaluate (git error, ctx
 // deadline, no git work tree, no git) is a Skip with the reason.
 func JudgePostTool(ctx context.Context, in PostToolInput) verdict.Verdict {
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false)
+	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.Evaluate)
 	switch {
 	case unjudgeable(err) != "":
 		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
@@ -171,7 +171,7 @@ type EditInput struct {
 // work tree, or no git on PATH, is a Skip. The reason never names the edited
 // file.
 func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false)
+	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCached)
 	switch {
 	case unjudgeable(err) != "":
 		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
@@ -180,18 +180,15 @@ func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
 			RuleCheckpointUnavailable + ": the checkpoint could not be evaluated (" + err.Error() +
 				"), so edits are held back. Check `git status` and commit finished work, then retry.")}
 	case !res.Due:
+		noteEdit(in, res)
 		return verdict.Verdict{Kind: verdict.Allow}
 	}
 	if strings.TrimSpace(in.FilePath) == "" {
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleInvalidInput, Reason: verdict.Cap(
 			RuleInvalidInput + ": the edit names no file path while a checkpoint is due (" + res.Reason + "). " + res.Actions())}
 	}
-	p := in.FilePath
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dirOf(in.Cwd, in.RepoRoot), p)
-	}
-	rel, err := filepath.Rel(res.Root, resolveExisting(filepath.Clean(p)))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, inside := relToRoot(in, res.Root)
+	if !inside {
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleCheckpointDue, Reason: verdict.Cap(
 			RuleCheckpointDue + ": a checkpoint is due (" + res.Reason + ") and this edit is outside the repository. Commit first. " + res.Actions())}
 	}
@@ -200,6 +197,34 @@ func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
 	}
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: RuleCheckpointDue, Reason: verdict.Cap(
 		RuleCheckpointDue + ": a checkpoint is due (" + res.Reason + "); until it is committed, edits are limited to the files already changed, and this file is not one of them. " + res.Actions())}
+}
+
+// relToRoot returns the edited file relative to root, and whether it is
+// inside root.
+func relToRoot(in EditInput, root string) (string, bool) {
+	p := in.FilePath
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dirOf(in.Cwd, in.RepoRoot), p)
+	}
+	rel, err := filepath.Rel(root, resolveExisting(filepath.Clean(p)))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// noteEdit records an allowed edit of a file inside the checkout and outside
+// its current change set (checkpoint.NoteEdit), so a cached status counts it
+// from now on and the agent's own edits can only raise the count.
+func noteEdit(in EditInput, res checkpoint.Result) {
+	if strings.TrimSpace(in.FilePath) == "" {
+		return
+	}
+	rel, inside := relToRoot(in, res.Root)
+	if !inside || res.InChangeSet(rel) {
+		return
+	}
+	checkpoint.NoteEdit(dirOf(in.Cwd, in.RepoRoot), res.Root, rel)
 }
 
 // unjudgeable returns the stated-skip reason for an evaluation error the
@@ -222,13 +247,15 @@ func dirOf(cwd, root string) string {
 	return root
 }
 
-// evaluate runs the checkpoint on the directory the input names.
-func evaluate(ctx context.Context, cwd, root string, cfg checkpoint.Config, atStop bool) (checkpoint.Result, error) {
+// evaluate runs the checkpoint (with eval: checkpoint.Evaluate, a fresh
+// status, or checkpoint.EvaluateCached) on the directory the input names.
+func evaluate(ctx context.Context, cwd, root string, cfg checkpoint.Config, atStop bool,
+	eval func(context.Context, string, checkpoint.Config, bool) (checkpoint.Result, error)) (checkpoint.Result, error) {
 	dir := dirOf(cwd, root)
 	if dir == "" {
 		return checkpoint.Result{}, fmt.Errorf("no cwd and no repository root in the payload")
 	}
-	return checkpoint.Evaluate(ctx, dir, cfg, atStop)
+	return eval(ctx, dir, cfg, atStop)
 }
 
 // resolveExisting resolves symbolic links in the longest existing prefix of

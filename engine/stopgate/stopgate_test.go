@@ -403,3 +403,31 @@ func TestEditRelativeToRepoRootWithoutCwd(t *testing.T) {
 		t.Errorf("unchanged file: got %s (%q), want deny", v.Kind, v.Reason)
 	}
 }
+
+// TestEditCacheKeepsTheDeny: with 18 changed files cached and git gone from
+// PATH, two allowed edits of new files are noted, so the third new file is
+// denied (20 changed) from the cache alone: the cache never loses the
+// agent's own edits.
+func TestEditCacheKeepsTheDeny(t *testing.T) {
+	dir := newRepo(t, time.Minute)
+	for i := range 18 {
+		write(t, filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), "x\n")
+	}
+	cfg := checkpoint.Config{CommitAfterMinutes: 600, CommitAfterFiles: 20}
+	if _, err := checkpoint.Evaluate(context.Background(), dir, cfg, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if v := JudgeEdit(context.Background(), EditInput{Client: "claude", Cwd: dir, FilePath: f, Config: cfg}); v.Kind != verdict.Allow {
+			t.Fatalf("edit %s: %+v, want allow from the cache", f, v)
+		}
+	}
+	v := JudgeEdit(context.Background(), EditInput{Client: "claude", Cwd: dir, FilePath: "c.txt", Config: cfg})
+	if v.Kind != verdict.Deny || v.RuleID != RuleCheckpointDue {
+		t.Fatalf("third new file: %+v, want deny %s", v, RuleCheckpointDue)
+	}
+	if v := JudgeEdit(context.Background(), EditInput{Client: "claude", Cwd: dir, FilePath: "a.txt", Config: cfg}); v.Kind != verdict.Allow {
+		t.Fatalf("a noted file is in the change set: %+v, want allow", v)
+	}
+}

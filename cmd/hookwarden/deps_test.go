@@ -12,15 +12,21 @@ import (
 )
 
 // TestBinaryImports keeps the packages that slow every hook process off the
-// hookwarden binary's import graph: os/user and runtime/cgo make the binary
-// dynamically linked (ld.so and libc loaded on every call), go-git brought
+// hookwarden binary's import graph, as every install route builds it
+// (CGO_ENABLED=0: README "Install", docs/install.md, the release): runtime/cgo
+// makes the binary dynamically linked (ld.so and libc loaded on every call).
+// os/user is allowed: mvdan.cc/sh/v3's expand and interp (the shell
+// evaluator) import it, and without cgo it is the pure-Go /etc/passwd
+// reader with no initialisation of its own. go-git brought
 // both plus encoding/gob's initialisation, and urfave/cli/v2's man-page
 // support initialised blackfriday, and the MCP SDK links encoding/gob,
 // net/http and a JSON Schema validator (+0.6 ms per process; it lives in
 // cmd/hookwarden-mcp-proxy). Measured with GODEBUG=inittrace=1 and
 // strace; README "Benchmarks".
 func TestBinaryImports(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	list := exec.Command("go", "list", "-deps", ".")
+	list.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := list.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -28,7 +34,7 @@ func TestBinaryImports(t *testing.T) {
 	if len(deps) == 0 {
 		t.Fatal("go list printed no packages")
 	}
-	for _, banned := range []string{"github.com/go-git/", "runtime/cgo", "os/user", "encoding/gob",
+	for _, banned := range []string{"github.com/go-git/", "runtime/cgo", "encoding/gob",
 		"github.com/russross/blackfriday", "github.com/cpuguy83/go-md2man", "github.com/urfave/cli/v2",
 		"github.com/modelcontextprotocol/"} {
 		for _, dep := range deps {
@@ -134,4 +140,27 @@ func TestImportGraph(t *testing.T) {
 // under reports whether the import path p is dir or a package below it.
 func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// TestInstallLinesDisableCgo: the install lines a reader copies build the
+// binary TestBinaryImports checks (CGO_ENABLED=0); a plain `go install` on a
+// machine with a C compiler would link runtime/cgo through os/user and load
+// ld.so and libc in every hook process.
+func TestInstallLinesDisableCgo(t *testing.T) {
+	for _, page := range []string{"../../README.md", "../../docs/install.md"} {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "go install ./cmd/hookwarden") {
+				t.Errorf("%s: install line without CGO_ENABLED=0: %s", page, line)
+			}
+			found = found || strings.HasPrefix(line, "CGO_ENABLED=0 go install ./cmd/hookwarden")
+		}
+		if !found {
+			t.Errorf("%s: no `CGO_ENABLED=0 go install ./cmd/hookwarden` line", page)
+		}
+	}
 }

@@ -109,6 +109,9 @@ func build(pkg string) (string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, pkg)
 	cmd.Dir = root
+	// Built as every install route builds it (README "Install", the
+	// release): without cgo, so the binary is static.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("testbin: go build %s: %w\n%s", pkg, err, out)
 	}
@@ -132,13 +135,13 @@ func lock(path string) (func(), error) {
 }
 
 // sourceHash is the hex SHA-256 of what a build depends on: the
-// toolchain, target, GOFLAGS, and the path and bytes of every file
+// toolchain, target, GOFLAGS, the cgo setting, and the path and bytes of every file
 // under root except test files, testdata directories, directories whose
 // name starts with a dot, and dist/, bin/ and docs/ at the root (no
 // binary embeds a page, so editing one does not rebuild).
 func sourceHash(root string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %s/%s %q\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"))
+	fmt.Fprintf(h, "%s %s/%s %q CGO_ENABLED=0\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, os.Getenv("GOFLAGS"))
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

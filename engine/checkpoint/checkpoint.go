@@ -26,6 +26,11 @@
 // --branch --untracked-files=all --no-renames` with every GIT_* variable
 // removed from its environment, plus `git rev-parse --show-toplevel` and
 // `git log -1 --format=%ct`.
+//
+// The pre-edit and stop rows call EvaluateCached, which answers without a
+// process from the status the last scan stored in the checkout's git
+// directory while nothing it is keyed on moved (cache.go; figures in
+// docs/performance.md, issue 33).
 package checkpoint
 
 import (

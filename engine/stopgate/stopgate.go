@@ -123,11 +123,16 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 // PostToolInput is one post-tool call (Claude and Codex PostToolUse, Gemini
 // AfterTool). Client, Cwd, RepoRoot and Config mean what they mean in
 // StopInput.
+//
+// EditedFile is the file the tool edited when it is one of the client's
+// edit tools (the tools its pre-edit row matches), "" otherwise (a shell
+// command, or a client without a pre-edit row).
 type PostToolInput struct {
-	Client   string
-	Cwd      string
-	RepoRoot string
-	Config   checkpoint.Config
+	Client     string
+	Cwd        string
+	RepoRoot   string
+	Config     checkpoint.Config
+	EditedFile string
 }
 
 // JudgePostTool annotates only and never blocks: a due checkpoint is a
@@ -135,8 +140,14 @@ type PostToolInput struct {
 // (the dialect puts it in the client's context field); a clean or
 // under-the-limits tree is Allow; any failure to evaluate (git error, ctx
 // deadline, no git work tree, no git) is a Skip with the reason.
+//
+// After a shell command (or any tool that is not an edit) it scans the
+// checkout afresh, which also refreshes the cache the pre-edit and stop
+// rows read. After an edit of a file the cached status already counts
+// (noted by its pre-edit, or changed before), the cached status is exact
+// for that edit and is used; any other edit scans.
 func JudgePostTool(ctx context.Context, in PostToolInput) verdict.Verdict {
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.Evaluate)
+	res, err := postToolStatus(ctx, in)
 	switch {
 	case unjudgeable(err) != "":
 		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
@@ -147,6 +158,21 @@ func JudgePostTool(ctx context.Context, in PostToolInput) verdict.Verdict {
 			"hookwarden: a checkpoint is due (" + res.Reason + "). " + res.Actions())}
 	}
 	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+// postToolStatus returns the cached status when in.EditedFile is inside the
+// checkout and already in its change set, else a fresh one.
+func postToolStatus(ctx context.Context, in PostToolInput) (checkpoint.Result, error) {
+	if strings.TrimSpace(in.EditedFile) != "" {
+		res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCached)
+		e := EditInput{Cwd: in.Cwd, RepoRoot: in.RepoRoot, FilePath: in.EditedFile}
+		if err == nil {
+			if rel, inside := relToRoot(e, res.Root); inside && res.InChangeSet(rel) {
+				return res, nil
+			}
+		}
+	}
+	return evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.Evaluate)
 }
 
 // EditInput is one pre-edit call (Claude PreToolUse on Edit, MultiEdit,

@@ -431,3 +431,28 @@ func TestEditCacheKeepsTheDeny(t *testing.T) {
 		t.Fatalf("a noted file is in the change set: %+v, want allow", v)
 	}
 }
+
+// TestPostToolAfterCountedEditUsesCache: post-tool after an edit of a file
+// the cached status already counts answers from the cache (no git); after
+// an edit of any other file, or a shell command, it scans (here: git is
+// gone, so a stated skip).
+func TestPostToolAfterCountedEditUsesCache(t *testing.T) {
+	dir := newRepo(t, time.Minute)
+	write(t, filepath.Join(dir, "a.txt"), "changed\n")
+	cfg := checkpoint.Config{CommitAfterMinutes: 600, CommitAfterFiles: 1}
+	if _, err := checkpoint.Evaluate(context.Background(), dir, cfg, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if v := JudgePostTool(context.Background(), PostToolInput{Client: "claude", Cwd: dir, Config: cfg, EditedFile: "a.txt"}); v.Kind != verdict.Context {
+		t.Fatalf("after an edit of a counted file: %+v, want the cached due annotation", v)
+	}
+	for _, in := range []PostToolInput{
+		{Client: "claude", Cwd: dir, Config: cfg, EditedFile: "b.txt"},
+		{Client: "claude", Cwd: dir, Config: cfg},
+	} {
+		if v := JudgePostTool(context.Background(), in); v.Kind != verdict.Skip {
+			t.Fatalf("post-tool %+v: %+v, want a fresh scan (a skip without git)", in, v)
+		}
+	}
+}

@@ -9,6 +9,7 @@ package live
 
 import (
 	"context"
+	"regexp"
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
@@ -114,6 +115,7 @@ func judges() hook.Judges {
 		PostTool: func(ctx context.Context, c hook.Call) verdict.Verdict {
 			return stopgate.JudgePostTool(ctx, stopgate.PostToolInput{
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, Config: CheckpointConfig(c.Settings),
+				EditedFile: editedFile(c),
 			})
 		},
 		Agent:   agentJudge,
@@ -157,6 +159,28 @@ func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
 		}
 	}
 	return answer
+}
+
+// editedFile returns the file a post-tool call's tool edited when that tool
+// is one the client's pre-edit row matches (registration table), "" for any
+// other tool or when it cannot tell.
+func editedFile(c hook.Call) string {
+	if c.Payload.FilePath == "" || c.Payload.ToolName == "" {
+		return ""
+	}
+	t, err := registration.Default()
+	if err != nil {
+		return ""
+	}
+	row, ok := t.Lookup(c.Row.Client, "pre-edit")
+	if !ok || row.Matcher == "" {
+		return ""
+	}
+	re, err := regexp.Compile(row.Matcher)
+	if err != nil || !re.MatchString(c.Payload.ToolName) {
+		return ""
+	}
+	return c.Payload.FilePath
 }
 
 // getenv reads k through c.Getenv ("" when the call carries none).

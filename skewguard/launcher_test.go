@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/skewguard"
-	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -363,7 +363,6 @@ func admitMCPResource(e Env, p ToolPayload) error {
 	return nil
 }
 
-
 // admitPath applies the run's read policy to real, the resolved path of
 // file: under a denied directory (the policy's, the table's, the policy
 // file's) is refused, under an allowed one admitted, anything else

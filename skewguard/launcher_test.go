@@ -877,7 +877,7 @@ func TestStdinClosed(t *testing.T) {
 
 // TestSourcedRowWithoutLauncher: a sourced row whose launcher file is
 // missing, empty or cut short (the client's shell reads it and returns)
-// still answers: pre-tool and pre-edit deny (exit 2 with the reason on
+// still answers: pre-tool, pre-skill-shell and pre-edit deny (exit 2 with the reason on
 // stderr; agy its deny JSON), other events end with exit 1, a non-blocking
 // error (Claude's Stop is not held). Under every shell a client may start.
 func TestSourcedRowWithoutLauncher(t *testing.T) {
@@ -917,7 +917,7 @@ func TestSourcedRowWithoutLauncher(t *testing.T) {
 			if r.Client == "agy" {
 				dir = filepath.Join(w.repo, filepath.FromSlash(templates.AgyPluginDir))
 			}
-			gating := r.Event == "pre-tool" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
+			gating := r.Event == "pre-tool" || r.Event == "pre-skill-shell" || r.Event == "pre-edit" || r.Event == "pre-dispatch" || r.Event == "pre-handback"
 			for _, sh := range [][]string{{"/bin/sh", "-c"}, {"/bin/bash", "-c"}, {filepath.Join(w.tools, "busybox"), "sh", "-c"}} {
 				res := run(t, dir, env, claudePre("ls"), append(append([]string{}, sh...), cmdline)...)
 				switch {

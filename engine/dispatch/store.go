@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
@@ -317,37 +317,26 @@ func readRow(path string) (Row, error) {
 	return r, nil
 }
 
-// write replaces path, a row file in Dir, with r through renameio (the
-// project's atomic write, as in engine/redact's WriteRunFile and
-// internal/safewrite): a
-// temporary file created in Dir itself (never os.TempDir(), which renameio
-// would otherwise try first), written, synced and renamed over path, mode
-// 0600 whatever the replaced file's was (as with the os.CreateTemp write
-// it replaces). A temporary a killed writer left is renameio's "." + row name + digits; sweep removes it (ourTemporary).
+// write replaces path, a row file in Dir, with r through internal/atomicfile
+// (the project's atomic write, as in engine/redact's WriteRunFile and
+// internal/safewrite): a temporary file created in Dir itself (never
+// os.TempDir()), written, synced and renamed over path, mode 0600 whatever
+// the replaced file's was, so a row widened to 0644 does not stay 0644. A
+// temporary a killed writer left is "." + row name + digits; sweep removes
+// it (ourTemporary).
 func (s *Store) write(path string, r *Row) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("correlation store: %w", err)
 	}
-	// not renameio.WriteFile: it keeps a replaced file's permissions (its
-	// WithExistingPermissions wins over WithStaticPermissions), so a row
-	// widened to 0644 would stay 0644
-	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(s.Dir), renameio.WithStaticPermissions(0o600))
-	if err != nil {
-		return fmt.Errorf("correlation store: %w", err)
-	}
-	defer t.Cleanup()
-	if _, err := t.Write(b); err != nil {
-		return fmt.Errorf("correlation store: %w", err)
-	}
-	if err := t.CloseAtomicallyReplace(); err != nil {
+	if err := atomicfile.WriteFile(path, b, 0o600); err != nil {
 		return fmt.Errorf("correlation store: %w", err)
 	}
 	return nil
 }
 
 // ourTemporary reports whether name is a temporary file of a row write:
-// renameio's "." + a row file name (ourRowName) + decimal digits
+// atomicfile's "." + a row file name (ourRowName) + decimal digits
 // (safewrite.IsTemporaryOf), or ".row-*.tmp", the os.CreateTemp name rows
 // were written through before 2026-12-02 (still swept after an upgrade).
 func ourTemporary(name string) bool {

@@ -17,7 +17,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 )
 
 // Modes of what record mode creates.
@@ -47,7 +47,7 @@ func FileName(client, event string, now time.Time, random io.Reader) (string, er
 
 // Write saves data as one new file in dir (created with DirMode when
 // missing), written atomically through a temporary file and a rename in dir
-// (google/renameio), mode FileMode regardless of umask. It never replaces an
+// (internal/atomicfile), mode FileMode regardless of umask. It never replaces an
 // existing file. It returns the path written, or an error naming dir or the
 // file.
 func Write(dir, client, event string, data []byte, now time.Time) (string, error) {
@@ -73,7 +73,7 @@ func Write(dir, client, event string, data []byte, now time.Time) (string, error
 		if _, err := os.Lstat(path); err == nil {
 			continue
 		}
-		if err := renameio.WriteFile(path, data, FileMode, renameio.WithStaticPermissions(FileMode)); err != nil {
+		if err := atomicfile.WriteFile(path, data, FileMode); err != nil {
 			return "", fmt.Errorf("record: %s: %w", path, err)
 		}
 		return path, nil

@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 
 	"github.com/hookwarden/hookwarden/internal/fileowner"
 	"github.com/hookwarden/hookwarden/internal/regread"
@@ -108,8 +108,8 @@ func (t *Table) Marshal() ([]byte, error) {
 
 // WriteRunFile replaces the run file at path with data: a temporary file
 // created exclusively with mode 0600 in path's directory, synced, then
-// renamed over path (github.com/google/renameio/v2, permissions set to
-// 0600 whatever the replaced file's were), so the file is 0600 after every
+// renamed over path (internal/atomicfile, permissions set to 0600
+// whatever the replaced file's were), so the file is 0600 after every
 // write and never holds partial bytes. The directory must
 // exist, belong to this account and have mode 0700.
 func WriteRunFile(path string, data []byte) error {
@@ -121,23 +121,11 @@ func WriteRunFile(path string, data []byte) error {
 	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !fileowner.Self(fi) {
 		return fmt.Errorf("%s: the run directory must be this account's with mode 0700 (is %v)", dir, fi.Mode())
 	}
-	// not renameio.WriteFile: it copies an existing file's permissions, so
-	// a table an agent widened to 0644 would stay 0644 after a rewrite; the
-	// temporary in dir itself: told no directory, renameio uses
-	// os.TempDir() when it is on dir's file system, and the raw table would
-	// pass through /tmp (TestWriteRunFileStaysInRunDir)
-	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(0o600))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer t.Cleanup()
-	if _, err := t.Write(data); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := t.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	// static 0600, not the replaced file's bits: a table an agent widened
+	// to 0644 would otherwise stay 0644 after a rewrite; the temporary in
+	// dir itself, so the raw table never passes through /tmp
+	// (TestWriteRunFileStaysInRunDir)
+	return atomicfile.WriteFile(path, data, 0o600)
 }
 
 // Digest returns the lower-case hex SHA-256 of b (agent_exit's

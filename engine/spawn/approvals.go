@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 )
 
 // Approval states reported by trust list and used by Compile.
@@ -102,7 +102,7 @@ var ErrApprovalsChanged = errors.New("changed while it was being updated; nothin
 // updateApprovals is the one read-modify-write of <home>/approvals.json: it
 // takes an exclusive lock on <home>/approvals.json.lock (so two hookwarden
 // processes serialise), reads the store, applies change, and before the
-// atomic rename (renameio, mode 0600) reads the file again and writes only
+// atomic rename (internal/atomicfile, mode 0600) reads the file again and writes only
 // when its bytes are still those it read (compare-and-swap against an
 // editor or a process that does not take the lock). change returning false
 // means nothing to write.
@@ -142,7 +142,7 @@ func updateApprovals(home string, change func(*Approvals) (bool, error)) error {
 	if err != nil || !bytes.Equal(now, before) || (now == nil) != (before == nil) {
 		return fmt.Errorf("hookwarden: approvals %s: %w", path, ErrApprovalsChanged)
 	}
-	if err := renameio.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("hookwarden: approvals %s: %w", path, err)
 	}
 	return nil

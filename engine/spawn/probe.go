@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 )
 
 // ProbeTimeout bounds one engine --version probe (issue 8: 10 seconds).
@@ -92,7 +92,7 @@ func ProbeVersion(ctx context.Context, home, bin string) (string, error) {
 	cache.Entries = append(kept, versionEntry{Stamp: stamp, Version: v})
 	if b, err := json.MarshalIndent(cache, "", "  "); err == nil {
 		if os.MkdirAll(filepath.Dir(cachePath), 0o700) == nil {
-			_ = renameio.WriteFile(cachePath, append(b, '\n'), 0o600) // a cache write failure costs only a re-probe
+			_ = atomicfile.WriteFile(cachePath, append(b, '\n'), 0o600) // a cache write failure costs only a re-probe
 		}
 	}
 	return v, nil

@@ -1,7 +1,9 @@
 // Package safewrite does the file IO of every hookwarden write into a
 // governed repository (or into a client's own home, such as $CODEX_HOME):
 // a preflight that reads a file and refuses what must not be written, then a
-// write through a temporary file renamed in the same directory (renameio),
+// write through a temporary file renamed in the same directory
+// (internal/atomicfile: renameio/v2, and on Windows os.Rename's
+// MoveFileEx(MOVEFILE_REPLACE_EXISTING)),
 // a compare-and-swap against the bytes the preflight read, a read-back, and
 // the file's mode, owner and group kept (a new file, and a directory created
 // for it, take the owner and group of the nearest existing directory).
@@ -28,8 +30,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
+	"github.com/hookwarden/hookwarden/internal/atomicfile"
 	"github.com/hookwarden/hookwarden/internal/fileowner"
 )
 
@@ -55,7 +56,7 @@ var ErrNotWritable = errors.New("cannot be written as planned")
 // a write gives it: the file's own when it exists, else those of its
 // nearest existing directory (-1 where the platform has none). Leftovers
 // lists, slash separated and relative to Root, the temporaries of an
-// interrupted write of this file found beside it (renameio's names: "."
+// interrupted write of this file found beside it (atomicfile's names: "."
 // + the file's name + decimal digits).
 type Snapshot struct {
 	Root      string
@@ -122,7 +123,7 @@ func Preflight(root, rel string) (Snapshot, error) {
 	return s, nil
 }
 
-// IsTemporaryOf reports whether name is a temporary renameio creates for a
+// IsTemporaryOf reports whether name is a temporary atomicfile creates for a
 // file named base in the same directory: "." + base + decimal digits.
 func IsTemporaryOf(name, base string) bool {
 	digits, ok := strings.CutPrefix(name, "."+base)
@@ -374,7 +375,8 @@ func readRegularOwned(path string) ([]byte, fs.FileMode, int, int, error) {
 // exactly what the preflight read (compare-and-swap; absent stays absent).
 // Missing directories are created with mode 0755 after a symlink check of
 // every component, owned like snap (snap.UID, snap.GID). The write goes
-// through a renameio temporary file in the file's own directory, given
+// through a temporary file (internal/atomicfile) in the file's own
+// directory, given
 // snap's owner and group, renamed over the target; the target keeps
 // snap.Mode when it existed, else gets newMode (subject to the umask). The
 // file is read back and compared. Errors wrap ErrRefused, ErrConflict,
@@ -425,25 +427,25 @@ func WriteProbed(snap Snapshot, data []byte, newMode fs.FileMode, probe func(poi
 	if err := compare(snap); err != nil {
 		return err
 	}
-	opts := []renameio.Option{renameio.WithTempDir(filepath.Dir(path))}
+	var pf *atomicfile.Pending
+	var err error
 	if snap.Exists {
-		opts = append(opts, renameio.WithStaticPermissions(snap.Mode.Perm()))
+		pf, err = atomicfile.New(path, snap.Mode.Perm())
 	} else {
 		if newMode == 0 {
 			newMode = 0o644
 		}
-		opts = append(opts, renameio.WithPermissions(newMode.Perm()))
+		pf, err = atomicfile.NewUmasked(path, newMode.Perm())
 	}
-	pf, err := renameio.NewPendingFile(path, opts...)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
 	defer pf.Cleanup()
 	probe("temp-created")
 	if _, err := pf.Write(data); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := setOwner(pf.File, snap.UID, snap.GID); err != nil {
+	if err := setOwner(pf.File(), snap.UID, snap.GID); err != nil {
 		return fmt.Errorf("%s: %w: cannot keep owner uid %d gid %d: %v; not replaced", path, ErrNotWritable, snap.UID, snap.GID, err)
 	}
 	probe("temp-written")
@@ -451,7 +453,7 @@ func WriteProbed(snap Snapshot, data []byte, newMode fs.FileMode, probe func(poi
 	if err := compare(snap); err != nil {
 		return err
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
+	if err := pf.Replace(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	probe("renamed")

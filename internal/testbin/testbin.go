@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/rogpeppe/go-internal/lockedfile"
 )
 
 // Module is the import path of the module whose binaries Build makes.
@@ -121,17 +121,14 @@ func build(pkg string) (string, error) {
 	return bin, nil
 }
 
-// lock takes an exclusive flock on path and returns its release.
+// lock takes an exclusive lock on path (go-internal's lockedfile: flock
+// on Unix, LockFileEx on Windows) and returns its release.
 func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	unlock, err := lockedfile.MutexAt(path).Lock()
 	if err != nil {
-		return nil, fmt.Errorf("testbin: %w", err)
+		return nil, fmt.Errorf("testbin: lock %s: %w", path, err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("testbin: flock %s: %w", path, err)
-	}
-	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+	return unlock, nil
 }
 
 // sourceHash is the hex SHA-256 of what a build depends on: the

@@ -6,11 +6,12 @@
 // The version is the commit's own, internal/buildinfo/VERSION (the one
 // every build of the commit reports; package buildinfo says why); -version,
 // when given, must equal it, so a release cannot stamp a version a clone of
-// the same commit would not report. For each target (default linux and
-// darwin, amd64 and arm64) it builds ./cmd/hookwarden and
+// the same commit would not report. For each target (default linux,
+// darwin and windows, amd64 and arm64) it builds ./cmd/hookwarden and
 // ./cmd/hookwarden-mcp-proxy with CGO_ENABLED=0 and -trimpath, and writes the
 // archive hookwarden_<version>_<os>_<arch>.tar.gz (both binaries, README.md
-// and LICENSE) and checksums.txt (sha256sum's format: the
+// and LICENSE; for windows a .zip, the form Windows opens without other
+// tools, with the binaries named .exe) and checksums.txt (sha256sum's format: the
 // lowercase hex SHA-256, two spaces, the archive name; `sha256sum -c
 // checksums.txt` checks them). Archives are reproducible: entries sorted,
 // owner 0, mtime SOURCE_DATE_EPOCH (else 2000-01-01).
@@ -18,7 +19,8 @@
 // With -npm it lays out the npm packages in <out>/npm/: `hookwarden` (a
 // launcher script, bin/hookwarden.js, and one optional dependency per
 // platform) and `hookwarden-<os>-<cpu>` (the binary, with npm's "os" and
-// "cpu" fields so npm installs only the matching one; hookwarden-mcp-proxy
+// "cpu" fields so npm installs only the matching one; Windows is npm's
+// "win32" and its binaries end in .exe; hookwarden-mcp-proxy
 // sits beside it, where spawn exec looks for it under a redaction entry with
 // MCP servers, since the launcher runs the platform binary itself), none with an install
 // script: the shape of lefthook's npm packages (lefthook 2.2.1's
@@ -34,6 +36,7 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -64,7 +67,7 @@ const License = "MIT"
 var Commands = []string{"hookwarden", "hookwarden-mcp-proxy"}
 
 // DefaultTargets are the GOOS/GOARCH pairs of a release.
-var DefaultTargets = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}
+var DefaultTargets = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64", "windows/arm64"}
 
 //go:embed npm/hookwarden.js
 var launcherJS []byte
@@ -172,12 +175,12 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 	for _, t := range cfg.Targets {
 		goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")
 		if !ok || npmOS(goos) == "" || npmCPU(goarch) == "" {
-			return nil, fmt.Errorf("-targets: %q: want linux or darwin / amd64 or arm64", t)
+			return nil, fmt.Errorf("-targets: %q: want linux, darwin or windows / amd64 or arm64", t)
 		}
 		name := fmt.Sprintf("hookwarden_%s_%s_%s", cfg.Version, goos, goarch)
 		entries := []entry{{"README.md", filepath.Join(cfg.Root, "README.md"), 0o644}, {"LICENSE", filepath.Join(cfg.Root, "LICENSE"), 0o644}}
 		for _, c := range Commands {
-			bin := filepath.Join(out, name, c)
+			bin := filepath.Join(out, name, c+exeSuffix(goos))
 			fmt.Fprintf(cfg.Log, "release: building %s for %s/%s\n", c, goos, goarch)
 			cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false",
 				"-ldflags", "-s -w", "-o", bin, "./cmd/"+c)
@@ -186,11 +189,15 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 			if b, err := cmd.CombinedOutput(); err != nil {
 				return nil, fmt.Errorf("go build %s for %s/%s: %w\n%s", c, goos, goarch, err, b)
 			}
-			entries = append(entries, entry{c, bin, 0o755})
+			entries = append(entries, entry{c + exeSuffix(goos), bin, 0o755})
 		}
-		bins[goos+"/"+goarch] = filepath.Join(out, name, "hookwarden")
-		archive := filepath.Join(out, name+".tar.gz")
-		if err := writeArchive(archive, name, cfg.Epoch, entries); err != nil {
+		bins[goos+"/"+goarch] = filepath.Join(out, name, "hookwarden"+exeSuffix(goos))
+		archive := filepath.Join(out, name+ArchiveExt(goos))
+		write := writeArchive
+		if goos == "windows" {
+			write = writeZip
+		}
+		if err := write(archive, name, cfg.Epoch, entries); err != nil {
 			return nil, fmt.Errorf("%s: %w", archive, err)
 		}
 		sum, err := sha256File(archive)
@@ -233,7 +240,27 @@ func Build(ctx context.Context, cfg Config) (*Artefacts, error) {
 // npmOS and npmCPU map Go's names to npm's ("os" and "cpu" in package.json
 // are Node's process.platform and process.arch).
 func npmOS(goos string) string {
-	return map[string]string{"linux": "linux", "darwin": "darwin"}[goos]
+	return map[string]string{"linux": "linux", "darwin": "darwin", "windows": "win32"}[goos]
+}
+
+// exeSuffix is the file name suffix of an executable on goos: ".exe" on
+// windows (CreateProcess appends .exe to a name without an extension, so
+// the file must carry it), "" elsewhere.
+func exeSuffix(goos string) string {
+	if goos == "windows" {
+		return ".exe"
+	}
+	return ""
+}
+
+// ArchiveExt is the extension of a release archive for goos: ".zip" for
+// windows (Explorer and PowerShell's Expand-Archive open it without other
+// tools), ".tar.gz" elsewhere.
+func ArchiveExt(goos string) string {
+	if goos == "windows" {
+		return ".zip"
+	}
+	return ".tar.gz"
 }
 
 func npmCPU(goarch string) string {
@@ -296,11 +323,11 @@ func layoutNPM(cfg Config, out string, bins map[string]string, art *Artefacts) e
 		name := "hookwarden-" + npmOS(goos) + "-" + npmCPU(goarch)
 		files := map[string]fileBody{"README.md": {npmReadme, 0o644}, "LICENSE": {license, 0o644}}
 		for _, c := range Commands {
-			data, err := os.ReadFile(filepath.Join(filepath.Dir(bins[k]), c))
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(bins[k]), c+exeSuffix(goos)))
 			if err != nil {
 				return err
 			}
-			files["bin/"+c] = fileBody{data, 0o755}
+			files["bin/"+c+exeSuffix(goos)] = fileBody{data, 0o755}
 		}
 		p := packageJSON{
 			Name: name, Version: cfg.Version,
@@ -389,6 +416,39 @@ func writeArchive(path, prefix string, mtime time.Time, entries []entry) (err er
 		return err
 	}
 	return gz.Close()
+}
+
+// writeZip writes a reproducible .zip of entries under the directory
+// prefix: entries sorted, every modification time mtime, deflated, the
+// Unix mode recorded in the external attributes (unzip keeps 0755).
+func writeZip(path, prefix string, mtime time.Time, entries []entry) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	zw := zip.NewWriter(f)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
+	for _, e := range entries {
+		data, err := os.ReadFile(e.src)
+		if err != nil {
+			return err
+		}
+		hdr := &zip.FileHeader{Name: prefix + "/" + e.name, Method: zip.Deflate, Modified: mtime}
+		hdr.SetMode(os.FileMode(e.mode))
+		w, err := zw.CreateHeader(hdr)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
 }
 
 // sha256File returns the lowercase hex SHA-256 of a file.

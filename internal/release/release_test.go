@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -95,6 +97,8 @@ func TestReleaseArtefacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	archives, _ := filepath.Glob(filepath.Join(dir, "hookwarden_*.tar.gz"))
+	zips, _ := filepath.Glob(filepath.Join(dir, "hookwarden_*.zip"))
+	archives = append(archives, zips...)
 	if n := strings.Count(string(sums), "\n"); n != len(archives) || n == 0 {
 		t.Fatalf("checksums.txt has %d lines for %d archives:\n%s", n, len(archives), sums)
 	}
@@ -110,12 +114,11 @@ func TestReleaseArtefacts(t *testing.T) {
 		}
 	}
 	for _, a := range archives {
-		members := readTarGz(t, a)
-		prefix := strings.TrimSuffix(filepath.Base(a), ".tar.gz")
+		members, prefix, exe := readArchive(t, a)
 		for _, c := range Commands {
-			bin, ok := members[prefix+"/"+c]
+			bin, ok := members[prefix+"/"+c+exe]
 			if !ok || bin.mode != 0o755 || bin.uid != 0 || len(members) != len(Commands)+2 {
-				t.Fatalf("%s: members %v; want %s/%s (0755, owner 0), the other commands, README.md and LICENSE", a, keys(members), prefix, c)
+				t.Fatalf("%s: members %v; want %s/%s%s (0755, owner 0), the other commands, README.md and LICENSE", a, keys(members), prefix, c, exe)
 			}
 		}
 		for _, f := range []string{"README.md", "LICENSE"} {
@@ -164,8 +167,12 @@ func TestReleaseArtefacts(t *testing.T) {
 			if len(m["os"].([]any)) != 1 || len(m["cpu"].([]any)) != 1 {
 				t.Errorf("%s: os %v cpu %v, want one each", p, m["os"], m["cpu"])
 			}
-			if fi, err := os.Stat(filepath.Join(filepath.Dir(p), "bin", "hookwarden")); err != nil || fi.Mode().Perm() != 0o755 {
-				t.Errorf("%s: bin/hookwarden: %v", name, err)
+			bin := "hookwarden"
+			if strings.Contains(name, "-win32-") {
+				bin += ".exe"
+			}
+			if fi, err := os.Stat(filepath.Join(filepath.Dir(p), "bin", bin)); err != nil || fi.Mode().Perm() != 0o755 {
+				t.Errorf("%s: bin/%s: %v", name, bin, err)
 			}
 		}
 	}
@@ -188,6 +195,54 @@ func TestArchiveReproducible(t *testing.T) {
 	}
 	if !bytes.Equal(got[0], got[1]) {
 		t.Fatal("two archives of the same files differ")
+	}
+}
+
+// TestWindowsInReleaseMatrix: a release builds windows/amd64 and
+// windows/arm64, as .zip archives holding hookwarden.exe and
+// hookwarden-mcp-proxy.exe, and the npm launcher knows their packages
+// (npm's "win32"), so a Windows user of npx gets the .exe.
+func TestWindowsInReleaseMatrix(t *testing.T) {
+	for _, want := range []string{"windows/amd64", "windows/arm64"} {
+		if !slices.Contains(DefaultTargets, want) {
+			t.Errorf("DefaultTargets %v lack %s", DefaultTargets, want)
+		}
+		goos, goarch, _ := strings.Cut(want, "/")
+		pkg := "hookwarden-" + npmOS(goos) + "-" + npmCPU(goarch)
+		if !bytes.Contains(launcherJS, []byte("'win32-"+npmCPU(goarch)+"': '"+pkg+"'")) {
+			t.Errorf("npm/hookwarden.js does not map win32-%s to %s", npmCPU(goarch), pkg)
+		}
+	}
+	if ArchiveExt("windows") != ".zip" || exeSuffix("windows") != ".exe" || ArchiveExt("linux") != ".tar.gz" || exeSuffix("darwin") != "" {
+		t.Errorf("archive and executable names: windows %q %q, linux %q, darwin %q", ArchiveExt("windows"), exeSuffix("windows"), ArchiveExt("linux"), exeSuffix("darwin"))
+	}
+	if !bytes.Contains(launcherJS, []byte("process.platform === 'win32' ? '.exe' : ''")) {
+		t.Error("npm/hookwarden.js does not resolve bin/hookwarden.exe on win32")
+	}
+}
+
+// TestZipReproducible: the windows archive of the same inputs is the same
+// bytes, its members sorted under the prefix with their modes.
+func TestZipReproducible(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "bin")
+	os.WriteFile(src, []byte("binary"), 0o755)
+	var got [2][]byte
+	p := filepath.Join(dir, "a.zip")
+	for i := range got {
+		if err := writeZip(p, "x", time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), []entry{{"hookwarden.exe", src, 0o755}, {"LICENSE", src, 0o644}}); err != nil {
+			t.Fatal(err)
+		}
+		got[i], _ = os.ReadFile(p)
+		now := time.Now().Add(time.Duration(i+1) * time.Hour)
+		os.Chtimes(src, now, now)
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Fatal("two zips of the same files differ")
+	}
+	m := readZip(t, p)
+	if len(m) != 2 || m["x/hookwarden.exe"].mode != 0o755 || m["x/LICENSE"].mode != 0o644 {
+		t.Fatalf("members %v", m)
 	}
 }
 
@@ -273,6 +328,34 @@ func TestNPMInstall(t *testing.T) {
 type member struct {
 	mode int64
 	uid  int
+}
+
+// readArchive reads a release archive's members (a .zip for windows, else
+// a .tar.gz), with the directory prefix every member sits under and the
+// executables' suffix (".exe" in a .zip).
+func readArchive(t *testing.T, path string) (map[string]member, string, string) {
+	t.Helper()
+	base := filepath.Base(path)
+	if prefix, ok := strings.CutSuffix(base, ".zip"); ok {
+		return readZip(t, path), prefix, ".exe"
+	}
+	return readTarGz(t, path), strings.TrimSuffix(base, ".tar.gz"), ""
+}
+
+// readZip reads a .zip's members: the Unix mode its external attributes
+// carry, owner 0 (a zip records none).
+func readZip(t *testing.T, path string) map[string]member {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer zr.Close()
+	out := map[string]member{}
+	for _, f := range zr.File {
+		out[f.Name] = member{int64(f.Mode().Perm()), 0}
+	}
+	return out
 }
 
 func readTarGz(t *testing.T, path string) map[string]member {

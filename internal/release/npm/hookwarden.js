@@ -16,6 +16,8 @@ const platforms = {
   'linux-arm64': 'hookwarden-linux-arm64',
   'darwin-x64': 'hookwarden-darwin-x64',
   'darwin-arm64': 'hookwarden-darwin-arm64',
+  'win32-x64': 'hookwarden-win32-x64',
+  'win32-arm64': 'hookwarden-win32-arm64',
 };
 
 const key = `${process.platform}-${process.arch}`;
@@ -26,7 +28,7 @@ if (!pkg) {
 }
 let bin;
 try {
-  bin = require.resolve(`${pkg}/bin/hookwarden`);
+  bin = require.resolve(`${pkg}/bin/hookwarden${process.platform === 'win32' ? '.exe' : ''}`);
 } catch (e) {
   process.stderr.write(`hookwarden: npm: the package ${pkg} is not installed (optional dependencies omitted?); reinstall hookwarden without --omit=optional\n`);
   process.exit(2);

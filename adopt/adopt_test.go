@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/policy/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -171,9 +171,7 @@ func TestFIFORefused(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
 	makeRepo(t, root, true, nil, nil)
 	os.MkdirAll(filepath.Join(root, ".codex"), 0o755)
-	if err := syscall.Mkfifo(filepath.Join(root, ".codex/hooks.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	posixtest.Mkfifo(t, filepath.Join(root, ".codex/hooks.json"), 0o644)
 	before := tree(t, root)
 	rep, err := Adopt(context.Background(), []string{root}, testOptions(t))
 	if err != nil {

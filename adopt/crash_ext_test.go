@@ -2,13 +2,14 @@ package adopt_test
 
 import (
 	"context"
-	"github.com/hookwarden/hookwarden/internal/testbin"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/fileowner"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/audit"
@@ -42,8 +43,8 @@ func crashTree(t *testing.T, root string) map[string]crashFile {
 		if err != nil {
 			return err
 		}
-		st := fi.Sys().(*syscall.Stat_t)
-		f := crashFile{uid: int(st.Uid), gid: int(st.Gid), mode: fi.Mode()}
+		uid, gid := fileowner.Of(fi)
+		f := crashFile{uid: uid, gid: gid, mode: fi.Mode()}
 		if fi.Mode().IsRegular() {
 			data, err := os.ReadFile(p)
 			if err != nil {

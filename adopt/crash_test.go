@@ -3,14 +3,14 @@ package adopt
 import (
 	"context"
 	"fmt"
-	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // buildBinary returns cmd/hookwarden built from this tree
@@ -45,8 +45,7 @@ func TestCrashChild(t *testing.T) {
 	opts.probe = func(string) {
 		n++
 		if n == at {
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
-			time.Sleep(time.Minute) // the signal arrives first
+			posixtest.KillSelf()
 		}
 	}
 	rep, err := Adopt(context.Background(), filepath.SplitList(list), opts)
@@ -74,10 +73,8 @@ func RunCrashChild(t *testing.T, paths []string, at int, home string) (int, bool
 		"HOOKWARDEN_TEST_CRASH_HOME="+home,
 		"HOOKWARDEN_TEST_CRASH_COUNT="+countFile)
 	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); ok {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
-			return 0, true
-		}
+	if posixtest.KilledExit(err) {
+		return 0, true
 	}
 	if err != nil {
 		t.Fatalf("crash child (at %d): %v\n%s", at, err, out)

@@ -5,11 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestClaudeManagedFiles checks the managed files Claude Code 2.1.328 reads
@@ -118,9 +119,7 @@ func TestPlanDoesNotBlockOnFIFO(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(home, ".claude", "settings.json"), 0o644); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
+	posixtest.Mkfifo(t, filepath.Join(home, ".claude", "settings.json"), 0o644)
 	env := map[string]string{"HOME": home}
 	done := make(chan *Plan, 1)
 	go func() {

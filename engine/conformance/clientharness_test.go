@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -211,16 +210,14 @@ func Run(ctx context.Context, inv Invocation, timeout time.Duration) (Result, er
 	if inv.Stdin != nil {
 		cmd.Stdin = bytes.NewReader(inv.Stdin)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killGroupOnCancel(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("hookwarden: start %s: %w", inv.Args[0], err)
 	}
-	pgid := cmd.Process.Pid
 	err := cmd.Wait()
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // reap stragglers of this run's group only
+	killGroup(cmd.Process.Pid) // reap stragglers of this run's group only
 	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Elapsed: time.Since(start)}
 	if ctx.Err() != nil {
 		res.TimedOut = true

@@ -7,16 +7,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 var namePattern = regexp.MustCompile(`^claude-pre-tool-\d{8}T\d{6}\.\d{9}Z-[0-9a-f]{16}\.json$`)
 
 func TestWriteCreatesPrivateFiles(t *testing.T) {
-	old := syscall.Umask(0)
-	defer syscall.Umask(old)
+	posixtest.Umask(t, 0)
 	dir := filepath.Join(t.TempDir(), "new", "rec")
 	now := time.Date(2026, 11, 29, 19, 32, 37, 809000000, time.FixedZone("x", 3600))
 	payload := []byte(`{"hook_event_name":"PreToolUse"}`)

@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 type hookCase struct {
@@ -99,9 +100,8 @@ func replayHookCases(t *testing.T, file string) {
 			var out, errb bytes.Buffer
 			e := Env{Engine: c.Engine, ValuesPath: values, Self: "/usr/local/bin/hookwarden", Getenv: func(k string) string { return env[k] },
 				Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb}
-			old := syscall.Umask(0)
+			posixtest.Umask(t, 0)
 			err := map[string]func(Env) error{HookPrompt: Prompt, HookPreTool: PreTool, HookPermission: Permission, HookPostTool: PostTool, HookStop: Stop, HookExit: Exit}[c.Hook](e)
-			syscall.Umask(old)
 			var f *Failure
 			got := "ok"
 			switch {
@@ -342,7 +342,7 @@ func TestReadAdmittedChecksTheOpenedFile(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "ok.txt"), []byte("fine"), 0o644)
 	os.Symlink(filepath.Join(run, "table.json"), filepath.Join(work, "to-table"))
 	os.Symlink(filepath.Join(outside, "x.txt"), filepath.Join(work, "to-outside"))
-	syscall.Mkfifo(filepath.Join(work, "fifo"), 0o600)
+	posixtest.Mkfifo(t, filepath.Join(work, "fifo"), 0o600)
 	env := map[string]string{EnvTable: filepath.Join(run, "table.json"), EnvPolicy: policy}
 	e := Env{Getenv: func(k string) string { return env[k] }}
 	if b, err := readAdmitted(e, "ok.txt", work); err != nil || string(b) != "fine" {

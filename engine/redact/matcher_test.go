@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // naiveHolds is the reference: does text hold any spelling of any value?
@@ -200,7 +201,7 @@ func TestReadPrivate(t *testing.T) {
 		t.Fatal("a symbolic link was read")
 	}
 	fifo := filepath.Join(dir, "fifo")
-	syscall.Mkfifo(fifo, 0o600)
+	posixtest.Mkfifo(t, fifo, 0o600)
 	if _, err := ReadPrivate(fifo); err == nil {
 		t.Fatal("a FIFO was read")
 	}
@@ -210,8 +211,7 @@ func TestReadPrivate(t *testing.T) {
 // mode 0600 even under a permissive umask and over a widened file, and refuses a run directory
 // that is not 0700.
 func TestWriteRunFile(t *testing.T) {
-	old := syscall.Umask(0)
-	defer syscall.Umask(old)
+	posixtest.Umask(t, 0)
 	dir := filepath.Join(t.TempDir(), "run")
 	os.Mkdir(dir, 0o700)
 	p := filepath.Join(dir, "t.json")

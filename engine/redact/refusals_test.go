@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/redact"
 	"github.com/hookwarden/hookwarden/engine/spawn"
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestPreHookRefusalCases replays testdata/redact/pre-hook-refusals.json
@@ -61,11 +61,10 @@ func TestPreHookRefusalCases(t *testing.T) {
 				json.Compact(&buf, l)
 				tl = append(tl, buf.String()+"\n")
 			}
-			old := syscall.Umask(0o077)
+			posixtest.Umask(t, 0o077)
 			os.WriteFile(table, tb, 0o600)
 			os.WriteFile(receipts, []byte(strings.Join(rl, "")), 0o600)
 			os.WriteFile(transcript, []byte(strings.Join(tl, "")), 0o600)
-			syscall.Umask(old)
 			payload := map[string]any{"version": 1, "run_id": "r", "engine": "claude", "child": 1, "table_sha256": redact.Digest(tb),
 				"exit": map[string]int{"code": 0}, "session_id": "s", "transcript": transcript}
 			if !c.NoForms {

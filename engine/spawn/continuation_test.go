@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // continuationRun is one case of testdata/spawn/continuation-runs.json.
@@ -340,8 +341,8 @@ func TestContinuationOutputHeld(t *testing.T) {
 	if pid <= 0 {
 		t.Fatalf("the first child left no background process: %q", b)
 	}
-	alive := syscall.Kill(pid, 0) == nil
-	syscall.Kill(pid, syscall.SIGKILL)
+	alive := posixtest.Alive(pid)
+	posixtest.Kill(pid)
 	if r.err != nil || r.code != 0 || len(startLines(r.started)) != 2 {
 		t.Fatalf("want both children and exit 0, got %d %v:\n%s", r.code, r.err, r.started)
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestCodexLayerGitLstatError: an Lstat error on a directory's .git other
@@ -141,9 +143,7 @@ func TestApprovalsCompareAndSwap(t *testing.T) {
 // FIFO is an error at once, not a read that waits for a writer.
 func TestFileDigestRefusesFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	posixtest.Mkfifo(t, p, 0o600)
 	if _, err := fileDigest(p); err == nil {
 		t.Fatal("a FIFO was digested")
 	}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // fixtureCase is testdata/spawn/refusals/<case>/case.json.
@@ -272,9 +274,7 @@ func TestRefusalFixtures(t *testing.T) {
 				if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
-				if err := syscall.Mkfifo(p, 0o600); err != nil {
-					t.Fatal(err)
-				}
+				posixtest.Mkfifo(t, p, 0o600)
 			}
 			for rel, target := range c.After.Symlink {
 				if err := os.Symlink(repl.Replace(target), filepath.Join(w.work, rel)); err != nil {

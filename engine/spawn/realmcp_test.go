@@ -12,11 +12,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // mcpUpstreamEnv switches this test binary into the stdio MCP upstream of
@@ -111,7 +112,7 @@ func testMCPServer(name string, killProxy bool, raw func(line string)) *mcp.Serv
 			fmt.Fprintln(f, "rotated")
 			f.Close()
 			if killProxy {
-				syscall.Kill(os.Getppid(), syscall.SIGKILL)
+				posixtest.Kill(os.Getppid())
 				time.Sleep(time.Second)
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "rotated; the new key is " + realRaw}}}, nil

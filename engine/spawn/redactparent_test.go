@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestRedactionConcurrentRuns is ADR-0134 A2's two concurrent runs on the
@@ -218,7 +220,7 @@ func TestRedactionParentKilled(t *testing.T) {
 			cmd.Process.Signal(sig)
 			cmd.Wait()
 			if b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")); bytes.HasPrefix(b, []byte("sleep\x0030")) {
-				syscall.Kill(pid, syscall.SIGKILL) // the fake engine, orphaned by a killed spawn exec
+				posixtest.Kill(pid) // the fake engine, orphaned by a killed spawn exec
 			}
 			called, _ := os.ReadFile(exitLog)
 			es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir))

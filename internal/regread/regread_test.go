@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestFile covers what a settings layer path can be on a workstation: a
@@ -27,9 +28,7 @@ func TestFile(t *testing.T) {
 		return p
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	posixtest.Mkfifo(t, fifo, 0o644)
 	fifoLink := filepath.Join(dir, "fifo-link")
 	if err := os.Symlink(fifo, fifoLink); err != nil {
 		t.Fatal(err)

@@ -9,11 +9,12 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 type parseCase struct {
@@ -187,9 +188,7 @@ func TestLoadErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.yaml")
 	write(t, bad, "policy:\n  deny: ['(']\n")
 	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	posixtest.Mkfifo(t, fifo, 0o644)
 	cases := []struct {
 		name string
 		env  map[string]string

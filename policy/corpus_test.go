@@ -45,7 +45,10 @@ func checkDecision(t *testing.T, c corpusCase, cmd string, d Decision, layer str
 }
 
 // TestCorpus replays every case of the shared corpus through Judge, and the
-// parity subset ("text": true) through JudgeText too, which must agree.
+// parity subset ("text": true) through JudgeText too, which must agree, and
+// every case through JudgeAt in an empty repository with an environment of
+// its own (testSite), as the hook replays it: that answer is in_repo where
+// the case has one.
 func TestCorpus(t *testing.T) {
 	p, err := New(nil)
 	if err != nil {
@@ -55,6 +58,7 @@ func TestCorpus(t *testing.T) {
 	if len(cases) < 300 {
 		t.Errorf("corpus has %d cases, want at least 300", len(cases))
 	}
+	site := testSite(t, emptyRepo(t))
 	seen := map[string]bool{}
 	rules := map[string]bool{}
 	textCount, growth := 0, 0
@@ -75,6 +79,10 @@ func TestCorpus(t *testing.T) {
 			continue // engine/hook/live replays it through the hook
 		}
 		checkDecision(t, c, cmd, p.Judge(cmd), "Judge")
+		inRepo := c
+		a := c.InRepoAnswer()
+		inRepo.Verdict, inRepo.Rule = a.Verdict, a.Rule
+		checkDecision(t, inRepo, cmd, p.JudgeAt(cmd, site), "JudgeAt")
 		if c.Text {
 			textCount++
 			checkDecision(t, c, cmd, p.JudgeText(cmd), "JudgeText")

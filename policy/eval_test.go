@@ -29,6 +29,7 @@ func TestEvaluatorDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	site := testSite(t, dir)
 	cases := []struct {
 		cmd, rule string
 		allowed   bool
@@ -48,7 +49,7 @@ func TestEvaluatorDisk(t *testing.T) {
 		{"rm -rf .git/hoo*", RuleHooksDirTamper, false},
 	}
 	for _, c := range cases {
-		d := p.JudgeIn(c.cmd, dir)
+		d := p.JudgeAt(c.cmd, site)
 		if d.Allowed != c.allowed || d.RuleID != c.rule {
 			t.Errorf("%q in a directory: got allowed=%v rule=%q, want allowed=%v rule=%q", c.cmd, d.Allowed, d.RuleID, c.allowed, c.rule)
 		}

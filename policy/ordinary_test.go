@@ -47,12 +47,13 @@ func TestOrdinaryWork(t *testing.T) {
 	// As the hook judges them: starting in a directory (an empty one, so
 	// globs match nothing there).
 	dir := t.TempDir()
+	site := testSite(t, dir)
 	seed := 0
 	for i, c := range doc.Commands {
 		if c.Source == "" {
 			t.Errorf("command %d names no source", i)
 		}
-		d := p.JudgeIn(c.Command, dir)
+		d := p.JudgeAt(c.Command, site)
 		switch {
 		case d.Allowed:
 		case seedRules[d.RuleID]:
@@ -64,7 +65,7 @@ func TestOrdinaryWork(t *testing.T) {
 	// The ordinary commands still refused, each with its rule and why: they
 	// stay listed (and fail here once allowed, to be moved up).
 	for i, c := range doc.KnownDenied {
-		if d := p.JudgeIn(c.Command, dir); d.RuleID != c.Rule || c.Reason == "" {
+		if d := p.JudgeAt(c.Command, site); d.RuleID != c.Rule || c.Reason == "" {
 			t.Errorf("known_denied %d (%s): got rule %q, want %q with a reason", i, c.Source, d.RuleID, c.Rule)
 		}
 	}

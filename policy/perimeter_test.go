@@ -38,6 +38,7 @@ func TestPerimeterOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	site := testSite(t, dir)
 	for _, c := range []struct {
 		cmd, rule string
 	}{
@@ -48,7 +49,7 @@ func TestPerimeterOnDisk(t *testing.T) {
 		{"git ci -m wip", ""},
 		{"git lg -n 5", ""},
 	} {
-		d := p.JudgeIn(c.cmd, dir)
+		d := p.JudgeAt(c.cmd, site)
 		if d.RuleID != c.rule || d.Allowed != (c.rule == "") {
 			t.Errorf("%s in a repository: allowed=%v rule=%q, want rule %q", c.cmd, d.Allowed, d.RuleID, c.rule)
 		}

@@ -24,6 +24,7 @@ package policy
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -159,36 +160,55 @@ func New(operator []OperatorPattern) (*Policy, error) {
 // every command within the bounds. The returned Reason never contains the
 // command.
 func (p *Policy) Judge(command string) Decision {
-	d, _ := p.judgeRecover(command, "")
+	d, _ := p.judgeRecover(command, "", nil)
 	return d
 }
 
-// JudgeIn is Judge for a command that starts in dir (an absolute directory,
-// the payload's cwd): globs are judged by what they match there and scripts
-// the command runs are read from there (bounded). An empty or relative dir
-// is Judge: nothing relative is read from disk, and what would have been
-// read counts as unknown.
+// JudgeIn is JudgeAt with the hook process's own environment
+// (os.LookupEnv): JudgeAt(command, Site{Dir: dir, LookupEnv: os.LookupEnv}).
 func (p *Policy) JudgeIn(command, dir string) Decision {
+	return p.JudgeAt(command, Site{Dir: dir, LookupEnv: os.LookupEnv})
+}
+
+// Site is where a command is judged. Dir is the absolute directory the
+// command starts in (the payload's cwd; "" or relative when not known).
+// LookupEnv reads the environment of the process that runs it (nil when not
+// known): HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM and
+// GIT_CONFIG_NOSYSTEM locate git's configuration files (for aliases), PATH
+// answers command -v, which and type -P.
+type Site struct {
+	Dir       string
+	LookupEnv func(string) (string, bool)
+}
+
+// JudgeAt is Judge for a command that starts at a Site: globs are judged by
+// what they match in at.Dir, scripts the command runs are read from there
+// (bounded), git aliases are resolved from the configuration files git would
+// read there, and command -v/which/type -P name what at's PATH finds. An
+// empty or relative Dir is Judge: nothing relative is read from disk, and
+// what would have been read counts as unknown.
+func (p *Policy) JudgeAt(command string, at Site) Decision {
+	dir := at.Dir
 	if !filepath.IsAbs(dir) {
 		dir = ""
 	}
-	d, _ := p.judgeRecover(command, dir)
+	d, _ := p.judgeRecover(command, dir, at.LookupEnv)
 	return d
 }
 
 // judgeRecover is Judge with a safety net: a panic inside the shell layer (a
 // defect) denies the command as unjudgeable instead of crashing the hook
 // process; recovered reports it so the fuzz test still fails on it.
-func (p *Policy) judgeRecover(command, dir string) (d Decision, recovered any) {
+func (p *Policy) judgeRecover(command, dir string, env func(string) (string, bool)) (d Decision, recovered any) {
 	defer func() {
 		if r := recover(); r != nil {
 			d, recovered = p.deny(RuleIndirectionUnjudgeable), r
 		}
 	}()
-	return p.judge(command, dir), nil
+	return p.judge(command, dir, env), nil
 }
 
-func (p *Policy) judge(command, dir string) Decision {
+func (p *Policy) judge(command, dir string, env func(string) (string, bool)) Decision {
 	if d, done := p.bounds(command); done {
 		return d
 	}
@@ -196,7 +216,7 @@ func (p *Policy) judge(command, dir string) Decision {
 		return p.deny(id)
 	}
 	hits := &hitSet{}
-	j := &judge{p: p, hits: hits, dir: dir}
+	j := &judge{p: p, hits: hits, dir: dir, env: env}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
 		return p.deny(id)

@@ -176,7 +176,7 @@ func FuzzJudge(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		d, recovered := p.judgeRecover(cmd, "")
+		d, recovered := p.judgeRecover(cmd, "", nil)
 		if recovered != nil {
 			t.Fatalf("Judge panicked (denied by the safety net): %v", recovered)
 		}

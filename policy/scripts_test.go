@@ -29,6 +29,7 @@ func TestScriptsOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	site := testSite(t, dir)
 	for _, c := range []struct{ cmd, rule string }{
 		{"bash bad.sh", RuleGitNoVerifyShort},
 		{"./bad.sh", RuleGitNoVerifyShort},
@@ -42,7 +43,7 @@ func TestScriptsOnDisk(t *testing.T) {
 		{"bash missing.sh", ""},
 		{"cd sub && bash bad.sh", ""},
 	} {
-		d := p.JudgeIn(c.cmd, dir)
+		d := p.JudgeAt(c.cmd, site)
 		if d.RuleID != c.rule {
 			t.Errorf("%s: got %q, want %q", c.cmd, d.RuleID, c.rule)
 		}
@@ -83,6 +84,7 @@ func TestTaskRunnersOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	site := testSite(t, dir)
 	for _, c := range []struct{ cmd, rule string }{
 		{"npm test", ""},
 		{"npm run ship", RuleGitNoVerify},
@@ -94,7 +96,7 @@ func TestTaskRunnersOnDisk(t *testing.T) {
 		{"task lint", ""},
 		{"task off", RuleHooksPathConfig},
 	} {
-		if d := p.JudgeIn(c.cmd, dir); d.RuleID != c.rule {
+		if d := p.JudgeAt(c.cmd, site); d.RuleID != c.rule {
 			t.Errorf("%s: got %q, want %q", c.cmd, d.RuleID, c.rule)
 		}
 	}

@@ -31,6 +31,10 @@ type judge struct {
 	// dir is the absolute directory the command starts in ("" when not
 	// known: nothing relative is read from disk).
 	dir string
+	// env is the environment of the process that runs the command (Site's
+	// LookupEnv; nil when not known): git's configuration files and PATH
+	// are found with it.
+	env func(string) (string, bool)
 	// evalDeadline ends every symbolic run of this call (eval.go); set by
 	// the first one.
 	evalDeadline time.Time

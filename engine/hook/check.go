@@ -57,7 +57,10 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	v := pol.Judge(command)
+	v := pol.JudgeAt(command, tgt.Base.Dir, func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	})
 	if v.Kind == verdict.Allow && eff.Admission.Enforce && deps.Admission != nil {
 		// Heavy-step admission, as the pre-tool row judges it.
 		v = deps.Admission(command, eff.Admission)

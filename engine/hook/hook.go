@@ -61,10 +61,14 @@ const Usage = `usage: hookwarden hook [CLIENT EVENT]
   CLIENT and EVENT must match ^[a-z-]+$ and name a served pair; the payload is read from stdin.
 `
 
-// CommandPolicy judges one command text. Judge returns Allow or Deny (with
-// RuleID and a Reason that never quotes the command).
+// CommandPolicy judges one command text. JudgeAt returns Allow or Deny (with
+// RuleID and a Reason that never quotes the command) for a command the
+// client runs in dir (absolute; "" when not known) with the environment
+// lookup reads: globs are matched and scripts read in dir, git aliases
+// resolved from the config files lookup's HOME and GIT_CONFIG_* name
+// (policy.(*Policy).JudgeAt).
 type CommandPolicy interface {
-	Judge(command string) verdict.Verdict
+	JudgeAt(command, dir string, lookup func(string) (string, bool)) verdict.Verdict
 }
 
 // Call is what an event judge receives. Row is the registration served.
@@ -517,7 +521,9 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		if err != nil {
 			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 		}
-		v := pol.Judge(p.Command)
+		// The directory the client runs the command in: globs, scripts on
+		// disk and git's config files are read there.
+		v := pol.JudgeAt(p.Command, call.Dir, lookup)
 		if v.Kind != verdict.Allow || !eff.Admission.Enforce {
 			return v
 		}

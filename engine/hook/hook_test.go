@@ -20,7 +20,7 @@ import (
 // real policy is replayed through the hook path in engine/hook/live.
 type fakePolicy struct{ ops []*regexp.Regexp }
 
-func (f fakePolicy) Judge(command string) verdict.Verdict {
+func (f fakePolicy) JudgeAt(command, _ string, _ func(string) (string, bool)) verdict.Verdict {
 	if strings.Contains(command, "--no-verify") {
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-no-verify", Reason: "[BLOCKED BY hookwarden:fake-no-verify] skipping hooks; run them"}
 	}
@@ -273,7 +273,7 @@ func TestLongReasonCapped(t *testing.T) {
 
 type longPolicy struct{}
 
-func (longPolicy) Judge(string) verdict.Verdict {
+func (longPolicy) JudgeAt(string, string, func(string) (string, bool)) verdict.Verdict {
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: "long", Reason: strings.Repeat("r", 10000)}
 }
 
@@ -324,7 +324,9 @@ func TestCheck(t *testing.T) {
 
 type panicPolicy struct{}
 
-func (panicPolicy) Judge(command string) verdict.Verdict { panic("boom: " + command) }
+func (panicPolicy) JudgeAt(command, _ string, _ func(string) (string, bool)) verdict.Verdict {
+	panic("boom: " + command)
+}
 
 // A judge that panics denies in the client's form and does not leak the
 // panic value (which may hold the command).
@@ -394,7 +396,7 @@ func TestGetwdOnlyWhenNeeded(t *testing.T) {
 
 type stallPolicy struct{ release chan struct{} }
 
-func (p stallPolicy) Judge(string) verdict.Verdict {
+func (p stallPolicy) JudgeAt(string, string, func(string) (string, bool)) verdict.Verdict {
 	<-p.release
 	return verdict.Verdict{Kind: verdict.Allow}
 }

@@ -64,3 +64,17 @@ func TestHooksDirs(t *testing.T) {
 		t.Errorf("linked worktree: %q, want %q", got, want)
 	}
 }
+
+func TestConfigSettings(t *testing.T) {
+	data := []byte("[alias]\n\tci = commit\n[include]\n\tpath = a.config\n[includeIf \"gitdir:~/w/\"]\n\tpath = \"b.config\"\n[alias \"x\"]\n\tci = no\n[ALIAS]\n\tCI = commit --no-verify # skip\n")
+	got := ConfigSettings(data, "alias", "ci")
+	want := []ConfigSetting{{Value: "commit"}, {Include: true, Value: "a.config"}, {Include: true, Conditional: true, Value: "b.config"}, {Value: "commit --no-verify"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("setting %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

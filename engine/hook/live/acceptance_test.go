@@ -51,7 +51,9 @@ func governedRepo(t testing.TB) (string, func(string) (string, bool)) {
 	if err := os.WriteFile(filepath.Join(repo, ".hookwarden.yaml"), manifest, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+	// GIT_CONFIG_NOSYSTEM: the machine's /etc/gitconfig must not change a
+	// verdict (git aliases are resolved from the config files git reads).
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM": "1"}
 	return repo, func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 }
 
@@ -116,6 +118,10 @@ func TestPolicyCorpusThroughHook(t *testing.T) {
 	for _, client := range acceptanceClients {
 		t.Run(client, func(t *testing.T) {
 			for _, pc := range cases {
+				// The hook judges in the payload's directory, an empty
+				// repository: what it settles (git aliases) is in_repo.
+				a := pc.InRepoAnswer()
+				pc.Verdict, pc.Rule = a.Verdict, a.Rule
 				if strings.Trim(pc.Command(), " \t\n\r\v\f") == "" {
 					// The policy allows an empty command; the hook refuses a
 					// command tool call without one as invalid input (issue

@@ -199,9 +199,10 @@ func BenchmarkPolicyJudge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	dir := b.TempDir()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		p.Judge("git commit -m 'fix: typo' && git push origin HEAD")
+		p.JudgeAt("git commit -m 'fix: typo' && git push origin HEAD", dir, nil)
 	}
 }
 

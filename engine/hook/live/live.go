@@ -62,10 +62,10 @@ func (c commandPolicy) Judge(command string) verdict.Verdict {
 	return FromDecision(c.p.Judge(command))
 }
 
-// JudgeIn is Judge for a command starting in dir (absolute): globs and the
-// scripts it runs are read there (policy.(*Policy).JudgeIn).
-func (c commandPolicy) JudgeIn(command, dir string) verdict.Verdict {
-	return FromDecision(c.p.JudgeIn(command, dir))
+// JudgeAt is Judge for a command the client runs in dir (absolute) with the
+// environment lookup reads (policy.(*Policy).JudgeAt).
+func (c commandPolicy) JudgeAt(command, dir string, lookup func(string) (string, bool)) verdict.Verdict {
+	return FromDecision(c.p.JudgeAt(command, policy.Site{Dir: dir, LookupEnv: lookup}))
 }
 
 // FromDecision converts a policy.Decision into a verdict.Verdict: Allow when

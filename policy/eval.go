@@ -102,6 +102,8 @@ type evalRun struct {
 	// maxLoopIterations.
 	loops     map[string]int
 	truncated bool
+	// engines: the engine's paths a modelled lookup found (lookpath.go).
+	engines map[string]bool
 }
 
 // worthEvaluating reports whether the evaluator can learn anything the static
@@ -173,7 +175,7 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 	if j.dir != "" {
 		start = j.dir
 	}
-	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}}
+	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}, engines: map[string]bool{}}
 	if j.evalDeadline.IsZero() {
 		j.evalDeadline = time.Now().Add(evalBudget)
 	}
@@ -211,6 +213,9 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 	if len(args) > 1 && args[0] == "set" {
 		args = noXtrace(args)
 	}
+	if name, ok := lookupName(args); ok {
+		return []string{lookupCmd, name}, nil
+	}
 	if len(args) == 2 && args[0] == ":" && strings.HasPrefix(args[1], loopMark) {
 		// A loop past maxLoopIterations is left (break): what ran so far
 		// was judged, and nothing after it counts as known (truncated).
@@ -240,6 +245,9 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 // exec judges one external command the run reaches and answers for it:
 // unknown output, the mode's exit status.
 func (e *evalRun) exec(ctx context.Context, args []string) error {
+	if len(args) == 2 && args[0] == lookupCmd {
+		return e.lookup(ctx, args[1])
+	}
 	hc := interp.HandlerCtx(ctx)
 	argv := make([]field, 0, len(args))
 	allKnown := true
@@ -339,6 +347,12 @@ func (e *evalRun) scope(dir string) *scope {
 	sc.files = make(overlay, len(e.files))
 	for k, v := range e.files {
 		sc.files[k] = v
+	}
+	for k := range e.engines {
+		if sc.engines == nil {
+			sc.engines = map[string]bool{}
+		}
+		sc.engines[k] = true
 	}
 	e.mu.Unlock()
 	return sc
@@ -536,6 +550,7 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 	}
 	key = e.rel(key)
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+		e.judgeWrite(hc.Dir, path)
 		return &overlayWriter{e: e, key: key, append: flag&os.O_APPEND != 0}, nil
 	}
 	e.mu.Lock()
@@ -551,6 +566,26 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 		return readOnly{strings.NewReader(src)}, nil
 	}
 	return readOnly{strings.NewReader(evalDyn)}, nil
+}
+
+// judgeWrite judges a redirection's target as the run expanded it (cat x >
+// "$t"), as the static walk judges the target it can read (judge.stmt).
+func (e *evalRun) judgeWrite(dir, path string) {
+	if strings.HasPrefix(path, procSubstDir+"/") {
+		return
+	}
+	sc := e.scope(dir)
+	v := strings.ReplaceAll(path, evalDyn, dyn)
+	k := sc.classify(field{val: v, raw: v})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if k.hooks {
+		e.j.hits.add(RuleHooksDirTamper)
+	}
+	if k.gitConf {
+		e.j.hits.add(RuleGitConfigFileWrite)
+	}
+	e.j.guardHit(k, false)
 }
 
 // rel is the overlay key of an absolute path: relative to the starting

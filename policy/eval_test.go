@@ -55,3 +55,35 @@ func TestEvaluatorDisk(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineLookup: command -v, which and type -P print the path PATH finds
+// (lookpath.go), so a write to it is a write to the engine even where the
+// engine does not sit in a directory named bin; another program found there
+// stays an ordinary target.
+func TestEngineLookup(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := t.TempDir() // no "bin" component: only the lookup names it
+	for _, name := range []string{"hookwarden", "cc"} {
+		if err := os.WriteFile(filepath.Join(opt, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := testSite(t, emptyRepo(t), "PATH", opt)
+	for _, c := range []struct {
+		cmd, rule string
+	}{
+		{`n=hookwarden; cp /tmp/x "$(command -v "$n")"`, RuleSelfProtect},
+		{`n=hookwarden; t=$(type -P $n); cat /tmp/x > "$t"`, RuleSelfProtect},
+		{`n=hookwarden; rm -f "$(which $n)"`, RuleSelfProtect},
+		{`n=cc; cp /tmp/x "$(command -v "$n")"`, ""},
+		{`n=hookwarden; cp "$(command -v "$n")" /tmp/bak`, ""},
+		{`n=hookwarden; "$(command -v "$n")" --version`, ""},
+	} {
+		if d := p.JudgeAt(c.cmd, site); d.RuleID != c.rule || d.Allowed != (c.rule == "") {
+			t.Errorf("%s with the engine in %s: allowed=%v rule=%q, want rule %q", c.cmd, opt, d.Allowed, d.RuleID, c.rule)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -25,6 +26,11 @@ func (j *judge) scriptFile(kind string, f field, env []envVar, depth int, sc *sc
 		return // a process substitution: judged where it is built
 	}
 	if f.dynamic() {
+		if kind == "exec" && isEngineName(path.Base(strings.ReplaceAll(f.val, `\`, "/"))) {
+			// "$(command -v hookwarden)" check ...: the engine where PATH
+			// finds it (lookpath.go), a program, not a script.
+			return
+		}
 		j.hits.add(RuleScriptUnknown)
 		return
 	}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -58,6 +59,10 @@ type scope struct {
 	claudeDir bool
 	// files: what the command wrote earlier (files.go), for scriptSource.
 	files overlay
+	// engines: the engine's paths a lookup the run modelled found
+	// (command -v hookwarden, lookpath.go); a write to one is a write to
+	// the engine wherever it lies.
+	engines map[string]bool
 	// env: the assignments the script made as statements of their own
 	// (scope.exported), in effect for every later command of the script;
 	// envOverflow: more than maxScriptEnv of them.
@@ -380,6 +385,12 @@ func (sc *scope) classify(f field) pathKind {
 	var k pathKind
 	for _, w := range f.substWords {
 		sc.classifyOne(w, &k)
+		if isEngineName(strings.ToLower(w)) {
+			// cp x "$(whereis -b hookwarden)": a path found by asking for
+			// the engine by name (lookpath.go models command -v, which and
+			// type -P; any other asking is taken as naming it too).
+			k.guard.own = true
+		}
 	}
 	if matches, ok := sc.globMatches(f.val); ok {
 		// A glob is judged by what it matches where the command runs, and
@@ -414,6 +425,9 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 		s = sc.cwd + "/" + s
 	}
 	c := classifyPathGlob(s, sc.noBareGlob)
+	if sc.engines[filepath.Clean(s)] {
+		c.guard.own = true
+	}
 	if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
 		// After cd to a directory known only at run time, a bare hook
 		// name may well be inside the hooks directory.

@@ -1,0 +1,132 @@
+package policy
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// The evaluator models the commands that print where a program is found:
+// `command -v NAME`, `type -P NAME` (and -p, -fP), `which NAME`. Their
+// output is the path the shell would print, looked up on PATH: the PATH the
+// command assigned, else the Site's (the hook's environment, which the
+// client hands both the hook and the shell). So
+// `cp /tmp/x "$(command -v hookwarden)"` is judged as a write to the engine
+// the launcher runs. A name not found there, or no PATH to look in, prints
+// a path known only at run time; for the engine (hookwarden,
+// hookwarden.exe) that path still names the engine, in a directory known
+// only at run time, so a write to it is refused as self-protect.
+
+// lookupCmd is the program name the run hands to exec for a modelled
+// lookup: evalDyn makes it one no script can spell.
+const lookupCmd = evalDyn + "lookup"
+
+// lookupName returns NAME when args is a lookup the evaluator models:
+// command [-p] -v [--] NAME, type with an option cluster of p, P, f, a
+// holding p or P [--] NAME, which [-a|-s] [--] NAME. A builtin's name or a
+// path is left to the shell.
+func lookupName(args []string) (string, bool) {
+	if len(args) < 2 {
+		return "", false
+	}
+	opts, rest := splitLookupOpts(args[1:])
+	var ok bool
+	switch args[0] {
+	case "command":
+		ok = strings.Contains(opts, "v") && strings.Trim(opts, "vp") == ""
+	case "type":
+		ok = strings.ContainsAny(opts, "pP") && strings.Trim(opts, "pPfa") == ""
+	case "which":
+		ok = strings.Trim(opts, "as") == ""
+	}
+	if !ok || len(rest) != 1 {
+		return "", false
+	}
+	name := rest[0]
+	if name == "" || strings.Contains(name, "/") || interp.IsBuiltin(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// splitLookupOpts splits a lookup's words into its short options (letters
+// run together) and its operands (after the first operand or --).
+func splitLookupOpts(words []string) (opts string, rest []string) {
+	for i, w := range words {
+		switch {
+		case w == "--":
+			return opts, words[i+1:]
+		case len(w) > 1 && w[0] == '-':
+			opts += w[1:]
+		default:
+			return opts, words[i:]
+		}
+	}
+	return opts, nil
+}
+
+// isEngineName reports the engine's program names.
+func isEngineName(name string) bool { return name == "hookwarden" || name == "hookwarden.exe" }
+
+// lookPath finds name in the directories of path (":"-separated; an empty
+// or relative entry relative to dir) as an executable regular file, and
+// returns its path. found is false when path holds an unknown part or no
+// directory holds name.
+func lookPath(name, path, dir string) (string, bool) {
+	if strings.Contains(path, evalDyn) {
+		return "", false
+	}
+	for _, d := range filepath.SplitList(path) {
+		if !filepath.IsAbs(d) {
+			if dir == "" || strings.Contains(dir, evalDyn) {
+				continue
+			}
+			d = filepath.Join(dir, d)
+		}
+		full := filepath.Join(d, name)
+		if fi, err := os.Stat(full); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return full, true
+		}
+	}
+	return "", false
+}
+
+// lookup answers a modelled lookup of name in the run (exec of lookupCmd):
+// the path on the command's PATH (or the Site's when the command did not
+// set it), else an unknown path, and records an engine's path for the write
+// judgement (scope.engines).
+func (e *evalRun) lookup(ctx context.Context, name string) error {
+	hc := interp.HandlerCtx(ctx)
+	path := hc.Env.Get("PATH").String()
+	if !hc.Env.Get("PATH").IsSet() || strings.Contains(path, evalDyn) {
+		path = ""
+		if e.j.env != nil {
+			path, _ = e.j.env("PATH")
+		}
+	}
+	dir := hc.Dir
+	if e.j.dir == "" {
+		dir = ""
+	}
+	if full, ok := lookPath(name, path, dir); ok {
+		if isEngineName(name) {
+			e.mu.Lock()
+			e.engines[filepath.Clean(full)] = true
+			e.mu.Unlock()
+		}
+		_, err := hc.Stdout.Write([]byte(full + "\n"))
+		return err
+	}
+	out := evalDyn
+	if isEngineName(name) {
+		out = evalDyn + "/bin/" + name
+	}
+	hc.Stdout.Write([]byte(out + "\n"))
+	if e.mode.exit != 0 {
+		return interp.NewExitStatus(e.mode.exit)
+	}
+	return nil
+}

@@ -126,7 +126,7 @@ func TestLefthookDryRunOwnerMode(t *testing.T) {
 	}
 }
 
-// TestRealLefthookAdopted runs the real lefthook (npm lefthook@2.2.1,
+// TestRealLefthookAdopted runs the real lefthook (npm lefthook@2.2.2,
 // pinned in .ci/run, from $HOOKWARDEN_CLIENTS_DIR) in a git repository
 // adopted with --clients claude,lefthook whose lefthook.yml had jobs of the
 // user's own: `lefthook run pre-tool` fed Claude pre-tool payloads runs our
@@ -147,7 +147,7 @@ func TestRealLefthookAdopted(t *testing.T) {
 	}
 	bins, _ := filepath.Glob(filepath.Join(dir, "node_modules", "lefthook-*", "bin", "lefthook"))
 	if len(bins) == 0 {
-		t.Fatalf("lefthook is not installed in %s (.ci/run pins lefthook@2.2.1)", dir)
+		t.Fatalf("lefthook is not installed in %s (.ci/run pins lefthook@2.2.2)", dir)
 	}
 	lh, eng := bins[0], buildBinary(t)
 	root := filepath.Join(t.TempDir(), "repo")

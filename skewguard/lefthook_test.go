@@ -23,7 +23,7 @@ pre-commit:
       run: sh .hookwarden/hook.sh lefthook environment
 `
 
-// TestRealLefthook runs the real lefthook (npm lefthook@2.2.1, pinned in
+// TestRealLefthook runs the real lefthook (npm lefthook@2.2.2, pinned in
 // .ci/run, from $HOOKWARDEN_CLIENTS_DIR) in a governed repository with the
 // engine on PATH: a use_stdin job fed a Claude pre-tool payload denies
 // `git commit --no-verify` (lefthook exits 1 and shows the reason) and
@@ -46,7 +46,7 @@ func TestRealLefthook(t *testing.T) {
 	// a node wrapper around it).
 	bins, _ := filepath.Glob(filepath.Join(dir, "node_modules", "lefthook-*", "bin", "lefthook"))
 	if len(bins) == 0 {
-		t.Fatalf("lefthook is not installed in %s (.ci/run pins lefthook@2.2.1)", dir)
+		t.Fatalf("lefthook is not installed in %s (.ci/run pins lefthook@2.2.2)", dir)
 	}
 	lh := bins[0]
 	w := newWorld(t)

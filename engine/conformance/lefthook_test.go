@@ -10,7 +10,7 @@ import (
 
 // lefthookClient is lefthook, driven apart from Clients(): it speaks to no
 // model, it runs the jobs of its config when `lefthook run <hook>` is
-// called. Pinned in .ci/run: npm lefthook 2.2.1, whose node_modules/.bin/
+// called. Pinned in .ci/run: npm lefthook 2.2.2, whose node_modules/.bin/
 // lefthook is a node wrapper (lefthook/bin/index.js) around the platform
 // package's native binary.
 var lefthookClient = Client{Name: "lefthook", Package: "lefthook"}

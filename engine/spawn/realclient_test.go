@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -420,3 +421,27 @@ func TestRealClaudeCallerPermissions(t *testing.T) {
 }
 
 func cloneStrings(s []string) []string { return append([]string(nil), s...) }
+
+// installedTable returns the version of the real engine ("claude" or
+// "codex") in the clients' bin directory, as spawn exec reads it
+// (ProbeVersion, with a fresh cache), and the shipped capability table for
+// that exact version. A version without a shipped table fails the test:
+// the real-client tests measure the table of the version they run, and
+// .ci/run pins only versions that have one.
+func installedTable(t *testing.T, bin, engine string) (string, *Table) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*ProbeTimeout)
+	defer cancel()
+	v, err := ProbeVersion(ctx, t.TempDir(), filepath.Join(bin, engine))
+	if err != nil {
+		t.Fatalf("the installed %s: %v", engine, err)
+	}
+	if _, err := fs.Stat(Tables(), engine+"-"+v+".json"); err != nil {
+		t.Fatalf("the installed %s is %s, which has no shipped capability table (capabilities/%s-%s.json): pin a version that has one", engine, v, engine, v)
+	}
+	tab, err := LoadTable(Tables(), engine, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, tab
+}

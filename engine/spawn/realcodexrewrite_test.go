@@ -44,13 +44,10 @@ printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDe
 	mock := mockTurns(t, log)
 	rewrittenSeen := strings.Contains(mock, "REWRITTEN-BY-HOOK\\n") || strings.Contains(mock, "REWRITTEN-BY-HOOK\n")
 	rewrote := !originalRan && rewrittenSeen
-	t.Logf("codex 0.169.0: original command ran %v, the model received the rewritten output %v", originalRan, rewrittenSeen)
-	table, err := LoadTable(Tables(), "codex", "0.169.0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	version, table := installedTable(t, bin, "codex")
+	t.Logf("codex %s: original command ran %v, the model received the rewritten output %v", version, originalRan, rewrittenSeen)
 	if _, granted := table.Capabilities["pre_tool.rewrite"]; granted != rewrote {
-		t.Errorf("codex-0.169.0 lists pre_tool.rewrite = %v, observed rewrite = %v; engine output:\n%.2000s", granted, rewrote, out.String())
+		t.Errorf("codex-%s lists pre_tool.rewrite = %v, observed rewrite = %v; engine output:\n%.2000s", version, granted, rewrote, out.String())
 	}
 }
 
@@ -69,10 +66,7 @@ func TestRealCodexPostToolBlock(t *testing.T) {
 cat > `+shq(filepath.Join(w.out, "posttool.json"))+`
 printf '%s\n' '{"decision":"block","reason":"WITHHELD-BY-HOOK"}'
 `)
-	shipped, err := LoadTable(Tables(), "codex", "0.169.0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	version, shipped := installedTable(t, bin, "codex")
 	port, log := startMockCommand(t, "responses", w.work, "echo SECRET-MARKER-OUTPUT")
 	args, env := w.mockClient("codex", bin, port)
 	var out bytes.Buffer
@@ -90,8 +84,8 @@ printf '%s\n' '{"decision":"block","reason":"WITHHELD-BY-HOOK"}'
 	// command); the output line is what a block must withhold
 	seen := strings.Count(mock, "SECRET-MARKER-OUTPUT\\n") > 0
 	_, granted := shipped.Capabilities["post_tool.block"]
-	t.Logf("codex 0.169.0: after a PostToolUse block the model received the output: %v; it received the reason: %v", seen, strings.Contains(mock, "WITHHELD-BY-HOOK"))
+	t.Logf("codex %s: after a PostToolUse block the model received the output: %v; it received the reason: %v", version, seen, strings.Contains(mock, "WITHHELD-BY-HOOK"))
 	if granted == seen {
-		t.Errorf("codex-0.169.0 lists post_tool.block = %v, but the model received the blocked output = %v", granted, seen)
+		t.Errorf("codex-%s lists post_tool.block = %v, but the model received the blocked output = %v", version, granted, seen)
 	}
 }

@@ -16,8 +16,8 @@ import (
 	"time"
 )
 
-// failClosedRecord is testdata/spawn/failclosed-claude-2.1.328.json (see
-// its "about"): the calls the scripted model makes, the failures injected
+// failClosedRecord is testdata/spawn/failclosed-claude-<version>.json, one
+// per Claude Code version with a capability table (see its "about"): the calls the scripted model makes, the failures injected
 // into the pre-tool hook, the permission postures, and what was observed
 // per posture and failure (one letter per call) and for the redaction
 // routes per posture.
@@ -57,7 +57,8 @@ type failClosedRecord struct {
 	RoutesWithoutArbiter map[string]string `json:"routes_without_arbiter"`
 }
 
-const failClosedFile = "failclosed-claude-2.1.328.json"
+// failClosedFile is the record's file name for a Claude Code version.
+func failClosedFile(version string) string { return "failclosed-claude-" + version + ".json" }
 
 // noDecision are the record's failures whose hook exits 0 without a
 // decision: Claude Code 2.1.328 leaves those calls to its permission
@@ -120,7 +121,8 @@ var noDecision = map[string]bool{"garbage, exit 0": true, "JSON without a decisi
 // claude-permission-arbiter, which the test also checks.
 func TestRealClaudePreToolFailClosed(t *testing.T) {
 	bin := needClient(t, "claude")
-	path := filepath.Join("..", "..", "testdata", "spawn", failClosedFile)
+	version, table := installedTable(t, bin, "claude")
+	path := filepath.Join("..", "..", "testdata", "spawn", failClosedFile(version))
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -196,16 +198,12 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 	} else if len(rec.Observed) != len(rec.Postures) || len(rec.Routes) != len(routes) {
 		t.Errorf("%s records %d postures' observations and %d routes for %d postures (%d under the entry); record them (HOOKWARDEN_E2E_RECORD=1)", path, len(rec.Observed), len(rec.Routes), len(rec.Postures), len(routes))
 	}
-	table, err := LoadTable(Tables(), "claude", "2.1.328")
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, granted := table.Capabilities["pre_tool.fail_closed"]
 	if granted != (len(holding) > 0) {
-		t.Errorf("claude-2.1.328 lists pre_tool.fail_closed = %v, but the postures under which no injected failure let a call through and the routes work are %v", granted, holding)
+		t.Errorf("claude-%s lists pre_tool.fail_closed = %v, but the postures under which no injected failure let a call through and the routes work are %v", version, granted, holding)
 	}
 	if cond := table.Conditions["pre_tool.fail_closed"]; granted && cond != PostureClaudeArbiter {
-		t.Errorf("claude-2.1.328 grants pre_tool.fail_closed under the condition %q; it holds only under the entry's posture %q", cond, PostureClaudeArbiter)
+		t.Errorf("claude-%s grants pre_tool.fail_closed under the condition %q; it holds only under the entry's posture %q", version, cond, PostureClaudeArbiter)
 	}
 }
 
@@ -213,15 +211,12 @@ func TestRealClaudePreToolFailClosed(t *testing.T) {
 // a caller settings key: the postures under measurement pass their rules
 // as --settings (the arbiter posture, the entry's own render, needs no
 // such key).
-func failClosedTables(t *testing.T) fstest.MapFS {
+func failClosedTables(t *testing.T, bin string) fstest.MapFS {
 	t.Helper()
-	tab, err := LoadTable(Tables(), "claude", "2.1.328")
-	if err != nil {
-		t.Fatal(err)
-	}
+	version, tab := installedTable(t, bin, "claude")
 	tab.SettingsKeys["permissions.ask"] = "granted by the test, a posture under measurement"
 	b, _ := json.Marshal(tab)
-	return fstest.MapFS{"claude-2.1.328.json": {Data: b}}
+	return fstest.MapFS{"claude-" + version + ".json": {Data: b}}
 }
 
 // fixtureRepo writes secret.txt holding the fixture value into repo and,
@@ -268,7 +263,7 @@ func runFailingPreTool(t *testing.T, bin string, rec *failClosedRecord, args []s
 	t.Helper()
 	var w *realWorld
 	var hook string                        // the file removed when gone
-	var tables fs.FS = failClosedTables(t) // entry: the shipped tables
+	var tables fs.FS = failClosedTables(t, bin) // entry: the shipped tables
 	if entry {
 		w, hook = injectEntry(t, script, timeout)
 		tables = nil
@@ -391,7 +386,7 @@ func runPostureRoutes(t *testing.T, bin string, args []string, settings json.Raw
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	code, err := Exec(ctx, ExecOptions{Argv: postureArgv(args, settings), Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env,
-		Stdout: &out, Stderr: &out, Tables: failClosedTables(t)})
+		Stdout: &out, Stderr: &out, Tables: failClosedTables(t, bin)})
 	made := modelCalls(model.log())
 	s := ""
 	for i := range 2 {

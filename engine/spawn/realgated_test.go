@@ -122,10 +122,7 @@ func gatedScript(dir string) []gatedCall {
 // kept there (the source of testdata/redact/pre-hook-refusals.json).
 func TestRealClaudeAllToolsGated(t *testing.T) {
 	bin := needClient(t, "claude")
-	shipped, err := LoadTable(Tables(), "claude", "2.1.328")
-	if err != nil {
-		t.Fatal(err)
-	}
+	version, shipped := installedTable(t, bin, "claude")
 	keep := t.TempDir()
 	receiptsCopy, reportCopy := filepath.Join(keep, "receipts.jsonl"), filepath.Join(keep, "report.json")
 	exitSh := "cp \"$HOOKWARDEN_HOOK_RECEIPTS\" " + shq(receiptsCopy) + `; "$HW" redact "$@" > ` + shq(reportCopy) + `; rc=$?; cat ` + shq(reportCopy) + `; exit $rc`
@@ -227,6 +224,6 @@ func TestRealClaudeAllToolsGated(t *testing.T) {
 	}
 	_, granted := shipped.Capabilities["all_tools_gated"]
 	if granted != gated {
-		t.Errorf("claude-2.1.328 lists all_tools_gated = %v, but every offered tool gated, every call receipted or refused before any hook in a recorded form, and the run passing = %v", granted, gated)
+		t.Errorf("claude-%s lists all_tools_gated = %v, but every offered tool gated, every call receipted or refused before any hook in a recorded form, and the run passing = %v", version, granted, gated)
 	}
 }

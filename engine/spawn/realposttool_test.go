@@ -16,15 +16,12 @@ import (
 // replaced by its token). The capability means the model does not see the
 // raw result; the test reads the loopback model server's request log for
 // the raw value and the token, and fails when that observation and the
-// claude-2.1.328 table disagree. It also logs whether the transcript held
+// installed version's table disagree. It also logs whether the transcript held
 // the raw value (a post-tool block protects the model's view; the exit scan
 // handles what the engine wrote). It is the source of the table's
 // post_tool event (the hook ran).
 func TestRealClaudePostToolBlock(t *testing.T) {
-	shipped, err := LoadTable(Tables(), "claude", "2.1.328")
-	if err != nil {
-		t.Fatal(err)
-	}
+	version, shipped := installedTable(t, needClient(t, "claude"), "claude")
 	r := runRealRedact(t, "claude", "post-tool", "post_tool", "cat secret.txt")
 	rb, mock, raw := r.receipts, r.mock, realRaw
 	if !strings.Contains(string(rb), `"route":"block"`) {
@@ -43,7 +40,7 @@ func TestRealClaudePostToolBlock(t *testing.T) {
 	})
 	t.Logf("the transcript held the raw value: %v", inTranscript)
 	if granted == seen {
-		t.Errorf("claude-2.1.328 lists post_tool.block = %v, but the model received the blocked result = %v", granted, seen)
+		t.Errorf("claude-%s lists post_tool.block = %v, but the model received the blocked result = %v", version, granted, seen)
 	}
 	if granted && !strings.Contains(mock, "[GH_TOKEN]") {
 		t.Errorf("the model received neither the raw value nor its token: the replacement did not reach it")

@@ -556,57 +556,39 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 		guard.guard.own = guard.guard.own || k.guard.own || k.guard.ownParent
 		guard.guard.client = guard.guard.client || k.guard.client || k.guard.clientParent
 	}
+	inGuardDir := guard.guard.own || guard.guard.client
 	if len(paths) == 0 {
 		paths = []field{lit(".")} // GNU find starts at "." when given no path
 	}
 	// A start path of dots only (find ., find ..) may be the repository
 	// root or above it: whatever the expression does not rule out, it
-	// reaches the guard's files.
+	// reaches the guard's files. Below another start path, a guard file is
+	// reached only through a name test it matches (find build -name
+	// settings.json -delete). find's -name does not treat a leading "."
+	// specially (findutils manual, "Base Name Patterns"), so -name
+	// '*.yaml' matches .hookwarden.yaml. Which files reach -delete, or an
+	// -exec that changes them, is read from the expression (findexpr.go):
+	// find . -name '*.o' -o -name '*.tmp' -delete deletes *.tmp files only.
 	ancestor := false
-	inGuardDir := false
 	for _, p := range paths {
 		ancestor = ancestor || dotsOnly(p.val)
-		k := sc.classify(p)
-		inGuardDir = inGuardDir || k.guard.own || k.guard.ownParent || k.guard.client || k.guard.clientParent
 	}
-	// find . -name .hookwarden.yaml -delete: a name test that matches a
-	// guard file's or directory's name. find's -name does not treat a
-	// leading "." specially (findutils manual, "Base Name Patterns"), so
-	// -name '*.yaml' matches .hookwarden.yaml. The tests restrict what is
-	// reached only when they are all joined by "and": with "!", -not, -o or
-	// "," (find . ! -name '*.pyc' -delete) or with no name test at all
-	// (find . -type f -delete) every file under the start path counts.
-	restricted := false
-	for k := i; k < len(args); k++ {
-		switch args[k].val {
-		case "!", "-not", "-o", "-or", ",":
-			restricted = false
-			k = len(args)
-			continue
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
-			if k+1 >= len(args) {
-				continue
-			}
-			restricted = true
-			// Under a guard directory (find .claude -name '*.json') the
-			// start path already says which guard files are reached.
-			if own, client := findGuardMatch(args[k].val, args[k+1]); !inGuardDir {
-				guard.guard.own = guard.guard.own || own
-				guard.guard.client = guard.guard.client || client
-			}
-			k++
-		}
+	anyFile, own, client := findReach(args[i:], ancestor)
+	if !anyFile {
+		hooks, guard = false, pathKind{}
 	}
-	if ancestor && !restricted {
-		guard.guard.own, guard.guard.client = true, true
+	if !inGuardDir {
+		// Under a guard directory (find .claude -name '*.json') the start
+		// path already says which guard files are reached.
+		guard.guard.own = guard.guard.own || own
+		guard.guard.client = guard.guard.client || client
 	}
+	if hooks {
+		j.hits.add(RuleHooksDirTamper)
+	}
+	j.guardHit(guard, false)
 	for ; i < len(args); i++ {
 		switch args[i].val {
-		case "-delete":
-			if hooks {
-				j.hits.add(RuleHooksDirTamper)
-			}
-			j.guardHit(guard, false)
 		case "-exec", "-execdir", "-ok", "-okdir":
 			var sub []field
 			for i++; i < len(args) && args[i].val != ";" && args[i].val != "+"; i++ {
@@ -615,13 +597,6 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 					continue
 				}
 				sub = append(sub, args[i])
-			}
-			// find . -name .hookwarden.yaml -exec rm {} \;: the matched
-			// names reach the command through {}.
-			if len(sub) > 0 {
-				if n, ok := cmdName(sub[0]); !ok || findChangers[n] {
-					j.guardHit(guard, false)
-				}
 			}
 			j.command(sub, env, depth+1, nil, sc)
 		}
@@ -658,29 +633,30 @@ var findGuardNames = []struct {
 	{"lefthook.toml", false}, {".lefthook.toml", false}, {"lefthook-local.toml", false}, {".lefthook-local.toml", false},
 }
 
-// findGuardMatch reports whether the find test (-name, -iname, -path,
+// findTestMatches reports whether the find test (-name, -iname, -path,
 // -ipath, -wholename, -iwholename, -regex, -iregex) with argument pat may
-// match one of the guard's own files (own) or a client hook file (client).
-// A pattern known only at run time, or a regular expression RE2 cannot
-// read, matches everything.
-func findGuardMatch(test string, pat field) (own, client bool) {
+// match a file whose base name is name (one of findGuardNames). A pattern
+// known only at run time, or a regular expression RE2 cannot read, matches
+// everything; a regular expression that matches a guard path (or a file in
+// a guard directory) is taken to match every guard name.
+func findTestMatches(test string, pat field, name string) bool {
 	if pat.dynamic() {
-		return true, true
+		return true
 	}
 	p := strings.ToLower(pat.val)
 	if test == "-regex" || test == "-iregex" {
 		re, err := regexp.Compile("^(?:" + p + ")$")
 		if err != nil {
-			return true, true
+			return true
 		}
 		for _, g := range guardPaths {
 			for _, cand := range []string{"./" + g.Path, "./" + g.Path + "/hook.sh"} {
 				if re.MatchString(cand) || re.MatchString(strings.ToLower(cand)) {
-					own, client = own || !g.ClientHooks, client || g.ClientHooks
+					return true
 				}
 			}
 		}
-		return own, client
+		return false
 	}
 	if strings.HasSuffix(test, "path") || strings.HasSuffix(test, "wholename") {
 		// -path '*' also matches "/"; judge the last component, and a
@@ -689,12 +665,8 @@ func findGuardMatch(test string, pat field) (own, client bool) {
 			p = p[q+1:]
 		}
 	}
-	for _, n := range findGuardNames {
-		if ok, err := path.Match(bashBrackets(p), n.name); err == nil && ok {
-			own, client = own || n.own, client || !n.own
-		}
-	}
-	return own, client
+	ok, err := path.Match(bashBrackets(p), name)
+	return err == nil && ok
 }
 
 // chdir moves the scope's working directory to dir, as cd does: a

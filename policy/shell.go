@@ -369,8 +369,11 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 				}
 				j.guardHit(k, true)
 			}
-			j.git(args, env, depth, st, sc, nil)
-			j.unknownGitSub(args)
+			j.unknownShellCode(args, env, depth)
+			if unknownNameMatters(args) {
+				j.git(args, env, depth, st, sc, nil)
+				j.unknownGitSub(args)
+			}
 			return
 		}
 		if strings.Contains(argv[0].val, "/") && !strings.HasPrefix(argv[0].val, "/") {
@@ -381,5 +384,65 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			return
 		}
 		argv = next
+	}
+}
+
+// unknownNameMatters reports whether a command whose name is known only at
+// run time could be a hook-skipping git call by its known words: a git
+// command name, a short option cluster holding n, an option starting
+// --no- or --config, -c before a name=value or an unknown word, or a word
+// naming hooks, verify or an alias.
+// Without one ($CC $CFLAGS -o x x.c, ${GO} generate ./...), whatever the
+// name is, the words it is given skip no hook, so the unknown words among
+// them (which the agent's command does not set) do not change the verdict.
+// A guard path or hooks directory among the words, a hook-manager switch
+// in its environment and shell code after -c are judged regardless.
+func unknownNameMatters(args []field) bool {
+	for i, a := range args {
+		if a.val == "-c" {
+			// git -c takes name=value; a compiler's -c takes a file.
+			if i+1 < len(args) && (args[i+1].dynamic() || strings.Contains(args[i+1].val, "=")) {
+				return true
+			}
+			continue
+		}
+		words := []field{a}
+		if a.dynamic() {
+			words = dynPieces(a)
+		}
+		for _, w := range words {
+			if gitSensitiveWord(w.val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gitSensitiveWord is one known word of unknownNameMatters.
+func gitSensitiveWord(w string) bool {
+	l := strings.ToLower(w)
+	switch {
+	case isGitBuiltin(w), strings.HasPrefix(l, "--config"), strings.HasPrefix(l, "--no-"):
+		return true
+	case len(l) > 1 && l[0] == '-' && l[1] != '-' && strings.Contains(l, "n"):
+		return true
+	}
+	return strings.Contains(l, "hook") || strings.Contains(l, "verify") || strings.Contains(l, "alias")
+}
+
+// unknownShellCode judges the code a command known only at run time would
+// run if it were a shell: the word after -c (or an option cluster ending in
+// c, -ec, -xc). $SH -c 'git commit -n -m x' is judged as its code.
+func (j *judge) unknownShellCode(args []field, env []envVar, depth int) {
+	for i := 0; i+1 < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			return
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "c") && !args[i].dynamic() {
+			j.scriptField(args[i+1], depth+1, env)
+			return
+		}
 	}
 }

@@ -1,0 +1,229 @@
+package policy
+
+import "strings"
+
+// find's expression (findutils manual, "Finding Files": operators "!",
+// -not, -a, -and, juxtaposition, -o, -or, ",", and parentheses, in
+// decreasing precedence, evaluated left to right with short circuits) is
+// read as a tree, so that what an action applies to is what find would
+// hand it: in `find . -name '*.o' -o -name '*.tmp' -delete` only the files
+// named *.tmp reach -delete, since -a binds tighter than -o. Each guard file
+// name (findGuardNames) is then run through the tree with its name tests
+// answered and every other test (-type, -mtime, ...) unknown: the guard is
+// reached when some path through the tree brings that name to a changing
+// action (-delete, or -exec/-ok with a command that changes the files).
+
+// findNode is one node of a find expression.
+type findNode struct {
+	op   string // "and", "or", ",", "not", "test", "action"
+	a, b *findNode
+	// test: the primary and its argument; action: changes is true for
+	// -delete and an -exec/-ok whose command changes files.
+	prim    string
+	arg     field
+	changes bool
+}
+
+// findArity is the number of arguments of find's primaries that take any
+// (findutils 4.9 manual); -exec and its kin run to ";" or "+".
+var findArity = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
+	"-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
+	"-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-used": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-fstype": 1, "-context": 1,
+	"-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-printf": 1,
+	"-fprintf": 2, "-files0-from": 1,
+}
+
+// findParser reads a find expression from its words.
+type findParser struct {
+	words []field
+	i     int
+	// paths: the start paths ({} in -exec stands for what was found).
+	paths []field
+}
+
+func (p *findParser) peek() string {
+	if p.i < len(p.words) {
+		return p.words[p.i].val
+	}
+	return ""
+}
+
+func (p *findParser) comma() *findNode {
+	n := p.or()
+	for p.peek() == "," {
+		p.i++
+		n = &findNode{op: ",", a: n, b: p.or()}
+	}
+	return n
+}
+
+func (p *findParser) or() *findNode {
+	n := p.and()
+	for p.peek() == "-o" || p.peek() == "-or" {
+		p.i++
+		n = &findNode{op: "or", a: n, b: p.and()}
+	}
+	return n
+}
+
+func (p *findParser) and() *findNode {
+	n := p.unary()
+	for p.i < len(p.words) {
+		switch p.peek() {
+		case ")", "-o", "-or", ",":
+			return n
+		case "-a", "-and":
+			p.i++
+		}
+		n = &findNode{op: "and", a: n, b: p.unary()}
+	}
+	return n
+}
+
+func (p *findParser) unary() *findNode {
+	switch p.peek() {
+	case "":
+		return &findNode{op: "test", prim: "-true"}
+	case "!", "-not":
+		p.i++
+		return &findNode{op: "not", a: p.unary()}
+	case "(":
+		p.i++
+		n := p.comma()
+		if p.peek() == ")" {
+			p.i++
+		}
+		return n
+	}
+	return p.primary()
+}
+
+func (p *findParser) primary() *findNode {
+	w := p.words[p.i]
+	p.i++
+	switch w.val {
+	case "-delete":
+		return &findNode{op: "action", prim: w.val, changes: true}
+	case "-exec", "-execdir", "-ok", "-okdir":
+		var sub []field
+		for ; p.i < len(p.words) && p.words[p.i].val != ";" && p.words[p.i].val != "+"; p.i++ {
+			sub = append(sub, p.words[p.i])
+		}
+		p.i++ // the terminator
+		changes := true
+		if len(sub) > 0 {
+			if n, ok := cmdName(sub[0]); ok && !findChangers[n] {
+				changes = false
+			}
+		}
+		return &findNode{op: "action", prim: w.val, changes: changes}
+	}
+	n := &findNode{op: "test", prim: w.val}
+	if k := findArity[w.val]; k > 0 || strings.HasPrefix(w.val, "-newer") && len(w.val) == 8 {
+		if k == 0 {
+			k = 1 // -newerXY
+		}
+		if p.i < len(p.words) {
+			n.arg = p.words[p.i]
+		}
+		p.i += k
+	}
+	return n
+}
+
+// findOutcome is what evaluating a node may give for one file: true,
+// false, and (named) true only through a name test that matched.
+type findOutcome struct{ t, f, namedT bool }
+
+// findEval runs one candidate file through a find expression.
+type findEval struct {
+	// name: the candidate's base name ("" for a file about which no name
+	// test is known: every name test is then unknown).
+	name string
+	// reached: some path brings the file to a changing action; named:
+	// one such path passed a name test the file matched.
+	reached, named bool
+}
+
+func (e *findEval) eval(n *findNode, named bool) findOutcome {
+	switch n.op {
+	case "and":
+		a := e.eval(n.a, named)
+		if !a.t {
+			return findOutcome{f: true}
+		}
+		b := e.eval(n.b, named || a.namedT)
+		return findOutcome{t: b.t, f: a.f || b.f, namedT: b.t && (a.namedT || b.namedT)}
+	case "or":
+		a := e.eval(n.a, named)
+		if !a.f {
+			return a
+		}
+		b := e.eval(n.b, named)
+		return findOutcome{t: a.t || b.t, f: b.f, namedT: (!a.t || a.namedT) && (!b.t || b.namedT) && (a.t || b.t)}
+	case ",":
+		e.eval(n.a, named)
+		return e.eval(n.b, named)
+	case "not":
+		a := e.eval(n.a, named)
+		return findOutcome{t: a.f, f: a.t}
+	case "action":
+		if n.changes {
+			e.reached = true
+			e.named = e.named || named
+		}
+		return findOutcome{t: true, f: true}
+	}
+	return e.test(n)
+}
+
+// test answers one test for the candidate: a name test it matches is
+// true (named), one it does not match false; any other test is unknown.
+func (e *findEval) test(n *findNode) findOutcome {
+	switch n.prim {
+	case "-true":
+		return findOutcome{t: true}
+	case "-false":
+		return findOutcome{f: true}
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+		if e.name == "" {
+			return findOutcome{t: true, f: true}
+		}
+		if findTestMatches(n.prim, n.arg, e.name) {
+			return findOutcome{t: true, namedT: true}
+		}
+		return findOutcome{f: true}
+	}
+	return findOutcome{t: true, f: true}
+}
+
+// findReach judges which files a find expression's changing actions reach.
+// any: a file about which nothing is known reaches one (its start path
+// decides); own, client: a guard file's name reaches one, through a name
+// test it matched unless ancestor (a start path of dots only, where every
+// guard file lies below).
+func findReach(expr []field, ancestor bool) (any, own, client bool) {
+	if len(expr) == 0 {
+		return false, false, false
+	}
+	p := &findParser{words: expr}
+	root := p.comma()
+	for p.i < len(p.words) {
+		// A stray ")" or a word the grammar left: read the rest too.
+		p.i++
+		root = &findNode{op: ",", a: root, b: p.comma()}
+	}
+	e := &findEval{}
+	e.eval(root, false)
+	any = e.reached
+	for _, g := range findGuardNames {
+		e := &findEval{name: g.name}
+		e.eval(root, false)
+		if e.reached && (ancestor || e.named) {
+			own, client = own || g.own, client || !g.own
+		}
+	}
+	return any, own, client
+}

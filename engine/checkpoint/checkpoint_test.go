@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // scenario is one case of testdata/checkpoint/cases.json.
@@ -63,6 +66,7 @@ type step struct {
 // the author and committer date.
 func setupGit(tb testing.TB, dir string, date time.Time, mayFail bool, args ...string) {
 	tb.Helper()
+	testbin.Need(tb, "git")
 	cmd := exec.Command("git", append([]string{"-c", "user.name=hookwarden test", "-c", "user.email=test@example.invalid",
 		"-c", "commit.gpgsign=false", "-c", "core.autocrlf=false"}, args...)...)
 	cmd.Dir = dir
@@ -110,6 +114,7 @@ func loadScenarios(t *testing.T) []scenario {
 func TestEvaluateScenarios(t *testing.T) {
 	for _, sc := range loadScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
+			testbin.Need(t, "git") // Evaluate asks git, also where no repository is set up
 			base := t.TempDir()
 			if !sc.NoRepo {
 				setupGit(t, base, time.Time{}, false, "init", "-q", "-b", "main", "repo")
@@ -209,10 +214,8 @@ func or(s, def string) string {
 // and expects an error wrapping context.DeadlineExceeded well before git
 // would have finished.
 func TestEvaluateSlowGitDeadline(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Fatal(err)
-	}
+	posixtest.SkipOnWindows(t, "the stand-in git is a #!/bin/sh script, which Windows does not run")
+	sleep := testbin.Need(t, "sleep")
 	bin := t.TempDir()
 	writeFile(t, filepath.Join(bin, "git"), "#!/bin/sh\nexec "+sleep+" 30\n")
 	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
@@ -222,7 +225,7 @@ func TestEvaluateSlowGitDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = Evaluate(ctx, t.TempDir(), DefaultConfig(), true)
+	_, err := Evaluate(ctx, t.TempDir(), DefaultConfig(), true)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Evaluate error = %v, want one wrapping context.DeadlineExceeded", err)
 	}

@@ -396,8 +396,7 @@ func resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("%s: not an absolute path", p)
 	}
-	rest := splitPath(p)
-	cur := string(filepath.Separator)
+	cur, rest := splitRoot(p)
 	hops := 0
 	for len(rest) > 0 {
 		c := rest[0]
@@ -430,15 +429,28 @@ func resolve(p string) (string, error) {
 			return "", fmt.Errorf("%s: %w", next, err)
 		}
 		if filepath.IsAbs(target) {
-			cur = string(filepath.Separator)
+			var more []string
+			cur, more = splitRoot(target)
+			rest = append(more, rest...)
+			continue
 		}
 		rest = append(splitPath(target), rest...)
 	}
 	return cur, nil
 }
 
+// splitRoot splits an absolute path into its root, "/" on Unix and the
+// volume with its separator on Windows (`C:\`, `\\host\share\`), and the
+// components after it.
+func splitRoot(p string) (string, []string) {
+	vol := filepath.VolumeName(p)
+	return vol + string(filepath.Separator), splitPath(p[len(vol):])
+}
+
+// splitPath splits p at every separator of this platform (Windows takes
+// `/` as well as `\`); empty components are dropped.
 func splitPath(p string) []string {
-	return strings.Split(p, string(filepath.Separator))
+	return strings.FieldsFunc(p, func(r rune) bool { return r < 128 && os.IsPathSeparator(uint8(r)) })
 }
 
 func isNotDir(err error) bool {

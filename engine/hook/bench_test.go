@@ -14,7 +14,7 @@ import (
 func BenchmarkRunDispatch(b *testing.B) {
 	f := newFixture(b, "version: 1\npolicy:\n  deny: ['terraform destroy']\n")
 	deps := fakeDeps(b, false)
-	payload := f.subst(`{"session_id":"s","transcript_path":"/t","cwd":"$GOV/src","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m 'fix: typo' && git push origin HEAD","description":"d"},"tool_use_id":"toolu_01"}`)
+	payload := f.substJSON(`{"session_id":"s","transcript_path":"/t","cwd":"$GOV/src","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit -m 'fix: typo' && git push origin HEAD","description":"d"},"tool_use_id":"toolu_01"}`)
 	lookup := f.env(nil)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

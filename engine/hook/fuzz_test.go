@@ -35,7 +35,7 @@ func FuzzRun(f *testing.F) {
 	fx := newFixture(f, "")
 	deps := fakeDeps(f, true)
 	f.Fuzz(func(t *testing.T, stdin []byte) {
-		in := fx.subst(string(stdin))
+		in := fx.substJSON(string(stdin))
 		for _, row := range deps.Table.Rows {
 			resp := Run(context.Background(), deps, Request{Client: row.Client, Event: row.Event,
 				Stdin: strings.NewReader(in), LookupEnv: fx.env(nil)})

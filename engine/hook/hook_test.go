@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -87,9 +88,12 @@ type fixture struct {
 
 func newFixture(t testing.TB, repoYAML string) fixture {
 	t.Helper()
-	r := t.TempDir()
-	f := fixture{root: r, gov: filepath.Join(r, "gov"), plain: filepath.Join(r, "plain"), nowhere: filepath.Join(r, "nowhere"),
-		broken: filepath.Join(r, "broken"), home: filepath.Join(r, "home"), xdg: filepath.Join(r, "xdg"), rec: filepath.Join(r, "rec")}
+	// Forward slashes on Windows too (C:/Users/...): the paths go into
+	// JSON payloads and shell command texts as they are, which a Windows
+	// path's backslashes would escape; Windows takes either separator.
+	r := filepath.ToSlash(t.TempDir())
+	f := fixture{root: r, gov: r + "/gov", plain: r + "/plain", nowhere: r + "/nowhere",
+		broken: r + "/broken", home: r + "/home", xdg: r + "/xdg", rec: r + "/rec"}
 	for _, d := range []string{f.gov + "/.git", f.gov + "/src", f.plain + "/.git", f.nowhere, f.broken, f.home, f.xdg} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -112,6 +116,22 @@ func must(t testing.TB, err error) {
 
 func (f fixture) subst(s string) string {
 	return strings.NewReplacer("$GOV", f.gov, "$PLAIN", f.plain, "$NOWHERE", f.nowhere, "$BROKEN", f.broken, "$REPO", f.gov).Replace(s)
+}
+
+// substJSON is subst for a JSON text (the fixture's paths need no
+// escaping: forward slashes on every platform).
+func (f fixture) substJSON(s string) string { return f.subst(s) }
+
+// slashes turns a Windows path's separators in an engine's output (plain,
+// or JSON-escaped) into the forward slashes of the fixture's paths, so one
+// expectation holds on every platform; elsewhere s is returned as it is.
+// Both sides of a comparison go through it (it also turns a JSON escape
+// such as \n into /n, the same on both).
+func slashes(s string) string {
+	if runtime.GOOS != "windows" {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, `\\`, "/"), `\`, "/")
 }
 
 func (f fixture) env(extra map[string]string) func(string) (string, bool) {
@@ -182,29 +202,29 @@ func TestDispatchCorpus(t *testing.T) {
 			}
 			resp := Run(context.Background(), fakeDeps(t, !tc.NoJudges), Request{
 				Client: tc.Client, Event: tc.Event,
-				Stdin:     strings.NewReader(f.subst(stdin)),
+				Stdin:     strings.NewReader(f.substJSON(stdin)),
 				LookupEnv: f.env(env),
 				Cwd:       f.subst(tc.Cwd),
 				Now:       func() time.Time { return corpusNow },
 			})
 			w := tc.Want
-			out, errs := string(resp.Stdout), string(resp.Stderr)
+			out, errs := slashes(string(resp.Stdout)), slashes(string(resp.Stderr))
 			if resp.Exit != w.Exit {
 				t.Errorf("exit %d, want %d (stderr %q)", resp.Exit, w.Exit, errs)
 			}
 			// $CLOCK in a wanted stdout is the clock line of corpusNow in
 			// this process's zone (engine/clock; it holds no character JSON
 			// escapes).
-			if w.Stdout != nil && out != strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local)) {
+			if w.Stdout != nil && out != slashes(strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local))) {
 				t.Errorf("stdout %q, want %q", out, strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local)))
 			}
-			if w.StdoutContains != "" && !strings.Contains(out, f.subst(w.StdoutContains)) {
+			if w.StdoutContains != "" && !strings.Contains(out, slashes(f.subst(w.StdoutContains))) {
 				t.Errorf("stdout %q lacks %q", out, f.subst(w.StdoutContains))
 			}
-			if w.Stderr != nil && errs != f.subst(*w.Stderr) {
+			if w.Stderr != nil && errs != slashes(f.subst(*w.Stderr)) {
 				t.Errorf("stderr %q, want %q", errs, f.subst(*w.Stderr))
 			}
-			if w.StderrContains != "" && !strings.Contains(errs, f.subst(w.StderrContains)) {
+			if w.StderrContains != "" && !strings.Contains(errs, slashes(f.subst(w.StderrContains))) {
 				t.Errorf("stderr %q lacks %q", errs, f.subst(w.StderrContains))
 			}
 			if w.StderrLacks != "" && (strings.Contains(errs, w.StderrLacks) || strings.Contains(out, w.StderrLacks)) {
@@ -226,7 +246,7 @@ func TestDispatchCorpus(t *testing.T) {
 				}
 				for _, e := range entries {
 					got, _ := os.ReadFile(filepath.Join(f.rec, e.Name()))
-					if string(got) != f.subst(stdin) {
+					if string(got) != f.substJSON(stdin) {
 						t.Errorf("recorded %q, want the raw stdin %q", got, stdin)
 					}
 				}
@@ -374,7 +394,7 @@ func TestGetwdOnlyWhenNeeded(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			payload := f.subst(`{"session_id":"s","transcript_path":"/t",` + tc.cwdMember + `"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit --no-verify -m x"}}`)
+			payload := f.substJSON(`{"session_id":"s","transcript_path":"/t",` + tc.cwdMember + `"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit --no-verify -m x"}}`)
 			resp := Run(context.Background(), fakeDeps(t, false), Request{
 				Client: "claude", Event: "pre-tool",
 				Stdin:     strings.NewReader(payload),
@@ -436,7 +456,7 @@ func TestBudgetBoundsTheWholeCall(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.client+" "+tc.event, func(t *testing.T) {
 			resp := Run(context.Background(), deps, Request{Client: tc.client, Event: tc.event,
-				Stdin: strings.NewReader(f.subst(tc.stdin)), LookupEnv: f.env(nil)})
+				Stdin: strings.NewReader(f.substJSON(tc.stdin)), LookupEnv: f.env(nil)})
 			if resp.Verdict.Kind != tc.kind || resp.Verdict.RuleID != tc.rule {
 				t.Fatalf("verdict %v %q, want %v %q (stderr %q)", resp.Verdict.Kind, resp.Verdict.RuleID, tc.kind, tc.rule, resp.Stderr)
 			}

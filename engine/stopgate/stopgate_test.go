@@ -14,12 +14,14 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
 	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // git runs git for a fixture in dir with a fixed identity, no user or
 // system config, and date (when non-zero) as author and committer date.
 func git(tb testing.TB, dir string, date time.Time, args ...string) {
 	tb.Helper()
+	testbin.Need(tb, "git")
 	cmd := exec.Command("git", append([]string{"-c", "user.name=hookwarden test", "-c", "user.email=test@example.invalid",
 		"-c", "commit.gpgsign=false"}, args...)...)
 	cmd.Dir = dir

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestTargetDirsCorpus replays testdata/targets.json through ScanTargets
@@ -18,6 +21,7 @@ import (
 // directory to run time (unresolved), and the bound a command passes
 // (error: a rule id). Directories listed in "missing" do not exist.
 func TestTargetDirsCorpus(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the corpus is written in Unix absolute paths (/gov, /work/cwd), which are not absolute on Windows")
 	data, err := os.ReadFile("testdata/targets.json")
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +94,9 @@ func TestLocate(t *testing.T) {
 	if err := os.MkdirAll(nowhere, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A command text names paths with forward slashes, as a Windows user's
+	// Git Bash command does (backslashes are escapes to the shell).
+	sh := filepath.ToSlash
 	cases := []struct {
 		name       string
 		candidates []string
@@ -101,9 +108,9 @@ func TestLocate(t *testing.T) {
 		{"inside governed subdir", []string{filepath.Join(gov, "src", "pkg")}, "git commit -n", gov, []string{gov}, true},
 		{"ungoverned repo", []string{plain}, "git commit -n", plain, nil, false},
 		{"no repository", []string{nowhere}, "ls", "", nil, false},
-		{"ungoverned cwd targets governed repo", []string{plain}, "git -C " + gov + " commit -n", plain, []string{gov}, false},
-		{"cd into a not-yet-existing subdir of a governed repo", []string{nowhere}, "mkdir -p " + gov + "/new && cd " + gov + "/new && git commit -n", "", []string{gov}, false},
-		{"governed cwd plus another governed target", []string{gov}, "cd " + other + " && git commit -n", gov, []string{gov, other}, true},
+		{"ungoverned cwd targets governed repo", []string{plain}, "git -C " + sh(gov) + " commit -n", plain, []string{gov}, false},
+		{"cd into a not-yet-existing subdir of a governed repo", []string{nowhere}, "mkdir -p " + sh(gov) + "/new && cd " + sh(gov) + "/new && git commit -n", "", []string{gov}, false},
+		{"governed cwd plus another governed target", []string{gov}, "cd " + sh(other) + " && git commit -n", gov, []string{gov, other}, true},
 		{"agy: first governed workspace wins", []string{nowhere, plain, gov, other}, "ls", gov, []string{gov}, true},
 		{"agy: none governed, first is base", []string{plain, nowhere}, "ls", plain, nil, false},
 		{"agy: an earlier entry that does not exist does not hide the governed one", []string{filepath.Join(root, "gone"), gov}, "ls", gov, []string{gov}, true},
@@ -125,6 +132,11 @@ func TestLocate(t *testing.T) {
 	}
 }
 
+// notExistText is a part of this platform's error for a missing
+// directory: ENOENT's text on Unix; on Windows the message differs between
+// releases (and wine), so the call that failed is matched instead.
+var notExistText = map[bool]string{false: "no such file", true: "GetFileAttributesEx"}[runtime.GOOS == "windows"]
+
 func TestLocateErrors(t *testing.T) {
 	root := t.TempDir()
 	bad := filepath.Join(root, "bad")
@@ -134,7 +146,7 @@ func TestLocateErrors(t *testing.T) {
 	mkRepo(t, bad, false)
 	dangling := filepath.Join(root, "dangling")
 	mkRepo(t, dangling, false)
-	if err := os.Symlink(filepath.Join(root, "nowhere.yaml"), filepath.Join(dangling, ".hookwarden.yaml")); err != nil {
+	if err := os.Symlink(filepath.Join(root, "nowhere.yaml"), filepath.Join(dangling, ".hookwarden.yaml")); err != nil && runtime.GOOS != "windows" {
 		t.Fatal(err)
 	}
 	brokenWT := filepath.Join(root, "wt")
@@ -151,18 +163,23 @@ func TestLocateErrors(t *testing.T) {
 		want       string
 	}{
 		{"no candidates", nil, "", "no working directory"},
-		{"cwd missing", []string{filepath.Join(root, "missing")}, "", "no such file"},
-		{"every agy entry missing", []string{filepath.Join(root, "missing"), filepath.Join(root, "gone")}, "", "no such file"},
+		{"cwd missing", []string{filepath.Join(root, "missing")}, "", notExistText},
+		{"every agy entry missing", []string{filepath.Join(root, "missing"), filepath.Join(root, "gone")}, "", notExistText},
 		{"relative cwd", []string{"rel"}, "", "not absolute"},
 		{".hookwarden.yaml is a directory", []string{bad}, "", "not a regular file"},
 		// A marker that leads nowhere is unreadable, not absent: absent
 		// would switch governance off for the repository.
 		{".hookwarden.yaml is a dangling symlink", []string{dangling}, "", "a symbolic link to a missing file"},
-		{"broken worktree file", []string{brokenWT}, "", "gitdir /nonexistent/x"},
-		{"target with broken worktree file", []string{root}, "git -C " + brokenWT + " commit", "a directory the command targets could not be inspected"},
+		{"broken worktree file", []string{brokenWT}, "", filepath.FromSlash("nonexistent/x")},
+		{"target with broken worktree file", []string{root}, "git -C " + filepath.ToSlash(brokenWT) + " commit", "a directory the command targets could not be inspected"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == ".hookwarden.yaml is a dangling symlink" {
+				if fi, err := os.Lstat(dangling + "/.hookwarden.yaml"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					posixtest.SkipOnWindows(t, "this system made no symbolic link (wine creates none; Windows needs Developer Mode)")
+				}
+			}
 			_, err := Locate(tc.candidates, tc.command, "")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want containing %q", err, tc.want)
@@ -175,8 +192,8 @@ func TestLocateErrors(t *testing.T) {
 // plain directory inside a governed repository all lead to it; the walk
 // goes past a nested governed repository to the outer one.
 func TestGovernedAncestors(t *testing.T) {
-	root := t.TempDir()
-	g := filepath.Join(root, "g")
+	root := filepath.ToSlash(t.TempDir())
+	g := root + "/g"
 	for _, d := range []string{g + "/.git", g + "/x/.git", g + "/sub", g + "/inner/.git", g + "/inner/deep"} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -197,6 +214,9 @@ func TestGovernedAncestors(t *testing.T) {
 		root:              nil,
 	} {
 		got, err := GovernedAncestors(dir)
+		for i := range got {
+			got[i] = filepath.ToSlash(got[i])
+		}
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("GovernedAncestors(%s) = %v, %v; want %v", dir, got, err, want)
 		}
@@ -206,6 +226,7 @@ func TestGovernedAncestors(t *testing.T) {
 // TestScanNamedPaths: words that leave the directory they are read in are
 // named paths; ordinary relative words are not.
 func TestScanNamedPaths(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the case is written in Unix absolute paths (/w/x, /home/u), which are not absolute on Windows")
 	sc, err := ScanTargets(`rm ../.hookwarden.yaml src/x; echo '{}' > /g/.claude/settings.json; cp --target-directory=../y a; cat ~/n`, "/w/x", "/home/u", nil)
 	if err != nil {
 		t.Fatal(err)

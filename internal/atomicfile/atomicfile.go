@@ -25,9 +25,10 @@
 //
 // What the file keeps on Windows: its name and its bytes are replaced as a
 // unit; of the mode, only the read-only attribute exists there (Go maps the
-// 0200 bit to FILE_ATTRIBUTE_READONLY), and MoveFileEx refuses to replace a
-// read-only file (ERROR_ACCESS_DENIED), so a read-only target fails the
-// write rather than losing its attribute. The new file's owner is the
+// 0200 bit to FILE_ATTRIBUTE_READONLY); a read-only target is refused (an
+// error wrapping fs.ErrPermission) rather than replaced: MoveFileEx refuses
+// it on Windows (ERROR_ACCESS_DENIED), wine 8.0 replaces it, and the check
+// before the rename makes both refuse. The new file's owner is the
 // account that ran hookwarden and its ACL is the one the directory's
 // inheritable entries give (the temporary is created in the same
 // directory): explicit entries set on the old file alone are not carried

@@ -43,11 +43,18 @@ func (p *Pending) File() *os.File { return p.f }
 // Write appends b to the temporary file.
 func (p *Pending) Write(b []byte) (int, error) { return p.f.Write(b) }
 
-// Replace flushes (FlushFileBuffers) and closes the temporary file, gives it
+// Replace refuses a target with the read-only attribute (an error wrapping
+// fs.ErrPermission), else flushes (FlushFileBuffers) and closes the temporary file, gives it
 // the permission bits, and renames it over the target: os.Rename, that is
 // MoveFileEx(MOVEFILE_REPLACE_EXISTING), retried on transient sharing errors
 // for up to 2 s (robustio.Rename).
 func (p *Pending) Replace() error {
+	// MoveFileEx refuses to replace a read-only file on Windows
+	// (ERROR_ACCESS_DENIED); wine 8.0 replaces it. Refuse it here, the same
+	// on both, rather than depend on which one runs.
+	if fi, err := os.Lstat(p.path); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("%w: the file has the read-only attribute; clear it (attrib -r) to let it be replaced", fs.ErrPermission)
+	}
 	if err := p.f.Sync(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package gitdisc
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,11 @@ func layout(t *testing.T, root string, entries map[string]string) {
 	}
 }
 
+// notExistText is a part of this platform's error for a missing start
+// directory: ENOENT's text on Unix; on Windows the message differs between
+// releases (and wine), so the call that failed is matched instead.
+var notExistText = map[bool]string{false: "no such file", true: "GetFileAttributesEx"}[runtime.GOOS == "windows"]
+
 func TestFind(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -45,10 +51,10 @@ func TestFind(t *testing.T) {
 		{name: "submodule gitdir with CRLF", entries: map[string]string{"sup/.git/modules/sub/": "", "sup/sub/.git": "gitdir: ../.git/modules/sub\r\n"}, start: "sup/sub", wantFound: true, wantTree: "sup/sub", wantGit: "sup/.git/modules/sub"},
 		{name: "no repository", entries: map[string]string{"plain/a/": ""}, start: "plain/a", wantFound: false},
 		{name: "gitdir file without prefix", entries: map[string]string{"r/.git": "hello\n"}, start: "r", wantErr: "no \"gitdir:\" line"},
-		{name: "gitdir points nowhere", entries: map[string]string{"r/.git": "gitdir: /nonexistent/hookwarden/x\n"}, start: "r", wantErr: "gitdir /nonexistent/hookwarden/x"},
+		{name: "gitdir points nowhere", entries: map[string]string{"r/.git": "gitdir: /nonexistent/hookwarden/x\n"}, start: "r", wantErr: filepath.FromSlash("nonexistent/hookwarden/x")},
 		{name: "gitdir empty", entries: map[string]string{"r/.git": "gitdir: \n"}, start: "r", wantErr: "empty gitdir"},
 		{name: "gitdir file too large", entries: map[string]string{"r/.git": "gitdir: " + strings.Repeat("x", 5000)}, start: "r", wantErr: "larger than 4096"},
-		{name: "start missing", entries: map[string]string{"r/.git/": ""}, start: "r/missing", wantErr: "no such file"},
+		{name: "start missing", entries: map[string]string{"r/.git/": ""}, start: "r/missing", wantErr: notExistText},
 		{name: "start is a file", entries: map[string]string{"r/.git/": "", "r/f": "x"}, start: "r/f", wantErr: "not a directory"},
 	}
 	for _, tc := range cases {

@@ -29,7 +29,7 @@ func TestWriteReplacesAndKeepsMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !snap.Exists || string(snap.Data) != "{}\n" || snap.Mode != 0o600 {
+	if !snap.Exists || string(snap.Data) != "{}\n" || snap.Mode != posixtest.Perm(0o600) {
 		t.Fatalf("snapshot = %+v", snap)
 	}
 	if err := Write(snap, []byte(`{"hooks":{}}`), 0o644); err != nil {
@@ -40,8 +40,8 @@ func TestWriteReplacesAndKeepsMode(t *testing.T) {
 		t.Fatalf("content = %q", got)
 	}
 	fi, _ := os.Stat(snap.Abs())
-	if fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode = %v, want the file's own 0600 kept", fi.Mode().Perm())
+	if fi.Mode().Perm() != posixtest.Perm(0o600) {
+		t.Fatalf("mode = %v, want the file's own %v kept", fi.Mode().Perm(), posixtest.Perm(0o600))
 	}
 	ents, _ := os.ReadDir(filepath.Dir(snap.Abs()))
 	if len(ents) != 1 {
@@ -59,7 +59,8 @@ func TestWriteCreatesDirsAndNewMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(snap.Abs())
-	if err != nil || fi.Mode().Perm()&0o100 == 0 {
+	// Windows has no execute bit (Perm(0o755)&0o100 is 0 there).
+	if err != nil || fi.Mode().Perm()&posixtest.Perm(0o755)&0o100 != posixtest.Perm(0o755)&0o100 {
 		t.Fatalf("new file not executable: %v %v", fi, err)
 	}
 }
@@ -73,27 +74,19 @@ func TestRefusals(t *testing.T) {
 		{"symlinked file", func(t *testing.T, root string) {
 			mustWrite(t, filepath.Join(root, "elsewhere.json"), "{}", 0o644)
 			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
-			if err := os.Symlink("../elsewhere.json", filepath.Join(root, ".claude/settings.json")); err != nil {
-				t.Fatal(err)
-			}
+			posixtest.Symlink(t, "../elsewhere.json", filepath.Join(root, ".claude/settings.json"))
 		}, ".claude/settings.json"},
 		{"dangling symlinked file", func(t *testing.T, root string) {
 			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
-			if err := os.Symlink("/nonexistent/x", filepath.Join(root, ".claude/settings.json")); err != nil {
-				t.Fatal(err)
-			}
+			posixtest.Symlink(t, "/nonexistent/x", filepath.Join(root, ".claude/settings.json"))
 		}, ".claude/settings.json"},
 		{"symlinked directory", func(t *testing.T, root string) {
 			other := t.TempDir()
-			if err := os.Symlink(other, filepath.Join(root, ".claude")); err != nil {
-				t.Fatal(err)
-			}
+			posixtest.Symlink(t, other, filepath.Join(root, ".claude"))
 		}, ".claude/settings.json"},
 		{"symlinked .hookwarden", func(t *testing.T, root string) {
 			other := t.TempDir()
-			if err := os.Symlink(other, filepath.Join(root, ".hookwarden")); err != nil {
-				t.Fatal(err)
-			}
+			posixtest.Symlink(t, other, filepath.Join(root, ".hookwarden"))
 		}, ".hookwarden/backups/20260101T000000Z/.gitignore"},
 		{"fifo", func(t *testing.T, root string) {
 			posixtest.Mkfifo(t, filepath.Join(root, ".gitignore"), 0o644)

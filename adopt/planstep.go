@@ -286,8 +286,12 @@ func (s *planState) planClientFile(client string, selected bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
+		win, err := templates.CommandWindows(client, ev)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
 		for _, native := range row.NativeEvents() {
-			want = append(want, clientjson.Handler{NativeEvent: native, Matcher: row.Matcher, Command: cmd, Timeout: row.Timeout, OnFailure: onFailure})
+			want = append(want, clientjson.Handler{NativeEvent: native, Matcher: row.Matcher, Command: cmd, CommandWindows: win, Timeout: row.Timeout, OnFailure: onFailure})
 		}
 	}
 	var src []byte

@@ -38,13 +38,18 @@ func HasTimeouts(client string) bool {
 // (Claude Code 2.1.295+: "block" makes a hook that cannot start, crashes,
 // times out or exits with another code than 0 or 2 block the action; see
 // templates.OnFailure) and conform sets it on a serving handler that lacks
-// it or holds another value.
+// it or holds another value. CommandWindows, when not "", is written as
+// the handler's "commandWindows" member, after its other members (Codex: the
+// command it runs instead of Command on Windows; see
+// templates.CommandWindows), and conform sets it on a serving handler that
+// lacks it or holds another value.
 type Handler struct {
-	NativeEvent string
-	Matcher     string
-	Command     string
-	Timeout     float64
-	OnFailure   string
+	NativeEvent    string
+	Matcher        string
+	Command        string
+	CommandWindows string
+	Timeout        float64
+	OnFailure      string
 }
 
 // Options steer Merge. Owner is the one definition of our rows (see Owner;
@@ -89,6 +94,9 @@ type Found struct {
 	// OnFailure is the handler's "onFailure" string ("" when absent,
 	// "\x00" when not a string).
 	OnFailure string
-	Line      int
-	Claim     Claim
+	// CommandWindows is the handler's "commandWindows" string ("" when
+	// absent, "\x00" when not a string).
+	CommandWindows string
+	Line           int
+	Claim          Claim
 }

@@ -167,7 +167,9 @@ func formatNumber(f float64) string {
 }
 
 // handlerNode is {"type":"command","command":C,"timeout":T}; the timeout key
-// is left out when T <= 0 (the client's default applies).
+// is left out when T <= 0 (the client's default applies). "onFailure" and
+// "commandWindows" follow when set, last, where conform inserts them into a
+// handler that lacks them, so adopt and conform write the same bytes.
 func handlerNode(h Handler) *node {
 	n := objNode("type", litNode(`"command"`), "command", litNode(quote(h.Command)))
 	if h.Timeout > 0 {
@@ -177,6 +179,10 @@ func handlerNode(h Handler) *node {
 	if h.OnFailure != "" {
 		n.keys = append(n.keys, "onFailure")
 		n.vals = append(n.vals, litNode(quote(h.OnFailure)))
+	}
+	if h.CommandWindows != "" {
+		n.keys = append(n.keys, "commandWindows")
+		n.vals = append(n.vals, litNode(quote(h.CommandWindows)))
 	}
 	return n
 }

@@ -25,6 +25,9 @@ type handlerView struct {
 	onFailure  string   // the "onFailure" string ("\x00" when not a string)
 	hasOnFail  bool     // the handler has an "onFailure" member
 	onFailVal  *hujson.Value
+	cmdWin     string // the "commandWindows" string ("\x00" when not a string)
+	hasCmdWin  bool   // the handler has a "commandWindows" member
+	cmdWinVal  *hujson.Value
 }
 
 // groupView is one matcher group of an event list.
@@ -125,6 +128,11 @@ func readHandler(v *hujson.Value) handlerView {
 			h.hasOnFail, h.onFailVal, h.onFailure = true, &m.Value, "\x00"
 			if isLit && lit.Kind() == '"' {
 				h.onFailure = lit.String()
+			}
+		case "commandWindows":
+			h.hasCmdWin, h.cmdWinVal, h.cmdWin = true, &m.Value, "\x00"
+			if isLit && lit.Kind() == '"' {
+				h.cmdWin = lit.String()
 			}
 		}
 	}
@@ -396,7 +404,8 @@ func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) 
 }
 
 // updateSplices rewrites the command (when rewrite: a stale form or a near
-// miss), the timeout and the onFailure member (when w.OnFailure is set) of
+// miss), the commandWindows member (when w.CommandWindows is set), the
+// timeout and the onFailure member (when w.OnFailure is set) of
 // our serving handler h when they differ from w; nil when nothing is stale.
 // Members missing from h are inserted after its last member, in one splice.
 func (dc *doc) updateSplices(st style, h handlerView, w Handler, rewrite bool) []splice {
@@ -419,6 +428,14 @@ func (dc *doc) updateSplices(st style, h handlerView, w Handler, rewrite bool) [
 			sp = append(sp, splice{pos: h.onFailVal.StartOffset, del: h.onFailVal.EndOffset - h.onFailVal.StartOffset, ins: quote(w.OnFailure)})
 		case !h.hasOnFail:
 			missing = append(missing, quote("onFailure")+st.colon+quote(w.OnFailure))
+		}
+	}
+	if w.CommandWindows != "" {
+		switch {
+		case h.hasCmdWin && h.cmdWin != w.CommandWindows:
+			sp = append(sp, splice{pos: h.cmdWinVal.StartOffset, del: h.cmdWinVal.EndOffset - h.cmdWinVal.StartOffset, ins: quote(w.CommandWindows)})
+		case !h.hasCmdWin:
+			missing = append(missing, quote("commandWindows")+st.colon+quote(w.CommandWindows))
 		}
 	}
 	if len(missing) > 0 {
@@ -584,7 +601,7 @@ func Registered(path string, src []byte, client string, owner *Owner) ([]Found, 
 				}
 				line, _ := lineCol(dc.src, h.val.StartOffset)
 				out = append(out, Found{NativeEvent: ev.name, Matcher: g.matcher, Command: h.command,
-					Args: h.args, HasArgs: h.hasArgs, Timeout: h.timeout, HasTimeout: h.hasTimeout, OnFailure: h.onFailure, Line: line,
+					Args: h.args, HasArgs: h.hasArgs, Timeout: h.timeout, HasTimeout: h.hasTimeout, OnFailure: h.onFailure, CommandWindows: h.cmdWin, Line: line,
 					Claim: owner.Claim(h.command, h.args, h.hasArgs)})
 			}
 		}

@@ -140,6 +140,9 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 				if clientjson.HasTimeouts(client) {
 					r.timeout(client, ev, rel, row.Timeout, row.TimeoutUnit, row.BudgetMillis, all[sel[0]])
 				}
+				if want, err := templates.CommandWindows(client, ev); err == nil && want != "" && all[sel[0]].CommandWindows != want {
+					r.add(IDCommandWindows, rel, all[sel[0]].Line, client, ev, fmt.Sprintf("%s: our handler has no \"commandWindows\": %q, so Codex on Windows runs the POSIX command through PowerShell or cmd.exe, where it fails; conform writes it", where, want), r.conform)
+				}
 				if want, err := templates.OnFailure(client, ev); err == nil && want != "" && all[sel[0]].OnFailure != want {
 					r.add(IDOnFailure, rel, all[sel[0]].Line, client, ev, fmt.Sprintf("%s: our handler has no \"onFailure\": %q, so Claude Code lets the call through when the hook cannot start, crashes or times out; conform writes it", where, want), r.conform)
 				}

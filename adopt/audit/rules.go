@@ -60,6 +60,9 @@ const (
 	IDTimeoutDrift = "timeout-drift"
 	// IDOnFailure: our Claude row that guards an action lacks "onFailure": "block".
 	IDOnFailure = "on-failure-not-block"
+	// IDCommandWindows: our Codex row lacks its "commandWindows" form or
+	// holds another one.
+	IDCommandWindows = "command-windows-missing"
 	// IDNotServed: a hookwarden row is present but not served by the launcher or the engine.
 	IDNotServed = "row-not-served"
 	// IDDuplicateHandler: several handlers serve the same hook row.
@@ -155,6 +158,8 @@ var rules = []Rule{
 		"The row's event or form first exists in a later client version (templates/gates.json) than the one client_versions in .hookwarden.yaml declares (or, undeclared, the installed client), so that client ignores it and conform removes it. Upgrade the client and declare its version, or run `hookwarden conform <path>`."},
 	{IDTimeoutDrift, Error, "Our hook row's timeout differs from the registration table's.",
 		"The handler's timeout (or its absence) is not the row's client timeout from the registration table; conform writes the table's value. Run `hookwarden conform <path>`."},
+	{IDCommandWindows, Error, "Our Codex hook row has no Windows form.",
+		"Codex on Windows runs a handler's \"commandWindows\" instead of its \"command\", through PowerShell or cmd.exe, which cannot read the POSIX command; our rows carry a form that runs the engine through cmd.exe (templates.CommandWindows). Run `hookwarden conform <path>` to write it; Linux and macOS runs and Codex's trust of the row are unchanged."},
 	{IDOnFailure, Error, "Our Claude hook row that guards an action does not fail closed.",
 		"Claude Code lets a tool call through when its PreToolUse hook cannot start, crashes, times out or exits with another code than 0 or 2, unless the handler says \"onFailure\": \"block\" (Claude Code 2.1.295 and later). Our pre-tool and pre-edit handlers carry it (templates.OnFailure). Run `hookwarden conform <path>` to write it."},
 	{IDNotServed, Error, "A hookwarden row is present but not served by the launcher or the engine.",

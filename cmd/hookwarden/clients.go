@@ -65,9 +65,15 @@ func clientsCommand() *cli.Command {
 	}
 }
 
+// WindowsNote is the line `clients` prints under its table: what the rows
+// are on Windows and that no client was run there (docs/clients.md,
+// "Windows"; templates.CommandWindows).
+const WindowsNote = "windows: unverified, no client was run on Windows here; codex rows carry commandWindows (cmd.exe runs hookwarden from PATH), claude rows run under Git Bash as on Linux (docs/clients.md, Windows)"
+
 // writeCapabilities prints caps as an aligned text table with the columns
 // CLIENT EVENT NATIVE MATCHER TIMEOUT RENDERED OBSERVED; RENDERED names the
-// first client version of a version-gated row (templates/gates.json).
+// first client version of a version-gated row (templates/gates.json). A
+// blank line and WindowsNote follow the table.
 func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tEVENT\tNATIVE EVENT\tMATCHER\tTIMEOUT\tRENDERED\tOBSERVED")
@@ -89,6 +95,7 @@ func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 	if err := tw.Flush(); err != nil {
 		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
 	}
+	fmt.Fprintf(w, "\n%s\n", WindowsNote)
 	return nil
 }
 

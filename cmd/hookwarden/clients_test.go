@@ -63,13 +63,18 @@ func TestClientsJSONListsEveryRow(t *testing.T) {
 }
 
 // TestClientsText: the text table has a header and one line per row, with
-// the timeout and its unit and yes/no for rendered.
+// the timeout and its unit and yes/no for rendered; after a blank line, the
+// note that Windows is unverified.
 func TestClientsText(t *testing.T) {
 	out, code := runClients(t)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	table, note, ok := strings.Cut(out, "\n\n")
+	if !ok || note != WindowsNote+"\n" || !strings.Contains(note, "windows: unverified") {
+		t.Errorf("after the table %q, want a blank line and %q", note, WindowsNote)
+	}
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
 	tbl, _ := registration.Default()
 	if len(lines) != len(tbl.Rows)+1 {
 		t.Fatalf("%d lines for %d rows:\n%s", len(lines), len(tbl.Rows), out)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/safewrite"
-	agentcontext "github.com/hookwarden/hookwarden/templates/context"
+	agentcontext "github.com/hookwarden/hookwarden/templates/agentcontext"
 )
 
 // ContextSource is the repository-root file the context step compiles
@@ -18,7 +18,7 @@ const ContextSource = "AGENTS.md"
 
 // planContext plans the context step of the repository at root: when
 // ContextSource is a regular file there, it compiles it for the governed
-// clients (templates/context) and hands every generated file to add, so the
+// clients (templates/agentcontext) and hands every generated file to add, so the
 // files are preflighted, backed up and written by compare-and-swap like every
 // other file of the plan. A file compile-context refuses (written by hand, or
 // a generated file edited since) is reported skipped with a warning, never

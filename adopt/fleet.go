@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/workpool"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // Adopt makes every repository in paths governed. Every repository is

@@ -6,7 +6,7 @@ import (
 )
 
 // ManifestText returns the `.hookwarden.yaml` adopt creates once (and never
-// rewrites): a commented YAML document that policy/settings.Parse reads as a
+// rewrites): a commented YAML document that settings.Parse reads as a
 // repository layer with version 1, the given clients, decline list and
 // hooks.events, and an empty operator deny list.
 func ManifestText(clients, decline, events []string) []byte {

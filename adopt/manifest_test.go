@@ -3,7 +3,7 @@ package adopt
 import (
 	"testing"
 
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -3,7 +3,7 @@ package adopt
 import (
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

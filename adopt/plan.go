@@ -17,12 +17,12 @@ import (
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
 	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/policy"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -9,9 +9,9 @@ import (
 	"slices"
 
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

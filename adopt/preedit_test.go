@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -22,7 +22,7 @@
 //
 // When AGENTS.md exists at the root, the context step also writes the files
 // compile-context generates from it (CLAUDE.md, GEMINI.md, AGENTS.readonly.md;
-// templates/context), never over a file hookwarden did not generate.
+// templates/agentcontext), never over a file hookwarden did not generate.
 //
 // Write order: git-ignore (so backups are ignored before any file is
 // replaced), the backups, the rendered files (launcher, interceptor,
@@ -39,7 +39,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/policy"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -51,7 +51,7 @@ const (
 	StepAgentHooks = "agent-hooks"
 	// StepContext compiles AGENTS.md at the repository root into each
 	// selected client's context file (CLAUDE.md, GEMINI.md, the read-only
-	// projection AGENTS.readonly.md; templates/context, issue 7). It runs only
+	// projection AGENTS.readonly.md; templates/agentcontext, issue 7). It runs only
 	// when AGENTS.md exists.
 	StepContext = "context"
 )

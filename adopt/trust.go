@@ -11,8 +11,8 @@ import (
 	"github.com/hookwarden/hookwarden/internal/unidiff"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -563,7 +563,7 @@ func HooksDisabled(path string, src []byte, client string) (bool, error) {
 	switch client {
 	case "claude", "qwen":
 		// Qwen Code 0.24.4 settings schema: top-level "disableAllHooks"
-		// (boolean, "Temporarily disable all hooks"; engine/dialect qwen.go).
+		// (boolean, "Temporarily disable all hooks"; protocol/dialect qwen.go).
 		if m := findMember(root, "disableAllHooks"); m != nil {
 			lit, ok := m.Value.Value.(hujson.Literal)
 			return !ok || lit.Kind() != 'f', nil

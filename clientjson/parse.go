@@ -51,7 +51,7 @@ type dialect struct {
 	jsonc bool
 	// flat: each hooks.<Event> list holds handler objects themselves
 	// ({"command":…,"timeout":…,"matcher":…}), not matcher groups with a
-	// "hooks" array: Cursor's .cursor/hooks.json (engine/dialect cursor.go).
+	// "hooks" array: Cursor's .cursor/hooks.json (protocol/dialect cursor.go).
 	// Each handler is then read as a group of one whose matcher is the
 	// handler's own "matcher" member.
 	flat bool
@@ -81,7 +81,7 @@ func dialectFor(client string) (dialect, error) {
 		return dialect{client: client, flat: true, noTimeout: true}, nil
 	case "qwen":
 		// Qwen Code 0.24.4 reads .qwen/settings.json with strip-json-comments
-		// after stripping a UTF-8 BOM (engine/dialect qwen.go): comments and
+		// after stripping a UTF-8 BOM (protocol/dialect qwen.go): comments and
 		// a BOM are read, a trailing comma is not.
 		return dialect{client: client, jsonc: true}, nil
 	case "droid":

@@ -112,7 +112,7 @@ const ClaudeLocalSettings = ".claude/settings.local.json"
 const DroidHooksFile = ".factory/hooks.json"
 
 // DroidSettings is the Droid settings file whose hooks key holds our rows
-// (adopt.SettingsFile for droid; engine/dialect droid.go).
+// (adopt.SettingsFile for droid; protocol/dialect droid.go).
 const DroidSettings = ".factory/settings.json"
 
 // DisabledRows returns how many entries of Gemini CLI's "hooksConfig":

@@ -40,27 +40,27 @@ var guardPaths = [...]GuardPath{
 	{Path: ".opencode/plugins/hookwarden.js"},
 	{Path: ".github/hooks/hookwarden.json"},
 	// Kiro CLI (opt-in): our v3 hooks file of .kiro/hooks/, read for every
-	// agent of the workspace (engine/dialect kiro.go); documented, not
+	// agent of the workspace (protocol/dialect kiro.go); documented, not
 	// observed.
 	{Path: ".kiro/hooks/hookwarden.json"},
 	// Cline (opt-in): the executable hook file Cline runs before every
-	// tool (engine/dialect cline.go); documented, not observed.
+	// tool (protocol/dialect cline.go); documented, not observed.
 	{Path: ".clinerules/hooks/PreToolUse"},
 	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
 	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
 	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
 	// Cursor (opt-in): every matching hook of .cursor/hooks.json runs
-	// (engine/dialect cursor.go); documented, not observed.
+	// (protocol/dialect cursor.go); documented, not observed.
 	{Path: ".cursor/hooks.json", ClientHooks: true, Client: "cursor"},
 	// Windsurf (opt-in): the workspace's .windsurf/hooks.json, merged with
-	// the system and user files (engine/dialect windsurf.go); documented,
+	// the system and user files (protocol/dialect windsurf.go); documented,
 	// not observed.
 	{Path: ".windsurf/hooks.json", ClientHooks: true, Client: "windsurf"},
 	// Qwen Code (opt-in): the start directory's .qwen/settings.json, in
-	// Claude's shape (engine/dialect qwen.go; observed).
+	// Claude's shape (protocol/dialect qwen.go; observed).
 	{Path: ".qwen/settings.json", ClientHooks: true, Client: "qwen"},
 	// Factory Droid (opt-in): the hooks key of .factory/settings.json
-	// (engine/dialect droid.go); documented, not observed.
+	// (protocol/dialect droid.go); documented, not observed.
 	{Path: ".factory/settings.json", ClientHooks: true, Client: "droid"},
 }
 
@@ -142,7 +142,7 @@ var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
 	GuardPath{Path: ".github/copilot/settings.local.json"},
 	// Factory Droid reads hooks from .factory/settings.local.json too, and
 	// newer Droids read .factory/hooks.json instead of the settings.json
-	// hooks key when it exists (engine/dialect droid.go): creating it would
+	// hooks key when it exists (protocol/dialect droid.go): creating it would
 	// switch our rows off.
 	GuardPath{Path: ".factory/settings.local.json", ClientHooks: true, Client: "droid"},
 	GuardPath{Path: ".factory/hooks.json", ClientHooks: true, Client: "droid"},

@@ -13,7 +13,7 @@ import (
 // switches are codexHooksOff's.
 
 // nestedClientNames are the command names of the agent clients adopt
-// serves that run from a shell (engine/registration's clients: Claude
+// serves that run from a shell (protocol/registration's clients: Claude
 // Code's claude, Codex's codex, Gemini CLI's gemini, opencode, Copilot
 // CLI's copilot, Cursor's cursor-agent, Qwen Code's qwen, Factory's droid,
 // Antigravity's agy, Cline's cline and Kiro's kiro-cli).

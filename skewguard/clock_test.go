@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/dialect"
-	"github.com/hookwarden/hookwarden/engine/registration"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // TestNoEngineClock: with no engine installed, the launchers (sh under every

@@ -61,7 +61,7 @@ def _cap(text):
 def clock_answer(client, event):
     """The answer holding the clock line for a row that carries it (the
     prompt rows, and post-tool where the client takes added context after a
-    tool; the form is rendered from hookwarden's engine/dialect into
+    tool; the form is rendered from hookwarden's protocol/dialect into
     TABLE), else None. The line's fields come from one reading of the
     clock: UTC and the local zone, ISO 8601 with the offset."""
     row = TABLE["rows"].get(client + " " + event)

@@ -64,8 +64,8 @@ hw_exit() {
 
 # hw_clock: for a row that carries the clock line (the prompt rows, and the
 # post-tool rows of clients that take added context after a tool; the list
-# and each answer's form are rendered from hookwarden's engine/dialect and
-# engine/clock), print the answer holding the line on stdout; false for any
+# and each answer's form are rendered from hookwarden's protocol/dialect and
+# protocol/clock), print the answer holding the line on stdout; false for any
 # other row or when date fails. The times come from date(1): UTC, then the
 # local zone (two calls; a second may pass between them). It runs only when
 # no engine answers the row.
@@ -98,7 +98,7 @@ hw_answer() {
 		printf '%s%s\n' "$hw_skip" "$2" >&2
 		hw_exit 0
 	fi
-	# Cline reads only stdout JSON (engine/dialect cline.go): a stated skip
+	# Cline reads only stdout JSON (protocol/dialect cline.go): a stated skip
 	# is {"cancel":false} with the skip line; a deny stays on stderr with
 	# exit 2, which the rendered .clinerules/hooks/PreToolUse turns into its
 	# own one-line cancel (no reason text is put into JSON here).

@@ -3,7 +3,7 @@ package skewguard
 import (
 	_ "embed"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // The launcher's two sources. templates renders each into a governed
@@ -20,7 +20,7 @@ var (
 // POSIX sh that implements the probe protocol of the package doc. It holds
 // each of these placeholders once, for templates to fill in: the row table
 // '__HOOKWARDEN_ROWS__' (";client/event=deadline_ms;" per row, DeadlineMillis),
-// the stated-skip prefix '__HOOKWARDEN_SKIP_PREFIX__' (engine/dialect.SkipPrefix,
+// the stated-skip prefix '__HOOKWARDEN_SKIP_PREFIX__' (protocol/dialect.SkipPrefix,
 // inside single quotes) and __HOOKWARDEN_PROBE_MS__ (ProbeMillis).
 func ShSource() string { return shSource }
 

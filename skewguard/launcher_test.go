@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )

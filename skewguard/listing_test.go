@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/skewguard"
 )
 

@@ -64,7 +64,7 @@
 //     events it answers a stated skip in the client's dialect ("hookwarden:
 //     skip: launcher: no installed hookwarden engine serves …" on stderr,
 //     exit 0; agy also {"decision":"allow"} on stdout, Cline's sh launcher
-//     {"cancel":false}, the engine's Cline skip, engine/dialect cline.go).
+//     {"cancel":false}, the engine's Cline skip, protocol/dialect cline.go).
 //  6. Deadlines: every step ends before the row's client timeout. The
 //     launcher's deadline is DeadlineMillis(row) after its start; each
 //     listing probe gets at most ProbeMillis (2 s) of it. A bounded engine

@@ -108,13 +108,13 @@ var spawnRules = map[string]spawnRule{
 	// member) runs through bash with cwd the git root, also when the
 	// session starts in a subdirectory, with COPILOT_CLI=1 and
 	// COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the root (measured
-	// with a probe hook through the loopback model; engine/dialect
+	// with a probe hook through the loopback model; protocol/dialect
 	// copilot.go, templates.launcherPrefix). bash is looked up on PATH and
 	// given the command with -c (the argv form is not recorded); the
 	// COPILOT_HOOK_DIR it also sets is left out (its value is not recorded;
 	// the row does not read it).
 	"copilot": {shell: []string{"bash", "-c"}, dir: atRoot, env: copilotEnv,
-		source: "GitHub Copilot CLI 1.0.102: bash, cwd the git root, COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR the root (measured, engine/dialect copilot.go)"},
+		source: "GitHub Copilot CLI 1.0.102: bash, cwd the git root, COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR the root (measured, protocol/dialect copilot.go)"},
 	// Cursor (documented, not observed): CURSOR_PROJECT_DIR and its alias
 	// CLAUDE_PROJECT_DIR are set (radiusmethod/crow issue 417 quoting the
 	// Cursor hooks docs); the shell and working directory are not stated
@@ -129,7 +129,7 @@ var spawnRules = map[string]spawnRule{
 	// Qwen Code 0.24.4: bash -c (PATH lookup) with cwd the session's
 	// directory and GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and
 	// QWEN_PROJECT_DIR set to it (bundle executeCommandHook; observed,
-	// engine/dialect qwen.go).
+	// protocol/dialect qwen.go).
 	"qwen": {shell: []string{"bash", "-c"}, dir: atStart, env: qwenEnv,
 		source: "Qwen Code 0.24.4: bash -c, cwd the session directory, QWEN_PROJECT_DIR, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to it (bundle executeCommandHook; observed)"},
 	// Factory Droid (documented, not observed): hooks run from Droid's

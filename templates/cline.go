@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // ClineHookPath is Cline's project hook file in a governed repository: the
 // executable .clinerules/hooks/PreToolUse, named after the hook, which
-// Cline runs before every tool (docs.cline.bot hook-reference; engine/dialect
+// Cline runs before every tool (docs.cline.bot hook-reference; protocol/dialect
 // cline.go). One file per hook name, so the file is ours alone; an
 // operator's own PreToolUse (no render header) is kept and reported.
 const ClineHookPath = ".clinerules/hooks/PreToolUse"
@@ -28,7 +28,7 @@ const clineShebang = "#!/bin/sh\n"
 // each cline row of t (pre-tool, then pre-edit) through the launcher with
 // it (RegistrationCommand; hw_root is the repository root, two directories
 // up from the file). Cline lets a call through on any fault of its hook (a
-// non-zero exit, no or malformed JSON, its 30 s bound; engine/dialect
+// non-zero exit, no or malformed JSON, its 30 s bound; protocol/dialect
 // cline.go), so every path prints one line of {"cancel":…} JSON and exits
 // 0: a row that answers exactly {"cancel":false} lets the call go on to the
 // next row (when it exited 0); a row's one-line {"cancel":true,…} answer is passed on; any

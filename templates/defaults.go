@@ -15,24 +15,24 @@ func DefaultClients() []string {
 // DefaultClients plus "copilot" (GitHub Copilot CLI: .github/hooks/
 // hookwarden.json), which an operator selects with --clients or the
 // manifest's clients list. It is not a default yet: Copilot CLI also runs
-// Claude Code's rows (engine/dialect caller.go), so a repository adopted for
+// Claude Code's rows (protocol/dialect caller.go), so a repository adopted for
 // Claude is already guarded under Copilot.
 //
 // "cursor" (Cursor: our rows merged into .cursor/hooks.json) is opt-in the
 // same way: its rows are rendered from Cursor's documented contract and not
-// observed on a real Cursor (engine/dialect cursor.go).
+// observed on a real Cursor (protocol/dialect cursor.go).
 //
 // "windsurf" (Windsurf: our rows merged into .windsurf/hooks.json) is
-// opt-in and unverified alike (engine/dialect windsurf.go).
+// opt-in and unverified alike (protocol/dialect windsurf.go).
 //
 // "qwen" (Qwen Code: our rows merged into .qwen/settings.json) is opt-in
-// and observed on the real CLI (engine/dialect qwen.go). "droid" (Factory
+// and observed on the real CLI (protocol/dialect qwen.go). "droid" (Factory
 // Droid: .factory/settings.json) is opt-in and unverified
-// (engine/dialect droid.go). "kiro" (Kiro CLI: .kiro/hooks/hookwarden.json,
-// a file of ours alone) is opt-in and unverified (engine/dialect kiro.go).
+// (protocol/dialect droid.go). "kiro" (Kiro CLI: .kiro/hooks/hookwarden.json,
+// a file of ours alone) is opt-in and unverified (protocol/dialect kiro.go).
 // "cline" (Cline: the executable .clinerules/hooks/PreToolUse, a file of
 // ours alone; a deny cancels Cline's whole task) is opt-in and observed on
-// the real npm Cline CLI 3.0.65, not on the VS Code extension (engine/dialect
+// the real npm Cline CLI 3.0.65, not on the VS Code extension (protocol/dialect
 // cline.go).
 // "lefthook" (hookwarden's lefthook jobs: .hookwarden/lefthook.yml, named
 // by an extends: entry in the repository's lefthook config; LefthookJobs)
@@ -45,7 +45,7 @@ func GovernableClients() []string {
 // the manifest sets no hooks.events: the pre-tool gate, its file-edit half
 // (pre-edit: the guard's own files and the git hooks directory, issue 14
 // item 3), the stop gate and the prompt rows (the clock line on every
-// prompt, engine/clock; issue 19 item 1).
+// prompt, protocol/clock; issue 19 item 1).
 func DefaultEvents() []string {
 	return []string{"pre-tool", "pre-edit", "stop", "prompt"}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // LefthookJobsPath is the rendered file holding hookwarden's lefthook jobs
@@ -29,7 +29,7 @@ const StepLefthookJobs = "lefthook-jobs"
 // as `lefthook run pre-tool`, or the git hook `pre-commit`), Name the job's
 // name (lefthook merges jobs of the same name across files, so the name is
 // what a foreign job would collide on), Event the neutral event it serves
-// (engine/registration: lefthook pre-tool, lefthook environment), Run the
+// (protocol/registration: lefthook pre-tool, lefthook environment), Run the
 // command (RegistrationCommand) and UseStdin whether lefthook hands the
 // job its own stdin (the agent's payload, for pre-tool).
 type LefthookJob struct {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // Owner returns the one definition of our rows in client's hook file,

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/dialect"
-	"github.com/hookwarden/hookwarden/engine/registration"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/policy/policycases"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 const (

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // launcherPath returns how client's hook runner names the launcher
@@ -110,7 +110,7 @@ func launcherPath(client string) (pre, path string, ok bool) {
 //
 // cline (Cline; documented and read from source, not observed): Cline runs
 // the executable file .clinerules/hooks/PreToolUse itself, one file for
-// every tool (engine/dialect cline.go), so its rows are two commands inside
+// every tool (protocol/dialect cline.go), so its rows are two commands inside
 // that file, which sets hw_root to the repository root from its own path
 // (the file's directory, two levels up) before running them; the working
 // directory Cline gives the file is not relied on.
@@ -174,7 +174,7 @@ func gates(event string) bool {
 // lefthook `sh .hookwarden/hook.sh CLIENT EVENT`. It is the one source of
 // these strings; see launcherPath for the client facts behind each form. It
 // returns an error when (client, event) is not a row of
-// engine/registration.Default or the client has no registration form.
+// protocol/registration.Default or the client has no registration form.
 func RegistrationCommand(client, event string) (string, error) {
 	t, err := registration.Default()
 	if err != nil {

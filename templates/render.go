@@ -8,13 +8,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/dialect"
-	"github.com/hookwarden/hookwarden/engine/registration"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"github.com/hookwarden/hookwarden/skewguard"
 )
 
@@ -42,7 +42,7 @@ const (
 	CopilotHooksPath = ".github/hooks/hookwarden.json"
 	// KiroHooksPath is Kiro CLI's hook file in a governed repository: a v3
 	// hooks file of .kiro/hooks/, which applies to every agent of the
-	// workspace (kiro.dev/docs/cli/v3/hooks; engine/dialect kiro.go), so
+	// workspace (kiro.dev/docs/cli/v3/hooks; protocol/dialect kiro.go), so
 	// the file is ours alone and no operator byte is merged into.
 	KiroHooksPath = ".kiro/hooks/hookwarden.json"
 )
@@ -145,7 +145,7 @@ func buildInterceptorData(t *registration.Table) (interceptorData, error) {
 		}
 		native := r.NativeEvents()
 		if r.Client == "lefthook" {
-			// lefthook forwards the agent's own payload (engine/dialect
+			// lefthook forwards the agent's own payload (protocol/dialect
 			// package doc): hook_event_name, when present, is PreToolUse or
 			// BeforeTool.
 			native = []string{"PreToolUse", "BeforeTool"}
@@ -364,7 +364,7 @@ func agyHooks(t *registration.Table, dispatch bool) (map[string]any, error) {
 // the _generated_by member, which Copilot CLI 1.0.102 accepts: observed) in
 // Copilot CLI's native schema {"version":1,"hooks":{EVENT:[{"type":
 // "command","bash":C,"timeoutSec":T}]}} (docs.github.com, "Hooks
-// configuration" for Copilot CLI; measured on 1.0.102, engine/dialect
+// configuration" for Copilot CLI; measured on 1.0.102, protocol/dialect
 // copilot.go), one entry per copilot row of the table, in table order. The
 // native schema has no matcher: every preToolUse entry runs for every
 // tool, and the engine answers a stated skip for the tools a row does not
@@ -384,7 +384,7 @@ func copilotHooks(t *registration.Table) (map[string]any, error) {
 // kiroHooks renders the body of .kiro/hooks/hookwarden.json in Kiro CLI's
 // v3 hooks schema {"version":"v1","hooks":[{"name":N,"trigger":T,
 // "matcher":M,"action":{"type":"command","command":C},"timeout":S,
-// "enabled":true}]} (kiro.dev/docs/cli/v3/hooks; engine/dialect kiro.go),
+// "enabled":true}]} (kiro.dev/docs/cli/v3/hooks; protocol/dialect kiro.go),
 // one entry per kiro row of the table, in table order, named
 // "hookwarden-EVENT". The timeout is the row's, in seconds (the page's
 // example reads "timeout": 30; the unit is not spelled out there, the v2

@@ -8,7 +8,7 @@
 // Templates are go:embed files under files/, except the launcher's sources,
 // which skewguard holds with the protocol they implement (skewguard.ShSource,
 // skewguard.PySource); the interceptors are rendered from policy.TextRules
-// and the launcher from engine/registration, never hand-copied.
+// and the launcher from protocol/registration, never hand-copied.
 package templates
 
 import "io/fs"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // TestCommandWindows: every Codex row has a Windows form that runs the

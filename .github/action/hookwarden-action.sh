@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shell steps of hookwarden's GitHub Action (action.yml at the repository
-# root), kept here so CI runs them outside GitHub (internal/release's
+# root), kept here so CI runs them outside GitHub (tools/release's
 # TestActionScript, against the locally built release).
 #
 #   hookwarden-action.sh install   download the release archive for this runner

@@ -67,10 +67,10 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/workpool"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -220,7 +220,7 @@ func unparseableMessage(client, rel string) string {
 }
 
 // timeout checks a serving handler's timeout against the row: the unit
-// (Claude and Codex seconds, Gemini milliseconds; engine/registration) and
+// (Claude and Codex seconds, Gemini milliseconds; protocol/registration) and
 // the engine's budget (budgetMS milliseconds). An absent timeout is the
 // client's default and is not judged.
 func (r *repoAudit) timeout(client, ev, rel string, want float64, unit string, budgetMS int, h clientjson.Found) {

@@ -17,7 +17,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -214,7 +214,7 @@ func (r *repoAudit) conformDrift() {
 }
 
 // lineOf returns the number N of the first "line N" in msg (the form of
-// policy/settings and adopt errors), or 0. It uses no regular expression:
+// settings and adopt errors), or 0. It uses no regular expression:
 // this package is linked into the binary whose hook path must not compile
 // any at start-up.
 func lineOf(msg string) int {

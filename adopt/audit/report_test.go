@@ -18,7 +18,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // sarifSchema compiles the SARIF 2.1.0 JSON schema (sarif-2.1.0-rtm.5.json,

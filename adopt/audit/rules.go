@@ -147,7 +147,7 @@ var rules = []Rule{
 	{IDTimeoutBudget, Error, "Our hook row's timeout is at or below the engine's budget.",
 		"The client kills the hook before the engine's budget for the event has run out, so a slow verdict becomes the client's timeout behaviour instead of a deny. Run `hookwarden conform <path>` to write the timeout from the registration table."},
 	{IDTimeoutUnit, Error, "Our hook row's timeout is written in the wrong unit.",
-		"Claude Code and Codex read hook timeouts in seconds, Gemini CLI in milliseconds (engine/registration table). A Gemini value that reads as seconds gives the hook milliseconds; a Claude or Codex value that reads as milliseconds lets a hung hook block the agent for hours. Run `hookwarden conform <path>`."},
+		"Claude Code and Codex read hook timeouts in seconds, Gemini CLI in milliseconds (protocol/registration table). A Gemini value that reads as seconds gives the hook milliseconds; a Claude or Codex value that reads as milliseconds lets a hung hook block the agent for hours. Run `hookwarden conform <path>`."},
 	{IDRowStale, Error, "Our hook row runs the form an earlier hookwarden version wrote.",
 		"The handler runs exactly a registration command an earlier version wrote (templates.LegacyRegistrationCommands), which may call a launcher this version no longer renders. Run `hookwarden conform <path>` to rewrite it in place."},
 	{IDNearMiss, Error, "A handler starts like our row but is not one of our forms.",

@@ -50,7 +50,7 @@ func claudeFamily(event, tool string, edit bool) func(root, dir, subject string)
 
 // canaries is the per-client table of canary payloads, each shape from a
 // payload recorded from the real client (or, for agy, its documented
-// contract; engine/dialect's package doc). A client added to the
+// contract; protocol/dialect's package doc). A client added to the
 // registration table gets its entries here.
 var canaries = sync.OnceValue(func() map[string]map[string]canary {
 	return map[string]map[string]canary{
@@ -87,7 +87,7 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 		// GitHub Copilot CLI 1.0.102: preToolUse {sessionId, timestamp (Unix
 		// ms), cwd, toolName, toolArgs} without an event name; the shell tool
 		// bash {command, description}, the edit tool create {path, file_text}
-		// (testdata/clients/copilot/1.0.102/pre-tool.json; engine/dialect
+		// (testdata/clients/copilot/1.0.102/pre-tool.json; protocol/dialect
 		// copilot.go).
 		"copilot": {
 			"pre-tool": {tool: "bash", payload: func(root, dir, subject string) []byte {
@@ -101,7 +101,7 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 		},
 		// Cursor (documented, not observed): beforeShellExecution {hook_event_name,
 		// conversation_id, generation_id, workspace_roots, command, cwd} and
-		// preToolUse {…, tool_name, tool_input} (engine/dialect cursor.go;
+		// preToolUse {…, tool_name, tool_input} (protocol/dialect cursor.go;
 		// testdata/clients/cursor/documented).
 		"cursor": {
 			"pre-tool": {tool: "Shell", payload: func(root, dir, subject string) []byte {
@@ -124,14 +124,14 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 		},
 		// Factory Droid (documented, not observed): Claude's shape with the
 		// shell tool Execute and the file tool Create {file_path, content}
-		// (registration table sources; engine/dialect droid.go).
+		// (registration table sources; protocol/dialect droid.go).
 		"droid": {
 			"pre-tool": {tool: "Execute", payload: claudeFamily("PreToolUse", "Execute", false)},
 			"pre-edit": {tool: "Create", payload: claudeFamily("PreToolUse", "Create", true)},
 		},
 		// Kiro CLI (documented, not observed): {hook_event_name, cwd,
 		// tool_name, tool_input} with the shell tool execute_bash and the write
-		// tool fs_write, whose target is tool_input.path (engine/dialect
+		// tool fs_write, whose target is tool_input.path (protocol/dialect
 		// kiro.go).
 		"kiro": {
 			"pre-tool": {tool: "execute_bash", payload: claudeFamily("preToolUse", "execute_bash", false)},
@@ -144,7 +144,7 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 		// PreToolUse file for every tool, payload {clineVersion, hookName,
 		// workspaceRoots, preToolUse:{toolName, parameters}} with
 		// execute_command {command} and write_to_file {path, content}; a deny
-		// must print {"cancel":true,…} (engine/dialect cline.go).
+		// must print {"cancel":true,…} (protocol/dialect cline.go).
 		"cline": {
 			"pre-tool": {tool: "execute_command", payload: clinePayload("execute_command", false)},
 			"pre-edit": {tool: "write_to_file", payload: clinePayload("write_to_file", true)},
@@ -152,7 +152,7 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 		// Windsurf (documented, not observed): {agent_action_name, trajectory_id,
 		// execution_id, timestamp, tool_info} with tool_info {command_line, cwd}
 		// (pre_run_command) or {file_path, edits} (pre_write_code)
-		// (engine/dialect windsurf.go).
+		// (protocol/dialect windsurf.go).
 		"windsurf": {
 			"pre-tool": {tool: "pre_run_command", payload: func(root, dir, subject string) []byte {
 				return marshal(map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "hookwarden-doctor", "execution_id": "e1",
@@ -337,7 +337,7 @@ var stopCanaries = sync.OnceValue(func() map[string]stopCanary {
 				"workspace_roots": []string{cwd}, "status": "completed", "loop_count": 0})
 		}},
 		// agy Stop (unverified on a real agy): {conversationId, workspacePaths,
-		// executionNum} (engine/dialect decodeAgy).
+		// executionNum} (protocol/dialect decodeAgy).
 		"agy": {payload: func(cwd, msg string) []byte {
 			return marshal(map[string]any{"conversationId": "hookwarden-doctor", "workspacePaths": []string{cwd}, "executionNum": 1})
 		}},
@@ -387,7 +387,7 @@ func subagentStartCanary(client, root, typ string) []byte {
 // must get no read-only context: no client or manifest names it.
 const subagentStartOther = "hookwarden-doctor-canary"
 
-// clinePayload builds a Cline PreToolUse payload for tool (engine/dialect
+// clinePayload builds a Cline PreToolUse payload for tool (protocol/dialect
 // cline.go): the subject is parameters.command, or for an edit
 // parameters.path (relative to the first workspace root, as Cline sends it).
 func clinePayload(tool string, edit bool) func(root, dir, subject string) []byte {

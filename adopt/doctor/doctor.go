@@ -64,12 +64,12 @@ import (
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/dispatch"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/engine/stopgate"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -83,7 +83,7 @@ import (
 // ("" none; the stop gate's several rules joined by ","), Reason the answer's reason
 // or the error, AnsweredBy the engine or fallback that answered, Millis
 // the wall time of the run, Clock whether the answer on stdout carries the
-// clock line (engine/clock.Marker).
+// clock line (protocol/clock.Marker).
 type Probe struct {
 	Clock      bool    `json:"clock,omitempty"`
 	Verdict    string  `json:"verdict"`
@@ -300,7 +300,7 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 // probePrompt runs the prompt canary through the first handler of ours
 // the client would run for a prompt: the row guards when the answer is
 // read as an allow or a stated skip (the launcher without an engine states
-// one) and carries the clock line (engine/clock.Marker) for the model.
+// one) and carries the clock line (protocol/clock.Marker) for the model.
 func probePrompt(ctx context.Context, root string, cp hookplan.Client, row registration.Row, payload func(root string) []byte, env []string, eng string) Row {
 	r, p := probeClocked(ctx, root, cp, row, "", payload(root), env, eng, "prompt", []string{"allow", "skip"},
 		"the prompt is refused or the row failed", "")
@@ -311,7 +311,7 @@ func probePrompt(ctx context.Context, root string, cp hookplan.Client, row regis
 // probeClocked runs one canary (what: "prompt", "post-tool") through the
 // first handler of ours the client runs for row and tool, for the rows
 // whose job is to add context: the row guards when the answer's verdict is
-// one of ok and it carries the clock line (engine/clock.Marker). refused
+// one of ok and it carries the clock line (protocol/clock.Marker). refused
 // says what another verdict means, skipped what a stated skip means when
 // ok does not hold "skip" ("" the same as refused). It returns the row and
 // the probe (nil when the row did not fire), which the caller files under
@@ -632,7 +632,7 @@ func runProbe(ctx context.Context, sp skewguard.RowSpawn, command string, env []
 }
 
 // readAnswer reads a hook's answer to a call of event as client reads it
-// (engine/dialect's encode table is the source): agy a JSON decision on
+// (protocol/dialect's encode table is the source): agy a JSON decision on
 // stdout (exit 0); Cline {"cancel":…} on stdout (exit 0); every other client exit 0 allow (a stated skip when
 // stderr holds "hookwarden: skip:"), dialect.DenyExit (2; lefthook 1) deny
 // with the reason on stderr. A stop answer is read by readStop, a post-tool
@@ -648,7 +648,7 @@ func readAnswer(client, event string, code int, stdout []byte, stderr string) (s
 		}
 	}
 	if client == "copilot" {
-		// Copilot CLI 1.0.102 (engine/dialect copilot.go): stdout
+		// Copilot CLI 1.0.102 (protocol/dialect copilot.go): stdout
 		// {"permissionDecision":"deny","permissionDecisionReason":R}
 		// denies with exit 0 or 2; exit 2 alone denies without the reason
 		// (read from stderr below); exit 1 denies as "hook errored", a
@@ -660,7 +660,7 @@ func readAnswer(client, event string, code int, stdout []byte, stderr string) (s
 	}
 	switch client {
 	case "cline":
-		// Cline (engine/dialect cline.go): one {"cancel":…} object on
+		// Cline (protocol/dialect cline.go): one {"cancel":…} object on
 		// stdout with exit 0; anything else lets Cline's call through, a
 		// fault. Its one hook file runs every cline row, so the row that
 		// does not match the canary's tool adds its stated skip line
@@ -715,7 +715,7 @@ func readAnswer(client, event string, code int, stdout []byte, stderr string) (s
 // Cursor: {"followup_message"} on exit 0; agy: {"decision":"continue"}),
 // "halt" when the session ends with a reason ({"continue":false,
 // "stopReason"}; Copilot, Cursor and agy: the halt line on stderr),
-// "skip", "allow", or "error" (engine/dialect Encode, encodeCopilot,
+// "skip", "allow", or "error" (protocol/dialect Encode, encodeCopilot,
 // encodeCursor, agyBlock).
 func readStop(client string, code int, stdout []byte, stderr string, skip bool) (string, string) {
 	var a struct {
@@ -758,7 +758,7 @@ func readStop(client string, code int, stdout []byte, stderr string, skip bool) 
 
 // readContext returns the added context of a post-tool answer on stdout:
 // {"hookSpecificOutput":{"additionalContext":T}} (Claude Code's and Codex's
-// PostToolUse, Gemini CLI's AfterTool; engine/dialect contextJSON).
+// PostToolUse, Gemini CLI's AfterTool; protocol/dialect contextJSON).
 func readContext(stdout []byte) (string, bool) {
 	var a struct {
 		HookSpecificOutput struct {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/adopt"
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/skewguard"
 	"github.com/hookwarden/hookwarden/templates"
 )

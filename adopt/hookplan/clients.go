@@ -193,7 +193,7 @@ var clients = map[string]clientSpec{
 	// and the user's ~/.cursor/hooks.json (and an enterprise file), every
 	// matching hook of every source runs, then the Claude settings files
 	// when third-party configs are on (cursor.com/docs/reference/
-	// third-party-hooks, "Priority Order"; engine/dialect cursor.go). The
+	// third-party-hooks, "Priority Order"; protocol/dialect cursor.go). The
 	// Claude files are Claude's entry here, so a Claude row Cursor also runs
 	// is listed under claude.
 	"cursor": {
@@ -207,7 +207,7 @@ var clients = map[string]clientSpec{
 	},
 	// Qwen Code 0.24.4 (bundle loadSettings(workspaceDir = process.cwd())):
 	// the user file ~/.qwen/settings.json, then the start directory's
-	// .qwen/settings.json, no walk up (engine/dialect qwen.go).
+	// .qwen/settings.json, no walk up (protocol/dialect qwen.go).
 	"qwen": {
 		files: []fileSpec{
 			{"settings.json", "home", ScopeUser, "qwen"},
@@ -266,7 +266,7 @@ var clients = map[string]clientSpec{
 	// executable .clinerules/hooks/PreToolUse runs before every tool, beside
 	// the global ~/Documents/Cline/Hooks/PreToolUse; hooks run only while
 	// "Enable Hooks" is checked in Cline's VS Code settings, which no file
-	// of the repository records (engine/dialect cline.go).
+	// of the repository records (protocol/dialect cline.go).
 	"cline": {plugin: templates.ClineHookPath,
 		runs:   "Cline runs the project's executable .clinerules/hooks/PreToolUse and the global ~/Documents/Cline/Hooks/PreToolUse before every tool, only while \"Enable Hooks\" is checked in Cline's VS Code settings (outside the repository: not readable, so whether the file runs at all is not known); a cancel ends the whole task; not observed",
 		limits: []string{"Cline's \"Enable Hooks\" switch (a VS Code setting, not read)", "the global ~/Documents/Cline/Hooks/ directory (not read)"}},
@@ -277,7 +277,7 @@ var clients = map[string]clientSpec{
 		runs: "opencode loads every .opencode/plugins/*.js; the plugin's tool.execute.before runs in process and spawns the launcher"},
 	// GitHub Copilot CLI 1.0.102 runs every *.json in .github/hooks of the
 	// git root, in a trusted folder only, then the hooks of
-	// .claude/settings.json and settings.local.json (engine/dialect
+	// .claude/settings.json and settings.local.json (protocol/dialect
 	// copilot.go, measured). Our rows live in the rendered
 	// .github/hooks/hookwarden.json, planned like a plugin file from the
 	// registration rows (its handlers carry no matcher: the engine applies
@@ -285,7 +285,7 @@ var clients = map[string]clientSpec{
 	// the Claude-format files are Claude's entry.
 	"copilot": {bin: "copilot", npm: "@github/copilot", plugin: templates.CopilotHooksPath,
 		runs:   "Copilot CLI runs every .github/hooks/*.json handler of the event (trusted folder only), then the .claude/settings*.json ones (listed under claude)",
-		limits: []string{"Copilot CLI's folder trust (repository hooks load only in a trusted folder or with COPILOT_ALLOW_ALL=true; its trust record is not read: engine/dialect copilot.go)"}},
+		limits: []string{"Copilot CLI's folder trust (repository hooks load only in a trusted folder or with COPILOT_ALLOW_ALL=true; its trust record is not read: protocol/dialect copilot.go)"}},
 }
 
 // homeDir returns the client's home directory ("" when neither its

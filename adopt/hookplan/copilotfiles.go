@@ -12,7 +12,7 @@ import (
 
 // copilotHookFile is the native schema of a Copilot CLI hooks file:
 // {"version":1,"hooks":{EVENT:[{"type":"command","bash":CMD,
-// "timeoutSec":N}]}} (engine/dialect copilot.go, measured on
+// "timeoutSec":N}]}} (protocol/dialect copilot.go, measured on
 // @github/copilot 1.0.102).
 type copilotHookFile struct {
 	Hooks map[string][]struct {
@@ -24,7 +24,7 @@ type copilotHookFile struct {
 
 // copilotOthers lists the hooks of every other *.json of .github/hooks
 // beside our rendered file: GitHub Copilot CLI 1.0.102 runs every *.json in
-// .github/hooks of the git root (the bundle's getHooksDir; engine/dialect
+// .github/hooks of the git root (the bundle's getHooksDir; protocol/dialect
 // copilot.go), so a foreign file there runs beside our rows. The files are
 // listed by name (the order Copilot loads them in was not measured); a
 // handler without a bash command is not listed, a file that is not JSON is

@@ -2,7 +2,7 @@
 // 18): `hookwarden-mcp-proxy --engine claude --server NAME --mcp-config
 // FILE`, the stdio MCP server `spawn exec` puts in the engine's MCP
 // configuration for each of the caller's servers; the logic is
-// engine/mcpproxy's. It is a binary of its own, installed beside
+// spawn/mcpproxy's. It is a binary of its own, installed beside
 // hookwarden, because the MCP SDK links encoding/gob, net/http and a JSON
 // Schema validator whose initialisation every hook process would pay
 // (cmd/hookwarden's TestBinaryImports bans encoding/gob; measured with
@@ -12,7 +12,7 @@
 // a usage error; diagnostics on stderr never hold a table value.
 //
 // `hookwarden-mcp-proxy gateway --upstream URL` is the redaction entry's
-// model-traffic tripwire (issue 30, engine/spawn/gateway RunSidecar),
+// model-traffic tripwire (issue 30, spawn/gateway RunSidecar),
 // which spawn exec starts for each run under the entry: a loopback HTTP
 // gateway, in this binary for the same reason (net/http), speaking the
 // sidecar protocol on stdin and stdout until stdin closes.
@@ -27,10 +27,10 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/hookwarden/hookwarden/engine/mcpproxy"
-	"github.com/hookwarden/hookwarden/engine/redact"
-	"github.com/hookwarden/hookwarden/engine/spawn/gateway"
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/spawn/gateway"
+	"github.com/hookwarden/hookwarden/spawn/mcpproxy"
+	"github.com/hookwarden/hookwarden/spawn/redact"
 )
 
 func main() {

@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/hookwarden/hookwarden/engine/admit"
+	"github.com/hookwarden/hookwarden/admit"
 	"github.com/hookwarden/hookwarden/engine/workspace"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // admitRefused is admit's exit code for a step it did not run (the code
@@ -23,7 +23,7 @@ import (
 const admitRefused = 125
 
 // admitCommand is `hookwarden admit [--label L] [--wait DUR] -- COMMAND...`
-// (engine/admit): wait for headroom, refuse a job count over the host's
+// (admit): wait for headroom, refuse a job count over the host's
 // share, run COMMAND and exit with its code (128+N for a signal N); a
 // refusal exits 125 with one line `hookwarden: admit refused: <why>`.
 func admitCommand() *cli.Command {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // checkCommand is `hookwarden check [--json] [--cwd DIR] [-- COMMAND...]`:

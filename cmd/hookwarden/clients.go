@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // clientsCommand is `hookwarden clients [--json]`: the capability table, one

@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // runClients runs the clients verb with args and returns stdout and the

@@ -8,12 +8,12 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	agentcontext "github.com/hookwarden/hookwarden/templates/context"
+	agentcontext "github.com/hookwarden/hookwarden/templates/agentcontext"
 )
 
 // compileContextCommand is `hookwarden compile-context`: it compiles AGENTS.md
 // into the vendor instruction files and AGENTS.readonly.md (package
-// templates/context). Exit codes: 0 written or up to date; 1 --verify found
+// templates/agentcontext). Exit codes: 0 written or up to date; 1 --verify found
 // stale, missing or refused files, a file was refused, or a line budget was
 // exceeded; 2 usage error or unreadable source.
 func compileContextCommand() *cli.Command {

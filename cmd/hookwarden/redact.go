@@ -10,12 +10,12 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/hookwarden/hookwarden/engine/redact"
+	"github.com/hookwarden/hookwarden/spawn/redact"
 )
 
 // redactCommand is `hookwarden redact --hook EVENT --engine ENGINE`, the
 // reference redaction hook a deployment attaches as a library entry (issue
-// 17 item 3); the logic is engine/redact's. Exit 0 on success, 2 for a
+// 17 item 3); the logic is spawn/redact's. Exit 0 on success, 2 for a
 // Codex pre-tool deny (Codex's blocking code), 1 on a failure that refuses
 // the spawn or fails the run, with the reason on stderr.
 func redactCommand() *cli.Command {

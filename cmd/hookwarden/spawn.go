@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/hookwarden/hookwarden/engine/spawn"
+	"github.com/hookwarden/hookwarden/spawn"
 )
 
 // spawnCommand is `hookwarden spawn compile|exec` (issue 8): compile one

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/hookwarden/hookwarden/engine/spawn"
+	"github.com/hookwarden/hookwarden/spawn"
 )
 
 // trustCommand is `hookwarden trust list|approve|revoke` (issue 8): the

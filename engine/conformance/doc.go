@@ -13,7 +13,7 @@
 // (see ../../testdata/clients/FACTS.md for what they measured).
 //
 // Why a model server of our own beside ../shared/e2e/mock_llm.py, the
-// reference harness that engine/spawn, templates/context and skewguard
+// reference harness that spawn, templates/agentcontext and skewguard
 // start: that mock (2026-11-29, read-only and outside this repository)
 // answers with one call of the client's shell tool whose input is always
 // {"command": --command}, then --final-text. The cases here need what it

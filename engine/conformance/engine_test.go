@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // The engine cases run the real clients with hookwarden's own rows
@@ -839,7 +839,7 @@ func (r *caseRun) wantStopCalls(t *testing.T, want []bool) {
 }
 
 // wantClock asserts the model request req carries the hookwarden clock line
-// (engine/clock) and that its UTC time is the time of the run: not after
+// (protocol/clock) and that its UTC time is the time of the run: not after
 // the request reached the model server, and at most five minutes before it
 // (the hook ran between the prompt and the request).
 func (r *caseRun) wantClock(t *testing.T, req Request) {

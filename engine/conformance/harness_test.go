@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // Environment of the suite (see .ci/run):

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // TestNeutralEventOfRecordedPayloads replays every payload a real client
@@ -39,7 +39,7 @@ func TestNeutralEventOfRecordedPayloads(t *testing.T) {
 	// notRecordedHere: files under testdata/clients that another package's
 	// test recorded, by name, with the test that wrote them.
 	notRecordedHere := map[string]string{
-		"claude/2.1.328/pre-tool.mcp-proxy.json": "engine/spawn realmcp_test.go (an MCP tool call no registration row matches)",
+		"claude/2.1.328/pre-tool.mcp-proxy.json": "spawn realmcp_test.go (an MCP tool call no registration row matches)",
 	}
 	checked := map[string]int{}
 	for _, c := range clients {

@@ -53,9 +53,9 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/regread"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // Rule ids of the gate's denies.
@@ -70,11 +70,11 @@ const (
 )
 
 // ProjectionFile is the read-only projection compile-context writes at the
-// repository root (templates/context ReadonlyPath).
+// repository root (templates/agentcontext ReadonlyPath).
 const ProjectionFile = "AGENTS.readonly.md"
 
 // ProjectionMarker is the text every projection compile-context writes
-// carries in its banner (templates/context readonlyBanner); a file without
+// carries in its banner (templates/agentcontext readonlyBanner); a file without
 // it is not a projection.
 const ProjectionMarker = "**Read-only agent.**"
 

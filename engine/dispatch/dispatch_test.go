@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	agentcontext "github.com/hookwarden/hookwarden/templates/context"
+	agentcontext "github.com/hookwarden/hookwarden/templates/agentcontext"
 )
 
 // TestParseBrief: the gate's lines and the refusals of malformed ones.

@@ -318,7 +318,7 @@ func readRow(path string) (Row, error) {
 }
 
 // write replaces path, a row file in Dir, with r through internal/atomicfile
-// (the project's atomic write, as in engine/redact's WriteRunFile and
+// (the project's atomic write, as in spawn/redact's WriteRunFile and
 // internal/safewrite): a temporary file created in Dir itself (never
 // os.TempDir()), written, synced and renamed over path, mode 0600 whatever
 // the replaced file's was, so a row widened to 0644 does not stay 0644. A

@@ -13,9 +13,9 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -26,13 +26,13 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/engine/workspace"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/parsebound"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // Rule ids carried in Verdict.RuleID.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // TestApplyClaude holds claudeApply to the Claude Code 2.1.328 edit

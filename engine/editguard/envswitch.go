@@ -10,8 +10,8 @@ import (
 	"github.com/tailscale/hujson"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // Kinds of file judged by what they set rather than by our rows (issue 29

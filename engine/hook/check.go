@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/engine/workspace"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // ErrInvalid marks a Check failure caused by its input (empty or non-UTF-8

@@ -7,19 +7,19 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // CopilotHooksFile is the file adopt renders for GitHub Copilot CLI in a
 // governed repository (templates.CopilotHooksPath; a test keeps the two
 // equal): Copilot CLI 1.0.102 runs every *.json of .github/hooks at the git
-// root (engine/dialect, copilot.go).
+// root (protocol/dialect, copilot.go).
 const CopilotHooksFile = ".github/hooks/hookwarden.json"
 
 // CursorHooksFile is Cursor's project hook file, into which adopt merges the
 // cursor rows (policy.GuardPaths; a test keeps the two equal): Cursor runs
 // every matching hook of .cursor/hooks.json and of the Claude settings files
-// alike (engine/dialect, cursor.go).
+// alike (protocol/dialect, cursor.go).
 const CursorHooksFile = ".cursor/hooks.json"
 
 // maxOwnRowFile bounds how much of the caller's hook file crossLoaded reads.

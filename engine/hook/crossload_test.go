@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -3,7 +3,7 @@ package hook
 import (
 	"io"
 
-	"github.com/hookwarden/hookwarden/engine/dialect"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
 )
 
 // Emit writes resp's answer to the process's streams and returns the exit

@@ -3,8 +3,8 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"os"
 	"strings"
 	"testing"

@@ -23,14 +23,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/record"
-	"github.com/hookwarden/hookwarden/engine/registration"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/engine/workspace"
 	"github.com/hookwarden/hookwarden/policy"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // Rule ids of the denies the dispatcher itself makes.
@@ -240,7 +240,7 @@ func Run(ctx context.Context, deps Deps, req Request) (resp Response) {
 	return answerFor(row, cs.callerName(), clocked(row, bounded(row, cs, v), req.Now))
 }
 
-// clocked adds the clock line (engine/clock) to v for the rows that carry
+// clocked adds the clock line (protocol/clock) to v for the rows that carry
 // it: every answer of a prompt row and the allow, skip and context answers
 // of a post-tool row (the dialect puts it where the client accepts added
 // context and drops it elsewhere: dialect.Encode). A prompt row judges

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
-	"github.com/hookwarden/hookwarden/engine/registration"
-	"github.com/hookwarden/hookwarden/engine/verdict"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // fakePolicy stands in for package policy in the dispatcher's own tests; the
@@ -213,7 +213,7 @@ func TestDispatchCorpus(t *testing.T) {
 				t.Errorf("exit %d, want %d (stderr %q)", resp.Exit, w.Exit, errs)
 			}
 			// $CLOCK in a wanted stdout is the clock line of corpusNow in
-			// this process's zone (engine/clock; it holds no character JSON
+			// this process's zone (protocol/clock; it holds no character JSON
 			// escapes).
 			if w.Stdout != nil && out != slashes(strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local))) {
 				t.Errorf("stdout %q, want %q", out, strings.ReplaceAll(f.subst(*w.Stdout), "$CLOCK", clock.Line(corpusNow, time.Local)))

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // make20k writes a governed repository of 20,000 files (200 directories of
@@ -68,7 +68,7 @@ func dirty(b *testing.B, root string) {
 // Measured 2026-11-29 on the shared 2-core machine (load average 10-12, two
 // runs of 5 iterations): judge clean 79-378 ms, dirty 49-314 ms; whole
 // process clean 83-162 ms, dirty 73-198 ms. The stop budget is 20 s
-// (engine/registration table.json budget_ms).
+// (protocol/registration table.json budget_ms).
 func BenchmarkStop20k(b *testing.B) {
 	dir := b.TempDir()
 	root := make20k(b, dir)

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // Rule ids carried in Verdict.RuleID. A deny that fails several checks
@@ -44,7 +44,7 @@ const SkipEmptyMessage = "the last assistant message is empty: question check sk
 // StopInput is one stop call (Claude Stop, Codex Stop, Gemini AfterAgent,
 // agy Stop).
 //
-// Client is the client name as in engine/registration (claude, codex,
+// Client is the client name as in protocol/registration (claude, codex,
 // gemini, agy; any other name gets advice without a tool name). Cwd is the
 // session's absolute working directory: it decides which checkout is judged,
 // so a linked worktree is judged on its own; when empty, RepoRoot (the

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/internal/testbin"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // git runs git for a fixture in dir with a fixed identity, no user or

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
-	"github.com/hookwarden/hookwarden/policy/settings"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // Place is one resolved directory. Dir is the absolute, cleaned directory.

@@ -4,7 +4,7 @@
 // embedded at compile time. Every way of building a commit reads that same
 // file, so a build from a checkout (`go build`, `go install
 // ./cmd/hookwarden`), `go install …/cmd/hookwarden@vX.Y.Z` of a tag (the
-// module zip holds the file) and a release (`go run ./internal/release`,
+// module zip holds the file) and a release (`go run ./tools/release`,
 // which refuses a -version that differs from it) report and render the same
 // version. The alternatives each miss a route: the module version Go
 // records is a pseudo-version or "(devel)" in a checkout and a tag only

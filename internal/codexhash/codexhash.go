@@ -1,6 +1,6 @@
 // Package codexhash computes Codex's per-hook trust keys and hashes: the one
 // implementation shared by `hookwarden codex-trust` (adopt/codextrust), the
-// spawn compiler (engine/spawn) and the real-client suite (engine/conformance).
+// spawn compiler (spawn) and the real-client suite (engine/conformance).
 //
 // Client facts (Codex CLI 0.169.0, measured: ../shared/e2e/README.md section 2
 // "Hook loading", ../shared/e2e/tools/codex_trust_hooks.py, and checked against

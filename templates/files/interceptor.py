@@ -136,7 +136,7 @@ def _optional(obj, key, kind, where):
 
 
 def _extract_copilot(obj, matcher):
-    """GitHub Copilot CLI's native preToolUse payload (engine/dialect
+    """GitHub Copilot CLI's native preToolUse payload (protocol/dialect
     copilot.go decodeCopilot): no hook_event_name; optional cwd and
     sessionId strings and a numeric timestamp; toolName selected by the
     row's matcher; toolArgs.command the command."""
@@ -165,7 +165,7 @@ def _workspace_paths(obj, key):
 
 
 def _extract_cursor(obj, row):
-    """Cursor's beforeShellExecution payload (engine/dialect cursor.go
+    """Cursor's beforeShellExecution payload (protocol/dialect cursor.go
     decodeCursor): hook_event_name the row's event; optional string
     members; workspace_roots an array of at most max_workspace_paths
     strings; command the command; cwd or workspace_roots names a
@@ -184,7 +184,7 @@ def _extract_cursor(obj, row):
 
 
 def _extract_windsurf(obj, row):
-    """Windsurf's pre_run_command payload (engine/dialect windsurf.go
+    """Windsurf's pre_run_command payload (protocol/dialect windsurf.go
     decodeWindsurf): agent_action_name the row's event; optional string
     members; tool_info.command_line the command, tool_info.cwd optional."""
     event = _member(obj, "agent_action_name", str, "agent_action_name")
@@ -199,7 +199,7 @@ def _extract_windsurf(obj, row):
 
 
 def _extract_cline(obj, row, matcher):
-    """Cline's PreToolUse payload (engine/dialect cline.go decodeCline): the
+    """Cline's PreToolUse payload (protocol/dialect cline.go decodeCline): the
     VS Code extension's preToolUse{toolName, parameters} and the npm CLI
     3.0.65's hookName "tool_call" with tool_call{id, name, input}, whose
     input is read instead of the CLI's stringified parameters; a
@@ -239,7 +239,7 @@ def _extract_cline(obj, row, matcher):
 
 
 def _cline_run_commands(params, base):
-    """The commands of a Cline CLI run_commands call, one a line (engine/dialect
+    """The commands of a Cline CLI run_commands call, one a line (protocol/dialect
     cline.go clineRunCommands): commands (a string or a non-empty array of
     strings), else command (refused beside args: the argv form), else cmd."""
     if "commands" in params:

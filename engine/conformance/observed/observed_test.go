@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // TestEmbeddedCopyMatchesCanonical asserts the embedded observed.json is

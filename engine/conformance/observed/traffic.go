@@ -3,8 +3,8 @@ package observed
 import (
 	"fmt"
 
-	"github.com/hookwarden/hookwarden/engine/registration"
 	"github.com/hookwarden/hookwarden/internal/clientname"
+	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // States of an agent-traffic capability (`hookwarden clients

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt"
-	"github.com/hookwarden/hookwarden/engine/dialect"
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy/policycases"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"github.com/hookwarden/hookwarden/templates"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy/policycases"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // admissionRepo is governedRepo with a workstation layer that enforces

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/dispatch"
 	"github.com/hookwarden/hookwarden/engine/hook"
-	agentcontext "github.com/hookwarden/hookwarden/templates/context"
+	agentcontext "github.com/hookwarden/hookwarden/templates/agentcontext"
 )
 
 // dispatchCase is one entry of testdata/dispatch/cases.json (its "about"

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // nestedCase is one entry of testdata/nested.json (its note is the schema).

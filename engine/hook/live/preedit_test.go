@@ -13,7 +13,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -334,7 +334,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 	case "patch":
 		// ApplyPatch (droid, cursor): tool_input holds only the patch
 		// text, as an object member for droid and as the string itself for
-		// cursor (engine/dialect applypatch.go).
+		// cursor (protocol/dialect applypatch.go).
 		tool = "ApplyPatch"
 		if client == "codex" {
 			tool = "apply_patch"
@@ -355,7 +355,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 		}
 	} else if client == "cursor" {
 		// Cursor's file tools name their target path and Write's text
-		// contents (engine/dialect cursor.go).
+		// contents (protocol/dialect cursor.go).
 		pathKey = "path"
 		if c, ok := in["content"]; ok {
 			delete(in, "content")
@@ -375,7 +375,7 @@ func preEditPayload(t *testing.T, client, cwd string, tc preEditCase, sub, expan
 			"timestamp": "2026-12-01T00:00:00.000Z", "tool_name": tool, "tool_input": in}
 	case "droid":
 		// Factory Droid (documented, not observed): Claude's common members
-		// and tool_input.file_path (engine/dialect droid.go).
+		// and tool_input.file_path (protocol/dialect droid.go).
 		m = map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd, "permission_mode": "default",
 			"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": toolInput}
 	case "codex":

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // wrappers are the growth shapes of issue 14 item 1 as functions of the

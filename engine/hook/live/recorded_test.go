@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookwarden/hookwarden/engine/clock"
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
+	"github.com/hookwarden/hookwarden/protocol/clock"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 const clientsDir = "../../../testdata/clients"

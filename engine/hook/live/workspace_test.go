@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
-	"github.com/hookwarden/hookwarden/engine/verdict"
 	"github.com/hookwarden/hookwarden/policy/policycases"
+	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
 // TestWorkspaceCorpusThroughHook replays testdata/policy/workspace.json

@@ -149,6 +149,7 @@ func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) map[syntax.Pos
 		return nil
 	}
 	rewriteProcSubst(f)
+	rewriteDefaultQuotes(f)
 	rewritePrintfV(f)
 	markLoops(f)
 	var runs [2]map[syntax.Pos]bool
@@ -216,6 +217,11 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 	if name, ok := lookupName(args); ok {
 		return []string{lookupCmd, name}, nil
 	}
+	if inner, ok := launchedPrint(args); ok {
+		// timeout 5 echo ... | sh: the launcher prints what echo or printf
+		// prints, so the shell after it reads known text.
+		return inner, nil
+	}
 	if len(args) == 2 && args[0] == ":" && strings.HasPrefix(args[1], loopMark) {
 		// A loop past maxLoopIterations is left (break): what ran so far
 		// was judged, and nothing after it counts as known (truncated).
@@ -240,6 +246,31 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	}
 	return args, nil
+}
+
+// launchedPrint returns the echo or printf a launcher (timeout, nice,
+// nohup, env, stdbuf, setsid, ...: innerCommand's) runs, when every word
+// is known: the run then prints its text with the shell's builtin.
+func launchedPrint(args []string) ([]string, bool) {
+	if len(args) < 2 || args[0] == "echo" || args[0] == "printf" {
+		return nil, false
+	}
+	argv := make([]field, len(args))
+	for i, a := range args {
+		if strings.Contains(a, evalDyn) {
+			return nil, false
+		}
+		argv[i] = lit(a)
+	}
+	inner, viaXargs := innerCommand(argv)
+	if viaXargs || len(inner) == 0 || len(inner) == len(argv) || inner[0].val != "echo" && inner[0].val != "printf" {
+		return nil, false
+	}
+	out := make([]string, len(inner))
+	for i, f := range inner {
+		out[i] = f.val
+	}
+	return out, true
 }
 
 // exec judges one external command the run reaches and answers for it:
@@ -723,6 +754,51 @@ func rewriteProcSubst(f *syntax.File) {
 		}
 		return true
 	})
+}
+
+// rewriteDefaultQuotes makes single quotes literal in the word of
+// ${x:-word}, ${x-word}, ${x:=word}, ${x:+word} and their kin inside double
+// quotes, as bash reads them (bash(1), "Parameter Expansion": in
+// "${x:-'a b'}" the quotes are kept) and interp does not: so
+// eval "${X:-bash -c 'git commit -n'}" is run with the code bash would
+// hand eval.
+func rewriteDefaultQuotes(f *syntax.File) {
+	syntax.Walk(f, func(node syntax.Node) bool {
+		dq, ok := node.(*syntax.DblQuoted)
+		if !ok {
+			return true
+		}
+		for _, p := range dq.Parts {
+			if pe, ok := p.(*syntax.ParamExp); ok {
+				literalQuotes(pe)
+			}
+		}
+		return true
+	})
+}
+
+// literalQuotes rewrites one parameter expansion's default, alternate or
+// assigned word (and those nested in it) for rewriteDefaultQuotes.
+func literalQuotes(pe *syntax.ParamExp) {
+	if pe.Exp == nil || pe.Exp.Word == nil {
+		return
+	}
+	switch pe.Exp.Op {
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	default:
+		return
+	}
+	for i, p := range pe.Exp.Word.Parts {
+		switch x := p.(type) {
+		case *syntax.SglQuoted:
+			if !x.Dollar {
+				pe.Exp.Word.Parts[i] = &syntax.Lit{ValuePos: x.Left, ValueEnd: x.Right, Value: "'" + x.Value + "'"}
+			}
+		case *syntax.ParamExp:
+			literalQuotes(x)
+		}
+	}
 }
 
 func litWord(s string) *syntax.Word {

@@ -146,8 +146,95 @@ func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt,
 		j.hits.add(RuleScriptUnknown)
 		return
 	}
+	src = j.makeIncludes(sc, dir, src, 0)
 	rules, first, vars := parseMakefile(src)
+	j.makeShellCalls(src, vars, env, depth)
 	j.runRecipes(rules, first, targets, func(line string) string { return expandMake(line, vars) }, env, depth)
+}
+
+// maxMakeIncludes bounds how deep included makefiles are followed.
+const maxMakeIncludes = 8
+
+// makeIncludes returns src with each include, -include and sinclude line
+// (GNU make manual, "Including Other Makefiles") replaced by the text of
+// the files it names, read relative to dir like the makefile itself
+// (recipeFile: unreadable or over the bound is script-unknown, a missing
+// file is skipped). A name known only at run time is script-unknown for
+// include; for -include and sinclude, whose usual names are generated
+// dependency files ($(OBJS:.o=.d)), it is skipped.
+func (j *judge) makeIncludes(sc *scope, dir, src string, level int) string {
+	if !strings.Contains(src, "include") {
+		return src
+	}
+	_, _, vars := parseMakefile(src)
+	lines := strings.Split(src, "\n")
+	for i, ln := range lines {
+		t := strings.TrimSpace(ln)
+		kw, rest, ok := strings.Cut(t, " ")
+		if !ok || strings.HasPrefix(ln, "\t") || kw != "include" && kw != "-include" && kw != "sinclude" {
+			continue
+		}
+		if level >= maxMakeIncludes {
+			j.hits.add(RuleScanBoundNesting)
+			return src
+		}
+		var text []string
+		for _, name := range strings.Fields(expandMake(rest, vars)) {
+			if strings.Contains(name, dyn) {
+				if kw == "include" {
+					j.hits.add(RuleScriptUnknown)
+				}
+				continue
+			}
+			if inc, ok := j.recipeFile(sc, dir, name); ok {
+				text = append(text, j.makeIncludes(sc, dir, inc, level+1))
+			}
+		}
+		lines[i] = strings.Join(text, "\n")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// makeShellCalls judges the commands make runs while it reads a makefile:
+// every $(shell CMD) (GNU make manual, "The shell Function"; judged
+// wherever it stands, since expanding the variable that holds it runs it)
+// and every VAR != CMD assignment, with make variables expanded.
+func (j *judge) makeShellCalls(src string, vars map[string]string, env []envVar, depth int) {
+	for rest := src; ; {
+		i := strings.Index(rest, "$(shell ")
+		if i < 0 {
+			break
+		}
+		body, after := balancedParen(rest[i+len("$(shell "):])
+		j.scriptField(lit(expandMake(body, vars)), depth+1, env)
+		rest = after
+	}
+	for _, ln := range strings.Split(src, "\n") {
+		if strings.HasPrefix(ln, "\t") {
+			continue
+		}
+		if name, cmd, ok := strings.Cut(ln, "!="); ok && !strings.ContainsAny(strings.TrimSpace(name), " \t$():") {
+			j.scriptField(lit(expandMake(strings.TrimSpace(cmd), vars)), depth+1, env)
+		}
+	}
+}
+
+// balancedParen splits s after the ")" that closes an already opened "(":
+// the text before it and the text after. An unclosed s is all body.
+func balancedParen(s string) (body, after string) {
+	n := 1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			n++
+		case ')':
+			n--
+			if n == 0 {
+				return s[:i], s[i+1:]
+			}
+		}
+	}
+	return s, ""
 }
 
 // recipeFile reads a task runner's file at dir/name, adding script-unknown
@@ -329,7 +416,7 @@ func expandMake(line string, vars map[string]string) string {
 // none is named.
 func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 	file := ""
-	var targets []field
+	var targets, given []field
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {
@@ -344,6 +431,7 @@ func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 		default:
 			if len(targets) == 0 {
 				targets = append(targets, args[i])
+				given = args[i+1:]
 			}
 		}
 	}
@@ -367,7 +455,34 @@ func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 			return
 		}
 	}
+	rules, params, first, vars := j.parseJustfile(src, env, depth)
+	var bound map[string]string
+	if len(targets) > 0 {
+		bound = justParams(params[targets[0].val], given)
+	} else {
+		bound = justParams(params[first], nil)
+	}
+	expand := func(l string) string {
+		return expandBraces2(l, func(name string) (string, bool) {
+			if v, ok := bound[name]; ok {
+				return v, true
+			}
+			v, ok := vars[name]
+			return v, ok
+		})
+	}
+	j.runRecipes(rules, first, targets, expand, env, depth)
+}
+
+// parseJustfile reads a justfile: recipes (a line "name params: deps" and
+// its indented body), each recipe's parameter names, the first recipe, and
+// the variables "[export] NAME := value" whose value is a quoted string.
+// A backtick value runs when just starts (just manual, "Command
+// Evaluation Using Backticks"): its command is judged here.
+func (j *judge) parseJustfile(src string, env []envVar, depth int) (map[string]*recipe, map[string][]string, string, map[string]string) {
 	rules := map[string]*recipe{}
+	params := map[string][]string{}
+	vars := map[string]string{}
 	first := ""
 	var cur *recipe
 	for _, ln := range strings.Split(src, "\n") {
@@ -379,7 +494,11 @@ func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 		}
 		cur = nil
 		t := strings.TrimSpace(ln)
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "[") || strings.Contains(t, ":=") {
+		if name, val, ok := strings.Cut(strings.TrimPrefix(t, "export "), ":="); ok && !strings.ContainsAny(strings.TrimSpace(name), " \t") {
+			vars[strings.TrimSpace(name)] = j.justValue(strings.TrimSpace(val), env, depth)
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "[") {
 			continue
 		}
 		head, deps, found := strings.Cut(t, ":")
@@ -392,22 +511,72 @@ func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 		}
 		cur = &recipe{deps: strings.Fields(deps)}
 		rules[f[0]] = cur
+		for _, p := range f[1:] {
+			p, _, _ = strings.Cut(strings.TrimLeft(p, "+*$"), "=")
+			params[f[0]] = append(params[f[0]], p)
+		}
 		if first == "" {
 			first = f[0]
 		}
 	}
-	expand := func(l string) string {
-		for strings.Contains(l, "{{") {
-			a := strings.Index(l, "{{")
-			b := strings.Index(l[a:], "}}")
-			if b < 0 {
-				break
-			}
-			l = l[:a] + dyn + l[a+b+2:]
-		}
-		return l
+	return rules, params, first, vars
+}
+
+// justValue is a just variable's value: a quoted string's text; a backtick
+// command is judged and its output is unknown; any other expression is
+// unknown.
+func (j *judge) justValue(v string, env []envVar, depth int) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && !strings.ContainsRune(v[1:len(v)-1], rune(v[0])) {
+		return v[1 : len(v)-1]
 	}
-	j.runRecipes(rules, first, targets, expand, env, depth)
+	for rest := v; ; {
+		a := strings.IndexByte(rest, '`')
+		if a < 0 {
+			break
+		}
+		b := strings.IndexByte(rest[a+1:], '`')
+		if b < 0 {
+			j.scriptField(lit(rest[a+1:]), depth+1, env)
+			break
+		}
+		j.scriptField(lit(rest[a+1:a+1+b]), depth+1, env)
+		rest = rest[a+b+2:]
+	}
+	return dyn
+}
+
+// justParams binds a recipe's parameters to the words given after the
+// recipe's name on just's command line; an unbound one is unknown.
+func justParams(names []string, given []field) map[string]string {
+	out := map[string]string{}
+	for i, n := range names {
+		if i < len(given) {
+			out[n] = given[i].val
+		} else {
+			out[n] = dyn
+		}
+	}
+	return out
+}
+
+// expandBraces2 replaces each {{ NAME }} (just, go-task's {{.NAME}}) with
+// lookup's value for NAME (a leading "." dropped), unknown (dyn) when
+// lookup has none or the expression is more than a name.
+func expandBraces2(l string, lookup func(string) (string, bool)) string {
+	for strings.Contains(l, "{{") {
+		a := strings.Index(l, "{{")
+		b := strings.Index(l[a:], "}}")
+		if b < 0 {
+			break
+		}
+		name := strings.TrimPrefix(strings.TrimSpace(l[a+2:a+b]), ".")
+		v, ok := lookup(name)
+		if !ok {
+			v = dyn
+		}
+		l = l[:a] + v + l[a+b+2:]
+	}
+	return l
 }
 
 // taskCall judges go-task's `task [options] [NAME...]`: the cmds (strings,
@@ -415,7 +584,7 @@ func (j *judge) justCall(args []field, env []envVar, depth int, sc *scope) {
 // default task when none is named.
 func (j *judge) taskCall(args []field, env []envVar, depth int, sc *scope) {
 	file := ""
-	var targets []field
+	var targets, cliArgs []field
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {
@@ -427,6 +596,7 @@ func (j *judge) taskCall(args []field, env []envVar, depth int, sc *scope) {
 		case v == "-d" || v == "--dir":
 			i++
 		case v == "--":
+			cliArgs = args[i+1:]
 			i = len(args)
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -452,10 +622,32 @@ func (j *judge) taskCall(args []field, env []envVar, depth int, sc *scope) {
 		return
 	}
 	var doc struct {
+		Vars  map[string]yaml.Node `yaml:"vars"`
 		Tasks map[string]yaml.Node `yaml:"tasks"`
 	}
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		return // task refuses a Taskfile it cannot parse
+	}
+	vars := map[string]string{"CLI_ARGS": dyn}
+	if len(cliArgs) > 0 {
+		var words []string
+		for _, a := range cliArgs {
+			words = append(words, a.val)
+		}
+		vars["CLI_ARGS"] = strings.Join(words, " ")
+	}
+	for name, n := range doc.Vars {
+		vars[name] = j.taskVar(&n, env, depth)
+	}
+	for _, t := range doc.Tasks {
+		// A task's own vars: their sh commands run; their values are
+		// taken as unknown (the task's scope is not modelled).
+		if v := yamlNode(&t, "vars"); v != nil {
+			for k := 0; k+1 < len(v.Content); k += 2 {
+				j.taskVar(v.Content[k+1], env, depth)
+				vars[v.Content[k].Value] = dyn
+			}
+		}
 	}
 	rules := map[string]*recipe{}
 	for name, node := range doc.Tasks {
@@ -466,17 +658,37 @@ func (j *judge) taskCall(args []field, env []envVar, depth int, sc *scope) {
 		first = "default"
 	}
 	expand := func(l string) string {
-		for strings.Contains(l, "{{") {
-			a := strings.Index(l, "{{")
-			b := strings.Index(l[a:], "}}")
-			if b < 0 {
-				break
-			}
-			l = l[:a] + dyn + l[a+b+2:]
-		}
-		return l
+		return expandBraces2(l, func(name string) (string, bool) { v, ok := vars[name]; return v, ok })
 	}
 	j.runRecipes(rules, first, targets, expand, env, depth)
+}
+
+// taskVar is one go-task variable's value: a string's text; {sh: CMD} runs
+// CMD when the Taskfile is read (go-task docs, "Dynamic variables"), so CMD
+// is judged and the value is unknown; anything else is unknown.
+func (j *judge) taskVar(n *yaml.Node, env []envVar, depth int) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Value
+	case yaml.MappingNode:
+		if sh := yamlNode(n, "sh"); sh != nil && sh.Kind == yaml.ScalarNode {
+			j.scriptField(lit(sh.Value), depth+1, env)
+		}
+	}
+	return dyn
+}
+
+// yamlNode is the value node of key in mapping n (nil when absent).
+func yamlNode(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for k := 0; k+1 < len(n.Content); k += 2 {
+		if n.Content[k].Value == key {
+			return n.Content[k+1]
+		}
+	}
+	return nil
 }
 
 // taskRecipe reads one go-task task: a list of commands, or a map with

@@ -220,6 +220,7 @@ var growthShapes = []struct {
 	{"cd-257", strings.Repeat("cd a; ", 256) + "cd repo; git commit --no-verify -m x"},
 	{"pushd-16", strings.Repeat("pushd a; ", 15) + "pushd repo; git commit --no-verify -m x"},
 	{"gitC-16", "git" + strings.Repeat(" -C .", 15) + " -C repo commit --no-verify -m x"},
+	{"gitC-256", "git" + strings.Repeat(" -C .", 255) + " -C repo commit --no-verify -m x"},
 	{"gitdir-16", "git" + strings.Repeat(" --git-dir=a", 15) + " -C repo commit -n -m x"},
 	{"if-branches-8", strings.Repeat("if true; then cd a; else cd b; fi; ", 8) + "git commit --no-verify -m x"},
 	{"subst-250", strings.Repeat("echo $(", 250) + "cd repo && git commit --no-verify" + strings.Repeat(")", 250)},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/internal/posixtest"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
@@ -318,6 +319,7 @@ var _ = safewrite.ErrConflict
 // root is refused, and a linked worktree reads info/exclude from its common
 // git directory.
 func TestBackupsInNestedAndLinkedRepositories(t *testing.T) {
+	testbin.Need(t, "git") // adopt writes a backup only where git confirms it is ignored
 	base := t.TempDir()
 	// A subdirectory of a git work tree is refused: the engine reads
 	// .hookwarden.yaml only at the repository root, so it would guard nothing.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -41,7 +42,7 @@ func TestAdoptCline(t *testing.T) {
 		t.Fatalf("%v %+v", err, rep)
 	}
 	fi, err := os.Stat(ownPath)
-	if err != nil || string(mustRead(t, ownPath)) != own || fi.Mode().Perm() != 0o750 {
+	if err != nil || string(mustRead(t, ownPath)) != own || fi.Mode().Perm() != posixtest.Perm(0o750) {
 		t.Fatalf("the operator's PreToolUse changed: %v mode %v", err, fi.Mode())
 	}
 	if f := fileReport(rep.Repositories[0], templates.ClineHookPath); f == nil || f.Action != ActionSkipped || !anyContains(rep.Repositories[0].Warnings, "carries no hookwarden render header") {
@@ -58,7 +59,7 @@ func TestAdoptCline(t *testing.T) {
 	}
 	path := filepath.Join(root, filepath.FromSlash(templates.ClineHookPath))
 	body := mustRead(t, path)
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o755 {
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != posixtest.Perm(0o755) {
 		t.Fatalf("%s: %v, want mode 0755 (Cline runs the file itself)", templates.ClineHookPath, err)
 	}
 	if !bytes.HasPrefix(body, []byte("#!/bin/sh\n")) {

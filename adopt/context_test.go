@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // TestContextStepIdempotent: adopt compiles AGENTS.md once; a second adopt
@@ -15,6 +17,7 @@ import (
 // the files that copy it (with backups), a dry run shows their diff first,
 // and the files that only import it stay as they are.
 func TestContextStepIdempotent(t *testing.T) {
+	testbin.Need(t, "git") // adopt writes a backup only where git confirms it is ignored
 	root := filepath.Join(t.TempDir(), "repo")
 	makeRepo(t, root, true, map[string]string{"AGENTS.md": "# Project\n\nKeep it small.\n"}, nil)
 	opts := testOptions(t)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 type repoCase struct {
@@ -40,6 +42,7 @@ type repoCase struct {
 // repository, runs adopt (or conform) on it and checks the report and the
 // files a user would look at.
 func TestRepoCorpus(t *testing.T) {
+	testbin.Need(t, "git") // adopt writes a backup only where git confirms it is ignored
 	data, err := os.ReadFile("../testdata/adopt/repos/cases.json")
 	if err != nil {
 		t.Fatal(err)

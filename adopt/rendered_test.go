@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -15,6 +16,7 @@ import (
 // a hand-edited rendered file is kept with a warning by adopt and conform,
 // and replaced with --force; a declined rendered step is not written.
 func TestRenderedFiles(t *testing.T) {
+	testbin.Need(t, "git") // adopt writes a backup only where git confirms it is ignored
 	files, err := templates.Render(templates.DefaultClients())
 	if err != nil {
 		t.Fatalf("templates.Render: %v", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 )
 
 // TestCodexTrustAfterAdopt: adopt names the exact codex-trust command; that
@@ -30,7 +31,7 @@ func TestCodexTrustAfterAdopt(t *testing.T) {
 		t.Fatalf("%v %+v", err, rep.Repositories[0])
 	}
 	next := rep.Repositories[0].Next
-	if len(next) != 1 || next[0] != "hookwarden codex-trust --trust-project "+root {
+	if len(next) != 1 || next[0] != "hookwarden codex-trust --trust-project "+shellquote.Word(root) {
 		t.Fatalf("next = %q", next)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 	"github.com/hookwarden/hookwarden/internal/testbin"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
@@ -66,10 +67,8 @@ func newRepo(tb testing.TB, age time.Duration) string {
 // slowGit puts a git on PATH that never answers.
 func slowGit(t *testing.T) {
 	t.Helper()
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Fatal(err)
-	}
+	posixtest.SkipOnWindows(t, "the stand-in git is a #!/bin/sh script, which Windows does not run")
+	sleep := testbin.Need(t, "sleep")
 	bin := t.TempDir()
 	write(t, filepath.Join(bin, "git"), "#!/bin/sh\nexec "+sleep+" 30\n")
 	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {

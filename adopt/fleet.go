@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/workpool"
 	"github.com/hookwarden/hookwarden/protocol/registration"
@@ -62,6 +63,9 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	if opts.Now != nil {
 		now = opts.Now
 	}
+	if opts.IgnoreCache == nil {
+		opts.IgnoreCache = &ignorecheck.Cache{}
+	}
 	stamp := now().UTC().Format("20060102T150405Z")
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -73,7 +77,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 
 	workpool.Run(len(paths), jobs, func(i int) {
 		plans[i] = planRepo(ctx, paths[i], &opts, conform, table, stamp)
-	}, progress(opts.Progress, "plan", len(paths)))
+	}, PhaseCounter(opts.Progress, "plan", len(paths)))
 
 	// Two arguments naming one repository would race on its files.
 	seen := map[string]int{}
@@ -91,7 +95,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	if !opts.DryRun {
 		workpool.Run(len(paths), jobs, func(i int) {
 			applyPlan(ctx, plans[i], opts.probe)
-		}, progress(opts.Progress, "write", len(paths)))
+		}, PhaseCounter(opts.Progress, "write", len(paths)))
 	}
 	for i, p := range plans {
 		rep.Repositories[i] = p.rep
@@ -100,7 +104,11 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	return rep, nil
 }
 
-func progress(fn func(string, int, int), phase string, total int) func() {
+// PhaseCounter returns the after-each-job function of a workpool.Run phase
+// that reports progress: it counts the finished jobs and calls fn(phase,
+// done, total) under a lock, so fn never runs concurrently. A nil fn gives
+// a function that does nothing.
+func PhaseCounter(fn func(phase string, done, total int), phase string, total int) func() {
 	if fn == nil {
 		return func() {}
 	}

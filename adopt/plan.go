@@ -55,6 +55,11 @@ type Options struct {
 	Progress func(phase string, done, total int)
 
 	files clientFiles
+	// IgnoreCache remembers git's ignore verdicts (BackupsIgnored) for the
+	// run: a fleet whose repositories share their ignore rules asks git
+	// once per distinct set. nil: Adopt and Conform make one per run;
+	// audit passes its own so its conform dry run shares it.
+	IgnoreCache *ignorecheck.Cache
 	// shared is what the run computes once for all repositories (run sets
 	// it; nil computes per repository).
 	shared *runShared
@@ -252,7 +257,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		}
 	}
 	if replaced > 0 {
-		ignored, why := BackupsIgnored(ctx, root, gitignoreData)
+		ignored, why := BackupsIgnored(ctx, opts.IgnoreCache, root, gitignoreData)
 		if !ignored {
 			p.rep.Warnings = append(p.rep.Warnings, "no backups written: "+why)
 		} else {
@@ -420,8 +425,9 @@ func action(snap safewrite.Snapshot, data []byte, changed string) string {
 // planned content, is what makes a dry run's report equal the real run's.
 // It returns the verdict and, when false, the reason for the report (also
 // when git cannot be asked: a backup is then not written). adopt and audit
-// both decide with it.
-func BackupsIgnored(ctx context.Context, root string, gitignoreData []byte) (bool, string) {
+// both decide with it; cache (nil: none) answers a set of rules git has
+// judged before in the run.
+func BackupsIgnored(ctx context.Context, cache *ignorecheck.Cache, root string, gitignoreData []byte) (bool, string) {
 	repo, found, err := gitdisc.Find(root)
 	if err != nil {
 		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
@@ -461,7 +467,7 @@ func BackupsIgnored(ctx context.Context, root string, gitignoreData []byte) (boo
 	for _, d := range []string{".hookwarden", ".hookwarden/backups"} {
 		dirs = append(dirs, strings.Join(append(append([]string{}, base...), d), "/"))
 	}
-	ignored, err := ignorecheck.Ignored(ctx, rules, dirs)
+	ignored, err := cache.Ignored(ctx, rules, dirs)
 	if err != nil {
 		return false, fmt.Sprintf("git cannot confirm .hookwarden/backups/ is ignored (%v)", err)
 	}

@@ -107,6 +107,11 @@ type Owner struct {
 	execPre  [][]string // the same in exec form (only the representable ones)
 	stems    []listStem // first statements of the list forms, with their lengths
 	execArgs bool       // the client runs exec-form handlers (command + args)
+	// verbatim maps each form's command text, byte for byte, to the Claim
+	// the parsing path gives it (built by NewOwner, read-only after): the
+	// rows adopt writes are these texts, so most handlers are judged
+	// without parsing shell.
+	verbatim map[string]Claim
 }
 
 type ownerForm struct {
@@ -161,7 +166,29 @@ func NewOwner(client string, forms []Form) (*Owner, error) {
 			}
 		}
 	}
+	o.verbatim = verbatimClaims(forms, o.forms)
 	return o, nil
+}
+
+// verbatimClaims maps each form's command text to the Claim Owner.Claim's
+// parsing path gives that text: the first owned form with the same words
+// (simple commands) or the same printed list (list forms), in order. of[i]
+// is the ownerForm NewOwner made of forms[i].
+func verbatimClaims(forms []Form, of []ownerForm) map[string]Claim {
+	out := make(map[string]Claim, len(forms))
+	for j, f := range forms {
+		if _, dup := out[f.Command]; dup {
+			continue
+		}
+		for _, g := range of {
+			if of[j].list == "" && g.list == "" && slices.Equal(g.words, of[j].words) ||
+				of[j].list != "" && g.list == of[j].list {
+				out[f.Command] = g.claim()
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Client returns the client whose file o judges.
@@ -183,6 +210,15 @@ func (o *Owner) Claim(command string, args []string, hasArgs bool) Claim {
 		}
 		return o.nearMiss(words, o.execPre, func(s string) string { return s })
 	}
+	if c, ok := o.verbatim[command]; ok {
+		return c
+	}
+	return o.claimShell(command)
+}
+
+// claimShell judges a shell-form command by parsing it: Claim's path for a
+// text that is not one of the forms verbatim.
+func (o *Owner) claimShell(command string) Claim {
 	words, ok := shellWords(command)
 	if !ok {
 		return o.claimList(command)

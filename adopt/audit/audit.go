@@ -66,6 +66,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
+	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/workpool"
@@ -131,6 +132,11 @@ type Options struct {
 	// Jobs bounds how many repositories are audited at once; 0 means
 	// runtime.NumCPU().
 	Jobs int
+	// Progress, when set, is called after each repository of each phase
+	// ("plan": conform's dry run of the fleet; "audit"), from the worker
+	// goroutines but never concurrently (adopt.PhaseCounter): the CLI
+	// draws adopt.ProgressBar with it when stderr is a terminal.
+	Progress func(phase string, done, total int)
 	// Getenv reads the settings-layer variables (HOOKWARDEN_FLEET_CONFIG,
 	// HOOKWARDEN_CONFIG, XDG_CONFIG_HOME, HOME); nil means os.Getenv.
 	Getenv func(string) string
@@ -200,7 +206,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &auditor{table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
+	a := &auditor{ignore: &ignorecheck.Cache{}, table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
@@ -231,7 +237,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	// conform's dry run of the whole fleet at once (one run shares its
 	// Owners and renders), for repoAudit.conformDrift.
 	a.conform = map[string]*adopt.RepoReport{}
-	if cr, err := adopt.Conform(ctx, roots, adopt.Options{DryRun: true, Jobs: jobs, Getenv: a.getenv}); err == nil {
+	if cr, err := adopt.Conform(ctx, roots, adopt.Options{DryRun: true, Jobs: jobs, Getenv: a.getenv, IgnoreCache: a.ignore, Progress: opts.Progress}); err == nil {
 		for i, rr := range cr.Repositories {
 			if _, dup := a.conform[roots[i]]; !dup {
 				a.conform[roots[i]] = rr
@@ -240,7 +246,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	}
 	workpool.Run(len(paths), jobs, func(i int) {
 		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i], starts[i])
-	}, nil)
+	}, adopt.PhaseCounter(opts.Progress, "audit", len(paths)))
 	rep.Summary = summarize(rep.Repositories)
 	return rep, nil
 }
@@ -293,6 +299,9 @@ type auditor struct {
 	// entries are computed per repository).
 	owners  map[string]*clientjson.Owner
 	conform map[string]*adopt.RepoReport
+	// ignore remembers git's ignore verdicts for the run (shared with
+	// conform's dry run).
+	ignore *ignorecheck.Cache
 
 	// plan and workstation are Options.Plan and Options.Workstation,
 	// systemRoot Options.SystemRoot.

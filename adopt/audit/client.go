@@ -417,6 +417,12 @@ func (r *repoAudit) hooksPath(clients []string) {
 	if err != nil {
 		return
 	}
+	// A file that never spells the variable's name (git compares it
+	// case-insensitively and reads no include.* here) cannot set it: no git
+	// process for it, which is most of a fleet.
+	if !bytes.Contains(bytes.ToLower(data), []byte("hookspath")) {
+		return
+	}
 	// git reads its own config file: the last core.hooksPath value, no
 	// include.* followed (git config --file reads none by default). Exit 1 is
 	// "not set", 3 an unparsable file; either way there is nothing to judge.

@@ -289,7 +289,7 @@ func (r *repoAudit) gitignore() {
 	if !bytes.Equal(out, gi.Data) {
 		r.add(IDGitIgnoreStale, ".gitignore", lineOfText(gi.Data, adopt.BlockBegin), "", "", "the managed block's lines differ from the block this version writes", r.conform)
 	}
-	if ok, why := adopt.BackupsIgnored(r.ctx, r.root, gi.Data); !ok {
+	if ok, why := adopt.BackupsIgnored(r.ctx, r.a.ignore, r.root, gi.Data); !ok {
 		r.add(IDBackupsNotIgnored, ".gitignore", 0, "", "", why, "remove the rule that re-includes .hookwarden/backups/ (see git check-ignore -v .hookwarden/backups/x)")
 	}
 }

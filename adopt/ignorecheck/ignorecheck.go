@@ -15,6 +15,8 @@ package ignorecheck
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +24,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // File is one .gitignore: Dir is its directory, slash-separated and relative
@@ -155,4 +158,71 @@ func gitEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+}
+
+// Cache remembers Ignored's verdicts within one fleet run: git's answer is
+// a function of the rules and the directories alone (no user or system
+// configuration is read), and a fleet's repositories mostly share their
+// ignore rules, so each distinct set is asked of git once. Errors are not
+// remembered. A nil *Cache remembers nothing. Safe for concurrent use; the
+// zero value is ready.
+type Cache struct {
+	mu      sync.Mutex
+	verdict map[[sha256.Size]byte]bool
+}
+
+// Ignored is the package's Ignored, answered from c when the same rules
+// and dirs were judged before in c (the key is a SHA-256 of both,
+// length-prefixed). Concurrent first asks of one key may each run git.
+func (c *Cache) Ignored(ctx context.Context, rules Rules, dirs []string) (bool, error) {
+	if c == nil {
+		return Ignored(ctx, rules, dirs)
+	}
+	key := cacheKey(rules, dirs)
+	c.mu.Lock()
+	v, ok := c.verdict[key]
+	c.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := Ignored(ctx, rules, dirs)
+	if err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	if c.verdict == nil {
+		c.verdict = map[[sha256.Size]byte]bool{}
+	}
+	c.verdict[key] = v
+	c.mu.Unlock()
+	return v, nil
+}
+
+// cacheKey hashes rules and dirs, each field length-prefixed (a nil
+// Exclude differs from an empty one).
+func cacheKey(rules Rules, dirs []string) [sha256.Size]byte {
+	h := sha256.New()
+	field := func(b []byte) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	if rules.Exclude == nil {
+		h.Write([]byte{0})
+	} else {
+		h.Write([]byte{1})
+		field(rules.Exclude)
+	}
+	field([]byte(fmt.Sprint(len(rules.Files))))
+	for _, f := range rules.Files {
+		field([]byte(f.Dir))
+		field(f.Data)
+	}
+	for _, d := range dirs {
+		field([]byte(d))
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -101,5 +102,37 @@ func TestIgnoredWithoutGit(t *testing.T) {
 	got, err := Ignored(context.Background(), Rules{Files: []File{{Data: []byte(".hookwarden/\n")}}}, []string{".hookwarden"})
 	if err == nil {
 		t.Fatalf("got %v and no error without git", got)
+	}
+}
+
+// TestCacheRemembersVerdicts: a Cache gives git's verdict, answers the
+// same rules again without git (PATH emptied), and asks git for rules it
+// has not seen (an error without git, not a remembered verdict).
+func TestCacheRemembersVerdicts(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not on PATH")
+	}
+	ignored := Rules{Files: []File{{Data: []byte(".hookwarden/\n")}}}
+	kept := Rules{Files: []File{{Data: []byte("dist/\n")}}}
+	dirs := []string{".hookwarden", ".hookwarden/backups"}
+	var c Cache
+	for _, tc := range []struct {
+		rules Rules
+		want  bool
+	}{{ignored, true}, {kept, false}} {
+		if got, err := c.Ignored(context.Background(), tc.rules, dirs); err != nil || got != tc.want {
+			t.Fatalf("%q: %v %v, want %v", tc.rules.Files[0].Data, got, err, tc.want)
+		}
+	}
+	t.Setenv("PATH", "")
+	if got, err := c.Ignored(context.Background(), ignored, dirs); err != nil || !got {
+		t.Errorf("remembered rules: %v %v, want true", got, err)
+	}
+	if got, err := c.Ignored(context.Background(), kept, dirs); err != nil || got {
+		t.Errorf("remembered rules: %v %v, want false", got, err)
+	}
+	other := Rules{Exclude: []byte{}, Files: ignored.Files}
+	if _, err := c.Ignored(context.Background(), other, dirs); err == nil {
+		t.Errorf("rules never judged (an empty info/exclude) answered without git")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/adopt/audit"
@@ -74,7 +75,13 @@ func runAudit(ctx context.Context, c *cli.Command) error {
 	if c.Bool("workstation") && !c.Bool("plan") {
 		return cli.Exit("hookwarden: audit: --workstation needs --plan", 2)
 	}
-	rep, err := audit.Audit(ctx, paths, audit.Options{Jobs: c.Int("jobs"), Plan: c.Bool("plan"), Workstation: c.Bool("workstation")})
+	opts := audit.Options{Jobs: c.Int("jobs"), Plan: c.Bool("plan"), Workstation: c.Bool("workstation")}
+	// The bar goes to stderr, and only to a terminal: a pipe or a CI log
+	// gets the report alone.
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		opts.Progress = adopt.ProgressBar(os.Stderr)
+	}
+	rep, err := audit.Audit(ctx, paths, opts)
 	if err != nil {
 		// A PATH that is not a directory (audit.ErrNotDirectory) or a
 		// registration table this build cannot read: nothing was audited.

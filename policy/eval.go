@@ -56,6 +56,14 @@ const (
 	// maxStdinBytes bounds what a command's stdin is read for (xargs, a
 	// shell reading its script on stdin).
 	maxStdinBytes = 64 << 10
+	// maxNameCalls bounds how often one command name that is not a
+	// builtin (a function, or a program) runs in one run: interp looks a
+	// variable up through one scope per nested function call, so
+	// unbounded recursion (f() { git status; f; }; f) would cost the
+	// square of its depth before the step bound stopped it (0.7-1 s);
+	// at 512 it stops in tens of milliseconds. A run past it is refused
+	// as past the step bound.
+	maxNameCalls = 512
 )
 
 // evalRoot is the directory the interpreter starts in when the judge does not
@@ -104,6 +112,9 @@ type evalRun struct {
 	truncated bool
 	// engines: the engine's paths a modelled lookup found (lookpath.go).
 	engines map[string]bool
+	// calls counts the runs of each command name that is not a builtin
+	// (maxNameCalls).
+	calls map[string]int
 }
 
 // worthEvaluating reports whether the evaluator can learn anything the static
@@ -176,7 +187,7 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 	if j.dir != "" {
 		start = j.dir
 	}
-	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}, engines: map[string]bool{}}
+	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}, engines: map[string]bool{}, calls: map[string]int{}}
 	if j.evalDeadline.IsZero() {
 		j.evalDeadline = time.Now().Add(evalBudget)
 	}
@@ -213,6 +224,13 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	if len(args) > 1 && args[0] == "set" {
 		args = noXtrace(args)
+	}
+	if len(args) > 0 && !interp.IsBuiltin(args[0]) {
+		e.calls[args[0]]++
+		if e.calls[args[0]] > maxNameCalls {
+			e.bound = true
+			return nil, errEvalBound
+		}
 	}
 	if name, ok := lookupName(args); ok {
 		return []string{lookupCmd, name}, nil

@@ -20,6 +20,7 @@ var evaluatorShapes = map[string]string{
 	"doubling-loop":       `x=a; for i in {1..40}; do x=$x$x; done`,
 	"cd-256":              strings.Repeat("cd a; ", 256) + "ls",
 	"git-C-256":           "git" + strings.Repeat(" -C a", 256) + " status",
+	"recursion":           "f() { git status; f; }; f",
 	"git-c-alias-4400":    "git" + strings.Repeat(strings.Repeat(" -c alias.x=1", 100)+" \\\n", 44) + " status",
 	"nested-bash-c-8":     strings.Repeat("bash -c 'eval \"", 4) + "git status" + strings.Repeat("\"'", 4),
 	"eval-printf-nesting": `eval "$(printf 'eval "$(printf %s git\\ status)"')"`,

@@ -594,7 +594,7 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 		return readOnly{strings.NewReader(evalDyn)}, nil
 	}
 	key := path
-	if !filepath.IsAbs(key) {
+	if !shellAbs(key) {
 		key = filepath.Join(hc.Dir, key)
 	}
 	key = e.rel(key)
@@ -649,7 +649,7 @@ func (e *evalRun) rel(p string) string {
 // abs is the disk path of an overlay key, "" when the key lies below the
 // unknown starting directory.
 func (e *evalRun) abs(key string) string {
-	if filepath.IsAbs(key) {
+	if shellAbs(key) {
 		if strings.HasPrefix(key, evalRoot) {
 			return ""
 		}
@@ -665,7 +665,7 @@ func (e *evalRun) abs(key string) string {
 // when the judge knows where the command runs, else nothing (a glob that
 // matches nothing stays as written, which the static walk classifies).
 func (e *evalRun) readDir(_ context.Context, path string) ([]fs.DirEntry, error) {
-	if strings.HasPrefix(path, evalRoot) || e.start == evalRoot && !filepath.IsAbs(path) {
+	if strings.HasPrefix(path, evalRoot) || e.start == evalRoot && !shellAbs(path) {
 		return nil, fs.ErrNotExist
 	}
 	f, err := os.Open(path)

@@ -58,7 +58,7 @@ func (o overlay) write(path, content string, known, appendTo bool) {
 // overlayKey is the key of path in the overlay: cleaned, joined to the
 // scope's cwd when relative and the cwd is known.
 func (sc *scope) overlayKey(p string) string {
-	if sc.cwd != "" && !filepath.IsAbs(p) {
+	if sc.cwd != "" && !shellAbs(p) {
 		p = sc.cwd + "/" + p
 	}
 	return filepath.Clean(p)
@@ -76,11 +76,11 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 	if f, ok := sc.files[sc.overlayKey(path)]; ok {
 		return f.content, f.known
 	}
-	if sc.cwdUnknown && !filepath.IsAbs(path) {
+	if sc.cwdUnknown && !shellAbs(path) {
 		return "", false
 	}
 	full := sc.overlayKey(path)
-	if !filepath.IsAbs(full) {
+	if !shellAbs(full) {
 		if j.dir == "" {
 			return "", false
 		}
@@ -255,7 +255,7 @@ func (sc *scope) globMatches(word string) ([]string, bool) {
 		return nil, false
 	}
 	full := dirPart
-	if !filepath.IsAbs(full) {
+	if !shellAbs(full) {
 		full = filepath.Join(sc.dir, sc.cwd, dirPart)
 	}
 	d, err := os.Open(filepath.Clean(full + "/."))
@@ -275,3 +275,9 @@ func (sc *scope) globMatches(word string) ([]string, bool) {
 	}
 	return out, true
 }
+
+// shellAbs reports whether p, a path as a POSIX shell command names it, is
+// absolute: it starts with "/" (also on Windows, where Git Bash reads
+// /tmp/x as absolute and filepath.IsAbs does not), or it is absolute to
+// this platform (C:\x).
+func shellAbs(p string) bool { return strings.HasPrefix(p, "/") || filepath.IsAbs(p) }

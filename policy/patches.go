@@ -96,7 +96,9 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 		files = []field{lit("-")}
 	}
 	for _, f := range files {
-		if f.val == "-" {
+		// /dev/stdin and its kin are the same stdin as "-" (on Windows
+		// no such file exists for the judge to look at).
+		if isStdinPath(f.val) {
 			docs := hereDocs(st)
 			if len(docs) == 0 {
 				known = false
@@ -205,7 +207,7 @@ func (j *judge) patchOutOfSight(sc *scope, p string) bool {
 		return false
 	}
 	full := sc.overlayKey(p)
-	if !filepath.IsAbs(full) {
+	if !shellAbs(full) {
 		if j.dir == "" || sc.cwdUnknown {
 			return true
 		}

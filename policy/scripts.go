@@ -77,7 +77,7 @@ func (j *judge) scriptMatters(sc *scope, p string) bool {
 		return true
 	}
 	full := sc.overlayKey(p)
-	if !filepath.IsAbs(full) {
+	if !shellAbs(full) {
 		if j.dir == "" || sc.cwdUnknown {
 			return false
 		}

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -114,18 +113,4 @@ func BenchmarkFleet1000(b *testing.B) {
 	b.ReportMetric(float64(cAdopt.Microseconds())/1000/n, "adopt-cpu-ms/repo")
 	b.ReportMetric(float64(cConform.Microseconds())/1000/n, "conform-cpu-ms/repo")
 	b.ReportMetric(float64(cAudit.Microseconds())/1000/n, "audit-cpu-ms/repo")
-}
-
-// cpuTime returns the user and system CPU time of this process and its
-// waited-for children (the git processes) so far: on a shared machine the
-// CPU per repository is the figure that does not move with the load.
-func cpuTime() time.Duration {
-	var total time.Duration
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var ru syscall.Rusage
-		if syscall.Getrusage(who, &ru) == nil {
-			total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		}
-	}
-	return total
 }

@@ -64,6 +64,7 @@ func copilotEnv(root, _ string) []string {
 	return []string{"COPILOT_CLI=1", "COPILOT_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
 func droidEnv(root, _ string) []string { return []string{"FACTORY_PROJECT_DIR=" + root} }
+func devinEnv(root, _ string) []string { return []string{"DEVIN_PROJECT_DIR=" + root} }
 func cursorEnv(root, _ string) []string {
 	return []string{"CURSOR_PROJECT_DIR=" + root, "CLAUDE_PROJECT_DIR=" + root}
 }
@@ -138,6 +139,14 @@ var spawnRules = map[string]spawnRule{
 	// ("the bash command to execute": bash -c assumed).
 	"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
 		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; unverified: not observed)", unverified: true},
+	// Devin CLI, run by Devin Desktop (documented, not observed): a command
+	// hook is "a shell command" and DEVIN_PROJECT_DIR is set to the project
+	// root (docs.devin.ai/cli/extensibility/hooks/overview, read
+	// 2026-12-05); the shell and working directory are not stated (/bin/sh
+	// -c from the root assumed; the row names the launcher by
+	// DEVIN_PROJECT_DIR, templates.launcherPath).
+	"devin": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: devinEnv,
+		source: "Devin CLI: DEVIN_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
 	// Kiro CLI (documented, not observed): the shell and working directory
 	// of a hook command are not stated (kiro.dev/docs/cli/hooks; the payload
 	// names cwd); /bin/sh -c from the start directory assumed, which the

@@ -40,7 +40,7 @@ func legacyLauncherPrefixes(client string) []string {
 		return []string{`python3 -I -S .hookwarden/hook.py`, `python3 .hookwarden/hook.py`}
 	case "copilot", "cline":
 		return nil // first rendered with the sh launcher
-	case "cursor", "windsurf", "qwen", "droid", "kiro":
+	case "cursor", "windsurf", "qwen", "droid", "kiro", "devin":
 		return nil // first rendered with the sourced form
 	case "agy":
 		return []string{`sh hook.sh`, `python3 -I -S hook.py`, `python3 hook.py`}

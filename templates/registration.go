@@ -60,6 +60,11 @@ import (
 //     execution", with FACTORY_PROJECT_DIR set to the project root
 //     (docs.factory.ai/reference/hooks-reference), so the path comes from
 //     the variable; unset, the launcher is not read and the row denies.
+//   - devin (Devin CLI, run by Devin Desktop; documented, not observed):
+//     DEVIN_PROJECT_DIR is set to the project root
+//     (docs.devin.ai/cli/extensibility/hooks/overview), so the path comes
+//     from the variable; unset, the launcher is not read and the row denies
+//     (exit 2, the one exit Devin reads as a block).
 //   - qwen (Qwen Code 0.24.4): `bash -c COMMAND` with cwd the session's
 //     directory and CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR and
 //     QWEN_PROJECT_DIR all set to that directory, not the repository root
@@ -83,6 +88,11 @@ func launcherPath(client string) (pre, path string, ok bool) {
 		return "", `"${CURSOR_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "droid":
 		return "", `"${FACTORY_PROJECT_DIR}/.hookwarden/hook.sh"`, true
+	case "devin":
+		// Devin CLI sets DEVIN_PROJECT_DIR to the project root
+		// (docs.devin.ai/cli/extensibility/hooks/overview, read 2026-12-05;
+		// not observed).
+		return "", `"${DEVIN_PROJECT_DIR}/.hookwarden/hook.sh"`, true
 	case "windsurf", "qwen", "kiro":
 		return `hw_d=$PWD; while [ -n "$hw_d" ] && [ ! -f "$hw_d/.hookwarden/hook.sh" ]; do hw_d=${hw_d%/*}; done; `, `"$hw_d/.hookwarden/hook.sh"`, true
 	case "gemini":

@@ -35,6 +35,14 @@ const (
 	AgyHooksJSONPath   = AgyPluginDir + "/hooks.json"
 	AgyLauncherPath    = AgyPluginDir + "/hook.sh"
 	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
+	// OpencodeCanaryEnv is the environment variable doctor sets when it
+	// starts the installed opencode to prove the rendered plugin loaded:
+	// an absolute directory holding canary.json ({"commands": [TEXT…]});
+	// the plugin, once its host loaded it (opencode 1.x: the default
+	// export's server(); 2.x: its setup()), runs each command through the
+	// very hook it registered and writes result-<api>.json there (created,
+	// never overwritten). Unset, the plugin does nothing of the kind.
+	OpencodeCanaryEnv = "HOOKWARDEN_OPENCODE_CANARY"
 	// CopilotHooksPath is GitHub Copilot CLI's hook file in a governed
 	// repository: Copilot CLI 1.0.102 runs every *.json in .github/hooks at
 	// the git root (see copilotHooks), so the file is ours alone and no
@@ -98,6 +106,16 @@ type interceptorData struct {
 	LauncherFailed     string `json:"launcher_failed,omitempty"`
 	JudgeTimeout       string `json:"judge_timeout,omitempty"`
 	JudgeFailed        string `json:"judge_failed,omitempty"`
+	// ShellTools is the opencode pre-tool row's matcher (an RE2 pattern
+	// JavaScript reads the same way): the shell tool's names, bash on
+	// opencode 1.x, shell on 2.x.
+	ShellTools string `json:"shell_tools,omitempty"`
+	// NoToolHook is the v2 setup's refusal when the host's plugin context
+	// has no tool.hook (no shell call could be judged).
+	NoToolHook string `json:"no_tool_hook,omitempty"`
+	// CanaryEnv names the environment variable through which doctor asks
+	// the loaded plugin to run its canary (OpencodeCanaryEnv).
+	CanaryEnv string `json:"canary_env,omitempty"`
 }
 
 func buildInterceptorData(t *registration.Table) (interceptorData, error) {
@@ -242,6 +260,9 @@ func renderOpencode(d interceptorData, t *registration.Table) ([]byte, error) {
 		return nil, fmt.Errorf("hookwarden: render: the registration table has no opencode pre-tool row")
 	}
 	d.Shell = "/bin/sh"
+	d.ShellTools = row.Matcher
+	d.CanaryEnv = OpencodeCanaryEnv
+	d.NoToolHook = "[hookwarden] this OpenCode's plugin context has no tool.hook, so the hookwarden plugin cannot judge shell calls; it refuses to load rather than load and guard nothing"
 	d.OpencodeDeadlineMs = int(row.ClientTimeout().Milliseconds()) - 500
 	d.InvalidInputJS = fmt.Sprintf(d.InvalidInput, "opencode", "member output.args.command is missing or not a string")
 	d.DeniedNoReason = "[BLOCKED BY hookwarden:launcher] the hookwarden launcher denied the call without a reason"

@@ -193,7 +193,7 @@ func TestRegistrationCommand(t *testing.T) {
 			if self := strings.SplitN(strings.SplitN(cmd, "hw_self=", 2)[1], ";", 2)[0]; !strings.Contains(self, "/") {
 				t.Errorf("%s %s: hw_self=%s has no slash: `.` would search PATH for it", r.Client, r.Event, self)
 			}
-			if r.Client == "cursor" || r.Client == "windsurf" || r.Client == "qwen" || r.Client == "droid" || r.Client == "kiro" { // first rendered with the sourced form: no earlier form
+			if r.Client == "cursor" || r.Client == "windsurf" || r.Client == "qwen" || r.Client == "droid" || r.Client == "kiro" || r.Client == "devin" { // first rendered with the sourced form: no earlier form
 				if len(legacy) != 0 {
 					t.Errorf("%s %s: legacy forms %q of a client first rendered with the sourced form", r.Client, r.Event, legacy)
 				}

@@ -80,7 +80,7 @@ func TestPlanOutputs(t *testing.T) {
 	for _, s := range []string{"  claude: version not found; selected", "foreign, NOT ALLOWED", "curl -s https://pkg.example/i.sh | sh",
 		"why: " + getenv("HOME") + "/config.toml does not trust the project", "foreign-hook-not-allowed",
 		// opencode's in-process rows have no line: the file alone, not ":0".
-		"ours (current pre-tool)  .opencode/plugins/hookwarden.js  matcher ^bash$"} {
+		"ours (current pre-tool)  .opencode/plugins/hookwarden.js  matcher ^(bash|shell)$"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text report lacks %q:\n%s", s, text.String())
 		}

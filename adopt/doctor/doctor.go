@@ -42,8 +42,14 @@
 // never blocks). A subagent-start row (Claude, Codex) gets a subagent of a
 // read-only type, which must get the read-only banner as added context, and
 // one of a type no list names, which must not. With lefthook selected, hookwarden's two lefthook jobs
-// are run as lefthook runs a job, without lefthook (probeLefthook). Run
-// exits 1 when any selected row does not guard.
+// are run as lefthook runs a job, without lefthook (probeLefthook). For
+// opencode's pre-tool row, whose handler is the rendered plugin, doctor
+// also starts the installed opencode (when it is on PATH) the way that
+// loads project plugins without a model, with the canaries handed to the
+// plugin through templates.OpencodeCanaryEnv: the row guards only when the
+// loaded plugin's own hook refused the deny canary (probeOpencodeLoad), so
+// a plugin the installed opencode does not load is found, not reported
+// healthy. Run exits 1 when any selected row does not guard.
 package doctor
 
 import (
@@ -118,8 +124,12 @@ type Row struct {
 	WantClock       bool   `json:"want_clock,omitempty"`
 	Spawn           string `json:"spawn,omitempty"`
 	SpawnUnverified bool   `json:"spawn_unverified,omitempty"`
-	Guards          bool   `json:"guards"`
-	Problem         string `json:"problem,omitempty"`
+	// Load is, for the opencode pre-tool row, the proof that the installed
+	// opencode loaded the rendered plugin and its hook judged the canaries
+	// (probeOpencodeLoad); a load not proven makes the row not guard.
+	Load    *PluginLoad `json:"plugin_load,omitempty"`
+	Guards  bool        `json:"guards"`
+	Problem string      `json:"problem,omitempty"`
 }
 
 // Report is the doctor run of one repository: Root, Engine (the engine
@@ -282,6 +292,13 @@ func Run(ctx context.Context, root string, opts Options) (*Report, error) {
 				continue
 			}
 			r := probeRow(ctx, abs, cp, row, c, env, rep.Engine)
+			if cp.Client == "opencode" && ev == "pre-tool" {
+				r.Load = probeOpencodeLoad(ctx, abs, env, getenv, c.deny, c.allow, c.denyRule)
+				if r.Load.Problem != "" {
+					r.Problem = strings.TrimPrefix(r.Problem+"; ", "; ") + "plugin load not proven: " + r.Load.Problem
+					r.Guards = false
+				}
+			}
 			if !r.Guards {
 				rep.OK = false
 			}

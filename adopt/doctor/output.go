@@ -77,6 +77,17 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "    %s: %s by %s in %.1f ms\n", p.name, v, p.p.AnsweredBy, p.p.Millis)
 		}
+		if l := row.Load; l != nil {
+			switch {
+			case l.Skipped != "":
+				fmt.Fprintf(&b, "    plugin load: not checked: %s\n", l.Skipped)
+			case l.Problem == "":
+				fmt.Fprintf(&b, "    plugin load: opencode %s loaded it (%s API, `%s`, %.0f ms); its hook refused the deny canary (%s) and let the allow canary through\n",
+					l.Opencode, l.API, l.Command, l.Millis, l.Deny.Rule)
+			default:
+				fmt.Fprintf(&b, "    plugin load: NOT PROVEN on opencode %s (`%s`)\n", l.Opencode, l.Command)
+			}
+		}
 		if row.Problem != "" {
 			fmt.Fprintf(&b, "    problem: %s\n", row.Problem)
 		}

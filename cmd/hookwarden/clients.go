@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v3"
@@ -20,7 +21,9 @@ import (
 // conformance suite observed (testdata/clients/observed.json, embedded).
 // With --agent-traffic it prints instead, per client, brief capture, return
 // capture and return rules as unenforceable, adapter-defined or observed
-// (observed.AgentTraffic). Exit 0; 2 when the embedded tables are malformed.
+// (observed.AgentTraffic). The text table is followed by the client
+// versions observed and the clients and versions stated unverified
+// (writeVersions). Exit 0; 2 when the embedded tables are malformed.
 func clientsCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "clients",
@@ -60,7 +63,14 @@ func clientsCommand() *cli.Command {
 				}
 				return nil
 			}
-			return writeCapabilities(c.Root().Writer, caps)
+			if err := writeCapabilities(c.Root().Writer, caps); err != nil {
+				return err
+			}
+			notes, err := observed.Unverified()
+			if err != nil {
+				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+			}
+			return writeVersions(c.Root().Writer, observed.Versions(obs), notes)
 		},
 	}
 }
@@ -96,6 +106,37 @@ func writeCapabilities(w io.Writer, caps []observed.Capability) error {
 		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
 	}
 	fmt.Fprintf(w, "\n%s\n", WindowsNote)
+	return nil
+}
+
+// writeVersions prints, after the table, the client versions the
+// conformance suite ran (per client, newest first, with the newest day and
+// the rows observed there, and the rows that failed), then the clients and
+// client versions no real client here ran (observed.Unverified), each with
+// why and the sources its rows follow.
+func writeVersions(w io.Writer, vs []observed.ClientVersions, notes []observed.Note) error {
+	var b strings.Builder
+	b.WriteString("\nVERSIONS OBSERVED (the real-client suite; newest first)\n")
+	for _, cv := range vs {
+		for i, v := range cv.Versions {
+			name := cv.Client
+			if i > 0 {
+				name = strings.Repeat(" ", len(cv.Client))
+			}
+			fmt.Fprintf(&b, "  %s %s (%s): %s", name, v.Version, v.Date, strings.Join(v.Events, ", "))
+			if len(v.Failed) > 0 {
+				fmt.Fprintf(&b, "; failed: %s", strings.Join(v.Failed, ", "))
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\nUNVERIFIED (no real client of these ran here)\n")
+	for _, n := range notes {
+		fmt.Fprintf(&b, "  %s (%s): unverified: %s. Sources: %s\n", n.What, n.Client, n.Why, strings.Join(n.Sources, "; "))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
 	return nil
 }
 

@@ -70,8 +70,9 @@ func TestClientsText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	table, note, ok := strings.Cut(out, "\n\n")
-	if !ok || note != WindowsNote+"\n" || !strings.Contains(note, "windows: unverified") {
+	table, rest, ok := strings.Cut(out, "\n\n")
+	note, _, _ := strings.Cut(rest, "\n\n") // the versions observed and the unverified follow
+	if !ok || note != WindowsNote || !strings.Contains(note, "windows: unverified") {
 		t.Errorf("after the table %q, want a blank line and %q", note, WindowsNote)
 	}
 	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
@@ -155,5 +156,35 @@ func TestClientsAgentTraffic(t *testing.T) {
 	text, code := runClients(t, "--agent-traffic")
 	if code != 0 || !strings.HasPrefix(text, "CLIENT") || !strings.Contains(text, "claude return rules: observed:") {
 		t.Errorf("text report (exit %d):\n%s", code, text)
+	}
+}
+
+// TestClientsVersionsAndUnverified: after the table, `hookwarden clients`
+// names the client versions the real-client suite ran (Claude Code
+// 2.1.332, Codex 0.171.0 and lefthook 2.2.2 among them) and states OpenCode
+// 2, Kiro CLI 3 and Devin Desktop unverified, OpenCode 2 because npm serves
+// no 2.x.
+func TestClientsVersionsAndUnverified(t *testing.T) {
+	out, code := runClients(t)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	_, rest, ok := strings.Cut(out, "\nVERSIONS OBSERVED")
+	if !ok {
+		t.Fatalf("no VERSIONS OBSERVED section:\n%s", out)
+	}
+	versions, unverified, ok := strings.Cut(rest, "\nUNVERIFIED")
+	if !ok {
+		t.Fatalf("no UNVERIFIED section:\n%s", out)
+	}
+	for _, want := range []string{"claude 2.1.332 (", "codex 0.171.0 (", "lefthook 2.2.2 (", "opencode 1.18.33 ("} {
+		if !strings.Contains(versions, want) {
+			t.Errorf("the observed versions do not name %q:\n%s", want, versions)
+		}
+	}
+	for _, want := range []string{"OpenCode 2.x (opencode): unverified: npm serves no opencode-ai 2.x", "Kiro CLI 3 (kiro): unverified", "Devin Desktop", "(devin): unverified"} {
+		if !strings.Contains(unverified, want) {
+			t.Errorf("the unverified section does not say %q:\n%s", want, unverified)
+		}
 	}
 }

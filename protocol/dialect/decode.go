@@ -194,6 +194,12 @@ func Decode(row registration.Row, data []byte) (Payload, error) {
 			return Payload{}, err
 		}
 		return decodeWindsurf(row, obj)
+	case "devin":
+		obj, err := parseObject(data)
+		if err != nil {
+			return Payload{}, err
+		}
+		return decodeDevin(row, obj)
 	case "cline":
 		obj, err := parseObject(data)
 		if err != nil {

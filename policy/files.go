@@ -238,42 +238,89 @@ func echoText(args []string) (string, bool) {
 	return s, true
 }
 
-// globMatches matches a glob word against the directory the command runs in:
-// the paths it expands to, as written (dir part kept), and ok. ok is false
-// when the judge cannot tell: no directory known, a run-time part, a
-// wildcard outside the last component, a brace, or a directory of more than
-// maxGlobEntries entries; the caller then classifies the word as written.
+// globMatches matches a glob word against the directory the command runs in,
+// a component at a time as the shell does (wildcards in directory
+// components too): the paths it expands to, as written, and ok. ok is false
+// when the judge cannot tell: no directory known, a run-time part, a brace,
+// or more than maxGlobEntries directory entries read in all; the caller then
+// classifies the word as written.
 func (sc *scope) globMatches(word string) ([]string, bool) {
 	if sc.dir == "" || sc.cwdUnknown || !strings.ContainsAny(word, "*?[") || strings.ContainsAny(word, dyn+"{\\") {
 		return nil, false
 	}
-	dirPart, pat := "", word
-	if i := strings.LastIndexByte(word, '/'); i >= 0 {
-		dirPart, pat = word[:i+1], word[i+1:]
+	base := filepath.Join(sc.dir, sc.cwd)
+	if strings.HasPrefix(word, "/") {
+		base = "/"
+	} else if shellAbs(word) {
+		base = "" // C:/x/* on Windows: the first component is the volume
 	}
-	if strings.ContainsAny(dirPart, "*?[") || pat == "" {
-		return nil, false
-	}
-	full := dirPart
-	if !shellAbs(full) {
-		full = filepath.Join(sc.dir, sc.cwd, dirPart)
-	}
-	d, err := os.Open(filepath.Clean(full + "/."))
-	if err != nil {
-		return nil, true // no such directory: the word is passed as written
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(maxGlobEntries + 1)
-	if len(names) > maxGlobEntries || (err != nil && !errors.Is(err, io.EOF)) {
-		return nil, false
+	comps := strings.Split(word, "/")
+	// cands: the paths matched so far, as written (prefix of word) and on
+	// disk; budget: directory entries left to read.
+	type cand struct{ written, disk string }
+	cands := []cand{{"", base}}
+	budget := maxGlobEntries
+	for i, c := range comps {
+		last := i == len(comps)-1
+		sep := "/"
+		if i == 0 {
+			sep = ""
+		}
+		if !strings.ContainsAny(c, "*?[") {
+			for k := range cands {
+				cands[k].written += sep + c
+				cands[k].disk = filepath.Join(cands[k].disk, c)
+			}
+			continue
+		}
+		if c == "" && last {
+			return nil, false
+		}
+		var next []cand
+		for _, cd := range cands {
+			names, ok := readNames(cd.disk, &budget)
+			if !ok {
+				return nil, false
+			}
+			for _, n := range names {
+				if !matchGlob(c, n) {
+					continue
+				}
+				disk := filepath.Join(cd.disk, n)
+				if !last {
+					if fi, err := os.Stat(disk); err != nil || !fi.IsDir() {
+						continue
+					}
+				}
+				next = append(next, cand{cd.written + sep + n, disk})
+			}
+		}
+		cands = next
 	}
 	var out []string
-	for _, n := range names {
-		if matchGlob(pat, n) {
-			out = append(out, dirPart+n)
+	for _, cd := range cands {
+		if _, err := os.Lstat(cd.disk); err == nil {
+			out = append(out, cd.written)
 		}
 	}
-	return out, true
+	return out, true // none: the word is passed as written
+}
+
+// readNames lists a directory for globMatches, counting its entries against
+// budget; a missing directory has none, and one past the budget or
+// unreadable otherwise is not known (ok false).
+func readNames(dir string, budget *int) ([]string, bool) {
+	d, err := os.Open(filepath.Clean(dir + "/."))
+	if err != nil {
+		return nil, true
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(*budget + 1)
+	if len(names) > *budget || (err != nil && !errors.Is(err, io.EOF)) {
+		return nil, false
+	}
+	*budget -= len(names)
+	return names, true
 }
 
 // shellAbs reports whether p, a path as a POSIX shell command names it, is

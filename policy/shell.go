@@ -376,8 +376,10 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 			}
 			return
 		}
-		if strings.Contains(argv[0].val, "/") && !strings.HasPrefix(argv[0].val, "/") {
-			j.scriptFile("exec", argv[0], env, depth, sc) // ./run.sh (scripts.go)
+		if strings.Contains(argv[0].val, "/") && (!strings.HasPrefix(argv[0].val, "/") || j.dir != "") {
+			// ./run.sh (scripts.go); an absolute path too where the
+			// command's directory is known ("$(CURDIR)/scripts/x.sh").
+			j.scriptFile("exec", argv[0], env, depth, sc)
 		}
 		next, more := j.launcher(name, args, &env, depth, st, sc)
 		if !more {

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -148,8 +149,34 @@ func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt,
 	}
 	src = j.makeIncludes(sc, dir, src, 0)
 	rules, first, vars := parseMakefile(src)
+	j.makeBuiltins(vars, sc, dir)
 	j.makeShellCalls(src, vars, env, depth)
 	j.runRecipes(rules, first, targets, func(line string) string { return expandMake(line, vars) }, env, depth)
+}
+
+// makeBuiltins adds the variables make sets itself (GNU make manual,
+// "Other Special Variables", "How the MAKE Variable Works") unless the
+// makefile sets them: CURDIR, the absolute directory make runs in (known
+// when the command's directory is), and MAKE.
+func (j *judge) makeBuiltins(vars map[string]string, sc *scope, dir string) {
+	if _, set := vars["MAKE"]; !set {
+		vars["MAKE"] = "make"
+	}
+	if _, set := vars["CURDIR"]; set || j.dir == "" || sc.cwdUnknown || strings.Contains(dir, dyn) {
+		return
+	}
+	cur := path.Join(filepath.ToSlash(j.dir), sc.cwd)
+	if path.IsAbs(sc.cwd) {
+		cur = sc.cwd
+	}
+	if dir != "" {
+		if path.IsAbs(dir) {
+			cur = dir
+		} else {
+			cur = path.Join(cur, dir)
+		}
+	}
+	vars["CURDIR"] = cur
 }
 
 // maxMakeIncludes bounds how deep included makefiles are followed.

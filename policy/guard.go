@@ -309,3 +309,43 @@ func guardFileName(s string) guardKind {
 	}
 	return guardKind{}
 }
+
+// GuardFileWords returns the words that every path naming one of the
+// guard's files (shellGuardList: GuardPaths, the other client settings files
+// the command rules protect, and the lefthook configs) contains, in ASCII
+// lower case, sorted: the last component of each guard path (with its parent
+// folder, "hooks/pretooluse", when it holds no "."), less any that contains
+// another. Words are slash-separated. A payload in which none of them appears (compared ASCII
+// case-insensitively) names no guard file; one in which one appears may. The
+// rendered launcher uses them to refuse an edit that may touch a guard file
+// while no engine is installed to judge it (skewguard hook.sh, hook.py).
+func GuardFileWords() []string {
+	var names []string
+	for _, g := range shellGuardList {
+		n := asciiLower(path.Base(g.Path))
+		if !strings.Contains(n, ".") {
+			// A bare name (Cline's PreToolUse, the plugin folder hookwarden)
+			// is also a word of ordinary payloads (Claude's hook_event_name
+			// "PreToolUse"): its parent folder is kept with it.
+			n = asciiLower(path.Join(path.Base(path.Dir(g.Path)), path.Base(g.Path)))
+		}
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	var out []string
+	for _, n := range names {
+		covered := false
+		for _, m := range names {
+			if m != n && strings.Contains(n, m) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

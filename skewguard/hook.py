@@ -117,9 +117,9 @@ def emit(out, err, code):
 
 def fail_closed(client, event, why):
     """The answer when no verdict could be reached: deny for events that gate
-    an action (pre-tool, pre-edit, pre-dispatch, pre-handback), a stated skip
-    otherwise."""
-    if event in ("pre-tool", "pre-edit", "pre-dispatch", "pre-handback"):
+    an action (pre-tool, pre-skill-shell, pre-edit, pre-dispatch,
+    pre-handback), a stated skip otherwise."""
+    if event in ("pre-tool", "pre-skill-shell", "pre-edit", "pre-dispatch", "pre-handback"):
         return answer(client, "deny", "[BLOCKED BY hookwarden:launcher] %s; the call is refused because it was not judged" % why)
     return answer(client, "skip", "launcher: %s; the %s call was not judged" % (why, event), event)
 
@@ -397,7 +397,37 @@ def main(argv):
         if isinstance(err, str):
             err = err.encode("utf-8", "surrogatepass")
         return emit(out, err + note.encode("utf-8"), code)
+    if event == "pre-skill-shell":
+        return emit(*fail_closed(client, event, "%s; install or upgrade hookwarden" % why))
+    if event == "pre-edit" and names_guard(data, root):
+        return emit(*answer(client, "deny", "[BLOCKED BY hookwarden:launcher] %s, and this edit may touch a file of the guard (.hookwarden.yaml, .hookwarden/, a client's hook settings, a lefthook config), which only an engine can judge; install or upgrade hookwarden; the call is refused because it was not judged" % why))
     return emit(*answer(client, "skip", "launcher: %s; install or upgrade hookwarden" % why, event))
+
+
+def names_guard(data, root):
+    """True when the payload (bytes) may name one of the guard's own files:
+    once the client's cwd and transcript_path (which name where the
+    repository lives, not what the edit touches) are dropped and the
+    repository's own path is cut out, its text (JSON escapes decoded) holds
+    one of the words every guard path contains (TABLE guard_words, from
+    hookwarden's policy.GuardFileWords; compared case-insensitively); or it
+    is over the input bound or not a JSON object."""
+    if len(data) > TABLE["max_input_bytes"]:
+        return True
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        return True
+    if not isinstance(obj, dict):
+        return True
+    obj.pop("cwd", None)
+    obj.pop("transcript_path", None)
+    text = json.dumps(obj, ensure_ascii=False)
+    for cut in (root, os.getcwd()):
+        if cut:
+            text = text.replace(cut, "")
+    low = text.replace("\\\\", "/").replace("\\", "/").lower()
+    return any(w in low for w in TABLE["guard_words"])
 
 
 def run(argv):

@@ -30,8 +30,9 @@
 #
 # No candidate serves the pair: pre-tool runs the standalone interceptor
 # (.hookwarden/interceptor.py, python3) under the watchdog and says so on
-# stderr; without python3 it denies and says what to install. Other events
-# are a stated skip in the client's dialect; the prompt rows (and post-tool
+# stderr; without python3 it denies and says what to install. pre-skill-shell
+# denies, and so does a pre-edit whose payload may name a guard file. Other
+# events are a stated skip in the client's dialect; the prompt rows (and post-tool
 # where the client takes added context) carry the clock line with it, from
 # date(1), so the model gets the time with or without an engine. An engine or interceptor that
 # does not answer by the deadline, or dies of a signal (except an exec'd
@@ -46,6 +47,7 @@ hw_first_bin=
 hw_rows='__HOOKWARDEN_ROWS__'
 hw_skip='__HOOKWARDEN_SKIP_PREFIX__'
 hw_probe_ms=__HOOKWARDEN_PROBE_MS__
+hw_max_input=__HOOKWARDEN_MAX_INPUT__
 hw_tmp=
 
 hw_usage() {
@@ -379,9 +381,55 @@ done
 hw_why="no installed hookwarden engine serves $hw_client $hw_event (${hw_tried:+tried: }${hw_tried:-none installed})"
 # A skill's inline shell command (pre-skill-shell) has no standalone
 # interceptor: unjudged, it is refused like every other gate.
+# hw_cut TEXT: hw_in without each occurrence of TEXT (at most 64).
+hw_cut() {
+	[ -n "$1" ] || return 0
+	hw_k=0
+	while [ "$hw_k" -lt 64 ]; do
+		case $hw_in in *"$1"*) hw_in=${hw_in%%"$1"*}${hw_in#*"$1"} ;; *) return 0 ;; esac
+		hw_k=$((hw_k + 1))
+	done
+}
+
+# hw_names_guard: true when the payload on fd 3 may name one of the guard's
+# own files: once the repository's own path, the working directory and the
+# client's transcript_path value (which name where the repository lives, not
+# what the edit touches) are cut out, it holds one of the words every guard
+# path contains (rendered from hookwarden's policy.GuardFileWords, compared
+# case-insensitively) or a JSON \u escape (which could spell one); or it
+# could not be read whole (over the engine's input bound, or no head(1)).
+hw_names_guard() {
+	hw_in=$(head -c "$((hw_max_input + 1))" <&3 2>/dev/null) || return 0
+	[ "${#hw_in}" -le "$hw_max_input" ] || return 0
+	case $hw_in in
+	*'"transcript_path":"'*)
+		hw_a=${hw_in%%'"transcript_path":"'*}
+		hw_b=${hw_in#*'"transcript_path":"'}
+		hw_in=$hw_a${hw_b#*'"'}
+		;;
+	esac
+	hw_cut "$hw_root"
+	hw_cut "$PWD"
+	case $hw_in in
+	__HOOKWARDEN_GUARD_WORDS__ | *'\u'*) return 0 ;;
+	esac
+	return 1
+}
+
+# No engine: a skill's inline shell command (pre-skill-shell) has no
+# standalone interceptor, so unjudged it is refused like every other gate;
+# an edit that may touch the guard's own files is refused too (the guard
+# cannot be switched off by removing the engine first); other edits and
+# events are stated skips.
 case $hw_event in
 pre-tool) ;;
 pre-skill-shell) hw_fail_closed "$hw_why; install or upgrade hookwarden" ;;
+pre-edit)
+	if hw_names_guard; then
+		hw_answer deny "[BLOCKED BY hookwarden:launcher] $hw_why, and this edit may touch a file of the guard (.hookwarden.yaml, .hookwarden/, a client's hook settings, a lefthook config), which only an engine can judge; install or upgrade hookwarden; the call is refused because it was not judged"
+	fi
+	hw_answer skip "launcher: $hw_why; install or upgrade hookwarden"
+	;;
 *) hw_answer skip "launcher: $hw_why; install or upgrade hookwarden" ;;
 esac
 if [ -z "$hw_root" ] || [ ! -f "$hw_root/.hookwarden/interceptor.py" ]; then

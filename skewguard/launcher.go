@@ -21,7 +21,11 @@ var (
 // each of these placeholders once, for templates to fill in: the row table
 // '__HOOKWARDEN_ROWS__' (";client/event=deadline_ms;" per row, DeadlineMillis),
 // the stated-skip prefix '__HOOKWARDEN_SKIP_PREFIX__' (protocol/dialect.SkipPrefix,
-// inside single quotes) and __HOOKWARDEN_PROBE_MS__ (ProbeMillis).
+// inside single quotes), __HOOKWARDEN_PROBE_MS__ (ProbeMillis),
+// __HOOKWARDEN_MAX_INPUT__ (protocol/dialect.MaxInputBytes) and
+// __HOOKWARDEN_GUARD_WORDS__ (sh case patterns of policy.GuardFileWords, by
+// which a pre-edit with no engine installed is refused when its payload may
+// name a guard file).
 func ShSource() string { return shSource }
 
 // PySource returns the source of the Python launcher (hook.py beside this

@@ -75,7 +75,7 @@ func newWorld(t testing.TB) *world {
 		}
 	}
 	link("python3", strings.TrimSpace(string(py)))
-	for _, tool := range []string{"git", "sh", "bash", "dash", "busybox", "cat", "sleep", "printf", "dirname", "env", "id", "mkdir", "rm", "date"} {
+	for _, tool := range []string{"git", "sh", "bash", "dash", "busybox", "cat", "head", "sleep", "printf", "dirname", "env", "id", "mkdir", "rm", "date"} {
 		p, err := exec.LookPath(tool)
 		if err != nil && optionalShells[tool] && !testbin.Require() {
 			continue // run skips the commands that need it, saying so
@@ -983,4 +983,44 @@ func engineSignalDeath(t *testing.T, kind string) {
 			}
 		}
 	}
+}
+
+// TestNoEngineGuardEdit: with no engine installed, a pre-edit whose payload
+// may name one of the guard's own files is refused (exit 2 with the reason),
+// so that removing the engine first does not turn an edit of
+// .hookwarden.yaml into a stated skip; an ordinary edit stays a stated
+// skip, and a skill's inline shell command is refused by both launchers.
+func TestNoEngineGuardEdit(t *testing.T) {
+	edit := func(path string) string {
+		return `{"hook_event_name":"PreToolUse","tool_name":"Write","cwd":"` + payloadDir + `","tool_input":{"file_path":"` + path + `","content":"x"}}`
+	}
+	deny := "[BLOCKED BY hookwarden:launcher] no installed hookwarden engine serves "
+	skip := "hookwarden: skip: launcher: no installed hookwarden engine serves "
+	cases := []struct {
+		name, client, event, stdin, stderrPrefix string
+		exit                                     int
+	}{
+		{"config", "claude", "pre-edit", edit(".hookwarden.yaml"), deny, 2},
+		{"config folded", "claude", "pre-edit", edit(".HookWarden.YAML"), deny, 2},
+		{"launcher", "claude", "pre-edit", edit(payloadDir + "/.hookwarden/hook.sh"), deny, 2},
+		{"claude settings", "claude", "pre-edit", edit(".claude/settings.json"), deny, 2},
+		{"claude local settings", "claude", "pre-edit", edit(".claude/settings.local.json"), deny, 2},
+		{"lefthook config", "claude", "pre-edit", edit("lefthook.yml"), deny, 2},
+		{"escaped name", "claude", "pre-edit", edit(`.\u0068ookwarden.yaml`), deny, 2},
+		{"codex patch", "codex", "pre-edit", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","cwd":"` + payloadDir + `","tool_input":{"command":"*** Begin Patch\n*** Delete File: .codex/hooks.json\n*** End Patch"}}`, deny, 2},
+		{"gemini settings", "gemini", "pre-edit", `{"hook_event_name":"BeforeTool","tool_name":"write_file","cwd":"` + payloadDir + `","tool_input":{"file_path":".gemini/settings.json","content":"{}"}}`, deny, 2},
+		{"ordinary edit", "claude", "pre-edit", edit("src/main.go"), skip + "claude pre-edit", 0},
+		{"ordinary codex patch", "codex", "pre-edit", `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","cwd":"` + payloadDir + `","tool_input":{"command":"*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** End Patch"}}`, skip + "codex pre-edit", 0},
+		{"skill shell", "claude", "pre-skill-shell", `{"hook_event_name":"PreSkillShellCommand","cwd":"` + payloadDir + `","command":"ls"}`, "[BLOCKED BY hookwarden:launcher] no installed hookwarden engine serves ", 2},
+	}
+	forEachKind(t, func(t *testing.T, kind string) {
+		w := newWorld(t)
+		env := w.env()
+		for _, tc := range cases {
+			r := w.launcher(t, kind, env, tc.stdin, tc.client, tc.event)
+			if r.exit != tc.exit || r.stdout != "" || !strings.HasPrefix(r.stderr, tc.stderrPrefix) {
+				t.Errorf("%s (%s %s): stdout %q stderr %q exit %d; want stderr starting %q, exit %d", tc.name, tc.client, tc.event, r.stdout, r.stderr, r.exit, tc.stderrPrefix, tc.exit)
+			}
+		}
+	})
 }

@@ -206,6 +206,7 @@ type launcherData struct {
 	MaxInputBytes  int                    `json:"max_input_bytes"`
 	MaxReasonBytes int                    `json:"max_reason_bytes"`
 	SkipPrefix     string                 `json:"skip_prefix"`
+	GuardWords     []string               `json:"guard_words"`
 }
 
 // jsonText marshals v compactly without HTML escaping.
@@ -314,7 +315,44 @@ func renderShLauncher(t *registration.Table) ([]byte, error) {
 	if out, err = substitute(out, "__HOOKWARDEN_SKIP_PREFIX__", []byte(dialect.SkipPrefix)); err != nil {
 		return nil, err
 	}
+	if out, err = substitute(out, "__HOOKWARDEN_MAX_INPUT__", []byte(fmt.Sprint(dialect.MaxInputBytes))); err != nil {
+		return nil, err
+	}
+	words, err := guardWordPatterns(policy.GuardFileWords())
+	if err != nil {
+		return nil, err
+	}
+	if out, err = substitute(out, "__HOOKWARDEN_GUARD_WORDS__", []byte(words)); err != nil {
+		return nil, err
+	}
 	return substitute(out, "__HOOKWARDEN_PROBE_MS__", []byte(fmt.Sprint(skewguard.ProbeMillis)))
+}
+
+// guardWordPatterns returns words (ASCII lower case, as policy.GuardFileWords
+// gives them) as sh case patterns joined by " | ", each matching a string
+// that contains the word in any ASCII case: "*[Hh][Oo]...*". A word may hold
+// only a-z, 0-9, ".", "_", "-" and "/" (bytes that stand for themselves in an
+// unquoted pattern); any other byte is an error.
+func guardWordPatterns(words []string) (string, error) {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteByte('*')
+		for j := 0; j < len(w); j++ {
+			switch c := w[j]; {
+			case c >= 'a' && c <= 'z':
+				b.WriteString("[" + string(c-'a'+'A') + string(c) + "]")
+			case c >= '0' && c <= '9', c == '.', c == '_', c == '-', c == '/':
+				b.WriteByte(c)
+			default:
+				return "", fmt.Errorf("hookwarden: render: guard word %q holds %q, which the sh launcher's case pattern cannot hold", w, c)
+			}
+		}
+		b.WriteByte('*')
+	}
+	return b.String(), nil
 }
 
 // renderLauncher returns the body (no header) of hook.py.
@@ -326,6 +364,7 @@ func renderLauncher(t *registration.Table) ([]byte, error) {
 		MaxInputBytes:  dialect.MaxInputBytes,
 		MaxReasonBytes: policy.MaxReasonBytes,
 		SkipPrefix:     dialect.SkipPrefix,
+		GuardWords:     policy.GuardFileWords(),
 	}
 	for _, r := range t.Rows {
 		tpl, _, err := clockAnswer(r)

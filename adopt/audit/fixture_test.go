@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/hookwarden/hookwarden/adopt"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // fixtureCase is one testdata/audit/<case>/case.json: how to build the
@@ -189,6 +191,8 @@ func TestMain(m *testing.M) {
 // base/home as HOME).
 func buildCaseIn(t testing.TB, base, name string, c fixtureCase) (string, func(string) string) {
 	t.Helper()
+	// audit asks git whether the backups are ignored, in every case.
+	testbin.Need(t, "git")
 	repo := filepath.Join(base, "repo")
 	home := filepath.Join(base, "home")
 	must(t, os.MkdirAll(repo, 0o755))

@@ -176,7 +176,9 @@ func TestCodexProjectLayers(t *testing.T) {
 		t.Errorf("start at the root: %v, want none (the root's own are specs)", got)
 	}
 	sub := filepath.Join(root, "a")
-	cfg := func(s string) []byte { return []byte(strings.NewReplacer("ROOT", root, "SUB", sub).Replace(s)) }
+	// The keys are TOML basic strings: a Windows path's backslashes escaped.
+	esc := func(p string) string { return strings.ReplaceAll(p, `\`, `\\`) }
+	cfg := func(s string) []byte { return []byte(strings.NewReplacer("ROOT", esc(root), "SUB", esc(sub)).Replace(s)) }
 	cases := []struct {
 		name, cfg, dir string
 		trusted        bool

@@ -1,6 +1,12 @@
 package policy
 
-import "strings"
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // find's expression (findutils manual, "Finding Files": operators "!",
 // -not, -a, -and, juxtaposition, -o, -or, ",", and parentheses, in
@@ -204,7 +210,10 @@ func (e *findEval) test(n *findNode) findOutcome {
 // decides); own, client: a guard file's name reaches one, through a name
 // test it matched unless ancestor (a start path of dots only, where every
 // guard file lies below).
-func findReach(expr []field, ancestor bool) (any, own, client bool) {
+//
+// present, when not nil, holds the lower-case base names found below the
+// start paths (findPresent): a guard name absent there reaches nothing.
+func findReach(expr []field, ancestor bool, present map[string]bool) (any, own, client bool) {
 	if len(expr) == 0 {
 		return false, false, false
 	}
@@ -219,6 +228,9 @@ func findReach(expr []field, ancestor bool) (any, own, client bool) {
 	e.eval(root, false)
 	any = e.reached
 	for _, g := range findGuardNames {
+		if present != nil && !present[g.name] {
+			continue
+		}
 		e := &findEval{name: g.name}
 		e.eval(root, false)
 		if e.reached && (ancestor || e.named) {
@@ -226,4 +238,70 @@ func findReach(expr []field, ancestor bool) (any, own, client bool) {
 		}
 	}
 	return any, own, client
+}
+
+// maxFindEntries bounds the directory entries findPresent reads in all.
+const maxFindEntries = 4096
+
+// findPresent walks find's start paths below the directory the command
+// starts in (bounded by maxFindEntries) and returns the lower-case base
+// names found there, start paths included; nil when the judge cannot tell
+// (no directory known, a start path known only at run time, of dots only
+// or missing (an earlier statement may make it), the bound reached, an
+// unreadable directory).
+func (sc *scope) findPresent(paths []field) map[string]bool {
+	if sc.dir == "" || sc.cwdUnknown {
+		return nil
+	}
+	present := map[string]bool{}
+	budget := maxFindEntries
+	for _, p := range paths {
+		if p.dynamic() || dotsOnly(p.val) || strings.ContainsAny(p.val, "*?[") {
+			return nil
+		}
+		full := p.val
+		if !shellAbs(full) {
+			full = filepath.Join(sc.dir, sc.cwd, full)
+		}
+		if !walkNames(full, present, &budget) {
+			return nil
+		}
+	}
+	return present
+}
+
+// walkNames adds the base names of root and everything below it to names,
+// counting entries against budget; false when the budget runs out or a
+// directory cannot be read. Symbolic links are not followed (find's
+// default).
+func walkNames(root string, names map[string]bool, budget *int) bool {
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return false
+	}
+	names[strings.ToLower(filepath.Base(root))] = true
+	if !fi.IsDir() {
+		return true
+	}
+	d, err := os.Open(root)
+	if err != nil {
+		return false
+	}
+	entries, err := d.ReadDir(*budget + 1)
+	d.Close()
+	if len(entries) > *budget || err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	*budget -= len(entries)
+	for _, e := range entries {
+		full := filepath.Join(root, e.Name())
+		if e.IsDir() {
+			if !walkNames(full, names, budget) {
+				return false
+			}
+			continue
+		}
+		names[strings.ToLower(e.Name())] = true
+	}
+	return true
 }

@@ -573,7 +573,14 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 	for _, p := range paths {
 		ancestor = ancestor || dotsOnly(p.val)
 	}
-	anyFile, own, client := findReach(args[i:], ancestor)
+	var present map[string]bool
+	if !ancestor && !inGuardDir && !hooks {
+		// Where the command's directory is known, a guard name counts only
+		// if a file or directory of that name is below the start paths
+		// (find build -name '*.json' -delete in a build tree without one).
+		present = sc.findPresent(paths)
+	}
+	anyFile, own, client := findReach(args[i:], ancestor, present)
 	if !anyFile {
 		hooks, guard = false, pathKind{}
 	}

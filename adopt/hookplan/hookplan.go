@@ -221,7 +221,7 @@ func Build(root string, opts Options) (*Plan, error) {
 	allow := allowList(getenv)
 	for _, name := range Clients(table) {
 		c := Client{Client: name, Selected: selected[name], Files: []File{}, Hooks: []Hook{}}
-		spec, known := clients[name]
+		spec, known := clients()[name]
 		if !known {
 			c.Runs = "not in hookwarden's plan table: only its registration rows are known"
 			p.Clients = append(p.Clients, c)

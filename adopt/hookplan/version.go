@@ -15,7 +15,7 @@ import (
 // runs the client. Adopt and conform render the rows this version accepts
 // when the repository declares none (templates.RowAccepted).
 func InstalledVersion(client string, getenv func(string) string) (version, from string) {
-	spec, ok := clients[client]
+	spec, ok := clients()[client]
 	if !ok {
 		return "", ""
 	}

@@ -3,6 +3,9 @@ package adopt
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/internal/clientname"
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // ManifestText returns the `.hookwarden.yaml` adopt creates once (and never
@@ -16,21 +19,40 @@ func ManifestText(clients, decline, events []string) []byte {
 	b.WriteString("# then run `hookwarden conform .` to re-apply. Settings from the fleet and\n")
 	b.WriteString("# workstation layers may only add restrictions to what is written here.\n")
 	b.WriteString("version: 1\n\n")
-	b.WriteString("# Clients whose hooks hookwarden registers and renders:\n")
-	b.WriteString("# claude, codex, gemini (settings files), agy, opencode (plugin files).\n")
+	comment(&b, "", "Clients whose hooks hookwarden registers and renders, of:", clientname.All())
 	fmt.Fprintf(&b, "clients: %s\n\n", flow(clients))
-	b.WriteString("# Adopt steps to skip: git-ignore, launcher, interceptor, agy-plugin,\n")
-	b.WriteString("# opencode-plugin, context, agent-hooks.\n")
+	comment(&b, "", "Adopt steps to skip, of:", Steps()[1:])
 	fmt.Fprintf(&b, "decline: %s\n\n", flow(decline))
 	b.WriteString("hooks:\n")
-	b.WriteString("  # Neutral events registered in each client's settings file:\n")
-	b.WriteString("  # pre-tool, pre-edit, post-tool, stop, prompt (the clock line).\n")
+	comment(&b, "  ", "Neutral events to register (prompt: the clock line), of:", settings.Events())
 	fmt.Fprintf(&b, "  events: %s\n\n", flow(events))
 	b.WriteString("policy:\n")
 	b.WriteString("  # Extra deny patterns (RE2, at most 64, each at most 512 bytes), added to\n")
 	b.WriteString("  # the built-in rules; no setting can switch a built-in rule off.\n")
 	b.WriteString("  deny: []\n")
 	return []byte(b.String())
+}
+
+// comment writes "# " lines indented by indent: lead, then names joined by
+// ", " and ended by ".", wrapped before 78 columns. The lists come from the
+// tables that define them (clientname.All, Steps, settings.Events), so the
+// comment names every value the key accepts.
+func comment(b *strings.Builder, indent, lead string, names []string) {
+	line := indent + "# " + lead
+	for i, n := range names {
+		w := n
+		if i < len(names)-1 {
+			w += ","
+		} else {
+			w += "."
+		}
+		if len(line)+1+len(w) > 78 {
+			b.WriteString(line + "\n")
+			line = indent + "#"
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
 }
 
 func flow(items []string) string {

@@ -64,6 +64,10 @@ var events = []string{"pre-tool", "pre-skill-shell", "pre-edit", "post-tool", "s
 	"pre-dispatch", "dispatch-receipt", "dispatch-abort", "subagent-start", "post-return", "pre-handback",
 	"handback-receipt", "handback-abort", "prompt"}
 
+// Events returns, as a new slice, the neutral event names a `hooks.events:`
+// entry may hold, in registration order.
+func Events() []string { return append([]string(nil), events...) }
+
 // MaxTaskLabels bounds dispatch.tasks and dispatch.readonly_agents per layer.
 const MaxTaskLabels = 256
 

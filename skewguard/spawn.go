@@ -98,7 +98,7 @@ var spawnRules = map[string]spawnRule{
 	// agy: plugin hook commands run from the directory holding hooks.json
 	// (issue 4); its shell is not recorded, /bin/sh -c is assumed.
 	"agy": {shell: []string{"/bin/sh", "-c"}, dir: agyDir,
-		source: "agy: cwd the plugin directory (issue 4); /bin/sh -c assumed, not recorded (unverified)", unverified: true},
+		source: "agy: cwd the plugin directory (websentry-ai/setup pull 104, agy 1.0.5); /bin/sh -c assumed, not recorded (unverified)", unverified: true},
 	// opencode 1.18.33: the rendered plugin's tool.execute.before spawns
 	// /bin/sh <root>/.hookwarden/hook.sh opencode EVENT itself (node
 	// child_process.spawn, no shell; templates/files/hookwarden.js), cwd the

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // TestClaudeManagedMatchesMeasured replays the managed-settings cases run
@@ -14,6 +16,7 @@ import (
 // home/ as CLAUDE_CONFIG_DIR, the plan must say the project PreToolUse hook
 // and the managed one fire exactly when Claude Code ran them.
 func TestClaudeManagedMatchesMeasured(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the fixture lays out the Linux machine-wide files the recording was made with (/etc/claude-code, /etc/codex); on Windows the plan reads C:\\Program Files\\ClaudeCode and no /etc/codex")
 	base := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "managed")
 	var results map[string]struct {
 		Project bool `json:"project_hook_ran"`
@@ -108,6 +111,7 @@ func TestClaudePluginDirectoryMarketplace(t *testing.T) {
 // not when only the user's settings did, and the project hook ran in
 // neither; the plan must say the same.
 func TestClaudePluginsUnderManagedOnly(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the fixture lays out the Linux machine-wide files the recording was made with (/etc/claude-code, /etc/codex); on Windows the plan reads C:\\Program Files\\ClaudeCode and no /etc/codex")
 	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
 	var results map[string]struct {
 		Plugin  bool `json:"plugin_hook_ran"`

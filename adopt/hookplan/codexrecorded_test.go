@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hookwarden/hookwarden/adopt/codextrust"
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
 
 // copyMeasured copies the measured tree src into dst with subst applied to
@@ -189,6 +190,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 // false there the project's hook did not run, without it it did; the plan
 // of a trusted repository must switch Codex off exactly then.
 func TestCodexManagedConfigMeasured(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the fixture lays out the Linux machine-wide files the recording was made with (/etc/claude-code, /etc/codex); on Windows the plan reads C:\\Program Files\\ClaudeCode and no /etc/codex")
 	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "managed-config")
 	var results map[string]struct {
 		HookRan bool `json:"hook_ran"`

@@ -17,6 +17,7 @@ import (
 // (and Windsurf's documented system file) per platform and the drop-in folder's filter and order: *.json only, no
 // dot-file, a symlink counted, a directory not, sorted by name.
 func TestClaudeManagedFiles(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the fixture lays out the Linux machine-wide files the recording was made with (/etc/claude-code, /etc/codex); on Windows the plan reads C:\\Program Files\\ClaudeCode and no /etc/codex")
 	for goos, want := range map[string]string{
 		"linux":   "/etc/claude-code",
 		"darwin":  "/Library/Application Support/ClaudeCode",
@@ -178,7 +179,9 @@ func TestCodexProjectLayers(t *testing.T) {
 	sub := filepath.Join(root, "a")
 	// The keys are TOML basic strings: a Windows path's backslashes escaped.
 	esc := func(p string) string { return strings.ReplaceAll(p, `\`, `\\`) }
-	cfg := func(s string) []byte { return []byte(strings.NewReplacer("ROOT", esc(root), "SUB", esc(sub)).Replace(s)) }
+	cfg := func(s string) []byte {
+		return []byte(strings.NewReplacer("ROOT", esc(root), "SUB", esc(sub)).Replace(s))
+	}
 	cases := []struct {
 		name, cfg, dir string
 		trusted        bool

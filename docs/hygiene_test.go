@@ -56,7 +56,8 @@ func TestNoTrackerNumbersInProse(t *testing.T) {
 }
 
 // TestNoTrackerNumbersInOutput: no string literal of the product's Go code
-// (test files and comments aside) mentions an issue of ours: such strings
+// (test files and comments aside) mentions an issue of ours or a path under
+// ../shared/ (the development checkout's reference folder): such strings
 // reach users in messages, rendered files and reports.
 func TestNoTrackerNumbersInOutput(t *testing.T) {
 	root := ".."
@@ -90,6 +91,9 @@ func TestNoTrackerNumbersInOutput(t *testing.T) {
 			for _, l := range strings.Split(s, "\n") {
 				if ourIssue.MatchString(l) && !upstreamRef.MatchString(l) {
 					t.Errorf("%s: a string names an issue of ours: %q", fset.Position(lit.Pos()), l)
+				}
+				if strings.Contains(l, "../shared/") {
+					t.Errorf("%s: a string points users at ../shared/, which only this project's developers have: %q", fset.Position(lit.Pos()), l)
 				}
 			}
 			return true

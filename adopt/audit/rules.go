@@ -197,7 +197,7 @@ var rules = []Rule{
 	{IDHooksPath, Error, "core.hooksPath points away from the hook runner the repository declares.",
 		"The repository's git config sets core.hooksPath to a directory that is not the declared runner's (e.g. /dev/null), so git hooks, hookwarden's lefthook and pre-commit jobs included, do not run. Run `git config --unset core.hooksPath` or point it at the runner's directory."},
 	{IDCodexTrust, Note, "Codex skips project hooks until each user trusts them.",
-		"Codex CLI 0.169.0 reads .codex/ only in a trusted project and runs a hook only when the user's config.toml holds its trusted_hash (../shared/e2e/README.md section 2); that lives outside the repository. Each developer runs `hookwarden codex-trust <path>` once."},
+		"Codex CLI 0.169.0 reads .codex/ only in a trusted project and runs a hook only when the user's config.toml holds its trusted_hash (observed on the real client, engine/conformance); that lives outside the repository. Each developer runs `hookwarden codex-trust <path>` once."},
 	{IDCodexHooksUnloaded, Error, "Codex loads no hook from .codex/hooks.json.",
 		"The file has a shape Codex CLI 0.169.0 refuses as a whole (e.g. a non-integer timeout or a handler without a command), so none of its hooks run. Run `hookwarden conform <path>` or repair the named handler."},
 	{IDLefthookNotExtended, Error, "The repository's lefthook config does not extend hookwarden's lefthook jobs file, and adopt cannot make it.",

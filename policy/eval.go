@@ -188,6 +188,9 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 		start = j.dir
 	}
 	e := &evalRun{j: j, depth: depth, env: env, mode: m, start: start, files: overlay{}, reached: map[syntax.Pos]bool{}, loops: map[string]int{}, engines: map[string]bool{}, calls: map[string]int{}}
+	for _, p := range j.siteEngineList() {
+		e.engines[p] = true
+	}
 	if j.evalDeadline.IsZero() {
 		j.evalDeadline = time.Now().Add(evalBudget)
 	}

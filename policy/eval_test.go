@@ -87,3 +87,61 @@ func TestEngineLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineDirectories: the directories holding the engine the launcher
+// would choose (the first hookwarden on the Site's PATH, $HOOKWARDEN_BIN)
+// are guard paths too: removing or moving one, or a directory above it,
+// removes the engine, after which every hook call is a stated skip or the
+// no-engine launcher's answer (rm -rf ~/.local/bin). Installing other tools
+// there and cleaning other directories stays allowed.
+func TestEngineDirectories(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	bin := filepath.Join(home, ".local", "bin")
+	other := filepath.Join(root, "opt", "hw")
+	for _, d := range []string{bin, other, filepath.Join(home, ".cache")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(bin, "hookwarden"), filepath.Join(other, "hookwarden")} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := testSite(t, emptyRepo(t), "HOME", home, "PATH", bin+":/usr/bin", "HOOKWARDEN_BIN", filepath.Join(other, "hookwarden"))
+	for _, c := range []struct {
+		cmd, rule string
+	}{
+		{`rm -rf ~/.local/bin`, RuleSelfProtect},
+		{`rm -rf ~/.local`, RuleSelfProtect},
+		{`rm -rf ~`, RuleSelfProtect},
+		{`rmdir ` + bin, RuleSelfProtect},
+		{`mv ~/.local/bin /tmp/x`, RuleSelfProtect},
+		{`cd ~/.local && rm -rf bin`, RuleSelfProtect},
+		{`find ~/.local -delete`, RuleSelfProtect},
+		{`rm -rf ` + filepath.Join(root, "opt"), RuleSelfProtect},
+		{`rm -rf "$HOME/.local/bin/"`, RuleSelfProtect},
+		{`x=$HOME/.local; rm -rf "$x"`, RuleSelfProtect},
+		{`rm -rf "$OUT/bin"`, ""},
+		{`rm -rf "$HOME"`, ""},
+		{`rm -rf ~/.cache`, ""},
+		{`rm -rf ~/.local/share/foo`, ""},
+		{`rm -rf bin`, ""},
+		{`cp mytool ~/.local/bin/`, ""},
+		{`ls -la ~/.local/bin`, ""},
+		{`mv ~/.local/bin/x ~/.local/bin/y`, ""},
+	} {
+		if d := p.JudgeAt(c.cmd, site); d.RuleID != c.rule || d.Allowed != (c.rule == "") {
+			t.Errorf("%s with the engine in %s: allowed=%v rule=%q, want rule %q", c.cmd, bin, d.Allowed, d.RuleID, c.rule)
+		}
+	}
+	// Without a Site environment nothing is known of the engine's place.
+	if d := p.Judge(`rm -rf ` + bin); !d.Allowed {
+		t.Errorf("rm -rf %s judged without a Site: %+v, want allowed (the directory is not known to hold the engine)", bin, d)
+	}
+}

@@ -130,3 +130,82 @@ func (e *evalRun) lookup(ctx context.Context, name string) error {
 	}
 	return nil
 }
+
+// siteEngineList returns the engines the launcher would choose where the
+// command runs, as cleaned absolute paths: $HOOKWARDEN_BIN when it is
+// absolute, and the first executable hookwarden on the PATH of the Site's
+// environment (skewguard hook.sh: the same two candidates, in that order).
+// A write to one, or the removal or move of a directory holding one (rm -rf
+// ~/.local/bin), is a write to the engine (scope.classifyOne). Without a
+// Site environment it returns nil. It is computed once per call.
+func (j *judge) siteEngineList() []string {
+	if j.siteEnginesDone {
+		return j.siteEngines
+	}
+	j.siteEnginesDone = true
+	if j.env == nil {
+		return nil
+	}
+	if b, ok := j.env("HOOKWARDEN_BIN"); ok && filepath.IsAbs(b) {
+		j.siteEngines = append(j.siteEngines, filepath.Clean(b))
+	}
+	if path, ok := j.env("PATH"); ok {
+		if full, found := lookPath("hookwarden", path, ""); found {
+			j.siteEngines = append(j.siteEngines, filepath.Clean(full))
+		}
+	}
+	// The same paths as a word with a leading tilde spells them
+	// (rm -rf ~/.local/bin), where HOME holds them.
+	if home, ok := j.env("HOME"); ok && filepath.IsAbs(home) {
+		prefix := strings.TrimSuffix(filepath.Clean(home), "/") + "/"
+		for _, p := range j.siteEngines {
+			if strings.HasPrefix(p, prefix) {
+				j.siteEngines = append(j.siteEngines, "~/"+strings.TrimPrefix(p, prefix))
+			}
+		}
+	}
+	return j.siteEngines
+}
+
+// holdsEngine reports whether s, a path argument, names a directory that
+// holds one of engines (an ancestor of it): removing or moving s removes or
+// moves the engine. s may be absolute, start with ~, or start with a part
+// known only at run time ($HOME/.local/bin: the evaluator does not take
+// inherited variables from the Site), whose known tail then counts when an
+// engine's directory holds it (a tail of at least one component, other than
+// a lone bin: "$OUT/bin" is a build's output folder, so "$GOPATH/bin" is not
+// recognised).
+func holdsEngine(s string, engines map[string]bool) bool {
+	if strings.ContainsAny(s, "*?[") || len(engines) == 0 {
+		return false
+	}
+	s = strings.ReplaceAll(s, `\`, "/")
+	if i := strings.LastIndexAny(s, dyn+evalDyn+"$"); i >= 0 {
+		j := strings.IndexByte(s[i:], '/')
+		if j < 0 {
+			return false
+		}
+		tail := strings.TrimSuffix(filepath.Clean(s[i+j:]), "/")
+		if tail == "" || tail == "." || tail == "/bin" {
+			// "$OUT/bin" is every build's output folder: a bare bin
+			// after an unknown part is not taken to be the engine's.
+			return false
+		}
+		for p := range engines {
+			if strings.Contains(filepath.Dir(p)+"/", tail+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	if !(filepath.IsAbs(s) || s == "~" || strings.HasPrefix(s, "~/")) {
+		return false
+	}
+	dir := strings.TrimSuffix(filepath.Clean(s), "/") + "/"
+	for p := range engines {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
+}

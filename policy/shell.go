@@ -35,6 +35,11 @@ type judge struct {
 	// LookupEnv; nil when not known): git's configuration files and PATH
 	// are found with it.
 	env func(string) (string, bool)
+	// siteEngines: the engines the launcher would choose where the command
+	// runs (siteEngineList), found once per call; siteEnginesDone is set
+	// after.
+	siteEngines     []string
+	siteEnginesDone bool
 	// evalDeadline ends every symbolic run of this call (eval.go); set by
 	// the first one.
 	evalDeadline time.Time
@@ -112,6 +117,12 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		return
 	}
 	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir}
+	for _, p := range j.siteEngineList() {
+		if sc.engines == nil {
+			sc.engines = map[string]bool{}
+		}
+		sc.engines[p] = true
+	}
 	j.nested++
 	outerPending := j.dynPending
 	j.dynPending = map[syntax.Pos]bool{}

@@ -427,6 +427,10 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	c := classifyPathGlob(s, sc.noBareGlob)
 	if sc.engines[filepath.Clean(s)] {
 		c.guard.own = true
+	} else if holdsEngine(s, sc.engines) {
+		// rm -rf ~/.local/bin, mv ~/go/bin x: the directory holds the
+		// engine the launcher would choose (siteEngineList).
+		c.guard.ownParent = true
 	}
 	if sc.cwdUnknown && isRelative(s) && hookFileName(s) {
 		// After cd to a directory known only at run time, a bare hook

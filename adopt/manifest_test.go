@@ -40,7 +40,9 @@ func TestManifestCommentsNameEveryValue(t *testing.T) {
 		}
 	}
 	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(comments.String(), func(r rune) bool { return r == ' ' || r == ',' || r == '.' || r == '\n' || r == ':' || r == '(' || r == ')' }) {
+	for _, w := range strings.FieldsFunc(comments.String(), func(r rune) bool {
+		return r == ' ' || r == ',' || r == '.' || r == '\n' || r == ':' || r == '(' || r == ')'
+	}) {
 		words[w] = true
 	}
 	for _, list := range [][]string{clientname.All(), Steps()[1:], settings.Events()} {

@@ -2,11 +2,12 @@ package policy
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/hookwarden/hookwarden/internal/execpath"
 )
 
 // The evaluator models the commands that print where a program is found:
@@ -73,25 +74,16 @@ func isEngineName(name string) bool { return name == "hookwarden" || name == "ho
 
 // lookPath finds name in the directories of path (":"-separated; an empty
 // or relative entry relative to dir) as an executable regular file, and
-// returns its path. found is false when path holds an unknown part or no
-// directory holds name.
+// returns its path (execpath.Find). found is false when path or dir holds
+// an unknown part or no directory holds name.
 func lookPath(name, path, dir string) (string, bool) {
 	if strings.Contains(path, evalDyn) {
 		return "", false
 	}
-	for _, d := range filepath.SplitList(path) {
-		if !filepath.IsAbs(d) {
-			if dir == "" || strings.Contains(dir, evalDyn) {
-				continue
-			}
-			d = filepath.Join(dir, d)
-		}
-		full := filepath.Join(d, name)
-		if fi, err := os.Stat(full); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return full, true
-		}
+	if strings.Contains(dir, evalDyn) {
+		dir = ""
 	}
-	return "", false
+	return execpath.Find(name, path, dir)
 }
 
 // lookup answers a modelled lookup of name in the run (exec of lookupCmd):

@@ -3,11 +3,12 @@ package skewguard
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hookwarden/hookwarden/internal/execpath"
 )
 
 // RowSpawn is how one client runs a registered hook command: Shell is the
@@ -199,7 +200,7 @@ func (s RowSpawn) Command(ctx context.Context, command string, env []string) *ex
 	full := append(slices.Clone(env), s.Env...)
 	missing := false
 	if !strings.Contains(argv[0], "/") {
-		p, ok := lookPath(argv[0], envValue(full, "PATH"))
+		p, ok := execpath.Find(argv[0], envValue(full, "PATH"), "")
 		argv[0], missing = p, !ok
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -227,19 +228,4 @@ func envValue(env []string, name string) string {
 		}
 	}
 	return v
-}
-
-// lookPath returns the first executable regular file name in the absolute
-// entries of path and true, or name unchanged and false.
-func lookPath(name, path string) (string, bool) {
-	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, true
-		}
-	}
-	return name, false
 }

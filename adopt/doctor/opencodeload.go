@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/adopt/hookplan"
+	"github.com/hookwarden/hookwarden/internal/execpath"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -78,7 +79,7 @@ func opencodeLoadArgs(version string) []string {
 // opencode 1.18.33 writes .opencode/.gitignore when it is absent, as any
 // opencode start in the repository does.
 func probeOpencodeLoad(ctx context.Context, root string, env []string, getenv func(string) string, deny, allow, wantRule string) *PluginLoad {
-	bin, ok := findExecutable("opencode", getenv("PATH"))
+	bin, ok := execpath.Find("opencode", getenv("PATH"), "")
 	if !ok {
 		return &PluginLoad{Skipped: "opencode is not on PATH, so whether it loads the plugin was not checked"}
 	}
@@ -183,20 +184,4 @@ func failedLoadLine(out string) string {
 		}
 	}
 	return ""
-}
-
-// findExecutable returns the first executable regular file name in the
-// absolute entries of path and true (skewguard's lookPath does the same
-// for a hook's spawn), or "" and false.
-func findExecutable(name, path string) (string, bool) {
-	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, true
-		}
-	}
-	return "", false
 }

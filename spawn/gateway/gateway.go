@@ -46,7 +46,7 @@ type Stop struct {
 	Path    string // its URL path (no query: a query may carry the value)
 	Token   string // the token of the value found ("" when Why says why not judged)
 	Form    string // the form the value was in (redact.Form*)
-	Where   string // "body", "decoded JSON string", "body without line breaks", "URL"
+	Where   string // "body", "decoded JSON string", "body without line breaks", "URL", "header <Name>"
 	Why     string // set instead of Token when the request could not be judged
 }
 
@@ -73,6 +73,43 @@ type Config struct {
 	Transport http.RoundTripper
 	// OnStop, when set, is called with each stop as it is recorded.
 	OnStop func(Stop)
+	// Auth are the upstream credentials the caller configured, each a
+	// header and its exact value (AuthFromEnv); a request header equal to
+	// one of them is forwarded without a scan (the caller's own key is in
+	// the run's table, and it must reach the upstream). Every other header,
+	// name and value, is scanned, those headers with any other value too.
+	Auth []AuthHeader
+}
+
+// AuthHeader is one upstream credential header the caller configured: its
+// name (any case) and exact value.
+type AuthHeader struct{ Name, Value string }
+
+// Environment variables Claude Code 2.1.328 takes its Anthropic API
+// credential from (bundle: ANTHROPIC_API_KEY is sent as the x-api-key
+// header; ANTHROPIC_AUTH_TOKEN and CLAUDE_CODE_OAUTH_TOKEN as
+// "Authorization: Bearer <token>").
+const (
+	envAPIKey     = "ANTHROPIC_API_KEY"
+	envAuthToken  = "ANTHROPIC_AUTH_TOKEN"
+	envOAuthToken = "CLAUDE_CODE_OAUTH_TOKEN"
+)
+
+// AuthFromEnv returns the credential headers the caller's environment
+// getenv configures for the upstream: x-api-key with ANTHROPIC_API_KEY,
+// Authorization "Bearer " with ANTHROPIC_AUTH_TOKEN or
+// CLAUDE_CODE_OAUTH_TOKEN, each only when set.
+func AuthFromEnv(getenv func(string) string) []AuthHeader {
+	var out []AuthHeader
+	if v := getenv(envAPIKey); v != "" {
+		out = append(out, AuthHeader{"X-Api-Key", v})
+	}
+	for _, k := range []string{envAuthToken, envOAuthToken} {
+		if v := getenv(k); v != "" {
+			out = append(out, AuthHeader{"Authorization", "Bearer " + v})
+		}
+	}
+	return out
 }
 
 // Gateway is one running tripwire. Its matcher is swapped between the
@@ -189,6 +226,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u := []byte(r.URL.RawPath + "?" + r.URL.RawQuery + " " + r.URL.Path)
 		if hit, ok := m.First(u); ok {
 			stop.Token, stop.Form, stop.Where = hit.Token, hit.Form, "URL"
+		} else if hit, name, ok := g.scanHeaders(m, r); ok {
+			stop.Token, stop.Form, stop.Where = hit.Token, hit.Form, "header "+name
 		} else if hit, where, ok := Scan(m, plain); ok {
 			stop.Token, stop.Form, stop.Where = hit.Token, hit.Form, where
 		} else {
@@ -207,6 +246,37 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(g.cfg.ErrorBody(stop))
+}
+
+// scanHeaders scans each request header but the caller's credentials
+// (Config.Auth, compared exactly), name and value as "name: value", and
+// the Host; it returns the first hit and the header's canonical name.
+func (g *Gateway) scanHeaders(m *redact.Matcher, r *http.Request) (redact.WireMatch, string, bool) {
+	if hit, ok := m.First([]byte(r.Host)); ok {
+		return hit, "Host", true
+	}
+	for name, vals := range r.Header {
+		for _, v := range vals {
+			if g.isAuth(name, v) {
+				continue
+			}
+			if hit, ok := m.First([]byte(name + ": " + v)); ok {
+				return hit, name, true
+			}
+		}
+	}
+	return redact.WireMatch{}, "", false
+}
+
+// isAuth reports whether header name with value v is one of the caller's
+// configured credentials.
+func (g *Gateway) isAuth(name, v string) bool {
+	for _, a := range g.cfg.Auth {
+		if strings.EqualFold(a.Name, name) && a.Value == v {
+			return true
+		}
+	}
+	return false
 }
 
 // readBody reads r's body whole, at most MaxBody bytes; a reason when it

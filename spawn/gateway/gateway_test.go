@@ -50,11 +50,17 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func startPair(t *testing.T, values map[string]string) (*Gateway, *upstream) {
 	t.Helper()
+	return startPairAuth(t, values, nil)
+}
+
+// startPairAuth is startPair with the caller's credential headers auth.
+func startPairAuth(t *testing.T, values map[string]string, auth []AuthHeader) (*Gateway, *upstream) {
+	t.Helper()
 	up := &upstream{}
 	srv := httptest.NewServer(up)
 	t.Cleanup(srv.Close)
 	u, _ := url.Parse(srv.URL + "/base")
-	g, err := Start(context.Background(), Config{Upstream: u})
+	g, err := Start(context.Background(), Config{Upstream: u, Auth: auth})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +150,9 @@ func TestGatewayStopsValues(t *testing.T) {
 		{"wrapped base64", "/v1/messages", "body without line breaks", redact.FormBase64, []byte(`{"content":"` + wrapped + `"}`), nil},
 		{"gzip", "/v1/messages", "body", redact.FormJSON, gz.Bytes(), map[string]string{"Content-Encoding": "gzip"}},
 		{"query", "/v1/messages?k=" + raw, "URL", redact.FormJSON, []byte(`{}`), nil},
+		{"custom header", "/v1/messages", "header X-Leak", redact.FormJSON, []byte(`{}`), map[string]string{"X-Leak": "v=" + raw}},
+		{"header base64", "/v1/messages", "header X-Trace", redact.FormBase64, []byte(`{}`), map[string]string{"X-Trace": base64.StdEncoding.EncodeToString([]byte(raw))}},
+		{"user agent", "/v1/messages", "header User-Agent", redact.FormJSON, []byte(`{}`), map[string]string{"User-Agent": "cli/" + raw}},
 		{"brotli", "/v1/messages", "", "", []byte(`{}`), map[string]string{"Content-Encoding": "br"}},
 	}
 	for _, c := range cases {
@@ -182,5 +191,46 @@ func TestGatewayWithoutTable(t *testing.T) {
 	}
 	if s := g.Stops(); len(s) != 1 || s[0].Why == "" {
 		t.Errorf("stops %+v", s)
+	}
+}
+
+// TestGatewayAuthHeader: the caller's configured credential (a table value,
+// as a credential-named variable is) reaches the upstream in its own
+// header; the same value in any other header, or another table value in
+// the credential header, is stopped.
+func TestGatewayAuthHeader(t *testing.T) {
+	const key = "sk-ant-caller-key-0123456789"
+	values := map[string]string{"[GH_TOKEN]": raw, "[ANTHROPIC_API_KEY]": key}
+	auth := AuthFromEnv(func(k string) string { return map[string]string{"ANTHROPIC_API_KEY": key}[k] })
+	cases := []struct {
+		name string
+		hdr  map[string]string
+		stop string
+	}{
+		{"the caller's key", map[string]string{"X-Api-Key": key}, ""},
+		{"the caller's key in another header", map[string]string{"X-Api-Key": key, "X-Copy": key}, "header X-Copy"},
+		{"another value in the key header", map[string]string{"X-Api-Key": raw}, "header X-Api-Key"},
+		{"the key as a bearer token", map[string]string{"Authorization": "Bearer " + key}, "header Authorization"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, up := startPairAuth(t, values, auth)
+			req, _ := http.NewRequest(http.MethodPost, g.URL()+"/v1/messages", strings.NewReader(`{}`))
+			for k, v := range c.hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			stops := g.Stops()
+			switch {
+			case c.stop == "" && (resp.StatusCode != 200 || len(up.keys) != 1 || up.keys[0] != key || len(stops) != 0):
+				t.Errorf("the caller's key did not pass: %d %v", resp.StatusCode, stops)
+			case c.stop != "" && (resp.StatusCode != 400 || len(up.bodies) != 0 || len(stops) != 1 || stops[0].Where != c.stop):
+				t.Errorf("want a stop in the %s, got %d %+v", c.stop, resp.StatusCode, stops)
+			}
+		})
 	}
 }

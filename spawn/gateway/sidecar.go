@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 
@@ -37,7 +38,8 @@ const (
 
 // RunSidecar serves the gateway for spawn exec: upstream is the model API
 // base URL, the proxy is chosen from the process environment
-// (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, as the engine would), in carries
+// (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, as the engine would) and so are the
+// caller's credential headers exempt from the header scan (AuthFromEnv), in carries
 // TABLE lines and out receives READY, STOP, OK and ERR lines. It returns
 // when in ends (nil) or ctx ends.
 func RunSidecar(ctx context.Context, upstream string, in io.Reader, out io.Writer) error {
@@ -52,7 +54,7 @@ func RunSidecar(ctx context.Context, upstream string, in io.Reader, out io.Write
 		fmt.Fprintf(out, format+"\n", a...)
 	}
 	proxy := httpproxy.FromEnvironment().ProxyFunc()
-	g, err := Start(ctx, Config{Upstream: u, Proxy: proxy, OnStop: func(s Stop) { say("%s %s", LineStop, s.String()) }})
+	g, err := Start(ctx, Config{Upstream: u, Proxy: proxy, Auth: AuthFromEnv(os.Getenv), OnStop: func(s Stop) { say("%s %s", LineStop, s.String()) }})
 	if err != nil {
 		return err
 	}

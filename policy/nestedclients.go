@@ -75,6 +75,26 @@ func clientHomeEnv(client, name string) bool {
 	return false
 }
 
+// geminiUntrusted reports an assignment that makes Gemini CLI treat the
+// workspace as untrusted, which drops the workspace settings file and our
+// rows in it: GEMINI_CLI_TRUST_WORKSPACE set to anything but true, and
+// GEMINI_RESTRICTED_MODE set to true; a value known only at run time
+// counts (Gemini CLI 0.61.0 bundle, packages/core/src/utils/trust.ts
+// checkPathTrust: either variable answers {isTrusted: false} before any
+// trusted-folders file is read; mergeSettings then uses an empty workspace
+// when not trusted). GEMINI_CLI_TRUST_WORKSPACE=true, which headless runs
+// use to load a workspace's settings, stays allowed.
+func geminiUntrusted(e envVar) bool {
+	v := strings.TrimSpace(e.val.val)
+	switch e.name {
+	case "GEMINI_CLI_TRUST_WORKSPACE":
+		return e.val.dynamic() || v != "true"
+	case "GEMINI_RESTRICTED_MODE":
+		return e.val.dynamic() || v == "true"
+	}
+	return false
+}
+
 // nestedClient judges a nested client started as name with args and env
 // (env holds what the script exported before it too): a switch from
 // nestedEnvOff or clientHomeEnv, codex exec --ignore-user-config (Codex
@@ -87,7 +107,7 @@ func (j *judge) nestedClient(name string, args []field, env []envVar) {
 		client = "claude"
 	}
 	for _, e := range env {
-		if nestedEnvOff(e.name) || (client != "claude" && clientHomeEnv(client, e.name)) {
+		if nestedEnvOff(e.name) || (client != "claude" && clientHomeEnv(client, e.name)) || (client == "gemini" && geminiUntrusted(e)) {
 			j.hits.add(RuleNestedClientHooks)
 		}
 	}

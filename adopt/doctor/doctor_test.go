@@ -207,10 +207,12 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 		{name: "committed", inject: commitAll,
 			wantRules: map[string]string{"claude stop": "stop-prose-question", "agy stop": "checkpoint-due"}},
 		// The launcher's own answer (sh and date(1)) carries the clock; a
-		// stop without an engine is a stated skip.
+		// stop without an engine is a stated skip; the pre-edit deny canary
+		// (an edit of .hookwarden.yaml) is refused by the launcher itself,
+		// not by the engine's rule, which doctor still reports.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
 			broken:  append([]string{"claude pre-edit", "gemini pre-edit"}, stopRows...),
-			problem: map[string]string{"claude pre-edit": `answered "skip", not denied`, "codex stop": `answered "skip", not held`, "agy stop": `answered "skip", not held`},
+			problem: map[string]string{"claude pre-edit": `denied by "launcher", not by guard-file-edit`, "codex stop": `answered "skip", not held`, "agy stop": `answered "skip", not held`},
 			denyBy:  map[string]string{"claude pre-tool": "interceptor", "codex pre-tool": "interceptor", "agy pre-tool": "interceptor"}},
 		{name: "interpreter-missing", leaveOut: []string{"hookwarden", "python3"},
 			broken:    append(slices.Clone(allRows), stopRows...),
@@ -284,8 +286,8 @@ func TestDoctorOptInClients(t *testing.T) {
 		// rows have no fallback and state a skip.
 		{name: "engine-missing", leaveOut: []string{"hookwarden"},
 			broken: append([]string{"claude pre-edit", "claude pre-skill-shell", "copilot pre-edit", "cursor pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
-			problem: map[string]string{"claude pre-skill-shell": `not by git-no-verify`, "copilot pre-edit": `answered "skip", not denied`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
-				"cursor pre-edit": `answered "skip", not denied`, "windsurf pre-edit": `answered "skip", not denied`, "qwen pre-edit": `answered "skip", not denied`, "droid pre-edit": `answered "skip", not denied`},
+			problem: map[string]string{"claude pre-skill-shell": `not by git-no-verify`, "copilot pre-edit": `denied by "launcher", not by guard-file-edit`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
+				"cursor pre-edit": `denied by "launcher", not by guard-file-edit`, "windsurf pre-edit": `denied by "launcher", not by guard-file-edit`, "qwen pre-edit": `denied by "launcher", not by guard-file-edit`, "droid pre-edit": `denied by "launcher", not by guard-file-edit`},
 			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},

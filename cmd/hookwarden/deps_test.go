@@ -83,17 +83,86 @@ func TestStackWarmedFirst(t *testing.T) {
 	}
 }
 
-// TestImportGraph holds the layering of DESIGN.md "Layout": cmd → adopt →
-// templates → skewguard → engine → policy → clientjson, with small helpers
-// under internal/ (lefthookcfg sits beside clientjson). No product package
-// (test files aside) under engine/, policy/, clientjson/, lefthookcfg/,
-// templates/, skewguard/ or internal/ may depend,
-// directly or through another package, on adopt or cmd: the live engine must
-// not link adopt's planning. And no product package at all may depend on
-// test support (the real-client harness is test files of engine/conformance;
-// policycases and codextrusttest are imported by tests only), so a harness
-// never ships in the binary (issue 21). The graph is go list's own
-// (-json: each package's transitive Deps, test files excluded).
+// layerOrder is DESIGN.md "Layout", top to bottom: each top-level folder is
+// one layer and imports only point down this list. Folders on one line share
+// a layer (cmd and tools/release both build artefacts from everything below,
+// and docs holds only the tests that run the pages' examples; clientjson and
+// lefthookcfg are sibling file editors).
+var layerOrder = [][]string{
+	{"cmd", "tools", "docs"},
+	{"adopt"},
+	{"spawn"},
+	{"engine"},
+	{"admit"},
+	{"templates"},
+	{"skewguard"},
+	{"protocol"},
+	{"policy"},
+	{"settings"},
+	{"clientjson", "lefthookcfg"},
+	{"internal"},
+}
+
+// testSupport names the packages only tests may import: the real-client
+// harness (engine/conformance itself; its observed/ table is product) and the
+// corpus loaders, so a harness never ships in the binary.
+var testSupport = []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest", "internal/testbin"}
+
+// listedPackage is one package of `go list -json=ImportPath,Deps`: its import
+// path and the transitive dependencies of its non-test files.
+type listedPackage struct {
+	ImportPath string
+	Deps       []string
+}
+
+// layerViolations takes the module path (with its trailing slash), the
+// packages go list printed and the layer order, and returns one line per
+// dependency that points up the order, or into test support, or into a
+// top-level folder the order does not name. Dependencies outside the module
+// are not layered.
+func layerViolations(mod string, pkgs []listedPackage, order [][]string) []string {
+	rank := map[string]int{}
+	for i, layer := range order {
+		for _, dir := range layer {
+			rank[dir] = i
+		}
+	}
+	var bad []string
+	for _, p := range pkgs {
+		name := strings.TrimPrefix(p.ImportPath, mod)
+		from, ok := rank[strings.Split(name, "/")[0]]
+		if !ok {
+			bad = append(bad, name+": top-level folder is in no layer of DESIGN.md")
+			continue
+		}
+		for _, d := range p.Deps {
+			dep, inModule := strings.CutPrefix(d, mod)
+			if !inModule {
+				continue
+			}
+			if slices.Contains(testSupport, dep) {
+				bad = append(bad, name+" depends on test support "+dep)
+				continue
+			}
+			to, ok := rank[strings.Split(dep, "/")[0]]
+			switch {
+			case !ok:
+				bad = append(bad, name+" depends on "+dep+", whose folder is in no layer")
+			case to < from:
+				bad = append(bad, name+" depends on "+dep+", a layer above it")
+			}
+		}
+	}
+	return bad
+}
+
+// TestImportGraph holds the whole layer order of DESIGN.md "Layout" over the
+// module's real import graph (go list's own: each package's transitive Deps,
+// test files excluded): no product package depends on a package of a layer
+// above its own, or on test support (the real-client harness and corpus
+// loaders are imported by tests only, so a harness never ships in the
+// binary). Test packages (engine/conformance and the corpus loaders) are
+// themselves layered like any other package.
 func TestImportGraph(t *testing.T) {
 	const mod = "github.com/hookwarden/hookwarden/"
 	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Deps", "./...")
@@ -102,44 +171,43 @@ func TestImportGraph(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list ./...: %v", err)
 	}
-	lower := []string{"engine", "policy", "clientjson", "lefthookcfg", "templates", "skewguard", "internal"}
-	upper := []string{"adopt", "cmd"}
-	testSupport := []string{"engine/conformance", "policy/policycases", "adopt/codextrust/codextrusttest", "internal/testbin"}
-	checked := 0
+	var pkgs []listedPackage
 	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
-		var p struct {
-			ImportPath string
-			Deps       []string
-		}
+		var p listedPackage
 		if err := dec.Decode(&p); err != nil {
 			t.Fatalf("go list -json: %v", err)
 		}
-		name := strings.TrimPrefix(p.ImportPath, mod)
-		for _, d := range p.Deps {
-			dep := strings.TrimPrefix(d, mod)
-			if dep == d {
-				continue // outside the module
-			}
-			if slices.ContainsFunc(testSupport, func(s string) bool { return dep == s }) {
-				t.Errorf("%s depends on test support %s", name, dep)
-			}
-			if slices.ContainsFunc(lower, func(l string) bool { return under(name, l) }) &&
-				slices.ContainsFunc(upper, func(u string) bool { return under(dep, u) }) {
-				t.Errorf("%s depends on %s", name, dep)
-			}
-		}
-		if slices.ContainsFunc(lower, func(l string) bool { return under(name, l) }) {
-			checked++
-		}
+		pkgs = append(pkgs, p)
 	}
-	if checked < 10 {
-		t.Fatalf("go list named only %d packages under %v:\n%s", checked, lower, out)
+	if len(pkgs) < 40 {
+		t.Fatalf("go list named only %d packages:\n%s", len(pkgs), out)
+	}
+	for _, line := range layerViolations(mod, pkgs, layerOrder) {
+		t.Error(line)
 	}
 }
 
-// under reports whether the import path p is dir or a package below it.
-func under(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+"/")
+// TestLayerViolationsSeeAnUpwardImport: the checker TestImportGraph relies on
+// reports an import that points up the order (policy reaching engine), a
+// dependency on test support, and a folder outside every layer, and passes
+// imports that point down or stay in one layer.
+func TestLayerViolationsSeeAnUpwardImport(t *testing.T) {
+	const mod = "m/"
+	pkgs := []listedPackage{
+		{ImportPath: "m/engine/hook", Deps: []string{"m/policy", "m/engine/workspace", "fmt"}},
+		{ImportPath: "m/policy", Deps: []string{"m/engine/hook"}},
+		{ImportPath: "m/adopt", Deps: []string{"m/engine/conformance"}},
+		{ImportPath: "m/stray", Deps: nil},
+	}
+	got := layerViolations(mod, pkgs, layerOrder)
+	want := []string{
+		"policy depends on engine/hook, a layer above it",
+		"adopt depends on test support engine/conformance",
+		"stray: top-level folder is in no layer of DESIGN.md",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("layerViolations = %q, want %q", got, want)
+	}
 }
 
 // TestInstallLinesDisableCgo: the install lines a reader copies build the

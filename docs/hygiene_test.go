@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/tools/perfdoc/region"
 )
 
 // ourIssue matches a mention of an issue by number ("issue 28", "Issue 19",
@@ -102,5 +104,27 @@ func TestNoTrackerNumbersInOutput(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPerformanceFiguresWrittenByTheTool: the current figures of
+// docs/performance.md are perfdoc regions, each a table the benchmark
+// tooling wrote (`go run ./tools/perfdoc docs/performance.md`) with the
+// command that made it; a figure changed by hand no longer matches the hash
+// its region records, and fails here.
+func TestPerformanceFiguresWrittenByTheTool(t *testing.T) {
+	b, err := os.ReadFile("performance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regions, err := region.Regions(b)
+	if err != nil {
+		t.Fatalf("performance.md: %v", err)
+	}
+	if len(regions) < 4 {
+		t.Errorf("performance.md has %d perfdoc regions; the current figures (hook process, evaluator, gateway, audit) are each one", len(regions))
+	}
+	if err := region.Check(b); err != nil {
+		t.Errorf("performance.md: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ package adopt
 
 import (
 	"context"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +28,7 @@ func TestPreflightRefusesUnwritable(t *testing.T) {
 		setup      func(t *testing.T, root string)
 	}{
 		{"immutable settings file", ".gemini/settings.json: cannot be written as planned: immutable", func(t *testing.T, root string) {
+			testbin.Need(t, "chattr")
 			p := filepath.Join(root, ".gemini", "settings.json")
 			if out, err := exec.Command("chattr", "+i", p).CombinedOutput(); err != nil {
 				t.Fatalf("chattr: %v %s", err, out)
@@ -34,6 +36,7 @@ func TestPreflightRefusesUnwritable(t *testing.T) {
 			t.Cleanup(func() { exec.Command("chattr", "-i", p).Run() })
 		}},
 		{"read-only mount", "on a read-only file system", func(t *testing.T, root string) {
+			testbin.Need(t, "mount")
 			d := filepath.Join(root, ".codex")
 			os.Mkdir(d, 0o755)
 			if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", d).CombinedOutput(); err != nil {

@@ -1,6 +1,7 @@
 package spawn
 
 import (
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,7 @@ func TestCodexTrustHashMatchesReferenceScript(t *testing.T) {
 		}
 		t.Skipf("reference script absent (%v)", err)
 	}
+	python := testbin.Need(t, "python3")
 	repo := t.TempDir()
 	hooks := testHooks()
 	doc := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":` + jsonQ(commandOf(hooks[0])) + `,"timeout":15}]},` +
@@ -86,7 +88,7 @@ func TestCodexTrustHashMatchesReferenceScript(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, ".codex", "hooks.json"), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("python3", script, "--compute", "--dry-run", repo, repo).Output()
+	out, err := exec.Command(python, script, "--compute", "--dry-run", repo, repo).Output()
 	if err != nil {
 		t.Fatalf("reference script: %v", err)
 	}

@@ -4,6 +4,7 @@ package safewrite
 
 import (
 	"errors"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,6 +82,8 @@ func TestWriteKeepsOwnerGroupMode(t *testing.T) {
 // refused by the preflight, naming the file.
 func TestCheckWritableRefuses(t *testing.T) {
 	needRoot(t)
+	testbin.Need(t, "chattr")
+	testbin.Need(t, "mount")
 	root := t.TempDir()
 	p := filepath.Join(root, "settings.json")
 	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -337,8 +338,11 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		}
 		st = &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.WordHdoc, Word: w}}}
 	}
-	argv, scripts := e.feed(argv, text, known, sc)
+	argv, scripts, unknownCode := e.feed(argv, text, known, sc)
 	e.mu.Lock()
+	if unknownCode {
+		e.j.hits.add(RuleScriptUnknown)
+	}
 	for _, s := range scripts {
 		e.j.scriptField(s, e.depth+1, env)
 	}
@@ -411,20 +415,22 @@ func (e *evalRun) scope(dir string) *scope {
 }
 
 // feed follows a command's stdin where the command runs it: the words xargs
-// appends, the script a shell (sh, bash -s, sh -, sh /dev/stdin), at or
-// batch reads. Unknown input becomes one unquoted unknown word for xargs and
-// an unknown script for a shell.
-func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]field, []field) {
+// appends (or splices in with -I), the script a shell (sh, bash -s, sh -,
+// sh /dev/stdin), at or batch reads. Unknown input becomes one unquoted
+// unknown word for xargs and an unknown script for a shell; unknownCode
+// reports input known only at run time that xargs -I splices into a
+// shell's -c script.
+func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []field, scripts []field, unknownCode bool) {
 	inner, viaXargs := innerCommand(argv)
 	if len(inner) == 0 {
-		return argv, nil
+		return argv, nil, false
 	}
 	name, ok := cmdName(inner[0])
 	if viaXargs {
 		name, ok = "xargs", true // xargs appends its input to the command
 	}
 	if !ok {
-		return argv, nil
+		return argv, nil, false
 	}
 	read := func() (string, bool) { return text, known }
 	script := func() []field {
@@ -436,16 +442,24 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]fiel
 	switch {
 	case name == "xargs":
 		text, ok := read()
+		if repl, replacing := xargsReplace(argv, len(argv)-len(inner)); replacing {
+			out := xargsSubstitute(argv, len(argv)-len(inner), repl, text, ok)
+			// xargs -I{} sh -c 'echo {}' with input known only at run
+			// time: the input is spliced into the script as code.
+			return out, nil, shellCodeHolds(inner, repl) && (!ok || strings.Count(strings.TrimSpace(text), "\n") > 0)
+		}
 		if !ok {
-			return append(argv, field{val: dyn, raw: "$", unquoted: true}), nil
+			return append(argv, field{val: dyn, raw: "$", unquoted: true}), nil, false
 		}
 		for _, w := range xargsWords(text) {
 			argv = append(argv, lit(w))
 		}
 	case name == "at" || name == "batch":
-		return argv, script()
+		return argv, script(), false
 	case shellNames[name] && stdinShell(inner[1:]):
-		return argv, script()
+		f := script()
+		f[0] = withParams(f[0], stdinShellParams(inner[1:]))
+		return argv, f, false
 	case shellNames[name]:
 		// sh <(...): the script a process substitution wrote.
 		for _, a := range inner[1:] {
@@ -454,22 +468,22 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) ([]fiel
 			}
 			if strings.HasPrefix(a.val, procSubstDir+"/") {
 				if src, ok := e.j.scriptSource(sc, a.val); ok {
-					return argv, []field{lit(src)}
+					return argv, []field{lit(src)}, false
 				}
-				return argv, []field{{val: dyn}}
+				return argv, []field{{val: dyn}}, false
 			}
 			if f, ok := sc.files[sc.overlayKey(a.val)]; ok {
 				// A script this command wrote earlier (printf ... > run.sh;
 				// bash run.sh): judged by what was written.
 				if f.known {
-					return argv, []field{lit(f.content)}
+					return argv, []field{lit(f.content)}, false
 				}
-				return argv, []field{{val: dyn}}
+				return argv, []field{{val: dyn}}, false
 			}
 			break
 		}
 	}
-	return argv, nil
+	return argv, nil, false
 }
 
 // readStdin reads a command's stdin (bounded): its text, whether the text is
@@ -512,6 +526,113 @@ func stdinShell(args []field) bool {
 		}
 	}
 	return true
+}
+
+// xargsReplace returns the replace-string of the xargs among argv[:cmd]
+// (argv[cmd:] is the command xargs runs), when it has one: -I R, -IR,
+// -i, -iR, --replace, --replace=R (GNU findutils xargs(1); -i and
+// --replace mean {}). With it, xargs runs the command once per input line
+// with R replaced by the line inside every argument, instead of appending
+// the input.
+func xargsReplace(argv []field, cmd int) (string, bool) {
+	start := -1
+	for i := 0; i < cmd; i++ {
+		if n, ok := cmdName(argv[i]); ok && n == "xargs" {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		return "", false
+	}
+	repl, found := "", false
+	for i := start; i < cmd; i++ {
+		v := argv[i].val
+		switch {
+		case v == "-I" && i+1 < cmd:
+			repl, found = argv[i+1].val, true
+			i++
+		case strings.HasPrefix(v, "-I") && len(v) > 2:
+			repl, found = v[2:], true
+		case v == "-i" || v == "--replace":
+			repl, found = "{}", true
+		case strings.HasPrefix(v, "-i") && len(v) > 2:
+			repl, found = v[2:], true
+		case strings.HasPrefix(v, "--replace="):
+			repl, found = strings.TrimPrefix(v, "--replace="), true
+		}
+	}
+	return repl, found && repl != ""
+}
+
+// xargsSubstitute returns argv with repl replaced inside every word of the
+// command xargs runs (argv[cmd:]) by the input line: the one line of a known
+// input, else (several lines, or input known only at run time) a value known
+// only at run time, so the words it reaches are judged as unknown.
+func xargsSubstitute(argv []field, cmd int, repl, text string, known bool) []field {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimLeft(l, " \t"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	with, dynamic := "", !known || len(lines) > 1
+	if !dynamic && len(lines) == 1 {
+		with = lines[0]
+	}
+	if dynamic {
+		with = dyn
+	}
+	out := append([]field(nil), argv[:cmd]...)
+	for _, a := range argv[cmd:] {
+		if strings.Contains(a.val, repl) {
+			a.val = strings.ReplaceAll(a.val, repl, with)
+			a.raw = strings.ReplaceAll(a.raw, repl, with)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// shellCodeHolds reports whether the command xargs runs is a shell (or
+// eval) whose -c script contains repl, so that xargs -I splices its input
+// into code rather than into an argument.
+func shellCodeHolds(inner []field, repl string) bool {
+	name, ok := cmdName(inner[0])
+	if !ok {
+		return false
+	}
+	if name == "eval" {
+		return slices.ContainsFunc(inner[1:], func(f field) bool { return strings.Contains(f.val, repl) })
+	}
+	if !shellNames[name] {
+		return false
+	}
+	for i, a := range inner[1:] {
+		v := a.val
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			return i+2 < len(inner) && strings.Contains(inner[i+2].val, repl) // the script, not its parameters
+		}
+	}
+	return false
+}
+
+// stdinShellParams returns the positional parameters of a shell that reads
+// its script from stdin (stdinShell): the operands after its options, after
+// - or --, as bash -s ARG... and sh -s -- ARG... give them.
+func stdinShellParams(args []field) []field {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-" || v == "--":
+			return args[i+1:]
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file":
+			i++
+		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
+		default:
+			return args[i:]
+		}
+	}
+	return nil
 }
 
 // xargsWords splits xargs input as GNU xargs does by default: blanks and

@@ -442,6 +442,11 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc
 					break
 				}
 				k++
+				if k < len(args) {
+					// bash(1) INVOCATION: an interactive shell runs the
+					// startup file it names: a script like any other.
+					j.scriptFile("sh", args[k], env, depth, sc)
+				}
 			}
 			continue
 		}
@@ -454,7 +459,13 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc
 	}
 	if cflag {
 		if k < len(args) {
-			j.scriptField(args[k], depth+1, env)
+			// sh -c SCRIPT NAME ARG...: the words after NAME are the
+			// script's positional parameters ($1 ...).
+			var params []field
+			if k+2 < len(args) {
+				params = args[k+2:]
+			}
+			j.scriptField(withParams(args[k], params), depth+1, env)
 		}
 		return
 	}

@@ -34,6 +34,13 @@ func (j *judge) scriptFile(kind string, f field, env []envVar, depth int, sc *sc
 		j.hits.add(RuleScriptUnknown)
 		return
 	}
+	if fdPath(f.val) {
+		// /dev/fd/3 after exec 3<<<'…', /proc/self/fd/N: the content is
+		// whatever the shell's descriptor holds when it runs, which is not
+		// a file the judge can read (its own descriptors are other ones).
+		j.hits.add(RuleScriptUnknown)
+		return
+	}
 	src, known := j.scriptSource(sc, f.val)
 	if !known {
 		if j.scriptMatters(sc, f.val) {
@@ -207,4 +214,24 @@ func isScriptPath(v string) bool {
 		}
 	}
 	return strings.Contains(v, "/")
+}
+
+// fdPath reports a path that names an open file descriptor of the process
+// that opens it rather than a file: /dev/fd/N, /dev/stdin, /dev/stdout,
+// /dev/stderr, /proc/self/fd/N, /proc/thread-self/fd/N and /proc/PID/fd/N.
+// Standard input (isStdinPath) is followed where a shell reads it, so it is
+// not one of them here.
+func fdPath(p string) bool {
+	if isStdinPath(p) {
+		return false
+	}
+	c := path.Clean(p)
+	switch {
+	case c == "/dev/stdout" || c == "/dev/stderr" || strings.HasPrefix(c, "/dev/fd/"):
+		return true
+	case strings.HasPrefix(c, "/proc/"):
+		parts := strings.Split(c, "/") // "", proc, self|thread-self|PID, fd, N
+		return len(parts) >= 5 && parts[3] == "fd" && (parts[2] == "self" || parts[2] == "thread-self" || isDigits(parts[2]))
+	}
+	return false
 }

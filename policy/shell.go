@@ -141,6 +141,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 					continue
 				}
 				v := sc.word(a.Value)
+				j.promptCode(a.Name.Value, v, depth, env)
 				j.assignment(a.Name.Value, v, true)
 				sc.exported(a.Name.Value, v)
 			}
@@ -176,6 +177,72 @@ func (j *judge) script(src string, depth int, env []envVar) {
 			j.hits.add(RuleGitDynamicOption)
 		}
 	}
+}
+
+// stdinFromDescriptor reports a statement whose standard input is another
+// descriptor of the shell (<&3, 0<&4) or a descriptor path (< /dev/fd/3):
+// its content is not a file or text the judge can read.
+func stdinFromDescriptor(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		if r.N != nil && r.N.Value != "0" || r.Word == nil {
+			continue
+		}
+		w := r.Word.Lit()
+		switch r.Op {
+		case syntax.DplIn:
+			if w != "0" && w != "-" {
+				return true
+			}
+		case syntax.RdrIn:
+			if w == "" || fdPath(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// promptCode judges the shell variables whose value bash runs or expands as
+// code later (bash(1), PARAMETERS and PROMPTING): PROMPT_COMMAND is run
+// before each prompt of an interactive shell; PS0 to PS4 are expanded with
+// command substitution before a prompt, or PS4 before each command xtrace
+// (set -x, bash -x) prints. PROMPT_COMMAND='git commit -n' bash -i and
+// PS4='$(git commit -n)' bash -xc true run the code at once, so an
+// assignment to one of them is judged as the code it holds, whatever
+// follows.
+func (j *judge) promptCode(name string, v field, depth int, env []envVar) {
+	switch name {
+	case "PROMPT_COMMAND":
+		j.scriptField(v, depth+1, env)
+	case "PS0", "PS1", "PS2", "PS3", "PS4":
+		// Expanded as a double-quoted word: a no-op command with the value
+		// as its words runs the same substitutions.
+		j.scriptField(field{val: ": " + v.val, raw: v.raw, decoded: v.decoded}, depth+1, env)
+	}
+}
+
+// withParams returns the script field s prefixed with a set -- of params,
+// so the script sees them as $1 ... (sh -c SCRIPT NAME ARG..., sh -s
+// ARG...): each literal word single-quoted, a word known only at run time
+// as the unknown expansion.
+func withParams(s field, params []field) field {
+	if len(params) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString("set --")
+	for _, p := range params {
+		b.WriteByte(' ')
+		if p.dynamic() {
+			b.WriteString(`"${__hookwarden_dynamic}"`)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(p.val, "'", `'\''`) + "'")
+	}
+	b.WriteByte('\n')
+	out := s
+	out.val = b.String() + s.val
+	return out
 }
 
 // scriptField judges a field holding a script; run-time parts become a
@@ -222,6 +289,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 			continue
 		}
 		v := sc.word(a.Value)
+		j.promptCode(a.Name.Value, v, depth, env)
 		if len(call.Args) == 0 {
 			j.assignment(a.Name.Value, v, true)
 			sc.exported(a.Name.Value, v)
@@ -235,6 +303,11 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 	var argv []field
 	for _, w := range call.Args {
 		argv = append(argv, sc.fields(w)...)
+	}
+	if stdinFromDescriptor(st) && stdinProgram(argv) {
+		// exec 3<<<'…'; bash <&3: the script is what descriptor 3 holds
+		// when the shell runs, which the judge cannot read.
+		j.hits.add(RuleScriptUnknown)
 	}
 	all := append(append(append([]envVar(nil), env...), sc.env...), local...)
 	j.commandPending(call, argv, all, depth, st, sc)
@@ -454,7 +527,11 @@ func (j *judge) unknownShellCode(args []field, env []envVar, depth int) {
 			return
 		}
 		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "c") && !args[i].dynamic() {
-			j.scriptField(args[i+1], depth+1, env)
+			var params []field
+			if i+3 < len(args) {
+				params = args[i+3:]
+			}
+			j.scriptField(withParams(args[i+1], params), depth+1, env)
 			return
 		}
 	}

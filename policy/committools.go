@@ -199,14 +199,21 @@ func shortFlag(args []field, c byte) bool {
 }
 
 // optValue returns the value of option name at args[i]: --name=V or
-// --name V.
+// --name V for a long option, -nV or -n V for a short one (a name with one
+// dash).
 func optValue(args []field, i int, name string) (field, bool) {
 	v := args[i].val
-	if after, ok := strings.CutPrefix(v, name+"="); ok {
-		return lit(after), true
-	}
 	if v == name && i+1 < len(args) {
 		return args[i+1], true
+	}
+	if !strings.HasPrefix(name, "--") {
+		if after, ok := strings.CutPrefix(v, name); ok && after != "" && !strings.HasPrefix(v, "--") {
+			return lit(after), true
+		}
+		return field{}, false
+	}
+	if after, ok := strings.CutPrefix(v, name+"="); ok {
+		return lit(after), true
 	}
 	return field{}, false
 }

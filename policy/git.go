@@ -213,6 +213,7 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
 func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	j.optionCode("git-"+sub, args, nil, depth) // difftool -x, grep -O (optcode.go)
 	if j.gitPlumbing(sub, args, st, sc) {
 		return
 	}

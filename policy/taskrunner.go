@@ -78,9 +78,21 @@ func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt,
 	stdin := false
 	dir := ""
 	var targets []field
+	var evals []string
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {
+		case v == "-E" || v == "--eval":
+			// GNU make 4.x --eval=STRING: makefile text evaluated before
+			// the makefiles are read (its first rule can be the goal).
+			if i+1 < len(args) {
+				i++
+				evals = append(evals, args[i].val)
+			}
+		case strings.HasPrefix(v, "--eval="):
+			evals = append(evals, strings.TrimPrefix(v, "--eval="))
+		case strings.HasPrefix(v, "-E") && len(v) > 2:
+			evals = append(evals, v[2:])
 		case v == "-f" || v == "--file" || v == "--makefile":
 			if i+1 < len(args) {
 				i++
@@ -140,12 +152,20 @@ func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt,
 					j.hits.add(RuleScriptUnknown)
 				}
 			}
-			return
+			if len(evals) == 0 {
+				return
+			}
 		}
+	}
+	for _, e := range evals {
+		known = known && !strings.Contains(e, dyn)
 	}
 	if !known {
 		j.hits.add(RuleScriptUnknown)
 		return
+	}
+	if len(evals) > 0 {
+		src = strings.Join(evals, "\n") + "\n" + src
 	}
 	src = j.makeIncludes(sc, dir, src, 0)
 	rules, first, vars := parseMakefile(src)

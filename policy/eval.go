@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -81,6 +82,14 @@ const procSubstDir = "/dev/hookwarden-procsubst"
 // run hands it to the judge as dyn.
 const evalDyn = "\uFDD0"
 
+// evalDynOut follows evalDyn in the output of a program the run cannot know
+// (an external command, a script on disk, a download): the text is unknown
+// like any evalDyn value, and where it becomes code — a command's name, a
+// shell's -c script, a shell's stdin, eval — that code is refused
+// (RuleOutputAsCode: ./p | sh, eval "$(./p)", sh -c "$(curl …)"), whereas
+// an unknown inherited variable there is judged as before.
+const evalDynOut = "\uFDD1"
+
 // unknownPath is a path whose content is unknown (evalDyn) when read.
 const unknownPath = "/dev/hookwarden-unknown"
 
@@ -143,6 +152,12 @@ func worthEvaluating(f *syntax.File) bool {
 				case "xargs", "eval", "source", ".", "read", "mapfile", "readarray", "printf", "set", "shift",
 					"sh", "bash", "dash", "zsh", "ksh", "busybox", "at", "batch", "parallel", "tmux", "screen", "builtin", "command", "exec":
 					worth = true
+				default:
+					// A code interpreter may read a program's output as its
+					// code (curl … | python3): codeFlags' languages.
+					if _, ok := codeFlags[interpreterName(w.Lit())]; ok {
+						worth = true
+					}
 				}
 			}
 		case *syntax.Redirect:
@@ -236,6 +251,11 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 			return nil, errEvalBound
 		}
 	}
+	if len(args) > 0 && strings.Contains(args[0], evalDynOut) && !strings.Contains(args[0], "/") {
+		// $(./p), eval "$(./p)", source <(./p): a program's output run as
+		// a command (a path built from it is judged as a script path).
+		e.j.hits.add(RuleOutputAsCode)
+	}
 	if name, ok := lookupName(args); ok {
 		return []string{lookupCmd, name}, nil
 	}
@@ -304,9 +324,10 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	argv := make([]field, 0, len(args))
 	allKnown := true
+	outputCode := outputAsCode(args)
 	for _, a := range args {
 		allKnown = allKnown && !strings.Contains(a, evalDyn)
-		a = strings.ReplaceAll(a, evalDyn, dyn)
+		a = strings.ReplaceAll(strings.ReplaceAll(a, evalDynOut, ""), evalDyn, dyn)
 		argv = append(argv, field{val: a, raw: a})
 	}
 	e.mu.Lock()
@@ -318,7 +339,7 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	env := append([]envVar(nil), e.env...)
 	hc.Env.Each(func(name string, v expand.Variable) bool {
 		if v.Exported && v.IsSet() {
-			val := strings.ReplaceAll(v.String(), evalDyn, dyn)
+			val := strings.ReplaceAll(strings.ReplaceAll(v.String(), evalDynOut, ""), evalDyn, dyn)
 			env = append(env, envVar{name: name, val: field{val: val, raw: val}})
 		}
 		return true
@@ -328,6 +349,10 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		argv = argv[1:]
 	}
 	text, known, piped := readStdin(hc.Stdin)
+	if _, viaXargs := innerCommand(argv); !viaXargs {
+		// xargs makes its input words (feed; -I into a script is judged there)
+		outputCode = outputCode || strings.Contains(text, evalDynOut) && stdinProgram(argv)
+	}
 	var st *syntax.Stmt
 	if piped {
 		// The command's stdin as a here-string, for the judges that read
@@ -340,8 +365,19 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	}
 	argv, scripts, unknownCode := e.feed(argv, text, known, sc)
 	e.mu.Lock()
+	for _, t := range downloadTargets(argv) {
+		// curl -o i.sh URL && sh i.sh: the file holds a download.
+		key := t
+		if !shellAbs(key) {
+			key = filepath.Join(hc.Dir, key)
+		}
+		e.files.write(e.rel(key), evalDyn+evalDynOut, false, false)
+	}
 	if unknownCode {
 		e.j.hits.add(RuleScriptUnknown)
+	}
+	if outputCode {
+		e.j.hits.add(RuleOutputAsCode)
 	}
 	for _, s := range scripts {
 		e.j.scriptField(s, e.depth+1, env)
@@ -352,15 +388,167 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		io.WriteString(hc.Stdout, out)
 		return nil
 	}
+	if shellSetupOutput(argv) {
+		// eval "$(ssh-agent -s)": output taken as the harmless setup its
+		// tool documents (shellSetupOutput).
+		return nil
+	}
+	unknown := evalDyn + evalDynOut
+	if e.catOfUnlocatedFile(argv, sc) {
+		// cat x.sh | bash where the directory is not known: judged as
+		// bash x.sh is (scriptMatters), not as a program's output.
+		unknown = evalDyn
+	}
 	if e.mode.exit == 0 {
-		io.WriteString(hc.Stdout, evalDyn+"\n") // one unknown line
+		io.WriteString(hc.Stdout, unknown+"\n") // one unknown line
 	} else {
-		io.WriteString(hc.Stdout, evalDyn)
+		io.WriteString(hc.Stdout, unknown)
 	}
 	if e.mode.exit == 0 {
 		return nil
 	}
 	return interp.NewExitStatus(e.mode.exit)
+}
+
+// catOfUnlocatedFile reports cat of files whose content the judge cannot
+// read but which scriptMatters would not refuse as a script either (missing
+// now, or relative while the directory is not known): cat x.sh | bash is
+// then judged as bash x.sh is, their content unknown data rather than a
+// program's output.
+func (e *evalRun) catOfUnlocatedFile(argv []field, sc *scope) bool {
+	if len(argv) < 2 || argv[0].val != "cat" {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a.val, "-") || a.dynamic() || e.j.scriptMatters(sc, a.val) {
+			return false
+		}
+	}
+	return true
+}
+
+// downloadTargets returns the files a curl or wget command writes its
+// download to (curl(1) -o/--output FILE and -O/--remote-name, the URL's last
+// path segment; wget(1) -O/--output-document FILE, else the URL's last path
+// segment), so that running one of them in the same command is judged as
+// running the download. "-" (standard output) and words known only at run
+// time are left out.
+func downloadTargets(argv []field) []string {
+	inner, _ := innerCommand(argv)
+	if len(inner) == 0 {
+		return nil
+	}
+	name, ok := cmdName(inner[0])
+	if !ok || name != "curl" && name != "wget" {
+		return nil
+	}
+	args := inner[1:]
+	var out, urls []string
+	remote := name == "wget"
+	for i, a := range args {
+		v := a.val
+		switch {
+		case a.dynamic():
+		case name == "curl" && (v == "-o" || v == "--output") || name == "wget" && (v == "-O" || v == "--output-document"):
+			if i+1 < len(args) && !args[i+1].dynamic() {
+				out = append(out, args[i+1].val)
+			}
+			remote = false
+		case name == "curl" && strings.HasPrefix(v, "--output="), name == "wget" && strings.HasPrefix(v, "--output-document="):
+			_, f, _ := strings.Cut(v, "=")
+			out, remote = append(out, f), false
+		case name == "curl" && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "o"):
+			// -o FILE, -oFILE, -fsSLo FILE: the o of a short option cluster
+			// takes the rest of the word, or the next word.
+			rest := v[strings.Index(v, "o")+1:]
+			if rest == "" && i+1 < len(args) && !args[i+1].dynamic() {
+				rest = args[i+1].val
+			}
+			if rest != "" {
+				out, remote = append(out, rest), false
+			}
+		case name == "curl" && (v == "-O" || v == "--remote-name"):
+			remote = true
+		case strings.Contains(v, "://"):
+			urls = append(urls, v)
+		}
+	}
+	if remote {
+		for _, u := range urls {
+			u, _, _ = strings.Cut(u, "?")
+			if b := path.Base(u); b != "" && b != "/" && b != "." && !strings.Contains(b, ":") {
+				out = append(out, b)
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(f string) bool { return f == "-" || f == "" })
+}
+
+// outputAsCode reports a shell whose -c script (the word after an option
+// cluster holding c) holds a program's unknown output (evalDynOut):
+// sh -c "$(curl …)".
+func outputAsCode(args []string) bool {
+	argv := make([]field, len(args))
+	for i, a := range args {
+		argv[i] = field{val: a, raw: a}
+	}
+	inner, _ := innerCommand(argv)
+	if len(inner) == 0 {
+		return false
+	}
+	if name, ok := cmdName(inner[0]); !ok || !shellNames[name] {
+		return false
+	}
+	for i := 1; i+1 < len(inner); i++ {
+		v := inner[i].val
+		if v == "--" || !strings.HasPrefix(v, "-") {
+			return false
+		}
+		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			return strings.Contains(inner[i+1].val, evalDynOut)
+		}
+	}
+	return false
+}
+
+// shellSetupCommands are the programs whose documented use is to print
+// shell code that sets up the environment, which the user's shell then
+// evaluates (each tool's own README or manual: ssh-agent(1) -s/-c,
+// pyenv/rbenv/nodenv/goenv/jenv init, direnv hook/export, conda and
+// micromamba shell hooks, brew shellenv, starship/zoxide init, opam env,
+// fnm env, mise activate/env, minikube docker-env/podman-env,
+// docker-machine env, dircolors, keychain --eval, and the completion
+// scripts of kubectl, helm, gh, npm, pip, rustup): their output, run by
+// eval or source, is taken as that setup, not as unknown code. The first
+// word after the name that is not an option must be one of the listed
+// subcommands ("" for a program whose output needs none).
+var shellSetupCommands = map[string][]string{
+	"ssh-agent": {""}, "dircolors": {""}, "keychain": {""},
+	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"}, "jenv": {"init"},
+	"direnv": {"hook", "export"}, "conda": {"shell.bash", "shell.zsh", "shell.posix", "shell"}, "micromamba": {"shell"}, "mamba": {"shell"},
+	"brew": {"shellenv"}, "starship": {"init"}, "zoxide": {"init"}, "opam": {"env", "config"}, "fnm": {"env"},
+	"mise": {"activate", "env"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
+	"kubectl": {"completion"}, "helm": {"completion"}, "gh": {"completion"}, "npm": {"completion"}, "pip": {"completion"},
+	"pip3": {"completion"}, "rustup": {"completions"},
+}
+
+// shellSetupOutput reports a command that is one of shellSetupCommands.
+func shellSetupOutput(argv []field) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name, ok := cmdName(argv[0])
+	subs, listed := shellSetupCommands[name]
+	if !ok || !listed {
+		return false
+	}
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a.val, "-") {
+			continue
+		}
+		return slices.Contains(subs, a.val)
+	}
+	return slices.Contains(subs, "")
 }
 
 // known is the output of the few external commands whose output the judge
@@ -486,8 +674,9 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 	return argv, nil, false
 }
 
-// readStdin reads a command's stdin (bounded): its text, whether the text is
-// known (no unknown part, within maxStdinBytes), and whether the command has
+// readStdin reads a command's stdin (bounded): its text (with its evalDyn
+// markers when unknown; empty past the bound), whether the text is known
+// (no unknown part, within maxStdinBytes), and whether the command has
 // a stdin of this command's making at all (a pipe, here-document or
 // redirection; false for the shell's own stdin).
 func readStdin(stdin io.Reader) (text string, known, piped bool) {
@@ -495,8 +684,11 @@ func readStdin(stdin io.Reader) (text string, known, piped bool) {
 		return "", true, false
 	}
 	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
-	if err != nil || len(b) > maxStdinBytes || bytes.Contains(b, []byte(evalDyn)) {
+	if err != nil || len(b) > maxStdinBytes {
 		return "", false, true
+	}
+	if bytes.Contains(b, []byte(evalDyn)) {
+		return string(b), false, true // unknown; the text keeps its markers
 	}
 	return string(b), true, true
 }
@@ -731,6 +923,10 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 	e.mu.Unlock()
 	if ok {
 		if !f.known {
+			if strings.Contains(f.content, evalDynOut) {
+				// written from a program's output: source <(./p)
+				return readOnly{strings.NewReader(evalDyn + evalDynOut)}, nil
+			}
 			return readOnly{strings.NewReader(evalDyn)}, nil
 		}
 		return readOnly{strings.NewReader(f.content)}, nil

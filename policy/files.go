@@ -131,6 +131,19 @@ func (j *judge) recordWrites(st *syntax.Stmt, sc *scope) {
 		}
 		sc.files.write(sc.overlayKey(target.val), content, known, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 	}
+	// curl -o FILE URL, wget URL: the file holds a download (evalDynOut).
+	if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 {
+		var argv []field
+		for _, w := range call.Args {
+			argv = append(argv, sc.fields(w)...)
+		}
+		for _, t := range downloadTargets(argv) {
+			if sc.files == nil {
+				sc.files = overlay{}
+			}
+			sc.files.write(sc.overlayKey(t), evalDyn+evalDynOut, false, false)
+		}
+	}
 	// tee FILE... <<EOF writes its stdin to each FILE.
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 && call.Args[0].Lit() == "tee" {
 		content, known := stmtOutput(st, sc)

@@ -101,6 +101,10 @@ const (
 	// whose content cannot be read where it could change the verdict
 	// (engine only; scripts.go).
 	RuleScriptUnknown = "script-unknown"
+	// RuleOutputAsCode: a program's output known only at run time is run as
+	// shell code (eval "$(prog)", prog | sh, source <(prog)) (engine only;
+	// eval.go evalDynOut).
+	RuleOutputAsCode = "output-as-code"
 	// RuleIndirectionUnjudgeable: an encoding that cannot be decoded, a git
 	// alias known only at run time, or a defect caught while judging (engine
 	// only, no text pattern).

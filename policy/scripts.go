@@ -42,6 +42,11 @@ func (j *judge) scriptFile(kind string, f field, env []envVar, depth int, sc *sc
 		return
 	}
 	src, known := j.scriptSource(sc, f.val)
+	if w, written := sc.files[sc.overlayKey(f.val)]; !known && written && strings.Contains(w.content, evalDynOut) {
+		// bash <(curl …), curl … > i.sh; sh i.sh: a program's output
+		j.hits.add(RuleOutputAsCode)
+		return
+	}
 	if !known {
 		if j.scriptMatters(sc, f.val) {
 			j.hits.add(RuleScriptUnknown)

@@ -395,6 +395,13 @@ const engineIODelay = 5 * time.Second
 // (128+signal when a signal killed it) and the signal's name ("" when it
 // exited). A start failure is a refusal (nothing ran).
 func runEngine(ctx context.Context, opts ExecOptions, r *Render, cmd exec.Cmd) (int, string, error) {
+	return runEngineShown(ctx, opts, r, cmd, cmd.Args)
+}
+
+// runEngineShown is runEngine with shown the argv opts.Started receives
+// (the engine's own, when cmd runs it under a wrapper such as the
+// redaction entry's reaper).
+func runEngineShown(ctx context.Context, opts ExecOptions, r *Render, cmd exec.Cmd, shown []string) (int, string, error) {
 	if cmd.WaitDelay == 0 {
 		// stdout or stderr copied through a pipe (a buffer, or the
 		// continuation's result watch) is closed this long after the
@@ -409,7 +416,7 @@ func runEngine(ctx context.Context, opts ExecOptions, r *Render, cmd exec.Cmd) (
 		return RefusedExit, "", refuse(ReasonEngineNotFound, "start %s: %v", cmd.Path, err)
 	}
 	if opts.Started != nil {
-		opts.Started(r, cmd.Args)
+		opts.Started(r, shown)
 	}
 	done := make(chan struct{})
 	go func() {

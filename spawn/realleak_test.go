@@ -27,7 +27,21 @@ type leakCase struct {
 	// git makes the repository a real one on the branch "feature-<realRaw>"
 	// with an untracked file named after SERVICE_TOKEN's value
 	git bool
+	// settle, when set, is how long the test waits after spawn exec returns
+	// before it scans: a process the run left behind (a background job)
+	// writes its raw value after Claude exits, and touches late-wrote in
+	// the repository when it does, which must not happen after spawn exec
+	// returned (the reaper ended it)
+	settle time.Duration
+	// env is added to the engine's environment (value placeholders RAW and
+	// SVC become realRaw and leakSvc)
+	env []string
 }
+
+// lateWriter is a shell command that leaves a job behind which, 4 s later,
+// touches late-wrote and appends secret.txt to every transcript and task
+// output file under the client's home and the run's temporary directory.
+const lateWriter = `sleep 4; touch "$R/late-wrote"; for f in $(find "$HOME" "${CLAUDE_CODE_TMPDIR:-/nonexistent}" -name '*.jsonl' -o -name '*.output' 2>/dev/null); do cat "$R/secret.txt" >> "$f"; done`
 
 // claudeStdoutWrite finds the engine among the shell's ancestors (the
 // process whose executable is the pinned claude) and writes secret.txt
@@ -75,6 +89,24 @@ var leakCases = []leakCase{
 		calls: func(w *redactWorld) []scriptedCall {
 			return []scriptedCall{{"Bash", map[string]any{"command": `[ -n "$CLAUDE_CODE_TMPDIR" ] || { echo "appended to none: no CLAUDE_CODE_TMPDIR"; exit 0; }; n=0; for f in $(find "$CLAUDE_CODE_TMPDIR" -name '*.output' 2>/dev/null); do cat secret.txt >> "$f"; n=$((n+1)); done; echo "appended to $n"`, "description": "append"}}}
 		}},
+	{name: "background job writing after the engine exits", prompt: "run it", want: "either", settle: 7 * time.Second,
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": `R=$PWD; export R; (` + lateWriter + `) >/dev/null 2>&1 & echo started`, "description": "background"}}}
+		}},
+	{name: "setsid job writing after the engine exits", prompt: "run it", want: "either", settle: 7 * time.Second,
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": `R=$PWD; export R; setsid sh -c '` + lateWriter + `' >/dev/null 2>&1 < /dev/null & echo started`, "description": "setsid"}}}
+		}},
+	{name: "command outliving its tool timeout", prompt: "run it", want: "either", settle: 7 * time.Second,
+		calls: func(w *redactWorld) []scriptedCall {
+			return []scriptedCall{{"Bash", map[string]any{"command": `R=$PWD; export R; sh -c '` + lateWriter + `'; cat secret.txt`, "description": "slow", "timeout": 1000}}}
+		}},
+	// Claude Code sends ANTHROPIC_CUSTOM_HEADERS ("Name: value" lines) on
+	// every model request (code.claude.com/docs env-vars); the gateway
+	// scans header values, and only the caller's own credential is exempt
+	{name: "table value in ANTHROPIC_CUSTOM_HEADERS", prompt: "hello", want: "stopped",
+		env:   []string{"ANTHROPIC_CUSTOM_HEADERS=X-Trace: RAW"},
+		calls: func(w *redactWorld) []scriptedCall { return nil }},
 	{name: "value assembled by the command at run time", prompt: "run it", want: "passed",
 		calls: func(w *redactWorld) []scriptedCall {
 			// nothing spells the value in the command; the shell route's
@@ -108,11 +140,21 @@ func TestRealClaudeLeakSuite(t *testing.T) {
 			model := startScriptedModel(t, c.calls(w), nil)
 			_, env := w.mockClient("claude", bin, model.port)
 			env = append(env, "SERVICE_TOKEN="+leakSvc)
+			for _, e := range c.env {
+				env = append(env, strings.NewReplacer("RAW", realRaw, "SVC", leakSvc).Replace(e))
+			}
 			var out bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			code, err := Exec(ctx, ExecOptions{Argv: []string{"claude", "-p", c.prompt, "--output-format", "stream-json", "--verbose"},
 				Home: w.home, Gateway: mcpProxyBin(t), Cwd: w.repo, Env: env, Stdout: &out, Stderr: &out})
+			if c.settle > 0 {
+				returned := time.Now()
+				time.Sleep(c.settle)
+				if fi, err := os.Stat(filepath.Join(w.repo, "late-wrote")); err == nil && fi.ModTime().After(returned) {
+					t.Errorf("a process the run left wrote %v after spawn exec returned: the reaper did not end it", fi.ModTime().Sub(returned))
+				}
+			}
 			log := model.log()
 			t.Logf("exit %d: %v", code, err)
 			if i := strings.LastIndex(log, "appended to "); i >= 0 {

@@ -259,6 +259,7 @@ type redactRun struct {
 	gw                                  *tripwire // the model-traffic tripwire every child's model requests pass
 	stopsSeen                           int       // the gateway's stops already reported
 	outProblems                         []string  // what the last child's output guards found, reported by exit
+	reapProblems                        []string  // what the last child's reaper reported (runReaped), reported by exit
 	tmpDir                              string    // the engine's CLAUDE_CODE_TMPDIR (claudeTmpDirEnv)
 }
 
@@ -625,8 +626,7 @@ func (x *redactRun) child(ctx context.Context, n int, all []string, pa *claudeRe
 	if watch != nil {
 		stdout = watch.tee(stdout)
 	}
-	code, sig, err := runEngine(ctx, opts, r, exec.Cmd{Path: x.bin, Args: argv, Dir: opts.Cwd, Env: x.engineEnv(henv),
-		Stdout: stdout, Stderr: errw})
+	code, sig, err := x.runReaped(ctx, n, argv, exec.Cmd{Dir: opts.Cwd, Env: x.engineEnv(henv), Stdout: stdout, Stderr: errw})
 	x.outProblems = append(so.Flush(), se.Flush()...)
 	if AsRefusal(err) != nil {
 		if n == 1 {
@@ -652,6 +652,7 @@ func (x *redactRun) exit(ctx context.Context, n, code int, sig string) []string 
 	r := x.r
 	problems := tripwireProblems(x.gw, &x.stopsSeen)
 	problems, x.outProblems = append(problems, x.outProblems...), nil
+	problems, x.reapProblems = append(problems, x.reapProblems...), nil
 	if x.waitErr != nil {
 		problems = append(problems, x.waitErr.Error())
 		x.waitErr = nil

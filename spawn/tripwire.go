@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwarden/hookwarden/spawn/reap"
 	"github.com/hookwarden/hookwarden/spawn/redact"
 )
 
@@ -373,4 +374,32 @@ func (x *redactRun) scrubClientFiles() []string {
 		})
 	}
 	return problems
+}
+
+// runReaped runs the engine argv (argv[0] its path) for child n under the
+// reaper (`<Gateway> reap --report FILE -- argv…`, spawn/reap),
+// with cmd's directory, environment and output: when it returns, every
+// process the engine started has ended, so nothing the run started can
+// write to the client's files after scrubClientFiles. A reaper that could
+// not end everything within its bound, or left no report, is a problem
+// of the run (x.outProblems, read by exit). Started callbacks see argv.
+func (x *redactRun) runReaped(ctx context.Context, n int, argv []string, cmd exec.Cmd) (int, string, error) {
+	report := filepath.Join(filepath.Dir(x.tablePath), fmt.Sprintf("reap-%d", n))
+	_ = os.Remove(report)
+	defer os.Remove(report)
+	cmd.Path = x.opts.Gateway
+	cmd.Args = append([]string{x.opts.Gateway, "reap", "--report", report, "--"}, argv...)
+	code, sig, err := runEngineShown(ctx, x.opts, x.r, cmd, argv)
+	if err != nil {
+		return code, sig, err
+	}
+	b, rerr := os.ReadFile(report)
+	rep, perr := reap.ParseReport(b)
+	switch {
+	case rerr != nil || perr != nil:
+		x.reapProblems = append(x.reapProblems, fmt.Sprintf("child %d: the reaper left no report (%v): what the engine left running may not have ended before the scan", n, errors.Join(rerr, perr)))
+	case rep.Survived > 0:
+		x.reapProblems = append(x.reapProblems, fmt.Sprintf("child %d: %d process(es) the engine started outlived it and could not be ended within %v; the client's files may still change", n, rep.Survived, reap.SweepBound))
+	}
+	return code, sig, nil
 }

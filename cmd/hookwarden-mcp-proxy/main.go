@@ -16,6 +16,11 @@
 // which spawn exec starts for each run under the entry: a loopback HTTP
 // gateway, in this binary for the same reason (net/http), speaking the
 // sidecar protocol on stdin and stdout until stdin closes.
+//
+// `hookwarden-mcp-proxy reap --report FILE -- ENGINE ARGS…` is the
+// entry's process reaper (spawn/reap): it runs the engine, then
+// ends everything the engine left running before spawn exec scans the
+// client's files; it exits as the engine did.
 package main
 
 import (
@@ -30,12 +35,16 @@ import (
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/spawn/gateway"
 	"github.com/hookwarden/hookwarden/spawn/mcpproxy"
+	"github.com/hookwarden/hookwarden/spawn/reap"
 	"github.com/hookwarden/hookwarden/spawn/redact"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "gateway" {
 		os.Exit(gatewayMain(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "reap" {
+		os.Exit(reapMain(os.Args[2:]))
 	}
 	fs := flag.NewFlagSet("hookwarden-mcp-proxy", flag.ContinueOnError)
 	engine := fs.String("engine", "", "claude or codex")
@@ -80,5 +89,27 @@ func gatewayMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy gateway:", err)
 		return 1
 	}
+	return 0
+}
+
+// reapMain runs `reap --report FILE -- ENGINE ARGS…`: the engine's own
+// exit (or signal) once everything it left is ended; 125 when the engine
+// did not start or the report could not be written, 2 on a usage error.
+func reapMain(args []string) int {
+	fs := flag.NewFlagSet("hookwarden-mcp-proxy reap", flag.ContinueOnError)
+	report := fs.String("report", "", "the file the reaper writes \"killed N survived M\" to")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *report == "" || fs.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy: usage: hookwarden-mcp-proxy reap --report FILE -- ENGINE ARGS…")
+		return 2
+	}
+	ws, err := reap.Run(fs.Args(), *report)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hookwarden-mcp-proxy reap:", err)
+		return 125
+	}
+	reap.Exit(ws)
 	return 0
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -116,7 +117,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir}
+	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir, allExport: allExportOn.MatchString(src)}
 	for _, p := range j.siteEngineList() {
 		if sc.engines == nil {
 			sc.engines = map[string]bool{}
@@ -144,6 +145,14 @@ func (j *judge) script(src string, depth int, env []envVar) {
 				j.promptCode(a.Name.Value, v, depth, env)
 				j.assignment(a.Name.Value, v, true)
 				sc.exported(a.Name.Value, v)
+			}
+			for _, a := range x.Args {
+				// export SKIP after a plain SKIP=…: now it is exported
+				if a.Naked && a.Name != nil && x.Variant.Value != "local" && x.Variant.Value != "readonly" {
+					if v, ok := sc.plainHook[a.Name.Value]; ok {
+						j.assignment(a.Name.Value, v, true)
+					}
+				}
 			}
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !innerPipes[x] {
@@ -291,6 +300,17 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		v := sc.word(a.Value)
 		j.promptCode(a.Name.Value, v, depth, env)
 		if len(call.Args) == 0 {
+			if j.plainHookVar(a.Name.Value, v, sc) {
+				// SKIP=… as a plain shell variable the environment does not
+				// hold: not exported, so no hook manager reads it (a git
+				// command later in this script still sees it: sc.exported)
+				if sc.plainHook == nil {
+					sc.plainHook = map[string]field{}
+				}
+				sc.plainHook[a.Name.Value] = v
+				sc.exported(a.Name.Value, v)
+				continue
+			}
 			j.assignment(a.Name.Value, v, true)
 			sc.exported(a.Name.Value, v)
 			continue
@@ -348,6 +368,23 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// allExportOn matches set -a (also in a cluster, -ea) and set -o allexport.
+var allExportOn = regexp.MustCompile(`(^|[\s;&|(])set\s+(-[A-Za-z]*a|-o\s+allexport)`)
+
+// plainHookVar reports a plain assignment (NAME=V, no export) of a
+// hook-manager switch that stays a shell variable: the environment of the
+// process that runs the command is known (Site.LookupEnv) and does not hold
+// NAME, and the script does not turn on allexport. Such a variable reaches
+// no hook manager unless exported later (export NAME) or given to a command
+// of the same script, which are judged where they happen.
+func (j *judge) plainHookVar(name string, v field, sc *scope) bool {
+	if j.env == nil || sc.allExport || !hookManagerOff(name, v) {
+		return false
+	}
+	_, inherited := j.env(name)
+	return !inherited
 }
 
 // assignment judges one environment assignment. standalone is true for a

@@ -78,6 +78,13 @@ type scope struct {
 	// noBareGlob: while classifying a glob whose directory was read, a
 	// wildcard component does not count as naming a lefthook config.
 	noBareGlob bool
+	// plainHook: hook-manager switches (SKIP, HUSKY, …) the script assigned
+	// without exporting, while the environment is known not to hold them
+	// (judge.plainHookVar); a later bare export NAME exports them.
+	// allExport: the script turns on allexport (set -a), which exports
+	// every assignment.
+	plainHook map[string]field
+	allExport bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }

@@ -213,7 +213,7 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 	ctx, cancel := context.WithDeadline(context.Background(), j.evalDeadline)
 	defer cancel()
 	r, err := interp.New(
-		interp.Env(unknownEnv{set: m.unknownSet, known: knownEnv(env)}),
+		interp.Env(unknownEnv{set: m.unknownSet, known: j.siteVars(knownEnv(env))}),
 		interp.StdIO(nil, io.Discard, io.Discard),
 		interp.CallHandler(e.call),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return e.exec }),
@@ -1036,6 +1036,34 @@ type unknownEnv struct {
 
 // knownEnv holds the assignments with known values an enclosing command
 // exported to this script (export O=x; bash -c '...$O...').
+// siteVarNames are the inherited variables a symbolic run takes from the
+// environment of the process that runs the command (Site.LookupEnv) instead
+// of leaving them unknown: the directories programs and the engine are
+// installed under, so rm -rf "$GOPATH/bin" is judged as the directory it
+// names. Every other inherited variable stays unknown (the two runs).
+var siteVarNames = []string{"HOME", "GOPATH", "GOBIN", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_BIN_HOME",
+	"CARGO_HOME", "PNPM_HOME", "PYENV_ROOT", "NVM_DIR", "VOLTA_HOME", "BUN_INSTALL", "DENO_INSTALL", "HOOKWARDEN_BIN"}
+
+// siteVars returns known with the siteVarNames the site's environment holds
+// added where known does not set them (the command's own assignments win).
+func (j *judge) siteVars(known map[string]string) map[string]string {
+	if j.env == nil {
+		return known
+	}
+	for _, n := range siteVarNames {
+		if _, set := known[n]; set {
+			continue
+		}
+		if v, ok := j.env(n); ok {
+			if known == nil {
+				known = map[string]string{}
+			}
+			known[n] = v
+		}
+	}
+	return known
+}
+
 func knownEnv(env []envVar) map[string]string {
 	var out map[string]string
 	for _, e := range env {

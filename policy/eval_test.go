@@ -113,7 +113,7 @@ func TestEngineDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	site := testSite(t, emptyRepo(t), "HOME", home, "PATH", bin+":/usr/bin", "HOOKWARDEN_BIN", filepath.Join(other, "hookwarden"))
+	site := testSite(t, emptyRepo(t), "HOME", home, "PATH", bin+":/usr/bin", "HOOKWARDEN_BIN", filepath.Join(other, "hookwarden"), "GOPATH", filepath.Join(root, "opt"))
 	for _, c := range []struct {
 		cmd, rule string
 	}{
@@ -128,7 +128,14 @@ func TestEngineDirectories(t *testing.T) {
 		{`rm -rf "$HOME/.local/bin/"`, RuleSelfProtect},
 		{`x=$HOME/.local; rm -rf "$x"`, RuleSelfProtect},
 		{`rm -rf "$OUT/bin"`, ""},
-		{`rm -rf "$HOME"`, ""},
+		{`rm -rf "$HOME"`, RuleSelfProtect}, // HOME is taken from the site (siteVarNames), as ~ is
+		{`rm -rf "$GOPATH/hw"`, RuleSelfProtect},
+		{`rm -rf "$GOPATH"/*`, RuleSelfProtect},
+		{`rm -rf "$GOPATH/pkg/mod/cache"`, ""},
+		{`mv x ~/.local/bin/`, ""},
+		{`mv -t ~/.local/bin x y`, ""},
+		{`mv ./hookwarden ~/.local/bin/`, RuleSelfProtect},
+		{`mv x ~/.local/bin/hookwarden`, RuleSelfProtect},
 		{`rm -rf ~/.cache`, ""},
 		{`rm -rf ~/.local/share/foo`, ""},
 		{`rm -rf bin`, ""},

@@ -61,8 +61,10 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		return
 	}
 	switch name {
+	case "mv":
+		j.mvTargets(args, sc, isOpt, check)
 	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
-		"mv", "tee",
+		"tee",
 		"del", "erase", "rd", "move", "ren", "rename", "attrib", "icacls", "cacls", "takeown",
 		"remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "add-content", "ac",
 		"out-file", "clear-content", "clc", "new-item", "ni", "set-acl", "set-itemproperty", "sp", "clear-item", "cli":
@@ -398,6 +400,57 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 		return false
 	}
 	return true
+}
+
+// mvTargets judges mv's operands (GNU coreutils mv(1)): each source is
+// moved away (check with its parents, so moving a directory that holds a
+// guard file counts); the destination (-t DIR, --target-directory=DIR, or
+// the last operand) is written, itself and, when it is a directory that
+// holds a guard file or the engine (mv x ~/.local/bin/), as DIR/BASE of each
+// source: moving a file named hookwarden there replaces or shadows the
+// engine, moving x there does not.
+func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, check func(field, bool)) {
+	var pos []field
+	var dest *field
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case (v == "-t" || v == "--target-directory") && i+1 < len(args):
+			d := args[i+1]
+			dest = &d
+			i++
+		case strings.HasPrefix(v, "--target-directory="):
+			d := lit(strings.TrimPrefix(v, "--target-directory="))
+			dest = &d
+		case v == "-S" || v == "--suffix":
+			i++
+		case isOpt(v):
+		default:
+			pos = append(pos, args[i])
+		}
+	}
+	if dest == nil && len(pos) >= 2 {
+		dest, pos = &pos[len(pos)-1], pos[:len(pos)-1]
+	}
+	for _, src := range pos {
+		check(src, true)
+	}
+	if dest == nil {
+		return
+	}
+	dk := sc.classify(*dest)
+	if !dk.guard.ownParent && !dk.guard.clientParent && !dotsOnly(dest.val) {
+		check(*dest, true)
+		return
+	}
+	check(*dest, false)
+	for _, src := range pos {
+		base := strings.TrimRight(strings.ReplaceAll(src.val, `\`, "/"), "/")
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+		}
+		j.guardHit(sc.classify(lit(strings.TrimRight(dest.val, "/")+"/"+base)), true)
+	}
 }
 
 // dotsOnly reports a path made of "." and ".." components only (".", "./",

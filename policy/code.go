@@ -22,6 +22,9 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 	if k.sysClient {
 		j.hits.add(RuleNestedClientHooks)
 	}
+	if k.startup {
+		j.hits.add(RuleShellStartupWrite)
+	}
 }
 
 // codeFlags lists, per interpreter, the options whose argument is code the

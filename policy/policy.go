@@ -490,7 +490,7 @@ func (h *hitSet) first() string { return h.best }
 // does (TestRuleIDConstants).
 var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleScanBoundSteps, RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip,
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
-	RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks, RuleGitPlumbing,
+	RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks, RuleShellStartupWrite, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown, RuleOutputAsCode,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}

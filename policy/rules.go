@@ -74,6 +74,9 @@ const (
 	// with another engine, or a client's machine-wide settings written
 	// (nestedclients.go).
 	RuleNestedClientHooks = "nested-client-hooks"
+	// RuleShellStartupWrite: a shell start-up file written (words.go
+	// shellStartupPath).
+	RuleShellStartupWrite = "shell-startup-write"
 	// RuleGitPlumbing: git plumbing past the commit or push hooks, or a
 	// patch or index input that cannot be read (gitplumbing.go, patches.go).
 	RuleGitPlumbing = "git-plumbing"

@@ -123,6 +123,7 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		if dest != nil {
 			check(*dest, false)
+			j.startupInto(*dest, pos)
 			// cp x/settings.json .claude writes .claude/settings.json, and
 			// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a
 			// destination of dots only is the current directory or one
@@ -438,6 +439,7 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 	if dest == nil {
 		return
 	}
+	j.startupInto(*dest, pos)
 	dk := sc.classify(*dest)
 	if !dk.guard.ownParent && !dk.guard.clientParent && !dotsOnly(dest.val) {
 		check(*dest, true)
@@ -450,6 +452,21 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 			base = base[i+1:]
 		}
 		j.guardHit(sc.classify(lit(strings.TrimRight(dest.val, "/")+"/"+base)), true)
+	}
+}
+
+// startupInto refuses copying or moving a file named like a shell start-up
+// file into a home directory (cp dotfiles/.bashrc ~/): DEST/BASE of each
+// source is a start-up file.
+func (j *judge) startupInto(dest field, srcs []field) {
+	for _, src := range srcs {
+		base := strings.TrimRight(strings.ReplaceAll(src.val, `\`, "/"), "/")
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+		}
+		if src.val != dest.val && shellStartupPath(strings.TrimRight(dest.val, "/")+"/"+base) {
+			j.hits.add(RuleShellStartupWrite)
+		}
 	}
 }
 

@@ -383,7 +383,9 @@ type pathKind struct {
 	mgr     bool // a file a hook manager reads or runs (hookManagerPath)
 	// sysClient: a client's machine-wide settings (clientSystemPath)
 	sysClient bool
-	guard     guardKind
+	// startup: a shell start-up file (shellStartupPath)
+	startup bool
+	guard   guardKind
 }
 
 // classify inspects both spellings of a path, joined to the scope's cwd when
@@ -432,6 +434,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 		s = sc.cwd + "/" + s
 	}
 	c := classifyPathGlob(s, sc.noBareGlob)
+	c.startup = shellStartupPath(s)
 	if sc.engines[filepath.Clean(s)] {
 		c.guard.own = true
 	} else if holdsEngine(s, sc.engines) {
@@ -459,6 +462,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	k.gitConf = k.gitConf || c.gitConf
 	k.mgr = k.mgr || c.mgr
 	k.sysClient = k.sysClient || c.sysClient
+	k.startup = k.startup || c.startup
 }
 
 // isHookDirName reports the directories hook managers keep hooks in: husky's
@@ -832,4 +836,34 @@ func substOperands(cs *syntax.CmdSubst, out []string) []string {
 		}
 	}
 	return out
+}
+
+// shellStartupNames are the start-up files of the login and interactive
+// shells in a home directory (bash(1) INVOCATION: ~/.bash_profile,
+// ~/.bash_login, ~/.profile, ~/.bashrc, ~/.bash_logout; zsh(1) STARTUP/
+// SHUTDOWN FILES: ~/.zshenv, ~/.zprofile, ~/.zshrc, ~/.zlogin, ~/.zlogout;
+// ksh and mksh: ~/.kshrc, ~/.mkshrc).
+var shellStartupNames = map[string]bool{".bash_profile": true, ".bash_login": true, ".profile": true, ".bashrc": true,
+	".bash_logout": true, ".zshenv": true, ".zprofile": true, ".zshrc": true, ".zlogin": true, ".zlogout": true,
+	".kshrc": true, ".mkshrc": true}
+
+// shellStartupPath reports a shell start-up file: one of shellStartupNames
+// in a home directory (a path starting with ~ or absolute; a relative
+// .bashrc is a repository's file, dotfiles), fish's config.fish and
+// conf.d/*.fish under .config, and the machine-wide ones (/etc/profile,
+// /etc/profile.d/, /etc/bash.bashrc, /etc/zsh/, /etc/environment; bash(1),
+// zsh(1), pam_env(8)).
+func shellStartupPath(s string) bool {
+	p := path.Clean(strings.ReplaceAll(s, `\`, "/"))
+	switch {
+	case p == "/etc/profile" || p == "/etc/bash.bashrc" || p == "/etc/environment" || p == "/etc/zshenv" || p == "/etc/zshrc" ||
+		strings.HasPrefix(p, "/etc/profile.d/") || strings.HasPrefix(p, "/etc/zsh/") || p == "/etc/profile.d" || p == "/etc/zsh":
+		return true
+	case strings.Contains(p, "/.config/fish/") && strings.HasSuffix(p, ".fish"):
+		return true
+	}
+	if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") {
+		return false
+	}
+	return shellStartupNames[path.Base(p)]
 }

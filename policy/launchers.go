@@ -505,7 +505,7 @@ func (j *judge) powershell(args []field, env []envVar, depth int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i].raw
 		if !(strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/")) {
-			j.script(joinFields(args[i:]).raw, depth+1, env)
+			j.powershellScript(joinFields(args[i:]).raw, depth+1, env)
 			return
 		}
 		n := strings.ToLower(strings.TrimLeft(a, "-/"))
@@ -514,7 +514,7 @@ func (j *judge) powershell(args []field, env []envVar, depth int) {
 			continue
 		case strings.HasPrefix("command", n):
 			if i+1 < len(args) {
-				j.script(joinFields(args[i+1:]).raw, depth+1, env)
+				j.powershellScript(joinFields(args[i+1:]).raw, depth+1, env)
 			}
 			return
 		case strings.HasPrefix("encodedcommand", n) || n == "ec":
@@ -524,7 +524,7 @@ func (j *judge) powershell(args []field, env []envVar, depth int) {
 					j.hits.add(RuleIndirectionUnjudgeable)
 					return
 				}
-				j.script(s, depth+1, env)
+				j.powershellScript(s, depth+1, env)
 			}
 			return
 		case strings.HasPrefix("file", n):

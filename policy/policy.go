@@ -492,7 +492,7 @@ var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBou
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
 	RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks, RuleShellStartupWrite, RuleGitPlumbing,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
-	RuleGitDynamicOption, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown, RuleOutputAsCode,
+	RuleGitDynamicOption, RulePowerShellDynamic, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown, RuleOutputAsCode,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}
 
 // ASCIISpace is the whitespace an allowed empty command may consist of

@@ -96,6 +96,9 @@ const (
 	// base64/xxd/openssl decoding piped straight into a shell or
 	// interpreter).
 	RuleDecodedCodeToShell = "decoded-code-to-shell"
+	// RulePowerShellDynamic: PowerShell code builds a hook-relevant
+	// command's words at run time (engine only; powershell.go).
+	RulePowerShellDynamic = "powershell-dynamic"
 	// RuleCodeDynamic: interpreter code runs a command, evaluates code or
 	// writes a path known only at run time while it names a hook-sensitive
 	// word (engine only; codescan.go).

@@ -25,6 +25,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/engine/record"
 	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/clock"
 	"github.com/hookwarden/hookwarden/protocol/dialect"
@@ -523,7 +524,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		}
 		// The directory the client runs the command in: globs, scripts on
 		// disk and git's config files are read there.
-		v := pol.JudgeAt(p.Command, call.Dir, lookup)
+		v := pol.JudgeAt(judgedCommand(p), call.Dir, lookup)
 		if v.Kind != verdict.Allow || !eff.Admission.Enforce {
 			return v
 		}
@@ -603,4 +604,17 @@ func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string
 		dirs[i] = filepath.Clean(d)
 	}
 	return dirs, nil
+}
+
+// judgedCommand is the command text the policy judges for payload p: the
+// command itself, or, for Claude Code's PowerShell tool (tool_name
+// "PowerShell", Claude Code 2.1.332 on Windows; also PreSkillShellCommand's
+// PowerShell form), that command as pwsh -Command runs it, so the policy's
+// PowerShell pre-pass reads it (policy/powershell.go) instead of the shell
+// walk alone.
+func judgedCommand(p dialect.Payload) string {
+	if strings.EqualFold(p.ToolName, "PowerShell") {
+		return "pwsh -NoProfile -Command " + shellquote.Word(p.Command)
+	}
+	return p.Command
 }

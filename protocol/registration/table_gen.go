@@ -4,7 +4,7 @@ package registration
 
 // compiled is table.json as a Go literal (see Default).
 var compiled = []Row{
-	{Client: "claude", Event: "pre-tool", NativeEvent: "PreToolUse", Matcher: "^Bash$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 5000,
+	{Client: "claude", Event: "pre-tool", NativeEvent: "PreToolUse", Matcher: "^(Bash|PowerShell)$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 5000,
 		Source: "Claude Code 2.1.328 hooks docs (PreToolUse, matcher on tool_name; timeout in seconds); observed on the real client (engine/conformance)"},
 	{Client: "claude", Event: "pre-edit", NativeEvent: "PreToolUse", Matcher: "^(Edit|MultiEdit|Write|NotebookEdit)$", Timeout: 15, TimeoutUnit: "s", BudgetMillis: 5000,
 		Source: "Claude Code 2.1.328: edit tools Edit, MultiEdit, Write (tool_input.file_path) and NotebookEdit (tool_input.notebook_path), sdk-tools.d.ts FileEditInput/FileWriteInput/NotebookEditInput"},

@@ -1,0 +1,77 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// PowerShell code (pwsh -Command, -EncodedCommand, and the PowerShell tool
+// of Claude Code, which the hook judges as pwsh -Command) is judged by the
+// shell walk after a PowerShell pre-pass, since no maintained Go parser of
+// PowerShell exists. The pre-pass reads what the walk would misread
+// (about_Environment_Variables, about_Special_Characters, about_Splatting,
+// about_Operators, Start-Process; PowerShell 7.4 documentation):
+//   - $env:NAME = VALUE, Set-Item env:NAME and
+//     [Environment]::SetEnvironmentVariable set a process environment
+//     variable every later command inherits: judged as export NAME=VALUE;
+//   - a backtick escapes the next character (`-n is -n): removed;
+//   - Start-Process git -ArgumentList "a","b" runs git a b: judged so;
+//   - a statement that runs git, a hook manager, Invoke-Expression or
+//     Start-Process with words PowerShell builds at run time (an
+//     expression in parentheses, a variable, a splat @a, a script block,
+//     [char], -join, -f, string concatenation) is refused: the walk cannot
+//     know the words, and the refusal says to write them literally.
+
+var (
+	psEnvAssign   = regexp.MustCompile(`(?i)\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("[^"]*"|'[^']*'|[^\s;|]+)`)
+	psSetItemEnv  = regexp.MustCompile(`(?i)\b(?:set-item|si|new-item|ni)\s+(?:-path\s+)?env:([A-Za-z_][A-Za-z0-9_]*)\s+(?:-value\s+)?("[^"]*"|'[^']*'|[^\s;|]+)`)
+	psSetEnvVar   = regexp.MustCompile(`(?i)\[(?:system\.)?environment\]::setenvironmentvariable\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*("[^"]*"|'[^']*'|[^,)]+)`)
+	psStatement   = regexp.MustCompile("[;\n|]")
+	psDynamic     = regexp.MustCompile(`[()@$+{}` + "`" + `]|\[char\]|(?i)\s-join\b|\s-f\s`)
+	psStartGit    = regexp.MustCompile(`(?i)^\s*(?:start-process|saps|start)\s+(?:-filepath\s+)?["']?git(?:\.exe)?["']?\s+(?:-argumentlist|-args)\s+(.*)$`)
+	psBacktickEsc = regexp.MustCompile("`([^\r\n])")
+	psGitWord     = regexp.MustCompile(`(?i)\bgit(\.exe)?\s`)
+)
+
+// psRunners are the command names whose run-time-built words could skip a
+// hook: git and the hook managers, and the cmdlets that run a command or
+// code given as words.
+var psRunners = map[string]bool{"git": true, "git.exe": true, "lefthook": true, "husky": true, "pre-commit": true,
+	"invoke-expression": true, "iex": true, "start-process": true, "saps": true, "start": true, "hookwarden": true}
+
+// powershellScript judges src, PowerShell code, as the package comment above
+// says, then as a shell script.
+func (j *judge) powershellScript(src string, depth int, env []envVar) {
+	for _, re := range []*regexp.Regexp{psEnvAssign, psSetItemEnv, psSetEnvVar} {
+		for _, m := range re.FindAllStringSubmatch(src, -1) {
+			val := strings.Trim(m[2], `"'`)
+			f := lit(val)
+			if strings.ContainsAny(val, "$(@") {
+				f = field{val: dyn, raw: val}
+			}
+			j.assignment(m[1], f, true)
+		}
+	}
+	for _, stmt := range psStatement.Split(src, -1) {
+		s := strings.TrimSpace(stmt)
+		s = strings.TrimSpace(strings.TrimPrefix(s, "&"))
+		if m := psStartGit.FindStringSubmatch(s); m != nil {
+			var words []string
+			for _, w := range strings.Split(m[1], ",") {
+				words = append(words, strings.Trim(strings.TrimSpace(w), `"'`))
+			}
+			s = "git " + strings.Join(words, " ")
+			j.script(s, depth, env)
+		}
+		name := strings.ToLower(strings.Trim(strings.Fields(s + " x")[0], `"'`))
+		if psRunners[name] && psDynamic.MatchString(strings.TrimPrefix(s, strings.Fields(s + " x")[0])) {
+			j.hits.add(RulePowerShellDynamic)
+		}
+		if strings.Contains(s, "{") && psGitWord.MatchString(s) && strings.Contains(s, "$") {
+			// [char]110 | % { git commit "-$_" }: git in a script block
+			// with run-time words
+			j.hits.add(RulePowerShellDynamic)
+		}
+	}
+	j.script(psBacktickEsc.ReplaceAllString(src, "$1"), depth, env)
+}

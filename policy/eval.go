@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -125,6 +126,13 @@ type evalRun struct {
 	// calls counts the runs of each command name that is not a builtin
 	// (maxNameCalls).
 	calls map[string]int
+	// dirs: the directories the run made (mkdir), which exist for the rest
+	// of the run (stat) though nothing is made on disk.
+	dirs map[string]bool
+	// reposMade: the run reached a git init, clone, worktree or submodule
+	// command, after which the repository a directory belongs to is not
+	// known (toplevel).
+	reposMade bool
 }
 
 // worthEvaluating reports whether the evaluator can learn anything the static
@@ -365,6 +373,21 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	}
 	argv, scripts, unknownCode := e.feed(argv, text, known, sc)
 	e.mu.Lock()
+	if len(argv) > 1 && argv[0].val == "mkdir" {
+		// mkdir x && cd x && …: the directory exists for what follows
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a.val, "-") && !a.dynamic() {
+				if e.dirs == nil {
+					e.dirs = map[string]bool{}
+				}
+				d := a.val
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(hc.Dir, d)
+				}
+				e.dirs[filepath.Clean(d)] = true
+			}
+		}
+	}
 	for _, t := range downloadTargets(argv) {
 		// curl -o i.sh URL && sh i.sh: the file holds a download.
 		key := t
@@ -484,6 +507,45 @@ func downloadTargets(argv []field) []string {
 	return slices.DeleteFunc(out, func(f string) bool { return f == "-" || f == "" })
 }
 
+// toplevel answers git rev-parse --show-toplevel (git-rev-parse(1): the
+// absolute path of the working tree's top directory) where the directory
+// the command runs in is known: the repository internal/gitdisc finds there,
+// as scripts use it to find their own files ("$(git rev-parse
+// --show-toplevel)/scripts/lib.sh", which is then read and judged). Outside a
+// repository git prints nothing on stdout. After the run reached a command
+// that makes a repository (git init, clone, worktree, submodule) it does not
+// answer: the directory may belong to the new one.
+func (e *evalRun) toplevel(argv []field, sc *scope) (string, bool) {
+	if len(argv) < 2 || argv[0].val != "git" {
+		return "", false
+	}
+	switch argv[1].val {
+	case "init", "clone", "worktree", "submodule":
+		e.mu.Lock()
+		e.reposMade = true
+		e.mu.Unlock()
+		return "", false
+	}
+	e.mu.Lock()
+	made := e.reposMade
+	e.mu.Unlock()
+	if len(argv) != 3 || argv[1].val != "rev-parse" || argv[2].val != "--show-toplevel" || made || e.j.dir == "" || sc.cwdUnknown {
+		return "", false
+	}
+	start := filepath.Join(e.j.dir, sc.cwd)
+	if filepath.IsAbs(sc.cwd) {
+		start = sc.cwd
+	}
+	repo, found, err := gitdisc.Find(start)
+	switch {
+	case err != nil:
+		return "", false
+	case !found:
+		return "", true
+	}
+	return repo.WorkTree + "\n", true
+}
+
 // outputAsCode reports a shell whose -c script (the word after an option
 // cluster holding c) holds a program's unknown output (evalDynOut):
 // sh -c "$(curl …)".
@@ -554,6 +616,9 @@ func shellSetupOutput(argv []field) bool {
 // known is the output of the few external commands whose output the judge
 // can know: cat of its stdin or of files whose content is known.
 func (e *evalRun) known(argv []field, stdin string, stdinKnown bool, sc *scope) (string, bool) {
+	if top, ok := e.toplevel(argv, sc); ok {
+		return top, true
+	}
 	if len(argv) == 0 || argv[0].val != "cat" {
 		return "", false
 	}
@@ -1010,6 +1075,12 @@ func (e *evalRun) readDir(_ context.Context, path string) ([]fs.DirEntry, error)
 // else a directory for every path (cd to anywhere succeeds).
 func (e *evalRun) stat(_ context.Context, name string, follow bool) (fs.FileInfo, error) {
 	if strings.HasPrefix(name, evalRoot) || e.start == evalRoot {
+		return fakeDir(filepath.Base(name)), nil
+	}
+	e.mu.Lock()
+	made := e.dirs[filepath.Clean(name)]
+	e.mu.Unlock()
+	if made {
 		return fakeDir(filepath.Base(name)), nil
 	}
 	if follow {

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -53,7 +54,7 @@ func TestOrdinaryWork(t *testing.T) {
 		if c.Source == "" {
 			t.Errorf("command %d names no source", i)
 		}
-		d := p.JudgeAt(c.Command, site)
+		d := p.JudgeAt(asRun(c.Command, c.Source, dir), site)
 		switch {
 		case d.Allowed:
 		case seedRules[d.RuleID]:
@@ -65,9 +66,22 @@ func TestOrdinaryWork(t *testing.T) {
 	// The ordinary commands still refused, each with its rule and why: they
 	// stay listed (and fail here once allowed, to be moved up).
 	for i, c := range doc.KnownDenied {
-		if d := p.JudgeAt(c.Command, site); d.RuleID != c.Rule || c.Reason == "" {
+		if d := p.JudgeAt(asRun(c.Command, c.Source, dir), site); d.RuleID != c.Rule || c.Reason == "" {
 			t.Errorf("known_denied %d (%s): got rule %q, want %q with a reason", i, c.Source, d.RuleID, c.Rule)
 		}
 	}
 	t.Logf("%d ordinary commands, %d denied by seed rules, %d listed as still denied", len(doc.Commands), seed, len(doc.KnownDenied))
+}
+
+// asRun returns an ordinary command as its shell receives it. A Makefile
+// recipe line was stored with make's variables written as shell variables;
+// CURDIR is one make sets itself, to the directory it runs in (GNU make
+// manual, "Other Special Variables"), and make expands it before the shell
+// sees the line, so the replay puts the replay directory in its place. Other
+// variables stay as written (the Makefile, not make, defines them).
+func asRun(command, source, dir string) string {
+	if !strings.Contains(source, "(recipe line; make variables as shell variables)") {
+		return command
+	}
+	return strings.NewReplacer("${CURDIR}", dir, "$(CURDIR)", dir, "$CURDIR", dir).Replace(command)
 }

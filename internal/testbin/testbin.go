@@ -215,3 +215,19 @@ func Need(t testing.TB, program string) string {
 	t.Skipf("stated skip: %s is not on PATH (HOOKWARDEN_E2E=require makes this a failure)", program)
 	return ""
 }
+
+// ExitCode returns the exit code of a finished command from the error its
+// Run, Output or CombinedOutput returned: 0 for nil, the code of an
+// *exec.ExitError; any other error (the command did not start) fails t.
+func ExitCode(t testing.TB, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	t.Fatal(err)
+	return -1
+}

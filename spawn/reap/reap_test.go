@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // TestMain runs Run as the reaper process when REAP_TEST_SCRIPT is set (sh -c that script)
@@ -39,13 +41,7 @@ func reaper(t *testing.T, script string) (int, Report, string) {
 	cmd.Env = append(os.Environ(), "REAP_TEST_SCRIPT="+script, "REAP_TEST_REPORT="+rep)
 	cmd.WaitDelay = 30 * time.Second // a leftover holding the output pipe does not hang the test
 	out, err := cmd.CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := testbin.ExitCode(t, err)
 	b, err := os.ReadFile(rep)
 	if err != nil {
 		t.Fatalf("no report (%v): %s", err, out)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -78,13 +79,7 @@ func TestActionScript(t *testing.T) {
 		}
 		cmd.Env = append(e, env...)
 		out, err := cmd.CombinedOutput()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		code := testbin.ExitCode(t, err)
 		p, _ := os.ReadFile(gp)
 		o, _ := os.ReadFile(gout)
 		outputs := map[string]string{}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
 )
 
 // TestProcess runs the built hookwarden binary as a client would: payload on
@@ -72,13 +73,7 @@ func TestProcess(t *testing.T) {
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code := testbin.ExitCode(t, err)
 			w := tc.Want
 			so, se := out.String(), errb.String()
 			if code != w.Exit {

@@ -19,6 +19,20 @@ func HooksPathKind(p string) (hooksDir, gitConfig bool) {
 	return k.hooks, k.gitConf
 }
 
+// StartupOrManagerPath reports whether p (spelled as for HooksPathKind)
+// names a file that runs or steers hooks outside any judged command, which
+// the command policy refuses to write: a hook manager's configuration or
+// start-up file (hookManager: .pre-commit-config.yaml, husky's init.sh,
+// .huskyrc, simple-git-hooks and overcommit configs; rule
+// hook-manager-config) or a shell start-up file (startup: ~/.bashrc,
+// ~/.profile, /etc/profile.d/…; rule shell-startup-write). The pre-edit
+// judge refuses an edit of a start-up file, and of a hook manager's file
+// outside the repository (inside it, what the edit does to the hooks
+// decides).
+func StartupOrManagerPath(p string) (hookManager, startup bool) {
+	return classifyPath(p).mgr, shellStartupPath(p)
+}
+
 // StorePath reports whether p (spelled as for HooksPathKind) is hookwarden's
 // store directory below a git directory (`.git/hookwarden`, StoreDirName) or
 // inside it; HooksPathKind's hooksDir is true for these paths too, this

@@ -64,6 +64,14 @@ const (
 	// RuleUnjudged: the edit could not be judged (deadline, unreadable
 	// file or directory).
 	RuleUnjudged = "edit-unjudged"
+	// RuleHookManager: the edit targets a hook manager's configuration or
+	// start-up file (policy.StartupOrManagerPath), which the command policy
+	// refuses to write as hook-manager-config.
+	RuleHookManager = "hook-manager-edit"
+	// RuleShellStartup: the edit targets a shell start-up file
+	// (policy.StartupOrManagerPath), which the command policy refuses to
+	// write as shell-startup-write.
+	RuleShellStartup = "shell-startup-edit"
 )
 
 // MaxFileBytes bounds how much of a client hook settings file is read to
@@ -583,6 +591,16 @@ func (g *guard) hooksDirHit(root, t, raw string) (verdict.Verdict, bool, error) 
 		}
 		if conf {
 			return deny(RuleHooksDir, "the edit targets a git config file, where core.hooksPath decides which hooks git runs; agents may not edit it. A person changes it outside the agent"), true, nil
+		}
+		switch mgr, startup := policy.StartupOrManagerPath(n); {
+		case mgr && !inside:
+			// inside the repository a hook manager's config is judged by
+			// what the edit does to its hooks (client-hooks-edit, below);
+			// outside it (husky's ~/.config/husky/init.sh, ~/.huskyrc) it
+			// runs before every hook of every repository
+			return deny(RuleHookManager, "the edit targets a hook manager's configuration or start-up file (%s), which decides what the repository's git hooks run; agents may not change it (emptying it switches the hooks off). A person changes it outside the agent", n), true, nil
+		case startup:
+			return deny(RuleShellStartup, "the edit targets a shell start-up file (%s), which every later shell runs before its commands, so code, a PATH ahead of the engine or a hook manager's switch placed there runs outside any judged command; agents may not change it. A person changes it outside the agent", n), true, nil
 		}
 	}
 	repo, found, err := gitdisc.Find(root)

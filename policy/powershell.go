@@ -18,19 +18,23 @@ import (
 //   - Start-Process git -ArgumentList "a","b" runs git a b: judged so;
 //   - a statement that runs git, a hook manager, Invoke-Expression or
 //     Start-Process with words PowerShell builds at run time (an
-//     expression in parentheses, a variable, a splat @a, a script block,
-//     [char], -join, -f, string concatenation) is refused: the walk cannot
-//     know the words, and the refusal says to write them literally.
+//     expression in parentheses, a splat @a, a script block, [char],
+//     -join, -f, string concatenation) is refused: the walk cannot know the
+//     words, and the refusal says to write them literally. A plain $name
+//     is left to the walk, which reads it as a variable whose value it
+//     does not know: git commit -m $msg is a message, git commit $o an
+//     option it cannot see (git-dynamic-option).
 
 var (
 	psEnvAssign   = regexp.MustCompile(`(?i)\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("[^"]*"|'[^']*'|[^\s;|]+)`)
 	psSetItemEnv  = regexp.MustCompile(`(?i)\b(?:set-item|si|new-item|ni)\s+(?:-path\s+)?env:([A-Za-z_][A-Za-z0-9_]*)\s+(?:-value\s+)?("[^"]*"|'[^']*'|[^\s;|]+)`)
 	psSetEnvVar   = regexp.MustCompile(`(?i)\[(?:system\.)?environment\]::setenvironmentvariable\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*("[^"]*"|'[^']*'|[^,)]+)`)
 	psStatement   = regexp.MustCompile("[;\n|]")
-	psDynamic     = regexp.MustCompile(`[()@$+{}` + "`" + `]|\[char\]|(?i)\s-join\b|\s-f\s`)
+	psDynamic     = regexp.MustCompile(`[()@+{}` + "`" + `]|\[char\]|(?i)\s-join\b|\s-f\s`)
 	psStartGit    = regexp.MustCompile(`(?i)^\s*(?:start-process|saps|start)\s+(?:-filepath\s+)?["']?git(?:\.exe)?["']?\s+(?:-argumentlist|-args)\s+(.*)$`)
 	psBacktickEsc = regexp.MustCompile("`([^\r\n])")
 	psGitWord     = regexp.MustCompile(`(?i)\bgit(\.exe)?\s`)
+	psAssign      = regexp.MustCompile(`(?m)(^|;)\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*=\s*('[^'\n]*'|"[^"$\n]*"|[A-Za-z0-9_./:=-]+)\s*(;|$)`)
 )
 
 // psRunners are the command names whose run-time-built words could skip a
@@ -73,5 +77,42 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 			j.hits.add(RulePowerShellDynamic)
 		}
 	}
-	j.script(psBacktickEsc.ReplaceAllString(src, "$1"), depth, env)
+	src = psBacktickEsc.ReplaceAllString(src, "$1")
+	// $o = '--no-verify'; git commit $o: a literal assigned to a variable is
+	// a shell assignment for the walk, so the value is known where it is
+	// used (a value PowerShell computes stays unknown)
+	src = psAssign.ReplaceAllString(src, "${1}${2}=${3}${4}")
+	j.script(quoteVariables(src), depth, env)
+}
+
+// quoteVariables wraps each $name outside quotes in double quotes: a
+// PowerShell variable is one argument whatever it holds (no word
+// splitting), which the shell walk reads "$name" as.
+func quoteVariables(src string) string {
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '$' && i+1 < len(src) && (src[i+1] == '_' || src[i+1] >= 'a' && src[i+1] <= 'z' || src[i+1] >= 'A' && src[i+1] <= 'Z'):
+			k := i + 1
+			for k < len(src) && (src[k] == '_' || src[k] >= 'a' && src[k] <= 'z' || src[k] >= 'A' && src[k] <= 'Z' || src[k] >= '0' && src[k] <= '9') {
+				k++
+			}
+			if k < len(src) && src[k] == ':' { // $env:NAME, $script:x: a scope, judged above
+				break
+			}
+			b.WriteString(`"` + src[i:k] + `"`)
+			i = k - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

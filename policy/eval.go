@@ -507,6 +507,47 @@ func downloadTargets(argv []field) []string {
 	return slices.DeleteFunc(out, func(f string) bool { return f == "-" || f == "" })
 }
 
+// pathOutput answers the commands that only compute a path from known
+// words or from the site's environment, so a path built from them is judged
+// as the path it is (rm -rf "$(dirname "$(command -v hookwarden)")", rm
+// -rf "$(go env GOPATH)/bin"): dirname and basename of one known operand
+// (POSIX dirname(1), basename(1); no options), and go env GOPATH / GOBIN
+// from the site's environment, which the go command prefers to its go.env
+// file (GOPATH unset is $HOME/go, go help gopath; GOBIN is answered only
+// when set: one set only in go.env would not be known, so it is left
+// unanswered then).
+func (e *evalRun) pathOutput(argv []field) (string, bool) {
+	if len(argv) == 0 {
+		return "", false
+	}
+	for _, a := range argv {
+		if a.dynamic() {
+			return "", false
+		}
+	}
+	switch {
+	case len(argv) == 2 && argv[0].val == "dirname" && !strings.HasPrefix(argv[1].val, "-"):
+		return path.Dir(argv[1].val) + "\n", true
+	case len(argv) == 2 && argv[0].val == "basename" && !strings.HasPrefix(argv[1].val, "-"):
+		return path.Base(argv[1].val) + "\n", true
+	case len(argv) == 3 && argv[0].val == "go" && argv[1].val == "env" && e.j.env != nil:
+		switch argv[2].val {
+		case "GOPATH":
+			if v, ok := e.j.env("GOPATH"); ok && v != "" {
+				return v + "\n", true
+			}
+			if home, ok := e.j.env("HOME"); ok && home != "" {
+				return home + "/go\n", true
+			}
+		case "GOBIN":
+			if v, ok := e.j.env("GOBIN"); ok {
+				return v + "\n", true
+			}
+		}
+	}
+	return "", false
+}
+
 // toplevel answers git rev-parse --show-toplevel (git-rev-parse(1): the
 // absolute path of the working tree's top directory) where the directory
 // the command runs in is known: the repository internal/gitdisc finds there,
@@ -618,6 +659,9 @@ func shellSetupOutput(argv []field) bool {
 func (e *evalRun) known(argv []field, stdin string, stdinKnown bool, sc *scope) (string, bool) {
 	if top, ok := e.toplevel(argv, sc); ok {
 		return top, true
+	}
+	if out, ok := e.pathOutput(argv); ok {
+		return out, true
 	}
 	if len(argv) == 0 || argv[0].val != "cat" {
 		return "", false

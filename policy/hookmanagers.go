@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"strings"
 )
 
@@ -168,6 +169,37 @@ func (sc *scope) exported(name string, v field) {
 	if !v.dynamic() {
 		sc.vars[name] = v.val
 	}
+}
+
+// noteSubstVar records whether the assignment name=w gives name a whole
+// command substitution's output (o=$(./p), o="$(./p)"; not a ref-printing
+// git command, refSubst): "$o" later counts as that substitution, as
+// "$(./p)" itself would where an option can stand.
+func (sc *scope) noteSubstVar(name string, w *syntax.Word) {
+	whole := false
+	if w != nil && len(w.Parts) == 1 {
+		part := w.Parts[0]
+		if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+			part = dq.Parts[0]
+		}
+		if cs, ok := part.(*syntax.CmdSubst); ok && !refSubst(cs) && !gitDirSubstOK(cs) {
+			whole = true
+		}
+	}
+	if !whole {
+		delete(sc.substVars, name)
+		return
+	}
+	if sc.substVars == nil {
+		sc.substVars = map[string]bool{}
+	}
+	sc.substVars[name] = true
+}
+
+// gitDirSubstOK reports gitDirSubst's recognition alone.
+func gitDirSubstOK(cs *syntax.CmdSubst) bool {
+	_, ok := gitDirSubst(cs)
+	return ok
 }
 
 // maxScriptEnv bounds the assignments one script keeps for the commands

@@ -145,6 +145,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 				j.promptCode(a.Name.Value, v, depth, env)
 				j.assignment(a.Name.Value, v, true)
 				sc.exported(a.Name.Value, v)
+				sc.noteSubstVar(a.Name.Value, a.Value)
 			}
 			for _, a := range x.Args {
 				// export SKIP after a plain SKIP=…: now it is exported
@@ -300,6 +301,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		v := sc.word(a.Value)
 		j.promptCode(a.Name.Value, v, depth, env)
 		if len(call.Args) == 0 {
+			sc.noteSubstVar(a.Name.Value, a.Value)
 			if j.plainHookVar(a.Name.Value, v, sc) {
 				// SKIP=… as a plain shell variable the environment does not
 				// hold: not exported, so no hook manager reads it (a git

@@ -85,6 +85,9 @@ type scope struct {
 	// every assignment.
 	plainHook map[string]field
 	allExport bool
+	// substVars: variables the script assigned a command substitution's
+	// output (o=$(./p)); their expansions count as substitutions.
+	substVars map[string]bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -176,6 +179,9 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 				}
 			}
 			flags.unquoted = flags.unquoted || !inDbl
+			// "$o" after o=$(./p), at the start of the word, where an
+			// option would begin
+			flags.subst = flags.subst || (val.Len() == 0 && x.Param != nil && sc.substVars[x.Param.Value])
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.CmdSubst:

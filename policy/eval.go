@@ -587,9 +587,9 @@ func (e *evalRun) toplevel(argv []field, sc *scope) (string, bool) {
 	return repo.WorkTree + "\n", true
 }
 
-// outputAsCode reports a shell whose -c script (the word after an option
-// cluster holding c) holds a program's unknown output (evalDynOut):
-// sh -c "$(curl …)".
+// outputAsCode reports a shell whose -c script (shellOperand) holds a
+// program's unknown output (evalDynOut): sh -c "$(curl …)", sh -c -x
+// "$(curl …)".
 func outputAsCode(args []string) bool {
 	argv := make([]field, len(args))
 	for i, a := range args {
@@ -602,16 +602,8 @@ func outputAsCode(args []string) bool {
 	if name, ok := cmdName(inner[0]); !ok || !shellNames[name] {
 		return false
 	}
-	for i := 1; i+1 < len(inner); i++ {
-		v := inner[i].val
-		if v == "--" || !strings.HasPrefix(v, "-") {
-			return false
-		}
-		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
-			return strings.Contains(inner[i+1].val, evalDynOut)
-		}
-	}
-	return false
+	k, cflag, _ := shellOperand(inner[1:])
+	return cflag && k < len(inner)-1 && strings.Contains(inner[1+k].val, evalDynOut)
 }
 
 // shellSetupCommands are the programs whose documented use is to print
@@ -908,13 +900,8 @@ func shellCodeHolds(inner []field, repl string) bool {
 	if !shellNames[name] {
 		return false
 	}
-	for i, a := range inner[1:] {
-		v := a.val
-		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
-			return i+2 < len(inner) && strings.Contains(inner[i+2].val, repl) // the script, not its parameters
-		}
-	}
-	return false
+	k, cflag, _ := shellOperand(inner[1:])
+	return cflag && k < len(inner)-1 && strings.Contains(inner[1+k].val, repl) // the script, not its parameters
 }
 
 // stdinShellParams returns the positional parameters of a shell that reads

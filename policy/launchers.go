@@ -424,39 +424,11 @@ func (j *judge) splitString(f field) []field {
 // shell handles sh-family interpreters: -c strings, and a script fed on
 // stdin by a here-document or here-string.
 func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
-	cflag := false
-	k := 0
-	for ; k < len(args); k++ {
-		v := args[k].val
-		if v == "--" || v == "-" {
-			k++
-			break
-		}
-		if !(strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) {
-			break
-		}
-		if strings.HasPrefix(v, "--") {
-			if v == "--rcfile" || v == "--init-file" || v == "--command" {
-				if v == "--command" {
-					cflag = true
-					k++
-					break
-				}
-				k++
-				if k < len(args) {
-					// bash(1) INVOCATION: an interactive shell runs the
-					// startup file it names: a script like any other.
-					j.scriptFile("sh", args[k], env, depth, sc)
-				}
-			}
-			continue
-		}
-		if strings.HasPrefix(v, "-") && strings.Contains(v, "c") {
-			cflag = true
-		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
-			k++
-		}
+	k, cflag, rcfiles := shellOperand(args)
+	for _, f := range rcfiles {
+		// bash(1) INVOCATION: an interactive shell runs the startup file
+		// it names: a script like any other.
+		j.scriptFile("sh", f, env, depth, sc)
 	}
 	if cflag {
 		if k < len(args) {
@@ -480,6 +452,43 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc
 	for _, f := range hereDocs(st) {
 		j.scriptField(f, depth+1, env)
 	}
+}
+
+// shellOperand reads an sh-family shell's options as the shell does
+// (bash(1) OPTIONS and INVOCATION): k is the index of its first operand
+// (the -c script when cflag, else a script file; len(args) when none),
+// cflag reports -c (also in a cluster, -ec, or --command), and rcfiles are
+// the files --rcfile and --init-file name. -o/+o/-O/+O take the next word;
+// an option after -c does not move the script (sh -c -x 'SCRIPT').
+func shellOperand(args []field) (k int, cflag bool, rcfiles []field) {
+	for ; k < len(args); k++ {
+		v := args[k].val
+		if v == "--" || v == "-" {
+			return k + 1, cflag, rcfiles
+		}
+		if !(strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) {
+			return k, cflag, rcfiles
+		}
+		if strings.HasPrefix(v, "--") {
+			switch v {
+			case "--command":
+				return k + 1, true, rcfiles
+			case "--rcfile", "--init-file":
+				k++
+				if k < len(args) {
+					rcfiles = append(rcfiles, args[k])
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(v, "-") && strings.Contains(v, "c") {
+			cflag = true
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
+			k++
+		}
+	}
+	return k, cflag, rcfiles
 }
 
 // cmdExe handles cmd.exe /c and /k: the rest of the line is the command.

@@ -1136,8 +1136,6 @@ type unknownEnv struct {
 	known map[string]string
 }
 
-// knownEnv holds the assignments with known values an enclosing command
-// exported to this script (export O=x; bash -c '...$O...').
 // siteVarNames are the inherited variables a symbolic run takes from the
 // environment of the process that runs the command (Site.LookupEnv) instead
 // of leaving them unknown: the directories programs and the engine are
@@ -1166,6 +1164,8 @@ func (j *judge) siteVars(known map[string]string) map[string]string {
 	return known
 }
 
+// knownEnv holds the assignments with known values an enclosing command
+// exported to this script (export O=x; bash -c '...$O...').
 func knownEnv(env []envVar) map[string]string {
 	var out map[string]string
 	for _, e := range env {

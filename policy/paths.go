@@ -30,7 +30,8 @@ func HooksPathKind(p string) (hooksDir, gitConfig bool) {
 // outside the repository (inside it, what the edit does to the hooks
 // decides).
 func StartupOrManagerPath(p string) (hookManager, startup bool) {
-	return classifyPath(p).mgr, shellStartupPath(p)
+	k := classifyPath(p)
+	return k.mgr, k.startup
 }
 
 // StorePath reports whether p (spelled as for HooksPathKind) is hookwarden's

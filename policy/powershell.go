@@ -67,8 +67,11 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 			s = "git " + strings.Join(words, " ")
 			j.script(s, depth, env)
 		}
-		name := strings.ToLower(strings.Trim(strings.Fields(s + " x")[0], `"'`))
-		if psRunners[name] && psDynamic.MatchString(strings.TrimPrefix(s, strings.Fields(s + " x")[0])) {
+		words := strings.Fields(s)
+		if len(words) == 0 {
+			continue
+		}
+		if psRunners[strings.ToLower(strings.Trim(words[0], `"'`))] && psDynamic.MatchString(strings.TrimPrefix(s, words[0])) {
 			j.hits.add(RulePowerShellDynamic)
 		}
 		if strings.Contains(s, "{") && psGitWord.MatchString(s) && strings.Contains(s, "$") {

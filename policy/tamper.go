@@ -134,11 +134,7 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 					if s.val == dest.val {
 						continue
 					}
-					base := strings.TrimRight(strings.ReplaceAll(s.val, `\`, "/"), "/")
-					if i := strings.LastIndexByte(base, '/'); i >= 0 {
-						base = base[i+1:]
-					}
-					j.guardHit(sc.classify(lit(dest.val+"/"+base)), true)
+					j.guardHit(sc.classify(lit(into(dest.val, s.val))), true)
 				}
 			}
 			// cp -r /tmp/hooks .git writes .git/hooks, and a directory's
@@ -447,11 +443,7 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 	}
 	check(*dest, false)
 	for _, src := range pos {
-		base := strings.TrimRight(strings.ReplaceAll(src.val, `\`, "/"), "/")
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
-			base = base[i+1:]
-		}
-		j.guardHit(sc.classify(lit(strings.TrimRight(dest.val, "/")+"/"+base)), true)
+		j.guardHit(sc.classify(lit(into(dest.val, src.val))), true)
 	}
 }
 
@@ -460,14 +452,21 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 // source is a start-up file.
 func (j *judge) startupInto(dest field, srcs []field) {
 	for _, src := range srcs {
-		base := strings.TrimRight(strings.ReplaceAll(src.val, `\`, "/"), "/")
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
-			base = base[i+1:]
-		}
-		if src.val != dest.val && shellStartupPath(strings.TrimRight(dest.val, "/")+"/"+base) {
+		if src.val != dest.val && shellStartupPath(into(dest.val, src.val)) {
 			j.hits.add(RuleShellStartupWrite)
 		}
 	}
+}
+
+// into returns the path a copy or move of src into the directory dest
+// writes: dest/BASE, BASE the last component of src (slashes or
+// backslashes, a trailing one dropped).
+func into(dest, src string) string {
+	base := strings.TrimRight(strings.ReplaceAll(src, `\`, "/"), "/")
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		base = base[i+1:]
+	}
+	return strings.TrimRight(dest, "/") + "/" + base
 }
 
 // dotsOnly reports a path made of "." and ".." components only (".", "./",

@@ -440,7 +440,6 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 		s = sc.cwd + "/" + s
 	}
 	c := classifyPathGlob(s, sc.noBareGlob)
-	c.startup = shellStartupPath(s)
 	if sc.engines[filepath.Clean(s)] {
 		c.guard.own = true
 	} else if holdsEngine(s, sc.engines) {
@@ -533,7 +532,7 @@ func classifyPath(s string) pathKind { return classifyPathGlob(s, false) }
 // classifyPathGlob is classifyPath; with noBareGlob a wildcard component is
 // not taken to name a lefthook config (classifyGuard).
 func classifyPathGlob(s string, noBareGlob bool) pathKind {
-	var k pathKind
+	k := pathKind{startup: shellStartupPath(s)}
 	// cmd.exe drops its ^ escapes before a command sees the path.
 	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "^", ""), `\`, "/"))
 	// Keep a URL-looking string out: a hooks path never has a scheme.

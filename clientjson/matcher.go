@@ -74,10 +74,14 @@ func selectionOf(client, m string) selection {
 		if m == "" || m == "*" {
 			return selection{kind: selAll}
 		}
-	case "cursor", "windsurf":
+	case "cursor", "windsurf", "devin":
 		// A handler without a matcher runs for every call of its event
 		// (beforeShellExecution takes none); other matchers are read as
-		// regular expressions, not verified against Cursor.
+		// regular expressions, not verified against Cursor. Devin CLI
+		// documents the same: "Regex matched against the hook event's
+		// tool_name. Empty string or an omitted matcher matches all tool
+		// names" (docs.devin.ai/cli/extensibility/hooks/overview, read
+		// 2026-12-05).
 		if m == "" {
 			return selection{kind: selAll}
 		}

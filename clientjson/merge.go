@@ -54,13 +54,11 @@ type hooksView struct {
 
 func (dc *doc) hooks() hooksView {
 	var hv hooksView
-	root := dc.root.Value.(*hujson.Object)
-	hm := findMember(root, "hooks")
-	if hm == nil {
+	hv.hooksVal = dc.eventsValue(dc.root.Value.(*hujson.Object))
+	if hv.hooksVal == nil {
 		return hv
 	}
-	hv.hooksVal = &hm.Value
-	ho := hm.Value.Value.(*hujson.Object)
+	ho := hv.hooksVal.Value.(*hujson.Object)
 	for i := range ho.Members {
 		ev := eventView{name: memberName(&ho.Members[i]), val: &ho.Members[i].Value}
 		arr := ev.val.Value.(*hujson.Array)
@@ -177,7 +175,9 @@ func (hv hooksView) event(name string) *eventView {
 // "matcher" member the group's matcher; a new row is appended to the list as
 // {"command":…,"timeout":…} and a fresh file starts with "version": 1) or
 // "windsurf" (.windsurf/hooks.json, flat like Cursor's, without a timeout
-// member: a wanted Timeout is not written there). An empty or blank src yields a fresh file: a 2-space
+// member: a wanted Timeout is not written there) or "devin"
+// (.devin/hooks.v1.json, Claude's groups with the event lists at the top
+// level: no "hooks" object is made or removed there). An empty or blank src yields a fresh file: a 2-space
 // indented object ending in "\n".
 //
 // For each Handler, in order: if the event list hooks.<NativeEvent> has a
@@ -394,12 +394,15 @@ func (dc *doc) addSplices(st style, hv hooksView, target *groupView, w Handler) 
 		})
 	}
 	list := &node{isArr: true, arr: []*node{group}}
-	if hv.hooksVal != nil {
+	if hv.hooksVal != nil && !dc.d.rootEvents {
 		return st.insertText(src, boxOf(hv.hooksVal), boxOf(&dc.root).multiLine(), member(w.NativeEvent, list))
 	}
 	rb := boxOf(&dc.root)
 	// An empty top-level object is always opened up over several lines.
 	parentMulti := rb.multiLine() || len(rb.items) == 0
+	if dc.d.rootEvents {
+		return st.insertText(src, rb, parentMulti, member(w.NativeEvent, list))
+	}
 	return st.insertText(src, rb, parentMulti, member("hooks", objNode(w.NativeEvent, list)))
 }
 
@@ -485,7 +488,8 @@ func (dc *doc) retractOne(client string, r rowRules) ([]splice, Change) {
 				if len(ev.groups) > 1 {
 					return removeItem(boxOf(ev.val), gi), ch
 				}
-				if len(hv.events) > 1 {
+				if len(hv.events) > 1 || dc.d.rootEvents {
+					// The root of a rootEvents file stays, as {}.
 					return removeItem(boxOf(hv.hooksVal), ei), ch
 				}
 				rb := boxOf(&dc.root)

@@ -41,7 +41,9 @@ func (e *ParseError) Error() string {
 // (.cursor/hooks.json, strict JSON, flat handler lists) and "windsurf"
 // (.windsurf/hooks.json, strict JSON, flat handler lists without timeouts)
 // "qwen" (.qwen/settings.json, Claude's shape, JSON with comments) and
-// "droid" (.factory/settings.json, Claude's shape, strict JSON).
+// "droid" (.factory/settings.json, Claude's shape, strict JSON) and "devin"
+// (.devin/hooks.v1.json, Claude's groups with the events at the top level,
+// strict JSON).
 var ErrUnknownClient = errors.New("unknown client")
 
 // dialect is how one client reads its hook file.
@@ -61,6 +63,11 @@ type dialect struct {
 	// noTimeout: the client's handlers have no timeout member (Windsurf's
 	// hooks.json), so none is written and none is repaired.
 	noTimeout bool
+	// rootEvents: the file's top-level object is the map of events itself
+	// ({"PreToolUse": [...]}), with no "hooks" key around it: Devin CLI's
+	// .devin/hooks.v1.json (docs.devin.ai/cli/extensibility/hooks/overview,
+	// "Hook Format", read 2026-12-05; protocol/dialect devin.go).
+	rootEvents bool
 }
 
 func dialectFor(client string) (dialect, error) {
@@ -88,6 +95,12 @@ func dialectFor(client string) (dialect, error) {
 		// Factory Droid's .factory/settings.json: Claude Code's shape;
 		// strict JSON (no source says Droid reads comments or a BOM there).
 		return dialect{client: client}, nil
+	case "devin":
+		// Devin CLI's .devin/hooks.v1.json: Claude Code's matcher groups and
+		// handlers, with the events at the top level
+		// (docs.devin.ai/cli/extensibility/hooks/overview, read 2026-12-05);
+		// strict JSON (no source says Devin reads comments or a BOM there).
+		return dialect{client: client, rootEvents: true}, nil
 	}
 	return dialect{}, fmt.Errorf("clientjson: client %q: %w", client, ErrUnknownClient)
 }
@@ -360,31 +373,35 @@ func (dc *doc) checkKeys(v *hujson.Value) error {
 // Claude Code (hooks.<Event>[].{matcher,hooks[]}) and shared by Codex CLI
 // 0.169.0 (.codex/hooks.json) and Gemini CLI 0.61.0 (../shared/e2e/README.md).
 func (dc *doc) checkHooksShape(root *hujson.Object) error {
-	hm := findMember(root, "hooks")
-	if hm == nil {
+	hv := dc.eventsValue(root)
+	if hv == nil {
 		return nil
 	}
-	ho, ok := hm.Value.Value.(*hujson.Object)
+	ho, ok := hv.Value.(*hujson.Object)
 	if !ok {
-		return dc.errAt(hm.Value.StartOffset, `"hooks" is `+kindName(hm.Value.Value)+", not an object of events",
+		return dc.errAt(hv.StartOffset, `"hooks" is `+kindName(hv.Value)+", not an object of events",
 			`make "hooks" an object such as {"PreToolUse": [...]}`)
+	}
+	pre := "hooks." // where an event list sits, for messages
+	if dc.d.rootEvents {
+		pre = ""
 	}
 	for i := range ho.Members {
 		ev := &ho.Members[i]
 		arr, ok := ev.Value.Value.(*hujson.Array)
 		if !ok {
-			return dc.errAt(ev.Value.StartOffset, fmt.Sprintf("hooks.%s is %s, not an array of matcher groups", memberName(ev), kindName(ev.Value.Value)),
+			return dc.errAt(ev.Value.StartOffset, fmt.Sprintf(pre+"%s is %s, not an array of matcher groups", memberName(ev), kindName(ev.Value.Value)),
 				"make it an array of {\"matcher\": ..., \"hooks\": [...]} groups")
 		}
 		for j := range arr.Elements {
 			g := &arr.Elements[j]
 			gobj, ok := g.Value.(*hujson.Object)
 			if !ok {
-				return dc.errAt(g.StartOffset, fmt.Sprintf("hooks.%s[%d] is %s, not a matcher group object", memberName(ev), j, kindName(g.Value)),
+				return dc.errAt(g.StartOffset, fmt.Sprintf(pre+"%s[%d] is %s, not a matcher group object", memberName(ev), j, kindName(g.Value)),
 					"make it an object {\"matcher\": ..., \"hooks\": [...]}")
 			}
 			if mm := findMember(gobj, "matcher"); mm != nil && mm.Value.Value.Kind() != '"' {
-				return dc.errAt(mm.Value.StartOffset, fmt.Sprintf("hooks.%s[%d].matcher is %s, not a string", memberName(ev), j, kindName(mm.Value.Value)),
+				return dc.errAt(mm.Value.StartOffset, fmt.Sprintf(pre+"%s[%d].matcher is %s, not a string", memberName(ev), j, kindName(mm.Value.Value)),
 					"write the matcher as a string")
 			}
 			if dc.d.flat {
@@ -394,18 +411,31 @@ func (dc *doc) checkHooksShape(root *hujson.Object) error {
 			if hh := findMember(gobj, "hooks"); hh != nil {
 				harr, ok := hh.Value.Value.(*hujson.Array)
 				if !ok {
-					return dc.errAt(hh.Value.StartOffset, fmt.Sprintf("hooks.%s[%d].hooks is %s, not an array of handlers", memberName(ev), j, kindName(hh.Value.Value)),
+					return dc.errAt(hh.Value.StartOffset, fmt.Sprintf(pre+"%s[%d].hooks is %s, not an array of handlers", memberName(ev), j, kindName(hh.Value.Value)),
 						"make it an array of {\"type\": \"command\", ...} handlers")
 				}
 				for k := range harr.Elements {
 					h := &harr.Elements[k]
 					if _, ok := h.Value.(*hujson.Object); !ok {
-						return dc.errAt(h.StartOffset, fmt.Sprintf("hooks.%s[%d].hooks[%d] is %s, not a handler object", memberName(ev), j, k, kindName(h.Value)),
+						return dc.errAt(h.StartOffset, fmt.Sprintf(pre+"%s[%d].hooks[%d] is %s, not a handler object", memberName(ev), j, k, kindName(h.Value)),
 							"make it an object {\"type\": \"command\", \"command\": ...}")
 					}
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// eventsValue returns the object value holding the event lists of the parsed
+// root object root: the root itself for a rootEvents dialect, else the
+// "hooks" member's value, nil when there is none.
+func (dc *doc) eventsValue(root *hujson.Object) *hujson.Value {
+	if dc.d.rootEvents {
+		return &dc.root
+	}
+	if hm := findMember(root, "hooks"); hm != nil {
+		return &hm.Value
 	}
 	return nil
 }

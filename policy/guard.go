@@ -17,7 +17,7 @@ import (
 // merges its rows beside the operator's own bytes (the one kind of guard file
 // an agent may still edit, as long as our rows stay; issue 14 item 3);
 // Client names that client ("claude", "codex", "gemini", "cursor",
-// "windsurf", "qwen", "droid"), ""
+// "windsurf", "qwen", "droid", "devin"), ""
 // otherwise.
 type GuardPath struct {
 	Path        string
@@ -62,6 +62,11 @@ var guardPaths = [...]GuardPath{
 	// Factory Droid (opt-in): the hooks key of .factory/settings.json
 	// (protocol/dialect droid.go); documented, not observed.
 	{Path: ".factory/settings.json", ClientHooks: true, Client: "droid"},
+	// Devin CLI, run by Devin Desktop (opt-in): the project's
+	// .devin/hooks.v1.json, Claude's groups with the events at the top level
+	// (docs.devin.ai/cli/extensibility/hooks/overview; protocol/dialect
+	// devin.go); documented, not observed.
+	{Path: ".devin/hooks.v1.json", ClientHooks: true, Client: "devin"},
 }
 
 // GuardPaths returns the guard's own files of a governed repository, in a
@@ -255,7 +260,7 @@ func engineBinary(comps []string) bool {
 
 // guardKeys are lower-case words at least one of which every guard path
 // holds; a path holding none (and no glob) names no guard file or directory.
-var guardKeys = [...]string{"hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".kiro", ".clinerules", "lefthook", ".config"}
+var guardKeys = [...]string{"hookwarden", ".agents", ".opencode", ".claude", ".codex", ".gemini", ".github", ".cursor", ".windsurf", ".qwen", ".factory", ".devin", ".kiro", ".clinerules", "lefthook", ".config"}
 
 func containsGuardKey(lower string) bool {
 	for _, k := range guardKeys {

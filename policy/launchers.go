@@ -653,6 +653,7 @@ var findGuardNames = []struct {
 	{".github", true}, {"hookwarden.json", true}, {".kiro", true}, {".clinerules", true}, {"pretooluse", true},
 	{".claude", false}, {"settings.json", false}, {"settings.local.json", false},
 	{".codex", false}, {"hooks.json", false}, {"config.toml", false}, {".gemini", false}, {".cursor", false}, {".windsurf", false}, {".qwen", false}, {".factory", false},
+	{".devin", false}, {"hooks.v1.json", false},
 	// The lefthook configs (lefthookcfg.BaseNames).
 	{"lefthook.yml", false}, {".lefthook.yml", false}, {"lefthook-local.yml", false}, {".lefthook-local.yml", false},
 	{"lefthook.yaml", false}, {".lefthook.yaml", false}, {"lefthook-local.yaml", false}, {".lefthook-local.yaml", false},

@@ -37,8 +37,12 @@ func DefaultClients() []string {
 // "lefthook" (hookwarden's lefthook jobs: .hookwarden/lefthook.yml, named
 // by an extends: entry in the repository's lefthook config; LefthookJobs)
 // is opt-in and observed on the real lefthook 2.2.1.
+// "devin" (Devin CLI, which Devin Desktop runs: our rows merged into
+// .devin/hooks.v1.json, whose events sit at the top level) is opt-in and
+// unverified (protocol/dialect devin.go; no Devin package is in the npm
+// registry here).
 func GovernableClients() []string {
-	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline", "lefthook")
+	return append(DefaultClients(), "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline", "devin", "lefthook")
 }
 
 // DefaultEvents returns, as a new slice, the neutral events registered when

@@ -163,6 +163,17 @@ var canaries = sync.OnceValue(func() map[string]map[string]canary {
 					"tool_info": map[string]any{"file_path": filepath.Join(root, subject), "edits": []any{map[string]any{"old_string": "", "new_string": "hookwarden doctor canary\n"}}}})
 			}},
 		},
+		// Devin CLI (documented, not observed): PreToolUse {tool_name,
+		// tool_input} with the shell tool exec {command, shell_id}
+		// (docs.devin.ai/cli/extensibility/hooks/lifecycle-hooks, read
+		// 2026-12-05; protocol/dialect devin.go). Only the pre-tool row is
+		// rendered: the edit tool's input is not documented.
+		"devin": {
+			"pre-tool": {tool: "exec", payload: func(root, dir, subject string) []byte {
+				return marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "exec",
+					"tool_input": map[string]any{"command": subject, "shell_id": "main"}})
+			}},
+		},
 		// opencode 1.18.33: what the rendered plugin pipes to the launcher
 		// (templates/files/hookwarden.js; testdata/clients/opencode/1.18.33).
 		"opencode": {

@@ -266,19 +266,19 @@ func TestDoctorOnAdoptedRepository(t *testing.T) {
 }
 
 // TestDoctorOptInClients runs doctor on a repository adopted with
-// --clients claude,copilot,cursor,windsurf,qwen,droid: every pre-tool and
+// --clients claude,copilot,cursor,windsurf,qwen,droid,devin: every pre-tool and
 // pre-edit row of these clients is probed through its skewguard.Spawn
 // entry, guards on the healthy machine, and each injected failure breaks
 // the rows it must with the reason a user would act on.
 func TestDoctorOptInClients(t *testing.T) {
-	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid"}
+	clients := []string{"claude", "copilot", "cursor", "windsurf", "qwen", "droid", "devin"}
 	allRows := []string{"claude pre-tool", "claude pre-edit", "claude prompt", "claude stop", "claude pre-skill-shell", "copilot pre-tool", "copilot pre-edit", "copilot stop", "cursor pre-tool", "cursor pre-edit", "cursor stop",
-		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"}
+		"windsurf pre-tool", "windsurf pre-edit", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop", "devin pre-tool"}
 	stopRows := []string{"claude stop", "copilot stop", "cursor stop", "qwen stop", "droid stop"}
 	cases := []doctorCase{
 		{name: "healthy",
-			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "cursor pre-edit": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine "},
-			unverified: []string{"cursor pre-tool", "cursor pre-edit", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop"}},
+			denyBy:     map[string]string{"copilot pre-tool": "engine ", "copilot pre-edit": "engine ", "cursor pre-tool": "engine ", "cursor pre-edit": "engine ", "windsurf pre-edit": "engine ", "qwen pre-edit": "engine ", "droid pre-tool": "engine ", "droid pre-edit": "engine ", "copilot stop": "engine ", "cursor stop": "engine ", "qwen stop": "engine ", "devin pre-tool": "engine "},
+			unverified: []string{"cursor pre-tool", "cursor pre-edit", "windsurf pre-tool", "windsurf pre-edit", "droid pre-tool", "droid pre-edit", "cursor stop", "droid stop", "devin pre-tool"}},
 		// Without an engine the launcher hands pre-tool calls to the
 		// standalone interceptor, which decodes each client's own payload
 		// (Copilot's, Cursor's, Windsurf's, Claude's shape for Qwen and
@@ -288,7 +288,7 @@ func TestDoctorOptInClients(t *testing.T) {
 			broken: append([]string{"claude pre-edit", "claude pre-skill-shell", "copilot pre-edit", "cursor pre-edit", "windsurf pre-edit", "qwen pre-edit", "droid pre-edit"}, stopRows...),
 			problem: map[string]string{"claude pre-skill-shell": `not by git-no-verify`, "copilot pre-edit": `denied by "launcher", not by guard-file-edit`, "copilot stop": `answered "skip", not held`, "cursor stop": `answered "skip", not held`,
 				"cursor pre-edit": `denied by "launcher", not by guard-file-edit`, "windsurf pre-edit": `denied by "launcher", not by guard-file-edit`, "qwen pre-edit": `denied by "launcher", not by guard-file-edit`, "droid pre-edit": `denied by "launcher", not by guard-file-edit`},
-			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor"}},
+			denyBy: map[string]string{"copilot pre-tool": "interceptor", "cursor pre-tool": "interceptor", "windsurf pre-tool": "interceptor", "qwen pre-tool": "interceptor", "droid pre-tool": "interceptor", "devin pre-tool": "interceptor"}},
 		// Copilot, Qwen and Droid run rows through bash (PATH lookup).
 		{name: "client-shell-missing", leaveOut: []string{"bash"},
 			broken:  []string{"copilot pre-tool", "copilot pre-edit", "copilot stop", "qwen pre-tool", "qwen pre-edit", "qwen stop", "droid pre-tool", "droid pre-edit", "droid prompt", "droid stop"},

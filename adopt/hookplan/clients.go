@@ -256,6 +256,23 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 			runs:    "Windsurf merges the system, user and workspace hooks.json and runs every hook of the event in that order; not observed",
 			limits:  []string{"hooks an Enterprise team configures in Windsurf's cloud dashboard (docs.windsurf.com/windsurf/cascade/hooks, \"System-Level\")"},
 		},
+		// Devin CLI, which Devin Desktop runs (documented, not observed): the
+		// project's .devin/hooks.v1.json, Claude's groups with the events at
+		// the top level, and Claude Code's own hooks, which "will work with
+		// Devin CLI automatically" (docs.devin.ai/cli/extensibility/hooks/
+		// overview, read 2026-12-05); the Claude files are Claude's entry
+		// here. Devin installs from a shell script, not npm
+		// (cli.devin.ai/install.sh), so its version is read from the devin
+		// executable only.
+		"devin": {
+			files: []fileSpec{{".devin/hooks.v1.json", "root", ScopeProject, "devin"}},
+			bin:   "devin",
+			runs:  "Devin CLI runs the matching hooks of .devin/hooks.v1.json and of the Claude Code settings files (listed under claude); exit 2 blocks; not observed",
+			limits: []string{
+				"a user-level Devin hooks file, which no source read here places (docs.devin.ai/cli/extensibility/hooks/overview documents the project file only)",
+				"which Claude Code settings files Devin CLI reads, and in what order (documented only as compatible)",
+			},
+		},
 		// Kiro CLI (documented, not observed): v3 hooks files .kiro/hooks/*.json
 		// of the workspace apply to every agent (kiro.dev/docs/cli/v3/hooks),
 		// and ~/.kiro/hooks/*.json to every workspace (Kiro CLI 2.13.0

@@ -458,7 +458,7 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 			return req.Getwd()
 		}
 		return req.Cwd, nil
-	})
+	}, lookup)
 	if err != nil {
 		return deny(RuleWorkspace, "%v", err)
 	}
@@ -569,8 +569,13 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 // directory, or a relative one, is an error (a deny): joining it to the
 // process directory would judge the call in a place the client never named.
 // The environment event carries no payload and runs in the process
-// directory, which processCwd returns.
-func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string, error)) ([]string, error) {
+// directory, which processCwd returns. A Devin CLI payload without a cwd is
+// placed at DEVIN_PROJECT_DIR, read through lookup: Devin documents no cwd
+// member but sets that variable to the project root for every hook
+// (docs.devin.ai/cli/extensibility/hooks/overview, read 2026-12-05; not
+// observed). A cd the agent made earlier in Devin's persistent shell
+// session is then not seen (docs/clients.md says so).
+func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string, error), lookup func(string) (string, bool)) ([]string, error) {
 	var dirs []string
 	switch {
 	case row.Event == "environment":
@@ -587,6 +592,12 @@ func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string
 			return nil, errors.New("hookwarden could not inspect the workspace: the payload names no workspacePaths; the call is refused because it cannot be placed in a repository")
 		}
 		dirs = append(dirs, p.WorkspacePaths...)
+	case row.Client == "devin" && p.Cwd == "":
+		d, _ := lookup("DEVIN_PROJECT_DIR")
+		if d == "" {
+			return nil, errors.New("hookwarden could not inspect the workspace: the Devin payload names no cwd and DEVIN_PROJECT_DIR is unset; the call is refused because it cannot be placed in a repository")
+		}
+		dirs = []string{d}
 	case row.Client == "cursor" && p.Cwd == "":
 		// Cursor's stop names no cwd, only workspace_roots (dialect
 		// cursor.go); Decode refuses a payload naming neither.

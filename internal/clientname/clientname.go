@@ -1,7 +1,7 @@
 // Package clientname is the one table of the agent clients hookwarden
 // knows: the name a manifest's `clients:` list, a registration row and a
 // command line use ("claude", "codex", "gemini", "agy", "opencode",
-// "lefthook", "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline"), and the name a person knows each by, for messages. The
+// "lefthook", "copilot", "cursor", "windsurf", "qwen", "droid", "kiro", "cline", "devin"), and the name a person knows each by, for messages. The
 // settings reader, the renderer and every message take their client names
 // from here.
 package clientname
@@ -23,12 +23,13 @@ func table() [][2]string {
 		{"droid", "Factory Droid"},
 		{"kiro", "Kiro CLI"},
 		{"cline", "Cline"},
+		{"devin", "Devin CLI"},
 	}
 }
 
 // All returns, as a new slice, every client name hookwarden knows, in
 // table order: claude, codex, gemini, agy, opencode, lefthook, copilot,
-// cursor, windsurf, qwen, droid, kiro, cline.
+// cursor, windsurf, qwen, droid, kiro, cline, devin.
 func All() []string {
 	t := table()
 	out := make([]string, len(t))
@@ -50,7 +51,7 @@ func Known(name string) bool {
 
 // Title returns the name a person knows client by, for messages: "Claude
 // Code", "Codex CLI", "Gemini CLI", "Antigravity" (agy), "opencode",
-// "lefthook", "GitHub Copilot CLI" (copilot), "Cursor", "Windsurf", "Qwen Code" (qwen), "Factory Droid" (droid), "Kiro CLI" (kiro); a name not in the table is returned as it is.
+// "lefthook", "GitHub Copilot CLI" (copilot), "Cursor", "Windsurf", "Qwen Code" (qwen), "Factory Droid" (droid), "Kiro CLI" (kiro), "Cline", "Devin CLI" (devin); a name not in the table is returned as it is.
 func Title(client string) string {
 	for _, c := range table() {
 		if c[0] == client {

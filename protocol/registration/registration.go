@@ -20,7 +20,7 @@ import (
 // Row is one registration: a (Client, Event) pair the engine serves.
 //
 // Client is one of claude, codex, gemini, agy, lefthook, opencode, copilot, cursor,
-// windsurf, qwen, droid, kiro, cline. Event is the
+// windsurf, qwen, droid, kiro, cline, devin. Event is the
 // neutral event name (pre-tool, pre-edit, post-tool, stop, environment).
 // NativeEvent is the client's own event name (PreToolUse, BeforeTool, …).
 // Matcher is the tool matcher written into the client's settings ("" = none).

@@ -78,7 +78,7 @@ func TestClaudeManagedMatchesMeasured(t *testing.T) {
 func TestClaudePluginDirectoryMarketplace(t *testing.T) {
 	src := filepath.Join("..", "..", "testdata", "clients", "claude", "2.1.328", "plugins")
 	tmp := realTemp(t)
-	copyMeasured(t, src, tmp, strings.NewReplacer("$BASE", tmp))
+	copyMeasured(t, src, tmp, measuredSubst{"$BASE", tmp})
 	root := filepath.Join(tmp, "run", "repo")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -121,14 +121,14 @@ func TestClaudePluginsUnderManagedOnly(t *testing.T) {
 	for name, want := range results {
 		t.Run(name, func(t *testing.T) {
 			tmp := realTemp(t)
-			subst := strings.NewReplacer("$BASE", tmp)
+			subst := measuredSubst{"$BASE", tmp}
 			copyMeasured(t, src, tmp, subst)
 			settings, err := os.ReadFile(filepath.Join(src, name, "settings.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			home := filepath.Join(tmp, "run", "home")
-			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(subst.Replace(string(settings))), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(subst.in("settings.json", string(settings))), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			root := filepath.Join(tmp, "run", "repo")

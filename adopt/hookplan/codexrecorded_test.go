@@ -16,7 +16,7 @@ import (
 // copyMeasured copies the measured tree src into dst with subst applied to
 // every file's text (the placeholders of its absolute paths), leaving out
 // the files named skip.
-func copyMeasured(t *testing.T, src, dst string, subst *strings.Replacer, skip ...string) {
+func copyMeasured(t *testing.T, src, dst string, subst measuredSubst, skip ...string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || slices.Contains(skip, filepath.Base(p)) {
@@ -31,11 +31,29 @@ func copyMeasured(t *testing.T, src, dst string, subst *strings.Replacer, skip .
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return err
 		}
-		return os.WriteFile(out, []byte(subst.Replace(string(data))), 0o644)
+		return os.WriteFile(out, []byte(subst.in(p, string(data))), 0o644)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// measuredSubst puts this run's directories in place of the $NAME markers
+// of a measured file: pairs are old, new as for strings.NewReplacer. In a
+// .json or .toml file the new text sits inside a quoted string, where a
+// backslash starts an escape in both (JSON; TOML basic strings), so a
+// Windows path's separators are written escaped there.
+type measuredSubst []string
+
+// in returns text with the markers replaced as the file named name needs.
+func (m measuredSubst) in(name, text string) string {
+	pairs := append([]string(nil), m...)
+	if ext := filepath.Ext(name); ext == ".json" || ext == ".toml" {
+		for i := 1; i < len(pairs); i += 2 {
+			pairs[i] = strings.ReplaceAll(pairs[i], `\`, `\\`)
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
 }
 
 // realTemp returns a new temporary directory with its symlinks resolved
@@ -86,13 +104,14 @@ type recordedHook struct {
 // system/ over /etc (the managed /etc/codex layer, hooks.json and inline
 // config.toml, both listed as managed; s3 adds requirements.toml).
 func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the recording is Codex CLI 0.169.0 on Linux: its hook keys and trust entries are Linux paths and its system layer is /etc/codex, which a Windows Codex does not read (the plan reads no machine-wide Codex directory there)")
 	base := filepath.Join("..", "..", "testdata", "clients", "codex", "0.169.0", "plan-layers")
 	for _, sc := range []string{"s1", "s2", "s3", "s4"} {
 		t.Run(sc, func(t *testing.T) {
 			tmp := realTemp(t)
 			root, home := filepath.Join(tmp, "repo"), filepath.Join(tmp, "home")
 			sys := filepath.Join(tmp, "system")
-			subst := strings.NewReplacer("$ROOT", root, "$HOME", home, "$SYS", sys)
+			subst := measuredSubst{"$ROOT", root, "$HOME", home, "$SYS", sys}
 			src := filepath.Join(base, sc)
 			copyMeasured(t, src, tmp, subst, "hooks-list.json")
 			if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
@@ -109,7 +128,7 @@ func TestCodexPlanMatchesRecordedHooksList(t *testing.T) {
 					} `json:"data"`
 				} `json:"result"`
 			}
-			if err := json.Unmarshal([]byte(subst.Replace(string(raw))), &answer); err != nil || len(answer.Result.Data) != 1 {
+			if err := json.Unmarshal([]byte(subst.in("hooks-list.json", string(raw))), &answer); err != nil || len(answer.Result.Data) != 1 {
 				t.Fatalf("hooks-list.json: %v", err)
 			}
 			recorded := map[string]recordedHook{}

@@ -3,7 +3,10 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/shellquote"
 )
 
 // TestEvaluatorDisk judges commands that depend on the directory they start
@@ -108,23 +111,29 @@ func TestEngineDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{filepath.Join(bin, "hookwarden"), filepath.Join(other, "hookwarden")} {
+	// The engine's file name as a PATH search finds it (on Windows by its
+	// extension: internal/execpath).
+	exe := "hookwarden"
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	for _, f := range []string{filepath.Join(bin, exe), filepath.Join(other, exe)} {
 		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	site := testSite(t, emptyRepo(t), "HOME", home, "PATH", bin+":/usr/bin", "HOOKWARDEN_BIN", filepath.Join(other, "hookwarden"), "GOPATH", filepath.Join(root, "opt"))
+	site := testSite(t, emptyRepo(t), "HOME", home, "PATH", bin+string(os.PathListSeparator)+"/usr/bin", "HOOKWARDEN_BIN", filepath.Join(other, exe), "GOPATH", filepath.Join(root, "opt"))
 	for _, c := range []struct {
 		cmd, rule string
 	}{
 		{`rm -rf ~/.local/bin`, RuleSelfProtect},
 		{`rm -rf ~/.local`, RuleSelfProtect},
 		{`rm -rf ~`, RuleSelfProtect},
-		{`rmdir ` + bin, RuleSelfProtect},
+		{`rmdir ` + shellquote.Word(bin), RuleSelfProtect},
 		{`mv ~/.local/bin /tmp/x`, RuleSelfProtect},
 		{`cd ~/.local && rm -rf bin`, RuleSelfProtect},
 		{`find ~/.local -delete`, RuleSelfProtect},
-		{`rm -rf ` + filepath.Join(root, "opt"), RuleSelfProtect},
+		{`rm -rf ` + shellquote.Word(filepath.Join(root, "opt")), RuleSelfProtect},
 		{`rm -rf "$HOME/.local/bin/"`, RuleSelfProtect},
 		{`x=$HOME/.local; rm -rf "$x"`, RuleSelfProtect},
 		{`rm -rf "$OUT/bin"`, ""},
@@ -134,8 +143,8 @@ func TestEngineDirectories(t *testing.T) {
 		{`rm -rf "$GOPATH/pkg/mod/cache"`, ""},
 		{`mv x ~/.local/bin/`, ""},
 		{`mv -t ~/.local/bin x y`, ""},
-		{`mv ./hookwarden ~/.local/bin/`, RuleSelfProtect},
-		{`mv x ~/.local/bin/hookwarden`, RuleSelfProtect},
+		{`mv ./` + exe + ` ~/.local/bin/`, RuleSelfProtect},
+		{`mv x ~/.local/bin/` + exe, RuleSelfProtect},
 		{`rm -rf "$(go env GOPATH)/hw"`, RuleSelfProtect},
 		{`rm -rf "$(dirname "$(command -v hookwarden)")"`, RuleSelfProtect},
 		{`rm -rf "$(go env GOPATH)/pkg/mod/cache"`, ""},

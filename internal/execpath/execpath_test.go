@@ -43,3 +43,36 @@ func TestFind(t *testing.T) {
 		t.Error("a missing name was found")
 	}
 }
+
+// TestFindWindowsRule: with Windows' rule (find's windows flag, the rule
+// Find uses where GOOS is windows) a program is found by extension, not by
+// execute bits: "hookwarden" finds hookwarden.exe (mode 0644), a name that
+// already carries an extension is taken as it is, and a file without one of
+// the program extensions is passed over.
+func TestFindWindowsRule(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(a, "hookwarden"), filepath.Join(b, "hookwarden.exe"), filepath.Join(b, "tool.cmd")} {
+		if err := os.WriteFile(f, []byte("MZ"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := a + string(os.PathListSeparator) + b
+	if got, ok := find("hookwarden", list, "", true); !ok || got != filepath.Join(b, "hookwarden.exe") {
+		t.Errorf("find(hookwarden) = %q, %v; want %q (a's file has no program extension)", got, ok, filepath.Join(b, "hookwarden.exe"))
+	}
+	if got, ok := find("hookwarden.exe", list, "", true); !ok || got != filepath.Join(b, "hookwarden.exe") {
+		t.Errorf("find(hookwarden.exe) = %q, %v", got, ok)
+	}
+	if got, ok := find("tool", list, "", true); !ok || got != filepath.Join(b, "tool.cmd") {
+		t.Errorf("find(tool) = %q, %v; want tool.cmd", got, ok)
+	}
+	if _, ok := find("hookwarden", list, "", false); ok {
+		t.Error("Unix rule: a 0644 file was found")
+	}
+}

@@ -2,6 +2,7 @@ package adopt
 
 import (
 	"context"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,8 @@ func realCodex(t *testing.T) string {
 		}
 		t.Skipf("real codex not installed at %s; set HOOKWARDEN_E2E=require to make this a failure", bin)
 	}
+	// npm's .bin/codex is a node script (#!/usr/bin/env node).
+	testbin.Need(t, "node")
 	return bin
 }
 

@@ -3,6 +3,7 @@ package codextrust
 import (
 	"context"
 	"encoding/json"
+	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,6 +141,8 @@ func TestAgainstCodexAppServer(t *testing.T) {
 		}
 		t.Skipf("real codex not installed at %s (see ../shared/e2e/README.md Quick start); set HOOKWARDEN_E2E=require to make this a failure", codex)
 	}
+	// npm's .bin/codex is a node script (#!/usr/bin/env node).
+	testbin.Need(t, "node")
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	home, repo := filepath.Join(base, "home"), filepath.Join(base, "repo")
 	os.MkdirAll(home, 0o755)

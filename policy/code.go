@@ -751,6 +751,14 @@ func (j *judge) gitDynamicOptions(spec gitSpec, args []field) {
 		if a.subst && !isValue && (v == "" || v[0] == dyn[0] || v[0] == '-') {
 			j.hits.add(RuleGitDynamicOption)
 		}
+		if a.inherited && !isValue {
+			// A quoted expansion the run cannot know ("$B" of a variable
+			// the command inherits) is one word, but that word may be
+			// --no-verify: a shell that keeps its variables between calls
+			// (Devin's exec session) or sources a file first (Claude Code's
+			// CLAUDE_ENV_FILE) can carry one set in an earlier call.
+			j.hits.add(RuleGitDynamicOption)
+		}
 		if takesNext && k+1 < len(args) {
 			k++
 			if args[k].unquoted {

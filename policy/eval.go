@@ -335,8 +335,12 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	outputCode := outputAsCode(args)
 	for _, a := range args {
 		allKnown = allKnown && !strings.Contains(a, evalDyn)
+		// A word that begins with an unknown value other than a program's
+		// output (an inherited variable, passed through or not:
+		// B=${B:-main}) may be any one word (field.inherited).
+		inherited := strings.HasPrefix(a, evalDyn) && !strings.HasPrefix(a[len(evalDyn):], evalDynOut)
 		a = strings.ReplaceAll(strings.ReplaceAll(a, evalDynOut, ""), evalDyn, dyn)
-		argv = append(argv, field{val: a, raw: a})
+		argv = append(argv, field{val: a, raw: a, inherited: inherited})
 	}
 	e.mu.Lock()
 	allKnown = allKnown && !e.truncated

@@ -88,8 +88,9 @@ const (
 	// RuleForgeAdminMerge: gh pr merge --admin, the REST merge endpoint, the
 	// GraphQL mergePullRequest mutation.
 	RuleForgeAdminMerge = "forge-admin-merge"
-	// RuleGitDynamicOption: a command substitution or unquoted expansion in
-	// option position of a hook-running git subcommand (engine only).
+	// RuleGitDynamicOption: a command substitution, an unquoted expansion or
+	// a quoted expansion of a variable the command does not set in option
+	// position of a hook-running git subcommand (engine only).
 	RuleGitDynamicOption = "git-dynamic-option"
 	// RuleDecodedCodeToShell: decoded or unescaped text run by a shell or
 	// an interpreter (the engine judges every form; the text pattern only

@@ -117,7 +117,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}, defined: definedNames(f), dir: j.dir, allExport: allExportOn.MatchString(src)}
+	sc := &scope{vars: map[string]string{}, defined: definedNames(f), assigned: assignedNames(f), dir: j.dir, allExport: allExportOn.MatchString(src)}
 	for _, p := range j.siteEngineList() {
 		if sc.engines == nil {
 			sc.engines = map[string]bool{}

@@ -24,6 +24,10 @@ type field struct {
 	// several words, an option among them); decoded: a substitution whose
 	// commands decode or unescape text (decoderIn).
 	subst, unquoted, decoded bool
+	// inherited: the word begins with a quoted expansion of a variable the
+	// script never assigns (scope.assigned), whose value comes from the
+	// shell's environment: one word, but any word, --no-verify included.
+	inherited bool
 	// substWords: the literal operands of a one-command substitution in the
 	// word (rm "$(echo .hookwarden.yaml)" holds .hookwarden.yaml), at most
 	// maxSubstWords; classify counts them as spellings of the path.
@@ -88,6 +92,10 @@ type scope struct {
 	// substVars: variables the script assigned a command substitution's
 	// output (o=$(./p)); their expansions count as substitutions.
 	substVars map[string]bool
+	// assigned: every variable name the script assigns anywhere
+	// (assignedNames); nil where the script is not known as a whole, and
+	// then no expansion is taken as inherited.
+	assigned map[string]bool
 }
 
 func lit(s string) field { return field{val: s, raw: s} }
@@ -138,6 +146,20 @@ func (sc *scope) word(w *syntax.Word) field {
 	return f
 }
 
+// inheritedParam reports whether pe expands a variable the script never
+// assigns (scope.assigned): a named variable, not a positional or special
+// parameter ($1, $@, $#, $?), whose value is the shell environment's.
+func (sc *scope) inheritedParam(pe *syntax.ParamExp) bool {
+	if sc.assigned == nil || pe.Param == nil || pe.Excl || pe.Length || pe.Width {
+		return false
+	}
+	n := pe.Param.Value
+	if n == "" || !(n[0] == '_' || n[0] >= 'A' && n[0] <= 'Z' || n[0] >= 'a' && n[0] <= 'z') {
+		return false
+	}
+	return !sc.assigned[n]
+}
+
 func simpleParam(pe *syntax.ParamExp) bool {
 	return pe.Param != nil && !pe.Excl && !pe.Length && !pe.Width && pe.Index == nil &&
 		pe.Slice == nil && pe.Repl == nil && pe.Exp == nil && pe.NestedParam == nil
@@ -182,6 +204,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 			// "$o" after o=$(./p), at the start of the word, where an
 			// option would begin
 			flags.subst = flags.subst || (val.Len() == 0 && x.Param != nil && sc.substVars[x.Param.Value])
+			flags.inherited = flags.inherited || (val.Len() == 0 && inDbl && sc.inheritedParam(x))
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.CmdSubst:
@@ -763,6 +786,66 @@ func dynPieces(f field) []field {
 
 // definedNames collects the names of the functions and aliases a script
 // defines anywhere in it (one linear walk).
+// assignedNames returns, as a non-nil map, the names of the variables f
+// assigns anywhere, by any form the evaluator models or may not: NAME=V
+// (on its own, before a command, or as export/declare/local/readonly
+// NAME=V), for NAME in, select NAME in, ${NAME:=V}, and the name operands of
+// read, mapfile, readarray, getopts, printf -v, declare, typeset, local,
+// export and readonly. A name it misses only costs a refusal
+// (git-dynamic-option), never an allowance.
+func assignedNames(f *syntax.File) map[string]bool {
+	out := map[string]bool{}
+	name := func(w *syntax.Word) {
+		lit := w.Lit()
+		if lit == "" || strings.HasPrefix(lit, "-") {
+			return
+		}
+		n, _, _ := strings.Cut(lit, "=")
+		n, _, _ = strings.Cut(n, "[")
+		out[n] = true
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Assign:
+			if x.Name != nil {
+				out[x.Name.Value] = true
+			}
+		case *syntax.WordIter:
+			if x.Name != nil {
+				out[x.Name.Value] = true
+			}
+		case *syntax.ParamExp:
+			if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+				out[x.Param.Value] = true
+			}
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				if a.Name != nil {
+					out[a.Name.Value] = true
+				}
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) < 2 {
+				break
+			}
+			switch x.Args[0].Lit() {
+			case "read", "mapfile", "readarray", "getopts", "declare", "typeset", "local", "export", "readonly":
+				for _, w := range x.Args[1:] {
+					name(w)
+				}
+			case "printf":
+				for i, w := range x.Args[1 : len(x.Args)-1] {
+					if w.Lit() == "-v" {
+						name(x.Args[i+2])
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
 func definedNames(f *syntax.File) map[string]bool {
 	var out map[string]bool
 	add := func(n string) {

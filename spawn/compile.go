@@ -39,6 +39,9 @@ type Options struct {
 	Binary string
 	// Version is the engine version; empty means probe Binary (ProbeVersion).
 	Version string
+	// Env is the environment the engine will run with (KEY=VALUE), the
+	// version probe's too; nil: this process's.
+	Env []string
 	Cwd     string // the spawn's working directory (absolute)
 	Home    string // the hookwarden home (absolute)
 	// RequirementPath is the requirement file (HOOKWARDEN_HOOKS_REQUIREMENT),
@@ -228,7 +231,7 @@ func (c *compiler) load(ctx context.Context, tables fs.FS) error {
 	o := c.opts
 	c.version = o.Version
 	if c.version == "" {
-		v, err := ProbeVersion(ctx, o.Home, o.Binary)
+		v, err := ProbeVersion(ctx, o.Home, o.Binary, o.Env)
 		if err != nil {
 			return err
 		}

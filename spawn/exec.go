@@ -322,7 +322,7 @@ func Exec(ctx context.Context, opts ExecOptions) (int, error) {
 	if reqSet && reqPath == "" {
 		return RefusedExit, refuse(ReasonRequirementInvalid, "%s is set but empty", EnvRequirement)
 	}
-	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home, Runtime: true,
+	co := Options{Engine: engine, Binary: bin, Cwd: opts.Cwd, Home: opts.Home, Runtime: true, Env: opts.Env,
 		RequirementPath: reqPath, ProfilePath: opts.ProfilePath,
 		OperatorPath: opts.OperatorPath, Snapshot: opts.Snapshot, Tables: opts.Tables, runID: opts.runID}
 	args, err := callerArgs(engine, opts.Argv[1:], opts.Cwd, &co)

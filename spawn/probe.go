@@ -42,13 +42,16 @@ type versionEntry struct {
 
 // ProbeVersion returns the version ("2.1.328") the engine binary at the
 // absolute path bin reports for `--version`: run without a shell, with home
-// as its working directory, empty stdin and a ProbeTimeout bound. Results
+// as its working directory, env as its environment (KEY=VALUE; nil: this
+// process's, as exec.Cmd takes it), the one the engine itself will run with
+// (npm's claude and codex are node scripts: a PATH without node fails the
+// probe as it would fail the run), empty stdin and a ProbeTimeout bound. Results
 // are cached in <home>/cache/engine-versions.json keyed by the binary's
 // path, device, inode, size, mtime and ctime (the stat of the file the path
 // resolves to), so a replaced binary is probed again. It returns a
 // *Refusal with ReasonEngineVersion when the probe fails or prints no
 // x.y.z version.
-func ProbeVersion(ctx context.Context, home, bin string) (string, error) {
+func ProbeVersion(ctx context.Context, home, bin string, env []string) (string, error) {
 	stamp, err := stampOf(bin)
 	if err != nil {
 		return "", refuse(ReasonEngineNotFound, "%s: %v", bin, err)
@@ -66,6 +69,7 @@ func ProbeVersion(ctx context.Context, home, bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.Env = env
 	cmd.Dir = home
 	if _, err := os.Stat(home); err != nil {
 		cmd.Dir = "/"

@@ -50,6 +50,10 @@ func needClient(t *testing.T, name string) string {
 	if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
 		unavailable(t, "the pinned "+name+" is not installed in "+bin)
 	}
+	// npm's .bin/claude and .bin/codex are node scripts.
+	if _, err := exec.LookPath("node"); err != nil {
+		unavailable(t, "node is not on PATH, and the pinned "+name+" is a node script")
+	}
 	return bin
 }
 
@@ -432,7 +436,7 @@ func installedTable(t *testing.T, bin, engine string) (string, *Table) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*ProbeTimeout)
 	defer cancel()
-	v, err := ProbeVersion(ctx, t.TempDir(), filepath.Join(bin, engine))
+	v, err := ProbeVersion(ctx, t.TempDir(), filepath.Join(bin, engine), nil)
 	if err != nil {
 		t.Fatalf("the installed %s: %v", engine, err)
 	}

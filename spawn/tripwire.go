@@ -377,14 +377,17 @@ func (x *redactRun) scrubClientFiles() []string {
 }
 
 // runReaped runs the engine argv (argv[0] its path) for child n under the
-// reaper (`<Gateway> reap --report FILE -- argv…`, spawn/reap),
+// reaper (`<Gateway> reap --report FILE -- argv…`, spawn/reap; FILE beside
+// the run's table, named after it, so concurrent runs under one home never
+// share a report: a shared run/hooks/reap-N let one run remove or read the
+// other's),
 // with cmd's directory, environment and output: when it returns, every
 // process the engine started has ended, so nothing the run started can
 // write to the client's files after scrubClientFiles. A reaper that could
 // not end everything within its bound, or left no report, is a problem
 // of the run (x.outProblems, read by exit). Started callbacks see argv.
 func (x *redactRun) runReaped(ctx context.Context, n int, argv []string, cmd exec.Cmd) (int, string, error) {
-	report := filepath.Join(filepath.Dir(x.tablePath), fmt.Sprintf("reap-%d", n))
+	report := strings.TrimSuffix(x.tablePath, ".table.json") + fmt.Sprintf(".reap-%d", n)
 	_ = os.Remove(report)
 	defer os.Remove(report)
 	cmd.Path = x.opts.Gateway

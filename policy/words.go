@@ -28,6 +28,10 @@ type field struct {
 	// script never assigns (scope.assigned), whose value comes from the
 	// shell's environment: one word, but any word, --no-verify included.
 	inherited bool
+	// sourced: the word expands, unknown, a variable naming a file a shell
+	// or the client reads as code before commands (sourcedFileVars): a
+	// write to it is a write to a start-up file.
+	sourced bool
 	// substWords: the literal operands of a one-command substitution in the
 	// word (rm "$(echo .hookwarden.yaml)" holds .hookwarden.yaml), at most
 	// maxSubstWords; classify counts them as spellings of the path.
@@ -205,6 +209,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 			// option would begin
 			flags.subst = flags.subst || (val.Len() == 0 && x.Param != nil && sc.substVars[x.Param.Value])
 			flags.inherited = flags.inherited || (val.Len() == 0 && inDbl && sc.inheritedParam(x))
+			flags.sourced = flags.sourced || (x.Param != nil && sourcedFileVars[x.Param.Value])
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.CmdSubst:
@@ -420,7 +425,7 @@ type pathKind struct {
 // classify inspects both spellings of a path, joined to the scope's cwd when
 // relative.
 func (sc *scope) classify(f field) pathKind {
-	var k pathKind
+	k := pathKind{startup: f.sourced}
 	for _, w := range f.substWords {
 		sc.classifyOne(w, &k)
 		if isEngineName(strings.ToLower(w)) {
@@ -935,12 +940,19 @@ var shellStartupNames = map[string]bool{".bash_profile": true, ".bash_login": tr
 	".bash_logout": true, ".zshenv": true, ".zprofile": true, ".zshrc": true, ".zlogin": true, ".zlogout": true,
 	".kshrc": true, ".mkshrc": true}
 
+// sourcedFileVars name a file read as code before the commands of a shell
+// or a client's shell tool: BASH_ENV (bash(1): read by a non-interactive
+// bash), ENV (sh(1) and bash in POSIX mode: read by an interactive shell),
+// CLAUDE_ENV_FILE (Claude Code 2.1.332 bundle: its text is loaded as the
+// "session environment" run ahead of each Bash command).
+var sourcedFileVars = map[string]bool{"BASH_ENV": true, "ENV": true, "CLAUDE_ENV_FILE": true}
+
 // shellStartupPath reports a shell start-up file: one of shellStartupNames
 // in a home directory (a path starting with ~ or absolute; a relative
 // .bashrc is a repository's file, dotfiles), fish's config.fish and
 // conf.d/*.fish under .config, and the machine-wide ones (/etc/profile,
 // /etc/profile.d/, /etc/bash.bashrc, /etc/zsh/, /etc/environment; bash(1),
-// zsh(1), pam_env(8)).
+// zsh(1), pam_env(8)), and Claude Code's session-env folder.
 func shellStartupPath(s string) bool {
 	p := path.Clean(strings.ReplaceAll(s, `\`, "/"))
 	switch {
@@ -948,6 +960,11 @@ func shellStartupPath(s string) bool {
 		strings.HasPrefix(p, "/etc/profile.d/") || strings.HasPrefix(p, "/etc/zsh/") || p == "/etc/profile.d" || p == "/etc/zsh":
 		return true
 	case strings.Contains(p, "/.config/fish/") && strings.HasSuffix(p, ".fish"):
+		return true
+	case strings.Contains(p, ".claude/session-env/") || strings.Contains(p, dyn+"/session-env/"):
+		// Claude Code's session-env folder ($CLAUDE_CONFIG_DIR/session-env,
+		// default ~/.claude): "Claude Code runs the scripts there ahead of
+		// Bash commands" (its own refusal text, 2.1.332 bundle).
 		return true
 	}
 	if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") {

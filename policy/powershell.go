@@ -3,6 +3,7 @@ package policy
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // PowerShell code (pwsh -Command, -EncodedCommand, and the PowerShell tool
@@ -25,17 +26,26 @@ import (
 //     does not know: git commit -m $msg is a message, git commit $o an
 //     option it cannot see (git-dynamic-option).
 
-var (
-	psEnvAssign   = regexp.MustCompile(`(?i)\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("[^"]*"|'[^']*'|[^\s;|]+)`)
-	psSetItemEnv  = regexp.MustCompile(`(?i)\b(?:set-item|si|new-item|ni)\s+(?:-path\s+)?env:([A-Za-z_][A-Za-z0-9_]*)\s+(?:-value\s+)?("[^"]*"|'[^']*'|[^\s;|]+)`)
-	psSetEnvVar   = regexp.MustCompile(`(?i)\[(?:system\.)?environment\]::setenvironmentvariable\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*("[^"]*"|'[^']*'|[^,)]+)`)
-	psStatement   = regexp.MustCompile("[;\n|]")
-	psDynamic     = regexp.MustCompile(`[()@+{}` + "`" + `]|\[char\]|(?i)\s-join\b|\s-f\s`)
-	psStartGit    = regexp.MustCompile(`(?i)^\s*(?:start-process|saps|start)\s+(?:-filepath\s+)?["']?git(?:\.exe)?["']?\s+(?:-argumentlist|-args)\s+(.*)$`)
-	psBacktickEsc = regexp.MustCompile("`([^\r\n])")
-	psGitWord     = regexp.MustCompile(`(?i)\bgit(\.exe)?\s`)
-	psAssign      = regexp.MustCompile(`(?m)(^|;)\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*=\s*('[^'\n]*'|"[^"$\n]*"|[A-Za-z0-9_./:=-]+)\s*(;|$)`)
-)
+// psRegexps are the pre-pass's expressions, compiled on the first
+// PowerShell command judged (psRe), not at start: the hook process
+// judges POSIX shell commands far more often and pays for none of them.
+type psRegexps struct {
+	envAssign, setItemEnv, setEnvVar, statement, dynamic, startGit, backtickEsc, gitWord, assign *regexp.Regexp
+}
+
+var psRe = sync.OnceValue(func() psRegexps {
+	return psRegexps{
+		envAssign:   regexp.MustCompile(`(?i)\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("[^"]*"|'[^']*'|[^\s;|]+)`),
+		setItemEnv:  regexp.MustCompile(`(?i)\b(?:set-item|si|new-item|ni)\s+(?:-path\s+)?env:([A-Za-z_][A-Za-z0-9_]*)\s+(?:-value\s+)?("[^"]*"|'[^']*'|[^\s;|]+)`),
+		setEnvVar:   regexp.MustCompile(`(?i)\[(?:system\.)?environment\]::setenvironmentvariable\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*("[^"]*"|'[^']*'|[^,)]+)`),
+		statement:   regexp.MustCompile("[;\n|]"),
+		dynamic:     regexp.MustCompile(`[()@+{}` + "`" + `]|\[char\]|(?i)\s-join\b|\s-f\s`),
+		startGit:    regexp.MustCompile(`(?i)^\s*(?:start-process|saps|start)\s+(?:-filepath\s+)?["']?git(?:\.exe)?["']?\s+(?:-argumentlist|-args)\s+(.*)$`),
+		backtickEsc: regexp.MustCompile("`([^\r\n])"),
+		gitWord:     regexp.MustCompile(`(?i)\bgit(\.exe)?\s`),
+		assign:      regexp.MustCompile(`(?m)(^|;)\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*=\s*('[^'\n]*'|"[^"$\n]*"|[A-Za-z0-9_./:=-]+)\s*(;|$)`),
+	}
+})
 
 // psRunners are the command names whose run-time-built words could skip a
 // hook: git and the hook managers, and the cmdlets that run a command or
@@ -46,7 +56,7 @@ var psRunners = map[string]bool{"git": true, "git.exe": true, "lefthook": true, 
 // powershellScript judges src, PowerShell code, as the package comment above
 // says, then as a shell script.
 func (j *judge) powershellScript(src string, depth int, env []envVar) {
-	for _, re := range []*regexp.Regexp{psEnvAssign, psSetItemEnv, psSetEnvVar} {
+	for _, re := range []*regexp.Regexp{psRe().envAssign, psRe().setItemEnv, psRe().setEnvVar} {
 		for _, m := range re.FindAllStringSubmatch(src, -1) {
 			val := strings.Trim(m[2], `"'`)
 			f := lit(val)
@@ -56,10 +66,10 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 			j.assignment(m[1], f, true)
 		}
 	}
-	for _, stmt := range psStatement.Split(src, -1) {
+	for _, stmt := range psRe().statement.Split(src, -1) {
 		s := strings.TrimSpace(stmt)
 		s = strings.TrimSpace(strings.TrimPrefix(s, "&"))
-		if m := psStartGit.FindStringSubmatch(s); m != nil {
+		if m := psRe().startGit.FindStringSubmatch(s); m != nil {
 			var words []string
 			for _, w := range strings.Split(m[1], ",") {
 				words = append(words, strings.Trim(strings.TrimSpace(w), `"'`))
@@ -71,20 +81,20 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 		if len(words) == 0 {
 			continue
 		}
-		if psRunners[strings.ToLower(strings.Trim(words[0], `"'`))] && psDynamic.MatchString(strings.TrimPrefix(s, words[0])) {
+		if psRunners[strings.ToLower(strings.Trim(words[0], `"'`))] && psRe().dynamic.MatchString(strings.TrimPrefix(s, words[0])) {
 			j.hits.add(RulePowerShellDynamic)
 		}
-		if strings.Contains(s, "{") && psGitWord.MatchString(s) && strings.Contains(s, "$") {
+		if strings.Contains(s, "{") && psRe().gitWord.MatchString(s) && strings.Contains(s, "$") {
 			// [char]110 | % { git commit "-$_" }: git in a script block
 			// with run-time words
 			j.hits.add(RulePowerShellDynamic)
 		}
 	}
-	src = psBacktickEsc.ReplaceAllString(src, "$1")
+	src = psRe().backtickEsc.ReplaceAllString(src, "$1")
 	// $o = '--no-verify'; git commit $o: a literal assigned to a variable is
 	// a shell assignment for the walk, so the value is known where it is
 	// used (a value PowerShell computes stays unknown)
-	src = psAssign.ReplaceAllString(src, "${1}${2}=${3}${4}")
+	src = psRe().assign.ReplaceAllString(src, "${1}${2}=${3}${4}")
 	j.script(quoteVariables(src), depth, env)
 }
 

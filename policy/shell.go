@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -117,7 +118,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}, defined: definedNames(f), assigned: assignedNames(f), dir: j.dir, allExport: allExportOn.MatchString(src)}
+	sc := &scope{vars: map[string]string{}, defined: definedNames(f), assigned: assignedNames(f), dir: j.dir, allExport: allExportOn().MatchString(src)}
 	for _, p := range j.siteEngineList() {
 		if sc.engines == nil {
 			sc.engines = map[string]bool{}
@@ -373,7 +374,9 @@ func isDigits(s string) bool {
 }
 
 // allExportOn matches set -a (also in a cluster, -ea) and set -o allexport.
-var allExportOn = regexp.MustCompile(`(^|[\s;&|(])set\s+(-[A-Za-z]*a|-o\s+allexport)`)
+var allExportOn = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s;&|(])set\s+(-[A-Za-z]*a|-o\s+allexport)`)
+})
 
 // plainHookVar reports a plain assignment (NAME=V, no export) of a
 // hook-manager switch that stays a shell variable: the environment of the

@@ -183,7 +183,7 @@ func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) map[syntax.Pos
 	if !worthEvaluating(f) {
 		return nil
 	}
-	rewriteProcSubst(f)
+	rewriteProcSubst(f, procSubstDir+"/")
 	rewriteDefaultQuotes(f)
 	rewritePrintfV(f)
 	markLoops(f)
@@ -266,6 +266,11 @@ func (e *evalRun) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	if name, ok := lookupName(args); ok {
 		return []string{lookupCmd, name}, nil
+	}
+	if len(args) > 1 && args[0] == "eval" {
+		if text, ok := evalProcSubst(strings.Join(args[1:], " "), e.steps); ok {
+			return []string{"eval", text}, nil
+		}
 	}
 	if inner, ok := launchedPrint(args); ok {
 		// timeout 5 echo ... | sh: the launcher prints what echo or printf
@@ -1197,11 +1202,44 @@ func (u unknownEnv) Get(name string) expand.Variable {
 
 func (unknownEnv) Each(func(string, expand.Variable) bool) {}
 
+// evalProcSubst returns the text eval runs with its process substitutions
+// rewritten as rewriteProcSubst does for the command itself (overlay paths
+// procSubstDir/eSTEP-N, apart from the command's), and whether there was
+// one to rewrite: eval "${X:-source <(printf …)}" builds the <(…) only at
+// run time, where interp would otherwise make a real FIFO (none on Windows,
+// where the code went unjudged). Text that does not parse is left to eval.
+func evalProcSubst(text string, step int) (string, bool) {
+	if !strings.Contains(text, "<(") && !strings.Contains(text, ">(") {
+		return "", false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return "", false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		_, ok := n.(*syntax.ProcSubst)
+		found = found || ok
+		return !found
+	})
+	if !found {
+		return "", false
+	}
+	rewriteProcSubst(f, procSubstDir+"/e"+strconv.Itoa(step)+"-")
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, f); err != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
 // rewriteProcSubst replaces each process substitution <(cmds) with a command
 // substitution that runs cmds with their output in the overlay file
 // procSubstDir/N and yields that path, and >(cmds) with one that runs cmds
-// reading unknown input; interp would otherwise create a real FIFO.
-func rewriteProcSubst(f *syntax.File) {
+// reading unknown input; interp would otherwise create a real FIFO (and on
+// Windows, where it has none, fail). prefix starts each overlay path
+// (procSubstDir + "/" for the command, a longer one for text eval runs).
+func rewriteProcSubst(f *syntax.File, prefix string) {
 	n := 0
 	syntax.Walk(f, func(node syntax.Node) bool {
 		w, ok := node.(*syntax.Word)
@@ -1214,7 +1252,7 @@ func rewriteProcSubst(f *syntax.File) {
 				continue
 			}
 			n++
-			path := procSubstDir + "/" + strconv.Itoa(n)
+			path := prefix + strconv.Itoa(n)
 			redir := &syntax.Redirect{Op: syntax.RdrOut, Word: litWord(path)}
 			if ps.Op == syntax.CmdOut {
 				redir = &syntax.Redirect{Op: syntax.RdrIn, Word: litWord(unknownPath)}

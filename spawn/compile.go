@@ -41,9 +41,9 @@ type Options struct {
 	Version string
 	// Env is the environment the engine will run with (KEY=VALUE), the
 	// version probe's too; nil: this process's.
-	Env []string
-	Cwd     string // the spawn's working directory (absolute)
-	Home    string // the hookwarden home (absolute)
+	Env  []string
+	Cwd  string // the spawn's working directory (absolute)
+	Home string // the hookwarden home (absolute)
 	// RequirementPath is the requirement file (HOOKWARDEN_HOOKS_REQUIREMENT),
 	// empty when the environment names none.
 	RequirementPath string

@@ -1216,16 +1216,9 @@ func evalProcSubst(text string, step int) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		_, ok := n.(*syntax.ProcSubst)
-		found = found || ok
-		return !found
-	})
-	if !found {
+	if rewriteProcSubst(f, procSubstDir+"/e"+strconv.Itoa(step)+"-") == 0 {
 		return "", false
 	}
-	rewriteProcSubst(f, procSubstDir+"/e"+strconv.Itoa(step)+"-")
 	var b strings.Builder
 	if err := syntax.NewPrinter().Print(&b, f); err != nil {
 		return "", false
@@ -1239,7 +1232,8 @@ func evalProcSubst(text string, step int) (string, bool) {
 // reading unknown input; interp would otherwise create a real FIFO (and on
 // Windows, where it has none, fail). prefix starts each overlay path
 // (procSubstDir + "/" for the command, a longer one for text eval runs).
-func rewriteProcSubst(f *syntax.File, prefix string) {
+// It returns how many it replaced.
+func rewriteProcSubst(f *syntax.File, prefix string) int {
 	n := 0
 	syntax.Walk(f, func(node syntax.Node) bool {
 		w, ok := node.(*syntax.Word)
@@ -1264,6 +1258,7 @@ func rewriteProcSubst(f *syntax.File, prefix string) {
 		}
 		return true
 	})
+	return n
 }
 
 // rewriteDefaultQuotes makes single quotes literal in the word of

@@ -118,7 +118,8 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.guardMention(src, true)
 		return
 	}
-	sc := &scope{vars: map[string]string{}, defined: definedNames(f), assigned: assignedNames(f), dir: j.dir, allExport: allExportOn().MatchString(src)}
+	defined, assigned := scriptNames(f)
+	sc := &scope{vars: map[string]string{}, defined: defined, assigned: assigned, dir: j.dir, allExport: allExportOn().MatchString(src)}
 	for _, p := range j.siteEngineList() {
 		if sc.engines == nil {
 			sc.engines = map[string]bool{}

@@ -97,7 +97,7 @@ type scope struct {
 	// output (o=$(./p)); their expansions count as substitutions.
 	substVars map[string]bool
 	// assigned: every variable name the script assigns anywhere
-	// (assignedNames); nil where the script is not known as a whole, and
+	// (scriptNames); nil where the script is not known as a whole, and
 	// then no expansion is taken as inherited.
 	assigned map[string]bool
 }
@@ -158,10 +158,7 @@ func (sc *scope) inheritedParam(pe *syntax.ParamExp) bool {
 		return false
 	}
 	n := pe.Param.Value
-	if n == "" || !(n[0] == '_' || n[0] >= 'A' && n[0] <= 'Z' || n[0] >= 'a' && n[0] <= 'z') {
-		return false
-	}
-	return !sc.assigned[n]
+	return isAssignment(n+"=") && !sc.assigned[n]
 }
 
 func simpleParam(pe *syntax.ParamExp) bool {
@@ -789,44 +786,54 @@ func dynPieces(f field) []field {
 	return out
 }
 
-// definedNames collects the names of the functions and aliases a script
-// defines anywhere in it (one linear walk).
-// assignedNames returns, as a non-nil map, the names of the variables f
-// assigns anywhere, by any form the evaluator models or may not: NAME=V
-// (on its own, before a command, or as export/declare/local/readonly
+// scriptNames collects, in one linear walk of f, the names of the
+// functions and aliases the script defines anywhere (defined, lower case;
+// nil when none) and, as a non-nil map, the names of the variables it
+// assigns anywhere (assigned), by any form the evaluator models or may not:
+// NAME=V (on its own, before a command, or as export/declare/local/readonly
 // NAME=V), for NAME in, select NAME in, ${NAME:=V}, and the name operands of
 // read, mapfile, readarray, getopts, printf -v, declare, typeset, local,
-// export and readonly. A name it misses only costs a refusal
+// export and readonly. An assigned name it misses only costs a refusal
 // (git-dynamic-option), never an allowance.
-func assignedNames(f *syntax.File) map[string]bool {
-	out := map[string]bool{}
-	name := func(w *syntax.Word) {
+func scriptNames(f *syntax.File) (defined, assigned map[string]bool) {
+	assigned = map[string]bool{}
+	define := func(n string) {
+		if defined == nil {
+			defined = map[string]bool{}
+		}
+		defined[strings.ToLower(n)] = true
+	}
+	assign := func(w *syntax.Word) {
 		lit := w.Lit()
 		if lit == "" || strings.HasPrefix(lit, "-") {
 			return
 		}
 		n, _, _ := strings.Cut(lit, "=")
 		n, _, _ = strings.Cut(n, "[")
-		out[n] = true
+		assigned[n] = true
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			if x.Name != nil {
+				define(x.Name.Value)
+			}
 		case *syntax.Assign:
 			if x.Name != nil {
-				out[x.Name.Value] = true
+				assigned[x.Name.Value] = true
 			}
 		case *syntax.WordIter:
 			if x.Name != nil {
-				out[x.Name.Value] = true
+				assigned[x.Name.Value] = true
 			}
 		case *syntax.ParamExp:
 			if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
-				out[x.Param.Value] = true
+				assigned[x.Param.Value] = true
 			}
 		case *syntax.DeclClause:
 			for _, a := range x.Args {
 				if a.Name != nil {
-					out[a.Name.Value] = true
+					assigned[a.Name.Value] = true
 				}
 			}
 		case *syntax.CallExpr:
@@ -834,39 +841,7 @@ func assignedNames(f *syntax.File) map[string]bool {
 				break
 			}
 			switch x.Args[0].Lit() {
-			case "read", "mapfile", "readarray", "getopts", "declare", "typeset", "local", "export", "readonly":
-				for _, w := range x.Args[1:] {
-					name(w)
-				}
-			case "printf":
-				for i, w := range x.Args[1 : len(x.Args)-1] {
-					if w.Lit() == "-v" {
-						name(x.Args[i+2])
-					}
-				}
-			}
-		}
-		return true
-	})
-	return out
-}
-
-func definedNames(f *syntax.File) map[string]bool {
-	var out map[string]bool
-	add := func(n string) {
-		if out == nil {
-			out = map[string]bool{}
-		}
-		out[strings.ToLower(n)] = true
-	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch x := n.(type) {
-		case *syntax.FuncDecl:
-			if x.Name != nil {
-				add(x.Name.Value)
-			}
-		case *syntax.CallExpr:
-			if len(x.Args) > 1 && x.Args[0].Lit() == "alias" {
+			case "alias":
 				for _, w := range x.Args[1:] {
 					var b strings.Builder
 					for _, p := range w.Parts {
@@ -877,14 +852,24 @@ func definedNames(f *syntax.File) map[string]bool {
 						}
 					}
 					if name, _, ok := strings.Cut(b.String(), "="); ok && name != "" {
-						add(name)
+						define(name)
+					}
+				}
+			case "read", "mapfile", "readarray", "getopts", "declare", "typeset", "local", "export", "readonly":
+				for _, w := range x.Args[1:] {
+					assign(w)
+				}
+			case "printf":
+				for i, w := range x.Args[1 : len(x.Args)-1] {
+					if w.Lit() == "-v" {
+						assign(x.Args[i+2])
 					}
 				}
 			}
 		}
 		return true
 	})
-	return out
+	return defined, assigned
 }
 
 // substOperands appends to out the literal operands of cs when it is one

@@ -932,12 +932,61 @@ var shellStartupNames = map[string]bool{".bash_profile": true, ".bash_login": tr
 // "session environment" run ahead of each Bash command).
 var sourcedFileVars = map[string]bool{"BASH_ENV": true, "ENV": true, "CLAUDE_ENV_FILE": true}
 
+// ClaudeRunFolders are the folders of Claude Code's config directory
+// ($CLAUDE_CONFIG_DIR, default ~/.claude) whose files Claude Code runs or
+// acts on without asking anyone, and ClaudeRunFile the file there that
+// names programs it starts. Claude Code 2.1.332 refuses its own file
+// tools' writes to each (its bundle's refusal texts): session-env ("Claude
+// Code runs the scripts that hooks leave there ahead of Bash commands"),
+// shell-snapshots ("Each Bash command first runs a snapshot, kept there, of
+// the shell setup (aliases, functions, options)"), daemon ("The service
+// that runs background sessions acts on the files there") and daemon.json
+// ("starts the workers listed there").
+var ClaudeRunFolders = []string{"session-env", "shell-snapshots", "daemon"}
+
+// ClaudeRunFile: see ClaudeRunFolders.
+const ClaudeRunFile = "daemon.json"
+
+// ClaudeConfigRunPath reports whether rel, a slash-separated path relative
+// to Claude Code's config directory, is in one of ClaudeRunFolders (or is
+// the folder) or is ClaudeRunFile.
+func ClaudeConfigRunPath(rel string) bool {
+	rel = path.Clean(rel)
+	if rel == ClaudeRunFile {
+		return true
+	}
+	first, _, _ := strings.Cut(rel, "/")
+	for _, f := range ClaudeRunFolders {
+		if first == f {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeConfigRunPath reports whether the cleaned slash path p has a
+// component dir (".claude", or dyn for an unknown prefix such as
+// $CLAUDE_CONFIG_DIR) followed by a path ClaudeConfigRunPath accepts.
+func claudeConfigRunPath(p, dir string) bool {
+	for rest := p; ; {
+		i := strings.Index(rest, dir+"/")
+		if i < 0 {
+			return false
+		}
+		if (i == 0 || rest[i-1] == '/' || dir == dyn) && ClaudeConfigRunPath(rest[i+len(dir)+1:]) {
+			return true
+		}
+		rest = rest[i+len(dir)+1:]
+	}
+}
+
 // shellStartupPath reports a shell start-up file: one of shellStartupNames
 // in a home directory (a path starting with ~ or absolute; a relative
 // .bashrc is a repository's file, dotfiles), fish's config.fish and
 // conf.d/*.fish under .config, and the machine-wide ones (/etc/profile,
 // /etc/profile.d/, /etc/bash.bashrc, /etc/zsh/, /etc/environment; bash(1),
-// zsh(1), pam_env(8)), and Claude Code's session-env folder.
+// zsh(1), pam_env(8)), and Claude Code's folders it runs ahead of Bash
+// commands or acts on (ClaudeRunFolders, ClaudeRunFile).
 func shellStartupPath(s string) bool {
 	p := path.Clean(strings.ReplaceAll(s, `\`, "/"))
 	switch {
@@ -946,10 +995,7 @@ func shellStartupPath(s string) bool {
 		return true
 	case strings.Contains(p, "/.config/fish/") && strings.HasSuffix(p, ".fish"):
 		return true
-	case strings.Contains(p, ".claude/session-env/") || strings.Contains(p, dyn+"/session-env/"):
-		// Claude Code's session-env folder ($CLAUDE_CONFIG_DIR/session-env,
-		// default ~/.claude): "Claude Code runs the scripts there ahead of
-		// Bash commands" (its own refusal text, 2.1.332 bundle).
+	case claudeConfigRunPath(p, ".claude") || claudeConfigRunPath(p, dyn):
 		return true
 	}
 	if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") {

@@ -110,6 +110,14 @@ type Input struct {
 	// those directories is refused (enginepath.go).
 	PathEnv   string
 	EngineBin string
+	// ClaudeConfigDir and ClaudeEnvFile are the hook process's
+	// CLAUDE_CONFIG_DIR (Claude Code's config directory; "" means
+	// ~/.claude) and CLAUDE_ENV_FILE (a file Claude Code 2.1.332 runs
+	// ahead of each Bash command). An edit of that file, or of a file in
+	// the config directory's folders Claude Code runs or acts on
+	// (policy.ClaudeConfigRunPath), is refused as a shell start-up edit.
+	ClaudeConfigDir string
+	ClaudeEnvFile   string
 }
 
 // Judge returns Deny (with one of the rule ids above and a reason that names
@@ -193,6 +201,9 @@ func (g *guard) judge() (verdict.Verdict, error) {
 				return verdict.Verdict{}, err
 			}
 			for _, t := range targets {
+				if why := g.claudeRunHit(t); why != "" {
+					return deny(RuleShellStartup, "the edit targets %s, which Claude Code runs or acts on ahead of its commands, so code or a variable placed there takes effect outside any judged command; agents may not change it. A person changes it outside the agent", why), nil
+				}
 				if why := g.engineHit(t, rootReal); why != "" {
 					return deny(RuleEngine, "%s; agents may not write, replace or shadow it (every hook call would be answered by what the edit writes). A person installs or upgrades hookwarden outside the agent", why), nil
 				}
@@ -255,6 +266,43 @@ func (g *guard) judge() (verdict.Verdict, error) {
 }
 
 // describe names what kind of guard file an entry is.
+// claudeRunHit names the Claude Code file the absolute target t is, or ""
+// when it is none: the file CLAUDE_ENV_FILE names, or a path in the config
+// directory (ClaudeConfigDir, else ~/.claude) that policy.ClaudeConfigRunPath
+// accepts. Both are compared as given and with their links resolved.
+func (g *guard) claudeRunHit(t string) string {
+	if f := g.in.ClaudeEnvFile; f != "" && filepath.IsAbs(f) {
+		for _, e := range withResolved(f) {
+			if t == e {
+				return "the file CLAUDE_ENV_FILE names (" + f + ")"
+			}
+		}
+	}
+	dir := g.in.ClaudeConfigDir
+	if dir == "" && g.in.Home != "" {
+		dir = filepath.Join(g.in.Home, ".claude")
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	for _, d := range withResolved(dir) {
+		if rel, ok := within(d, t); ok && policy.ClaudeConfigRunPath(rel) {
+			return "Claude Code's config directory entry " + rel + " (in " + dir + ")"
+		}
+	}
+	return ""
+}
+
+// withResolved returns p cleaned and, when its links resolve to another
+// path, that path too.
+func withResolved(p string) []string {
+	out := []string{filepath.Clean(p)}
+	if r, err := resolve(p); err == nil && r != out[0] {
+		out = append(out, r)
+	}
+	return out
+}
+
 func describe(e policy.GuardPath) string {
 	switch {
 	case e.Path == ".hookwarden.yaml":

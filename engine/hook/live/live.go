@@ -139,6 +139,7 @@ func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
 				Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
 				FilePath: t, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
 				PathEnv: getenv(c, "PATH"), EngineBin: getenv(c, "HOOKWARDEN_BIN"),
+				ClaudeConfigDir: getenv(c, "CLAUDE_CONFIG_DIR"), ClaudeEnvFile: getenv(c, "CLAUDE_ENV_FILE"),
 			})
 			if v.Kind != verdict.Allow {
 				return v

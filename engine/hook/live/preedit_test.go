@@ -69,6 +69,8 @@ type preEditSetup struct {
 	PathDirs  []string `json:"path_dirs"`
 	Engines   []string `json:"engines"`
 	EngineBin string   `json:"engine_bin"`
+	// Env holds more variables of the hook process ($OUT replaced).
+	Env map[string]string `json:"env"`
 }
 
 const preEditDir = "../../../testdata/preedit"
@@ -179,6 +181,9 @@ func TestPreEditCorpus(t *testing.T) {
 				payload := preEditPayload(t, client, cwd, tc, sub, expand)
 				env := map[string]string{"HOME": base, "XDG_CONFIG_HOME": filepath.Join(base, "xdg")}
 				enginePath(t, out, tc.Setup, env, sub)
+				for k, v := range tc.Setup.Env {
+					env[k] = sub(v)
+				}
 				resp := hook.Run(context.Background(), deps, hook.Request{
 					Client: client, Event: "pre-edit", Stdin: bytes.NewReader(payload),
 					LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, Cwd: repo,

@@ -536,9 +536,9 @@ func (e *evalRun) pathOutput(argv []field) (string, bool) {
 	}
 	switch {
 	case len(argv) == 2 && argv[0].val == "dirname" && !strings.HasPrefix(argv[1].val, "-"):
-		return path.Dir(argv[1].val) + "\n", true
+		return path.Dir(shellSlashes(argv[1].val)) + "\n", true
 	case len(argv) == 2 && argv[0].val == "basename" && !strings.HasPrefix(argv[1].val, "-"):
-		return path.Base(argv[1].val) + "\n", true
+		return path.Base(shellSlashes(argv[1].val)) + "\n", true
 	case len(argv) == 3 && argv[0].val == "go" && argv[1].val == "env" && e.j.env != nil:
 		switch argv[2].val {
 		case "GOPATH":

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/internal/shellquote"
@@ -97,6 +98,30 @@ func TestEngineLookup(t *testing.T) {
 // removes the engine, after which every hook call is a stated skip or the
 // no-engine launcher's answer (rm -rf ~/.local/bin). Installing other tools
 // there and cleaning other directories stays allowed.
+// TestPathKeyFor: the spellings of one file that Linux and Windows (Git
+// Bash, cmd, PowerShell) give compare equal after pathKeyFor, and other
+// files stay apart.
+func TestPathKeyFor(t *testing.T) {
+	for _, c := range []struct{ in, goos, want string }{
+		{`/home/u/.local/bin/`, "linux", "/home/u/.local/bin"},
+		{`/home/U/x`, "linux", "/home/U/x"},
+		{`/c/x`, "linux", "/c/x"},
+		{`C:\Users\U\.local\bin\hookwarden.exe`, "windows", "c:/users/u/.local/bin/hookwarden.exe"},
+		{`/c/Users/U/.local/bin/hookwarden.exe`, "windows", "c:/users/u/.local/bin/hookwarden.exe"},
+		{`C:/Users/U/.local/bin/`, "windows", "c:/users/u/.local/bin"},
+		{`/c`, "windows", "c:/"},
+		{`/c/`, "windows", "c:/"},
+		{`C:\`, "windows", "c:/"},
+		{`/cd/x`, "windows", "/cd/x"},
+		{`/tmp/x`, "windows", "/tmp/x"},
+		{`~/.local/bin`, "windows", "~/.local/bin"},
+	} {
+		if got := pathKeyFor(c.in, c.goos); got != c.want {
+			t.Errorf("pathKeyFor(%q, %s) = %q, want %q", c.in, c.goos, got, c.want)
+		}
+	}
+}
+
 func TestEngineDirectories(t *testing.T) {
 	p, err := New(nil)
 	if err != nil {
@@ -157,6 +182,18 @@ func TestEngineDirectories(t *testing.T) {
 	} {
 		if d := p.JudgeAt(c.cmd, site); d.RuleID != c.rule || d.Allowed != (c.rule == "") {
 			t.Errorf("%s with the engine in %s: allowed=%v rule=%q, want rule %q", c.cmd, bin, d.Allowed, d.RuleID, c.rule)
+		}
+	}
+	// On Windows the same directory as Git Bash spells it (/c/Users/…),
+	// with forward slashes, and in another case.
+	if runtime.GOOS == "windows" {
+		slashed := filepath.ToSlash(bin)
+		gitBash := "/" + strings.ToLower(slashed[:1]) + slashed[2:]
+		for _, cmd := range []string{`rm -rf ` + shellquote.Word(gitBash), `rm -rf ` + shellquote.Word(slashed), `rm -rf ` + shellquote.Word(strings.ToUpper(bin)),
+			`rm -rf ` + shellquote.Word(filepath.Dir(gitBash))} {
+			if d := p.JudgeAt(cmd, site); d.RuleID != RuleSelfProtect {
+				t.Errorf("%s with the engine in %s: allowed=%v rule=%q, want rule %q", cmd, bin, d.Allowed, d.RuleID, RuleSelfProtect)
+			}
 		}
 	}
 	// Without a Site environment nothing is known of the engine's place.

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"context"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -106,7 +108,7 @@ func (e *evalRun) lookup(ctx context.Context, name string) error {
 	if full, ok := lookPath(name, path, dir); ok {
 		if isEngineName(name) {
 			e.mu.Lock()
-			e.engines[filepath.Clean(full)] = true
+			e.engines[enginePathKey(full)] = true
 			e.mu.Unlock()
 		}
 		_, err := hc.Stdout.Write([]byte(full + "\n"))
@@ -124,7 +126,7 @@ func (e *evalRun) lookup(ctx context.Context, name string) error {
 }
 
 // siteEngineList returns the engines the launcher would choose where the
-// command runs, as cleaned absolute paths: $HOOKWARDEN_BIN when it is
+// command runs, as enginePathKey keys: $HOOKWARDEN_BIN when it is
 // absolute, and the first executable hookwarden on the PATH of the Site's
 // environment (skewguard hook.sh: the same two candidates, in that order).
 // A write to one, or the removal or move of a directory holding one (rm -rf
@@ -139,17 +141,17 @@ func (j *judge) siteEngineList() []string {
 		return nil
 	}
 	if b, ok := j.env("HOOKWARDEN_BIN"); ok && filepath.IsAbs(b) {
-		j.siteEngines = append(j.siteEngines, filepath.Clean(b))
+		j.siteEngines = append(j.siteEngines, enginePathKey(b))
 	}
 	if path, ok := j.env("PATH"); ok {
 		if full, found := lookPath("hookwarden", path, ""); found {
-			j.siteEngines = append(j.siteEngines, filepath.Clean(full))
+			j.siteEngines = append(j.siteEngines, enginePathKey(full))
 		}
 	}
 	// The same paths as a word with a leading tilde spells them
 	// (rm -rf ~/.local/bin), where HOME holds them.
 	if home, ok := j.env("HOME"); ok && filepath.IsAbs(home) {
-		prefix := strings.TrimSuffix(filepath.Clean(home), "/") + "/"
+		prefix := strings.TrimSuffix(enginePathKey(home), "/") + "/"
 		for _, p := range j.siteEngines {
 			if strings.HasPrefix(p, prefix) {
 				j.siteEngines = append(j.siteEngines, "~/"+strings.TrimPrefix(p, prefix))
@@ -157,6 +159,51 @@ func (j *judge) siteEngineList() []string {
 		}
 	}
 	return j.siteEngines
+}
+
+// enginePathKey returns a path in the one spelling engine paths are
+// compared in (siteEngineList, lookup, holdsEngine, classifyOne): cleaned
+// and slash-separated. On Windows it also reads the forms Git Bash gives
+// the same file, which is the shell Claude Code and Codex run commands in
+// there: backslashes are separators, a drive path /c/Users/… is c:/Users/…
+// (MSYS2's path conversion), and the key is lower-cased, since NTFS
+// compares names case-insensitively. Parts known only at run time (dyn,
+// evalDyn) are kept as they are.
+func enginePathKey(p string) string { return pathKeyFor(p, runtime.GOOS) }
+
+// pathKeyFor is enginePathKey for the operating system goos.
+func pathKeyFor(p, goos string) string {
+	if goos != "windows" {
+		return path.Clean(p)
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if len(p) >= 2 && p[0] == '/' && isASCIILetter(p[1]) && (len(p) == 2 || p[2] == '/') {
+		p = p[1:2] + ":/" + strings.TrimPrefix(p[2:], "/")
+	}
+	p = strings.ToLower(path.Clean(p))
+	if len(p) == 2 && p[1] == ':' {
+		p += "/" // a drive's root: path.Clean drops its slash
+	}
+	return p
+}
+
+// shellSlashes returns p as dirname and basename split it: on Windows
+// (Git Bash, whose MSYS2 coreutils take a backslash as a separator too)
+// with backslashes as slashes; elsewhere as it is.
+func shellSlashes(p string) string {
+	if runtime.GOOS == "windows" {
+		return strings.ReplaceAll(p, `\`, "/")
+	}
+	return p
+}
+
+// isASCIILetter reports whether c is a letter a drive can be named by.
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// absKey reports whether an enginePathKey key is absolute: rooted, or on
+// Windows a drive path (c:/…).
+func absKey(k string) bool {
+	return strings.HasPrefix(k, "/") || (len(k) >= 3 && isASCIILetter(k[0]) && k[1] == ':' && k[2] == '/')
 }
 
 // holdsEngine reports whether s, a path argument, names a directory that
@@ -171,29 +218,29 @@ func holdsEngine(s string, engines map[string]bool) bool {
 	if strings.ContainsAny(s, "*?[") || len(engines) == 0 {
 		return false
 	}
-	s = strings.ReplaceAll(s, `\`, "/")
+	s = enginePathKey(strings.ReplaceAll(s, `\`, "/"))
 	if i := strings.LastIndexAny(s, dyn+evalDyn+"$"); i >= 0 {
 		j := strings.IndexByte(s[i:], '/')
 		if j < 0 {
 			return false
 		}
-		tail := strings.TrimSuffix(filepath.Clean(s[i+j:]), "/")
+		tail := strings.TrimSuffix(path.Clean(s[i+j:]), "/")
 		if tail == "" || tail == "." || tail == "/bin" {
 			// "$OUT/bin" is every build's output folder: a bare bin
 			// after an unknown part is not taken to be the engine's.
 			return false
 		}
 		for p := range engines {
-			if strings.Contains(filepath.Dir(p)+"/", tail+"/") {
+			if strings.Contains(path.Dir(p)+"/", tail+"/") {
 				return true
 			}
 		}
 		return false
 	}
-	if !(filepath.IsAbs(s) || s == "~" || strings.HasPrefix(s, "~/")) {
+	if !(absKey(s) || s == "~" || strings.HasPrefix(s, "~/")) {
 		return false
 	}
-	dir := strings.TrimSuffix(filepath.Clean(s), "/") + "/"
+	dir := strings.TrimSuffix(s, "/") + "/"
 	for p := range engines {
 		if strings.HasPrefix(p, dir) {
 			return true

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -465,7 +464,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 		s = sc.cwd + "/" + s
 	}
 	c := classifyPathGlob(s, sc.noBareGlob)
-	if sc.engines[filepath.Clean(s)] {
+	if sc.engines[enginePathKey(s)] {
 		c.guard.own = true
 	} else if holdsEngine(s, sc.engines) {
 		// rm -rf ~/.local/bin, mv ~/go/bin x: the directory holds the

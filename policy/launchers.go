@@ -725,8 +725,19 @@ func (sc *scope) chdir(dir field) {
 // 0.169.0: "Disabled feature `hooks` in config.toml."); `--disable hooks`;
 // and a `-c`/`--config` override of features.hooks, features.codex_hooks
 // or the whole features table (also under profiles.NAME) to anything but
-// true (codex --help: "-c key=value ... parsed as TOML"). A feature name
-// or override known only at run time counts.
+// true (codex --help: "-c key=value ... parsed as TOML"); and a -c override
+// of the trust that makes Codex load the project's rows: a projects table or
+// key that sets a trust_level other than "trusted", and any override of the
+// hooks table (hooks.state holds each hook's trusted hash). Measured on
+// Codex 0.171.0 on 2026-12-05 (engine/conformance TestClientFacts
+// codex/c-untrust-project, c-hook-hash-wrong): with the user's config
+// trusting the project and its hooks, `-c
+// 'projects={"REPO"={trust_level="untrusted"}}'` and `-c
+// 'hooks.state={"KEY"={trusted_hash="sha256:00"}}'` each skipped the hook
+// and the tool ran. An empty projects or hooks table changed nothing there
+// (it merges into the user's), and hooks overrides other than trust are
+// refused anyway: an agent's nested Codex has no need of them. A feature
+// name or override known only at run time counts.
 func codexHooksOff(args []field) bool {
 	hooksName := func(f field) bool {
 		v := strings.ToLower(strings.TrimSpace(f.val))
@@ -739,6 +750,9 @@ func codexHooksOff(args []field) bool {
 		key, val, _ := strings.Cut(f.val, "=")
 		key = strings.ToLower(strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(key))
 		val = strings.ToLower(strings.TrimSpace(val))
+		if codexTrustOverride(key, val) {
+			return true
+		}
 		if i := strings.LastIndex(key, "features"); i >= 0 && (i == 0 || key[i-1] == '.') {
 			switch key[i:] {
 			case "features":
@@ -786,6 +800,40 @@ func codexHooksOff(args []field) bool {
 		}
 	}
 	return false
+}
+
+// codexTrustOverride reports a Codex -c override (key without spaces or
+// quotes and lower-cased, val lower-cased) of the trust Codex needs to load
+// a project's hook rows (codexHooksOff): any key under hooks, and a
+// projects key (projects, projects.PATH, projects.PATH.trust_level) whose
+// value sets a trust_level other than "trusted". The key may sit under
+// profiles.NAME.
+func codexTrustOverride(key, val string) bool {
+	if strings.HasPrefix(key, "profiles.") {
+		if _, rest, ok := strings.Cut(strings.TrimPrefix(key, "profiles."), "."); ok {
+			key = rest
+		}
+	}
+	if key == "hooks" || strings.HasPrefix(key, "hooks.") {
+		return true
+	}
+	if key != "projects" && !strings.HasPrefix(key, "projects.") {
+		return false
+	}
+	v := strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(val)
+	if strings.HasSuffix(key, ".trust_level") {
+		return v != "trusted"
+	}
+	for rest := v; ; {
+		i := strings.Index(rest, "trust_level=")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("trust_level="):]
+		if !strings.HasPrefix(rest, "trusted") || (len(rest) > len("trusted") && rest[len("trusted")] != ',' && rest[len("trusted")] != '}') {
+			return true
+		}
+	}
 }
 
 // claudeHooksOff reports a Claude Code command line (args after the command

@@ -106,6 +106,42 @@ func factCases() []factCase {
 				os.Remove(filepath.Join(sb.Home, "config.toml"))
 				codexOverrideArgs(sb, url, inv, "repo/.codex/hooks.json", true)
 			}},
+		// Codex: nested starts an agent could use to drop the project's
+		// rows while the user's config.toml trusts the project and its
+		// hooks (issue 29 item 6). Each override is appended to the
+		// default invocation. Measured on 0.171.0 (2026-12-05): a -c
+		// override that marks the project untrusted, or that gives a hook
+		// another trusted hash, skips the hook and the tool runs (the
+		// policy refuses both: codexHooksOff); an empty projects, hooks or
+		// hooks.state table merges into the user's and changes nothing.
+		factCase{name: "c-untrust-project", client: "codex", mode: "exit2", wantHookRan: false, wantToolRan: true,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				appendArgs(inv, "-c", "projects={"+TOMLString(sb.Repo)+"={trust_level=\"untrusted\"}}")
+			}},
+		factCase{name: "c-projects-empty", client: "codex", mode: "exit2", wantHookRan: true, wantToolRan: false, wantCarried: reason,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				appendArgs(inv, "-c", "projects={}")
+			}},
+		factCase{name: "c-hooks-state-empty", client: "codex", mode: "exit2", wantHookRan: true, wantToolRan: false, wantCarried: reason,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				appendArgs(inv, "-c", "hooks.state={}")
+			}},
+		factCase{name: "c-hooks-empty", client: "codex", mode: "exit2", wantHookRan: true, wantToolRan: false, wantCarried: reason,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				appendArgs(inv, "-c", "hooks={}")
+			}},
+		factCase{name: "c-hook-hash-wrong", client: "codex", mode: "exit2", wantHookRan: false, wantToolRan: true,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				recs, err := ComputeCodexTrust(filepath.Join(sb.Repo, ".codex", "hooks.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var tbl []string
+				for _, r := range recs {
+					tbl = append(tbl, TOMLString(r.Key)+"={trusted_hash=\"sha256:00\"}")
+				}
+				appendArgs(inv, "-c", "hooks.state={"+strings.Join(tbl, ",")+"}")
+			}},
 		// Codex: --ignore-user-config with everything as -c overrides: still runs.
 		factCase{name: "ignore-user-config-overrides", client: "codex", mode: "exit2", wantHookRan: true, wantToolRan: false, wantCarried: reason,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
@@ -174,6 +210,12 @@ func codexOverrideArgs(sb *Sandbox, url string, inv *Invocation, hooksRel string
 		}
 		args = append(args, "-c", "hooks.state={"+strings.Join(tbl, ",")+"}")
 	}
+	p := inv.Args[len(inv.Args)-1]
+	inv.Args = append(append(inv.Args[:len(inv.Args)-1], args...), p)
+}
+
+// appendArgs puts args before the invocation's last argument (the prompt).
+func appendArgs(inv *Invocation, args ...string) {
 	p := inv.Args[len(inv.Args)-1]
 	inv.Args = append(append(inv.Args[:len(inv.Args)-1], args...), p)
 }

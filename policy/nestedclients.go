@@ -48,7 +48,12 @@ func nestedEnvOff(name string) bool {
 //     live there, so another home runs without them);
 //   - gemini: GEMINI_CLI_SYSTEM_SETTINGS_PATH and
 //     GEMINI_CLI_SYSTEM_DEFAULTS_PATH (Gemini CLI configuration docs,
-//     "Settings files": the system settings override every other file);
+//     "Settings files": the system settings override every other file), and
+//     GEMINI_CLI_HOME (the home its user settings are read under: measured
+//     on Gemini CLI 0.61.0 on 2026-12-05, engine/conformance TestClientFacts
+//     gemini/cli-home-hooks-off, a GEMINI_CLI_HOME whose
+//     .gemini/settings.json sets hooksConfig.enabled false skipped the
+//     project's hook and the tool ran);
 //   - opencode: OPENCODE_CONFIG, OPENCODE_CONFIG_DIR,
 //     OPENCODE_CONFIG_CONTENT (opencode docs, "Config": a custom config
 //     file, a directory searched for plugins like .opencode, inline
@@ -66,7 +71,7 @@ func clientHomeEnv(client, name string) bool {
 	case "codex":
 		return name == "CODEX_HOME"
 	case "gemini":
-		return name == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" || name == "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"
+		return name == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" || name == "GEMINI_CLI_SYSTEM_DEFAULTS_PATH" || name == "GEMINI_CLI_HOME"
 	case "opencode":
 		return strings.HasPrefix(name, "OPENCODE_CONFIG") || name == "OPENCODE_DISABLE_PROJECT_CONFIG" || name == "XDG_CONFIG_HOME"
 	case "copilot":

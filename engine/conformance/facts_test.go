@@ -173,6 +173,32 @@ func factCases() []factCase {
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
 				inv.Env = dropEnv(inv.Env, "GEMINI_CLI_TRUST_WORKSPACE=")
 			}},
+		// Gemini: nested starts an agent could use to drop the project's
+		// rows (issue 29 item 6), measured on Gemini CLI 0.61.0.
+		// GEMINI_CLI_HOME moved to a home whose user settings switch hooks
+		// off: the policy refuses the variable on a nested gemini.
+		factCase{name: "cli-home-hooks-off", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: true,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				u := geminiUserBase()
+				u["hooksConfig"] = map[string]any{"enabled": false}
+				if err := sb.WriteFile("out/h2/.gemini/settings.json", hooksDoc(u, nil)); err != nil {
+					t.Fatal(err)
+				}
+				inv.Env = append(dropEnv(inv.Env, "GEMINI_CLI_HOME="), "GEMINI_CLI_HOME="+filepath.Join(sb.Out, "h2"))
+			}},
+		// GEMINI_CLI_TRUST_WORKSPACE=false and GEMINI_RESTRICTED_MODE=true:
+		// headless, the untrusted folder stops the run (exit 55) before any
+		// tool; interactive, the session would run without the workspace
+		// settings (0.61.0 bundle, checkPathTrust), so the policy refuses
+		// both on a nested gemini (geminiUntrusted).
+		factCase{name: "trust-env-false", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: false, wantExit: 55,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				inv.Env = append(dropEnv(inv.Env, "GEMINI_CLI_TRUST_WORKSPACE="), "GEMINI_CLI_TRUST_WORKSPACE=false")
+			}},
+		factCase{name: "restricted-mode", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: false, wantExit: 55,
+			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
+				inv.Env = append(inv.Env, "GEMINI_RESTRICTED_MODE=true")
+			}},
 		// Gemini: hooksConfig.enabled false in user settings switches every hook off.
 		factCase{name: "hooks-disabled", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: true,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {

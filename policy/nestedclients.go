@@ -116,6 +116,9 @@ func (j *judge) nestedClient(name string, args []field, env []envVar) {
 			j.hits.add(RuleNestedClientHooks)
 		}
 	}
+	if client == "copilot" && j.copilotUntrusted(args, env) {
+		j.hits.add(RuleNestedClientHooks)
+	}
 	for _, a := range args {
 		if a.val == "--" {
 			break
@@ -127,6 +130,61 @@ func (j *judge) nestedClient(name string, args []field, env []envVar) {
 			j.hits.add(RuleNestedClientHooks)
 		}
 	}
+}
+
+// copilotUntrusted reports a Copilot CLI start that approves its tools
+// without trusting the directory, so that the repository's hook rows do
+// not load and its tools run unjudged. Copilot CLI 1.0.102 (`copilot help
+// environment`): COPILOT_ALLOW_ALL accepts "true", "1", "yes", "on" or "y"
+// to approve every tool, and only exactly "true" also trusts the working
+// directory, "which loads that directory's … hooks"; --trust-folder trusts
+// it for one prompt-mode session. Measured on 1.0.102 on 2026-12-05
+// (engine/conformance TestCopilotNestedTrust, fresh COPILOT_HOME):
+// COPILOT_ALLOW_ALL=1, --allow-all-tools and --yolo each ran a --no-verify
+// commit the adopted row denies with COPILOT_ALLOW_ALL=true or
+// --trust-folder. So approval (--allow-all-tools, --allow-all, --yolo, a
+// truthy COPILOT_ALLOW_ALL from the command or, when the command does not
+// set it, from the hook's environment) without trust (--trust-folder,
+// COPILOT_ALLOW_ALL exactly "true") is refused; a value known only at run
+// time counts as approval without trust. A directory trusted in the
+// user's saved Copilot configuration is not read: the refusal names
+// --trust-folder as the plain spelling.
+func (j *judge) copilotUntrusted(args []field, env []envVar) bool {
+	approve, trust := false, false
+	allowAll := func(v string, dynamic bool) {
+		switch t := strings.ToLower(strings.TrimSpace(v)); {
+		case dynamic:
+			approve = true
+		case v == "true":
+			approve, trust = true, true
+		case t == "true" || t == "1" || t == "yes" || t == "on" || t == "y":
+			approve = true
+		}
+	}
+	set := false
+	for _, e := range env {
+		if e.name == "COPILOT_ALLOW_ALL" {
+			set = true
+			allowAll(e.val.val, e.val.dynamic())
+		}
+	}
+	if !set && j.env != nil {
+		if v, ok := j.env("COPILOT_ALLOW_ALL"); ok {
+			allowAll(v, false)
+		}
+	}
+	for _, a := range args {
+		if a.val == "--" {
+			break
+		}
+		switch a.val {
+		case "--allow-all-tools", "--allow-all", "--yolo":
+			approve = true
+		case "--trust-folder":
+			trust = true
+		}
+	}
+	return approve && !trust
 }
 
 // clientSystemPath reports whether comps (a path's lower-cased, cleaned

@@ -172,3 +172,67 @@ func checkDenyAllowRun(t *testing.T, client, version string, sb *Sandbox, srv *S
 		t.Errorf("no model turn carries hookwarden's refusal %q", blockedPrefix)
 	}
 }
+
+// TestCopilotNestedTrust measures how a nested Copilot CLI start decides
+// whether the repository's hook rows load (issue 29 item 6): Copilot CLI
+// 1.0.102 loads a directory's hooks only when the directory is trusted
+// (`copilot help environment`: COPILOT_ALLOW_ALL set to exactly "true"
+// trusts it; "1", "yes", "on" or "y" only auto-approve tools), so a prompt
+// mode run that approves tools without trusting the directory may run a
+// command no hook judged. Each case starts from a fresh COPILOT_HOME (no
+// saved trust) in a repository adopted for Copilot and asks for
+// denyCommand; ran says whether the command ran. Measured on 1.0.102
+// (2026-12-05): approving tools without trusting the directory runs the
+// command with no hook (allow-all-1, allow-all-tools-flag, yolo-flag); the
+// policy refuses such a nested start (copilotUntrusted).
+func TestCopilotNestedTrust(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-client test; -short skips it")
+	}
+	s := theSuite
+	version := s.installed(t, copilotClient, s.clientsDir)
+	bin := s.hookwarden(t)
+	for _, tc := range []struct {
+		name  string
+		env   string   // COPILOT_ALLOW_ALL's value, "" for unset
+		args  []string // more arguments
+		ran   bool
+		check string
+	}{
+		{name: "allow-all-true", env: "true", ran: false,
+			check: "COPILOT_ALLOW_ALL=true trusts the directory: the repository's row loads and the --no-verify commit is denied"},
+		{name: "allow-all-1", env: "1", ran: true,
+			check: "COPILOT_ALLOW_ALL=1 approves tools without trusting the directory"},
+		{name: "allow-all-tools-flag", args: []string{"--allow-all-tools"}, ran: true,
+			check: "--allow-all-tools approves tools without trusting the directory"},
+		{name: "yolo-flag", args: []string{"--yolo"}, ran: true,
+			check: "--yolo (all permissions) without --trust-folder"},
+		{name: "allow-all-tools-trust-folder", args: []string{"--allow-all-tools", "--trust-folder"}, ran: false,
+			check: "--trust-folder trusts the directory for the session: the row loads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.observe(t, "copilot", version, "pre-tool", "nested-trust "+tc.name+": "+tc.check)
+			sb := s.sandbox(t)
+			if out, err := s.hookwardenCmd(t, bin, sb, pathWithout("hookwarden"), "adopt", "--clients", "copilot", sb.Repo); err != nil {
+				t.Fatalf("adopt --clients copilot: %v\n%s", err, out)
+			}
+			srv, err := NewServer(Chat, Script{Commands: []string{denyCommand}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			inv := copilotInvocation(sb, s.clientsDir, srv.URL(), "HOOKWARDEN_BIN="+bin)
+			inv.Env = dropEnv(inv.Env, "COPILOT_ALLOW_ALL=")
+			if tc.env != "" {
+				inv.Env = append(inv.Env, "COPILOT_ALLOW_ALL="+tc.env)
+			}
+			inv.Args = append(inv.Args, tc.args...)
+			res := s.run(t, inv)
+			ran := sb.Exists("repo/" + deniedMarker)
+			t.Logf("measured copilot %s %s: exit %d, denied command ran %v", version, tc.name, res.ExitCode, ran)
+			if ran != tc.ran {
+				t.Errorf("the --no-verify commit ran = %v, want %v\n%s", ran, tc.ran, res.Tail(2000))
+			}
+		})
+	}
+}

@@ -57,8 +57,17 @@ func nestedEnvOff(name string) bool {
 //   - opencode: OPENCODE_CONFIG, OPENCODE_CONFIG_DIR,
 //     OPENCODE_CONFIG_CONTENT (opencode docs, "Config": a custom config
 //     file, a directory searched for plugins like .opencode, inline
-//     overrides), OPENCODE_DISABLE_PROJECT_CONFIG, and XDG_CONFIG_HOME
-//     (~/.config/opencode);
+//     overrides), OPENCODE_DISABLE_PROJECT_CONFIG, OPENCODE_PURE (what
+//     --pure sets: no plugin of plugin_origins loads, the project's
+//     .opencode/plugins/ among them; opencode 1.18.33 binary, measured on
+//     2026-12-05 by engine/conformance perimeter-opencode-pure, where a
+//     --no-verify commit ran past the adopted row), and XDG_CONFIG_HOME
+//     (~/.config/opencode). Measured with `opencode debug config` on
+//     1.18.33: OPENCODE_DISABLE_PROJECT_CONFIG=1 and
+//     OPENCODE_CONFIG_CONTENT='{"plugin":[]}' empty the plugin list;
+//     OPENCODE_CONFIG, OPENCODE_CONFIG_DIR and XDG_CONFIG_HOME leave our
+//     plugin in it (still refused: they change what else the session
+//     loads);
 //   - copilot: COPILOT_HOME (Copilot CLI config directory reference,
 //     default ~/.copilot, hooks/ and settings.json inside) and
 //     XDG_CONFIG_HOME;
@@ -73,7 +82,7 @@ func clientHomeEnv(client, name string) bool {
 	case "gemini":
 		return name == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" || name == "GEMINI_CLI_SYSTEM_DEFAULTS_PATH" || name == "GEMINI_CLI_HOME"
 	case "opencode":
-		return strings.HasPrefix(name, "OPENCODE_CONFIG") || name == "OPENCODE_DISABLE_PROJECT_CONFIG" || name == "XDG_CONFIG_HOME"
+		return strings.HasPrefix(name, "OPENCODE_CONFIG") || name == "OPENCODE_DISABLE_PROJECT_CONFIG" || name == "OPENCODE_PURE" || name == "XDG_CONFIG_HOME"
 	case "copilot":
 		return name == "COPILOT_HOME" || name == "XDG_CONFIG_HOME"
 	}
@@ -104,8 +113,9 @@ func geminiUntrusted(e envVar) bool {
 // (env holds what the script exported before it too): a switch from
 // nestedEnvOff or clientHomeEnv, codex exec --ignore-user-config (Codex
 // CLI: "ignore $CODEX_HOME/config.toml", which holds the hooks feature and
-// trust records), and copilot --config-dir (Copilot CLI --help: the
-// configuration directory, default ~/.copilot) are refused.
+// trust records), copilot --config-dir (Copilot CLI --help: the
+// configuration directory, default ~/.copilot) and opencode --pure
+// (clientHomeEnv's OPENCODE_PURE) are refused.
 func (j *judge) nestedClient(name string, args []field, env []envVar) {
 	client := name
 	if name == "claude-code" {
@@ -125,6 +135,8 @@ func (j *judge) nestedClient(name string, args []field, env []envVar) {
 		}
 		switch {
 		case client == "codex" && a.val == "--ignore-user-config":
+			j.hits.add(RuleNestedClientHooks)
+		case client == "opencode" && (a.val == "--pure" || strings.HasPrefix(a.val, "--pure=")):
 			j.hits.add(RuleNestedClientHooks)
 		case client == "copilot" && (a.val == "--config-dir" || strings.HasPrefix(a.val, "--config-dir=")):
 			j.hits.add(RuleNestedClientHooks)

@@ -63,8 +63,12 @@ type engineCase struct {
 	// .hookwarden.yaml after the rows are written (adopt reads a valid
 	// one), so every hook call meets invalid settings.
 	breakSettings string
-	script        func(sb *Sandbox) Script
-	verify        func(t *testing.T, r *caseRun)
+	// args are more client arguments (Client.Setup's extraArgs) and env
+	// more variables of the client's environment.
+	args   []string
+	env    []string
+	script func(sb *Sandbox) Script
+	verify func(t *testing.T, r *caseRun)
 }
 
 // caseRun is everything a finished case can inspect.
@@ -349,7 +353,7 @@ func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bi
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	inv, err := c.Setup(sb, s.clientsDir, srv.URL())
+	inv, err := c.Setup(sb, s.clientsDir, srv.URL(), ec.args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +369,7 @@ func (s *suite) runEngineCase(t *testing.T, ec engineCase, c Client, version, bi
 	if adopted && ec.launcher != "fallback" {
 		path = filepath.Dir(bin) + string(os.PathListSeparator) + path
 	}
-	inv.Env = append(inv.Env, "PATH="+path)
+	inv.Env = append(append(inv.Env, "PATH="+path), ec.env...)
 	if adopted {
 		s.adoptRows(t, r, bin, path)
 	} else {

@@ -50,6 +50,22 @@ func perimeterEngineCases() []engineCase {
 					t.Errorf(".hookwarden.yaml changed although the rm from the nested repository was refused (err %v):\n%s", err, b)
 				}
 			}},
+		// opencode 1.18.33 loads no plugin from plugin_origins, the
+		// project's .opencode/plugins/ among them, when started with --pure
+		// or OPENCODE_PURE (its binary: `let A=Q.pure?[]:w.plugin_origins`),
+		// so our row does not run. Measured as the client's fact (a client
+		// update that loads project plugins under --pure fails it); the
+		// policy refuses a nested opencode started that way
+		// (nested-client-hooks).
+		{name: "perimeter-opencode-pure", client: "opencode", rows: []string{"pre-tool"}, launcher: "path",
+			check:    "client fact: opencode run --pure loads no project plugin, so the adopted row did not run and the --no-verify commit ran (the policy refuses a nested opencode --pure)",
+			manifest: manifestWith(""), args: []string{"--pure"},
+			script: func(*Sandbox) Script { return Script{Commands: []string{denyCommand}} },
+			verify: func(t *testing.T, r *caseRun) {
+				r.wantExit(t, 0)
+				r.wantFile(t, deniedMarker, true)
+				r.wantNotCarried(t, blockedPrefix)
+			}},
 		{name: "perimeter-env-switch", client: "claude", rows: []string{"pre-edit"}, needs: "pre-edit", launcher: "path",
 			check:    "env switch: a Write of .claude/settings.local.json with an env block setting HOOKWARDEN_RECORD_DIR was refused by the adopted pre-edit row (env-switch-edit) and the file was not written",
 			manifest: manifestWith(""),

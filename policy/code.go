@@ -27,6 +27,19 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 	}
 }
 
+// writeHit adds the rules for a path a command writes (remove: or removes,
+// moves or re-permissions): the hooks directory (also the git directory
+// itself when remove), a git config file, and guardHit's.
+func (j *judge) writeHit(k pathKind, remove bool) {
+	if k.hooks || (remove && k.gitDir) {
+		j.hits.add(RuleHooksDirTamper)
+	}
+	if k.gitConf {
+		j.hits.add(RuleGitConfigFileWrite)
+	}
+	j.guardHit(k, remove)
+}
+
 // codeFlags lists, per interpreter, the options whose argument is code the
 // interpreter runs (issue 14 item 4), from each interpreter's manual: python
 // -c (python(1)); node -e/--eval, -p/--print (node --help, v22); bun -e/--eval,

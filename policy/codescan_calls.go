@@ -566,14 +566,7 @@ func (s *codeScanner) pathArg(v cval, remove bool) {
 		return
 	}
 	sc := &scope{vars: map[string]string{}}
-	k := sc.classify(field{val: v.s, raw: v.s})
-	if k.hooks || (remove && k.gitDir) {
-		s.j.hits.add(RuleHooksDirTamper)
-	}
-	if k.gitConf {
-		s.j.hits.add(RuleGitConfigFileWrite)
-	}
-	s.j.guardHit(k, remove)
+	s.j.writeHit(sc.classify(field{val: v.s, raw: v.s}), remove)
 }
 
 // shellCode judges a value a call runs: a list is an argv, a string a

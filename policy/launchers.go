@@ -25,7 +25,8 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	if j.commitTool(name, args, *env) {
 		return nil, false
 	}
-	j.optionCode(name, args, *env, depth) // optcode.go
+	j.optionCode(name, args, *env, depth)    // optcode.go
+	j.sedScript(name, args, *env, depth, sc) // sedscript.go
 	if spec, ok := simpleLaunchers[name]; ok {
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
 	}

@@ -126,14 +126,7 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 			j.hits.add(RuleGitPlumbing)
 		}
 		for _, p := range paths {
-			k := sc.classify(lit(p))
-			if k.hooks {
-				j.hits.add(RuleHooksDirTamper)
-			}
-			if k.gitConf {
-				j.hits.add(RuleGitConfigFileWrite)
-			}
-			j.guardHit(k, false)
+			j.writeHit(sc.classify(lit(p)), false)
 		}
 	}
 }

@@ -23,16 +23,7 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 		}
 		return false
 	}
-	check := func(f field, allowGitDir bool) {
-		k := sc.classify(f)
-		if k.hooks || (allowGitDir && k.gitDir) {
-			j.hits.add(RuleHooksDirTamper)
-		}
-		if k.gitConf {
-			j.hits.add(RuleGitConfigFileWrite)
-		}
-		j.guardHit(k, allowGitDir)
-	}
+	check := func(f field, allowGitDir bool) { j.writeHit(sc.classify(f), allowGitDir) }
 	if j.guardWriters(name, args, sc, isOpt) {
 		return
 	}

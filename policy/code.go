@@ -67,6 +67,9 @@ var codeFlags = map[string]struct {
 	"tsx":     {short: "ep", long: []string{"--eval", "--print"}},
 	"xonsh":   {short: "c"},
 	"elvish":  {short: "c"},
+	// Tcl reads its program from a file or stdin (tclsh(1)); expect(1)
+	// also takes -c CMDS (runnerforms.go judges exec and spawn in them).
+	"expect": {short: "c"}, "tclsh": {}, "wish": {}, "jimsh": {},
 }
 
 // isInterpreterName reports python3.12 and the like as python3.
@@ -120,13 +123,13 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 			v := args[i].val
 			if v == "--" {
 				if i+1 < len(args) && !progFile {
-					j.code(args[i+1], depth, env)
+					j.codeIn(name, args[i+1], depth, env)
 				}
 				break
 			}
 			if !strings.HasPrefix(v, "-") || v == "-" {
 				if !progFile {
-					j.code(args[i], depth, env)
+					j.codeIn(name, args[i], depth, env)
 				}
 				break
 			}
@@ -147,7 +150,7 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 				i++
 			case v == "-e" || v == "--source":
 				if i+1 < len(args) {
-					j.code(args[i+1], depth, env)
+					j.codeIn(name, args[i+1], depth, env)
 				}
 				i++
 			}
@@ -232,7 +235,7 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 	if !sawCode && !sawScript {
 		j.stdinCode(name, st, depth, env)
 	}
-	if !sawCode && codeLangOf(name) != nil {
+	if !sawCode && (codeLangOf(name) != nil || runnerLang(name) != "") {
 		if f, ok := scriptOperand(name, args); ok && !strings.HasPrefix(f.val, "-") {
 			j.scriptFile(name, f, env, depth, sc) // python3 FILE (scripts.go)
 		}

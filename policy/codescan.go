@@ -797,6 +797,7 @@ func (j *judge) codeIn(name string, f field, depth int, env []envVar) {
 	lang := codeLangOf(interpreterName(name))
 	if lang == nil {
 		j.code(f, depth, env)
+		j.runnerCode(name, f, depth, env) // runnerforms.go
 		return
 	}
 	if f.decoded {

@@ -283,10 +283,6 @@ func (s *codeScanner) sensitive(run bool) bool {
 	}
 	*c = 1
 	var words []string
-	isWord := func(b byte) bool {
-		return b == '.' || b == '/' || b == '\\' || b == '-' || b == '_' || b == '~' ||
-			(b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
-	}
 	var walk func(ts []ctok)
 	walk = func(ts []ctok) {
 		for _, t := range ts {
@@ -298,30 +294,46 @@ func (s *codeScanner) sensitive(run bool) bool {
 					if p.isExpr {
 						walk(p.expr)
 					} else {
-						words = append(words, runs(p.lit, isWord)...)
+						words = append(words, runs(p.lit, isCodeWordByte)...)
 					}
 				}
 			}
 		}
 	}
 	walk(s.toks)
-	for _, w := range words {
-		l := strings.ToLower(w)
-		k := classifyPath(w)
-		if k.hooks || k.gitConf || k.gitDir || k.guard.own || k.guard.client || k.guard.ownParent || k.guard.clientParent {
-			*c = 2
-			return true
-		}
-		if run && (l == "git" || strings.HasSuffix(l, "/git") || l == "git.exe" || strings.HasPrefix(l, "git-") ||
-			strings.Contains(l, "no-verify") || strings.Contains(l, "no_verify") || strings.Contains(l, "hookspath") || hookEnvName(w) ||
-			l == "husky" || l == "lefthook" || l == "pre-commit" || l == "hookwarden") {
-			*c = 2
-			return true
-		}
-	}
-	if gitPieces(words) {
+	if sensitiveWords(words, run) {
 		*c = 2
 		return true
 	}
 	return false
 }
+
+// isCodeWordByte reports a byte of a word sensitiveWords looks at: a path
+// or option character.
+func isCodeWordByte(b byte) bool {
+	return b == '.' || b == '/' || b == '\\' || b == '-' || b == '_' || b == '~' ||
+		(b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+}
+
+// sensitiveWords reports whether words (from code) hold a hook-sensitive
+// one (codeScanner.sensitive, whose run has the same meaning), or name a
+// protected path joined from pieces (gitPieces).
+func sensitiveWords(words []string, run bool) bool {
+	for _, w := range words {
+		l := strings.ToLower(w)
+		k := classifyPath(w)
+		if k.hooks || k.gitConf || k.gitDir || k.guard.own || k.guard.client || k.guard.ownParent || k.guard.clientParent {
+			return true
+		}
+		if run && (l == "git" || strings.HasSuffix(l, "/git") || l == "git.exe" || strings.HasPrefix(l, "git-") ||
+			strings.Contains(l, "no-verify") || strings.Contains(l, "no_verify") || strings.Contains(l, "hookspath") || hookEnvName(w) ||
+			l == "husky" || l == "lefthook" || l == "pre-commit" || l == "hookwarden") {
+			return true
+		}
+	}
+	return gitPieces(words)
+}
+
+// codeSensitive is sensitiveWords for a command's words in code text that
+// no tokenizer reads (runnerCode).
+func codeSensitive(text string) bool { return sensitiveWords(runs(text, isCodeWordByte), true) }

@@ -72,10 +72,7 @@ func (j *judge) judgeSource(kind, src string, env []envVar, depth int) {
 		j.script(src, depth, env)
 		return
 	}
-	lang := codeLangOf(interpreterName(kind))
-	if lang == nil || !j.codeScan(lang, src, depth, env) {
-		j.code(field{val: src, raw: src}, depth, env)
-	}
+	j.codeIn(kind, field{val: src, raw: src}, depth, env)
 }
 
 // scriptMatters reports, for a script whose content scriptSource could not

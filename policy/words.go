@@ -92,6 +92,9 @@ type scope struct {
 	// every assignment.
 	plainHook map[string]field
 	allExport bool
+	// indexDropped: a git command earlier in the script emptied the index
+	// of every path and no git add of the whole tree followed (indexDrop).
+	indexDropped bool
 	// substVars: variables the script assigned a command substitution's
 	// output (o=$(./p)); their expansions count as substitutions.
 	substVars map[string]bool

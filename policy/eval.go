@@ -129,6 +129,10 @@ type evalRun struct {
 	// dirs: the directories the run made (mkdir), which exist for the rest
 	// of the run (stat) though nothing is made on disk.
 	dirs map[string]bool
+	// made: the files the run may have created (a redirection's target,
+	// touch, tee, the target of cp, mv, ln and install), which a later
+	// glob matches (readDir): touch -- --no-verify && git commit -m x *.
+	made map[string]bool
 	// reposMade: the run reached a git init, clone, worktree or submodule
 	// command, after which the repository a directory belongs to is not
 	// known (toplevel).
@@ -384,8 +388,13 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	e.mu.Lock()
 	if len(argv) > 1 && argv[0].val == "mkdir" {
 		// mkdir x && cd x && …: the directory exists for what follows
+		opts := true
 		for _, a := range argv[1:] {
-			if !strings.HasPrefix(a.val, "-") && !a.dynamic() {
+			if opts && a.val == "--" {
+				opts = false
+				continue
+			}
+			if !(opts && strings.HasPrefix(a.val, "-")) && !a.dynamic() {
 				if e.dirs == nil {
 					e.dirs = map[string]bool{}
 				}
@@ -397,6 +406,11 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 			}
 		}
 	}
+	e.mu.Unlock()
+	for _, t := range createdFiles(argv) {
+		e.markMade(hc.Dir, t)
+	}
+	e.mu.Lock()
 	for _, t := range downloadTargets(argv) {
 		// curl -o i.sh URL && sh i.sh: the file holds a download.
 		key := t
@@ -1021,6 +1035,7 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 	key = e.rel(key)
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
 		e.judgeWrite(hc.Dir, path)
+		e.markMade(hc.Dir, path)
 		return &overlayWriter{e: e, key: key, append: flag&os.O_APPEND != 0}, nil
 	}
 	e.mu.Lock()
@@ -1090,15 +1105,23 @@ func (e *evalRun) abs(key string) string {
 // when the judge knows where the command runs, else nothing (a glob that
 // matches nothing stays as written, which the static walk classifies).
 func (e *evalRun) readDir(_ context.Context, path string) ([]fs.DirEntry, error) {
+	made := e.madeIn(path)
 	if strings.HasPrefix(path, evalRoot) || e.start == evalRoot && !shellAbs(path) {
+		if len(made) > 0 {
+			return made, nil
+		}
 		return nil, fs.ErrNotExist
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		if len(made) > 0 {
+			return made, nil
+		}
 		return nil, err
 	}
 	defer f.Close()
 	ents, err := f.ReadDir(maxGlobEntries + 1)
+	ents = mergeEntries(ents, made)
 	if len(ents) > maxGlobEntries {
 		e.mu.Lock()
 		e.bound = true
@@ -1128,6 +1151,116 @@ func (e *evalRun) stat(_ context.Context, name string, follow bool) (fs.FileInfo
 	}
 	return os.Lstat(name)
 }
+
+// markMade records that the run may have created the file p (relative to
+// dir), for the globs after it (readDir). A path known only at run time
+// names no entry and is left out.
+func (e *evalRun) markMade(dir, p string) {
+	if p == "" || strings.Contains(p, evalDyn) || strings.HasPrefix(p, "/dev/") {
+		return
+	}
+	if !shellAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.made == nil {
+		e.made = map[string]bool{}
+	}
+	if len(e.made) < maxGlobEntries {
+		e.made[filepath.Clean(p)] = true
+	}
+}
+
+// madeIn returns the files and directories the run made directly in dir
+// (made, dirs) as directory entries.
+func (e *evalRun) madeIn(dir string) []fs.DirEntry {
+	dir = filepath.Clean(dir)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []fs.DirEntry
+	for p := range e.made {
+		if filepath.Dir(p) == dir && !e.dirs[p] {
+			out = append(out, fs.FileInfoToDirEntry(fakeFile(filepath.Base(p))))
+		}
+	}
+	for p := range e.dirs {
+		if filepath.Dir(p) == dir {
+			out = append(out, fs.FileInfoToDirEntry(fakeDir(filepath.Base(p))))
+		}
+	}
+	return out
+}
+
+// mergeEntries adds to ents the entries of made whose names ents lacks.
+func mergeEntries(ents, made []fs.DirEntry) []fs.DirEntry {
+	if len(made) == 0 {
+		return ents
+	}
+	have := make(map[string]bool, len(ents))
+	for _, d := range ents {
+		have[d.Name()] = true
+	}
+	for _, d := range made {
+		if !have[d.Name()] {
+			ents = append(ents, d)
+		}
+	}
+	return ents
+}
+
+// createdFiles returns the files a command creates by naming them (the
+// operands of touch and tee; the last operand of cp, mv, ln and install,
+// or their -t DIRECTORY with each source's name), for readDir. Options are
+// skipped up to "--".
+func createdFiles(argv []field) []string {
+	if len(argv) < 2 {
+		return nil
+	}
+	var ops []string
+	target := ""
+	opts := true
+	for i := 1; i < len(argv); i++ {
+		v := argv[i].val
+		switch {
+		case opts && v == "--":
+			opts = false
+		case opts && (v == "-t" || v == "--target-directory") && i+1 < len(argv):
+			target = argv[i+1].val
+			i++
+		case opts && strings.HasPrefix(v, "--target-directory="):
+			target = v[len("--target-directory="):]
+		case opts && strings.HasPrefix(v, "-") && v != "-":
+		default:
+			ops = append(ops, v)
+		}
+	}
+	switch path.Base(argv[0].val) {
+	case "touch", "tee":
+		return ops
+	case "cp", "mv", "ln", "install":
+		if target != "" {
+			var out []string
+			for _, o := range ops {
+				out = append(out, filepath.Join(target, filepath.Base(o)))
+			}
+			return out
+		}
+		if len(ops) >= 2 {
+			return ops[len(ops)-1:]
+		}
+	}
+	return nil
+}
+
+type fakeFile string
+
+func (f fakeFile) Name() string     { return string(f) }
+func (fakeFile) Size() int64        { return 0 }
+func (fakeFile) Mode() fs.FileMode  { return 0o644 }
+func (fakeFile) ModTime() time.Time { return time.Time{} }
+func (fakeFile) IsDir() bool        { return false }
+func (fakeFile) Sys() any           { return nil }
 
 type fakeDir string
 

@@ -754,6 +754,14 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 	switch {
 	case name == "xargs":
 		text, ok := read()
+		if f, given := xargsArgFile(argv, len(argv)-len(inner)); given {
+			// xargs -a FILE reads its input from FILE, not stdin: the
+			// file as the command wrote it earlier, or on disk.
+			text, ok = "", false
+			if !f.dynamic() {
+				text, ok = e.j.scriptSource(sc, f.val)
+			}
+		}
 		if repl, replacing := xargsReplace(argv, len(argv)-len(inner)); replacing {
 			out := xargsSubstitute(argv, len(argv)-len(inner), repl, text, ok)
 			// xargs -I{} sh -c 'echo {}' with input known only at run
@@ -842,6 +850,33 @@ func stdinShell(args []field) bool {
 		}
 	}
 	return true
+}
+
+// xargsArgFile returns the file the xargs among argv[:cmd] reads its input
+// from instead of stdin: -a FILE, -aFILE, --arg-file FILE, --arg-file=FILE
+// (GNU findutils xargs(1)).
+func xargsArgFile(argv []field, cmd int) (field, bool) {
+	start := -1
+	for i := 0; i < cmd; i++ {
+		if n, ok := cmdName(argv[i]); ok && n == "xargs" {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		return field{}, false
+	}
+	for i := start; i < cmd; i++ {
+		v := argv[i].val
+		switch {
+		case (v == "-a" || v == "--arg-file") && i+1 < cmd:
+			return argv[i+1], true
+		case strings.HasPrefix(v, "--arg-file="):
+			return withVal(argv[i], v[len("--arg-file="):]), true
+		case strings.HasPrefix(v, "-a") && len(v) > 2:
+			return withVal(argv[i], v[2:]), true
+		}
+	}
+	return field{}, false
 }
 
 // xargsReplace returns the replace-string of the xargs among argv[:cmd]

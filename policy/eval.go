@@ -852,16 +852,23 @@ func stdinShell(args []field) bool {
 	return true
 }
 
-// xargsArgFile returns the file the xargs among argv[:cmd] reads its input
-// from instead of stdin: -a FILE, -aFILE, --arg-file FILE, --arg-file=FILE
-// (GNU findutils xargs(1)).
-func xargsArgFile(argv []field, cmd int) (field, bool) {
+// xargsOptsStart returns the index in argv of the first option of the last
+// xargs among argv[:cmd] (the command xargs runs starts at cmd), or -1.
+func xargsOptsStart(argv []field, cmd int) int {
 	start := -1
 	for i := 0; i < cmd; i++ {
 		if n, ok := cmdName(argv[i]); ok && n == "xargs" {
 			start = i + 1
 		}
 	}
+	return start
+}
+
+// xargsArgFile returns the file the xargs among argv[:cmd] reads its input
+// from instead of stdin: -a FILE, -aFILE, --arg-file FILE, --arg-file=FILE
+// (GNU findutils xargs(1)).
+func xargsArgFile(argv []field, cmd int) (field, bool) {
+	start := xargsOptsStart(argv, cmd)
 	if start < 0 {
 		return field{}, false
 	}
@@ -886,12 +893,7 @@ func xargsArgFile(argv []field, cmd int) (field, bool) {
 // with R replaced by the line inside every argument, instead of appending
 // the input.
 func xargsReplace(argv []field, cmd int) (string, bool) {
-	start := -1
-	for i := 0; i < cmd; i++ {
-		if n, ok := cmdName(argv[i]); ok && n == "xargs" {
-			start = i + 1
-		}
-	}
+	start := xargsOptsStart(argv, cmd)
 	if start < 0 {
 		return "", false
 	}

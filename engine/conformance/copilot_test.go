@@ -80,12 +80,7 @@ func engineTap(t *testing.T, sb *Sandbox, bin string) (tap, log string) {
 // a --no-verify commit is denied with hookwarden's reason reaching the
 // model and a plain command runs.
 func TestRealCopilot(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-client test; -short skips it")
-	}
-	s := theSuite
-	version := s.installed(t, copilotClient, s.clientsDir)
-	bin := s.hookwarden(t)
+	s, version, bin := realCopilot(t)
 	for _, tc := range []struct {
 		name, clients, check string
 		// judged are the engine calls the tap must log for each of the two
@@ -149,6 +144,18 @@ func TestRealCopilot(t *testing.T) {
 	}
 }
 
+// realCopilot returns the suite, the installed Copilot CLI's version and the
+// hookwarden binary under test for a real-Copilot test, which -short skips
+// and which is unavailable without the client.
+func realCopilot(t *testing.T) (*suite, string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real-client test; -short skips it")
+	}
+	s := theSuite
+	return s, s.installed(t, copilotClient, s.clientsDir), s.hookwarden(t)
+}
+
 // checkDenyAllowRun checks a run of client at version whose scripted model
 // asked for denyCommand and then allowCommand: the client exited 0 (else
 // the test stops), the denied command's marker is absent, the allowed
@@ -186,12 +193,7 @@ func checkDenyAllowRun(t *testing.T, client, version string, sb *Sandbox, srv *S
 // command with no hook (allow-all-1, allow-all-tools-flag, yolo-flag); the
 // policy refuses such a nested start (copilotUntrusted).
 func TestCopilotNestedTrust(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-client test; -short skips it")
-	}
-	s := theSuite
-	version := s.installed(t, copilotClient, s.clientsDir)
-	bin := s.hookwarden(t)
+	s, version, bin := realCopilot(t)
 	for _, tc := range []struct {
 		name  string
 		env   string   // COPILOT_ALLOW_ALL's value, "" for unset

@@ -447,7 +447,11 @@ func interpretations(abs string) ([]string, error) {
 // `..` goes to the parent of what is resolved so far, a symbolic link is
 // replaced by its target (relative targets against the link's directory)
 // and walked again, at most maxLinks times. A component that does not exist
-// ends the resolution; the rest is appended lexically.
+// ends the resolution; the rest is appended lexically. On Windows each
+// component is read as Win32 opens it (win32Component: trailing dots and
+// spaces dropped) and each existing one by its long name (longName: an 8.3
+// short name such as .CLAUD~1 becomes .claude), so the name checks see the
+// file the edit reaches.
 func resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("%s: not an absolute path", p)
@@ -455,7 +459,7 @@ func resolve(p string) (string, error) {
 	cur, rest := splitRoot(p)
 	hops := 0
 	for len(rest) > 0 {
-		c := rest[0]
+		c := win32Component(rest[0])
 		rest = rest[1:]
 		switch c {
 		case "", ".":
@@ -468,12 +472,15 @@ func resolve(p string) (string, error) {
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+				for i := range rest {
+					rest[i] = win32Component(rest[i])
+				}
 				return filepath.Clean(filepath.Join(append([]string{next}, rest...)...)), nil
 			}
 			return "", fmt.Errorf("%s: %w", next, err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			cur = next
+			cur = longName(next)
 			continue
 		}
 		hops++

@@ -568,6 +568,12 @@ func classifyPathGlob(s string, noBareGlob bool) pathKind {
 	}
 	var comps []string
 	for _, c := range strings.Split(s, "/") {
+		if t := strings.TrimRight(c, ". "); t != "" && c != ".." {
+			// Win32 opens a name without its trailing dots and spaces
+			// (".hookwarden.yaml." is the manifest there); as with the
+			// case folding above, the other systems are read the same.
+			c = t
+		}
 		switch {
 		case c == "" || c == ".":
 		case c == ".." && len(comps) > 0 && comps[len(comps)-1] != "..":

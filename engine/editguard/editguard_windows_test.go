@@ -39,6 +39,8 @@ func TestWindowsNameForms(t *testing.T) {
 		{".hookwarden.yaml.", RuleGuardFile},
 		{".hookwarden.yaml ", RuleGuardFile},
 		{".hookwarden.yaml. . ", RuleGuardFile},
+		{".hookwarden.yaml::$DATA", RuleGuardFile},
+		{filepath.Join(".claude", "settings.local.json::$DATA"), ""},
 		{filepath.Join(".claude", "settings.local.json."), ""},
 		{filepath.Join(claudeShort, "settings.local.json"), ""},
 		{filepath.Join(claudeShort, "settings.json"), ""},

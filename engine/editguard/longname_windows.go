@@ -2,7 +2,11 @@
 
 package editguard
 
-import "golang.org/x/sys/windows"
+import (
+	"strings"
+
+	"golang.org/x/sys/windows"
+)
 
 // longName returns the long form of the existing path p: Windows resolves
 // an 8.3 short name (.CLAUD~1 for .claude) to the same file, so the guard's
@@ -24,8 +28,14 @@ func longName(p string) string {
 // win32Component returns a path component as Win32 opens it: trailing
 // dots and spaces are dropped from a name ("Naming Files, Paths, and
 // Namespaces": ".hookwarden.yaml." and ".hookwarden.yaml " open
-// .hookwarden.yaml), except for the names made only of dots.
+// .hookwarden.yaml), except for the names made only of dots, and a
+// "::$DATA" stream suffix is dropped.
 func win32Component(c string) string {
+	// NAME::$DATA opens NAME's main stream (NTFS "File Streams"): the
+	// same file.
+	if n := len(c) - len("::$DATA"); n > 0 && strings.EqualFold(c[n:], "::$DATA") {
+		c = c[:n]
+	}
 	t := c
 	for len(t) > 0 && (t[len(t)-1] == '.' || t[len(t)-1] == ' ') {
 		t = t[:len(t)-1]

@@ -115,6 +115,9 @@ func TestPathKeyFor(t *testing.T) {
 		{`/cd/x`, "windows", "/cd/x"},
 		{`/tmp/x`, "windows", "/tmp/x"},
 		{`~/.local/bin`, "windows", "~/.local/bin"},
+		{`C:\Users\U\.local\bin.\hookwarden.exe `, "windows", "c:/users/u/.local/bin/hookwarden.exe"},
+		{`/c/x/../y/./z.`, "windows", "c:/y/z"},
+		{`/home/u/bin.`, "linux", "/home/u/bin."},
 	} {
 		if got := pathKeyFor(c.in, c.goos); got != c.want {
 			t.Errorf("pathKeyFor(%q, %s) = %q, want %q", c.in, c.goos, got, c.want)

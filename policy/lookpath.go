@@ -166,8 +166,9 @@ func (j *judge) siteEngineList() []string {
 // and slash-separated. On Windows it also reads the forms Git Bash gives
 // the same file, which is the shell Claude Code and Codex run commands in
 // there: backslashes are separators, a drive path /c/Users/… is c:/Users/…
-// (MSYS2's path conversion), and the key is lower-cased, since NTFS
-// compares names case-insensitively. Parts known only at run time (dyn,
+// (MSYS2's path conversion), trailing dots and spaces of a name are
+// dropped (Win32 opens the name without them), and the key is lower-cased,
+// since NTFS compares names case-insensitively. Parts known only at run time (dyn,
 // evalDyn) are kept as they are.
 func enginePathKey(p string) string { return pathKeyFor(p, runtime.GOOS) }
 
@@ -180,7 +181,14 @@ func pathKeyFor(p, goos string) string {
 	if len(p) >= 2 && p[0] == '/' && isASCIILetter(p[1]) && (len(p) == 2 || p[2] == '/') {
 		p = p[1:2] + ":/" + strings.TrimPrefix(p[2:], "/")
 	}
-	p = strings.ToLower(path.Clean(p))
+	parts := strings.Split(p, "/")
+	for i, c := range parts {
+		// Win32 drops a name's trailing dots and spaces (classifyPathGlob)
+		if t := strings.TrimRight(c, ". "); t != "" && c != ".." {
+			parts[i] = t
+		}
+	}
+	p = strings.ToLower(path.Clean(strings.Join(parts, "/")))
 	if len(p) == 2 && p[1] == ':' {
 		p += "/" // a drive's root: path.Clean drops its slash
 	}

@@ -21,7 +21,9 @@ import (
 //     branch to, so the plumbing itself is refused wherever it stands.
 //     hash-object -t commit|tag -w and --literally, fast-import (which
 //     writes commits and moves refs from a stream), filter-branch (rewrites
-//     every commit), replace (other than listing or deleting; --edit and
+//     every commit) and git-filter-repo (newren/git-filter-repo, its README:
+//     rewrites history through fast-export and fast-import, removing
+//     paths with --path … --invert-paths), replace (other than listing or deleting; --edit and
 //     --graft write replacement commits) likewise.
 //   - send-pack and http-push push without the pre-push hook (githooks(5)
 //     names only git push as its caller).
@@ -46,7 +48,7 @@ import (
 //     paths of the patch are judged as writes (patchTargets).
 func (j *judge) gitPlumbing(sub string, args []field, st *syntax.Stmt, sc *scope) bool {
 	switch sub {
-	case "commit-tree", "fast-import", "send-pack", "http-push", "filter-branch":
+	case "commit-tree", "fast-import", "send-pack", "http-push", "filter-branch", "filter-repo":
 		j.hits.add(RuleGitPlumbing)
 		return true
 	case "hash-object":

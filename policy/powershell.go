@@ -100,7 +100,11 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 
 // quoteVariables wraps each $name outside quotes in double quotes: a
 // PowerShell variable is one argument whatever it holds (no word
-// splitting), which the shell walk reads "$name" as.
+// splitting), which the shell walk reads "$name" as. A backslash outside
+// single quotes becomes a slash: in PowerShell it is a path separator,
+// never an escape (the backtick is), whereas the shell walk would drop it
+// ($HOME\.bashrc would read as $HOME.bashrc) or, inside double quotes,
+// take it to escape the quote or a $.
 func quoteVariables(src string) string {
 	var b strings.Builder
 	quote := byte(0)
@@ -110,9 +114,13 @@ func quoteVariables(src string) string {
 		case quote != 0:
 			if c == quote {
 				quote = 0
+			} else if c == '\\' && quote == '"' {
+				c = '/' // in the shell walk \" and \$ would escape
 			}
 		case c == '\'' || c == '"':
 			quote = c
+		case c == '\\':
+			c = '/'
 		case c == '$' && i+1 < len(src) && (src[i+1] == '_' || src[i+1] >= 'a' && src[i+1] <= 'z' || src[i+1] >= 'A' && src[i+1] <= 'Z'):
 			k := i + 1
 			for k < len(src) && (src[k] == '_' || src[k] >= 'a' && src[k] <= 'z' || src[k] >= 'A' && src[k] <= 'Z' || src[k] >= '0' && src[k] <= '9') {

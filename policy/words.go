@@ -1009,7 +1009,10 @@ func shellStartupPath(s string) bool {
 	case claudeConfigRunPath(p, ".claude") || claudeConfigRunPath(p, dyn):
 		return true
 	}
-	if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") {
+	if !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, dyn) {
+		// a relative .bashrc is a repository's file (dotfiles); one under
+		// a directory known only at run time ("$X/.bashrc",
+		// $env:USERPROFILE\.bashrc) may be a home directory's
 		return false
 	}
 	return shellStartupNames[path.Base(p)]

@@ -32,6 +32,12 @@ func TestClaudePowerShellToolThroughHook(t *testing.T) {
 		{`Get-ChildItem -Recurse *.go | Select-String TODO`, ""},
 		{`$v = git rev-parse HEAD; Write-Host $v`, ""},
 		{`git commit -m "fix: parse dates"`, ""},
+		// a backslash is PowerShell's path separator, not an escape
+		{`Add-Content $HOME\.bashrc 'export HUSKY=0'`, "shell-startup-write"},
+		{`Add-Content "$env:USERPROFILE\.bashrc" 'export HUSKY=0'`, "shell-startup-write"},
+		{`Remove-Item .claude\settings.json`, "self-protect-client-hooks"},
+		{`Remove-Item "C:\work\build\" -Recurse; git status`, ""},
+		{`Copy-Item .\src\a.txt .\dst\`, ""},
 	} {
 		payload, err := json.Marshal(map[string]any{"session_id": "s", "cwd": repo, "hook_event_name": "PreToolUse",
 			"tool_name": "PowerShell", "tool_input": map[string]any{"command": c.command}})

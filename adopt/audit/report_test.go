@@ -23,6 +23,10 @@ import (
 
 // sarifSchema compiles the SARIF 2.1.0 JSON schema (sarif-2.1.0-rtm.5.json,
 // as shipped in the npm package @microsoft/jest-sarif 1.0.0-beta.0, MIT).
+// The schema is draft-04, which the validator the MCP proxy links
+// (github.com/google/jsonschema-go v0.4.3) refuses ("cannot validate
+// version …draft-04…, supported versions: draft-07 and draft 2020-12",
+// tried 2026-12-05), so the tests keep santhosh-tekuri/jsonschema.
 func sarifSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
 	p := filepath.Join("..", "..", "testdata", "audit", "schema", "sarif-2.1.0-rtm.5.json")

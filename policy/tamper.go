@@ -112,6 +112,23 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			}
 			dest = &d
 		}
+		if dest != nil && mirrorDeletes(name, args) {
+			// rsync --delete empty/ ./ and robocopy /MIR remove what the
+			// source lacks from the destination: the guard's files when
+			// it holds them (the repository root: dots only where the
+			// command runs at the root or somewhere unknown).
+			dk := sc.classify(*dest)
+			root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
+			if root || dk.guard.ownParent || dk.guard.own {
+				j.hits.add(RuleSelfProtect)
+			}
+			if root || dk.guard.clientParent || dk.guard.client {
+				j.hits.add(RuleSelfProtectClientHooks)
+			}
+			if dk.hooks || dk.gitDir {
+				j.hits.add(RuleHooksDirTamper)
+			}
+		}
 		if dest != nil {
 			check(*dest, false)
 			j.startupInto(*dest, pos)
@@ -474,4 +491,25 @@ func dotsOnly(p string) bool {
 		}
 	}
 	return seen
+}
+
+// mirrorDeletes reports a copy that also deletes from its destination what
+// the source lacks: rsync's --delete and its variants (--del,
+// --delete-before, -during, -delay, -after, -excluded; rsync(1)) and
+// robocopy's /MIR and /PURGE (robocopy's documentation).
+func mirrorDeletes(name string, args []field) bool {
+	for _, a := range args {
+		v := strings.ToLower(a.val)
+		switch name {
+		case "rsync":
+			if v == "--del" || strings.HasPrefix(v, "--delete") {
+				return true
+			}
+		case "robocopy":
+			if v == "/mir" || v == "/purge" {
+				return true
+			}
+		}
+	}
+	return false
 }

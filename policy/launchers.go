@@ -195,6 +195,9 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 			return nil, false
 		}
+		if name != "uv" && name != "pipx" {
+			j.packageScriptSet(rest, *env, depth) // npm pkg set scripts.X=…
+		}
 		switch {
 		case name == "bun" && isScriptPath(rest[0].val):
 			j.scriptFile("bun", rest[0], *env, depth, sc) // bun FILE (scripts.go)

@@ -71,6 +71,33 @@ func (j *judge) packageScript(rest []field, env []envVar, depth int, sc *scope) 
 	}
 }
 
+// packageScriptSet judges the scripts a package manager writes into
+// package.json as the shell code they are, when they are written: `npm pkg
+// set scripts.NAME=CMD` (also pnpm and bun's pkg; npm-pkg(1): "set" takes
+// key=value pairs) and npm 7-8's `npm set-script NAME CMD`. A later `npm
+// run NAME`, in the same command or another, runs CMD (packageScript reads
+// package.json as it is on disk, before the write), as a git alias runs
+// what it was defined to.
+func (j *judge) packageScriptSet(rest []field, env []envVar, depth int) {
+	if len(rest) >= 3 && rest[0].val == "set-script" {
+		j.scriptField(rest[2], depth+1, env)
+		return
+	}
+	if len(rest) < 2 || rest[0].val != "pkg" || rest[1].val != "set" {
+		return
+	}
+	for _, a := range rest[2:] {
+		key, val, ok := strings.Cut(a.val, "=")
+		if !ok {
+			continue
+		}
+		k := strings.ReplaceAll(strings.ReplaceAll(strings.Trim(key, `"'`), `"`, ""), "'", "")
+		if k == "scripts" || strings.HasPrefix(k, "scripts.") || strings.HasPrefix(k, "scripts[") {
+			j.scriptField(withVal(a, val), depth+1, env)
+		}
+	}
+}
+
 // makeCall judges make/gmake: -f FILE (or -f - with a here-document), -C
 // DIR, then the targets named (the first target of the file when none).
 func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {

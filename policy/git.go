@@ -120,6 +120,13 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	}
 	aliases = own
 	j.gitEnvConfig(env, depth, aliases)
+	var workTree *field // --work-tree, else GIT_WORK_TREE
+	for _, e := range env {
+		if e.name == "GIT_WORK_TREE" {
+			w := e.val
+			workTree = &w
+		}
+	}
 	i := 0
 	for i < len(args) {
 		v := args[i].val
@@ -141,8 +148,15 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 			i += 2
 			continue
 		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+			if v == "--work-tree" && i+1 < len(args) {
+				w := args[i+1]
+				workTree = &w
+			}
 			i += 2
 			continue
+		case strings.HasPrefix(v, "--work-tree="):
+			w := withVal(args[i], strings.TrimPrefix(v, "--work-tree="))
+			workTree = &w
 		case v == "-c":
 			if i+1 < len(args) {
 				j.gitConfigParam(args[i+1], aliases, depth, env)
@@ -167,6 +181,13 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	rest := args[i+1:]
 	if sub.dynamic() || !isGitBuiltin(sub.val) || hookRunningGitSub(sub.val) {
 		j.hookEnv(env, sc)
+		if workTree != nil && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/"))) {
+			// git --work-tree=/tmp/empty commit: hooks run in that work
+			// tree, where a relative core.hooksPath (husky's .husky/_)
+			// names no directory, so none runs (verified on git 2.39.5),
+			// and the hook managers find no configuration.
+			j.hits.add(RuleHooksPathConfig)
+		}
 	}
 	if sub.dynamic() {
 		j.unknownGitSub(rest)
@@ -209,6 +230,11 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 		}
 	}
 	j.gitSub(sub.val, rest, env, depth, st, sc)
+	if workTree != nil && (sub.val == "add" || sub.val == "stage" || sub.val == "rm") && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/"))) {
+		// git --work-tree=/tmp/empty add -A stages the removal of every
+		// file the other tree lacks (indexDrop)
+		sc.indexDropped = true
+	}
 }
 
 // indexDrop follows, through one command, an index emptied of every path

@@ -183,10 +183,7 @@ func pathKeyFor(p, goos string) string {
 	}
 	parts := strings.Split(p, "/")
 	for i, c := range parts {
-		// Win32 drops a name's trailing dots and spaces (classifyPathGlob)
-		if t := strings.TrimRight(c, ". "); t != "" && c != ".." {
-			parts[i] = t
-		}
+		parts[i] = trimWin32Trailing(c)
 	}
 	p = strings.ToLower(path.Clean(strings.Join(parts, "/")))
 	if len(p) == 2 && p[1] == ':' {

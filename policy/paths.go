@@ -72,3 +72,26 @@ func GuardedEnvName(name string) bool {
 
 // guardedEnvPrefixes are the name prefixes GuardedEnvName refuses.
 var guardedEnvPrefixes = [...]string{"HOOKWARDEN_", "LEFTHOOK", "HUSKY", "PRE_COMMIT", "GIT_CONFIG"}
+
+// Win32Name returns a path component as Win32 opens it: a "::$DATA" suffix
+// (any case) names the file's main stream, that is the file itself (NTFS
+// "File Streams"), and a name's trailing dots and spaces are dropped
+// ("Naming Files, Paths, and Namespaces": ".hookwarden.yaml." and
+// ".hookwarden.yaml " open .hookwarden.yaml), except in a name made only of
+// dots. The command policy reads every component this way on every system
+// (classifyPathGlob); the edit guard on Windows (editguard).
+func Win32Name(c string) string {
+	if n := len(c) - len("::$DATA"); n >= 0 && strings.EqualFold(c[n:], "::$DATA") {
+		c = c[:n]
+	}
+	return trimWin32Trailing(c)
+}
+
+// trimWin32Trailing returns c without its trailing dots and spaces, or c
+// itself when nothing else is left (".", "..").
+func trimWin32Trailing(c string) string {
+	if t := strings.TrimRight(c, ". "); t != "" {
+		return t
+	}
+	return c
+}

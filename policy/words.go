@@ -568,15 +568,10 @@ func classifyPathGlob(s string, noBareGlob bool) pathKind {
 	}
 	var comps []string
 	for _, c := range strings.Split(s, "/") {
-		// NTFS names a file's main stream NAME::$DATA (the component is
-		// lower-cased here): the same file.
-		c = strings.TrimSuffix(c, "::$data")
-		if t := strings.TrimRight(c, ". "); t != "" && c != ".." {
-			// Win32 opens a name without its trailing dots and spaces
-			// (".hookwarden.yaml." is the manifest there); as with the
-			// case folding above, the other systems are read the same.
-			c = t
-		}
+		// as Win32 opens it (".hookwarden.yaml." and
+		// ".hookwarden.yaml::$DATA" are the manifest there); as with the
+		// case folding above, the other systems are read the same
+		c = Win32Name(c)
 		switch {
 		case c == "" || c == ".":
 		case c == ".." && len(comps) > 0 && comps[len(comps)-1] != "..":

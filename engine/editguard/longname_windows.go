@@ -3,9 +3,9 @@
 package editguard
 
 import (
-	"strings"
-
 	"golang.org/x/sys/windows"
+
+	"github.com/hookwarden/hookwarden/policy"
 )
 
 // longName returns the long form of the existing path p: Windows resolves
@@ -25,23 +25,7 @@ func longName(p string) string {
 	return windows.UTF16ToString(buf[:n])
 }
 
-// win32Component returns a path component as Win32 opens it: trailing
-// dots and spaces are dropped from a name ("Naming Files, Paths, and
-// Namespaces": ".hookwarden.yaml." and ".hookwarden.yaml " open
-// .hookwarden.yaml), except for the names made only of dots, and a
-// "::$DATA" stream suffix is dropped.
-func win32Component(c string) string {
-	// NAME::$DATA opens NAME's main stream (NTFS "File Streams"): the
-	// same file.
-	if n := len(c) - len("::$DATA"); n > 0 && strings.EqualFold(c[n:], "::$DATA") {
-		c = c[:n]
-	}
-	t := c
-	for len(t) > 0 && (t[len(t)-1] == '.' || t[len(t)-1] == ' ') {
-		t = t[:len(t)-1]
-	}
-	if t == "" {
-		return c
-	}
-	return t
-}
+// win32Component returns a path component as Win32 opens it
+// (policy.Win32Name: a "::$DATA" suffix and trailing dots and spaces
+// dropped).
+func win32Component(c string) string { return policy.Win32Name(c) }

@@ -148,6 +148,8 @@ type guard struct {
 	// dirs and engs are searchDirs' and engines' answers, built on first
 	// need (nil before).
 	dirs, engs *[]string
+	// claude is claudePaths' answer, built on first need (nil before).
+	claude *claudeRun
 }
 
 // hit is one protected file an edit target resolves to.
@@ -265,32 +267,52 @@ func (g *guard) judge() (verdict.Verdict, error) {
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }
 
-// describe names what kind of guard file an entry is.
 // claudeRunHit names the Claude Code file the absolute target t is, or ""
 // when it is none: the file CLAUDE_ENV_FILE names, or a path in the config
 // directory (ClaudeConfigDir, else ~/.claude) that policy.ClaudeConfigRunPath
-// accepts. Both are compared as given and with their links resolved.
+// accepts. Both are compared as given and with their links resolved
+// (claudePaths).
 func (g *guard) claudeRunHit(t string) string {
-	if f := g.in.ClaudeEnvFile; f != "" && filepath.IsAbs(f) {
-		for _, e := range withResolved(f) {
-			if t == e {
-				return "the file CLAUDE_ENV_FILE names (" + f + ")"
-			}
+	cp := g.claudePaths()
+	for _, e := range cp.envFiles {
+		if t == e {
+			return "the file CLAUDE_ENV_FILE names (" + g.in.ClaudeEnvFile + ")"
 		}
 	}
-	dir := g.in.ClaudeConfigDir
-	if dir == "" && g.in.Home != "" {
-		dir = filepath.Join(g.in.Home, ".claude")
-	}
-	if !filepath.IsAbs(dir) {
-		return ""
-	}
-	for _, d := range withResolved(dir) {
+	for _, d := range cp.dirs {
 		if rel, ok := within(d, t); ok && policy.ClaudeConfigRunPath(rel) {
-			return "Claude Code's config directory entry " + rel + " (in " + dir + ")"
+			return "Claude Code's config directory entry " + rel + " (in " + cp.dir + ")"
 		}
 	}
 	return ""
+}
+
+// claudeRun is claudePaths' answer: the spellings (withResolved) of the
+// file CLAUDE_ENV_FILE names and of Claude Code's config directory (dir,
+// as configured).
+type claudeRun struct {
+	envFiles, dirs []string
+	dir            string
+}
+
+// claudePaths returns the paths claudeRunHit compares every target with,
+// resolved once per judgement.
+func (g *guard) claudePaths() *claudeRun {
+	if g.claude != nil {
+		return g.claude
+	}
+	cp := &claudeRun{dir: g.in.ClaudeConfigDir}
+	if f := g.in.ClaudeEnvFile; f != "" && filepath.IsAbs(f) {
+		cp.envFiles = withResolved(f)
+	}
+	if cp.dir == "" && g.in.Home != "" {
+		cp.dir = filepath.Join(g.in.Home, ".claude")
+	}
+	if filepath.IsAbs(cp.dir) {
+		cp.dirs = withResolved(cp.dir)
+	}
+	g.claude = cp
+	return cp
 }
 
 // withResolved returns p cleaned and, when its links resolve to another
@@ -303,6 +325,7 @@ func withResolved(p string) []string {
 	return out
 }
 
+// describe names what kind of guard file an entry is.
 func describe(e policy.GuardPath) string {
 	switch {
 	case e.Path == ".hookwarden.yaml":

@@ -385,6 +385,9 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		st = &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.WordHdoc, Word: w}}}
 	}
 	argv, scripts, unknownCode := e.feed(argv, text, known, sc)
+	for _, t := range createdFiles(argv) {
+		e.markMade(hc.Dir, t)
+	}
 	e.mu.Lock()
 	if len(argv) > 1 && argv[0].val == "mkdir" {
 		// mkdir x && cd x && …: the directory exists for what follows
@@ -406,11 +409,6 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	e.mu.Unlock()
-	for _, t := range createdFiles(argv) {
-		e.markMade(hc.Dir, t)
-	}
-	e.mu.Lock()
 	for _, t := range downloadTargets(argv) {
 		// curl -o i.sh URL && sh i.sh: the file holds a download.
 		key := t
@@ -1191,9 +1189,10 @@ func (e *evalRun) stat(_ context.Context, name string, follow bool) (fs.FileInfo
 
 // markMade records that the run may have created the file p (relative to
 // dir), for the globs after it (readDir). A path known only at run time
-// names no entry and is left out.
+// (evalDyn in a redirection's target as interp expands it, dyn in an
+// operand the run handed to the judge) names no entry and is left out.
 func (e *evalRun) markMade(dir, p string) {
-	if p == "" || strings.Contains(p, evalDyn) || strings.HasPrefix(p, "/dev/") {
+	if p == "" || strings.Contains(p, evalDyn) || strings.Contains(p, dyn) || strings.HasPrefix(p, "/dev/") {
 		return
 	}
 	if !shellAbs(p) {

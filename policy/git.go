@@ -179,9 +179,12 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	}
 	sub := args[i]
 	rest := args[i+1:]
+	// otherTree: the command runs on a work tree other than the one it
+	// starts in
+	otherTree := workTree != nil && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/")))
 	if sub.dynamic() || !isGitBuiltin(sub.val) || hookRunningGitSub(sub.val) {
 		j.hookEnv(env, sc)
-		if workTree != nil && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/"))) {
+		if otherTree {
 			// git --work-tree=/tmp/empty commit: hooks run in that work
 			// tree, where a relative core.hooksPath (husky's .husky/_)
 			// names no directory, so none runs (verified on git 2.39.5),
@@ -230,7 +233,7 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 		}
 	}
 	j.gitSub(sub.val, rest, env, depth, st, sc)
-	if workTree != nil && (sub.val == "add" || sub.val == "stage" || sub.val == "rm") && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/"))) {
+	if otherTree && (sub.val == "add" || sub.val == "stage" || sub.val == "rm") {
 		// git --work-tree=/tmp/empty add -A stages the removal of every
 		// file the other tree lacks (indexDrop)
 		sc.indexDropped = true
@@ -246,12 +249,9 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 // .gitignore and stays allowed; a later call's commit is not seen here
 // (audit reports the missing files in CI).
 func (j *judge) indexDrop(sub string, args []field, sc *scope) {
-	whole := false
+	whole, cached := false, false
 	for _, a := range args {
 		whole = whole || (!strings.HasPrefix(a.val, "-") && wholeTreeSpec(a.val)) || a.val == "-A" || a.val == "--all"
-	}
-	cached := false
-	for _, a := range args {
 		cached = cached || a.val == "--cached"
 	}
 	switch {

@@ -752,7 +752,7 @@ func codexHooksOff(args []field) bool {
 			return true
 		}
 		key, val, _ := strings.Cut(f.val, "=")
-		key = strings.ToLower(strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(key))
+		key = strings.ToLower(bareTOML(key))
 		val = strings.ToLower(strings.TrimSpace(val))
 		if codexTrustOverride(key, val) {
 			return true
@@ -824,20 +824,22 @@ func codexTrustOverride(key, val string) bool {
 	if key != "projects" && !strings.HasPrefix(key, "projects.") {
 		return false
 	}
-	v := strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(val)
+	v := bareTOML(val)
 	if strings.HasSuffix(key, ".trust_level") {
 		return v != "trusted"
 	}
-	for rest := v; ; {
-		i := strings.Index(rest, "trust_level=")
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len("trust_level="):]
-		if !strings.HasPrefix(rest, "trusted") || (len(rest) > len("trusted") && rest[len("trusted")] != ',' && rest[len("trusted")] != '}') {
+	for _, part := range strings.Split(v, "trust_level=")[1:] {
+		if part != "trusted" && !strings.HasPrefix(part, "trusted,") && !strings.HasPrefix(part, "trusted}") {
 			return true
 		}
 	}
+	return false
+}
+
+// bareTOML returns a TOML key or value of a -c override without its
+// blanks and quotes, the form codexHooksOff compares.
+func bareTOML(s string) string {
+	return strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(s)
 }
 
 // claudeHooksOff reports a Claude Code command line (args after the command

@@ -36,6 +36,7 @@ func runnerLang(name string) string {
 
 // runnerCommands: see the comment above runnerLang.
 func runnerCommands(lang, code string) (cmds []string, dynamic bool) {
+	var r runners
 	switch lang {
 	case "awk":
 		// system(S), | S, |& S, S | getline: the string after "system(" or
@@ -43,25 +44,18 @@ func runnerCommands(lang, code string) (cmds []string, dynamic bool) {
 		for i := 0; i < len(code); i++ {
 			switch {
 			case strings.HasPrefix(code[i:], "system("):
-				s, ok := awkString(code[i+len("system("):])
-				cmds, dynamic = addRunner(cmds, dynamic, s, ok)
+				r.add(awkString(code[i+len("system("):]))
 			case code[i] == '|' && !strings.HasPrefix(code[i:], "||") && (i == 0 || code[i-1] != '|'):
 				rest := strings.TrimLeft(strings.TrimPrefix(code[i+1:], "&"), " \t")
 				if strings.HasPrefix(rest, "getline") {
-					// S | getline: the command is the string before
-					if s, ok := awkStringBefore(code[:i]); ok {
-						cmds = append(cmds, s)
-					} else {
-						dynamic = true
-					}
+					r.add(awkStringBefore(code[:i])) // S | getline: the command is the string before
 					continue
 				}
 				s, ok := awkString(rest)
-				cmds, dynamic = addRunner(cmds, dynamic, s, ok)
+				r.add(s, ok)
 				if f := strings.Fields(s); ok && len(f) > 0 && isShellName(path.Base(f[0])) {
 					// print … | "sh": what is printed is the shell's script
-					p, ok := awkPrinted(code[:i])
-					cmds, dynamic = addRunner(cmds, dynamic, p, ok)
+					r.add(awkPrinted(code[:i]))
 				}
 			}
 		}
@@ -73,8 +67,7 @@ func runnerCommands(lang, code string) (cmds []string, dynamic bool) {
 				break
 			}
 			i += k + len("do shell script")
-			s, ok := awkString(code[i:]) // AppleScript strings escape \" and \\ as awk's do
-			cmds, dynamic = addRunner(cmds, dynamic, s, ok)
+			r.add(awkString(code[i:])) // AppleScript strings escape \" and \\ as awk's do
 		}
 	case "tcl":
 		for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' || r == '[' }) {
@@ -89,25 +82,33 @@ func runnerCommands(lang, code string) (cmds []string, dynamic bool) {
 				}
 				text := strings.Join(rest, " ")
 				if strings.ContainsAny(text, "$[") {
-					dynamic = true
+					r.dynamic = true
 				}
 				if text != "" {
-					cmds = append(cmds, text)
+					r.cmds = append(r.cmds, text)
 				}
 				break
 			}
 		}
 	}
-	return cmds, dynamic
+	return r.cmds, r.dynamic
 }
 
-// addRunner appends a runner's string s when it is literal (ok), else
-// reports the runner dynamic.
-func addRunner(cmds []string, dynamic bool, s string, ok bool) ([]string, bool) {
+// runners collects what runnerCommands finds: the literal commands, and
+// whether a runner's command was not literal.
+type runners struct {
+	cmds    []string
+	dynamic bool
+}
+
+// add records a runner's command s when it is literal (ok), else that the
+// runner is dynamic.
+func (r *runners) add(s string, ok bool) {
 	if ok {
-		return append(cmds, s), dynamic
+		r.cmds = append(r.cmds, s)
+	} else {
+		r.dynamic = true
 	}
-	return cmds, true
 }
 
 // awkString reads a double-quoted string literal at the start of s (after

@@ -112,31 +112,31 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			}
 			dest = &d
 		}
-		if dest != nil && mirrorDeletes(name, args) {
-			// rsync --delete empty/ ./ and robocopy /MIR remove what the
-			// source lacks from the destination: the guard's files when
-			// it holds them (the repository root: dots only where the
-			// command runs at the root or somewhere unknown).
-			dk := sc.classify(*dest)
-			root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
-			if root || dk.guard.ownParent || dk.guard.own {
-				j.hits.add(RuleSelfProtect)
-			}
-			if root || dk.guard.clientParent || dk.guard.client {
-				j.hits.add(RuleSelfProtectClientHooks)
-			}
-			if dk.hooks || dk.gitDir {
-				j.hits.add(RuleHooksDirTamper)
-			}
-		}
 		if dest != nil {
-			check(*dest, false)
+			dk := sc.classify(*dest)
+			j.writeHit(dk, false)
+			if mirrorDeletes(name, args) {
+				// rsync --delete empty/ ./ and robocopy /MIR remove what
+				// the source lacks from the destination: the guard's
+				// files when it holds them (the repository root: dots
+				// only where the command runs at the root or somewhere
+				// unknown).
+				root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
+				if root || dk.guard.ownParent || dk.guard.own {
+					j.hits.add(RuleSelfProtect)
+				}
+				if root || dk.guard.clientParent || dk.guard.client {
+					j.hits.add(RuleSelfProtectClientHooks)
+				}
+				if dk.hooks || dk.gitDir {
+					j.hits.add(RuleHooksDirTamper)
+				}
+			}
 			j.startupInto(*dest, pos)
 			// cp x/settings.json .claude writes .claude/settings.json, and
 			// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a
 			// destination of dots only is the current directory or one
 			// above it, which may be the repository root).
-			dk := sc.classify(*dest)
 			if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent {
 				for _, s := range pos {
 					if s.val == dest.val {

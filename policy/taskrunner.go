@@ -91,7 +91,7 @@ func (j *judge) packageScriptSet(rest []field, env []envVar, depth int) {
 		if !ok {
 			continue
 		}
-		k := strings.ReplaceAll(strings.ReplaceAll(strings.Trim(key, `"'`), `"`, ""), "'", "")
+		k := strings.NewReplacer(`"`, "", "'", "").Replace(key)
 		if k == "scripts" || strings.HasPrefix(k, "scripts.") || strings.HasPrefix(k, "scripts[") {
 			j.scriptField(withVal(a, val), depth+1, env)
 		}

@@ -179,12 +179,8 @@ func factCases() []factCase {
 		// off: the policy refuses the variable on a nested gemini.
 		factCase{name: "cli-home-hooks-off", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: true,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
-				u := geminiUserBase()
-				u["hooksConfig"] = map[string]any{"enabled": false}
-				if err := sb.WriteFile("out/h2/.gemini/settings.json", hooksDoc(u, nil)); err != nil {
-					t.Fatal(err)
-				}
-				inv.Env = append(dropEnv(inv.Env, "GEMINI_CLI_HOME="), "GEMINI_CLI_HOME="+filepath.Join(sb.Out, "h2"))
+				geminiHooksOff(t, sb, "out/h2/.gemini/settings.json")
+				inv.Env = setEnv(inv.Env, "GEMINI_CLI_HOME", filepath.Join(sb.Out, "h2"))
 			}},
 		// GEMINI_CLI_TRUST_WORKSPACE=false and GEMINI_RESTRICTED_MODE=true:
 		// headless, the untrusted folder stops the run (exit 55) before any
@@ -193,7 +189,7 @@ func factCases() []factCase {
 		// both on a nested gemini (geminiUntrusted).
 		factCase{name: "trust-env-false", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: false, wantExit: 55,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
-				inv.Env = append(dropEnv(inv.Env, "GEMINI_CLI_TRUST_WORKSPACE="), "GEMINI_CLI_TRUST_WORKSPACE=false")
+				inv.Env = setEnv(inv.Env, "GEMINI_CLI_TRUST_WORKSPACE", "false")
 			}},
 		factCase{name: "restricted-mode", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: false, wantExit: 55,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
@@ -202,11 +198,7 @@ func factCases() []factCase {
 		// Gemini: hooksConfig.enabled false in user settings switches every hook off.
 		factCase{name: "hooks-disabled", client: "gemini", mode: "exit2", wantHookRan: false, wantToolRan: true,
 			tweak: func(t *testing.T, sb *Sandbox, inv *Invocation, hookCmd string) {
-				u := geminiUserBase()
-				u["hooksConfig"] = map[string]any{"enabled": false}
-				if err := sb.WriteFile("home/.gemini/settings.json", hooksDoc(u, nil)); err != nil {
-					t.Fatal(err)
-				}
+				geminiHooksOff(t, sb, "home/.gemini/settings.json")
 			}},
 	)
 	return cases
@@ -251,6 +243,22 @@ func writeRaw(t *testing.T, sb *Sandbox, rel, text string) {
 	if err := sb.WriteFile(rel, []byte(text)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// geminiHooksOff writes Gemini CLI user settings at rel (sandbox-relative)
+// that switch every hook off (hooksConfig.enabled false).
+func geminiHooksOff(t *testing.T, sb *Sandbox, rel string) {
+	t.Helper()
+	u := geminiUserBase()
+	u["hooksConfig"] = map[string]any{"enabled": false}
+	if err := sb.WriteFile(rel, hooksDoc(u, nil)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setEnv returns env with name set to value, replacing an earlier setting.
+func setEnv(env []string, name, value string) []string {
+	return append(dropEnv(env, name+"="), name+"="+value)
 }
 
 func dropEnv(env []string, prefix string) []string {

@@ -91,6 +91,12 @@ const evalDyn = "\uFDD0"
 // an unknown inherited variable there is judged as before.
 const evalDynOut = "\uFDD1"
 
+// unknownText reports whether s holds a value known only at run time
+// (evalDyn as interp expands it, dyn as the judge receives it).
+func unknownText(s string) bool {
+	return strings.Contains(s, evalDyn) || strings.Contains(s, dyn)
+}
+
 // unknownPath is a path whose content is unknown (evalDyn) when read.
 const unknownPath = "/dev/hookwarden-unknown"
 
@@ -133,6 +139,11 @@ type evalRun struct {
 	// touch, tee, the target of cp, mv, ln and install), which a later
 	// glob matches (readDir): touch -- --no-verify && git commit -m x *.
 	made map[string]bool
+	// madeUnknown: directories in which the run made a file whose name is
+	// known only at run time (touch "$X"), so a glob there may match any
+	// name; the key "" stands for a file made in a directory not known
+	// either (touch "$D/x"), which any glob may match.
+	madeUnknown map[string]bool
 	// reposMade: the run reached a git init, clone, worktree or submodule
 	// command, after which the repository a directory belongs to is not
 	// known (toplevel).
@@ -1190,9 +1201,9 @@ func (e *evalRun) stat(_ context.Context, name string, follow bool) (fs.FileInfo
 // markMade records that the run may have created the file p (relative to
 // dir), for the globs after it (readDir). A path known only at run time
 // (evalDyn in a redirection's target as interp expands it, dyn in an
-// operand the run handed to the judge) names no entry and is left out.
+// operand the run handed to the judge) is recorded in madeUnknown.
 func (e *evalRun) markMade(dir, p string) {
-	if p == "" || strings.Contains(p, evalDyn) || strings.Contains(p, dyn) || strings.HasPrefix(p, "/dev/") {
+	if p == "" || strings.HasPrefix(p, "/dev/") {
 		return
 	}
 	if !shellAbs(p) {
@@ -1200,6 +1211,19 @@ func (e *evalRun) markMade(dir, p string) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if unknownText(p) {
+		// A name known only at run time: the later globs of its directory
+		// (of every directory, when that is unknown too) may match it.
+		at := filepath.Dir(p)
+		if unknownText(at) {
+			at = ""
+		}
+		if e.madeUnknown == nil {
+			e.madeUnknown = map[string]bool{}
+		}
+		e.madeUnknown[at] = true
+		return
+	}
 	if e.made == nil {
 		e.made = map[string]bool{}
 	}
@@ -1209,12 +1233,17 @@ func (e *evalRun) markMade(dir, p string) {
 }
 
 // madeIn returns the files and directories the run made directly in dir
-// (made, dirs) as directory entries.
+// (made, dirs) as directory entries; a file whose name is known only at run
+// time (madeUnknown) is an entry named evalDyn, which a glob matching any
+// name expands to, and that word is then unknown.
 func (e *evalRun) madeIn(dir string) []fs.DirEntry {
 	dir = filepath.Clean(dir)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out []fs.DirEntry
+	if e.madeUnknown[dir] || e.madeUnknown[""] {
+		out = append(out, fs.FileInfoToDirEntry(fakeFile(evalDyn)))
+	}
 	for p := range e.made {
 		if filepath.Dir(p) == dir && !e.dirs[p] {
 			out = append(out, fs.FileInfoToDirEntry(fakeFile(filepath.Base(p))))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/hookwarden/hookwarden/engine/checkpoint"
 	"github.com/hookwarden/hookwarden/engine/hook"
 	"github.com/hookwarden/hookwarden/engine/hook/live"
 	"github.com/hookwarden/hookwarden/skewguard"
@@ -67,7 +68,7 @@ func runHook(ctx context.Context, c *cli.Command) error {
 // returns the process exit code the client reads: hook.Emit's, or 2 when the
 // embedded registration table is malformed.
 func runHookCall(client, event string) int {
-	deps, err := live.Deps()
+	deps, err := live.DepsWith(os.Executable)
 	if err != nil {
 		os.Stderr.WriteString("hookwarden: hook: " + err.Error() + "\n")
 		return 2
@@ -84,4 +85,24 @@ func runHookCall(client, event string) int {
 		Getwd:     os.Getwd,
 	})
 	return hook.Emit(resp, client, os.Stdout, os.Stderr)
+}
+
+// isRefreshCall reports whether args are `hookwarden checkpoint-refresh DIR`,
+// the background refresh a hook call starts when the checkpoint cache it
+// answered from is about to expire (checkpoint.ProcessRefresher). It is
+// served before the CLI is built and is not listed in the help.
+func isRefreshCall(args []string) bool {
+	return len(args) == 3 && args[1] == checkpoint.RefreshVerb
+}
+
+// runRefresh runs checkpoint.RunRefresh on dir and returns the exit code:
+// 0 when the scan was stored, 1 when it failed (its error on stderr; the
+// process that started it is gone, so nothing reads it but a person
+// running the verb by hand).
+func runRefresh(dir string) int {
+	if err := checkpoint.RunRefresh(context.Background(), dir); err != nil {
+		os.Stderr.WriteString("hookwarden: " + err.Error() + "\n")
+		return 1
+	}
+	return 0
 }

@@ -20,6 +20,9 @@ func main() {
 	if isHookCall(os.Args) {
 		os.Exit(runHookCall(os.Args[2], os.Args[3]))
 	}
+	if isRefreshCall(os.Args) {
+		os.Exit(runRefresh(os.Args[2]))
+	}
 	os.Exit(run(os.Args))
 }
 

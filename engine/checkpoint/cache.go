@@ -77,16 +77,28 @@ type cachePlace struct {
 // What a cached answer can miss is a change no hook sees, for at most
 // MaxCacheAge.
 func EvaluateCached(ctx context.Context, cwd string, cfg Config, atStop bool) (Result, error) {
-	if !filepath.IsAbs(cwd) {
-		return Result{}, fmt.Errorf("checkpoint: cwd %q is not absolute", cwd)
-	}
-	now := time.Now()
-	if place, ok := locate(cwd); ok {
-		if s, ok := place.load(now); ok {
-			return judge(s, cfg, atStop, now), nil
+	return EvaluateCachedWith(nil)(ctx, cwd, cfg, atStop)
+}
+
+// EvaluateCachedWith returns EvaluateCached that also calls refresh (when
+// not nil) with cwd each time it answers from an entry at least RefreshAge
+// old, so the entry is renewed in the background before it expires.
+func EvaluateCachedWith(refresh Refresher) func(ctx context.Context, cwd string, cfg Config, atStop bool) (Result, error) {
+	return func(ctx context.Context, cwd string, cfg Config, atStop bool) (Result, error) {
+		if !filepath.IsAbs(cwd) {
+			return Result{}, fmt.Errorf("checkpoint: cwd %q is not absolute", cwd)
 		}
+		now := time.Now()
+		if place, ok := locate(cwd); ok {
+			if s, age, ok := place.load(now); ok {
+				if refresh != nil && age >= RefreshAge {
+					refresh(cwd)
+				}
+				return judge(s, cfg, atStop, now), nil
+			}
+		}
+		return Evaluate(ctx, cwd, cfg, atStop)
 	}
-	return Evaluate(ctx, cwd, cfg, atStop)
 }
 
 // NoteEdit records that an edit of rel (slash-separated, relative to root,
@@ -173,30 +185,31 @@ func cacheKeys(repo gitdisc.Repo) (string, bool) {
 	return b.String(), true
 }
 
-// load returns the stored snapshot with the noted edits added, when the
-// entry is younger than MaxCacheAge at now and stored under the same keys.
-func (p cachePlace) load(now time.Time) (snapshot, bool) {
+// load returns the stored snapshot with the noted edits added and the
+// entry's age at now, when the entry is younger than MaxCacheAge at now and
+// stored under the same keys.
+func (p cachePlace) load(now time.Time) (snapshot, time.Duration, bool) {
 	data, err := os.ReadFile(filepath.Join(p.dir, "checkpoint.json"))
 	if err != nil {
-		return snapshot{}, false
+		return snapshot{}, 0, false
 	}
 	var e cacheEntry
 	if json.Unmarshal(data, &e) != nil || e.Version != cacheVersion || e.Keys != p.keys || e.Root == "" {
-		return snapshot{}, false
+		return snapshot{}, 0, false
 	}
 	age := now.Sub(time.Unix(0, e.ScanStart))
 	if age < 0 || age > MaxCacheAge {
-		return snapshot{}, false
+		return snapshot{}, 0, false
 	}
 	noted, ok := p.noted(e.ScanStart - int64(editLandWindow))
 	if !ok {
-		return snapshot{}, false
+		return snapshot{}, 0, false
 	}
 	s := snapshot{root: e.Root, files: append(e.Files, noted...), hasCommit: e.HasCommit}
 	if e.HasCommit {
 		s.lastCommit = time.Unix(e.LastCommit, 0)
 	}
-	return s, true
+	return s, age, true
 }
 
 // noted returns the paths of the edit log (and its rotated predecessor)

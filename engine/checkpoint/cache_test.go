@@ -87,20 +87,7 @@ func TestCacheKeysInvalidate(t *testing.T) {
 		{"head", func(t *testing.T, dir string) {
 			setupGit(t, dir, time.Time{}, false, "checkout", "-q", "-b", "other")
 		}},
-		{"age", func(t *testing.T, dir string) {
-			p := filepath.Join(dir, ".git", "hookwarden", "checkpoint.json")
-			var e cacheEntry
-			data, err := os.ReadFile(p)
-			if err == nil {
-				err = json.Unmarshal(data, &e)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.ScanStart = time.Now().Add(-MaxCacheAge - time.Second).UnixNano()
-			data, _ = json.Marshal(e)
-			writeFile(t, p, string(data))
-		}},
+		{"age", func(t *testing.T, dir string) { ageEntry(t, dir, MaxCacheAge+time.Second) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := cachedRepo(t, 2)
@@ -126,4 +113,30 @@ func TestCacheIgnoredInsideGitDir(t *testing.T) {
 	if err == nil {
 		t.Fatal("EvaluateCached inside .git answered")
 	}
+}
+
+// ageEntry rewrites dir's stored entry as if its scan had started d ago.
+func ageEntry(t *testing.T, dir string, d time.Duration) {
+	t.Helper()
+	e := readEntry(t, dir)
+	e.ScanStart = time.Now().Add(-d).UnixNano()
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, ".git", "hookwarden", "checkpoint.json"), string(data))
+}
+
+// readEntry returns dir's stored entry.
+func readEntry(t *testing.T, dir string) cacheEntry {
+	t.Helper()
+	var e cacheEntry
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "hookwarden", "checkpoint.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &e)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

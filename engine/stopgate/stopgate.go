@@ -53,7 +53,8 @@ const SkipEmptyMessage = "the last assistant message is empty: question check sk
 // prompt_response). Repeated is true on a pass that follows our own deny
 // (Claude, Codex and Gemini stop_hook_active true, ../shared/e2e/README.md
 // sections 1-3; agy executionNum above 1, issue 6). Config is the
-// repository's checkpoint policy.
+// repository's checkpoint policy. Refresh, when not nil, renews a cached
+// status about to expire in the background (checkpoint.Refresher).
 type StopInput struct {
 	Client      string
 	Cwd         string
@@ -61,6 +62,7 @@ type StopInput struct {
 	LastMessage string
 	Repeated    bool
 	Config      checkpoint.Config
+	Refresh     checkpoint.Refresher
 }
 
 // JudgeStop runs both stop checks and returns one verdict:
@@ -92,7 +94,7 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 		denies = append(denies, RuleProseQuestion+": your closing paragraph asks the user a question in prose. "+questionAdvice(in.Client))
 	}
 
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, true, checkpoint.EvaluateCached)
+	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, true, checkpoint.EvaluateCachedWith(in.Refresh))
 	switch {
 	case unjudgeable(err) != "":
 		skips = append(skips, unjudgeable(err))
@@ -121,8 +123,8 @@ func JudgeStop(ctx context.Context, in StopInput) verdict.Verdict {
 }
 
 // PostToolInput is one post-tool call (Claude and Codex PostToolUse, Gemini
-// AfterTool). Client, Cwd, RepoRoot and Config mean what they mean in
-// StopInput.
+// AfterTool). Client, Cwd, RepoRoot, Config and Refresh mean what they mean
+// in StopInput.
 //
 // EditedFile is the file the tool edited when it is one of the client's
 // edit tools (the tools its pre-edit row matches), "" otherwise (a shell
@@ -133,6 +135,7 @@ type PostToolInput struct {
 	RepoRoot   string
 	Config     checkpoint.Config
 	EditedFile string
+	Refresh    checkpoint.Refresher
 }
 
 // JudgePostTool annotates only and never blocks: a due checkpoint is a
@@ -164,7 +167,7 @@ func JudgePostTool(ctx context.Context, in PostToolInput) verdict.Verdict {
 // checkout and already in its change set, else a fresh one.
 func postToolStatus(ctx context.Context, in PostToolInput) (checkpoint.Result, error) {
 	if strings.TrimSpace(in.EditedFile) != "" {
-		res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCached)
+		res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCachedWith(in.Refresh))
 		e := EditInput{Cwd: in.Cwd, RepoRoot: in.RepoRoot, FilePath: in.EditedFile}
 		if err == nil {
 			if rel, inside := relToRoot(e, res.Root); inside && res.InChangeSet(rel) {
@@ -179,13 +182,14 @@ func postToolStatus(ctx context.Context, in PostToolInput) (checkpoint.Result, e
 // Write, NotebookEdit; Gemini BeforeTool on write_file, replace). FilePath
 // is the edited file as the payload gives it (Claude tool_input.file_path,
 // Gemini's edit tools' file_path), absolute or relative to Cwd. Client,
-// Cwd, RepoRoot and Config mean what they mean in StopInput.
+// Cwd, RepoRoot, Config and Refresh mean what they mean in StopInput.
 type EditInput struct {
 	Client   string
 	Cwd      string
 	RepoRoot string
 	FilePath string
 	Config   checkpoint.Config
+	Refresh  checkpoint.Refresher
 }
 
 // JudgeEdit lets an edit through unless a checkpoint is due and the edited
@@ -197,7 +201,7 @@ type EditInput struct {
 // work tree, or no git on PATH, is a Skip. The reason never names the edited
 // file.
 func JudgeEdit(ctx context.Context, in EditInput) verdict.Verdict {
-	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCached)
+	res, err := evaluate(ctx, in.Cwd, in.RepoRoot, in.Config, false, checkpoint.EvaluateCachedWith(in.Refresh))
 	switch {
 	case unjudgeable(err) != "":
 		return verdict.Verdict{Kind: verdict.Skip, Reason: unjudgeable(err)}
@@ -274,7 +278,7 @@ func dirOf(cwd, root string) string {
 }
 
 // evaluate runs the checkpoint (with eval: checkpoint.Evaluate, a fresh
-// status, or checkpoint.EvaluateCached) on the directory the input names.
+// status, or checkpoint.EvaluateCachedWith(in.Refresh)) on the directory the input names.
 func evaluate(ctx context.Context, cwd, root string, cfg checkpoint.Config, atStop bool,
 	eval func(context.Context, string, checkpoint.Config, bool) (checkpoint.Result, error)) (checkpoint.Result, error) {
 	dir := dirOf(cwd, root)

@@ -27,6 +27,15 @@ import (
 // Deps returns the production dependencies of hook.Run. It returns an error
 // only when the embedded registration table is malformed (a build defect).
 func Deps() (hook.Deps, error) {
+	return DepsWith(nil)
+}
+
+// DepsWith is Deps whose checkpoint refreshes a cache entry about to expire
+// in the background (checkpoint.ProcessRefresher) by starting the binary
+// self returns (os.Executable for the hookwarden binary); self is called
+// only when a refresh is due. A nil self refreshes nothing (in-process
+// callers such as tests, whose executable is not hookwarden).
+func DepsWith(self func() (string, error)) (hook.Deps, error) {
 	tab, err := registration.Default()
 	if err != nil {
 		return hook.Deps{}, err
@@ -36,7 +45,7 @@ func Deps() (hook.Deps, error) {
 		NewPolicy:   NewPolicy,
 		Admission:   Admission,
 		Environment: Environment,
-		Judges:      judges(),
+		Judges:      judges(refresher(self)),
 	}, nil
 }
 
@@ -103,23 +112,38 @@ func Environment(lookup func(string) (string, bool)) verdict.Verdict {
 // the checkpoint (engine/stopgate) for stop, pre-edit and post-tool; at
 // pre-edit the edit guard (engine/editguard) judges first and its deny
 // stands.
-func judges() hook.Judges {
+func judges(refresh checkpoint.Refresher) hook.Judges {
 	return hook.Judges{
 		Stop: func(ctx context.Context, c hook.Call) verdict.Verdict {
 			return stopgate.JudgeStop(ctx, stopgate.StopInput{
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot,
 				LastMessage: c.Payload.LastMessage, Repeated: c.Payload.StopHookActive,
-				Config: CheckpointConfig(c.Settings),
+				Config: CheckpointConfig(c.Settings), Refresh: refresh,
 			})
 		},
 		PostTool: func(ctx context.Context, c hook.Call) verdict.Verdict {
 			return stopgate.JudgePostTool(ctx, stopgate.PostToolInput{
 				Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, Config: CheckpointConfig(c.Settings),
-				EditedFile: editedFile(c),
+				EditedFile: editedFile(c), Refresh: refresh,
 			})
 		},
-		Agent:   agentJudge,
-		PreEdit: preEdit,
+		Agent: agentJudge,
+		PreEdit: func(ctx context.Context, c hook.Call) verdict.Verdict {
+			return preEdit(ctx, c, refresh)
+		},
+	}
+}
+
+// refresher returns the checkpoint.Refresher that starts the binary self
+// names, nil when self is nil.
+func refresher(self func() (string, error)) checkpoint.Refresher {
+	if self == nil {
+		return nil
+	}
+	return func(dir string) {
+		if exe, err := self(); err == nil {
+			checkpoint.ProcessRefresher(exe)(dir)
+		}
 	}
 }
 
@@ -128,7 +152,7 @@ func judges() hook.Judges {
 // whose first deny stands, then the checkpoint on each, whose first deny
 // stands; otherwise the checkpoint's answer (an allow, or its stated skip
 // outside a git work tree).
-func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
+func preEdit(ctx context.Context, c hook.Call, refresh checkpoint.Refresher) verdict.Verdict {
 	targets := c.Payload.Targets
 	if len(targets) == 0 {
 		targets = []string{c.Payload.FilePath}
@@ -150,7 +174,7 @@ func preEdit(ctx context.Context, c hook.Call) verdict.Verdict {
 	for i, t := range targets {
 		v := stopgate.JudgeEdit(ctx, stopgate.EditInput{
 			Client: c.Row.Client, Cwd: c.Dir, RepoRoot: c.RepoRoot, FilePath: t,
-			Config: CheckpointConfig(c.Settings),
+			Config: CheckpointConfig(c.Settings), Refresh: refresh,
 		})
 		if v.Kind != verdict.Allow && v.Kind != verdict.Skip {
 			return v

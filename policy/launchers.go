@@ -17,7 +17,9 @@ import (
 // Which options take a separate value comes from the --help of GNU coreutils
 // (env, nice, timeout, stdbuf), findutils (xargs) and util-linux (flock,
 // setsid, ionice) as installed on the build machine, and sudo(8), su(1),
-// watch(1), script(1) manuals; an unknown option is taken as a flag.
+// watch(1), script(1) manuals; an unknown option is taken as a flag. Each
+// family of commands has its judge below (launchForm dispatches); a command
+// none of them takes is judged by otherCommand.
 func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
 	if in := interpreterName(name); in == "python3" || in == "python2" {
 		name = "python3"
@@ -36,24 +38,141 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	if nestedClientNames[name] {
 		j.nestedClient(name, args, *env)
 	}
+	if rest, runs, done := j.launchForm(name, args, env, depth, st, sc); done {
+		return rest, runs
+	}
+	j.otherCommand(name, args, *env, depth, st, sc)
+	return nil, false
+}
+
+// launchForm judges name when one of the command families knows it: done
+// is true when it did, with the argv the command runs (runs true) or none.
+// A family may judge a command and still leave it to otherCommand (done
+// false): hookwarden other than admit, codex, claude.
+func (j *judge) launchForm(name string, args []field, env *[]envVar, depth int, st *syntax.Stmt, sc *scope) (rest []field, runs, done bool) {
 	switch name {
 	case "hookwarden":
 		// `hookwarden admit [--label L] -- CMD` runs CMD (heavy-step
 		// admission): CMD is judged like any command, so admit cannot carry
 		// a denied one past the rules.
-		// Any other verb is judged as any other command is (below).
+		// Any other verb is judged as any other command is.
 		if len(args) > 0 && args[0].val == "admit" {
-			return admitWords(args[1:])
+			rest, runs = admitWords(args[1:])
+			return rest, runs, true
 		}
+		return nil, false, false
 	case "env":
-		return j.envLauncher(args, env, depth)
-	case "command":
+		rest, runs = j.envLauncher(args, env, depth)
+		return rest, runs, true
+	case "sudo", "doas", "pkexec", "run0", "su", "runas", "gsudo", "start-process", "saps", "start":
+		rest, runs = j.elevation(name, args, env, depth)
+		return rest, runs, true
+	case "command", "eval", "iex", "invoke-expression", "trap", "alias", "watch", "script", "flock", "npx", "bunx", "pnpx":
+		rest, runs = j.scriptLauncher(name, args, *env, depth)
+		return rest, runs, true
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
+		j.shellEnvFile(*env, depth, sc)
+		j.shell(args, *env, depth, st, sc)
+		return nil, false, true
+	case "busybox":
+		return args, true, true
+	case "tmux", "screen", "parallel", "at", "batch":
+		rest, runs = j.multiplexer(name, args, *env, depth, sc)
+		return rest, runs, true
+	case "cmd":
+		j.cmdExe(args, *env, depth)
+		return nil, false, true
+	case "powershell", "pwsh", "powershell_ise":
+		j.powershell(args, *env, depth)
+		return nil, false, true
+	case "npm", "pnpm", "yarn", "bun", "uv", "pipx":
+		rest, runs = j.packageManager(name, args, *env, depth, st, sc)
+		return rest, runs, true
+	case "make", "gmake", "just", "task", "go-task":
+		j.taskRunner(name, args, *env, depth, st, sc) // taskrunner.go
+		return nil, false, true
+	case "uvx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi", "python", "python3", "py":
+		rest, runs = j.environmentRunner(name, args, *env, depth, st, sc)
+		return rest, runs, true
+	case "codex", "claude", "claude-code", "lefthook", "pre-commit", "pre_commit", "husky":
+		j.hookSwitches(name, args, *env, sc)
+		return nil, false, name != "codex" && name != "claude" && name != "claude-code"
+	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
+		rest := skipOpts(args, "", nil)
+		if name != "popd" && len(rest) == 1 {
+			sc.chdir(rest[0])
+		} else {
+			sc.cwd, sc.cwdUnknown = "", true
+		}
+		return nil, false, true
+	}
+	return nil, false, j.tool(name, args, *env, depth, st, sc)
+}
+
+// tool judges the programs with judges of their own that run no other
+// command (find, git, patch, gh, the HTTP clients) and reports whether name
+// was one of them.
+func (j *judge) tool(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) bool {
+	switch name {
+	case "find":
+		j.find(args, env, depth, st, sc)
+	case "git":
+		j.git(args, env, depth, st, sc, nil)
+	case "patch", "apply_patch", "applypatch":
+		// GNU patch and Codex's apply_patch: the paths of the patch they
+		// read are judged as writes (patches.go).
+		if name == "patch" {
+			j.patchCmd(args, st, sc)
+		} else {
+			j.patchInputs(args, st, sc)
+		}
+	case "gh":
+		j.gh(args)
+	case "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "irm", "invoke-webrequest", "iwr":
+		j.guardWriters(name, args, sc, func(v string) bool { return strings.HasPrefix(v, "-") })
 		for _, a := range args {
-			if a.val == "-v" || a.val == "-V" {
-				return nil, false
+			if forgeMergeArg(a.val) {
+				j.hits.add(RuleForgeAdminMerge)
 			}
 		}
-		return skipOpts(args, "", nil), true
+	default:
+		return false
+	}
+	return true
+}
+
+// otherCommand judges a command no family of launchForm took: git-SUBCOMMAND
+// as git SUBCOMMAND, source and . by the script they read, an interpreter by
+// its code, anything else by what it writes (tamper).
+func (j *judge) otherCommand(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	if strings.HasPrefix(name, "git-") {
+		j.gitSub(strings.TrimPrefix(name, "git-"), args, env, depth, st, sc)
+		return
+	}
+	if name == "source" || name == "." {
+		// source <(base64 -d ...), . <(printf '\x..'): decoded code run by
+		// the shell itself.
+		if len(args) > 0 && args[0].decoded {
+			j.hits.add(RuleDecodedCodeToShell)
+		}
+		if len(args) > 0 && !isStdinPath(args[0].val) {
+			j.scriptFile("sh", args[0], env, depth, sc) // scripts.go
+		}
+		return
+	}
+	if j.interpreter(name, args, env, depth, st, sc) && name != "perl" && name != "ruby" {
+		return
+	}
+	j.tamper(name, args, sc)
+}
+
+// elevation judges the commands that run another with more privilege
+// (RulePrivilegeEscalation): sudo, doas, pkexec and run0 run the command
+// that follows their options (returned, with sudo's NAME=VALUE operands
+// added to env); su -c/--command runs a script; Windows' runas and gsudo,
+// and PowerShell's Start-Process -Verb RunAs.
+func (j *judge) elevation(name string, args []field, env *[]envVar, depth int) ([]field, bool) {
+	switch name {
 	case "sudo", "doas", "pkexec", "run0":
 		j.hits.add(RulePrivilegeEscalation)
 		rest := skipOpts(args, sudoSpec.valShort, sudoSpec.valLong)
@@ -77,16 +196,10 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 				j.script(s, depth+1, *env)
 			}
 		}
-		return nil, false
-	case "eval", "iex", "invoke-expression":
-		j.scriptField(joinFields(skipOpts(args, "", nil)), depth+1, *env)
-		return nil, false
 	case "runas", "gsudo":
 		// Windows elevation: runas /user:<admin> <command>, gsudo <command>.
 		j.hits.add(RulePrivilegeEscalation)
-		return nil, false
-	case "start-process", "saps", "start":
-		// PowerShell Start-Process -Verb RunAs elevates.
+	default: // start-process, saps, start: PowerShell Start-Process -Verb RunAs elevates.
 		for i, a := range args {
 			if strings.EqualFold(a.val, "-verb") && i+1 < len(args) && strings.EqualFold(args[i+1].val, "runas") {
 				j.hits.add(RulePrivilegeEscalation)
@@ -95,7 +208,24 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 				j.hits.add(RulePrivilegeEscalation)
 			}
 		}
-		return nil, false
+	}
+	return nil, false
+}
+
+// scriptLauncher judges the commands that run a script given as a string or
+// the command after their options: command, eval (and PowerShell's
+// Invoke-Expression), trap, alias, watch, script -c, flock and npx/bunx/pnpx.
+func (j *judge) scriptLauncher(name string, args []field, env []envVar, depth int) ([]field, bool) {
+	switch name {
+	case "command":
+		for _, a := range args {
+			if a.val == "-v" || a.val == "-V" {
+				return nil, false
+			}
+		}
+		return skipOpts(args, "", nil), true
+	case "eval", "iex", "invoke-expression":
+		j.scriptField(joinFields(skipOpts(args, "", nil)), depth+1, env)
 	case "trap":
 		// trap ACTION SIGNAL...: the shell runs ACTION as a script
 		// (bash(1), SHELL BUILTIN COMMANDS); -l, -p and a single word
@@ -105,30 +235,14 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			rest = rest[1:]
 		}
 		if len(rest) >= 2 && !strings.HasPrefix(rest[0].val, "-") {
-			j.scriptField(rest[0], depth+1, *env)
+			j.scriptField(rest[0], depth+1, env)
 		}
-		return nil, false
 	case "alias":
 		for _, a := range args {
 			if _, v, ok := strings.Cut(a.val, "="); ok {
-				j.script(v, depth+1, *env)
+				j.script(v, depth+1, env)
 			}
 		}
-		return nil, false
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash":
-		j.shellEnvFile(*env, depth, sc)
-		j.shell(args, *env, depth, st, sc)
-		return nil, false
-	case "busybox":
-		return args, true
-	case "tmux", "screen", "parallel", "at", "batch":
-		return j.multiplexer(name, args, *env, depth, sc)
-	case "cmd":
-		j.cmdExe(args, *env, depth)
-		return nil, false
-	case "powershell", "pwsh", "powershell_ise":
-		j.powershell(args, *env, depth)
-		return nil, false
 	case "watch":
 		rest := skipOpts(args, "nqs", []string{"--interval", "--differences", "--equexit"})
 		for _, a := range args {
@@ -137,103 +251,111 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 		}
 		if len(rest) > 0 {
-			j.scriptField(joinFields(rest), depth+1, *env)
+			j.scriptField(joinFields(rest), depth+1, env)
 		}
-		return nil, false
 	case "script":
 		for i, a := range args {
 			short := strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.HasSuffix(a.val, "c")
 			if (short || a.val == "--command") && i+1 < len(args) {
-				j.scriptField(args[i+1], depth+1, *env)
+				j.scriptField(args[i+1], depth+1, env)
 			} else if strings.HasPrefix(a.val, "--command=") {
-				j.script(strings.TrimPrefix(a.val, "--command="), depth+1, *env)
+				j.script(strings.TrimPrefix(a.val, "--command="), depth+1, env)
 			}
 		}
-		return nil, false
 	case "flock":
 		for i, a := range args {
 			if (a.val == "-c" || a.val == "--command") && i+1 < len(args) {
-				j.scriptField(args[i+1], depth+1, *env)
+				j.scriptField(args[i+1], depth+1, env)
 				return nil, false
 			}
 		}
-		rest := skipOpts(args, "wE", []string{"--timeout", "--conflict-exit-code"})
-		if len(rest) > 1 {
+		if rest := skipOpts(args, "wE", []string{"--timeout", "--conflict-exit-code"}); len(rest) > 1 {
 			return rest[1:], true
 		}
-		return nil, false
-	case "npx", "bunx", "pnpx":
+	default: // npx, bunx, pnpx
 		for i, a := range args {
 			if (a.val == "-c" || a.val == "--call") && i+1 < len(args) {
-				j.scriptField(args[i+1], depth+1, *env)
+				j.scriptField(args[i+1], depth+1, env)
 				return nil, false
 			}
 		}
 		return skipOpts(args, "p", []string{"--package"}), true
-	case "npm", "pnpm", "yarn", "bun", "uv", "pipx":
-		if name == "bun" {
-			j.interpreter(name, args, *env, depth, st, sc) // bun -e/-p code
-		}
-		rest := skipOpts(args, "", nil)
-		if len(rest) == 0 {
+	}
+	return nil, false
+}
+
+// packageManager judges npm, pnpm, yarn, bun, uv and pipx: exec/x/dlx (and
+// uv's run, tool run) run the command returned; run NAME, yarn NAME, npm
+// test/start/stop/restart run the script package.json defines
+// (taskrunner.go); pkg set scripts.X writes one; bun also runs code (-e)
+// and files.
+func (j *judge) packageManager(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	if name == "bun" {
+		j.interpreter(name, args, env, depth, st, sc) // bun -e/-p code
+	}
+	rest := skipOpts(args, "", nil)
+	if len(rest) == 0 {
+		return nil, false
+	}
+	switch rest[0].val {
+	case "exec", "x", "dlx", "run":
+		if rest[0].val == "run" && name != "uv" && name != "pipx" {
+			j.packageScript(rest[1:], env, depth, sc) // taskrunner.go
 			return nil, false
 		}
-		switch rest[0].val {
-		case "exec", "x", "dlx", "run":
-			if rest[0].val == "run" && name != "uv" && name != "pipx" {
-				j.packageScript(rest[1:], *env, depth, sc) // taskrunner.go
-				return nil, false
-			}
-			rest = skipOpts(rest[1:], "", nil)
-			if len(rest) > 0 && rest[0].val == "run" { // uv tool run
-				rest = rest[1:]
-			}
-			return rest, true
-		case "tool":
-			if len(rest) > 1 && rest[1].val == "run" {
-				return skipOpts(rest[2:], "", nil), true
-			}
-			return nil, false
+		rest = skipOpts(rest[1:], "", nil)
+		if len(rest) > 0 && rest[0].val == "run" { // uv tool run
+			rest = rest[1:]
 		}
-		if name != "uv" && name != "pipx" {
-			j.packageScriptSet(rest, *env, depth) // npm pkg set scripts.X=…
-		}
-		switch {
-		case name == "bun" && isScriptPath(rest[0].val):
-			j.scriptFile("bun", rest[0], *env, depth, sc) // bun FILE (scripts.go)
-		case name == "yarn" || name == "pnpm":
-			j.packageScript(rest, *env, depth, sc) // yarn NAME runs the script NAME when there is one
-			return rest, true
-		case name == "npm" && (rest[0].val == "test" || rest[0].val == "t" || rest[0].val == "start" || rest[0].val == "stop" || rest[0].val == "restart"):
-			t := rest[0]
-			if t.val == "t" {
-				t = lit("test")
-			}
-			j.packageScript(append([]field{t}, rest[1:]...), *env, depth, sc)
+		return rest, true
+	case "tool":
+		if len(rest) > 1 && rest[1].val == "run" {
+			return skipOpts(rest[2:], "", nil), true
 		}
 		return nil, false
+	}
+	if name != "uv" && name != "pipx" {
+		j.packageScriptSet(rest, env, depth) // npm pkg set scripts.X=…
+	}
+	switch {
+	case name == "bun" && isScriptPath(rest[0].val):
+		j.scriptFile("bun", rest[0], env, depth, sc) // bun FILE (scripts.go)
+	case name == "yarn" || name == "pnpm":
+		j.packageScript(rest, env, depth, sc) // yarn NAME runs the script NAME when there is one
+		return rest, true
+	case name == "npm" && (rest[0].val == "test" || rest[0].val == "t" || rest[0].val == "start" || rest[0].val == "stop" || rest[0].val == "restart"):
+		t := rest[0]
+		if t.val == "t" {
+			t = lit("test")
+		}
+		j.packageScript(append([]field{t}, rest[1:]...), env, depth, sc)
+	}
+	return nil, false
+}
+
+// taskRunner judges make, just and task by the recipes they run
+// (taskrunner.go).
+func (j *judge) taskRunner(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	switch name {
 	case "make", "gmake":
-		j.makeCall(args, *env, depth, st, sc) // taskrunner.go
-		return nil, false
+		j.makeCall(args, env, depth, st, sc)
 	case "just":
-		j.justCall(args, *env, depth, sc)
-		return nil, false
-	case "task", "go-task":
-		j.taskCall(args, *env, depth, sc)
-		return nil, false
+		j.justCall(args, env, depth, sc)
+	default: // task, go-task
+		j.taskCall(args, env, depth, sc)
+	}
+}
+
+// environmentRunner judges the commands that run another in a language
+// environment: uvx; `<tool> run [options] <command>` for poetry, pipenv,
+// pdm, hatch, rye and pixi, and conda, mamba and micromamba run with -n/-p
+// naming the environment; python -m MODULE (after its code is judged).
+func (j *judge) environmentRunner(name string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) ([]field, bool) {
+	switch name {
 	case "uvx":
 		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
-	case "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi":
-		// <tool> run [options] <command>: the command runs in the tool's
-		// environment (poetry, pipenv, pdm, hatch, rye, pixi run; conda,
-		// mamba and micromamba run with -n/-p naming the environment).
-		rest := skipOpts(args, "", nil)
-		if len(rest) == 0 || rest[0].val != "run" {
-			return nil, false
-		}
-		return skipOpts(rest[1:], "np", []string{"--name", "--prefix", "--environment", "--env", "-e"}), true
 	case "python", "python3", "py":
-		j.interpreter(name, args, *env, depth, st, sc)
+		j.interpreter(name, args, env, depth, st, sc)
 		for i, a := range args {
 			if a.val == "-m" && i+1 < len(args) {
 				return args[i+1:], true
@@ -243,78 +365,36 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 			}
 		}
 		return nil, false
-	case "find":
-		j.find(args, *env, depth, st, sc)
+	}
+	rest := skipOpts(args, "", nil)
+	if len(rest) == 0 || rest[0].val != "run" {
 		return nil, false
-	case "git":
-		j.git(args, *env, depth, st, sc, nil)
-		return nil, false
-	case "patch", "apply_patch", "applypatch":
-		// GNU patch and Codex's apply_patch: the paths of the patch they
-		// read are judged as writes (patches.go).
-		if name == "patch" {
-			j.patchCmd(args, st, sc)
-		} else {
-			j.patchInputs(args, st, sc)
-		}
-		return nil, false
-	case "gh":
-		j.gh(args)
-		return nil, false
-	case "curl", "wget", "http", "https", "xh", "xhs", "curlie", "invoke-restmethod", "irm", "invoke-webrequest", "iwr":
-		j.guardWriters(name, args, sc, func(v string) bool { return strings.HasPrefix(v, "-") })
-		for _, a := range args {
-			if forgeMergeArg(a.val) {
-				j.hits.add(RuleForgeAdminMerge)
-			}
-		}
-		return nil, false
-	case "lefthook", "pre-commit", "pre_commit", "husky":
-		rest := skipOpts(args, "c", []string{"--config"})
-		if len(rest) > 0 && rest[0].val == "uninstall" {
-			j.hits.add(RuleHookManagerUninstall)
-		}
-		return nil, false
+	}
+	return skipOpts(rest[1:], "np", []string{"--name", "--prefix", "--environment", "--env", "-e"}), true
+}
+
+// hookSwitches judges the client and hook-manager commands that can switch
+// hooks off: a hook manager's uninstall (RuleHookManagerUninstall); codex
+// -c overrides of hooks or trust, claude with a settings, config-directory
+// or home switch (RuleSelfProtectClientHooks). An earlier
+// CLAUDE_CONFIG_DIR=DIR or HOME=DIR (or export, any value) in this script
+// counts as on the command (taken as exported: fail closed).
+func (j *judge) hookSwitches(name string, args []field, env []envVar, sc *scope) {
+	switch name {
 	case "codex":
 		if codexHooksOff(args) {
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
 	case "claude", "claude-code":
-		// An earlier CLAUDE_CONFIG_DIR=DIR or HOME=DIR (or export, any value)
-		// in this script counts as on the command (taken as exported: fail
-		// closed).
-		if sc.claudeDir || claudeHooksOff(args, *env) {
+		if sc.claudeDir || claudeHooksOff(args, env) {
 			j.hits.add(RuleSelfProtectClientHooks)
 		}
-	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
-		rest := skipOpts(args, "", nil)
-		if name != "popd" && len(rest) == 1 {
-			sc.chdir(rest[0])
-		} else {
-			sc.cwd, sc.cwdUnknown = "", true
+	default: // lefthook, pre-commit, pre_commit, husky
+		rest := skipOpts(args, "c", []string{"--config"})
+		if len(rest) > 0 && rest[0].val == "uninstall" {
+			j.hits.add(RuleHookManagerUninstall)
 		}
-		return nil, false
 	}
-	if strings.HasPrefix(name, "git-") {
-		j.gitSub(strings.TrimPrefix(name, "git-"), args, *env, depth, st, sc)
-		return nil, false
-	}
-	if name == "source" || name == "." {
-		// source <(base64 -d ...), . <(printf '\x..'): decoded code run by
-		// the shell itself.
-		if len(args) > 0 && args[0].decoded {
-			j.hits.add(RuleDecodedCodeToShell)
-		}
-		if len(args) > 0 && !isStdinPath(args[0].val) {
-			j.scriptFile("sh", args[0], *env, depth, sc) // scripts.go
-		}
-		return nil, false
-	}
-	if j.interpreter(name, args, *env, depth, st, sc) && name != "perl" && name != "ruby" {
-		return nil, false
-	}
-	j.tamper(name, args, sc)
-	return nil, false
 }
 
 func isAssignment(s string) bool {

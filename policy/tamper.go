@@ -7,22 +7,10 @@ import (
 )
 
 // tamper judges file-changing commands (Unix, cmd.exe, PowerShell) whose
-// target is the hooks directory or a git config file.
+// target is the hooks directory, a git config file or a guard file: what
+// each family of commands writes is named by its own judge below.
 func (j *judge) tamper(name string, args []field, sc *scope) {
-	cmdStyle := false
-	switch name {
-	case "del", "erase", "rd", "rmdir", "move", "copy", "xcopy", "robocopy", "ren", "rename", "attrib", "icacls", "cacls", "takeown":
-		cmdStyle = true
-	}
-	isOpt := func(v string) bool {
-		if strings.HasPrefix(v, "-") && v != "-" {
-			return true
-		}
-		if cmdStyle && strings.HasPrefix(v, "/") && len(v) <= 12 && !strings.Contains(v[1:], "/") && !strings.Contains(v[1:], `\`) {
-			return true
-		}
-		return false
-	}
+	isOpt := optionTest(name)
 	check := func(f field, allowGitDir bool) { j.writeHit(sc.classify(f), allowGitDir) }
 	if j.guardWriters(name, args, sc, isOpt) {
 		return
@@ -36,9 +24,6 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				j.guardHit(sc.classify(a), false)
 			}
 		}
-		return
-	}
-	switch name {
 	case "touch", "mkdir", "mkfifo", "mknod":
 		// Creating entries inside hookwarden's store can stop it: a .lock
 		// makes every call wait and fail, more than its scan bound of
@@ -49,9 +34,6 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				j.hits.add(RuleHooksDirTamper)
 			}
 		}
-		return
-	}
-	switch name {
 	case "mv":
 		j.mvTargets(args, sc, isOpt, check)
 	case "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
@@ -70,124 +52,11 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			check(v, true)
 		}
 	case "cp", "ln", "install", "rsync", "scp", "copy", "xcopy", "robocopy", "copy-item", "cpi":
-		var pos []field
-		var dest *field
-		powershell := name == "copy-item" || name == "cpi" || name == "copy"
-		for i := 0; i < len(args); i++ {
-			v := args[i].val
-			if powershell {
-				v = strings.ToLower(v) // PowerShell parameter names are case-insensitive
-			}
-			if isOpt(v) {
-				switch {
-				case v == "-t" || v == "--target-directory" || (powershell && strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v)):
-					if i+1 < len(args) {
-						d := args[i+1]
-						dest = &d
-						i++
-					}
-				case strings.HasPrefix(v, "--target-directory="):
-					d := lit(args[i].val[len("--target-directory="):])
-					dest = &d
-				case strings.HasPrefix(v, "-destination:"):
-					d := lit(args[i].val[len("-destination:"):])
-					dest = &d
-				case powershell && (v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude"):
-					i++
-				case v == "-S" || v == "--suffix":
-					i++ // cp, ln, install: backup suffix
-				case name == "install" && (v == "-m" || v == "-o" || v == "-g"):
-					i++
-				case name == "rsync" && (v == "-e" || v == "--rsh"):
-					i++
-				}
-				continue
-			}
-			pos = append(pos, args[i])
-		}
-		if dest == nil && len(pos) >= 2 {
-			d := pos[len(pos)-1]
-			if name == "robocopy" || name == "xcopy" {
-				d = pos[1]
-			}
-			dest = &d
-		}
+		pos, dest := copyOperands(name, args, isOpt)
 		if dest != nil {
-			dk := sc.classify(*dest)
-			j.writeHit(dk, false)
-			if mirrorDeletes(name, args) {
-				// rsync --delete empty/ ./ and robocopy /MIR remove what
-				// the source lacks from the destination: the guard's
-				// files when it holds them (the repository root: dots
-				// only where the command runs at the root or somewhere
-				// unknown).
-				root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
-				if root || dk.guard.ownParent || dk.guard.own {
-					j.hits.add(RuleSelfProtect)
-				}
-				if root || dk.guard.clientParent || dk.guard.client {
-					j.hits.add(RuleSelfProtectClientHooks)
-				}
-				if dk.hooks || dk.gitDir {
-					j.hits.add(RuleHooksDirTamper)
-				}
-			}
-			j.startupInto(*dest, pos)
-			// cp x/settings.json .claude writes .claude/settings.json, and
-			// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a
-			// destination of dots only is the current directory or one
-			// above it, which may be the repository root).
-			if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent {
-				for _, s := range pos {
-					if s.val == dest.val {
-						continue
-					}
-					j.guardHit(sc.classify(lit(into(dest.val, s.val))), true)
-				}
-			}
-			// cp -r /tmp/hooks .git writes .git/hooks, and a directory's
-			// contents (x/., rsync's x/, a glob x/*) copied into the git
-			// directory may hold hooks/ or hookwarden/.
-			if dk.gitDir {
-				for _, s := range pos {
-					if s.val == dest.val {
-						continue
-					}
-					src := strings.ReplaceAll(s.val, `\`, "/")
-					base := strings.TrimRight(src, "/")
-					if i := strings.LastIndexByte(base, '/'); i >= 0 {
-						base = base[i+1:]
-					}
-					if base == "." || base == "" || (name == "rsync" && strings.HasSuffix(src, "/")) || sc.classify(lit(dest.val+"/"+base)).hooks {
-						j.hits.add(RuleHooksDirTamper)
-					}
-				}
-			}
+			j.copyInto(name, args, pos, *dest, sc)
 		}
-		// A link to a guard file, the hooks directory or hookwarden's store
-		// (ln, cp -l/-s) lets a later write through the link's own name
-		// change it.
-		link := name == "ln"
-		for _, a := range args {
-			if name == "cp" && (a.val == "--link" || a.val == "--symbolic-link" || (isOpt(a.val) && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "ls"))) {
-				link = true
-			}
-		}
-		if link && dest != nil {
-			// A link named like a directory holding a client hook file
-			// (pkg/.codex, .config) points it somewhere no rule guards:
-			// ln -s /tmp/x pkg/.codex makes /tmp/x/config.toml Codex's.
-			j.guardHit(sc.classify(*dest), true)
-		}
-		if link {
-			for _, s := range pos {
-				k := sc.classify(s)
-				j.guardHit(k, false)
-				if k.hooks {
-					j.hits.add(RuleHooksDirTamper) // ln -s .git/hookwarden s && rm -rf s/
-				}
-			}
-		}
+		j.linkTargets(name, args, pos, dest, sc, isOpt)
 	case "sed", "perl", "ruby":
 		inPlace := false
 		for _, a := range args {
@@ -196,11 +65,9 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				inPlace = true
 			}
 		}
-		if inPlace {
-			for _, a := range args {
-				if !isOpt(a.val) {
-					check(a, false)
-				}
+		for _, a := range args {
+			if inPlace && !isOpt(a.val) {
+				check(a, false)
 			}
 		}
 	case "dd":
@@ -208,6 +75,152 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			if strings.HasPrefix(a.val, "of=") {
 				check(field{val: a.val[3:], raw: strings.TrimPrefix(a.raw, "of=")}, false)
 			}
+		}
+	}
+}
+
+// optionTest returns how tamper tells an option from an operand for the
+// command name: a word starting with "-" (but not "-" alone), and for
+// cmd.exe's commands also a short "/X" switch holding no further slash.
+func optionTest(name string) func(string) bool {
+	cmdStyle := false
+	switch name {
+	case "del", "erase", "rd", "rmdir", "move", "copy", "xcopy", "robocopy", "ren", "rename", "attrib", "icacls", "cacls", "takeown":
+		cmdStyle = true
+	}
+	return func(v string) bool {
+		if strings.HasPrefix(v, "-") && v != "-" {
+			return true
+		}
+		return cmdStyle && strings.HasPrefix(v, "/") && len(v) <= 12 && !strings.Contains(v[1:], "/") && !strings.Contains(v[1:], `\`)
+	}
+}
+
+// copyOperands returns the operands of a copy or link command (cp, ln,
+// install, rsync, scp, cmd.exe's copy and xcopy, robocopy, PowerShell's
+// Copy-Item) and its destination: -t/--target-directory/-Destination when
+// given, else the last operand (robocopy's and xcopy's second); nil when
+// there is none.
+func copyOperands(name string, args []field, isOpt func(string) bool) (pos []field, dest *field) {
+	powershell := name == "copy-item" || name == "cpi" || name == "copy"
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if powershell {
+			v = strings.ToLower(v) // PowerShell parameter names are case-insensitive
+		}
+		if !isOpt(v) {
+			pos = append(pos, args[i])
+			continue
+		}
+		switch {
+		case v == "-t" || v == "--target-directory" || (powershell && strings.HasPrefix(v, "-d") && strings.HasPrefix("-destination", v)):
+			if i+1 < len(args) {
+				d := args[i+1]
+				dest = &d
+				i++
+			}
+		case strings.HasPrefix(v, "--target-directory="):
+			d := lit(args[i].val[len("--target-directory="):])
+			dest = &d
+		case strings.HasPrefix(v, "-destination:"):
+			d := lit(args[i].val[len("-destination:"):])
+			dest = &d
+		case powershell && (v == "-path" || v == "-literalpath" || v == "-filter" || v == "-include" || v == "-exclude"),
+			v == "-S" || v == "--suffix", // cp, ln, install: backup suffix
+			name == "install" && (v == "-m" || v == "-o" || v == "-g"),
+			name == "rsync" && (v == "-e" || v == "--rsh"):
+			i++
+		}
+	}
+	if dest == nil && len(pos) >= 2 {
+		d := pos[len(pos)-1]
+		if name == "robocopy" || name == "xcopy" {
+			d = pos[1]
+		}
+		dest = &d
+	}
+	return pos, dest
+}
+
+// copyInto judges what a copy writes at dest: dest itself, what a mirroring
+// copy deletes there, the shell start-up files, the guard's files a copy
+// into the repository root or a guard directory writes, and the hooks
+// directory a copy into the git directory may write.
+func (j *judge) copyInto(name string, args, pos []field, dest field, sc *scope) {
+	dk := sc.classify(dest)
+	j.writeHit(dk, false)
+	if mirrorDeletes(name, args) {
+		// rsync --delete empty/ ./ and robocopy /MIR remove what the
+		// source lacks from the destination: the guard's files when it
+		// holds them (the repository root: dots only where the command
+		// runs at the root or somewhere unknown).
+		root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
+		if root || dk.guard.ownParent || dk.guard.own {
+			j.hits.add(RuleSelfProtect)
+		}
+		if root || dk.guard.clientParent || dk.guard.client {
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
+		if dk.hooks || dk.gitDir {
+			j.hits.add(RuleHooksDirTamper)
+		}
+	}
+	j.startupInto(dest, pos)
+	// cp x/settings.json .claude writes .claude/settings.json, and
+	// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a destination of
+	// dots only is the current directory or one above it, which may be the
+	// repository root).
+	if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent {
+		for _, s := range pos {
+			if s.val != dest.val {
+				j.guardHit(sc.classify(lit(into(dest.val, s.val))), true)
+			}
+		}
+	}
+	// cp -r /tmp/hooks .git writes .git/hooks, and a directory's contents
+	// (x/., rsync's x/, a glob x/*) copied into the git directory may hold
+	// hooks/ or hookwarden/.
+	if !dk.gitDir {
+		return
+	}
+	for _, s := range pos {
+		if s.val == dest.val {
+			continue
+		}
+		src := strings.ReplaceAll(s.val, `\`, "/")
+		base := strings.TrimRight(src, "/")
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+		}
+		if base == "." || base == "" || (name == "rsync" && strings.HasSuffix(src, "/")) || sc.classify(lit(dest.val+"/"+base)).hooks {
+			j.hits.add(RuleHooksDirTamper)
+		}
+	}
+}
+
+// linkTargets judges a link to a guard file, the hooks directory or
+// hookwarden's store (ln, cp -l/-s), which lets a later write through the
+// link's own name change it, and a link named like a directory holding a
+// client hook file (ln -s /tmp/x pkg/.codex makes /tmp/x/config.toml
+// Codex's), which points it somewhere no rule guards.
+func (j *judge) linkTargets(name string, args, pos []field, dest *field, sc *scope, isOpt func(string) bool) {
+	link := name == "ln"
+	for _, a := range args {
+		if name == "cp" && (a.val == "--link" || a.val == "--symbolic-link" || (isOpt(a.val) && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "ls"))) {
+			link = true
+		}
+	}
+	if !link {
+		return
+	}
+	if dest != nil {
+		j.guardHit(sc.classify(*dest), true)
+	}
+	for _, s := range pos {
+		k := sc.classify(s)
+		j.guardHit(k, false)
+		if k.hooks {
+			j.hits.add(RuleHooksDirTamper) // ln -s .git/hookwarden s && rm -rf s/
 		}
 	}
 }

@@ -120,60 +120,7 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	}
 	aliases = own
 	j.gitEnvConfig(env, depth, aliases)
-	var workTree *field // --work-tree, else GIT_WORK_TREE
-	for _, e := range env {
-		if e.name == "GIT_WORK_TREE" {
-			w := e.val
-			workTree = &w
-		}
-	}
-	i := 0
-	for i < len(args) {
-		v := args[i].val
-		if !strings.HasPrefix(v, "-") {
-			break
-		}
-		switch {
-		case v == "--":
-			i++
-		case v == "-C":
-			// git -C <dir> runs as if started in dir (git(1)): the
-			// paths after it are judged from there, in a copy of the
-			// scope so the commands after git keep theirs.
-			if i+1 < len(args) {
-				moved := *sc
-				moved.chdir(args[i+1])
-				sc = &moved
-			}
-			i += 2
-			continue
-		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
-			if v == "--work-tree" && i+1 < len(args) {
-				w := args[i+1]
-				workTree = &w
-			}
-			i += 2
-			continue
-		case strings.HasPrefix(v, "--work-tree="):
-			w := withVal(args[i], strings.TrimPrefix(v, "--work-tree="))
-			workTree = &w
-		case v == "-c":
-			if i+1 < len(args) {
-				j.gitConfigParam(args[i+1], aliases, depth, env)
-			}
-			i += 2
-			continue
-		case v == "--config-env":
-			if i+1 < len(args) {
-				j.gitConfigEnv(args[i+1].val, aliases)
-			}
-			i += 2
-			continue
-		case strings.HasPrefix(v, "--config-env="):
-			j.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), aliases)
-		}
-		i++
-	}
+	i, sc, workTree := j.gitGlobalOptions(args, env, depth, sc, aliases)
 	if i >= len(args) {
 		return
 	}
@@ -193,44 +140,11 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 		}
 	}
 	if sub.dynamic() {
-		j.unknownGitSub(rest)
-		// git $(echo commit --no-verify), git $cmd: an unquoted expansion
-		// or a substitution here may be a hook-running subcommand and its
-		// skip flag; a quoted expansion is one word, so a flag can only
-		// come from the words after it.
-		if sub.unquoted || sub.subst {
-			j.hits.add(RuleGitDynamicOption)
-		}
-		for _, a := range rest {
-			if a.val == "--" {
-				break
-			}
-			if (a.unquoted && mayBeOption(a)) || (a.subst && (a.val[0] == dyn[0] || a.val[0] == '-')) {
-				j.hits.add(RuleGitDynamicOption)
-			}
-		}
+		j.dynamicGitSub(sub, rest)
 		return
 	}
-	if !isGitBuiltin(sub.val) {
-		a, ok := aliases[strings.ToLower(sub.val)]
-		if !ok {
-			a, ok = j.fileAlias(sub.val, rest)
-		}
-		if ok {
-			switch {
-			case a == dyn:
-				j.hits.add(RuleIndirectionUnjudgeable)
-			case strings.HasPrefix(a, "!"):
-				j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, append(env[:len(env):len(env)], aliasParameters(aliases)))
-			default:
-				var words []field
-				for _, w := range splitAlias(a) {
-					words = append(words, lit(w))
-				}
-				j.git(append(words, rest...), env, depth+1, st, sc, aliases)
-			}
-			return
-		}
+	if !isGitBuiltin(sub.val) && j.gitAlias(sub, rest, env, depth, st, sc, aliases) {
+		return
 	}
 	j.gitSub(sub.val, rest, env, depth, st, sc)
 	if otherTree && (sub.val == "add" || sub.val == "stage" || sub.val == "rm") {
@@ -238,6 +152,112 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 		// file the other tree lacks (indexDrop)
 		sc.indexDropped = true
 	}
+}
+
+// gitGlobalOptions reads git's options before the subcommand (git(1)): it
+// judges -c and --config-env settings (adding aliases to aliases), and
+// returns the index of the subcommand in args, the scope the command runs
+// in (a copy moved by each -C <dir>: the paths after it are judged from
+// there, while the commands after git keep theirs) and the work tree
+// --work-tree or GIT_WORK_TREE names (nil for none).
+func (j *judge) gitGlobalOptions(args []field, env []envVar, depth int, sc *scope, aliases map[string]string) (int, *scope, *field) {
+	var workTree *field
+	for _, e := range env {
+		if e.name == "GIT_WORK_TREE" {
+			w := e.val
+			workTree = &w
+		}
+	}
+	i := 0
+	for i < len(args) {
+		v := args[i].val
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		next := i+1 < len(args)
+		switch {
+		case v == "--":
+			i++ // git refuses "--" here (2.39.5: "unknown option: --"); it and the word after it are skipped
+		case v == "-C":
+			if next {
+				moved := *sc
+				moved.chdir(args[i+1])
+				sc = &moved
+			}
+			i++
+		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
+			if v == "--work-tree" && next {
+				w := args[i+1]
+				workTree = &w
+			}
+			i++
+		case strings.HasPrefix(v, "--work-tree="):
+			w := withVal(args[i], strings.TrimPrefix(v, "--work-tree="))
+			workTree = &w
+		case v == "-c":
+			if next {
+				j.gitConfigParam(args[i+1], aliases, depth, env)
+			}
+			i++
+		case v == "--config-env":
+			if next {
+				j.gitConfigEnv(args[i+1].val, aliases)
+			}
+			i++
+		case strings.HasPrefix(v, "--config-env="):
+			j.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), aliases)
+		}
+		i++
+	}
+	return i, sc, workTree
+}
+
+// dynamicGitSub judges a git subcommand known only at run time (git
+// $(echo commit --no-verify), git $cmd): an unquoted expansion or a
+// substitution there may be a hook-running subcommand and its skip flag; a
+// quoted expansion is one word, so a flag can only come from the words
+// after it.
+func (j *judge) dynamicGitSub(sub field, rest []field) {
+	j.unknownGitSub(rest)
+	if sub.unquoted || sub.subst {
+		j.hits.add(RuleGitDynamicOption)
+	}
+	for _, a := range rest {
+		if a.val == "--" {
+			break
+		}
+		if (a.unquoted && mayBeOption(a)) || (a.subst && (a.val[0] == dyn[0] || a.val[0] == '-')) {
+			j.hits.add(RuleGitDynamicOption)
+		}
+	}
+}
+
+// gitAlias judges git SUB when SUB is an alias (from this command's -c and
+// environment settings in aliases, else from the config files, fileAlias):
+// a "!" alias as shell code with the arguments appended, any other as git
+// arguments, nested one level deeper; an alias whose value is unknown is
+// RuleIndirectionUnjudgeable. It reports whether SUB was an alias.
+func (j *judge) gitAlias(sub field, rest []field, env []envVar, depth int, st *syntax.Stmt, sc *scope, aliases map[string]string) bool {
+	a, ok := aliases[strings.ToLower(sub.val)]
+	if !ok {
+		a, ok = j.fileAlias(sub.val, rest)
+	}
+	if !ok {
+		return false
+	}
+	switch {
+	case a == dyn:
+		j.hits.add(RuleIndirectionUnjudgeable)
+	case strings.HasPrefix(a, "!"):
+		j.scriptField(joinFields(append([]field{lit(a[1:])}, rest...)), depth+1, append(env[:len(env):len(env)], aliasParameters(aliases)))
+	default:
+		var words []field
+		for _, w := range splitAlias(a) {
+			words = append(words, lit(w))
+		}
+		j.git(append(words, rest...), env, depth+1, st, sc, aliases)
+	}
+	return true
 }
 
 // indexDrop follows, through one command, an index emptied of every path
@@ -279,166 +299,185 @@ func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *sy
 	switch sub {
 	case "cz":
 		j.commitizen(args) // git cz: commitizen's git-cz on PATH
-		return
 	case "config":
 		j.gitConfig(args, env, depth, sc)
-		return
-	case "submodule":
-		// git submodule [--quiet] foreach [--recursive] <command>: the command
-		// runs in a shell in each submodule (git-submodule(1), foreach).
-		rest := skipOpts(args, "", nil)
-		if len(rest) > 0 && rest[0].val == "foreach" {
-			if cmd := skipOpts(rest[1:], "", nil); len(cmd) > 0 {
-				j.scriptField(joinFields(cmd), depth+1, env)
-			}
+	case "submodule", "bisect":
+		j.gitRunsCommand(sub, args, env, depth, sc)
+	case "clone", "worktree", "init", "archive", "bundle", "format-patch":
+		j.gitPathWriter(sub, args, sc)
+	case "rm", "mv", "clean":
+		j.gitRemoval(sub, args, sc)
+	case "update-index", "read-tree":
+		j.gitIndexWrite(sub, args, sc)
+	case "checkout", "restore", "stash":
+		j.gitCheckout(sub, args, sc)
+	default:
+		if !isGitBuiltin(sub) {
+			j.unknownGitSub(args)
 		}
-		return
-	case "bisect":
-		// git bisect run <cmd> [<args>...] runs the command directly.
+	}
+}
+
+// gitRunsCommand judges the command git submodule [--quiet] foreach
+// [--recursive] <command> runs in a shell in each submodule
+// (git-submodule(1), foreach) and the one git bisect run <cmd> [<args>...]
+// runs directly.
+func (j *judge) gitRunsCommand(sub string, args []field, env []envVar, depth int, sc *scope) {
+	if sub == "bisect" {
 		if len(args) > 1 && args[0].val == "run" {
 			j.command(args[1:], env, depth+1, nil, sc)
 		}
 		return
-	case "clone", "worktree", "init", "archive", "bundle", "format-patch":
-		// These write a directory or file at a path they are given: git
-		// clone <repo> [<dir>] (and --separate-git-dir), git worktree add
-		// <path> / move <wt> <path>, git init [<dir>], git archive -o,
-		// git bundle create <file>, git format-patch -o <dir>. One inside
-		// a hooks directory or hookwarden's store plants there what the
-		// store or git would read (a .lock, a directory the size bound
-		// counts); one inside a guard directory writes the guard's files.
-		// Every operand and option value is judged (the repository git
-		// clone reads is rarely in either place), and for init and clone
-		// the working directory too (their default target is in it:
-		// git -C .git/hooks init).
-		words := args
-		if sub == "init" || sub == "clone" {
-			words = append([]field{lit(".")}, args...)
+	}
+	rest := skipOpts(args, "", nil)
+	if len(rest) > 0 && rest[0].val == "foreach" {
+		if cmd := skipOpts(rest[1:], "", nil); len(cmd) > 0 {
+			j.scriptField(joinFields(cmd), depth+1, env)
 		}
-		for _, a := range words {
-			v := a.val
-			if strings.HasPrefix(v, "-") {
-				_, after, ok := strings.Cut(v, "=")
-				if !ok {
-					continue
-				}
-				a = lit(after)
-			}
-			k := sc.classify(a)
-			if k.hooks || k.store {
-				j.hits.add(RuleHooksDirTamper)
-			}
-			j.guardHit(k, false)
-		}
-		return
-	case "rm", "mv", "clean":
-		cached := false
-		for _, a := range args {
-			cached = cached || a.val == "--cached"
-		}
-		for _, a := range args {
-			if strings.HasPrefix(a.val, "-") {
+	}
+}
+
+// gitPathWriter judges the subcommands that write a directory or file at a
+// path they are given: git clone <repo> [<dir>] (and --separate-git-dir),
+// git worktree add <path> / move <wt> <path>, git init [<dir>], git archive
+// -o, git bundle create <file>, git format-patch -o <dir>. One inside a
+// hooks directory or hookwarden's store plants there what the store or git
+// would read (a .lock, a directory the size bound counts); one inside a
+// guard directory writes the guard's files. Every operand and option value
+// is judged (the repository git clone reads is rarely in either place), and
+// for init and clone the working directory too (their default target is in
+// it: git -C .git/hooks init).
+func (j *judge) gitPathWriter(sub string, args []field, sc *scope) {
+	words := args
+	if sub == "init" || sub == "clone" {
+		words = append([]field{lit(".")}, args...)
+	}
+	for _, a := range words {
+		v := a.val
+		if strings.HasPrefix(v, "-") {
+			_, after, ok := strings.Cut(v, "=")
+			if !ok {
 				continue
 			}
-			k := sc.classify(a)
-			if k.hooks {
-				j.hits.add(RuleHooksDirTamper)
-			}
-			j.guardHit(k, true)
-			// git rm -r . removes every tracked file, the guard's among
-			// them (--cached leaves the working tree alone).
-			if sub == "rm" && !cached && wholeTreeSpec(a.val) {
+			a = lit(after)
+		}
+		k := sc.classify(a)
+		if k.hooks || k.store {
+			j.hits.add(RuleHooksDirTamper)
+		}
+		j.guardHit(k, false)
+	}
+}
+
+// gitRemoval judges git rm, mv and clean by the paths they name; git rm -r
+// . removes every tracked file, the guard's among them (--cached leaves the
+// working tree alone).
+func (j *judge) gitRemoval(sub string, args []field, sc *scope) {
+	cached := false
+	for _, a := range args {
+		cached = cached || a.val == "--cached"
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-") {
+			continue
+		}
+		k := sc.classify(a)
+		if k.hooks {
+			j.hits.add(RuleHooksDirTamper)
+		}
+		j.guardHit(k, true)
+		if sub == "rm" && !cached && wholeTreeSpec(a.val) {
+			j.hits.add(RuleSelfProtect)
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
+	}
+}
+
+// gitIndexWrite judges git update-index --cacheinfo <mode>,<object>,<path>
+// (or the three words), which stages any blob as a guard file without
+// touching it (a later git checkout -- . writes it out), and git read-tree
+// -u, which writes another tree into the working tree, removing the guard's
+// files where that tree lacks them.
+func (j *judge) gitIndexWrite(sub string, args []field, sc *scope) {
+	for _, a := range args {
+		v := a.val
+		if sub == "read-tree" {
+			if v == "-u" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "u")) {
 				j.hits.add(RuleSelfProtect)
 				j.hits.add(RuleSelfProtectClientHooks)
 			}
+			continue
 		}
-		return
-	case "update-index":
-		// git update-index --cacheinfo <mode>,<object>,<path> (or the
-		// three words) stages any blob as a guard file without touching
-		// it; a later git checkout -- . writes it out.
-		for _, a := range args {
-			v := a.val
-			if strings.HasPrefix(v, "-") {
-				continue
-			}
-			if i := strings.LastIndexByte(v, ','); i >= 0 {
-				v = v[i+1:]
-			}
-			j.guardHit(sc.classify(lit(v)), true)
+		if strings.HasPrefix(v, "-") {
+			continue
 		}
-		return
-	case "read-tree":
-		// git read-tree -u writes another tree into the working tree,
-		// removing the guard's files where that tree lacks them.
-		for _, a := range args {
-			if a.val == "-u" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "u")) {
-				j.hits.add(RuleSelfProtect)
-				j.hits.add(RuleSelfProtectClientHooks)
-			}
+		if i := strings.LastIndexByte(v, ','); i >= 0 {
+			v = v[i+1:]
 		}
-		return
-	case "checkout", "restore", "stash":
-		// git checkout [<tree-ish>] -- <paths>, git restore <paths>, git
-		// stash push -- <paths> overwrite the working-tree copies of the
-		// paths they name; git restore --staged alone touches the index
-		// only (git-restore(1)).
-		staged, worktree := false, false
-		for _, a := range args {
-			switch a.val {
-			case "--staged", "-S":
-				staged = true
-			case "--worktree", "-W":
-				worktree = true
-			}
-			if strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && sub == "restore" {
-				staged = staged || strings.Contains(a.val, "S")
-				worktree = worktree || strings.Contains(a.val, "W")
-			}
-		}
-		if sub == "restore" && staged && !worktree {
-			return
-		}
-		// A source other than the index (git checkout <tree-ish> -- .,
-		// git restore --source=<tree-ish> .) over the whole tree writes
-		// that revision's copies of the guard's files (restore also
-		// removes those it lacks); from the index (git checkout -- .,
-		// git restore .) the committed copies come back, which stays
-		// allowed.
-		fromRev := false
-		var pos []field
-		dashdash := -1
-		for i, a := range args {
-			switch {
-			case a.val == "--":
-				if dashdash < 0 {
-					dashdash = len(pos)
-				}
-				continue
-			case sub == "restore" && (a.val == "--source" || a.val == "-s") && i+1 < len(args):
-				fromRev = true
-			case sub == "restore" && (strings.HasPrefix(a.val, "--source=") || (strings.HasPrefix(a.val, "-s") && len(a.val) > 2)):
-				fromRev = true
-			}
-			if !strings.HasPrefix(a.val, "-") || dashdash >= 0 {
-				pos = append(pos, a)
-			}
-		}
-		if sub == "checkout" && len(pos) >= 2 && (dashdash < 0 || dashdash >= 1) {
-			fromRev = true // git checkout <tree-ish> [--] <pathspec>...
-		}
-		for _, a := range pos {
-			j.guardHit(sc.classify(a), true)
-			if fromRev && wholeTreeSpec(a.val) {
-				j.hits.add(RuleSelfProtect)
-				j.hits.add(RuleSelfProtectClientHooks)
-			}
-		}
+		j.guardHit(sc.classify(lit(v)), true)
+	}
+}
+
+// gitCheckout judges git checkout [<tree-ish>] -- <paths>, git restore
+// <paths> and git stash push -- <paths>, which overwrite the working-tree
+// copies of the paths they name; git restore --staged alone touches the
+// index only (git-restore(1)). A source other than the index (git checkout
+// <tree-ish> -- ., git restore --source=<tree-ish> .) over the whole tree
+// writes that revision's copies of the guard's files (restore also removes
+// those it lacks); from the index (git checkout -- ., git restore .) the
+// committed copies come back, which stays allowed.
+func (j *judge) gitCheckout(sub string, args []field, sc *scope) {
+	if sub == "restore" && restoreStagedOnly(args) {
 		return
 	}
-	if !isGitBuiltin(sub) {
-		j.unknownGitSub(args)
+	fromRev := false
+	var pos []field
+	dashdash := -1
+	for i, a := range args {
+		switch {
+		case a.val == "--":
+			if dashdash < 0 {
+				dashdash = len(pos)
+			}
+			continue
+		case sub == "restore" && (a.val == "--source" || a.val == "-s") && i+1 < len(args):
+			fromRev = true
+		case sub == "restore" && (strings.HasPrefix(a.val, "--source=") || (strings.HasPrefix(a.val, "-s") && len(a.val) > 2)):
+			fromRev = true
+		}
+		if !strings.HasPrefix(a.val, "-") || dashdash >= 0 {
+			pos = append(pos, a)
+		}
 	}
+	if sub == "checkout" && len(pos) >= 2 && (dashdash < 0 || dashdash >= 1) {
+		fromRev = true // git checkout <tree-ish> [--] <pathspec>...
+	}
+	for _, a := range pos {
+		j.guardHit(sc.classify(a), true)
+		if fromRev && wholeTreeSpec(a.val) {
+			j.hits.add(RuleSelfProtect)
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
+	}
+}
+
+// restoreStagedOnly reports whether git restore's options name the index
+// (--staged, -S) and not the working tree (--worktree, -W).
+func restoreStagedOnly(args []field) bool {
+	staged, worktree := false, false
+	for _, a := range args {
+		switch a.val {
+		case "--staged", "-S":
+			staged = true
+		case "--worktree", "-W":
+			worktree = true
+		}
+		if strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") {
+			staged = staged || strings.Contains(a.val, "S")
+			worktree = worktree || strings.Contains(a.val, "W")
+		}
+	}
+	return staged && !worktree
 }
 
 func (j *judge) gitHookOpts(sub string, spec gitSpec, args []field, env []envVar, depth int) {

@@ -158,7 +158,7 @@ func (s *planState) planRendered(step planStep) error {
 		}
 		rep.Action = action(snap, f.Body, ActionUpdated)
 		body := f.Body
-		if _, same := templates.VersionOnly(f.Path, snap.Data, f.Body); rep.Action == ActionUpdated && same {
+		if rep.Action == ActionUpdated && versionOnly(f.Path, snap.Data, f.Body) {
 			// Another version rendered the same body: rewriting only the
 			// stamp would make mixed installs rewrite each other's files.
 			rep.Action, body = ActionUnchanged, snap.Data
@@ -344,4 +344,11 @@ func (s *planState) planClientFile(client string, selected bool) error {
 		s.codexHooks, s.codexPlanned, s.codexOwner = res.Out, true, owner
 	}
 	return nil
+}
+
+// versionOnly is templates.VersionOnly's verdict alone (parsing both headers
+// digests both bodies, so it is asked only of a file about to be updated).
+func versionOnly(path string, have, want []byte) bool {
+	_, same := templates.VersionOnly(path, have, want)
+	return same
 }

@@ -69,7 +69,7 @@ func (dc *doc) hooks() hooksView {
 				// The element is one handler: a group of one whose matcher
 				// is its own; removing the handler removes the element.
 				if mm := findMember(gobj, "matcher"); mm != nil {
-					g.matcher = mm.Value.Value.(hujson.Literal).String()
+					g.matcher = literalText(mm.Value.Value.(hujson.Literal))
 				}
 				g.handlers = []handlerView{readHandler(g.val)}
 				ev.groups = append(ev.groups, g)
@@ -79,7 +79,7 @@ func (dc *doc) hooks() hooksView {
 				m := &gobj.Members[k]
 				switch memberName(m) {
 				case "matcher":
-					g.matcher = m.Value.Value.(hujson.Literal).String()
+					g.matcher = literalText(m.Value.Value.(hujson.Literal))
 				case "hooks":
 					g.hooksVal = &m.Value
 				default:
@@ -109,11 +109,11 @@ func readHandler(v *hujson.Value) handlerView {
 		switch memberName(m) {
 		case "type":
 			if isLit && lit.Kind() == '"' {
-				h.typ = lit.String()
+				h.typ = literalText(lit)
 			}
 		case "command":
 			if isLit && lit.Kind() == '"' {
-				h.command, h.hasCommand, h.commandVal = lit.String(), true, &m.Value
+				h.command, h.hasCommand, h.commandVal = literalText(lit), true, &m.Value
 			}
 		case "timeout":
 			if isLit && lit.Kind() == '0' {
@@ -125,12 +125,12 @@ func readHandler(v *hujson.Value) handlerView {
 		case "onFailure":
 			h.hasOnFail, h.onFailVal, h.onFailure = true, &m.Value, "\x00"
 			if isLit && lit.Kind() == '"' {
-				h.onFailure = lit.String()
+				h.onFailure = literalText(lit)
 			}
 		case "commandWindows":
 			h.hasCmdWin, h.cmdWinVal, h.cmdWin = true, &m.Value, "\x00"
 			if isLit && lit.Kind() == '"' {
-				h.cmdWin = lit.String()
+				h.cmdWin = literalText(lit)
 			}
 		}
 	}
@@ -151,7 +151,7 @@ func stringArray(v hujson.ValueTrimmed) []string {
 			out = append(out, "\x00")
 			continue
 		}
-		out = append(out, lit.String())
+		out = append(out, literalText(lit))
 	}
 	return out
 }
@@ -534,7 +534,7 @@ func (dc *doc) disabledWarnings(want []Handler) []string {
 			continue
 		}
 		for _, w := range want {
-			if lit.String() == w.Command {
+			if literalText(lit) == w.Command {
 				line, _ := lineCol(dc.src, arr.Elements[i].StartOffset)
 				out = append(out, fmt.Sprintf("%s:%d: hooksConfig.disabled lists our command for %s, so Gemini CLI will not run it", dc.path, line, w.NativeEvent))
 				break

@@ -328,6 +328,25 @@ func kindName(v hujson.ValueTrimmed) string {
 // name returns the decoded key of an object member.
 func memberName(m *hujson.ObjectMember) string {
 	lit, _ := m.Name.Value.(hujson.Literal)
+	return literalText(lit)
+}
+
+// literalText is lit.String() (a JSON string's unescaped value, any other
+// literal's raw text) without its json.Unmarshal for a string that holds no
+// escape and no control character and is valid UTF-8, whose value is the bytes between its quotes
+// (RFC 8259 section 7): most keys and values of a client file, read on
+// every plan of a fleet run.
+func literalText(lit hujson.Literal) string {
+	if n := len(lit); n >= 2 && lit[0] == '"' && lit[n-1] == '"' {
+		inner := lit[1 : n-1]
+		plain := utf8.Valid(inner)
+		for _, c := range inner {
+			plain = plain && c != '\\' && c >= 0x20 // an escape, or a control character JSON refuses
+		}
+		if plain {
+			return string(inner)
+		}
+	}
 	return lit.String()
 }
 

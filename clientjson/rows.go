@@ -136,8 +136,8 @@ func DisabledRows(path string, src []byte, client string, owner *Owner) (int, er
 					continue
 				}
 				if m := findMember(h.val.Value.(*hujson.Object), "name"); m != nil {
-					if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '"' && lit.String() != "" {
-						names[lit.String()] = true
+					if lit, ok := m.Value.Value.(hujson.Literal); ok && lit.Kind() == '"' && literalText(lit) != "" {
+						names[literalText(lit)] = true
 					}
 				}
 			}
@@ -150,7 +150,7 @@ func DisabledRows(path string, src []byte, client string, owner *Owner) (int, er
 				if arr, ok := dm.Value.Value.(*hujson.Array); ok {
 					for i := range arr.Elements {
 						lit, ok := arr.Elements[i].Value.(hujson.Literal)
-						if ok && lit.Kind() == '"' && (names[lit.String()] || owner.Claim(lit.String(), nil, false).Ours()) {
+						if ok && lit.Kind() == '"' && (names[literalText(lit)] || owner.Claim(literalText(lit), nil, false).Ours()) {
 							n++
 						}
 					}

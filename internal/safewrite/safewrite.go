@@ -357,10 +357,15 @@ func readRegularOwned(path string) ([]byte, fs.FileMode, int, int, error) {
 	if err := checkMode(path, fi.Mode(), true); err != nil {
 		return nil, 0, -1, -1, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	// Sized from the stat (a file that grows meanwhile still reads whole,
+	// up to the limit), so a rendered file of 100 KiB is not read through a
+	// dozen reallocations.
+	var buf bytes.Buffer
+	buf.Grow(int(min(max(fi.Size(), 0), MaxFileBytes)) + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
 		return nil, 0, -1, -1, fmt.Errorf("%s: %w", path, err)
 	}
+	data := buf.Bytes()
 	if len(data) > MaxFileBytes {
 		return nil, 0, -1, -1, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrRefused, MaxFileBytes)
 	}

@@ -40,6 +40,12 @@ func (j *judge) writeHit(k pathKind, remove bool) {
 	j.guardHit(k, remove)
 }
 
+// codeSpec is one interpreter's code options (codeFlags).
+type codeSpec struct {
+	short string   // letters whose option takes code
+	long  []string // long options taking code (also --opt=code)
+}
+
 // codeFlags lists, per interpreter, the options whose argument is code the
 // interpreter runs (issue 14 item 4), from each interpreter's manual: python
 // -c (python(1)); node -e/--eval, -p/--print (node --help, v22); bun -e/--eval,
@@ -48,10 +54,7 @@ func (j *judge) writeHit(k pathKind, remove bool) {
 // -e; julia -e/-E; nu, xonsh, elvish -c; ts-node and tsx -e/--eval,
 // -p/--print (their --help). A short cluster ending in the letter
 // (perl -ne, ruby -pe, python -Ic) counts.
-var codeFlags = map[string]struct {
-	short string   // letters whose option takes code
-	long  []string // long options taking code (also --opt=code)
-}{
+var codeFlags = map[string]codeSpec{
 	"python": {short: "c"}, "python2": {short: "c"}, "python3": {short: "c"}, "py": {short: "c"}, "pypy": {short: "c"}, "pypy3": {short: "c"},
 	"node": {short: "ep", long: []string{"--eval", "--print"}}, "nodejs": {short: "ep", long: []string{"--eval", "--print"}},
 	"bun":       {short: "ep", long: []string{"--eval", "--print"}},
@@ -95,78 +98,103 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 	name = interpreterName(name)
 	switch name {
 	case "deno":
-		rest := skipOpts(args, "", nil)
-		if len(rest) > 0 && rest[0].val == "run" {
-			// deno run [options] FILE (scripts.go); its options take
-			// their values stuck (--allow-read=x)
-			for _, a := range rest[1:] {
-				if !strings.HasPrefix(a.val, "-") {
-					j.scriptFile("deno", a, env, depth, sc)
-					break
-				}
-			}
-		}
-		if len(rest) > 0 && rest[0].val == "eval" {
-			for _, a := range skipOpts(rest[1:], "", nil) {
-				j.codeIn(name, a, depth, env)
-				break
-			}
-		}
-		j.stdinCode(name, st, depth, env)
+		j.denoCode(args, env, depth, st, sc)
 		return true
 	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
-		// The first operand is the program unless -f names a program file
-		// (POSIX awk); gawk -i inplace edits its operands in place.
-		inPlace := false
-		progFile := false
-		for i := 0; i < len(args); i++ {
-			v := args[i].val
-			if v == "--" {
-				if i+1 < len(args) && !progFile {
-					j.codeIn(name, args[i+1], depth, env)
-				}
-				break
-			}
-			if !strings.HasPrefix(v, "-") || v == "-" {
-				if !progFile {
-					j.codeIn(name, args[i], depth, env)
-				}
-				break
-			}
-			switch {
-			case v == "-f" || v == "--file" || strings.HasPrefix(v, "--file="):
-				progFile = true
-				if v == "-f" || v == "--file" {
-					i++
-				}
-			case v == "-i" || v == "--include":
-				if i+1 < len(args) && args[i+1].val == "inplace" {
-					inPlace = true
-				}
-				i++
-			case v == "-iinplace" || v == "--include=inplace":
-				inPlace = true
-			case v == "-v" || v == "-F" || v == "--assign" || v == "--field-separator":
-				i++
-			case v == "-e" || v == "--source":
-				if i+1 < len(args) {
-					j.codeIn(name, args[i+1], depth, env)
-				}
-				i++
-			}
-		}
-		if inPlace {
-			for _, a := range args {
-				j.guardHit(sc.classify(a), false)
-			}
-		}
+		j.awkCode(name, args, env, depth, sc)
 		return true
 	}
 	spec, ok := codeFlags[name]
 	if !ok {
 		return false
 	}
-	sawCode, sawScript := false, false
+	sawCode, sawScript := j.codeArgs(name, spec, args, env, depth)
+	if !sawCode && !sawScript {
+		j.stdinCode(name, st, depth, env)
+	}
+	if !sawCode && (codeLangOf(name) != nil || runnerLang(name) != "") {
+		if f, ok := scriptOperand(name, args); ok && !strings.HasPrefix(f.val, "-") {
+			j.scriptFile(name, f, env, depth, sc) // python3 FILE (scripts.go)
+		}
+	}
+	return true
+}
+
+// denoCode judges deno run [options] FILE (scripts.go; its options take
+// their values stuck, --allow-read=x), deno eval CODE and a program fed on
+// stdin.
+func (j *judge) denoCode(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	rest := skipOpts(args, "", nil)
+	if len(rest) > 0 && rest[0].val == "run" {
+		for _, a := range rest[1:] {
+			if !strings.HasPrefix(a.val, "-") {
+				j.scriptFile("deno", a, env, depth, sc)
+				break
+			}
+		}
+	}
+	if len(rest) > 0 && rest[0].val == "eval" {
+		if code := skipOpts(rest[1:], "", nil); len(code) > 0 {
+			j.codeIn("deno", code[0], depth, env)
+		}
+	}
+	j.stdinCode("deno", st, depth, env)
+}
+
+// awkCode judges an awk program: the first operand is the program unless -f
+// names a program file (POSIX awk), -e/--source add program text (gawk), and
+// gawk -i inplace edits its operands in place.
+func (j *judge) awkCode(name string, args []field, env []envVar, depth int, sc *scope) {
+	inPlace := false
+	progFile := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "--" {
+			if i+1 < len(args) && !progFile {
+				j.codeIn(name, args[i+1], depth, env)
+			}
+			break
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			if !progFile {
+				j.codeIn(name, args[i], depth, env)
+			}
+			break
+		}
+		switch {
+		case v == "-f" || v == "--file" || strings.HasPrefix(v, "--file="):
+			progFile = true
+			if v == "-f" || v == "--file" {
+				i++
+			}
+		case v == "-i" || v == "--include":
+			if i+1 < len(args) && args[i+1].val == "inplace" {
+				inPlace = true
+			}
+			i++
+		case v == "-iinplace" || v == "--include=inplace":
+			inPlace = true
+		case v == "-v" || v == "-F" || v == "--assign" || v == "--field-separator":
+			i++
+		case v == "-e" || v == "--source":
+			if i+1 < len(args) {
+				j.codeIn(name, args[i+1], depth, env)
+			}
+			i++
+		}
+	}
+	for _, a := range args {
+		if inPlace {
+			j.guardHit(sc.classify(a), false)
+		}
+	}
+}
+
+// codeArgs judges the code options spec names in the arguments of the
+// interpreter name (up to its script operand or "--"), and reports whether
+// it saw code given inline and whether it reached a script (an operand, or
+// python's -m MODULE).
+func (j *judge) codeArgs(name string, spec codeSpec, args []field, env []envVar, depth int) (sawCode, sawScript bool) {
 	for i := 0; i < len(args) && !sawScript; i++ {
 		v := args[i].val
 		if v == "--" || isStdinPath(v) {
@@ -205,42 +233,39 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 			}
 			continue
 		}
-		// A short cluster: the first code letter takes the rest of the
-		// word, or the next word.
-		for c := 1; c < len(v); c++ {
-			if strings.IndexByte(spec.short, v[c]) < 0 {
-				if name == "python3" || name == "python2" || name == "py" || name == "pypy" || name == "pypy3" {
-					if strings.IndexByte("mWXQ", v[c]) >= 0 {
-						if v[c] == 'm' {
-							sawScript = true // python -m runs a module (judged by the launcher)
-						}
-						if c == len(v)-1 {
-							i++
-						}
-						break
-					}
+		code, script, next := j.shortCodeCluster(name, spec, args, i, env, depth)
+		sawCode, sawScript, i = sawCode || code, sawScript || script, next
+	}
+	return sawCode, sawScript
+}
+
+// shortCodeCluster judges the short-option cluster args[i]: the first code
+// letter takes the rest of the word, or the next word, as code; python's
+// -m, -W, -X and -Q take a value (-m runs a module, judged by the
+// launcher). It returns whether it found code, whether a module runs, and
+// the index of the last word it used.
+func (j *judge) shortCodeCluster(name string, spec codeSpec, args []field, i int, env []envVar, depth int) (code, script bool, last int) {
+	v := args[i].val
+	python := name == "python3" || name == "python2" || name == "py" || name == "pypy" || name == "pypy3"
+	for c := 1; c < len(v); c++ {
+		if strings.IndexByte(spec.short, v[c]) < 0 {
+			if python && strings.IndexByte("mWXQ", v[c]) >= 0 {
+				if c == len(v)-1 {
+					i++
 				}
-				continue
+				return false, v[c] == 'm', i
 			}
-			sawCode = true
-			if c < len(v)-1 {
-				j.codeIn(name, field{val: v[c+1:], raw: v[c+1:], subst: args[i].subst, decoded: args[i].decoded}, depth, env)
-			} else if i+1 < len(args) {
-				j.codeIn(name, args[i+1], depth, env)
-				i++
-			}
-			break
+			continue
 		}
-	}
-	if !sawCode && !sawScript {
-		j.stdinCode(name, st, depth, env)
-	}
-	if !sawCode && (codeLangOf(name) != nil || runnerLang(name) != "") {
-		if f, ok := scriptOperand(name, args); ok && !strings.HasPrefix(f.val, "-") {
-			j.scriptFile(name, f, env, depth, sc) // python3 FILE (scripts.go)
+		if c < len(v)-1 {
+			j.codeIn(name, field{val: v[c+1:], raw: v[c+1:], subst: args[i].subst, decoded: args[i].decoded}, depth, env)
+		} else if i+1 < len(args) {
+			j.codeIn(name, args[i+1], depth, env)
+			i++
 		}
+		return true, false, i
 	}
-	return true
+	return false, false, i
 }
 
 // jsCodeFlags reports the JavaScript runtimes whose -e/-p options take

@@ -423,28 +423,18 @@ type operatorInput struct {
 	layers []settings.Layer
 }
 
+// judge answers one call of row: it records the payload when record mode is
+// on, decodes it (decodeCall), places it (placeCall) and hands it to the
+// judge of its event, within deadline (zero: none).
 func judge(ctx context.Context, deps Deps, req Request, row registration.Row, deadline time.Time, cs *callState) verdict.Verdict {
 	lookup := lookupEnv(req)
 	ops, v := recordFirst(req, row, deadline, true)
 	if v.Kind == verdict.Deny {
 		return v
 	}
-	data := ops.data
-	p, err := dialect.Decode(row, data)
-	if err != nil {
-		if row.Event == "stop" {
-			repeated, _ := dialect.StopFlag(row, data)
-			cs.repeated.Store(repeated)
-		}
-		if row.Event == "prompt" {
-			return skip("hookwarden could not decode the %s %s payload: %v; the prompt goes on with the clock line only", row.Client, row.Event, err)
-		}
-		return invalidInput("decode", row, err)
-	}
-	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
-	cs.caller.Store(&p.Caller)
-	if p.Unjudged != "" {
-		return skip("%s", p.Unjudged)
+	p, v, ok := decodeCall(row, ops.data, cs)
+	if !ok {
+		return v
 	}
 	if row.Event == "prompt" {
 		// A prompt row judges nothing: it answers the clock line (clocked)
@@ -452,7 +442,63 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		// workspace, no settings and no child process.
 		return verdict.Verdict{Kind: verdict.Allow}
 	}
+	call, v, ok := placeCall(deps, req, row, p, ops.layers, lookup)
+	if !ok {
+		return v
+	}
+	switch row.Event {
+	case "pre-tool", "pre-skill-shell":
+		return judgeCommand(deps, p, call, lookup)
+	case "environment":
+		if deps.Environment == nil {
+			return deny(RuleNoJudge, "this build has no environment check wired in")
+		}
+		return deps.Environment(lookup)
+	}
+	j := deps.Judges.of(row.Event)
+	if j == nil {
+		return skip("%s %s: %s", row.Client, row.Event, NotEvaluated)
+	}
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	return j(ctx, call)
+}
 
+// decodeCall decodes the payload data of row and records on cs whether it
+// is a repeated stop pass and who called. ok is false with the verdict to
+// answer when the payload cannot be judged: an invalid-input deny (a stated
+// skip for a prompt row, which goes on with the clock line) or the
+// dialect's stated skip (Payload.Unjudged).
+func decodeCall(row registration.Row, data []byte, cs *callState) (p dialect.Payload, v verdict.Verdict, ok bool) {
+	p, err := dialect.Decode(row, data)
+	if err != nil {
+		if row.Event == "stop" {
+			repeated, _ := dialect.StopFlag(row, data)
+			cs.repeated.Store(repeated)
+		}
+		if row.Event == "prompt" {
+			return p, skip("hookwarden could not decode the %s %s payload: %v; the prompt goes on with the clock line only", row.Client, row.Event, err), false
+		}
+		return p, invalidInput("decode", row, err), false
+	}
+	cs.repeated.Store(row.Event == "stop" && p.StopHookActive)
+	cs.caller.Store(&p.Caller)
+	if p.Unjudged != "" {
+		return p, skip("%s", p.Unjudged), false
+	}
+	return p, verdict.Verdict{}, true
+}
+
+// placeCall finds where the call acts (engine/workspace: the governed
+// repositories around its directory, and those its command or edited files
+// name) and the effective settings there, and builds the Call. ok is false
+// with the verdict to answer when the call is refused (an empty command, a
+// workspace past its bounds or unreadable, invalid settings) or skipped
+// (nothing governed, or a row another client's settings loaded).
+func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, layers []settings.Layer, lookup func(string) (string, bool)) (Call, verdict.Verdict, bool) {
 	candidates, err := baseDirs(row, p, func() (string, error) {
 		if req.Cwd == "" && req.Getwd != nil {
 			return req.Getwd()
@@ -460,12 +506,12 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 		return req.Cwd, nil
 	}, lookup)
 	if err != nil {
-		return deny(RuleWorkspace, "%v", err)
+		return Call{}, deny(RuleWorkspace, "%v", err), false
 	}
 	command := ""
 	if dialect.ShellEvent(row.Event) {
 		if strings.Trim(p.Command, policy.ASCIISpace) == "" {
-			return deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event)
+			return Call{}, deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event), false
 		}
 		command = p.Command
 	}
@@ -483,13 +529,13 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	if err != nil {
 		var be *workspace.BoundError
 		if errors.As(err, &be) {
-			return verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: be.Error()}
+			return Call{}, verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: be.Error()}, false
 		}
-		return deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err)
+		return Call{}, deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err), false
 	}
-	eff, err := settings.LoadWith(ops.layers, tgt.Roots)
+	eff, err := settings.LoadWith(layers, tgt.Roots)
 	if err != nil {
-		return deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err)
+		return Call{}, deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err), false
 	}
 	// hooks.scope: all applies to pre-tool only (the seed's step 6); a
 	// command that acts in a directory known only at run time is judged
@@ -497,71 +543,63 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	judgedAnyway := dialect.ShellEvent(row.Event) && (eff.Scope == settings.ScopeAll || tgt.Unresolved)
 	if len(tgt.Roots) == 0 && !judgedAnyway {
 		if tgt.Base.RepoRoot == "" {
-			return skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir)
+			return Call{}, skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir), false
 		}
-		return skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName)
+		return Call{}, skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName), false
 	}
 	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home,
 		Getenv: func(k string) string { v, _ := lookup(k); return v }}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
 		if why := crossLoaded(deps.Table, row, p.Caller, call.RepoRoot, lookup); why != "" {
-			return skip("%s", why)
+			return Call{}, skip("%s", why), false
 		}
 	}
+	return call, verdict.Verdict{}, true
+}
 
-	switch row.Event {
-	case "pre-tool", "pre-skill-shell":
-		if deps.Environment == nil || deps.NewPolicy == nil {
-			return deny(RuleNoJudge, "this build has no command policy wired in")
-		}
-		if v := deps.Environment(lookup); v.Kind != verdict.Allow {
-			return v
-		}
-		pol, err := deps.NewPolicy(eff.Deny)
-		if err != nil {
-			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
-		}
-		// The directory the client runs the command in: globs, scripts on
-		// disk and git's config files are read there.
-		v := pol.JudgeAt(judgedCommand(p), call.Dir, lookup)
-		if v.Kind != verdict.Allow || !eff.Admission.Enforce {
-			return v
-		}
-		// Heavy-step admission (hooks.admission.enforce), after every deny
-		// rule: a heavy step outside `hookwarden admit` is refused.
-		if deps.Admission == nil {
-			return deny(RuleNoJudge, "heavy-step admission is enforced (hooks.admission.enforce) but this build has no admission judge wired in")
-		}
-		return deps.Admission(p.Command, eff.Admission)
-	case "environment":
-		if deps.Environment == nil {
-			return deny(RuleNoJudge, "this build has no environment check wired in")
-		}
-		return deps.Environment(lookup)
+// judgeCommand judges a pre-tool or pre-skill-shell call: the environment
+// check, then the command policy with the settings' operator patterns in
+// the directory the client runs the command in (globs, scripts on disk and
+// git's config files are read there), then heavy-step admission when
+// hooks.admission.enforce is set (after every deny rule: a heavy step
+// outside `hookwarden admit` is refused).
+func judgeCommand(deps Deps, p dialect.Payload, call Call, lookup func(string) (string, bool)) verdict.Verdict {
+	if deps.Environment == nil || deps.NewPolicy == nil {
+		return deny(RuleNoJudge, "this build has no command policy wired in")
 	}
-	var j Judge
-	switch row.Event {
+	if v := deps.Environment(lookup); v.Kind != verdict.Allow {
+		return v
+	}
+	pol, err := deps.NewPolicy(call.Settings.Deny)
+	if err != nil {
+		return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
+	}
+	v := pol.JudgeAt(judgedCommand(p), call.Dir, lookup)
+	if v.Kind != verdict.Allow || !call.Settings.Admission.Enforce {
+		return v
+	}
+	if deps.Admission == nil {
+		return deny(RuleNoJudge, "heavy-step admission is enforced (hooks.admission.enforce) but this build has no admission judge wired in")
+	}
+	return deps.Admission(p.Command, call.Settings.Admission)
+}
+
+// of returns the judge of event (pre-edit, post-tool, stop, or an agent
+// event), nil for any other.
+func (js Judges) of(event string) Judge {
+	switch event {
 	case "pre-edit":
-		j = deps.Judges.PreEdit
+		return js.PreEdit
 	case "post-tool":
-		j = deps.Judges.PostTool
+		return js.PostTool
 	case "stop":
-		j = deps.Judges.Stop
-	default:
-		if dialect.AgentEvent(row.Event) {
-			j = deps.Judges.Agent
-		}
+		return js.Stop
 	}
-	if j == nil {
-		return skip("%s %s: %s", row.Client, row.Event, NotEvaluated)
+	if dialect.AgentEvent(event) {
+		return js.Agent
 	}
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
-	return j(ctx, call)
+	return nil
 }
 
 // baseDirs returns the base directory candidates of a call: agy's

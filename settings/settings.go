@@ -560,237 +560,10 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 	}
 	seenVersion := false
 	err := eachKey(top, "", func(key string, k, v *yaml.Node) error {
-		switch key {
-		case "version":
-			n, err := intValue(key, v)
-			if err != nil {
-				return err
-			}
-			if n != 1 {
-				return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.Line, n)
-			}
-			f.Version, seenVersion = n, true
-		case "clients":
-			l, err := enumList(key, v, clientname.All())
-			if err != nil {
-				return err
-			}
-			f.Clients = l
-		case "decline":
-			l, _, err := stringList(key, v)
-			if err != nil {
-				return err
-			}
-			for i, s := range l {
-				if !stepName(s) {
-					return fmt.Errorf("line %d: decline: %q is not a step name (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
-				}
-			}
-			f.Decline = l
-		case "hooks":
-			return eachKey(v, "hooks", func(key string, k, v *yaml.Node) error {
-				switch key {
-				case "hooks.scope":
-					s, err := stringValue(key, v)
-					if err != nil {
-						return err
-					}
-					if s != ScopeGoverned && s != ScopeAll {
-						return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.Line, s)
-					}
-					f.Hooks.Scope = s
-				case "hooks.events":
-					l, err := enumList(key, v, events)
-					if err != nil {
-						return err
-					}
-					f.Hooks.Events = l
-				case "hooks.admission":
-					return eachKey(v, "hooks.admission", func(key string, k, v *yaml.Node) error {
-						switch key {
-						case "hooks.admission.enforce":
-							b, err := boolValue(key, v)
-							if err != nil {
-								return err
-							}
-							f.Hooks.Admission.Enforce = &b
-						case "hooks.admission.commands":
-							l, lines, err := stringList(key, v)
-							if err != nil {
-								return err
-							}
-							if err := checkPatterns(key, v.Line, l, lines); err != nil {
-								return err
-							}
-							f.Hooks.Admission.Commands, f.Hooks.Admission.CommandLines = l, lines
-						case "hooks.admission.max_jobs_divisor":
-							n, err := positiveInt(key, v)
-							if err != nil {
-								return err
-							}
-							f.Hooks.Admission.MaxJobsDivisor = &n
-						default:
-							return unknownKey(key, k)
-						}
-						return nil
-					})
-				default:
-					return unknownKey(key, k)
-				}
-				return nil
-			})
-		case "client_versions":
-			if !repo {
-				return fmt.Errorf("line %d: client_versions: only a repository's %s declares its clients' versions", k.Line, RepoFileName)
-			}
-			f.ClientVersions = map[string]string{}
-			return eachKey(v, "client_versions", func(key string, k, v *yaml.Node) error {
-				name := strings.TrimPrefix(key, "client_versions.")
-				if !slices.Contains(clientname.All(), name) {
-					return fmt.Errorf("line %d: %s: %q is not a client (%s)", k.Line, key, name, strings.Join(clientname.All(), ", "))
-				}
-				s, err := stringValue(key, v)
-				if err != nil {
-					return err
-				}
-				if !dottedVersion(s) {
-					return fmt.Errorf("line %d: %s: %q is not a dotted version such as 2.1.332 (quote it in YAML)", v.Line, key, s)
-				}
-				f.ClientVersions[name] = s
-				return nil
-			})
-		case "policy":
-			return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
-				if key != "policy.deny" {
-					return unknownKey(key, k)
-				}
-				l, lines, err := stringList(key, v)
-				if err != nil {
-					return err
-				}
-				if err := checkPatterns(key, v.Line, l, lines); err != nil {
-					return err
-				}
-				f.Deny, f.DenyLines = l, lines
-				return nil
-			})
-		case "checkpoint":
-			return eachKey(v, "checkpoint", func(key string, k, v *yaml.Node) error {
-				switch key {
-				case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
-					n, err := positiveInt(key, v)
-					if err != nil {
-						return err
-					}
-					if key == "checkpoint.commit_after_minutes" {
-						f.Checkpoint.CommitAfterMinutes = &n
-					} else {
-						f.Checkpoint.CommitAfterFiles = &n
-					}
-				case "checkpoint.on_stop":
-					b, err := boolValue(key, v)
-					if err != nil {
-						return err
-					}
-					f.Checkpoint.OnStop = &b
-				default:
-					return unknownKey(key, k)
-				}
-				return nil
-			})
-		case "dispatch":
-			d := &Dispatch{}
-			f.Dispatch = d
-			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-				return nil // `dispatch:` alone: the rows, no rule
-			}
-			return eachKey(v, "dispatch", func(key string, k, v *yaml.Node) error {
-				switch key {
-				case "dispatch.tasks", "dispatch.readonly_agents":
-					l, lines, err := stringList(key, v)
-					if err != nil {
-						return err
-					}
-					if len(l) > MaxTaskLabels {
-						return fmt.Errorf("line %d: %s: %d entries, at most %d", v.Line, key, len(l), MaxTaskLabels)
-					}
-					for i, s := range l {
-						if !taskLabel(s) {
-							return fmt.Errorf("line %d: %s: %q is not a label (1-64 of A-Z a-z 0-9 . _ -, not starting with -)", lines[i], key, s)
-						}
-					}
-					if key == "dispatch.tasks" {
-						d.Tasks = l
-					} else {
-						d.ReadonlyAgents = l
-					}
-				case "dispatch.return_deny":
-					l, lines, err := stringList(key, v)
-					if err != nil {
-						return err
-					}
-					if err := checkPatterns(key, v.Line, l, lines); err != nil {
-						return err
-					}
-					d.ReturnDeny, d.ReturnDenyLines = l, lines
-				default:
-					return unknownKey(key, k)
-				}
-				return nil
-			})
-		case "record":
-			if repo {
-				return fmt.Errorf("line %d: record: read only from fleet and workstation settings (record mode is the operator's, not the repository's)", k.Line)
-			}
-			return eachKey(v, "record", func(key string, k, v *yaml.Node) error {
-				if key != "record.dir" {
-					return unknownKey(key, k)
-				}
-				d, err := stringValue(key, v)
-				if err != nil {
-					return err
-				}
-				if !filepath.IsAbs(d) {
-					return fmt.Errorf("line %d: record.dir: %q is not an absolute path", v.Line, d)
-				}
-				f.RecordDir = filepath.Clean(d)
-				return nil
-			})
-		case "audit":
-			if repo {
-				return fmt.Errorf("line %d: audit: read only from fleet and workstation settings (an acknowledgement is the operator's, not the repository's)", k.Line)
-			}
-			return eachKey(v, "audit", func(key string, k, v *yaml.Node) error {
-				if key == "audit.allowed_commands" {
-					l, lines, err := stringList(key, v)
-					if err != nil {
-						return err
-					}
-					if err := checkPatterns(key, v.Line, l, lines); err != nil {
-						return err
-					}
-					f.AllowedCommands, f.AllowedCommandLines = l, lines
-					return nil
-				}
-				if key != "audit.acknowledge" {
-					return unknownKey(key, k)
-				}
-				l, _, err := stringList(key, v)
-				if err != nil {
-					return err
-				}
-				for i, s := range l {
-					if !stepName(s) {
-						return fmt.Errorf("line %d: audit.acknowledge: %q is not a finding id (^[a-z][a-z0-9-]*$)", v.Content[i].Line, s)
-					}
-				}
-				f.Acknowledge = l
-				return nil
-			})
-		default:
-			return unknownKey(key, k)
+		if key == "version" {
+			seenVersion = true
 		}
-		return nil
+		return f.parseSection(key, k, v, repo)
 	})
 	if err != nil {
 		return File{}, err
@@ -799,6 +572,272 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.Line)
 	}
 	return f, nil
+}
+
+// parseSection reads the top-level key (its name node k, its value v) into
+// f; repo tells a repository's file (which declares client_versions and
+// may not set record or audit) from an operator's.
+func (f *File) parseSection(key string, k, v *yaml.Node, repo bool) error {
+	switch key {
+	case "version":
+		n, err := intValue(key, v)
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			return fmt.Errorf("line %d: version: %d is not supported (want 1)", v.Line, n)
+		}
+		f.Version = n
+	case "clients":
+		l, err := enumList(key, v, clientname.All())
+		if err != nil {
+			return err
+		}
+		f.Clients = l
+	case "decline":
+		l, err := stepNames(key, v, "a step name")
+		if err != nil {
+			return err
+		}
+		f.Decline = l
+	case "hooks":
+		return eachKey(v, "hooks", f.parseHooks)
+	case "client_versions":
+		if !repo {
+			return fmt.Errorf("line %d: client_versions: only a repository's %s declares its clients' versions", k.Line, RepoFileName)
+		}
+		f.ClientVersions = map[string]string{}
+		return eachKey(v, "client_versions", f.parseClientVersion)
+	case "policy":
+		return eachKey(v, "policy", func(key string, k, v *yaml.Node) error {
+			if key != "policy.deny" {
+				return unknownKey(key, k)
+			}
+			l, lines, err := patternList(key, v)
+			f.Deny, f.DenyLines = l, lines
+			return err
+		})
+	case "checkpoint":
+		return eachKey(v, "checkpoint", f.parseCheckpoint)
+	case "dispatch":
+		f.Dispatch = &Dispatch{}
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			return nil // `dispatch:` alone: the rows, no rule
+		}
+		return eachKey(v, "dispatch", f.Dispatch.parse)
+	case "record":
+		if repo {
+			return fmt.Errorf("line %d: record: read only from fleet and workstation settings (record mode is the operator's, not the repository's)", k.Line)
+		}
+		return eachKey(v, "record", f.parseRecord)
+	case "audit":
+		if repo {
+			return fmt.Errorf("line %d: audit: read only from fleet and workstation settings (an acknowledgement is the operator's, not the repository's)", k.Line)
+		}
+		return eachKey(v, "audit", f.parseAudit)
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// parseHooks reads one key under hooks: scope, events and admission.
+func (f *File) parseHooks(key string, k, v *yaml.Node) error {
+	switch key {
+	case "hooks.scope":
+		s, err := stringValue(key, v)
+		if err != nil {
+			return err
+		}
+		if s != ScopeGoverned && s != ScopeAll {
+			return fmt.Errorf("line %d: hooks.scope: %q is not governed or all", v.Line, s)
+		}
+		f.Hooks.Scope = s
+	case "hooks.events":
+		l, err := enumList(key, v, events)
+		if err != nil {
+			return err
+		}
+		f.Hooks.Events = l
+	case "hooks.admission":
+		return eachKey(v, "hooks.admission", f.parseAdmission)
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// parseAdmission reads one key under hooks.admission: enforce, commands
+// and max_jobs_divisor.
+func (f *File) parseAdmission(key string, k, v *yaml.Node) error {
+	switch key {
+	case "hooks.admission.enforce":
+		b, err := boolValue(key, v)
+		if err != nil {
+			return err
+		}
+		f.Hooks.Admission.Enforce = &b
+	case "hooks.admission.commands":
+		l, lines, err := patternList(key, v)
+		if err != nil {
+			return err
+		}
+		f.Hooks.Admission.Commands, f.Hooks.Admission.CommandLines = l, lines
+	case "hooks.admission.max_jobs_divisor":
+		n, err := positiveInt(key, v)
+		if err != nil {
+			return err
+		}
+		f.Hooks.Admission.MaxJobsDivisor = &n
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// parseClientVersion reads client_versions.NAME: a client's name and the
+// dotted version its rows are rendered for.
+func (f *File) parseClientVersion(key string, k, v *yaml.Node) error {
+	name := strings.TrimPrefix(key, "client_versions.")
+	if !slices.Contains(clientname.All(), name) {
+		return fmt.Errorf("line %d: %s: %q is not a client (%s)", k.Line, key, name, strings.Join(clientname.All(), ", "))
+	}
+	s, err := stringValue(key, v)
+	if err != nil {
+		return err
+	}
+	if !dottedVersion(s) {
+		return fmt.Errorf("line %d: %s: %q is not a dotted version such as 2.1.332 (quote it in YAML)", v.Line, key, s)
+	}
+	f.ClientVersions[name] = s
+	return nil
+}
+
+// parseCheckpoint reads one key under checkpoint: commit_after_minutes,
+// commit_after_files and on_stop.
+func (f *File) parseCheckpoint(key string, k, v *yaml.Node) error {
+	switch key {
+	case "checkpoint.commit_after_minutes", "checkpoint.commit_after_files":
+		n, err := positiveInt(key, v)
+		if err != nil {
+			return err
+		}
+		if key == "checkpoint.commit_after_minutes" {
+			f.Checkpoint.CommitAfterMinutes = &n
+		} else {
+			f.Checkpoint.CommitAfterFiles = &n
+		}
+	case "checkpoint.on_stop":
+		b, err := boolValue(key, v)
+		if err != nil {
+			return err
+		}
+		f.Checkpoint.OnStop = &b
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// parse reads one key under dispatch: tasks and readonly_agents (labels,
+// at most MaxTaskLabels) and return_deny (patterns).
+func (d *Dispatch) parse(key string, k, v *yaml.Node) error {
+	switch key {
+	case "dispatch.tasks", "dispatch.readonly_agents":
+		l, lines, err := stringList(key, v)
+		if err != nil {
+			return err
+		}
+		if len(l) > MaxTaskLabels {
+			return fmt.Errorf("line %d: %s: %d entries, at most %d", v.Line, key, len(l), MaxTaskLabels)
+		}
+		for i, s := range l {
+			if !taskLabel(s) {
+				return fmt.Errorf("line %d: %s: %q is not a label (1-64 of A-Z a-z 0-9 . _ -, not starting with -)", lines[i], key, s)
+			}
+		}
+		if key == "dispatch.tasks" {
+			d.Tasks = l
+		} else {
+			d.ReadonlyAgents = l
+		}
+	case "dispatch.return_deny":
+		l, lines, err := patternList(key, v)
+		if err != nil {
+			return err
+		}
+		d.ReturnDeny, d.ReturnDenyLines = l, lines
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// parseRecord reads record.dir, an absolute path.
+func (f *File) parseRecord(key string, k, v *yaml.Node) error {
+	if key != "record.dir" {
+		return unknownKey(key, k)
+	}
+	d, err := stringValue(key, v)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(d) {
+		return fmt.Errorf("line %d: record.dir: %q is not an absolute path", v.Line, d)
+	}
+	f.RecordDir = filepath.Clean(d)
+	return nil
+}
+
+// parseAudit reads one key under audit: allowed_commands (patterns) and
+// acknowledge (finding ids).
+func (f *File) parseAudit(key string, k, v *yaml.Node) error {
+	switch key {
+	case "audit.allowed_commands":
+		l, lines, err := patternList(key, v)
+		if err != nil {
+			return err
+		}
+		f.AllowedCommands, f.AllowedCommandLines = l, lines
+	case "audit.acknowledge":
+		l, err := stepNames(key, v, "a finding id")
+		if err != nil {
+			return err
+		}
+		f.Acknowledge = l
+	default:
+		return unknownKey(key, k)
+	}
+	return nil
+}
+
+// patternList reads a list of operator patterns (stringList) and checks each
+// compiles (checkPatterns); it returns the patterns and their lines.
+func patternList(key string, v *yaml.Node) ([]string, []int, error) {
+	l, lines, err := stringList(key, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkPatterns(key, v.Line, l, lines); err != nil {
+		return nil, nil, err
+	}
+	return l, lines, nil
+}
+
+// stepNames reads a list of names matching ^[a-z][a-z0-9-]*$ (steps to
+// decline, findings to acknowledge); what names what such a name is in the
+// error for one that does not match.
+func stepNames(key string, v *yaml.Node, what string) ([]string, error) {
+	l, _, err := stringList(key, v)
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range l {
+		if !stepName(s) {
+			return nil, fmt.Errorf("line %d: %s: %q is not %s (^[a-z][a-z0-9-]*$)", v.Content[i].Line, key, s, what)
+		}
+	}
+	return l, nil
 }
 
 func unknownKey(key string, k *yaml.Node) error {

@@ -596,69 +596,7 @@ func (j *judge) gitConfigEnv(spec string, aliases map[string]string) {
 // Both the git 2.39 syntax and the git 2.46+ subcommands (set, unset, get,
 // list, edit, rename-section, remove-section) are understood.
 func (j *judge) gitConfig(args []field, env []envVar, depth int, sc *scope) {
-	longs := gitConfigLongs
-	action := ""
-	var pos []field
-	for k := 0; k < len(args); k++ {
-		v := args[k].val
-		if v == "--" {
-			pos = append(pos, args[k+1:]...)
-			break
-		}
-		switch {
-		case strings.HasPrefix(v, "--"):
-			name, _, hasEq := strings.Cut(v[2:], "=")
-			opt, takes, ok := resolveLong(longs, name)
-			if !ok {
-				continue
-			}
-			switch opt {
-			case "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list":
-				action = "get"
-			case "edit":
-				action = "edit"
-			case "add", "replace-all":
-				action = "set"
-			case "unset", "unset-all":
-				action = "unset"
-			case "rename-section", "remove-section":
-				action = "section"
-			}
-			if takes && !hasEq {
-				k++
-			}
-		case v == "-f":
-			k++
-		case v == "-e":
-			action = "edit"
-		case v == "-l":
-			action = "get"
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-		default:
-			pos = append(pos, args[k])
-		}
-	}
-	if action == "" && len(pos) > 0 {
-		switch pos[0].val {
-		case "set":
-			action, pos = "set", pos[1:]
-		case "unset":
-			action, pos = "unset", pos[1:]
-		case "get", "list":
-			action, pos = "get", pos[1:]
-		case "edit":
-			action, pos = "edit", pos[1:]
-		case "rename-section", "remove-section":
-			action, pos = "section", pos[1:]
-		}
-	}
-	if action == "" {
-		if len(pos) >= 2 {
-			action = "set"
-		} else {
-			action = "get"
-		}
-	}
+	action, pos := gitConfigAction(args)
 	switch action {
 	case "edit":
 		j.hits.add(RuleGitConfigFileWrite)
@@ -685,22 +623,90 @@ func (j *judge) gitConfig(args []field, env []envVar, depth int, sc *scope) {
 			j.configCommand(lk, pos[1], depth, env)
 		}
 		if strings.HasPrefix(lk, "alias.") && len(pos) > 1 {
-			v := pos[1]
-			sc.setAlias(strings.TrimPrefix(lk, "alias."), v)
-			if v.dynamic() {
-				return
-			}
-			if strings.HasPrefix(v.val, "!") {
-				j.script(v.val[1:], depth+1, env)
-				return
-			}
-			var words []field
-			for _, w := range splitAlias(v.val) {
-				words = append(words, lit(w))
-			}
-			j.git(words, env, depth+1, nil, &scope{vars: map[string]string{}}, nil)
+			j.aliasSet(strings.TrimPrefix(lk, "alias."), pos[1], env, depth, sc)
 		}
 	}
+}
+
+// gitConfigAction reads git config's arguments: what it does (get, set,
+// unset, edit or section, from its options or its git 2.46+ subcommand;
+// with neither, set for a key and a value, else get) and its operands after
+// the subcommand.
+func gitConfigAction(args []field) (action string, pos []field) {
+	for k := 0; k < len(args); k++ {
+		v := args[k].val
+		if v == "--" {
+			pos = append(pos, args[k+1:]...)
+			break
+		}
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, _, hasEq := strings.Cut(v[2:], "=")
+			opt, takes, ok := resolveLong(gitConfigLongs, name)
+			if !ok {
+				continue
+			}
+			if a := gitConfigLongActions[opt]; a != "" {
+				action = a
+			}
+			if takes && !hasEq {
+				k++
+			}
+		case v == "-f":
+			k++
+		case v == "-e":
+			action = "edit"
+		case v == "-l":
+			action = "get"
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			pos = append(pos, args[k])
+		}
+	}
+	if action == "" && len(pos) > 0 {
+		if a := gitConfigSubcommands[pos[0].val]; a != "" {
+			action, pos = a, pos[1:]
+		}
+	}
+	if action == "" {
+		action = "get"
+		if len(pos) >= 2 {
+			action = "set"
+		}
+	}
+	return action, pos
+}
+
+// gitConfigLongActions maps git config's long options to what they do.
+var gitConfigLongActions = map[string]string{
+	"get": "get", "get-all": "get", "get-regexp": "get", "get-urlmatch": "get", "get-color": "get", "get-colorbool": "get", "list": "get",
+	"edit": "edit", "add": "set", "replace-all": "set", "unset": "unset", "unset-all": "unset",
+	"rename-section": "section", "remove-section": "section",
+}
+
+// gitConfigSubcommands maps git 2.46+'s config subcommands to what they do.
+var gitConfigSubcommands = map[string]string{
+	"set": "set", "unset": "unset", "get": "get", "list": "get", "edit": "edit",
+	"rename-section": "section", "remove-section": "section",
+}
+
+// aliasSet judges git config alias.NAME VALUE as the command the alias
+// would run (a "!" alias as shell code, any other as git arguments) and
+// records it in sc for the git commands after it.
+func (j *judge) aliasSet(name string, v field, env []envVar, depth int, sc *scope) {
+	sc.setAlias(name, v)
+	if v.dynamic() {
+		return
+	}
+	if strings.HasPrefix(v.val, "!") {
+		j.script(v.val[1:], depth+1, env)
+		return
+	}
+	var words []field
+	for _, w := range splitAlias(v.val) {
+		words = append(words, lit(w))
+	}
+	j.git(words, env, depth+1, nil, &scope{vars: map[string]string{}}, nil)
 }
 
 // splitAlias splits an alias value as git's split_cmdline does: blanks

@@ -101,104 +101,126 @@ func (j *judge) packageScriptSet(rest []field, env []envVar, depth int) {
 // makeCall judges make/gmake: -f FILE (or -f - with a here-document), -C
 // DIR, then the targets named (the first target of the file when none).
 func (j *judge) makeCall(args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
-	var files []string
-	stdin := false
-	dir := ""
-	var targets []field
-	var evals []string
-	for i := 0; i < len(args); i++ {
-		v := args[i].val
-		switch {
-		case v == "-E" || v == "--eval":
-			// GNU make 4.x --eval=STRING: makefile text evaluated before
-			// the makefiles are read (its first rule can be the goal).
-			if i+1 < len(args) {
-				i++
-				evals = append(evals, args[i].val)
-			}
-		case strings.HasPrefix(v, "--eval="):
-			evals = append(evals, strings.TrimPrefix(v, "--eval="))
-		case strings.HasPrefix(v, "-E") && len(v) > 2:
-			evals = append(evals, v[2:])
-		case v == "-f" || v == "--file" || v == "--makefile":
-			if i+1 < len(args) {
-				i++
-				if isStdinPath(args[i].val) {
-					stdin = true
-				} else {
-					files = append(files, args[i].val)
-				}
-			}
-		case strings.HasPrefix(v, "-f") && len(v) > 2:
-			files = append(files, v[2:])
-		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
-			_, f, _ := strings.Cut(v, "=")
-			files = append(files, f)
-		case v == "-C" || v == "--directory":
-			if i+1 < len(args) {
-				i++
-				dir = args[i].val
-			}
-		case strings.HasPrefix(v, "-C") && len(v) > 2:
-			dir = v[2:]
-		case v == "-I" || v == "-o" || v == "-W" || v == "--include-dir" || v == "-j" && i+1 < len(args) && isDigits(args[i+1].val):
-			i++
-		case strings.HasPrefix(v, "-"):
-		case isAssignment(v):
-		default:
-			targets = append(targets, args[i])
-		}
+	m := parseMakeArgs(args)
+	src, known, ok := j.makeSource(m, st, sc)
+	if !ok {
+		return
 	}
-	var src string
-	known := true
-	switch {
-	case stdin:
-		for _, f := range hereDocs(st) {
-			src += f.val + "\n"
-			known = known && !f.dynamic()
-		}
-	case len(files) > 0:
-		for _, f := range files {
-			s, ok := j.recipeFile(sc, dir, f)
-			if !ok {
-				return
-			}
-			src += s + "\n"
-		}
-	default:
-		found := false
-		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-			if s, ok := j.scriptSource(sc, path.Join(dir, n)); ok {
-				src, found = s, true
-				break
-			}
-		}
-		if !found {
-			for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-				if j.scriptMatters(sc, path.Join(dir, n)) {
-					j.hits.add(RuleScriptUnknown)
-				}
-			}
-			if len(evals) == 0 {
-				return
-			}
-		}
-	}
-	for _, e := range evals {
+	for _, e := range m.evals {
 		known = known && !strings.Contains(e, dyn)
 	}
 	if !known {
 		j.hits.add(RuleScriptUnknown)
 		return
 	}
-	if len(evals) > 0 {
-		src = strings.Join(evals, "\n") + "\n" + src
+	if len(m.evals) > 0 {
+		src = strings.Join(m.evals, "\n") + "\n" + src
 	}
-	src = j.makeIncludes(sc, dir, src, 0)
+	src = j.makeIncludes(sc, m.dir, src, 0)
 	rules, first, vars := parseMakefile(src)
-	j.makeBuiltins(vars, sc, dir)
+	j.makeBuiltins(vars, sc, m.dir)
 	j.makeShellCalls(src, vars, env, depth)
-	j.runRecipes(rules, first, targets, func(line string) string { return expandMake(line, vars) }, env, depth)
+	j.runRecipes(rules, first, m.targets, func(line string) string { return expandMake(line, vars) }, env, depth)
+}
+
+// makeArgs is what make's arguments name: the makefiles (-f), whether one is
+// stdin (-f -), the directory (-C), the text of --eval options and the
+// targets.
+type makeArgs struct {
+	files   []string
+	stdin   bool
+	dir     string
+	evals   []string
+	targets []field
+}
+
+// parseMakeArgs reads GNU make's options (make --help, 4.x): -f/--file/
+// --makefile, -C/--directory, -E/--eval (makefile text evaluated before the
+// makefiles are read, whose first rule can be the goal), the options that
+// take a value; NAME=VALUE assignments are skipped and every other operand
+// is a target.
+func parseMakeArgs(args []field) makeArgs {
+	var m makeArgs
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		next := i+1 < len(args)
+		switch {
+		case v == "-E" || v == "--eval":
+			if next {
+				i++
+				m.evals = append(m.evals, args[i].val)
+			}
+		case strings.HasPrefix(v, "--eval="):
+			m.evals = append(m.evals, strings.TrimPrefix(v, "--eval="))
+		case strings.HasPrefix(v, "-E") && len(v) > 2:
+			m.evals = append(m.evals, v[2:])
+		case v == "-f" || v == "--file" || v == "--makefile":
+			if next {
+				i++
+				if isStdinPath(args[i].val) {
+					m.stdin = true
+				} else {
+					m.files = append(m.files, args[i].val)
+				}
+			}
+		case strings.HasPrefix(v, "-f") && len(v) > 2:
+			m.files = append(m.files, v[2:])
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
+			_, f, _ := strings.Cut(v, "=")
+			m.files = append(m.files, f)
+		case v == "-C" || v == "--directory":
+			if next {
+				i++
+				m.dir = args[i].val
+			}
+		case strings.HasPrefix(v, "-C") && len(v) > 2:
+			m.dir = v[2:]
+		case v == "-I" || v == "-o" || v == "-W" || v == "--include-dir" || v == "-j" && next && isDigits(args[i+1].val):
+			i++
+		case strings.HasPrefix(v, "-"), isAssignment(v):
+		default:
+			m.targets = append(m.targets, args[i])
+		}
+	}
+	return m
+}
+
+// makeSource returns the makefile text make would read: the here-document
+// of -f - (known false when it holds an unknown value), the -f files, or
+// the first of GNUmakefile, makefile and Makefile in the directory. ok is
+// false when there is nothing to judge: a -f file that could not be read
+// (recipeFile has judged it), or no makefile and no --eval (one that
+// matters but cannot be read is RuleScriptUnknown).
+func (j *judge) makeSource(m makeArgs, st *syntax.Stmt, sc *scope) (src string, known, ok bool) {
+	known = true
+	switch {
+	case m.stdin:
+		for _, f := range hereDocs(st) {
+			src += f.val + "\n"
+			known = known && !f.dynamic()
+		}
+	case len(m.files) > 0:
+		for _, f := range m.files {
+			s, ok := j.recipeFile(sc, m.dir, f)
+			if !ok {
+				return "", false, false
+			}
+			src += s + "\n"
+		}
+	default:
+		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+			if s, ok := j.scriptSource(sc, path.Join(m.dir, n)); ok {
+				return s, true, true
+			}
+		}
+		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+			if j.scriptMatters(sc, path.Join(m.dir, n)) {
+				j.hits.add(RuleScriptUnknown)
+			}
+		}
+		return "", true, len(m.evals) > 0
+	}
+	return src, known, true
 }
 
 // makeBuiltins adds the variables make sets itself (GNU make manual,

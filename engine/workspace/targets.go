@@ -559,102 +559,104 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 		if viaArgs && dirCommand(name) {
 			s.unresolved = true
 		}
+		k := 0
 		switch {
 		case name == "builtin" || name == "command":
 			cmd, _ := policy.LaunchedCommand(name, rest)
-			k := len(rest) - len(cmd)
-			args, lit = rest[k:], rlit[k:]
-			continue
+			k = len(rest) - len(cmd)
+		case name == "busybox":
+			k = 0 // busybox APPLET ARGS
 		case name == "env":
 			local = local.clone()
-			k := s.env(rest, rlit, local, depth)
-			args, lit, inShell = rest[k:], rlit[k:], false
-			continue
+			k, inShell = s.env(rest, rlit, local, depth), false
 		case name == "sudo" || name == "doas" || name == "pkexec" || name == "run0":
 			local = local.clone()
-			s.sudoChdir(rest, rlit, local)
-			cmd, _ := policy.LaunchedCommand(name, rest)
-			k := len(rest) - len(cmd)
-			for k < len(rest) && rlit[k] && policy.IsAssignment(rest[k]) {
-				n, v, _ := strings.Cut(rest[k], "=")
-				if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
-					s.operand(v, true, local)
-				}
-				k++
-			}
-			args, lit, inShell = rest[k:], rlit[k:], false
-			continue
+			k, inShell = s.sudo(name, rest, rlit, local), false
 		case name == "xargs" || name == "parallel":
 			cmd, _ := policy.LaunchedCommand("xargs", rest)
-			k := len(rest) - len(cmd)
-			args, lit, inShell, viaArgs = rest[k:], rlit[k:], false, true
-			continue
-		case name == "find":
-			s.find(rest, rlit, x, st, local, depth)
-			return
-		case name == "cd" || name == "pushd" || name == "popd" || name == "chdir":
-			s.cd(name, rest, rlit, st, local, inShell)
-			return
-		case name == "git" || strings.HasPrefix(name, "git-"):
-			if name == "git" {
-				s.git(rest, rlit, local, depth)
-			}
-			return
-		case shells[name]:
-			s.shell(rest, rlit, x, local, depth)
-			return
-		case name == "eval":
-			src, ok := joinLit(rest, rlit)
-			if !ok {
-				s.unresolved = true
+			k, inShell, viaArgs = len(rest)-len(cmd), false, true
+		default:
+			if s.terminal(name, rest, rlit, x, st, local, depth, inShell) {
 				return
 			}
-			if inShell {
-				s.script(src, st, depth+1) // eval runs in this shell: its cd stays
-			} else {
-				s.script(src, local.clone(), depth+1)
+			cmd, ok := policy.LaunchedCommand(name, rest)
+			if !ok {
+				return
 			}
-			return
-		case name == "source" || name == ".":
-			// A file read only at run time: it may change directory.
-			s.unresolved = true
-			st.uncertain = true
-			return
-		case name == "alias":
-			for i, a := range rest {
-				if _, v, ok := strings.Cut(a, "="); ok && rlit[i] {
-					s.repeated(func(b *cwdState) { s.script(v, b, depth+1) }, st)
-				}
-			}
-			return
-		case name == "cmd" || name == "powershell" || name == "pwsh" || name == "watch":
-			// Their scripts are not read by this scan: judge the command.
-			s.unresolved = true
-			return
+			k, inShell = len(rest)-len(cmd), false
 		}
-		if opts, ok := scriptOpts[name]; ok {
-			s.scriptOption(rest, rlit, opts, local, depth)
-			return
-		}
-		if name == "busybox" {
-			args, lit = rest, rlit
-			continue
-		}
-		if policy.RunsCode(name, rest) {
-			s.unresolved = true // an interpreter's own code may change directory and run git
-			return
-		}
-		if setsVar(name, rest) {
-			s.unresolved = true // GIT_DIR, GIT_WORK_TREE or CDPATH set at run time
-			return
-		}
-		if cmd, ok := policy.LaunchedCommand(name, rest); ok {
-			k := len(rest) - len(cmd)
-			args, lit, inShell = rest[k:], rlit[k:], false
-			continue
-		}
-		return
+		args, lit = rest[k:], rlit[k:]
 	}
+}
+
+// sudo places the directory sudo (doas, pkexec, run0) runs its command in
+// (sudoChdir) and the GIT_DIR and GIT_WORK_TREE assignments among its
+// operands, and returns the index in rest of the command it runs.
+func (s *scanner) sudo(name string, rest []string, rlit []bool, local *cwdState) int {
+	s.sudoChdir(rest, rlit, local)
+	cmd, _ := policy.LaunchedCommand(name, rest)
+	k := len(rest) - len(cmd)
+	for k < len(rest) && rlit[k] && policy.IsAssignment(rest[k]) {
+		n, v, _ := strings.Cut(rest[k], "=")
+		if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
+			s.operand(v, true, local)
+		}
+		k++
+	}
+	return k
+}
+
+// terminal scans a command that runs no other command after its options: the
+// ones whose words move or name directories (find, cd, git, a shell's
+// script, eval, alias, a -c script option), and marks the scan unresolved
+// for those whose directory is known only at run time (source, cmd,
+// PowerShell, watch, an interpreter's code, an assignment of GIT_DIR,
+// GIT_WORK_TREE or CDPATH). It reports whether name was one of them.
+func (s *scanner) terminal(name string, rest []string, rlit []bool, x *syntax.Stmt, st, local *cwdState, depth int, inShell bool) bool {
+	switch {
+	case name == "find":
+		s.find(rest, rlit, x, st, local, depth)
+	case name == "cd" || name == "pushd" || name == "popd" || name == "chdir":
+		s.cd(name, rest, rlit, st, local, inShell)
+	case name == "git" || strings.HasPrefix(name, "git-"):
+		if name == "git" {
+			s.git(rest, rlit, local, depth)
+		}
+	case shells[name]:
+		s.shell(rest, rlit, x, local, depth)
+	case name == "eval":
+		src, ok := joinLit(rest, rlit)
+		switch {
+		case !ok:
+			s.unresolved = true
+		case inShell:
+			s.script(src, st, depth+1) // eval runs in this shell: its cd stays
+		default:
+			s.script(src, local.clone(), depth+1)
+		}
+	case name == "source" || name == ".":
+		// A file read only at run time: it may change directory.
+		s.unresolved = true
+		st.uncertain = true
+	case name == "alias":
+		for i, a := range rest {
+			if _, v, ok := strings.Cut(a, "="); ok && rlit[i] {
+				s.repeated(func(b *cwdState) { s.script(v, b, depth+1) }, st)
+			}
+		}
+	case name == "cmd" || name == "powershell" || name == "pwsh" || name == "watch":
+		// Their scripts are not read by this scan: judge the command.
+		s.unresolved = true
+	case scriptOpts[name] != nil:
+		s.scriptOption(rest, rlit, scriptOpts[name], local, depth)
+	case policy.RunsCode(name, rest):
+		s.unresolved = true // an interpreter's own code may change directory and run git
+	case setsVar(name, rest):
+		s.unresolved = true // GIT_DIR, GIT_WORK_TREE or CDPATH set at run time
+	default:
+		return false
+	}
+	return true
 }
 
 // setsVar reports a builtin that sets GIT_DIR, GIT_WORK_TREE or CDPATH from

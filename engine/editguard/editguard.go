@@ -167,102 +167,129 @@ func (g *guard) alive() error {
 	return nil
 }
 
+// judge resolves every spelling of the edit's target (spellings,
+// nameSearch, absolutes, interpretations) and judges each file it may be
+// (judgeTarget): a refusal found on the way stands at once; otherwise the
+// kind of protected file found decides (found.verdict).
 func (g *guard) judge() (verdict.Verdict, error) {
 	rootReal, err := resolve(g.in.RepoRoot)
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
-	roots := []string{rootReal}
-	var clientHit, switchHit, shadowHit, cfgHit, envFileHit *hit
-	switches, err := g.switchFiles(rootReal)
-	if err != nil {
+	f := found{roots: []string{rootReal}}
+	if f.switches, err = g.switchFiles(rootReal); err != nil {
 		return verdict.Verdict{}, err
 	}
-	shadows := shadowFiles(rootReal)
+	f.shadows = shadowFiles(rootReal)
 	for _, raw := range spellings(g.in.FilePath, g.in.Home) {
 		if strings.IndexByte(raw, 0) >= 0 {
 			continue // names no file; its spelling without NUL bytes is judged
 		}
-		found, err := g.nameSearch(raw, rootReal)
+		named, err := g.nameSearch(raw, rootReal)
 		if err != nil {
 			return verdict.Verdict{}, err
 		}
-		for _, abs := range append(absolutes(raw, g.in.Dir), found...) {
+		for _, abs := range append(absolutes(raw, g.in.Dir), named...) {
 			if err := g.alive(); err != nil {
 				return verdict.Verdict{}, err
 			}
-			if cfgHit == nil {
+			if f.cfg == nil {
 				// The path as named, before links are followed: a link
 				// named like a directory holding a config (pkg/.codex ->
 				// /tmp/x) makes the file it reaches the config Codex or
 				// lefthook reads there.
-				cfgHit = g.configHit(append([]string{g.in.RepoRoot}, roots...), filepath.Clean(abs))
+				f.cfg = g.configHit(append([]string{g.in.RepoRoot}, f.roots...), filepath.Clean(abs))
 			}
 			targets, err := interpretations(abs)
 			if err != nil {
 				return verdict.Verdict{}, err
 			}
 			for _, t := range targets {
-				if why := g.claudeRunHit(t); why != "" {
-					return deny(RuleShellStartup, "the edit targets %s, which Claude Code runs or acts on ahead of its commands, so code or a variable placed there takes effect outside any judged command; agents may not change it. A person changes it outside the agent", why), nil
-				}
-				if why := g.engineHit(t, rootReal); why != "" {
-					return deny(RuleEngine, "%s; agents may not write, replace or shadow it (every hook call would be answered by what the edit writes). A person installs or upgrades hookwarden outside the agent", why), nil
-				}
-				if r, ok, err := governedRootOf(t); err != nil {
-					return verdict.Verdict{}, err
-				} else if ok && !contains(roots, r) {
-					roots = append(roots, r)
-				}
-				for _, root := range roots {
-					h, found, err := g.guardHit(root, t)
-					if err != nil {
-						return verdict.Verdict{}, err
-					}
-					if found {
-						if !h.entry.ClientHooks {
-							return deny(RuleGuardFile, "%s is one of hookwarden's own files in the governed repository (%s); agents may not edit it. A person changes it by editing it outside the agent, then running `hookwarden conform`", h.entry.Path, describe(h.entry)), nil
-						}
-						if clientHit != nil && (clientHit.entry.Path != h.entry.Path || clientHit.root != h.root) {
-							return deny(RuleClientHooks, "the edit's target resolves to more than one client hook settings file (%s and %s); the edit is refused", clientHit.entry.Path, h.entry.Path), nil
-						}
-						hc := h
-						clientHit = &hc
-					}
-					if switchHit == nil {
-						switchHit = matchSwitch(switches, t)
-					}
-					if shadowHit == nil {
-						shadowHit = matchSwitch(shadows, t)
-					}
-					if cfgHit == nil {
-						cfgHit = g.configHit(roots, t)
-					}
-					if envFileHit == nil {
-						envFileHit = envHit(roots, t)
-					}
-					if v, ok, err := g.hooksDirHit(root, t, raw); err != nil {
-						return verdict.Verdict{}, err
-					} else if ok {
-						return v, nil
-					}
+				if v, done, err := g.judgeTarget(t, raw, rootReal, &f); done || err != nil {
+					return v, err
 				}
 			}
 		}
 	}
+	return f.verdict(g, rootReal)
+}
+
+// found is what judge has found so far: the governed roots the target lies
+// in, the switch and shadow files of the repository, and the first hit of
+// each kind of protected file.
+type found struct {
+	roots                            []string
+	switches, shadows                []switchFile
+	client, sw, shadow, cfg, envFile *hit
+}
+
+// judgeTarget judges one file t the edit may write (raw: the spelling it
+// came from): done is true with the verdict when t alone decides (a file
+// Claude Code runs, the engine, one of hookwarden's own files, two client
+// hook files, the hooks directory); otherwise the hits are added to f.
+func (g *guard) judgeTarget(t, raw, rootReal string, f *found) (v verdict.Verdict, done bool, err error) {
+	if why := g.claudeRunHit(t); why != "" {
+		return deny(RuleShellStartup, "the edit targets %s, which Claude Code runs or acts on ahead of its commands, so code or a variable placed there takes effect outside any judged command; agents may not change it. A person changes it outside the agent", why), true, nil
+	}
+	if why := g.engineHit(t, rootReal); why != "" {
+		return deny(RuleEngine, "%s; agents may not write, replace or shadow it (every hook call would be answered by what the edit writes). A person installs or upgrades hookwarden outside the agent", why), true, nil
+	}
+	if r, ok, err := governedRootOf(t); err != nil {
+		return verdict.Verdict{}, true, err
+	} else if ok && !contains(f.roots, r) {
+		f.roots = append(f.roots, r)
+	}
+	for _, root := range f.roots {
+		h, ok, err := g.guardHit(root, t)
+		if err != nil {
+			return verdict.Verdict{}, true, err
+		}
+		if ok {
+			if !h.entry.ClientHooks {
+				return deny(RuleGuardFile, "%s is one of hookwarden's own files in the governed repository (%s); agents may not edit it. A person changes it by editing it outside the agent, then running `hookwarden conform`", h.entry.Path, describe(h.entry)), true, nil
+			}
+			if f.client != nil && (f.client.entry.Path != h.entry.Path || f.client.root != h.root) {
+				return deny(RuleClientHooks, "the edit's target resolves to more than one client hook settings file (%s and %s); the edit is refused", f.client.entry.Path, h.entry.Path), true, nil
+			}
+			hc := h
+			f.client = &hc
+		}
+		if f.sw == nil {
+			f.sw = matchSwitch(f.switches, t)
+		}
+		if f.shadow == nil {
+			f.shadow = matchSwitch(f.shadows, t)
+		}
+		if f.cfg == nil {
+			f.cfg = g.configHit(f.roots, t)
+		}
+		if f.envFile == nil {
+			f.envFile = envHit(f.roots, t)
+		}
+		if v, ok, err := g.hooksDirHit(root, t, raw); err != nil || ok {
+			return v, true, err
+		}
+	}
+	return verdict.Verdict{}, false, nil
+}
+
+// verdict judges the edit by the first kind of protected file it reaches,
+// in this order: a client hook file, a switch file, a shadowing file, a
+// hook manager's config, the env file, a pre-commit config; else Allow.
+func (f *found) verdict(g *guard, rootReal string) (verdict.Verdict, error) {
 	switch {
-	case clientHit != nil:
-		return g.clientHooksEdit(*clientHit)
-	case switchHit != nil:
-		return g.switchEdit(*switchHit)
-	case shadowHit != nil:
-		return g.shadowEdit(*shadowHit, rootReal)
-	case cfgHit != nil:
-		return g.configEdit(*cfgHit)
-	case envFileHit != nil && envFileHit.entry.Client == kindEnvFile:
-		return g.envEdit(*envFileHit)
-	case envFileHit != nil:
-		return g.preCommitEdit(*envFileHit)
+	case f.client != nil:
+		return g.clientHooksEdit(*f.client)
+	case f.sw != nil:
+		return g.switchEdit(*f.sw)
+	case f.shadow != nil:
+		return g.shadowEdit(*f.shadow, rootReal)
+	case f.cfg != nil:
+		return g.configEdit(*f.cfg)
+	case f.envFile != nil && f.envFile.entry.Client == kindEnvFile:
+		return g.envEdit(*f.envFile)
+	case f.envFile != nil:
+		return g.preCommitEdit(*f.envFile)
 	}
 	return verdict.Verdict{Kind: verdict.Allow}, nil
 }

@@ -350,18 +350,8 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		return e.lookup(ctx, args[1])
 	}
 	hc := interp.HandlerCtx(ctx)
-	argv := make([]field, 0, len(args))
-	allKnown := true
+	argv, allKnown := evalArgv(args)
 	outputCode := outputAsCode(args)
-	for _, a := range args {
-		allKnown = allKnown && !strings.Contains(a, evalDyn)
-		// A word that begins with an unknown value other than a program's
-		// output (an inherited variable, passed through or not:
-		// B=${B:-main}) may be any one word (field.inherited).
-		inherited := strings.HasPrefix(a, evalDyn) && !strings.HasPrefix(a[len(evalDyn):], evalDynOut)
-		a = strings.ReplaceAll(strings.ReplaceAll(a, evalDynOut, ""), evalDyn, dyn)
-		argv = append(argv, field{val: a, raw: a, inherited: inherited})
-	}
 	e.mu.Lock()
 	allKnown = allKnown && !e.truncated
 	if prev, seen := e.reached[hc.Pos]; !seen || prev {
@@ -387,21 +377,62 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	}
 	var st *syntax.Stmt
 	if piped {
-		// The command's stdin as a here-string, for the judges that read
-		// it (git apply, patch, interpreters): known text or unknown.
-		w := &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: text}}}
-		if !known {
-			w = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: "__hookwarden_stdin"}}}}
-		}
-		st = &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.WordHdoc, Word: w}}}
+		st = stdinStmt(text, known)
 	}
 	argv, scripts, unknownCode := e.feed(argv, text, known, sc)
 	for _, t := range createdFiles(argv) {
 		e.markMade(hc.Dir, t)
 	}
 	e.mu.Lock()
+	e.recordMade(hc.Dir, argv)
+	if unknownCode {
+		e.j.hits.add(RuleScriptUnknown)
+	}
+	if outputCode {
+		e.j.hits.add(RuleOutputAsCode)
+	}
+	for _, s := range scripts {
+		e.j.scriptField(s, e.depth+1, env)
+	}
+	e.j.command(argv, env, e.depth, st, sc)
+	e.mu.Unlock()
+	return e.answer(hc, argv, text, known, sc)
+}
+
+// evalArgv converts the words interp expanded into the judge's fields,
+// evalDyn into dyn (a program's output marker dropped), and reports whether
+// every word was known. A word that begins with an unknown value other than
+// a program's output (an inherited variable, passed through or not:
+// B=${B:-main}) may be any one word (field.inherited).
+func evalArgv(args []string) (argv []field, allKnown bool) {
+	argv = make([]field, 0, len(args))
+	allKnown = true
+	for _, a := range args {
+		allKnown = allKnown && !strings.Contains(a, evalDyn)
+		inherited := strings.HasPrefix(a, evalDyn) && !strings.HasPrefix(a[len(evalDyn):], evalDynOut)
+		a = strings.ReplaceAll(strings.ReplaceAll(a, evalDynOut, ""), evalDyn, dyn)
+		argv = append(argv, field{val: a, raw: a, inherited: inherited})
+	}
+	return argv, allKnown
+}
+
+// stdinStmt returns a command's stdin as a here-string statement, for the
+// judges that read it (git apply, patch, interpreters): known text, or a
+// variable no run sets when it is unknown.
+func stdinStmt(text string, known bool) *syntax.Stmt {
+	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: text}}}
+	if !known {
+		w = &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: "__hookwarden_stdin"}}}}
+	}
+	return &syntax.Stmt{Redirs: []*syntax.Redirect{{Op: syntax.WordHdoc, Word: w}}}
+}
+
+// recordMade records what argv, run in dir, makes for the rest of the run:
+// the directories of mkdir (mkdir x && cd x && …), and the files of a
+// download (curl -o i.sh URL && sh i.sh: the file holds a download). The
+// caller holds e.mu.
+func (e *evalRun) recordMade(dir string, argv []field) {
 	if len(argv) > 1 && argv[0].val == "mkdir" {
-		// mkdir x && cd x && …: the directory exists for what follows
 		opts := true
 		for _, a := range argv[1:] {
 			if opts && a.val == "--" {
@@ -414,31 +445,27 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 				}
 				d := a.val
 				if !filepath.IsAbs(d) {
-					d = filepath.Join(hc.Dir, d)
+					d = filepath.Join(dir, d)
 				}
 				e.dirs[filepath.Clean(d)] = true
 			}
 		}
 	}
 	for _, t := range downloadTargets(argv) {
-		// curl -o i.sh URL && sh i.sh: the file holds a download.
 		key := t
 		if !shellAbs(key) {
-			key = filepath.Join(hc.Dir, key)
+			key = filepath.Join(dir, key)
 		}
 		e.files.write(e.rel(key), evalDyn+evalDynOut, false, false)
 	}
-	if unknownCode {
-		e.j.hits.add(RuleScriptUnknown)
-	}
-	if outputCode {
-		e.j.hits.add(RuleOutputAsCode)
-	}
-	for _, s := range scripts {
-		e.j.scriptField(s, e.depth+1, env)
-	}
-	e.j.command(argv, env, e.depth, st, sc)
-	e.mu.Unlock()
+}
+
+// answer writes what the run takes as argv's output and returns its exit
+// status: the output when the judge knows it (known), nothing for the setup
+// output of a tool such as ssh-agent (shellSetupOutput), else one unknown
+// line (a program's output, or, for cat of a file whose directory is not
+// known, the file's unknown content) and the mode's exit status.
+func (e *evalRun) answer(hc interp.HandlerContext, argv []field, text string, known bool, sc *scope) error {
 	if out, ok := e.known(argv, text, known, sc); ok {
 		io.WriteString(hc.Stdout, out)
 		return nil
@@ -456,12 +483,9 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	}
 	if e.mode.exit == 0 {
 		io.WriteString(hc.Stdout, unknown+"\n") // one unknown line
-	} else {
-		io.WriteString(hc.Stdout, unknown)
-	}
-	if e.mode.exit == 0 {
 		return nil
 	}
+	io.WriteString(hc.Stdout, unknown)
 	return interp.NewExitStatus(e.mode.exit)
 }
 

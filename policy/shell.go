@@ -136,42 +136,10 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		case *syntax.Stmt:
 			j.stmt(x, depth, env, sc)
 		case *syntax.DeclClause:
-			for _, a := range x.Args {
-				if a.Naked && a.Name == nil {
-					j.declNaked(sc.word(a.Value), sc)
-				}
-				if a.Name == nil || a.Naked {
-					continue
-				}
-				v := sc.word(a.Value)
-				j.promptCode(a.Name.Value, v, depth, env)
-				j.assignment(a.Name.Value, v, true)
-				sc.exported(a.Name.Value, v)
-				sc.noteSubstVar(a.Name.Value, a.Value)
-			}
-			for _, a := range x.Args {
-				// export SKIP after a plain SKIP=…: now it is exported
-				if a.Naked && a.Name != nil && x.Variant.Value != "local" && x.Variant.Value != "readonly" {
-					if v, ok := sc.plainHook[a.Name.Value]; ok {
-						j.assignment(a.Name.Value, v, true)
-					}
-				}
-			}
+			j.declClause(x, depth, env, sc)
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !innerPipes[x] {
-				var mark func(b *syntax.BinaryCmd)
-				mark = func(b *syntax.BinaryCmd) {
-					for _, side := range []*syntax.Stmt{b.X, b.Y} {
-						if inner, ok := side.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
-							if innerPipes == nil {
-								innerPipes = map[*syntax.BinaryCmd]bool{}
-							}
-							innerPipes[inner] = true
-							mark(inner)
-						}
-					}
-				}
-				mark(x)
+				innerPipes = markInnerPipes(x, innerPipes)
 				j.pipeline(x, depth, env, sc)
 			}
 		}
@@ -189,6 +157,49 @@ func (j *judge) script(src string, depth int, env []envVar) {
 			j.hits.add(RuleGitDynamicOption)
 		}
 	}
+}
+
+// declClause judges a declaration (export, declare, local, readonly, typeset)
+// in sc: each NAME=VALUE as an assignment (exported) and a prompt's code,
+// a naked word as declNaked does; export NAME after a plain NAME=… exports
+// what it holds.
+func (j *judge) declClause(x *syntax.DeclClause, depth int, env []envVar, sc *scope) {
+	for _, a := range x.Args {
+		if a.Naked && a.Name == nil {
+			j.declNaked(sc.word(a.Value), sc)
+		}
+		if a.Name == nil || a.Naked {
+			continue
+		}
+		v := sc.word(a.Value)
+		j.promptCode(a.Name.Value, v, depth, env)
+		j.assignment(a.Name.Value, v, true)
+		sc.exported(a.Name.Value, v)
+		sc.noteSubstVar(a.Name.Value, a.Value)
+	}
+	for _, a := range x.Args {
+		if a.Naked && a.Name != nil && x.Variant.Value != "local" && x.Variant.Value != "readonly" {
+			if v, ok := sc.plainHook[a.Name.Value]; ok {
+				j.assignment(a.Name.Value, v, true)
+			}
+		}
+	}
+}
+
+// markInnerPipes adds to inner (allocated when nil) every pipeline nested
+// as a side of the pipeline x, so that the walk judges a pipeline once,
+// from its outermost node; it returns inner.
+func markInnerPipes(x *syntax.BinaryCmd, inner map[*syntax.BinaryCmd]bool) map[*syntax.BinaryCmd]bool {
+	for _, side := range []*syntax.Stmt{x.X, x.Y} {
+		if b, ok := side.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			if inner == nil {
+				inner = map[*syntax.BinaryCmd]bool{}
+			}
+			inner[b] = true
+			inner = markInnerPipes(b, inner)
+		}
+	}
+	return inner
 }
 
 // stdinFromDescriptor reports a statement whose standard input is another

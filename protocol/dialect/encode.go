@@ -186,6 +186,41 @@ func agyOverwriteJSON(reason string, overwrite []byte) []byte {
 // CLI rows: encodeCopilot; Cursor rows: encodeCursor; Cline rows: encodeCline (exit 0, {"cancel":…} JSON). Windsurf and Kiro CLI rows take
 // the claude column (a pre-hook blocks on exit 2; windsurf.go, kiro.go).
 func Encode(row registration.Row, v verdict.Verdict) Answer {
+	kind, reason := effectiveKind(row, v)
+	if kind == verdict.Rewrite {
+		if out := encodeRewrite(row, reason, v.Input); out != nil {
+			return Answer{Stdout: out}
+		}
+		kind, reason = verdict.Deny, "[BLOCKED BY hookwarden:internal] this client has no channel for the rewritten input; the call is refused"
+	}
+	switch row.Client {
+	case "copilot":
+		return encodeCopilot(row, kind, reason)
+	case "cursor":
+		return encodeCursor(row, kind, reason)
+	case "cline":
+		return encodeCline(kind, reason)
+	}
+	if added, ok := carried(row, kind, reason, v.Added); ok {
+		return encodeAdded(row, kind, reason, added)
+	}
+	if row.Client == "agy" {
+		return encodeAgy(row, kind, reason)
+	}
+	return encodeExitCode(row, kind, reason, v.Input)
+}
+
+// structuredClient reports whether client answers in JSON on stdout for
+// post-tool context and stop halts: claude, codex, gemini, qwen, droid.
+func structuredClient(client string) bool {
+	return client == "claude" || client == "codex" || client == "gemini" || client == "qwen" || client == "droid"
+}
+
+// effectiveKind returns the kind and capped reason Encode encodes for v on
+// row: a deny always has a reason ("[BLOCKED BY hookwarden:<rule>] denied"
+// when v has none), and a halt where the row has no halt channel (any
+// event but stop, or a client that cannot halt) is a deny.
+func effectiveKind(row registration.Row, v verdict.Verdict) (verdict.Kind, string) {
 	reason := verdict.Cap(v.Reason)
 	kind := v.Kind
 	if kind == verdict.Deny && reason == "" {
@@ -195,58 +230,57 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		}
 		reason = verdict.Cap("[BLOCKED BY hookwarden:" + rule + "] denied")
 	}
-	structured := row.Client == "claude" || row.Client == "codex" || row.Client == "gemini" || row.Client == "qwen" || row.Client == "droid"
-	if kind == verdict.Halt && (row.Event != "stop" || (!structured && row.Client != "agy" && row.Client != "copilot" && row.Client != "cursor")) {
+	canHalt := structuredClient(row.Client) || row.Client == "agy" || row.Client == "copilot" || row.Client == "cursor"
+	if kind == verdict.Halt && (row.Event != "stop" || !canHalt) {
 		kind = verdict.Deny
 		if reason == "" {
 			reason = "[BLOCKED BY hookwarden:halt] session halted"
 		}
 	}
-	if kind == verdict.Rewrite {
-		// Only Claude's and agy's pre-dispatch rows have a rewrite channel;
-		// a rewrite anywhere else, or one that does not encode, is refused.
-		var out []byte
-		switch {
-		case row.Event == "pre-dispatch" && (row.Client == "claude" || row.Client == "codex"):
-			out = rewriteJSON(reason, v.Input)
-		case row.Event == "pre-dispatch" && row.Client == "agy":
-			out = agyOverwriteJSON(reason, v.Input)
-		case row.Event == "pre-dispatch" && row.Client == "gemini":
-			out = geminiToolInputJSON(v.Input)
-		}
-		if out != nil {
-			return Answer{Stdout: out}
-		}
-		kind, reason = verdict.Deny, "[BLOCKED BY hookwarden:internal] this client has no channel for the rewritten input; the call is refused"
+	return kind, reason
+}
+
+// encodeRewrite returns a rewrite's answer on the rows that have a rewrite
+// channel (the pre-dispatch rows of Claude and Codex, agy and Gemini), nil
+// elsewhere or when input does not encode.
+func encodeRewrite(row registration.Row, reason string, input []byte) []byte {
+	if row.Event != "pre-dispatch" {
+		return nil
 	}
-	if row.Client == "copilot" {
-		return encodeCopilot(row, kind, reason)
+	switch row.Client {
+	case "claude", "codex":
+		return rewriteJSON(reason, input)
+	case "agy":
+		return agyOverwriteJSON(reason, input)
+	case "gemini":
+		return geminiToolInputJSON(input)
 	}
-	if row.Client == "cursor" {
-		return encodeCursor(row, kind, reason)
+	return nil
+}
+
+// encodeAgy answers an agy row: its JSON decision on stdout, the reason of
+// a skip, halt or context on stderr; an unknown kind is never an allow.
+func encodeAgy(row registration.Row, kind verdict.Kind, reason string) Answer {
+	switch kind {
+	case verdict.Deny:
+		return Answer{Stdout: agyJSON(agyBlock(row), reason)}
+	case verdict.Skip:
+		return Answer{Stdout: agyJSON("allow", ""), Stderr: line(SkipPrefix + reason)}
+	case verdict.Halt:
+		return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: halt: " + reason)}
+	case verdict.Context:
+		return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: note: " + reason)}
+	case verdict.Allow:
+		return Answer{Stdout: agyJSON("allow", "")}
 	}
-	if row.Client == "cline" {
-		return encodeCline(kind, reason)
-	}
-	if added, ok := carried(row, kind, reason, v.Added); ok {
-		return encodeAdded(row, kind, reason, added)
-	}
-	if row.Client == "agy" {
-		switch kind {
-		case verdict.Deny:
-			return Answer{Stdout: agyJSON(agyBlock(row), reason)}
-		case verdict.Skip:
-			return Answer{Stdout: agyJSON("allow", ""), Stderr: line(SkipPrefix + reason)}
-		case verdict.Halt:
-			return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: halt: " + reason)}
-		case verdict.Context:
-			return Answer{Stdout: agyJSON("allow", ""), Stderr: line("hookwarden: note: " + reason)}
-		case verdict.Allow:
-			return Answer{Stdout: agyJSON("allow", "")}
-		}
-		// An unknown kind is never an allow.
-		return Answer{Stdout: agyJSON(agyBlock(row), unknownVerdict)}
-	}
+	return Answer{Stdout: agyJSON(agyBlock(row), unknownVerdict)}
+}
+
+// encodeExitCode answers the rows that read an exit code and stderr (the
+// claude column and the clients that share it), with JSON on stdout for a
+// halt and for a structured client's post-tool or subagent-start context;
+// an unknown kind is never an allow.
+func encodeExitCode(row registration.Row, kind verdict.Kind, reason string, input []byte) Answer {
 	switch kind {
 	case verdict.Deny:
 		return Answer{Stderr: line(reason), Exit: DenyExit(row.Client)}
@@ -255,16 +289,16 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 	case verdict.Halt:
 		return Answer{Stdout: haltJSON(reason)}
 	case verdict.Context:
-		if structured && row.Event == "post-tool" {
+		if structuredClient(row.Client) && row.Event == "post-tool" {
 			return Answer{Stdout: contextJSON(row.NativeEvent, reason)}
 		}
-		if (row.Client == "claude" || row.Client == "codex") && row.Event == "subagent-start" && v.Input != nil {
+		if (row.Client == "claude" || row.Client == "codex") && row.Event == "subagent-start" && input != nil {
 			// SubagentStart's additionalContext reaches the subagent before
 			// its first prompt (Claude Code 2.1.328 bundle: SubagentStart
 			// hookSpecificOutput {hookEventName, additionalContext}; Codex
 			// 0.169.0's schema subagent-start.command.output has the same
 			// shape); the reason goes to stderr for the transcript.
-			return Answer{Stdout: contextJSON("SubagentStart", string(v.Input)), Stderr: line("hookwarden: note: " + reason)}
+			return Answer{Stdout: contextJSON("SubagentStart", string(input)), Stderr: line("hookwarden: note: " + reason)}
 		}
 		return Answer{Stderr: line("hookwarden: note: " + reason)}
 	case verdict.Allow:
@@ -273,7 +307,6 @@ func Encode(row registration.Row, v verdict.Verdict) Answer {
 		}
 		return Answer{}
 	}
-	// An unknown kind is never an allow.
 	return Answer{Stderr: line(unknownVerdict), Exit: DenyExit(row.Client)}
 }
 

@@ -228,6 +228,28 @@ func (j *judge) linkTargets(name string, args, pos []field, dest *field, sc *sco
 // pipeline judges what flows between stages: a listing of the hooks
 // directory piped into a removal, and literal text piped into a shell.
 func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope) {
+	var ps pipeState
+	for _, s := range pipeStages(b) {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			ps = pipeState{decoded: ps.decoded}
+			continue
+		}
+		var argv []field
+		for _, w := range call.Args {
+			argv = append(argv, sc.fields(w)...)
+		}
+		if len(argv) == 0 {
+			ps = pipeState{decoded: ps.decoded}
+			continue
+		}
+		j.pipeStage(s, argv, &ps, depth, env, sc)
+	}
+}
+
+// pipeStages returns the stages of the pipeline b, nested pipelines
+// flattened, in order.
+func pipeStages(b *syntax.BinaryCmd) []*syntax.Stmt {
 	var stages []*syntax.Stmt
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
@@ -240,80 +262,79 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 	}
 	flatten(b.X)
 	flatten(b.Y)
-	hooksListed := false
-	var guardListed pathKind
-	decoded := false
-	var text *field
-	for _, s := range stages {
-		call, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			hooksListed, guardListed, text = false, pathKind{}, nil
-			continue
-		}
-		var argv []field
-		for _, w := range call.Args {
-			argv = append(argv, sc.fields(w)...)
-		}
-		if len(argv) == 0 {
-			hooksListed, guardListed, text = false, pathKind{}, nil
-			continue
-		}
-		names := stageNames(argv)
-		first, known := cmdName(argv[0])
-		if hooksListed || guardListed.guard != (guardKind{}) {
-			for _, n := range names {
-				switch n {
-				case "rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "del", "erase", "rd", "remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "clear-content", "clc", "truncate":
-					if hooksListed {
-						j.hits.add(RuleHooksDirTamper)
-					}
-					j.guardHit(guardListed, true)
+	return stages
+}
+
+// pipeState is what the stages of a pipeline so far hand the next one:
+// whether the previous stage listed the hooks directory or a guard file
+// (find .git/hooks | xargs rm), whether a decoder ran earlier (base64 -d |
+// sh), and the known text the previous stage printed (echo '…' | python3).
+type pipeState struct {
+	hooksListed bool
+	guardListed pathKind
+	decoded     bool
+	text        *field
+}
+
+// pipeStage judges one stage (argv, from statement s) of a pipeline with
+// what the earlier stages handed it (ps), and updates ps for the next.
+func (j *judge) pipeStage(s *syntax.Stmt, argv []field, ps *pipeState, depth int, env []envVar, sc *scope) {
+	names := stageNames(argv)
+	first, known := cmdName(argv[0])
+	if ps.hooksListed || ps.guardListed.guard != (guardKind{}) {
+		for _, n := range names {
+			switch n {
+			case "rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "del", "erase", "rd", "remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-content", "sc", "clear-content", "clc", "truncate":
+				if ps.hooksListed {
+					j.hits.add(RuleHooksDirTamper)
 				}
+				j.guardHit(ps.guardListed, true)
 			}
 		}
-		if stdinProgram(argv) {
-			if decoded {
-				j.hits.add(RuleDecodedCodeToShell)
+	}
+	if stdinProgram(argv) {
+		if ps.decoded {
+			j.hits.add(RuleDecodedCodeToShell)
+		}
+		if ps.text != nil && known && !isShellName(first) {
+			interp := first
+			if inner, _ := innerCommand(argv); len(inner) > 0 {
+				interp, _ = cmdName(inner[0])
 			}
-			if text != nil && known && !isShellName(first) {
-				interp := first
-				if inner, _ := innerCommand(argv); len(inner) > 0 {
-					interp, _ = cmdName(inner[0])
-				}
-				j.codeIn(interp, *text, depth, env) // echo '...' | python3
+			j.codeIn(interp, *ps.text, depth, env) // echo '...' | python3
+		}
+	}
+	if isDecoder(argv) {
+		ps.decoded = true
+	}
+	if ps.text != nil && known {
+		switch first {
+		case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "cmd", "powershell", "pwsh", "iex", "invoke-expression":
+			if len(skipOpts(argv[1:], "", nil)) == 0 || first == "iex" || first == "invoke-expression" {
+				j.scriptField(*ps.text, depth+1, env)
 			}
 		}
-		if isDecoder(argv) {
-			decoded = true
+	}
+	ps.hooksListed, ps.guardListed, ps.text = false, pathKind{}, nil
+	for _, a := range argv[1:] {
+		k := sc.classify(a)
+		if k.hooks {
+			ps.hooksListed = true
 		}
-		if text != nil && known {
-			switch first {
-			case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "cmd", "powershell", "pwsh", "iex", "invoke-expression":
-				if len(skipOpts(argv[1:], "", nil)) == 0 || first == "iex" || first == "invoke-expression" {
-					j.scriptField(*text, depth+1, env)
-				}
-			}
-		}
-		hooksListed, guardListed, text = false, pathKind{}, nil
-		for _, a := range argv[1:] {
-			k := sc.classify(a)
-			if k.hooks {
-				hooksListed = true
-			}
-			guardListed.guard.own = guardListed.guard.own || k.guard.own
-			guardListed.guard.client = guardListed.guard.client || k.guard.client
-			guardListed.guard.ownParent = guardListed.guard.ownParent || k.guard.ownParent
-			guardListed.guard.clientParent = guardListed.guard.clientParent || k.guard.clientParent
-		}
-		if first == "echo" || first == "printf" || first == "write-output" || first == "write-host" {
-			t := joinFields(skipOpts(argv[1:], "", nil))
-			text = &t
-		}
-		if first == "cat" && len(argv) == 1 {
-			// cat <<EOF | python3: the here-document is the program.
-			for _, t := range hereDocs(s) {
-				text = &t
-			}
+		g := &ps.guardListed.guard
+		g.own = g.own || k.guard.own
+		g.client = g.client || k.guard.client
+		g.ownParent = g.ownParent || k.guard.ownParent
+		g.clientParent = g.clientParent || k.guard.clientParent
+	}
+	if first == "echo" || first == "printf" || first == "write-output" || first == "write-host" {
+		t := joinFields(skipOpts(argv[1:], "", nil))
+		ps.text = &t
+	}
+	if first == "cat" && len(argv) == 1 {
+		// cat <<EOF | python3: the here-document is the program.
+		for _, t := range hereDocs(s) {
+			ps.text = &t
 		}
 	}
 }

@@ -359,86 +359,108 @@ func stageNames(argv []field) []string {
 // members and -C), unzip (its members and -d). It reports whether name was
 // one of them.
 func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(string) bool) bool {
-	// hit judges one target: a guard file, or (parents: a directory the
-	// command writes into) one holding one; the hooks directory or
-	// hookwarden's store, or (parents) the git directory itself.
-	hit := func(k pathKind, parents bool) {
-		j.guardHit(k, parents)
-		if k.hooks || (parents && k.gitDir) {
-			j.hits.add(RuleHooksDirTamper)
-		}
-	}
-	optValue := func(short []string, long []string, parents bool) {
-		for i, a := range args {
-			v := a.val
-			for _, s := range short {
-				// -o FILE, -oFILE, or the letter ending a cluster (-sSfo FILE).
-				if !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "--") {
-					continue
-				}
-				p := strings.IndexByte(v[1:], s[1])
-				switch {
-				case p < 0:
-				case p+2 == len(v) && i+1 < len(args):
-					hit(sc.classify(args[i+1]), parents)
-				case p+2 < len(v):
-					hit(sc.classify(lit(v[p+2:])), parents)
-				}
-			}
-			for _, l := range long {
-				if v == l && i+1 < len(args) {
-					hit(sc.classify(args[i+1]), parents)
-				} else if strings.HasPrefix(v, l+"=") {
-					hit(sc.classify(lit(v[len(l)+1:])), parents)
-				}
-			}
-		}
-	}
-	operands := func() {
-		for _, a := range args {
-			if !isOpt(a.val) {
-				hit(sc.classify(a), false)
-			}
-		}
-	}
+	w := writeTargets{j: j, args: args, sc: sc, isOpt: isOpt}
 	switch name {
 	case "curl":
-		optValue([]string{"-o"}, []string{"--output"}, false)
-		optValue(nil, []string{"--output-dir"}, true)
+		w.optValue([]string{"-o"}, []string{"--output"}, false)
+		w.optValue(nil, []string{"--output-dir"}, true)
 	case "wget":
-		optValue([]string{"-O"}, []string{"--output-document"}, false)
-		optValue([]string{"-P"}, []string{"--directory-prefix"}, true)
+		w.optValue([]string{"-O"}, []string{"--output-document"}, false)
+		w.optValue([]string{"-P"}, []string{"--directory-prefix"}, true)
 	case "sort":
-		optValue([]string{"-o"}, []string{"--output"}, false)
+		w.optValue([]string{"-o"}, []string{"--output"}, false)
 	case "yq":
 		for _, a := range args {
 			if a.val == "-i" || a.val == "--inplace" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "i")) {
-				operands()
+				w.operands()
 				break
 			}
 		}
 	case "sd", "dos2unix", "unix2dos", "chflags":
-		operands()
+		w.operands()
 	case "tar", "bsdtar", "gtar":
-		extract := false
-		for i, a := range args {
-			v := a.val
-			if v == "--extract" || v == "--get" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "x")) ||
-				(i == 0 && !strings.HasPrefix(v, "-") && strings.Contains(v, "x")) {
-				extract = true
-			}
-		}
-		if extract {
-			optValue([]string{"-C"}, []string{"--directory"}, true)
-			operands()
+		if tarExtracts(args) {
+			w.optValue([]string{"-C"}, []string{"--directory"}, true)
+			w.operands()
 		}
 	case "unzip":
-		optValue([]string{"-d"}, nil, true)
-		operands()
+		w.optValue([]string{"-d"}, nil, true)
+		w.operands()
 	default:
 		return false
 	}
 	return true
+}
+
+// tarExtracts reports whether tar's arguments select extraction: --extract,
+// --get, x in a short cluster, or x in the first word's old-style letters.
+func tarExtracts(args []field) bool {
+	for i, a := range args {
+		v := a.val
+		if v == "--extract" || v == "--get" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "x")) ||
+			(i == 0 && !strings.HasPrefix(v, "-") && strings.Contains(v, "x")) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeTargets judges the files one command (args, in scope sc; isOpt tells
+// its options) writes for guardWriters.
+type writeTargets struct {
+	j     *judge
+	args  []field
+	sc    *scope
+	isOpt func(string) bool
+}
+
+// hit judges one target: a guard file, or (parents: a directory the
+// command writes into) one holding one; the hooks directory or
+// hookwarden's store, or (parents) the git directory itself.
+func (w writeTargets) hit(k pathKind, parents bool) {
+	w.j.guardHit(k, parents)
+	if k.hooks || (parents && k.gitDir) {
+		w.j.hits.add(RuleHooksDirTamper)
+	}
+}
+
+// optValue judges the value of each short option in short (-o FILE,
+// -oFILE, or the letter ending a cluster: -sSfo FILE) and long option in
+// long (--output FILE, --output=FILE) as a target.
+func (w writeTargets) optValue(short []string, long []string, parents bool) {
+	args := w.args
+	for i, a := range args {
+		v := a.val
+		for _, s := range short {
+			if !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "--") {
+				continue
+			}
+			p := strings.IndexByte(v[1:], s[1])
+			switch {
+			case p < 0:
+			case p+2 == len(v) && i+1 < len(args):
+				w.hit(w.sc.classify(args[i+1]), parents)
+			case p+2 < len(v):
+				w.hit(w.sc.classify(lit(v[p+2:])), parents)
+			}
+		}
+		for _, l := range long {
+			if v == l && i+1 < len(args) {
+				w.hit(w.sc.classify(args[i+1]), parents)
+			} else if strings.HasPrefix(v, l+"=") {
+				w.hit(w.sc.classify(lit(v[len(l)+1:])), parents)
+			}
+		}
+	}
+}
+
+// operands judges every operand (not an option) as a target.
+func (w writeTargets) operands() {
+	for _, a := range w.args {
+		if !w.isOpt(a.val) {
+			w.hit(w.sc.classify(a), false)
+		}
+	}
 }
 
 // mvTargets judges mv's operands (GNU coreutils mv(1)): each source is

@@ -670,67 +670,84 @@ func decoderIn(n syntax.Node) bool {
 // are skipped (innerCommand).
 func isDecoder(argv []field) bool {
 	argv, _ = innerCommand(argv)
-	for len(argv) > 0 {
-		name, known := cmdName(argv[0])
-		if !known {
-			return false
-		}
-		args := argv[1:]
-		switch name {
-		case "base64", "base32", "basenc", "gbase64":
-			for _, a := range args {
-				if a.val == "--decode" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, "dD")) {
-					return true
-				}
-			}
-		case "xxd":
-			for _, a := range args {
-				if a.val == "-revert" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "r")) {
-					return true
-				}
-			}
-		case "openssl":
-			for _, a := range args {
-				if a.val == "-d" || a.val == "-base64" || a.val == "-a" || a.val == "base64" {
-					return true
-				}
-			}
-		case "uudecode", "gunzip", "zcat", "bzcat", "xzcat", "unxz", "unzstd", "zstdcat", "rev", "tr", "uncompress", "lzcat":
-			return true
-		case "gzip", "bzip2", "xz", "zstd", "lzma":
-			for _, a := range args {
-				if a.val == "--decompress" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "d")) {
-					return true
-				}
-			}
-		case "printf":
-			rest := skipOpts(args, "v", nil)
-			if len(rest) > 0 && hidingEscape(rest[0].val) {
+	if len(argv) == 0 {
+		return false
+	}
+	name, known := cmdName(argv[0])
+	if !known {
+		return false
+	}
+	args := argv[1:]
+	switch name {
+	case "uudecode", "gunzip", "zcat", "bzcat", "xzcat", "unxz", "unzstd", "zstdcat", "rev", "tr", "uncompress", "lzcat":
+		return true
+	case "base64", "base32", "basenc", "gbase64":
+		return optionIn(args, "--decode", "dD")
+	case "xxd":
+		return optionIn(args, "-revert", "r")
+	case "gzip", "bzip2", "xz", "zstd", "lzma":
+		return optionIn(args, "--decompress", "d")
+	case "openssl":
+		for _, a := range args {
+			if a.val == "-d" || a.val == "-base64" || a.val == "-a" || a.val == "base64" {
 				return true
 			}
-			if len(rest) > 0 && strings.Contains(rest[0].val, "%b") {
-				for _, a := range rest[1:] {
-					if strings.Contains(a.val, `\`) {
-						return true
-					}
-				}
-			}
-		case "echo":
-			esc := false
-			for _, a := range args {
-				if strings.HasPrefix(a.val, "-") && strings.Contains(a.val, "e") && strings.Trim(a.val[1:], "neE") == "" {
-					esc = true
-				}
-			}
-			if esc {
-				for _, a := range args {
-					if hidingEscape(a.val) {
-						return true
-					}
-				}
+		}
+	case "printf":
+		return printfDecodes(args)
+	case "echo":
+		return echoDecodes(args)
+	}
+	return false
+}
+
+// optionIn reports whether args hold the option word, or a short-option
+// cluster (-x, not --x) holding one of letters.
+func optionIn(args []field, word, letters string) bool {
+	for _, a := range args {
+		if a.val == word || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.ContainsAny(a.val, letters)) {
+			return true
+		}
+	}
+	return false
+}
+
+// printfDecodes reports whether printf's format spells bytes by code
+// (hidingEscape) or has %b with an argument holding an escape.
+func printfDecodes(args []field) bool {
+	rest := skipOpts(args, "v", nil)
+	if len(rest) == 0 {
+		return false
+	}
+	if hidingEscape(rest[0].val) {
+		return true
+	}
+	if strings.Contains(rest[0].val, "%b") {
+		for _, a := range rest[1:] {
+			if strings.Contains(a.val, `\`) {
+				return true
 			}
 		}
+	}
+	return false
+}
+
+// echoDecodes reports whether echo -e (a cluster of n, e and E holding e)
+// prints an argument that spells bytes by code (hidingEscape).
+func echoDecodes(args []field) bool {
+	esc := false
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-") && strings.Contains(a.val, "e") && strings.Trim(a.val[1:], "neE") == "" {
+			esc = true
+		}
+	}
+	if !esc {
 		return false
+	}
+	for _, a := range args {
+		if hidingEscape(a.val) {
+			return true
+		}
 	}
 	return false
 }

@@ -566,42 +566,9 @@ func classifyPathGlob(s string, noBareGlob bool) pathKind {
 	if strings.Contains(s, "://") {
 		return k
 	}
-	var comps []string
-	for _, c := range strings.Split(s, "/") {
-		// as Win32 opens it (".hookwarden.yaml." and
-		// ".hookwarden.yaml::$DATA" are the manifest there); as with the
-		// case folding above, the other systems are read the same
-		c = Win32Name(c)
-		switch {
-		case c == "" || c == ".":
-		case c == ".." && len(comps) > 0 && comps[len(comps)-1] != "..":
-			comps = comps[:len(comps)-1]
-		default:
-			comps = append(comps, c)
-		}
-	}
+	comps := pathComponents(s)
 	for i, c := range comps {
-		glob := strings.ContainsAny(c, "*?[")
-		isGit := c == ".git" || (glob && matchGlob(c, ".git"))
-		if isGit {
-			if i+1 < len(comps) {
-				n := comps[i+1]
-				if isStoreDirName(n) || (strings.ContainsAny(n, "*?[") && (matchGlob(n, "hooks") || matchGlob(n, StoreDirName))) {
-					k.hooks = true
-				}
-				if n == StoreDirName {
-					k.store = true
-				}
-				if n == "config" || n == "config.worktree" {
-					k.gitConf = true
-				}
-				if n == "worktrees" && i+3 < len(comps) && comps[i+3] == "config.worktree" {
-					k.gitConf = true
-				}
-			} else {
-				k.gitDir = true
-			}
-		}
+		k.gitComponent(comps, i)
 		// A component known only at run time ($VAR, $(...), cmd's %VAR%,
 		// PowerShell's $env:VAR) followed by hooks may be the git directory.
 		runtime := strings.Contains(c, dyn) || strings.Contains(c, "$") || (len(c) > 2 && c[0] == '%' && c[len(c)-1] == '%')
@@ -609,6 +576,7 @@ func classifyPathGlob(s string, noBareGlob bool) pathKind {
 			k.hooks = true
 			k.store = k.store || comps[i+1] == StoreDirName
 		}
+		glob := strings.ContainsAny(c, "*?[")
 		if isHookDirName(c) || (glob && (matchGlob(c, ".husky") || matchGlob(c, ".lefthook") || matchGlob(c, ".lefthook-local") || matchGlob(c, ".githooks"))) {
 			k.hooks = true
 		}
@@ -625,6 +593,54 @@ func classifyPathGlob(s string, noBareGlob bool) pathKind {
 		}
 	}
 	return k
+}
+
+// pathComponents splits the slash-separated, lower-cased path s into its
+// components, each read as Win32 opens it (".hookwarden.yaml." and
+// ".hookwarden.yaml::$DATA" are the manifest there; as with the case
+// folding, the other systems are read the same), "" and "." dropped and
+// ".." taking the component before it away.
+func pathComponents(s string) []string {
+	var comps []string
+	for _, c := range strings.Split(s, "/") {
+		c = Win32Name(c)
+		switch {
+		case c == "" || c == ".":
+		case c == ".." && len(comps) > 0 && comps[len(comps)-1] != "..":
+			comps = comps[:len(comps)-1]
+		default:
+			comps = append(comps, c)
+		}
+	}
+	return comps
+}
+
+// gitComponent marks k when comps[i] is (or, as a glob, may be) the git
+// directory: the git directory itself when it is the last component, else
+// by the entry under it (hooks or hookwarden's store, config,
+// config.worktree, a linked worktree's config.worktree).
+func (k *pathKind) gitComponent(comps []string, i int) {
+	c := comps[i]
+	if c != ".git" && !(strings.ContainsAny(c, "*?[") && matchGlob(c, ".git")) {
+		return
+	}
+	if i+1 == len(comps) {
+		k.gitDir = true
+		return
+	}
+	n := comps[i+1]
+	if isStoreDirName(n) || (strings.ContainsAny(n, "*?[") && (matchGlob(n, "hooks") || matchGlob(n, StoreDirName))) {
+		k.hooks = true
+	}
+	if n == StoreDirName {
+		k.store = true
+	}
+	if n == "config" || n == "config.worktree" {
+		k.gitConf = true
+	}
+	if n == "worktrees" && i+3 < len(comps) && comps[i+3] == "config.worktree" {
+		k.gitConf = true
+	}
 }
 
 // matchGlob reports whether a glob component matches name; as in the shell,

@@ -28,118 +28,141 @@ type sedEffects struct {
 // as unknown.
 func parseSed(script string) (sedEffects, bool) {
 	var eff sedEffects
-	s := script
-	restOfLine := func() string {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			i = len(s)
-		}
-		line := s[:i]
-		s = s[i:]
-		return line
-	}
+	r := &sedReader{s: script}
 	for {
-		s = strings.TrimLeft(s, " \t\n;")
-		if s == "" {
+		r.s = strings.TrimLeft(r.s, " \t\n;")
+		if r.s == "" {
 			return eff, true
 		}
-		// addresses: numbers, $, first~step, /re/ or \cREc, joined by ","
-		// and followed by an optional "!"
-		for len(s) > 0 {
-			switch c := s[0]; {
-			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '~' || c == '+' || c == '!' || c == ' ' || c == '\t':
-				s = s[1:]
-				continue
-			case c == '/' || c == '\\':
-				d := byte('/')
-				if c == '\\' {
-					if len(s) < 2 {
-						return eff, false
-					}
-					d, s = s[1], s[1:]
-				}
-				end, ok := sedDelimited(s[1:], d)
-				if !ok {
-					return eff, false
-				}
-				s = strings.TrimLeft(s[1+end+1:], "IM")
-				continue
-			}
-			break
-		}
-		if s == "" {
+		if !r.addresses() || r.s == "" {
 			return eff, false
 		}
-		cmd := s[0]
-		s = s[1:]
-		switch cmd {
-		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
-		case 'q', 'Q', 'L':
-			s = strings.TrimLeft(s, " \t0123456789")
-		case ':', 'b', 't', 'T':
-			i := strings.IndexAny(s, ";\n")
-			if cmd == ':' {
-				i = strings.IndexByte(s, '\n') // a label takes the rest of the line
-			}
-			if i < 0 {
-				i = len(s)
-			}
-			s = s[i:]
-		case 'a', 'i', 'c':
-			// text to the end of the line, a line ending in a backslash
-			// continuing it
-			for {
-				line := restOfLine()
-				if !strings.HasSuffix(line, "\\") || s == "" {
-					break
-				}
-				s = s[1:]
-			}
-		case 'r', 'R':
-			restOfLine()
-		case 'w', 'W':
-			eff.writes = append(eff.writes, strings.TrimSpace(restOfLine()))
-		case 'e':
-			if c := strings.TrimSpace(restOfLine()); c != "" {
-				eff.code = append(eff.code, c)
-			} else {
-				eff.runsInput = true
-			}
-		case 's', 'y':
-			if s == "" || s[0] == '\n' || s[0] == '\\' {
-				return eff, false
-			}
-			d := s[0]
-			s = s[1:]
-			for part := 0; part < 2; part++ {
-				end, ok := sedDelimited(s, d)
-				if !ok {
-					return eff, false
-				}
-				s = s[end+1:]
-			}
-			if cmd == 'y' {
-				break
-			}
-			// flags: g, p, i, I, m, M, e, a number, and w FILE (the rest
-			// of the line)
-			for len(s) > 0 && strings.IndexByte("gpiImMe0123456789w", s[0]) >= 0 {
-				f := s[0]
-				s = s[1:]
-				if f == 'e' {
-					eff.runsInput = true
-				}
-				if f == 'w' {
-					eff.writes = append(eff.writes, strings.TrimSpace(restOfLine()))
-					break
-				}
-			}
-		case '#':
-			restOfLine()
-		default:
+		cmd := r.s[0]
+		r.s = r.s[1:]
+		if !r.command(cmd, &eff) {
 			return eff, false
 		}
 	}
+}
+
+// sedReader is the rest s of a sed script parseSed has not read yet.
+type sedReader struct{ s string }
+
+// restOfLine takes and returns the text up to the next newline (which
+// stays).
+func (r *sedReader) restOfLine() string {
+	i := strings.IndexByte(r.s, '\n')
+	if i < 0 {
+		i = len(r.s)
+	}
+	line := r.s[:i]
+	r.s = r.s[i:]
+	return line
+}
+
+// addresses skips a command's addresses: numbers, $, first~step, /re/ or
+// \cREc, joined by "," and followed by an optional "!"; false when a
+// regular expression is not closed.
+func (r *sedReader) addresses() bool {
+	for len(r.s) > 0 {
+		switch c := r.s[0]; {
+		case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '~' || c == '+' || c == '!' || c == ' ' || c == '\t':
+			r.s = r.s[1:]
+		case c == '/' || c == '\\':
+			d := byte('/')
+			if c == '\\' {
+				if len(r.s) < 2 {
+					return false
+				}
+				d, r.s = r.s[1], r.s[1:]
+			}
+			end, ok := sedDelimited(r.s[1:], d)
+			if !ok {
+				return false
+			}
+			r.s = strings.TrimLeft(r.s[1+end+1:], "IM")
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// command reads what the command letter cmd takes and adds what it does to
+// eff; false when the letter is not sed's or its arguments do not parse.
+func (r *sedReader) command(cmd byte, eff *sedEffects) bool {
+	switch cmd {
+	case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'l', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+	case 'q', 'Q', 'L':
+		r.s = strings.TrimLeft(r.s, " \t0123456789")
+	case ':', 'b', 't', 'T':
+		i := strings.IndexAny(r.s, ";\n")
+		if cmd == ':' {
+			i = strings.IndexByte(r.s, '\n') // a label takes the rest of the line
+		}
+		if i < 0 {
+			i = len(r.s)
+		}
+		r.s = r.s[i:]
+	case 'a', 'i', 'c':
+		// text to the end of the line, a line ending in a backslash
+		// continuing it
+		for {
+			line := r.restOfLine()
+			if !strings.HasSuffix(line, "\\") || r.s == "" {
+				break
+			}
+			r.s = r.s[1:]
+		}
+	case 'r', 'R', '#':
+		r.restOfLine()
+	case 'w', 'W':
+		eff.writes = append(eff.writes, strings.TrimSpace(r.restOfLine()))
+	case 'e':
+		if c := strings.TrimSpace(r.restOfLine()); c != "" {
+			eff.code = append(eff.code, c)
+		} else {
+			eff.runsInput = true
+		}
+	case 's', 'y':
+		return r.substitute(cmd, eff)
+	default:
+		return false
+	}
+	return true
+}
+
+// substitute reads the delimited parts of s or y and the flags of s: g, p,
+// i, I, m, M, e (the pattern space run as a command), a number, and w FILE
+// (the rest of the line).
+func (r *sedReader) substitute(cmd byte, eff *sedEffects) bool {
+	if r.s == "" || r.s[0] == '\n' || r.s[0] == '\\' {
+		return false
+	}
+	d := r.s[0]
+	r.s = r.s[1:]
+	for part := 0; part < 2; part++ {
+		end, ok := sedDelimited(r.s, d)
+		if !ok {
+			return false
+		}
+		r.s = r.s[end+1:]
+	}
+	if cmd == 'y' {
+		return true
+	}
+	for len(r.s) > 0 && strings.IndexByte("gpiImMe0123456789w", r.s[0]) >= 0 {
+		f := r.s[0]
+		r.s = r.s[1:]
+		if f == 'e' {
+			eff.runsInput = true
+		}
+		if f == 'w' {
+			eff.writes = append(eff.writes, strings.TrimSpace(r.restOfLine()))
+			break
+		}
+	}
+	return true
 }
 
 // sedDelimited returns the index in s of the first d not escaped by a

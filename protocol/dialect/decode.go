@@ -325,52 +325,7 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 	case "subagent-start", "post-return":
 		return decodeSubagent(row, o, p)
 	case "pre-tool", "pre-skill-shell", "pre-edit", "post-tool":
-		var judged bool
-		if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
-			return unjudged(row, p, err)
-		}
-		if row.Event == "pre-edit" && (row.Client == "droid" && p.ToolName == "ApplyPatch" || row.Client == "codex" && p.ToolName == "apply_patch") {
-			raw, ok := o.get("tool_input")
-			if !ok {
-				return p, fmt.Errorf("member tool_input: missing")
-			}
-			return p, decodePatch(raw, &p)
-		}
-		var in object
-		if row.Event == "post-tool" {
-			if in, _, err = o.obj("tool_input", "tool_input"); err != nil {
-				return p, err
-			}
-		} else if in, err = o.reqObj("tool_input", "tool_input"); err != nil {
-			return p, err
-		}
-		cmdRequired := ShellEvent(row.Event)
-		pathRequired := row.Event == "pre-edit"
-		if cmdRequired {
-			if p.Command, err = in.reqStr("command", "tool_input.command"); err != nil {
-				return p, err
-			}
-		} else if p.Command, _, err = in.str("command", "tool_input.command"); err != nil {
-			return p, err
-		}
-		if row.Client == "kiro" && !cmdRequired {
-			p.Command = "" // fs_write's command names its sub-command (create, str_replace, …), not a shell command
-		}
-		pathKey := "file_path"
-		switch {
-		case row.Client == "claude" && p.ToolName == "NotebookEdit" || row.Client == "qwen" && p.ToolName == "notebook_edit":
-			pathKey = "notebook_path"
-		case row.Client == "kiro":
-			pathKey = "path" // fs_write's target (kiro.go)
-		}
-		if pathRequired {
-			if p.FilePath, err = in.reqStr(pathKey, "tool_input."+pathKey); err != nil {
-				return p, err
-			}
-			p.ToolInput, _ = o.get("tool_input")
-		} else if p.FilePath, _, err = in.str(pathKey, "tool_input."+pathKey); err != nil {
-			return p, err
-		}
+		return decodeToolCall(row, o, p)
 	case "prompt":
 		// Claude Code and Codex send the prompt as prompt (Codex 0.169.0
 		// schema user-prompt-submit.command.input; Claude Code 2.1.328
@@ -384,6 +339,63 @@ func decodeClaudeFamily(row registration.Row, o object) (Payload, error) {
 			return p, err
 		}
 	}
+	return p, nil
+}
+
+// decodeToolCall decodes the tool part of a pre-tool, pre-skill-shell,
+// pre-edit or post-tool payload of the Claude family into p: tool_name
+// (a tool the row does not judge is a stated skip, unjudged), Droid's and
+// Codex's patch tools (decodePatch), and tool_input's command (required
+// for a shell event) and target file (required for pre-edit: file_path,
+// notebook_path for Claude's NotebookEdit and Qwen's notebook_edit, path
+// for Kiro's fs_write).
+func decodeToolCall(row registration.Row, o object, p Payload) (Payload, error) {
+	var judged bool
+	var err error
+	if p.ToolName, judged, err = judgedTool(row, o, "tool_name", "tool_name"); err != nil || !judged {
+		return unjudged(row, p, err)
+	}
+	if row.Event == "pre-edit" && (row.Client == "droid" && p.ToolName == "ApplyPatch" || row.Client == "codex" && p.ToolName == "apply_patch") {
+		raw, ok := o.get("tool_input")
+		if !ok {
+			return p, fmt.Errorf("member tool_input: missing")
+		}
+		return p, decodePatch(raw, &p)
+	}
+	var in object
+	if row.Event == "post-tool" {
+		if in, _, err = o.obj("tool_input", "tool_input"); err != nil {
+			return p, err
+		}
+	} else if in, err = o.reqObj("tool_input", "tool_input"); err != nil {
+		return p, err
+	}
+	cmdRequired := ShellEvent(row.Event)
+	if cmdRequired {
+		if p.Command, err = in.reqStr("command", "tool_input.command"); err != nil {
+			return p, err
+		}
+	} else if p.Command, _, err = in.str("command", "tool_input.command"); err != nil {
+		return p, err
+	}
+	if row.Client == "kiro" && !cmdRequired {
+		p.Command = "" // fs_write's command names its sub-command (create, str_replace, …), not a shell command
+	}
+	pathKey := "file_path"
+	switch {
+	case row.Client == "claude" && p.ToolName == "NotebookEdit" || row.Client == "qwen" && p.ToolName == "notebook_edit":
+		pathKey = "notebook_path"
+	case row.Client == "kiro":
+		pathKey = "path" // fs_write's target (kiro.go)
+	}
+	if row.Event != "pre-edit" {
+		p.FilePath, _, err = in.str(pathKey, "tool_input."+pathKey)
+		return p, err
+	}
+	if p.FilePath, err = in.reqStr(pathKey, "tool_input."+pathKey); err != nil {
+		return p, err
+	}
+	p.ToolInput, _ = o.get("tool_input")
 	return p, nil
 }
 

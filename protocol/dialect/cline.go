@@ -82,23 +82,8 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 	if !row.HasNative(p.EventName) {
 		return p, fmt.Errorf("member hookName: not %s, which the registration %s %s expects", row.NativeEvent, row.Client, row.Event)
 	}
-	for _, k := range []string{"clineVersion", "taskId", "userId"} {
-		if _, _, err := o.str(k, k); err != nil {
-			return p, err
-		}
-	}
-	if raw, ok := o.get("timestamp"); ok && jsonType(raw) != "a string" && jsonType(raw) != "a number" {
-		return p, fmt.Errorf("member timestamp: want a string or a number, got %s", jsonType(raw))
-	}
-	roots, _, err := o.strArray("workspaceRoots", "workspaceRoots")
-	if err != nil {
+	if p.Cwd, err = clineEnvelope(o); err != nil {
 		return p, err
-	}
-	if len(roots) > MaxWorkspacePaths {
-		return p, fmt.Errorf("member workspaceRoots: %d entries, at most %d", len(roots), MaxWorkspacePaths)
-	}
-	if len(roots) > 0 {
-		p.Cwd = roots[0]
 	}
 	pre, err := o.reqObj("preToolUse", "preToolUse")
 	if err != nil {
@@ -158,6 +143,31 @@ func decodeCline(row registration.Row, o object) (Payload, error) {
 	}
 	p.ToolInput = raw
 	return p, nil
+}
+
+// clineEnvelope checks the members every Cline payload carries
+// (clineVersion, taskId, userId, timestamp, workspaceRoots: at most
+// MaxWorkspacePaths) and returns the first workspace root, "" for none.
+func clineEnvelope(o object) (string, error) {
+	for _, k := range []string{"clineVersion", "taskId", "userId"} {
+		if _, _, err := o.str(k, k); err != nil {
+			return "", err
+		}
+	}
+	if raw, ok := o.get("timestamp"); ok && jsonType(raw) != "a string" && jsonType(raw) != "a number" {
+		return "", fmt.Errorf("member timestamp: want a string or a number, got %s", jsonType(raw))
+	}
+	roots, _, err := o.strArray("workspaceRoots", "workspaceRoots")
+	if err != nil {
+		return "", err
+	}
+	if len(roots) > MaxWorkspacePaths {
+		return "", fmt.Errorf("member workspaceRoots: %d entries, at most %d", len(roots), MaxWorkspacePaths)
+	}
+	if len(roots) > 0 {
+		return roots[0], nil
+	}
+	return "", nil
 }
 
 // clineRunCommands returns the commands of a Cline CLI run_commands call

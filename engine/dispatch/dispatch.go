@@ -326,96 +326,111 @@ func briefs(client string, raw []byte) ([]target, error) {
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
 		return nil, errors.New("the tool input is not a JSON object")
 	}
-	str := func(m map[string]json.RawMessage, key string, required bool) (string, error) {
-		v, ok := m[key]
-		if !ok || string(v) == "null" {
-			if required {
-				return "", fmt.Errorf("the tool input has no %s", key)
-			}
-			return "", nil
-		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", fmt.Errorf("the tool input's %s is not a string", key)
-		}
-		return s, nil
-	}
 	switch client {
 	case "claude":
-		p, err := str(in, "prompt", true)
-		if err != nil {
-			return nil, err
-		}
-		ty, err := str(in, "subagent_type", false)
-		if err != nil {
-			return nil, err
-		}
-		return []target{{brief: p, agentType: ty}}, nil
+		return oneBrief(in, "prompt", "subagent_type")
 	case "gemini":
-		p, err := str(in, "prompt", true)
-		if err != nil {
-			return nil, err
-		}
-		ty, err := str(in, "agent_name", false)
-		if err != nil {
-			return nil, err
-		}
-		return []target{{brief: p, agentType: ty}}, nil
+		return oneBrief(in, "prompt", "agent_name")
 	case "codex":
-		p, err := str(in, "message", false)
-		if err != nil {
-			return nil, err
-		}
-		if v, ok := in["items"]; ok && string(v) != "null" {
-			var items []map[string]json.RawMessage
-			if err := json.Unmarshal(v, &items); err != nil {
-				return nil, errors.New("the tool input's items is not a list of objects")
-			}
-			for _, it := range items {
-				t, err := str(it, "text", false)
-				if err != nil {
-					return nil, err
-				}
-				if t != "" {
-					p += "\n" + t
-				}
-			}
-		}
-		if strings.TrimSpace(p) == "" {
-			return nil, errors.New("the tool input has no message and no text item")
-		}
-		ty, err := str(in, "agent_type", false)
-		if err != nil {
-			return nil, err
-		}
-		return []target{{brief: p, agentType: ty}}, nil
+		return codexBrief(in)
 	case "agy":
-		subs, err := agySubagents(in)
-		if err != nil {
-			return nil, err
-		}
-		var out []target
-		for i, s := range subs {
-			p, err := str(s, "Prompt", true)
-			if err != nil {
-				return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
-			}
-			ty, err := str(s, "TypeName", false)
-			if err != nil {
-				return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
-			}
-			role, err := str(s, "Role", false)
-			if err != nil {
-				return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
-			}
-			if ty == "" {
-				ty = role
-			}
-			out = append(out, target{brief: p, agentType: ty})
-		}
-		return out, nil
+		return agyBriefs(in)
 	}
 	return nil, fmt.Errorf("no dispatch adapter for client %s", client)
+}
+
+// inputString returns the string member key of a tool input m: "" when it
+// is absent or null (an error when required), an error when it is not a
+// string.
+func inputString(m map[string]json.RawMessage, key string, required bool) (string, error) {
+	v, ok := m[key]
+	if !ok || string(v) == "null" {
+		if required {
+			return "", fmt.Errorf("the tool input has no %s", key)
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", fmt.Errorf("the tool input's %s is not a string", key)
+	}
+	return s, nil
+}
+
+// oneBrief returns the one brief of a tool input whose prompt member
+// (required) and agent-type member are named promptKey and typeKey
+// (Claude's Agent tool, Gemini's agent tools).
+func oneBrief(in map[string]json.RawMessage, promptKey, typeKey string) ([]target, error) {
+	p, err := inputString(in, promptKey, true)
+	if err != nil {
+		return nil, err
+	}
+	ty, err := inputString(in, typeKey, false)
+	if err != nil {
+		return nil, err
+	}
+	return []target{{brief: p, agentType: ty}}, nil
+}
+
+// codexBrief returns the brief of Codex's spawn_agent input: message and
+// the text of each of items, one of them not blank, and agent_type.
+func codexBrief(in map[string]json.RawMessage) ([]target, error) {
+	p, err := inputString(in, "message", false)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := in["items"]; ok && string(v) != "null" {
+		var items []map[string]json.RawMessage
+		if err := json.Unmarshal(v, &items); err != nil {
+			return nil, errors.New("the tool input's items is not a list of objects")
+		}
+		for _, it := range items {
+			t, err := inputString(it, "text", false)
+			if err != nil {
+				return nil, err
+			}
+			if t != "" {
+				p += "\n" + t
+			}
+		}
+	}
+	if strings.TrimSpace(p) == "" {
+		return nil, errors.New("the tool input has no message and no text item")
+	}
+	ty, err := inputString(in, "agent_type", false)
+	if err != nil {
+		return nil, err
+	}
+	return []target{{brief: p, agentType: ty}}, nil
+}
+
+// agyBriefs returns one brief per entry of agy's Subagents: Prompt
+// (required), and TypeName, else Role, as the agent type.
+func agyBriefs(in map[string]json.RawMessage) ([]target, error) {
+	subs, err := agySubagents(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []target
+	for i, s := range subs {
+		p, err := inputString(s, "Prompt", true)
+		if err != nil {
+			return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
+		}
+		ty, err := inputString(s, "TypeName", false)
+		if err != nil {
+			return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
+		}
+		role, err := inputString(s, "Role", false)
+		if err != nil {
+			return nil, fmt.Errorf("Subagents[%d]: %w", i, err)
+		}
+		if ty == "" {
+			ty = role
+		}
+		out = append(out, target{brief: p, agentType: ty})
+	}
+	return out, nil
 }
 
 // MaxSubagents is the most entries of agy's Subagents accepted (the design

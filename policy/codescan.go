@@ -575,14 +575,54 @@ func (s *codeScanner) term(toks []ctok, depth int) cval {
 // S.split() and shlex.split(S), os.path.join/path.join/File.join of
 // literals, and String(x)/str(x)/x.toString()/x.strip().
 func (s *codeScanner) methodVal(toks []ctok, depth int) (cval, bool) {
-	sub := &codeScanner{j: s.j, lang: s.lang, toks: toks, vars: s.vars, alias: s.alias}
+	c, ok := s.methodCallOf(toks, depth)
+	if !ok {
+		return cval{}, false
+	}
+	switch {
+	case c.method == "join":
+		return c.join(s, depth)
+	case c.method == "split" && (c.recvName == "shlex" || len(c.recv) > 0):
+		v := c.arg(0)
+		if c.recvName != "shlex" {
+			v = s.eval(c.recv, depth+1)
+		}
+		if v.isList {
+			return cval{s: dyn}, true
+		}
+		return cval{list: strings.Fields(v.s), isList: true, known: v.known}, true
+	case (c.method == "strip" || c.method == "toString" || c.method == "trim" || c.method == "chomp" || c.method == "to_s") && len(c.recv) > 0 && len(c.args) == 0:
+		v := s.eval(c.recv, depth+1)
+		if !v.isList {
+			v.s = strings.TrimSpace(v.s)
+		}
+		return v, true
+	case (c.method == "str" || c.method == "String") && len(c.recv) == 0 && len(c.args) == 1:
+		return c.arg(0), true
+	}
+	return cval{}, false
+}
+
+// methodCall is a call ending toks: recv.method(args) or method(args), with
+// the receiver's name (through the scanner's import aliases) when it has
+// one, and arg evaluating one argument.
+type methodCall struct {
+	method, recvName string
+	recv             []ctok
+	args             []carg
+	arg              func(i int) cval
+}
+
+// methodCallOf reads toks as a call that ends them (the last token closes
+// the parenthesis that an identifier opens); false when they are not one.
+func (s *codeScanner) methodCallOf(toks []ctok, depth int) (methodCall, bool) {
 	last := len(toks) - 1
 	if toks[last].kind != tkPunct || toks[last].val != ")" {
-		return cval{}, false
+		return methodCall{}, false
 	}
 	open := -1
 	d := 0
-	for k := last; k >= 0; k-- {
+	for k := last; k >= 0 && open < 0; k-- {
 		if toks[k].kind != tkPunct {
 			continue
 		}
@@ -595,35 +635,37 @@ func (s *codeScanner) methodVal(toks []ctok, depth int) (cval, bool) {
 				open = k
 			}
 		}
-		if open >= 0 {
-			break
-		}
 	}
 	if open < 1 || toks[open-1].kind != tkIdent {
-		return cval{}, false
+		return methodCall{}, false
 	}
-	method := toks[open-1].val
-	args := sub.splitArgs(open+1, last)
-	var recv []ctok
+	sub := &codeScanner{j: s.j, lang: s.lang, toks: toks, vars: s.vars, alias: s.alias}
+	c := methodCall{method: toks[open-1].val, args: sub.splitArgs(open+1, last)}
 	if open >= 2 && toks[open-2].kind == tkPunct && (toks[open-2].val == "." || toks[open-2].val == "::") {
-		recv = toks[:open-2]
+		c.recv = toks[:open-2]
 	}
-	recvName := ""
-	if len(recv) > 0 {
-		recvName, _, _ = sub.nameIn(recv)
-		if a, ok := s.alias[recvName]; ok {
-			recvName = a
+	if len(c.recv) > 0 {
+		c.recvName, _, _ = sub.nameIn(c.recv)
+		if a, ok := s.alias[c.recvName]; ok {
+			c.recvName = a
 		}
 	}
-	argv := func(i int) cval {
-		if i < len(args) {
-			return s.eval(args[i].toks, depth+1)
+	c.arg = func(i int) cval {
+		if i < len(c.args) {
+			return s.eval(c.args[i].toks, depth+1)
 		}
 		return unknownVal
 	}
+	return c, true
+}
+
+// join evaluates the join helpers: shlex.join(LIST) and sep.join(LIST)
+// (Python), os.path.join/path.join/File.join of literals, LIST.join(sep)
+// (JavaScript, Ruby; "," by default) and join(sep, LIST) (Perl).
+func (c methodCall) join(s *codeScanner, depth int) (cval, bool) {
 	switch {
-	case method == "join" && (recvName == "shlex" || recvName == "shlex_join"):
-		l := argv(0)
+	case c.recvName == "shlex" || c.recvName == "shlex_join":
+		l := c.arg(0)
 		if !l.isList {
 			return cval{s: dyn, decoded: l.decoded}, true
 		}
@@ -632,38 +674,32 @@ func (s *codeScanner) methodVal(toks []ctok, depth int) (cval, bool) {
 			q[i] = shellQuote(w)
 		}
 		return cval{s: strings.Join(q, " "), known: l.known}, true
-	case method == "join" && (recvName == "os.path" || recvName == "path" || recvName == "posixpath" || recvName == "File" || recvName == "Path" || recvName == "path.posix"):
+	case c.recvName == "os.path" || c.recvName == "path" || c.recvName == "posixpath" || c.recvName == "File" || c.recvName == "Path" || c.recvName == "path.posix":
 		var ps []string
 		known := true
-		for i := range args {
-			v := argv(i)
+		for i := range c.args {
+			v := c.arg(i)
 			known = known && v.known
 			ps = append(ps, v.text())
 		}
 		return cval{s: path.Join(ps...), known: known}, true
-	case method == "join" && len(recv) > 0 && s.lang.name == "python":
-		sep := s.eval(recv, depth+1)
-		l := argv(0)
-		if !l.isList || sep.isList {
-			return cval{s: dyn, decoded: l.decoded || sep.decoded}, true
-		}
-		return cval{s: strings.Join(l.list, sep.s), known: l.known && sep.known}, true
-	case method == "join" && len(recv) > 0:
-		l := s.eval(recv, depth+1)
-		sep := cval{s: ",", known: true}
-		if len(args) > 0 {
-			sep = argv(0)
+	case len(c.recv) > 0:
+		l, sep := s.eval(c.recv, depth+1), c.arg(0)
+		if s.lang.name == "python" {
+			l, sep = sep, l // sep.join(LIST)
+		} else if len(c.args) == 0 {
+			sep = cval{s: ",", known: true}
 		}
 		if !l.isList || sep.isList {
 			return cval{s: dyn, decoded: l.decoded || sep.decoded}, true
 		}
 		return cval{s: strings.Join(l.list, sep.s), known: l.known && sep.known}, true
-	case method == "join" && s.lang.name == "perl" && len(args) >= 1:
-		sep := argv(0)
+	case s.lang.name == "perl" && len(c.args) >= 1:
+		sep := c.arg(0)
 		var ws []string
 		known := sep.known
-		for i := 1; i < len(args); i++ {
-			v := argv(i)
+		for i := 1; i < len(c.args); i++ {
+			v := c.arg(i)
 			known = known && v.known
 			if v.isList {
 				ws = append(ws, v.list...)
@@ -672,23 +708,6 @@ func (s *codeScanner) methodVal(toks []ctok, depth int) (cval, bool) {
 			}
 		}
 		return cval{s: strings.Join(ws, sep.s), known: known}, true
-	case method == "split" && (recvName == "shlex" || len(recv) > 0):
-		v := argv(0)
-		if recvName != "shlex" {
-			v = s.eval(recv, depth+1)
-		}
-		if v.isList {
-			return cval{s: dyn}, true
-		}
-		return cval{list: strings.Fields(v.s), isList: true, known: v.known}, true
-	case (method == "strip" || method == "toString" || method == "trim" || method == "chomp" || method == "to_s") && len(recv) > 0 && len(args) == 0:
-		v := s.eval(recv, depth+1)
-		if !v.isList {
-			v.s = strings.TrimSpace(v.s)
-		}
-		return v, true
-	case (method == "str" || method == "String") && len(recv) == 0 && len(args) == 1:
-		return argv(0), true
 	}
 	return cval{}, false
 }

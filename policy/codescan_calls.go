@@ -305,41 +305,13 @@ func (s *codeScanner) callKind(k callKind, name string, args, recv []carg) {
 		s.shellCode(val(0))
 	case ckArgv:
 		s.runner = true
-		v := val(0)
-		if ex, ok := kwArg(args, "executable"); ok && v.isList && len(v.list) > 0 {
-			// executable= replaces the program argv[0] names
-			e := s.eval(ex, 0)
-			v.list = append([]string{e.text()}, v.list[1:]...)
-			v.known = v.known && e.known
-		}
-		if sh, ok := kwArg(args, "shell"); ok && len(sh) == 1 && sh[0].val == "True" && v.isList {
-			v = cval{s: strings.Join(v.list, " "), known: v.known, decoded: v.decoded}
-		}
-		s.shellCode(v)
+		s.shellCode(s.argvCall(val(0), args))
 	case ckVarArgv:
 		s.runner = true
 		s.shellCode(s.listVal(pos, 0))
 	case ckExecList, ckSpawnList, ckExecVar, ckSpawnVar:
 		s.runner = true
-		first := 0
-		if k == ckSpawnList || k == ckSpawnVar {
-			first = 1
-		}
-		prog := val(first)
-		var rest cval
-		if k == ckExecList || k == ckSpawnList {
-			rest = val(first + 1)
-		} else if first+1 < len(pos) {
-			rest = s.listVal(pos[first+1:], 0)
-		}
-		if !rest.isList {
-			rest = cval{isList: true, list: []string{dyn, dyn}}
-		}
-		argv := cval{isList: true, list: []string{prog.text()}, known: prog.known && rest.known, decoded: prog.decoded || rest.decoded}
-		if len(rest.list) > 1 {
-			argv.list = append(argv.list, rest.list[1:]...)
-		}
-		s.shellCode(argv)
+		s.shellCode(s.execCall(k, pos, val))
 	case ckCmdArgs:
 		s.runner = true
 		s.cmdArgs(name, args, pos)
@@ -370,6 +342,48 @@ func (s *codeScanner) callKind(k callKind, name string, args, recv []carg) {
 			s.pathArg(v, k == ckRemove)
 		}
 	}
+}
+
+// argvCall returns the command an argv call (subprocess.run and kin) runs
+// from its first argument v: executable= replaces the program argv[0]
+// names, and shell=True with a list runs the list joined as a shell
+// command.
+func (s *codeScanner) argvCall(v cval, args []carg) cval {
+	if ex, ok := kwArg(args, "executable"); ok && v.isList && len(v.list) > 0 {
+		e := s.eval(ex, 0)
+		v.list = append([]string{e.text()}, v.list[1:]...)
+		v.known = v.known && e.known
+	}
+	if sh, ok := kwArg(args, "shell"); ok && len(sh) == 1 && sh[0].val == "True" && v.isList {
+		v = cval{s: strings.Join(v.list, " "), known: v.known, decoded: v.decoded}
+	}
+	return v
+}
+
+// execCall returns the argv an exec-family call of kind k runs: the program
+// (after the mode argument of the spawn kinds) with the argument list
+// (ckExecList, ckSpawnList) or the remaining arguments (ckExecVar,
+// ckSpawnVar) after their arg0; val evaluates the positional argument i.
+func (s *codeScanner) execCall(k callKind, pos []carg, val func(int) cval) cval {
+	first := 0
+	if k == ckSpawnList || k == ckSpawnVar {
+		first = 1
+	}
+	prog := val(first)
+	var rest cval
+	if k == ckExecList || k == ckSpawnList {
+		rest = val(first + 1)
+	} else if first+1 < len(pos) {
+		rest = s.listVal(pos[first+1:], 0)
+	}
+	if !rest.isList {
+		rest = cval{isList: true, list: []string{dyn, dyn}}
+	}
+	argv := cval{isList: true, list: []string{prog.text()}, known: prog.known && rest.known, decoded: prog.decoded || rest.decoded}
+	if len(rest.list) > 1 {
+		argv.list = append(argv.list, rest.list[1:]...)
+	}
+	return argv
 }
 
 // cmdArgs judges Node's spawn/execFile(cmd, [args], {shell}) and Deno's

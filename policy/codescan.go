@@ -325,73 +325,96 @@ func (s *codeScanner) nameAt(i int) (name string, next int, computed bool) {
 		if a, ok := s.alias[v]; ok && len(parts) == 0 {
 			v = a
 		}
-		// __import__('os'), require('x'), getattr(o, 'n'), import('x')
-		if (v == "__import__" || v == "require" || v == "import" || v == "importlib.import_module") && s.isPunct(k+1, "(") {
-			end := s.closeOf(k + 1)
-			args := s.splitArgs(k+2, end)
-			if len(args) >= 1 {
-				if a := s.eval(args[0].toks, 0); a.known && !a.isList {
-					v = strings.TrimPrefix(a.s, "node:")
-					parts = append(parts, v)
-					k = end + 1
-					goto member
-				}
-			}
-			return strings.Join(append(parts, v), "."), end + 1, true
+		var done bool
+		if parts, k, done, computed = s.namePart(v, k, parts); done {
+			return strings.Join(parts, "."), k, computed
 		}
-		if v == "getattr" && s.isPunct(k+1, "(") {
-			end := s.closeOf(k + 1)
-			args := s.splitArgs(k+2, end)
-			if len(args) >= 2 {
-				base, _, comp := s.nameIn(args[0].toks)
-				attr := s.eval(args[1].toks, 0)
-				if !comp && attr.known && !attr.isList {
-					parts = append(parts, base, attr.s)
-					k = end + 1
-					goto member
-				}
-			}
-			return "getattr", end + 1, true
+		var more bool
+		if parts, k, more, computed = s.members(k, parts); !more {
+			return strings.Join(parts, "."), k, computed
 		}
-		parts = append(parts, v)
-		k++
-		if strings.Join(parts, ".") == "importlib.import_module" && s.isPunct(k, "(") {
-			end := s.closeOf(k)
-			args := s.splitArgs(k+1, end)
-			if len(args) >= 1 {
-				if a := s.eval(args[0].toks, 0); a.known && !a.isList {
-					parts = []string{a.s}
-					k = end + 1
-					goto member
-				}
-			}
-			return "importlib.import_module", end + 1, true
+	}
+	return strings.Join(parts, "."), k, false
+}
+
+// namePart reads the identifier v at k into parts: a module a call names
+// (__import__('os'), require('x'), import('x'),
+// importlib.import_module('x')) or an attribute getattr(o, 'n') names by
+// literals, else v itself. It returns the parts, the index after what it
+// read, and done with computed=true when the call's operands are known
+// only at run time (the name ends there).
+func (s *codeScanner) namePart(v string, k int, parts []string) (out []string, next int, done, computed bool) {
+	if (v == "__import__" || v == "require" || v == "import" || v == "importlib.import_module") && s.isPunct(k+1, "(") {
+		end := s.closeOf(k + 1)
+		if m, ok := s.literalArg(k+2, end, 0); ok {
+			return append(parts, strings.TrimPrefix(m, "node:")), end + 1, false, false
 		}
-	member:
+		return append(parts, v), end + 1, true, true
+	}
+	if v == "getattr" && s.isPunct(k+1, "(") {
+		end := s.closeOf(k + 1)
+		if args := s.splitArgs(k+2, end); len(args) >= 2 {
+			base, _, comp := s.nameIn(args[0].toks)
+			attr := s.eval(args[1].toks, 0)
+			if !comp && attr.known && !attr.isList {
+				return append(parts, base, attr.s), end + 1, false, false
+			}
+		}
+		return []string{"getattr"}, end + 1, true, true
+	}
+	parts = append(parts, v)
+	k++
+	if strings.Join(parts, ".") == "importlib.import_module" && s.isPunct(k, "(") {
+		end := s.closeOf(k)
+		if m, ok := s.literalArg(k+1, end, 0); ok {
+			return []string{m}, end + 1, false, false
+		}
+		return []string{"importlib.import_module"}, end + 1, true, true
+	}
+	return parts, k, false, false
+}
+
+// literalArg returns argument n of the call whose arguments span from..to
+// when it is one known string.
+func (s *codeScanner) literalArg(from, to, n int) (string, bool) {
+	args := s.splitArgs(from, to)
+	if len(args) <= n {
+		return "", false
+	}
+	a := s.eval(args[n].toks, 0)
+	return a.s, a.known && !a.isList
+}
+
+// members reads what follows a name's parts at k: more is true when a
+// member access (., ::, ?., ->) introduces another identifier (k then at
+// it); a subscript with a known key followed by a call or a member adds
+// the key (os.__dict__['system'], sys.modules['os'] drop __dict__ and
+// modules) and reads on; a key known only at run time ends the name with
+// computed=true.
+func (s *codeScanner) members(k int, parts []string) (out []string, next int, more, computed bool) {
+	for {
 		switch {
 		case s.isPunct(k, ".") || s.isPunct(k, "::") || s.isPunct(k, "?.") || s.isPunct(k, "->"):
 			if k+1 < len(s.toks) && s.toks[k+1].kind == tkIdent {
-				k++
-				continue
+				return parts, k + 1, true, false
 			}
 		case s.isPunct(k, "[") && len(parts) > 0:
 			end := s.closeOf(k)
 			key := s.eval(s.toks[k+1:end], 0)
 			if parts[len(parts)-1] == "__dict__" || parts[len(parts)-1] == "modules" {
-				parts = parts[:len(parts)-1] // os.__dict__['system'], sys.modules['os']
+				parts = parts[:len(parts)-1]
 			}
 			if !key.known || key.isList {
-				return strings.Join(parts, "."), end + 1, true
+				return parts, end + 1, false, true
 			}
 			if s.isPunct(end+1, "(") || s.isPunct(end+1, ".") {
 				parts = append(parts, key.s)
 				k = end + 1
-				goto member
+				continue
 			}
 		}
-		break
+		return parts, k, false, false
 	}
-	return strings.Join(parts, "."), k, false
 }
 
 // nameIn reads a whole token list as a dotted name.

@@ -197,80 +197,95 @@ func (l *rpLexer) interp(body string) []spart {
 			k++
 			continue
 		}
-		if !l.perl && c == '#' && k+1 < len(body) && (body[k+1] == '{' || body[k+1] == '@' || body[k+1] == '$') {
-			flush()
-			if body[k+1] == '{' {
-				inner, next, ok := delimited(body, k+1)
-				if !ok {
-					parts = append(parts, spart{isExpr: true})
-					return parts
-				}
-				expr, ok := tokenizeRuby(inner)
-				if !ok {
-					expr = []ctok{{kind: tkUnknown}}
-				}
-				parts = append(parts, spart{isExpr: true, expr: expr})
-				k = next - 1
-				continue
-			}
-			e := k + 2
-			for e < len(body) && (isAlnum(body[e]) || body[e] == '@') {
-				e++
-			}
-			parts = append(parts, spart{isExpr: true, expr: []ctok{{kind: tkIdent, val: body[k+1 : e]}}})
-			k = e - 1
-			continue
+		interpolation := perlInterpolation
+		if !l.perl {
+			interpolation = rubyInterpolation
 		}
-		if l.perl && (c == '$' || c == '@') && k+1 < len(body) {
-			n := body[k+1]
-			switch {
-			case n == '{' && c == '$':
-				inner, next, ok := delimited(body, k+1)
-				if ok {
-					flush()
-					parts = append(parts, spart{isExpr: true, expr: []ctok{{kind: tkIdent, val: "$" + strings.TrimSpace(inner)}}})
-					k = next - 1
-					continue
-				}
-			case n == '{' && c == '@':
-				inner, next, ok := delimited(body, k+1)
-				if ok {
-					flush()
-					inner = strings.TrimSpace(inner)
-					var expr []ctok
-					if strings.HasPrefix(inner, "[") && strings.HasSuffix(inner, "]") {
-						expr, ok = tokenizePerl(inner[1 : len(inner)-1])
-					}
-					if !ok || expr == nil {
-						expr = []ctok{{kind: tkUnknown}}
-					}
-					parts = append(parts, spart{isExpr: true, expr: expr})
-					k = next - 1
-					continue
-				}
-			case n == '_' || (n|0x20 >= 'a' && n|0x20 <= 'z') || (c == '$' && n >= '0' && n <= '9'):
-				flush()
-				e := k + 1
-				for e < len(body) && (isAlnum(body[e]) || (body[e] == ':' && e+1 < len(body) && body[e+1] == ':')) {
-					if body[e] == ':' {
-						e++
-					}
-					e++
-				}
-				name := string(c) + strings.ReplaceAll(body[k+1:e], "::", ".")
-				expr := []ctok{{kind: tkIdent, val: name}}
-				if e < len(body) && (body[e] == '[' || body[e] == '{' || strings.HasPrefix(body[e:], "->")) {
-					expr = []ctok{{kind: tkUnknown}} // an element: not followed
-				}
-				parts = append(parts, spart{isExpr: true, expr: expr})
-				k = e - 1
-				continue
+		if part, next, ok := interpolation(body, k); ok {
+			flush()
+			parts = append(parts, part)
+			if next < 0 {
+				return parts // an interpolation that is not closed ends the string
 			}
+			k = next - 1
+			continue
 		}
 		lit.WriteByte(c)
 	}
 	flush()
 	return parts
+}
+
+// rubyInterpolation reads a Ruby interpolation at body[k] (#{EXPR}, #@var,
+// #$var): the expression part, the index after it (-1 for a #{ that is not
+// closed, whose expression is unknown), and whether there is one.
+func rubyInterpolation(body string, k int) (spart, int, bool) {
+	if body[k] != '#' || k+1 >= len(body) || (body[k+1] != '{' && body[k+1] != '@' && body[k+1] != '$') {
+		return spart{}, 0, false
+	}
+	if body[k+1] == '{' {
+		inner, next, ok := delimited(body, k+1)
+		if !ok {
+			return spart{isExpr: true}, -1, true
+		}
+		expr, ok := tokenizeRuby(inner)
+		if !ok {
+			expr = []ctok{{kind: tkUnknown}}
+		}
+		return spart{isExpr: true, expr: expr}, next, true
+	}
+	e := k + 2
+	for e < len(body) && (isAlnum(body[e]) || body[e] == '@') {
+		e++
+	}
+	return spart{isExpr: true, expr: []ctok{{kind: tkIdent, val: body[k+1 : e]}}}, e, true
+}
+
+// perlInterpolation reads a Perl interpolation at body[k]: ${NAME},
+// @{[EXPR]}, and $name, @name, $1, with :: read as "."; an element
+// ($x[0], $x{k}, $x->…) is unknown. It returns the expression part, the
+// index after it, and whether there is one.
+func perlInterpolation(body string, k int) (spart, int, bool) {
+	c := body[k]
+	if (c != '$' && c != '@') || k+1 >= len(body) {
+		return spart{}, 0, false
+	}
+	n := body[k+1]
+	switch {
+	case n == '{' && c == '$':
+		if inner, next, ok := delimited(body, k+1); ok {
+			return spart{isExpr: true, expr: []ctok{{kind: tkIdent, val: "$" + strings.TrimSpace(inner)}}}, next, true
+		}
+	case n == '{' && c == '@':
+		inner, next, ok := delimited(body, k+1)
+		if !ok {
+			break
+		}
+		inner = strings.TrimSpace(inner)
+		var expr []ctok
+		if strings.HasPrefix(inner, "[") && strings.HasSuffix(inner, "]") {
+			expr, ok = tokenizePerl(inner[1 : len(inner)-1])
+		}
+		if !ok || expr == nil {
+			expr = []ctok{{kind: tkUnknown}}
+		}
+		return spart{isExpr: true, expr: expr}, next, true
+	case n == '_' || (n|0x20 >= 'a' && n|0x20 <= 'z') || (c == '$' && n >= '0' && n <= '9'):
+		e := k + 1
+		for e < len(body) && (isAlnum(body[e]) || (body[e] == ':' && e+1 < len(body) && body[e+1] == ':')) {
+			if body[e] == ':' {
+				e++
+			}
+			e++
+		}
+		name := string(c) + strings.ReplaceAll(body[k+1:e], "::", ".")
+		expr := []ctok{{kind: tkIdent, val: name}}
+		if e < len(body) && (body[e] == '[' || body[e] == '{' || strings.HasPrefix(body[e:], "->")) {
+			expr = []ctok{{kind: tkUnknown}} // an element: not followed
+		}
+		return spart{isExpr: true, expr: expr}, e, true
+	}
+	return spart{}, 0, false
 }
 
 // rpUnescape decodes the backslash escapes of a Ruby or Perl

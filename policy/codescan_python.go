@@ -184,50 +184,11 @@ func pyFString(text string, raw bool) ([]spart, bool) {
 			lit.WriteByte(c)
 			continue
 		}
-		// the field runs to the matching }, quotes and brackets inside it
-		// skipped; its expression ends at a top-level ! (not !=) or :
-		d, end, exprEnd := 0, -1, -1
-		var quote byte
-		for e := k + 1; e < len(text); e++ {
-			b := text[e]
-			if quote != 0 {
-				if b == quote {
-					quote = 0
-				}
-				continue
-			}
-			switch b {
-			case '\'', '"':
-				quote = b
-			case '(', '[', '{':
-				d++
-			case ')', ']':
-				d--
-			case '}':
-				if d == 0 {
-					end = e
-				} else {
-					d--
-				}
-			case '!':
-				if d == 0 && exprEnd < 0 && e+1 < len(text) && text[e+1] != '=' {
-					exprEnd = e
-				}
-			case ':':
-				if d == 0 && exprEnd < 0 {
-					exprEnd = e
-				}
-			}
-			if end >= 0 {
-				break
-			}
-		}
+		end, exprEnd := fStringField(text, k)
 		if end < 0 {
 			return nil, false
 		}
-		if exprEnd < 0 {
-			exprEnd = end
-		}
+
 		parts = append(parts, spart{lit: pyUnescape(lit.String(), raw)})
 		lit.Reset()
 		expr, ok := tokenizePython(strings.TrimSuffix(strings.TrimSpace(text[k+1:exprEnd]), "="))
@@ -246,6 +207,51 @@ func pyFString(text string, raw bool) ([]spart, bool) {
 	}
 	parts = append(parts, spart{lit: pyUnescape(lit.String(), raw)})
 	return parts, true
+}
+
+// fStringField finds the replacement field opening at text[k] ("{"): it
+// runs to the matching "}" (end; -1 when there is none), quotes and
+// brackets inside it skipped, and its expression ends at a top-level "!"
+// (not "!=") or ":" (exprEnd; end when there is neither).
+func fStringField(text string, k int) (end, exprEnd int) {
+	d := 0
+	end, exprEnd = -1, -1
+	var quote byte
+	for e := k + 1; e < len(text) && end < 0; e++ {
+		b := text[e]
+		if quote != 0 {
+			if b == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch b {
+		case '\'', '"':
+			quote = b
+		case '(', '[', '{':
+			d++
+		case ')', ']':
+			d--
+		case '}':
+			if d == 0 {
+				end = e
+			} else {
+				d--
+			}
+		case '!':
+			if d == 0 && exprEnd < 0 && e+1 < len(text) && text[e+1] != '=' {
+				exprEnd = e
+			}
+		case ':':
+			if d == 0 && exprEnd < 0 {
+				exprEnd = e
+			}
+		}
+	}
+	if exprEnd < 0 {
+		exprEnd = end
+	}
+	return end, exprEnd
 }
 
 // pyUnescape decodes Python's escape sequences (\n, \xHH, \ooo, \uHHHH,

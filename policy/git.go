@@ -399,15 +399,15 @@ func (j *judge) gitRemoval(sub string, args []field, sc *scope) {
 // -u, which writes another tree into the working tree, removing the guard's
 // files where that tree lacks them.
 func (j *judge) gitIndexWrite(sub string, args []field, sc *scope) {
+	if sub == "read-tree" {
+		if optionIn(args, "-u", "u") {
+			j.hits.add(RuleSelfProtect)
+			j.hits.add(RuleSelfProtectClientHooks)
+		}
+		return
+	}
 	for _, a := range args {
 		v := a.val
-		if sub == "read-tree" {
-			if v == "-u" || (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "u")) {
-				j.hits.add(RuleSelfProtect)
-				j.hits.add(RuleSelfProtectClientHooks)
-			}
-			continue
-		}
 		if strings.HasPrefix(v, "-") {
 			continue
 		}

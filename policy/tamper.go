@@ -370,11 +370,8 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 	case "sort":
 		w.optValue([]string{"-o"}, []string{"--output"}, false)
 	case "yq":
-		for _, a := range args {
-			if a.val == "-i" || a.val == "--inplace" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "i")) {
-				w.operands()
-				break
-			}
+		if optionIn(args, "--inplace", "i") {
+			w.operands()
 		}
 	case "sd", "dos2unix", "unix2dos", "chflags":
 		w.operands()

@@ -32,16 +32,7 @@ func tokenizeJS(src string) ([]ctok, bool) {
 		}
 	}
 	l := js.NewLexer(parse.NewInputString(src))
-	var out []ctok
-	// tmpl collects the pieces of template literals being read, innermost
-	// last; each holds the parts so far and the tokens of the current
-	// substitution.
-	type tmplState struct {
-		parts []spart
-		from  int // index in out where the substitution's tokens start
-	}
-	var stack []tmplState
-	operand := true // a '/' here starts a regular expression
+	t := jsTokens{operand: true}
 	for steps := 0; ; steps++ {
 		if steps > maxCodeTokens {
 			return nil, false
@@ -49,89 +40,117 @@ func tokenizeJS(src string) ([]ctok, bool) {
 		tt, data := l.Next()
 		switch tt {
 		case js.ErrorToken:
-			if l.Err() == io.EOF && len(stack) == 0 {
-				return out, true
+			if l.Err() == io.EOF && len(t.stack) == 0 {
+				return t.out, true
 			}
 			return nil, false
 		case js.WhitespaceToken, js.CommentToken:
 			continue
 		case js.LineTerminatorToken, js.CommentLineTerminatorToken:
-			out = append(out, ctok{kind: tkEnd})
+			t.out = append(t.out, ctok{kind: tkEnd})
 			continue
 		case js.DivToken, js.DivEqToken:
-			if operand {
-				tt, data = l.RegExp()
-				if tt == js.ErrorToken {
+			if t.operand {
+				if tt, _ = l.RegExp(); tt == js.ErrorToken {
 					return nil, false
 				}
-				out = append(out, ctok{kind: tkUnknown, val: "regexp"})
-				operand = false
+				t.out = append(t.out, ctok{kind: tkUnknown, val: "regexp"})
+				t.operand = false
 				continue
 			}
 		}
-		d := string(data)
-		switch {
-		case tt == js.StringToken:
-			s, ok := jsUnquote(d[1 : len(d)-1])
-			if !ok {
-				return nil, false
-			}
-			out = append(out, strTok(s))
-			operand = false
-		case tt == js.TemplateToken:
-			s, _ := jsUnquote(d[1 : len(d)-1])
-			out = append(out, ctok{kind: tkStr, tmpl: true, parts: []spart{{lit: s}}})
-			operand = false
-		case tt == js.TemplateStartToken:
-			s, _ := jsUnquote(d[1 : len(d)-2])
-			stack = append(stack, tmplState{parts: []spart{{lit: s}}, from: len(out)})
-			operand = true
-		case tt == js.TemplateMiddleToken || tt == js.TemplateEndToken:
-			if len(stack) == 0 {
-				return nil, false
-			}
-			top := &stack[len(stack)-1]
-			expr := append([]ctok(nil), out[top.from:]...)
-			out = out[:top.from]
-			top.parts = append(top.parts, spart{isExpr: true, expr: expr})
-			if tt == js.TemplateMiddleToken {
-				s, _ := jsUnquote(d[1 : len(d)-2])
-				top.parts = append(top.parts, spart{lit: s})
-				top.from = len(out)
-				operand = true
-				continue
-			}
-			s, _ := jsUnquote(d[1 : len(d)-1])
-			top.parts = append(top.parts, spart{lit: s})
-			out = append(out, ctok{kind: tkStr, tmpl: true, parts: top.parts})
-			stack = stack[:len(stack)-1]
-			operand = false
-		case tt == js.IdentifierToken || tt == js.PrivateIdentifierToken:
-			if d == "__hookwarden_dyn__" {
-				out = append(out, ctok{kind: tkUnknown})
-			} else {
-				out = append(out, ctok{kind: tkIdent, val: d})
-			}
-			operand = false
-		case tt == js.SemicolonToken:
-			out = append(out, ctok{kind: tkEnd})
-			operand = true
-		case js.IsNumeric(tt):
-			out = append(out, ctok{kind: tkNum, val: d})
-			operand = false
-		case js.IsReservedWord(tt) || js.IsIdentifierName(tt):
-			out = append(out, ctok{kind: tkIdent, val: d})
-			switch d {
-			case "this", "super", "null", "true", "false":
-				operand = false
-			default:
-				operand = true
-			}
-		default:
-			out = append(out, ctok{kind: tkPunct, val: d})
-			operand = !(d == ")" || d == "]" || d == "}" || d == "++" || d == "--")
+		if !t.add(tt, string(data)) {
+			return nil, false
 		}
 	}
+}
+
+// jsTokens is what tokenizeJS has read: the tokens, the template literals
+// being read (innermost last), and whether an operand is expected (a '/'
+// there starts a regular expression).
+type jsTokens struct {
+	out     []ctok
+	stack   []jsTemplate
+	operand bool
+}
+
+// jsTemplate is a template literal being read: its parts so far, and the
+// index in out where the current substitution's tokens start.
+type jsTemplate struct {
+	parts []spart
+	from  int
+}
+
+// add converts one lexer token (type tt, text d) to the scanner's tokens;
+// false when it cannot be read (a string whose escapes do not decode, a
+// template piece with no template open).
+func (t *jsTokens) add(tt js.TokenType, d string) bool {
+	switch {
+	case tt == js.StringToken:
+		s, ok := jsUnquote(d[1 : len(d)-1])
+		if !ok {
+			return false
+		}
+		t.out = append(t.out, strTok(s))
+		t.operand = false
+	case tt == js.TemplateToken:
+		s, _ := jsUnquote(d[1 : len(d)-1])
+		t.out = append(t.out, ctok{kind: tkStr, tmpl: true, parts: []spart{{lit: s}}})
+		t.operand = false
+	case tt == js.TemplateStartToken:
+		s, _ := jsUnquote(d[1 : len(d)-2])
+		t.stack = append(t.stack, jsTemplate{parts: []spart{{lit: s}}, from: len(t.out)})
+		t.operand = true
+	case tt == js.TemplateMiddleToken || tt == js.TemplateEndToken:
+		return t.templatePiece(tt, d)
+	case tt == js.IdentifierToken || tt == js.PrivateIdentifierToken:
+		if d == "__hookwarden_dyn__" {
+			t.out = append(t.out, ctok{kind: tkUnknown})
+		} else {
+			t.out = append(t.out, ctok{kind: tkIdent, val: d})
+		}
+		t.operand = false
+	case tt == js.SemicolonToken:
+		t.out = append(t.out, ctok{kind: tkEnd})
+		t.operand = true
+	case js.IsNumeric(tt):
+		t.out = append(t.out, ctok{kind: tkNum, val: d})
+		t.operand = false
+	case js.IsReservedWord(tt) || js.IsIdentifierName(tt):
+		t.out = append(t.out, ctok{kind: tkIdent, val: d})
+		t.operand = d != "this" && d != "super" && d != "null" && d != "true" && d != "false"
+	default:
+		t.out = append(t.out, ctok{kind: tkPunct, val: d})
+		t.operand = !(d == ")" || d == "]" || d == "}" || d == "++" || d == "--")
+	}
+	return true
+}
+
+// templatePiece closes the current substitution of the innermost template
+// literal (its tokens become an expression part) and adds the literal text
+// of a middle piece, or, for the end piece, completes the literal as one
+// string token.
+func (t *jsTokens) templatePiece(tt js.TokenType, d string) bool {
+	if len(t.stack) == 0 {
+		return false
+	}
+	top := &t.stack[len(t.stack)-1]
+	expr := append([]ctok(nil), t.out[top.from:]...)
+	t.out = t.out[:top.from]
+	top.parts = append(top.parts, spart{isExpr: true, expr: expr})
+	if tt == js.TemplateMiddleToken {
+		s, _ := jsUnquote(d[1 : len(d)-2])
+		top.parts = append(top.parts, spart{lit: s})
+		top.from = len(t.out)
+		t.operand = true
+		return true
+	}
+	s, _ := jsUnquote(d[1 : len(d)-1])
+	top.parts = append(top.parts, spart{lit: s})
+	t.out = append(t.out, ctok{kind: tkStr, tmpl: true, parts: top.parts})
+	t.stack = t.stack[:len(t.stack)-1]
+	t.operand = false
+	return true
 }
 
 // jsUnquote decodes the escapes of a JavaScript string or template body:

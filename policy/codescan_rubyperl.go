@@ -507,7 +507,95 @@ func (l *rpLexer) heredocAt(i int) (int, bool) {
 
 func tokenizeRuby(src string) ([]ctok, bool) {
 	l := &rpLexer{src: src, operand: true}
-	for i := 0; i < len(src); {
+	return l.run(l.rubyStep)
+}
+
+// rubyStep lexes the Ruby token at src[i] that lexCommon and sharedStep do
+// not: =begin/=end comments, __END__ (end: the rest is data), :"sym" and
+// :sym symbols, %-literals, here-documents, identifiers and variables, and
+// operators.
+func (l *rpLexer) rubyStep(i int) (next int, end, ok bool) {
+	src := l.src
+	if n, matched, ok := l.sharedStep(i); matched {
+		return n, false, ok
+	}
+	c := src[i]
+	atLineStart := i == 0 || src[i-1] == '\n'
+	switch {
+	case atLineStart && strings.HasPrefix(src[i:], "=begin"):
+		e := strings.Index(src[i:], "\n=end")
+		if e < 0 {
+			return 0, false, false
+		}
+		return i + e + 5, false, true
+	case atLineStart && strings.HasPrefix(src[i:], "__END__"):
+		return i, true, true
+	case c == ':' && i+1 < len(src):
+		if n, matched, ok := l.rubySymbol(i); matched {
+			return n, false, ok
+		}
+	case c == '%' && l.operand && i+1 < len(src):
+		n, ok := l.rubyPercent(i)
+		return n, false, ok
+	case c == '<' && strings.HasPrefix(src[i:], "<<") && (l.operand || (i > 0 && src[i-1] == ' ' && len(l.out) > 0 && l.out[len(l.out)-1].kind == tkIdent)):
+		if n, ok := l.heredocAt(i); ok {
+			return n, false, true
+		}
+		return l.op(i), false, true
+	case c == '@' || c == '$' || c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z'):
+		return l.rubyIdent(i), false, true
+	}
+	return l.op(i), false, true
+}
+
+// rubySymbol lexes a symbol at src[i] (":"): :"sym" (interpolated) or
+// :name, not the second colon of "::"; matched is false for any other
+// colon.
+func (l *rpLexer) rubySymbol(i int) (next int, matched, ok bool) {
+	src := l.src
+	n := src[i+1]
+	switch {
+	case n == '"':
+		body, next, ok := delimited(src, i+1)
+		if ok {
+			l.emit(ctok{kind: tkStr, parts: l.interp(body)})
+		}
+		return next, true, ok
+	case (n == '_' || (n|0x20 >= 'a' && n|0x20 <= 'z')) && (i == 0 || src[i-1] != ':'):
+		e := i + 1
+		for e < len(src) && (isAlnum(src[e]) || src[e] == '?' || src[e] == '!' || src[e] == '=') {
+			e++
+		}
+		l.emit(strTok(src[i+1 : e]))
+		return e, true, true
+	}
+	return i, false, true
+}
+
+// rubyIdent lexes an identifier or variable at src[i] (@x, @@x, $x, $!,
+// name, name?, name!) and returns the index after it.
+func (l *rpLexer) rubyIdent(i int) int {
+	src := l.src
+	e := i + 1
+	if src[i] == '$' && e < len(src) && !isAlnum(src[e]) {
+		e++ // $! $0 ...
+	}
+	for e < len(src) && (isAlnum(src[e]) || src[e] == '@' || src[e] >= 0x80) {
+		e++
+	}
+	if e < len(src) && (src[e] == '?' || src[e] == '!') && !(e+1 < len(src) && src[e+1] == '=') {
+		e++
+	}
+	l.emit(ctok{kind: tkIdent, val: src[i:e]})
+	return e
+}
+
+// run drives the lexing loop Ruby and Perl share: lexCommon first, then
+// step for the language's own tokens (end: the rest of the source is
+// data); false when a token does not lex, the source holds more than
+// maxCodeTokens tokens, or a here-document is never closed.
+func (l *rpLexer) run(step func(i int) (next int, end, ok bool)) ([]ctok, bool) {
+	for i := 0; i < len(l.src); {
 		if len(l.out) > maxCodeTokens {
 			return nil, false
 		}
@@ -519,96 +607,62 @@ func tokenizeRuby(src string) ([]ctok, bool) {
 			i = n
 			continue
 		}
-		c := src[i]
-		atLineStart := i == 0 || src[i-1] == '\n'
-		switch {
-		case c == '#':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case atLineStart && strings.HasPrefix(src[i:], "=begin"):
-			e := strings.Index(src[i:], "\n=end")
-			if e < 0 {
-				return nil, false
-			}
-			i += e + 5
-		case atLineStart && strings.HasPrefix(src[i:], "__END__"):
-			return l.out, true
-		case c == '\'':
-			body, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			l.emit(strTok(singleQuoted(body, '\'')))
-			i = next
-		case c == '"' || c == '`':
-			body, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			kind := tkStr
-			if c == '`' {
-				kind = tkCmd
-			}
-			l.emit(ctok{kind: kind, parts: l.interp(body)})
-			i = next
-		case c == ':' && i+1 < len(src) && src[i+1] == '"':
-			body, next, ok := delimited(src, i+1)
-			if !ok {
-				return nil, false
-			}
-			l.emit(ctok{kind: tkStr, parts: l.interp(body)})
-			i = next
-		case c == ':' && i+1 < len(src) && (src[i+1] == '_' || (src[i+1]|0x20 >= 'a' && src[i+1]|0x20 <= 'z')) && (i == 0 || src[i-1] != ':'):
-			e := i + 1
-			for e < len(src) && (isAlnum(src[e]) || src[e] == '?' || src[e] == '!' || src[e] == '=') {
-				e++
-			}
-			l.emit(strTok(src[i+1 : e]))
-			i = e
-		case c == '%' && l.operand && i+1 < len(src):
-			n, ok := l.rubyPercent(i)
-			if !ok {
-				return nil, false
-			}
-			i = n
-		case c == '/' && l.operand:
-			_, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			for next < len(src) && isAlnum(src[next]) {
-				next++
-			}
-			l.emit(ctok{kind: tkUnknown, val: "regexp"})
-			i = next
-		case c == '<' && strings.HasPrefix(src[i:], "<<") && (l.operand || (i > 0 && src[i-1] == ' ' && len(l.out) > 0 && l.out[len(l.out)-1].kind == tkIdent)):
-			if n, ok := l.heredocAt(i); ok {
-				i = n
-				continue
-			}
-			i = l.op(i)
-		case c == '@' || c == '$' || c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z'):
-			e := i + 1
-			if c == '$' && e < len(src) && !isAlnum(src[e]) {
-				e++ // $! $0 ...
-			}
-			for e < len(src) && (isAlnum(src[e]) || src[e] == '@' || src[e] >= 0x80) {
-				e++
-			}
-			if e < len(src) && (src[e] == '?' || src[e] == '!') && !(e+1 < len(src) && src[e+1] == '=') {
-				e++
-			}
-			l.emit(ctok{kind: tkIdent, val: src[i:e]})
-			i = e
-		default:
-			i = l.op(i)
+		n, end, ok := step(i)
+		if !ok {
+			return nil, false
 		}
+		if end {
+			return l.out, true
+		}
+		i = n
 	}
 	if len(l.pending) > 0 {
 		return nil, false
 	}
 	return l.out, true
+}
+
+// sharedStep lexes what Ruby and Perl read alike at src[i]: a # comment, a
+// single-quoted string, a double-quoted or backquoted one (interpolated;
+// backquotes run a command), and a regular expression where an operand is
+// expected. matched is false when src[i] starts none of them.
+func (l *rpLexer) sharedStep(i int) (next int, matched, ok bool) {
+	src := l.src
+	switch c := src[i]; {
+	case c == '#':
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+		return i, true, true
+	case c == '\'':
+		body, next, ok := delimited(src, i)
+		if ok {
+			l.emit(strTok(singleQuoted(body, '\'')))
+		}
+		return next, true, ok
+	case c == '"' || c == '`':
+		body, next, ok := delimited(src, i)
+		if !ok {
+			return 0, true, false
+		}
+		kind := tkStr
+		if c == '`' {
+			kind = tkCmd
+		}
+		l.emit(ctok{kind: kind, parts: l.interp(body)})
+		return next, true, true
+	case c == '/' && l.operand:
+		_, next, ok := delimited(src, i)
+		if !ok {
+			return 0, true, false
+		}
+		for next < len(src) && isAlnum(src[next]) {
+			next++
+		}
+		l.emit(ctok{kind: tkUnknown, val: "regexp"})
+		return next, true, true
+	}
+	return i, false, true
 }
 
 // rubyPercent reads a %-literal: %q %Q %w %W %i %I %x %r %s or a bare %.
@@ -652,86 +706,44 @@ func (l *rpLexer) rubyPercent(i int) (int, bool) {
 
 func tokenizePerl(src string) ([]ctok, bool) {
 	l := &rpLexer{src: src, operand: true, perl: true}
-	for i := 0; i < len(src); {
-		if len(l.out) > maxCodeTokens {
-			return nil, false
-		}
-		n, done, ok := l.lexCommon(i)
-		if !ok {
-			return nil, false
-		}
-		if done {
-			i = n
-			continue
-		}
-		c := src[i]
-		atLineStart := i == 0 || src[i-1] == '\n'
-		switch {
-		case c == '#':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case atLineStart && c == '=' && i+1 < len(src) && src[i+1]|0x20 >= 'a' && src[i+1]|0x20 <= 'z':
-			e := strings.Index(src[i:], "\n=cut")
-			if e < 0 {
-				return l.out, true // POD to the end
-			}
-			i += e + 5
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case atLineStart && (strings.HasPrefix(src[i:], "__END__") || strings.HasPrefix(src[i:], "__DATA__")):
-			return l.out, true
-		case c == '\'':
-			body, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			l.emit(strTok(singleQuoted(body, '\'')))
-			i = next
-		case c == '"' || c == '`':
-			body, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			kind := tkStr
-			if c == '`' {
-				kind = tkCmd
-			}
-			l.emit(ctok{kind: kind, parts: l.interp(body)})
-			i = next
-		case c == '/' && l.operand:
-			_, next, ok := delimited(src, i)
-			if !ok {
-				return nil, false
-			}
-			for next < len(src) && isAlnum(src[next]) {
-				next++
-			}
-			l.emit(ctok{kind: tkUnknown, val: "regexp"})
-			i = next
-		case c == '<' && strings.HasPrefix(src[i:], "<<") && l.operand:
-			if n, ok := l.heredocAt(i); ok {
-				i = n
-				continue
-			}
-			i = l.op(i)
-		case (c == '$' || c == '@' || (c == '%' && l.operand) || (c == '&' && l.operand)) && i+1 < len(src):
-			i = l.perlVar(i)
-		case c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z'):
-			n, ok := l.perlWord(i)
-			if !ok {
-				return nil, false
-			}
-			i = n
-		default:
-			i = l.op(i)
-		}
+	return l.run(l.perlStep)
+}
+
+// perlStep lexes the Perl token at src[i] that lexCommon and sharedStep do
+// not: POD (=word to =cut), __END__ and __DATA__ (end: the rest is data),
+// here-documents, variables, words, and operators.
+func (l *rpLexer) perlStep(i int) (next int, end, ok bool) {
+	src := l.src
+	if n, matched, ok := l.sharedStep(i); matched {
+		return n, false, ok
 	}
-	if len(l.pending) > 0 {
-		return nil, false
+	c := src[i]
+	atLineStart := i == 0 || src[i-1] == '\n'
+	switch {
+	case atLineStart && c == '=' && i+1 < len(src) && src[i+1]|0x20 >= 'a' && src[i+1]|0x20 <= 'z':
+		e := strings.Index(src[i:], "\n=cut")
+		if e < 0 {
+			return i, true, true // POD to the end
+		}
+		i += e + 5
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+		return i, false, true
+	case atLineStart && (strings.HasPrefix(src[i:], "__END__") || strings.HasPrefix(src[i:], "__DATA__")):
+		return i, true, true
+	case c == '<' && strings.HasPrefix(src[i:], "<<") && l.operand:
+		if n, ok := l.heredocAt(i); ok {
+			return n, false, true
+		}
+		return l.op(i), false, true
+	case (c == '$' || c == '@' || (c == '%' && l.operand) || (c == '&' && l.operand)) && i+1 < len(src):
+		return l.perlVar(i), false, true
+	case c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z'):
+		n, ok := l.perlWord(i)
+		return n, false, ok
 	}
-	return l.out, true
+	return l.op(i), false, true
 }
 
 // perlVar reads a variable: $name, @name, %name, &name, $::name, ${name},

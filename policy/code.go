@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -857,6 +858,13 @@ func stdinProgram(argv []field) bool {
 			return len(args) > 0 && isStdinPath(args[0].val)
 		case "eval", "iex", "invoke-expression":
 			return false
+		case "at", "batch":
+			return !slices.ContainsFunc(args, func(a field) bool { return a.val == "-f" }) // at -f FILE
+		case "crontab":
+			return crontabReadsStdin(args)
+		case "ssh":
+			_, given := sshCommand(args)
+			return !given
 		}
 		if isShellName(name) || name == "pwsh" || name == "powershell" {
 			for _, a := range args {

@@ -97,6 +97,16 @@ func unknownText(s string) bool {
 	return strings.Contains(s, evalDyn) || strings.Contains(s, dyn)
 }
 
+// unknownParts returns text read from a run with each unknown stretch
+// (evalDyn, a program's output marker dropped) as dyn, and dyn for empty
+// text.
+func unknownParts(text string) string {
+	if text == "" {
+		return dyn
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, evalDynOut, ""), evalDyn, dyn)
+}
+
 // unknownPath is a path whose content is unknown (evalDyn) when read.
 const unknownPath = "/dev/hookwarden-unknown"
 
@@ -173,7 +183,8 @@ func worthEvaluating(f *syntax.File) bool {
 			for _, w := range x.Args {
 				switch w.Lit() {
 				case "xargs", "eval", "source", ".", "read", "mapfile", "readarray", "printf", "set", "shift",
-					"sh", "bash", "dash", "zsh", "ksh", "busybox", "at", "batch", "parallel", "tmux", "screen", "builtin", "command", "exec":
+					"sh", "bash", "dash", "zsh", "ksh", "busybox", "at", "batch", "parallel", "tmux", "screen", "builtin", "command", "exec",
+					"crontab", "ssh":
 					worth = true
 				default:
 					// A code interpreter may read a program's output as its
@@ -777,66 +788,87 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 	if !ok {
 		return argv, nil, false
 	}
-	read := func() (string, bool) { return text, known }
 	script := func() []field {
-		if text, ok := read(); ok {
+		if known {
 			return []field{lit(text)}
 		}
-		return []field{{val: dyn}}
+		// Known only in part ((cat x; echo CMD) | sh): the known lines are
+		// judged, each unknown stretch standing for an unknown word.
+		return []field{{val: unknownParts(text)}}
 	}
 	switch {
 	case name == "xargs":
-		text, ok := read()
-		if f, given := xargsArgFile(argv, len(argv)-len(inner)); given {
-			// xargs -a FILE reads its input from FILE, not stdin: the
-			// file as the command wrote it earlier, or on disk.
-			text, ok = "", false
-			if !f.dynamic() {
-				text, ok = e.j.scriptSource(sc, f.val)
-			}
-		}
-		if repl, replacing := xargsReplace(argv, len(argv)-len(inner)); replacing {
-			out := xargsSubstitute(argv, len(argv)-len(inner), repl, text, ok)
-			// xargs -I{} sh -c 'echo {}' with input known only at run
-			// time: the input is spliced into the script as code.
-			return out, nil, shellCodeHolds(inner, repl) && (!ok || strings.Count(strings.TrimSpace(text), "\n") > 0)
-		}
-		if !ok {
-			return append(argv, field{val: dyn, raw: "$", unquoted: true}), nil, false
-		}
-		for _, w := range xargsWords(text) {
-			argv = append(argv, lit(w))
-		}
+		return e.feedXargs(argv, inner, text, known, sc)
 	case name == "at" || name == "batch":
 		return argv, script(), false
+	case name == "crontab" && crontabReadsStdin(inner[1:]):
+		// echo '* * * * * CMD' | crontab -: the jobs' commands (remote.go)
+		return argv, []field{{val: cronCommands(script()[0].val)}}, false
+	case name == "ssh":
+		// echo CMD | ssh host: with no command, the remote shell reads
+		// its commands on stdin (remote.go)
+		if _, given := sshCommand(inner[1:]); !given {
+			return argv, script(), false
+		}
 	case shellNames[name] && stdinShell(inner[1:]):
 		f := script()
 		f[0] = withParams(f[0], stdinShellParams(inner[1:]))
 		return argv, f, false
 	case shellNames[name]:
-		// sh <(...): the script a process substitution wrote.
-		for _, a := range inner[1:] {
-			if strings.HasPrefix(a.val, "-") {
-				continue
-			}
-			if strings.HasPrefix(a.val, procSubstDir+"/") {
-				if src, ok := e.j.scriptSource(sc, a.val); ok {
-					return argv, []field{lit(src)}, false
-				}
-				return argv, []field{{val: dyn}}, false
-			}
-			if f, ok := sc.files[sc.overlayKey(a.val)]; ok {
-				// A script this command wrote earlier (printf ... > run.sh;
-				// bash run.sh): judged by what was written.
-				if f.known {
-					return argv, []field{lit(f.content)}, false
-				}
-				return argv, []field{{val: dyn}}, false
-			}
-			break
-		}
+		return argv, e.shellScriptOperand(inner[1:], sc), false
 	}
 	return argv, nil, false
+}
+
+// feedXargs appends the words xargs reads (from stdin, text, or from -a
+// FILE: the file as the command wrote it earlier, or on disk) to argv, or
+// splices them in with -I; input known only at run time is one unquoted
+// unknown word, and unknownCode reports such input spliced into a shell's
+// -c script (xargs -I{} sh -c 'echo {}').
+func (e *evalRun) feedXargs(argv, inner []field, text string, ok bool, sc *scope) ([]field, []field, bool) {
+	if f, given := xargsArgFile(argv, len(argv)-len(inner)); given {
+		text, ok = "", false
+		if !f.dynamic() {
+			text, ok = e.j.scriptSource(sc, f.val)
+		}
+	}
+	if repl, replacing := xargsReplace(argv, len(argv)-len(inner)); replacing {
+		out := xargsSubstitute(argv, len(argv)-len(inner), repl, text, ok)
+		return out, nil, shellCodeHolds(inner, repl) && (!ok || strings.Count(strings.TrimSpace(text), "\n") > 0)
+	}
+	if !ok {
+		return append(argv, field{val: dyn, raw: "$", unquoted: true}), nil, false
+	}
+	for _, w := range xargsWords(text) {
+		argv = append(argv, lit(w))
+	}
+	return argv, nil, false
+}
+
+// shellScriptOperand returns the script a shell's operand names when the
+// run knows it: the file a process substitution wrote (sh <(...)), or a
+// script this command wrote earlier (printf ... > run.sh; bash run.sh),
+// unknown when its content is; nil for any other operand.
+func (e *evalRun) shellScriptOperand(args []field, sc *scope) []field {
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-") {
+			continue
+		}
+		if strings.HasPrefix(a.val, procSubstDir+"/") {
+			if src, ok := e.j.scriptSource(sc, a.val); ok {
+				return []field{lit(src)}
+			}
+			return []field{{val: dyn}}
+		}
+		if f, ok := sc.files[sc.overlayKey(a.val)]; ok {
+			if f.known {
+				return []field{lit(f.content)}
+			}
+			return []field{{val: dyn}}
+		}
+		return nil
+	}
+	return nil
 }
 
 // readStdin reads a command's stdin (bounded): its text (with its evalDyn

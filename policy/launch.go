@@ -38,6 +38,12 @@ var simpleLaunchers = map[string]launcherSpec{
 	"chrt":       {positional: 1},
 	"taskset":    {positional: 1},
 	"xargs":      {valShort: "InLPdEas", valLong: []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"}},
+	// systemd-run(1) (systemd 252): the command runs as a transient unit,
+	// now or at a timer's time.
+	"systemd-run": {valShort: "upEHM", valLong: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
+		"--nice", "--working-directory", "--setenv", "--service-type", "--on-active", "--on-boot", "--on-startup",
+		"--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
+		"--socket-property", "--host", "--machine", "--expand-environment"}},
 }
 
 // sudoSpec is the option arity of sudo, doas, pkexec and run0 (sudo(8),

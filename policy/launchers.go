@@ -97,6 +97,17 @@ func (j *judge) launchForm(name string, args []field, env *[]envVar, depth int, 
 	case "codex", "claude", "claude-code", "lefthook", "pre-commit", "pre_commit", "husky":
 		j.hookSwitches(name, args, *env, sc)
 		return nil, false, name != "codex" && name != "claude" && name != "claude-code"
+	case "ssh":
+		if c, ok := sshCommand(args); ok {
+			j.scriptField(c, depth+1, *env) // remote.go
+		}
+		return nil, false, true
+	case "docker", "podman", "nerdctl":
+		rest, runs = containerCommand(args)
+		return rest, runs, true
+	case "crontab":
+		j.crontab(args, *env, depth, sc)
+		return nil, false, true
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
 		rest := skipOpts(args, "", nil)
 		if name != "popd" && len(rest) == 1 {

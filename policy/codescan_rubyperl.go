@@ -516,9 +516,6 @@ func tokenizeRuby(src string) ([]ctok, bool) {
 // operators.
 func (l *rpLexer) rubyStep(i int) (next int, end, ok bool) {
 	src := l.src
-	if n, matched, ok := l.sharedStep(i); matched {
-		return n, false, ok
-	}
 	c := src[i]
 	atLineStart := i == 0 || src[i-1] == '\n'
 	switch {
@@ -591,7 +588,7 @@ func (l *rpLexer) rubyIdent(i int) int {
 }
 
 // run drives the lexing loop Ruby and Perl share: lexCommon first, then
-// step for the language's own tokens (end: the rest of the source is
+// sharedStep, then step for the language's own tokens (end: the rest of the source is
 // data); false when a token does not lex, the source holds more than
 // maxCodeTokens tokens, or a here-document is never closed.
 func (l *rpLexer) run(step func(i int) (next int, end, ok bool)) ([]ctok, bool) {
@@ -604,6 +601,13 @@ func (l *rpLexer) run(step func(i int) (next int, end, ok bool)) ([]ctok, bool) 
 			return nil, false
 		}
 		if done {
+			i = n
+			continue
+		}
+		if n, matched, ok := l.sharedStep(i); matched {
+			if !ok {
+				return nil, false
+			}
 			i = n
 			continue
 		}
@@ -714,9 +718,6 @@ func tokenizePerl(src string) ([]ctok, bool) {
 // here-documents, variables, words, and operators.
 func (l *rpLexer) perlStep(i int) (next int, end, ok bool) {
 	src := l.src
-	if n, matched, ok := l.sharedStep(i); matched {
-		return n, false, ok
-	}
 	c := src[i]
 	atLineStart := i == 0 || src[i-1] == '\n'
 	switch {

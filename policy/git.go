@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -129,6 +130,9 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	// otherTree: the command runs on a work tree other than the one it
 	// starts in
 	otherTree := workTree != nil && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/")))
+	if sub.dynamic() || sub.val == "commit" {
+		j.otherIndex(env)
+	}
 	if sub.dynamic() || !isGitBuiltin(sub.val) || hookRunningGitSub(sub.val) {
 		j.hookEnv(env, sc)
 		if otherTree {
@@ -836,4 +840,24 @@ func wholeTreeSpec(v string) bool {
 		return true
 	}
 	return dotsOnly(v)
+}
+
+// otherIndex judges a commit made from an index other than the
+// repository's (GIT_INDEX_FILE, git(1)): a file that is missing or empty
+// is an empty index, so `GIT_INDEX_FILE=/tmp/x git commit` records the
+// removal of every file, the guard's and the client hook files among them,
+// as git rm -r --cached . && git commit does (indexDrop); the hooks run,
+// but on an empty change set. A value naming the repository's own index
+// (.git/index) is allowed.
+func (j *judge) otherIndex(env []envVar) {
+	for _, e := range env {
+		if e.name != "GIT_INDEX_FILE" {
+			continue
+		}
+		if !e.val.dynamic() && strings.HasSuffix(path.Clean(strings.ReplaceAll(e.val.val, `\`, "/")), ".git/index") {
+			continue
+		}
+		j.hits.add(RuleSelfProtect)
+		j.hits.add(RuleSelfProtectClientHooks)
+	}
 }

@@ -183,3 +183,30 @@ func (j *judge) crontab(args []field, env []envVar, depth int, sc *scope) {
 	}
 	j.scriptField(field{val: dyn}, depth+1, env)
 }
+
+// hashShadows judges bash's `hash -p FILE NAME...`, after which this shell
+// runs FILE for each NAME (bash(1), SHELL BUILTIN COMMANDS): as setting
+// PATH for git does, naming git, a git-SUBCOMMAND, hookwarden or a hook
+// manager's executable replaces what runs the repository's hooks
+// (RuleHookManagerConfig). Other names, and hash without -p, change
+// nothing the hooks depend on.
+func (j *judge) hashShadows(args []field) {
+	file := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-p":
+			file = true
+			i++ // the FILE
+		case strings.HasPrefix(v, "-p"):
+			file = true // -pFILE
+		case strings.HasPrefix(v, "-"):
+		case file:
+			name, known := cmdName(args[i])
+			if !known || name == "git" || strings.HasPrefix(name, "git-") || name == "hookwarden" ||
+				name == "lefthook" || name == "pre-commit" || name == "husky" {
+				j.hits.add(RuleHookManagerConfig)
+			}
+		}
+	}
+}

@@ -865,6 +865,8 @@ func stdinProgram(argv []field) bool {
 		case "ssh":
 			_, given := sshCommand(args)
 			return !given
+		case "docker", "podman", "nerdctl":
+			return containerReadsScript(args)
 		}
 		if isShellName(name) || name == "pwsh" || name == "powershell" {
 			for _, a := range args {

@@ -810,6 +810,8 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 		if _, given := sshCommand(inner[1:]); !given {
 			return argv, script(), false
 		}
+	case (name == "docker" || name == "podman" || name == "nerdctl") && containerReadsScript(inner[1:]):
+		return argv, script(), false // remote.go
 	case shellNames[name] && stdinShell(inner[1:]):
 		f := script()
 		f[0] = withParams(f[0], stdinShellParams(inner[1:]))

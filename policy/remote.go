@@ -210,3 +210,19 @@ func (j *judge) hashShadows(args []field) {
 		}
 	}
 }
+
+// containerReadsScript reports whether a docker (podman, nerdctl) run or
+// exec passes this command's stdin (-i, --interactive) to a shell in the
+// container that reads its script there (echo CMD | docker run -i img sh).
+func containerReadsScript(args []field) bool {
+	cmd, ok := containerCommand(args)
+	if !ok || !isShellName(cmd[0].val) || !stdinShell(cmd[1:]) {
+		return false
+	}
+	for _, a := range args {
+		if a.val == "--interactive" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "i")) {
+			return true
+		}
+	}
+	return false
+}

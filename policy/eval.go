@@ -104,7 +104,13 @@ func unknownParts(text string) string {
 	if text == "" {
 		return dyn
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(text, evalDynOut, ""), evalDyn, dyn)
+	return judgeForm(text)
+}
+
+// judgeForm returns text from a symbolic run in the judge's form: each
+// unknown value (evalDyn) as dyn, a program's output marker dropped.
+func judgeForm(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, evalDynOut, ""), evalDyn, dyn)
 }
 
 // unknownPath is a path whose content is unknown (evalDyn) when read.
@@ -372,7 +378,7 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	env := append([]envVar(nil), e.env...)
 	hc.Env.Each(func(name string, v expand.Variable) bool {
 		if v.Exported && v.IsSet() {
-			val := strings.ReplaceAll(strings.ReplaceAll(v.String(), evalDynOut, ""), evalDyn, dyn)
+			val := judgeForm(v.String())
 			env = append(env, envVar{name: name, val: field{val: val, raw: val}})
 		}
 		return true
@@ -421,7 +427,7 @@ func evalArgv(args []string) (argv []field, allKnown bool) {
 	for _, a := range args {
 		allKnown = allKnown && !strings.Contains(a, evalDyn)
 		inherited := strings.HasPrefix(a, evalDyn) && !strings.HasPrefix(a[len(evalDyn):], evalDynOut)
-		a = strings.ReplaceAll(strings.ReplaceAll(a, evalDynOut, ""), evalDyn, dyn)
+		a = judgeForm(a)
 		argv = append(argv, field{val: a, raw: a, inherited: inherited})
 	}
 	return argv, allKnown

@@ -169,17 +169,19 @@ func cronCut(cmd string) string {
 }
 
 // crontab judges `crontab FILE` by the commands of the file it installs (as
-// the command wrote it earlier, or on disk); one that cannot be read is an
-// unknown script. A crontab read from stdin is judged where the evaluator
+// the command wrote it earlier, or on disk); one that cannot be read is
+// judged as an unknown script, as at -f's is. A crontab read from stdin is judged where the evaluator
 // follows stdin (feed).
 func (j *judge) crontab(args []field, env []envVar, depth int, sc *scope) {
 	file, installs := crontabFile(args)
 	if !installs || file == nil || isStdinPath(file.val) {
 		return
 	}
-	if src, ok := j.scriptSource(sc, file.val); ok && !file.dynamic() {
-		j.script(cronCommands(src), depth+1, env)
-		return
+	if !file.dynamic() {
+		if src, ok := j.scriptSource(sc, file.val); ok {
+			j.script(cronCommands(src), depth+1, env)
+			return
+		}
 	}
 	j.scriptField(field{val: dyn}, depth+1, env)
 }
@@ -219,10 +221,5 @@ func containerReadsScript(args []field) bool {
 	if !ok || !isShellName(cmd[0].val) || !stdinShell(cmd[1:]) {
 		return false
 	}
-	for _, a := range args {
-		if a.val == "--interactive" || (strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val, "i")) {
-			return true
-		}
-	}
-	return false
+	return optionIn(args, "--interactive", "i")
 }

@@ -558,17 +558,13 @@ func parseTree(top *yaml.Node, repo bool) (File, error) {
 	if top.Kind != yaml.MappingNode {
 		return File{}, fmt.Errorf("line %d: the document must be a mapping", top.Line)
 	}
-	seenVersion := false
 	err := eachKey(top, "", func(key string, k, v *yaml.Node) error {
-		if key == "version" {
-			seenVersion = true
-		}
 		return f.parseSection(key, k, v, repo)
 	})
 	if err != nil {
 		return File{}, err
 	}
-	if repo && !seenVersion {
+	if repo && f.Version == 0 { // parseSection accepts version 1 only
 		return File{}, fmt.Errorf("line %d: version: missing (want `version: 1`)", top.Line)
 	}
 	return f, nil

@@ -64,20 +64,17 @@ func containerCommand(args []field) ([]field, bool) {
 		return nil, false
 	}
 	opts := rest[1:]
+	k := skipOptsIndex(len(opts), func(i int) string { return opts[i].val }, containerValShort, containerValLong)
+	if k >= len(opts) {
+		return nil, false
+	}
 	var entry []field
-	for i, a := range opts {
-		if a.val == "--" || !strings.HasPrefix(a.val, "-") {
-			break
-		}
-		if a.val == "--entrypoint" && i+1 < len(opts) {
+	for i, a := range opts[:k] { // every option before the image, values included
+		if a.val == "--entrypoint" && i+1 < k {
 			entry = []field{opts[i+1]}
 		} else if v, ok := strings.CutPrefix(a.val, "--entrypoint="); ok {
 			entry = []field{withVal(a, v)}
 		}
-	}
-	k := skipOptsIndex(len(opts), func(i int) string { return opts[i].val }, containerValShort, containerValLong)
-	if k >= len(opts) {
-		return nil, false
 	}
 	cmd := append(entry, opts[k+1:]...)
 	if len(cmd) > 0 && (cmd[0].val == "sudo" || cmd[0].val == "doas") {

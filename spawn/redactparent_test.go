@@ -83,6 +83,18 @@ type liveRun struct {
 	release func() fakeRun
 }
 
+// reapReports counts the reaper's report files (<run>.reap-N) among es:
+// the reaper creates its report before it starts the engine (spawn/reap).
+func reapReports(es []os.DirEntry) int {
+	n := 0
+	for _, e := range es {
+		if strings.Contains(e.Name(), ".reap-") {
+			n++
+		}
+	}
+	return n
+}
+
 // startLiveRun starts run A (see liveRun) and waits until its engine runs.
 // Its own sweep ran against whatever run/hooks held then.
 func startLiveRun(t *testing.T, w *redactWorld) liveRun {
@@ -112,9 +124,9 @@ func startLiveRun(t *testing.T, w *redactWorld) liveRun {
 		}
 		delete(before, e.Name())
 	}
-	if len(l.files) != 5 || len(before) != 0 {
+	if len(l.files) != 6 || len(before) != 0 {
 		r := release()
-		t.Fatalf("the live run's files: %v (want its render, table, receipts, read policy and lock); removed by its sweep: %v\n%s", l.files, before, r.out)
+		t.Fatalf("the live run's files: %v (want its render, table, receipts, read policy, lock and its reaper's report); removed by its sweep: %v\n%s", l.files, before, r.out)
 	}
 	return l
 }
@@ -164,7 +176,9 @@ func sweepAfterKill(t *testing.T, w *redactWorld, left []string, a liveRun) {
 // relayed: agent_exit never runs, and the render, the table (0600, still
 // holding the raw value), the receipts and the read policy are left in
 // run/hooks, marking that run's transcript as unscanned, beside the run's
-// free lock. The record does not recover them; hookwarden's next spawn
+// free lock, and the report file of the reaper, itself orphaned, which
+// writes it when the engine ends (to the removed file once the sweep ran).
+// The record does not recover them; hookwarden's next spawn
 // exec sweeps them (sweep.go, sweepAfterKill) without touching a
 // concurrent live run.
 func TestRedactionParentKilled(t *testing.T) {
@@ -219,8 +233,18 @@ func TestRedactionParentKilled(t *testing.T) {
 			cmd.WaitDelay = 2 * time.Second // the engine a killed spawn exec leaves holds its output pipes
 			cmd.Process.Signal(sig)
 			cmd.Wait()
-			if b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")); bytes.HasPrefix(b, []byte("sleep\x0030")) {
-				posixtest.Kill(pid) // the fake engine, orphaned by a killed spawn exec
+			// the fake engine, orphaned by a killed spawn exec, once it is the
+			// sleep (it may still be the shell about to exec it)
+			for i := 0; i < 50; i++ {
+				b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+				if err != nil {
+					break
+				}
+				if bytes.HasPrefix(b, []byte("sleep\x0030")) {
+					posixtest.Kill(pid)
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
 			}
 			called, _ := os.ReadFile(exitLog)
 			es, _ := os.ReadDir(filepath.Join(w.home, RunHooksDir))
@@ -246,7 +270,7 @@ func TestRedactionParentKilled(t *testing.T) {
 			}
 			kinds := map[string]bool{}
 			for _, n := range names {
-				for _, k := range []string{".settings.json", ".table.json", ".receipts.jsonl", ".policy.json"} {
+				for _, k := range []string{".settings.json", ".table.json", ".receipts.jsonl", ".policy.json", ".reap-1"} {
 					if strings.HasSuffix(n, k) {
 						kinds[k] = true
 						fi, _ := os.Stat(filepath.Join(w.home, RunHooksDir, n))
@@ -261,8 +285,8 @@ func TestRedactionParentKilled(t *testing.T) {
 					}
 				}
 			}
-			if len(kinds) != 4 || len(names) != 5 {
-				t.Errorf("run/hooks after SIGKILL: %v, want the render, table, receipts and read policy the record names, and the run's lock", names)
+			if len(kinds) != 5 || len(names) != 6 {
+				t.Errorf("run/hooks after SIGKILL: %v, want the render, table, receipts and read policy the record names, the run's lock and its reaper's report", names)
 			}
 			sweepAfterKill(t, w, names, a)
 		})

@@ -14,9 +14,14 @@ import (
 // Run starts argv (argv[0] an absolute path) with this process's
 // environment, working directory and standard files, waits for it,
 // forwarding SIGINT, SIGTERM and SIGHUP, then ends what it left (sweep)
-// and writes the report to report (mode 0600). It returns the engine's
-// wait status; an error when the engine did not start or the report could
-// not be written.
+// and writes the report to report (mode 0600). The report file is created
+// (empty) before the engine starts and written through that descriptor:
+// when the spawn exec that started this reaper is killed, the next spawn
+// exec's sweep removes the file with the dead run's others, and the late
+// report of this reaper, orphaned and still waiting for its engine, goes
+// to the removed file instead of leaving a new one in run/hooks. It
+// returns the engine's wait status; an error when the report could not be
+// created, the engine did not start or the report could not be written.
 func Run(argv []string, report string) (syscall.WaitStatus, error) {
 	var ws syscall.WaitStatus
 	if len(argv) == 0 {
@@ -25,6 +30,11 @@ func Run(argv []string, report string) (syscall.WaitStatus, error) {
 	if err := becomeSubreaper(); err != nil {
 		return ws, fmt.Errorf("reap: %w", err)
 	}
+	out, err := os.OpenFile(report, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return ws, fmt.Errorf("reap: %w", err)
+	}
+	defer out.Close()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -49,8 +59,11 @@ func Run(argv []string, report string) (syscall.WaitStatus, error) {
 		return ws, fmt.Errorf("reap: wait for %s: %w", argv[0], err)
 	}
 	rep := sweep(p.Pid, time.Now().Add(SweepBound))
-	if err := os.WriteFile(report, []byte(rep.String()), 0o600); err != nil {
-		return ws, fmt.Errorf("reap: %w", err)
+	if _, err := out.WriteString(rep.String()); err != nil {
+		return ws, fmt.Errorf("reap: %s: %w", report, err)
+	}
+	if err := out.Close(); err != nil {
+		return ws, fmt.Errorf("reap: %s: %w", report, err)
 	}
 	return ws, nil
 }

@@ -157,9 +157,15 @@ type evalRun struct {
 	made map[string]bool
 	// madeUnknown: directories in which the run made a file whose name is
 	// known only at run time (touch "$X"), so a glob there may match any
-	// name; the key "" stands for a file made in a directory not known
-	// either (touch "$D/x"), which any glob may match.
+	// name; the key "" (the only one markMade writes now) stands for every
+	// directory.
 	madeUnknown map[string]bool
+	// globUnknown: a glob read a directory of madeUnknown. Its entry for
+	// the unknown name matches only a pattern that matches any name (*, ?*),
+	// while the name may be one *.go or [-]* matches too (touch
+	// "$(date +-nm%s.go)"; git commit -m wip *.go commits with -n -m), so
+	// from then on a git call gets one more unknown word (exec).
+	globUnknown bool
 	// reposMade: the run reached a git init, clone, worktree or submodule
 	// command, after which the repository a directory belongs to is not
 	// known (toplevel).
@@ -401,6 +407,9 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		e.markMade(hc.Dir, t)
 	}
 	e.mu.Lock()
+	if e.globUnknown && len(argv) > 0 && path.Base(argv[0].val) == "git" {
+		argv = withUnknownWord(argv)
+	}
 	e.recordMade(hc.Dir, argv)
 	if unknownCode {
 		e.j.hits.add(RuleScriptUnknown)
@@ -414,6 +423,21 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	e.j.command(argv, env, e.depth, st, sc)
 	e.mu.Unlock()
 	return e.answer(hc, argv, text, known, sc)
+}
+
+// withUnknownWord returns a git argv with one unknown word (see
+// globUnknown) before its first "--", or at its end: a glob before "--" may
+// have matched an option's name.
+func withUnknownWord(argv []field) []field {
+	at := len(argv)
+	for i, a := range argv {
+		if a.val == "--" {
+			at = i
+			break
+		}
+	}
+	out := append(append(append(make([]field, 0, len(argv)+1), argv[:at]...), field{val: dyn, raw: dyn, inherited: true}), argv[at:]...)
+	return out
 }
 
 // evalArgv converts the words interp expanded into the judge's fields,
@@ -1276,16 +1300,13 @@ func (e *evalRun) markMade(dir, p string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if unknownText(p) {
-		// A name known only at run time: the later globs of its directory
-		// (of every directory, when that is unknown too) may match it.
-		at := filepath.Dir(p)
-		if unknownText(at) {
-			at = ""
-		}
+		// A name known only at run time: the later globs of every directory
+		// may match it, since the unknown part may hold "/../" (mkdir out;
+		// touch "out/$(date +../-nm%s)" makes ./-nm<digits>).
 		if e.madeUnknown == nil {
 			e.madeUnknown = map[string]bool{}
 		}
-		e.madeUnknown[at] = true
+		e.madeUnknown[""] = true
 		return
 	}
 	if e.made == nil {
@@ -1307,6 +1328,7 @@ func (e *evalRun) madeIn(dir string) []fs.DirEntry {
 	var out []fs.DirEntry
 	if e.madeUnknown[dir] || e.madeUnknown[""] {
 		out = append(out, fs.FileInfoToDirEntry(fakeFile(evalDyn)))
+		e.globUnknown = true
 	}
 	for p := range e.made {
 		if filepath.Dir(p) == dir && !e.dirs[p] {

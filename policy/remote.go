@@ -77,12 +77,36 @@ func containerCommand(args []field) ([]field, bool) {
 		}
 	}
 	cmd := append(entry, opts[k+1:]...)
+	if entry == nil && len(cmd) > 0 && runsAsGit(opts[k].val, cmd[0].val) {
+		cmd = append([]field{{val: "git", raw: "git"}}, cmd...)
+	}
 	if len(cmd) > 0 && (cmd[0].val == "sudo" || cmd[0].val == "doas") {
 		// root inside the container is the container's, not this host's:
 		// the command sudo runs there is what is judged
 		cmd = skipOpts(cmd[1:], sudoSpec.valShort, sudoSpec.valLong)
 	}
 	return cmd, len(cmd) > 0
+}
+
+// runsAsGit reports whether the words after a container image, run
+// without --entrypoint, are git's arguments. The image's entrypoint is not
+// known here. For an image named git (alpine/git, bitnami/git:2.47,
+// registry.example/git@sha256:…) they are when the first starts with "-"
+// or is a git command: alpine/git's ENTRYPOINT is ["git"], and its
+// docker-entrypoint.sh runs any other first word as a program
+// (github.com/alpine-docker/git, Dockerfile and docker-entrypoint.sh). For
+// any other image they are taken as git's when the first is a hook-running
+// git subcommand (docker run IMG commit -n): an entrypoint that runs git
+// would commit there.
+func runsAsGit(image, first string) bool {
+	if hookRunningGitSub(first) {
+		return true
+	}
+	name := image[strings.LastIndex(image, "/")+1:]
+	if i := strings.IndexAny(name, ":@"); i >= 0 {
+		name = name[:i]
+	}
+	return name == "git" && (strings.HasPrefix(first, "-") || isGitBuiltin(first))
 }
 
 // crontabReadsStdin reports whether crontab's arguments install a crontab

@@ -174,10 +174,14 @@ func (j *judge) otherCommand(name string, args []field, env []envVar, depth int,
 		}
 		return
 	}
-	if j.interpreter(name, args, env, depth, st, sc) && name != "perl" && name != "ruby" {
+	code := j.interpreter(name, args, env, depth, st, sc)
+	if code && name != "perl" && name != "ruby" {
 		return
 	}
 	j.tamper(name, args, sc)
+	if !code {
+		j.embeddedCommand(name, args, env, depth, sc) // embedded.go
+	}
 }
 
 // elevation judges the commands that run another with more privilege

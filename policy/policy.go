@@ -462,9 +462,15 @@ type hitSet struct {
 	// added (the evaluator may clear a statement's lone dynamic-option
 	// hit, never one that came with another rule).
 	others bool
+	// record: keep every id added in seen (embeddedHits filters them).
+	record bool
+	seen   []string
 }
 
 func (h *hitSet) add(id string) {
+	if h.record {
+		h.seen = append(h.seen, id)
+	}
 	if id != RuleGitDynamicOption {
 		h.others = true
 	}

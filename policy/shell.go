@@ -24,6 +24,9 @@ const MaxLauncherWords = 64
 type judge struct {
 	p    *Policy
 	hits *hitSet
+	// guessing is set while embeddedHits judges a command found in another
+	// program's arguments, which is not searched for a further one.
+	guessing bool
 	// adm is set for an admission walk (Policy.Admit): admHit records the
 	// first heavy step or unreadable command outside `hookwarden admit`;
 	// admitted is true inside one.

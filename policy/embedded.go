@@ -1,0 +1,91 @@
+package policy
+
+import "strings"
+
+// Commands held in the arguments of a program no judge of this package
+// reads.
+//
+// The launchers this package knows (sudo, env, nohup, timeout, xargs, the
+// package and task runners, docker run, ssh, …) are followed by their own
+// tables. Programs that run a command are many more: gosu USER CMD,
+// chroot DIR CMD, strace -f CMD, nix-shell --run 'CMD', nodemon --exec
+// 'CMD', aws-vault exec PROFILE -- CMD, and each new tool adds its own
+// options. A program judged by no other rule is therefore read for a
+// command it may run: from a word that names git (the words after it are
+// judged as that git call), and from one word that holds a shell command
+// line naming git (it is judged as a script). Only what would make that
+// call skip or switch off the hooks counts (embeddedRules): the program
+// may run the words or only print them, and a hook-skipping git call has
+// no other use in a program's arguments. Programs that only print, search
+// or store their arguments (echo, grep, man, jq, …) are left out
+// (argsAreData), so that searching for a skip flag stays allowed.
+
+// embeddedRules are the rules a command found in another program's
+// arguments can add: hook skips, hook and config tampering,
+// self-protection, and the bounds (a call the judge could not finish is
+// refused). An option known only at run time (git-dynamic-option) is not
+// one: that the program runs the words at all is already a guess
+// (maybe_run git push "${tags[@]}" in etcd's scripts/release_mod.sh).
+var embeddedRules = map[string]bool{
+	RuleScanBoundCommand: true, RuleScanBoundLine: true, RuleScanBoundNesting: true, RuleScanBoundWords: true,
+	RuleScanBoundTargets: true, RuleScanBoundSteps: true,
+	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleHookManagerEnv: true, RuleHookManagerConfig: true,
+	RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true, RuleHooksDirTamper: true,
+	RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleGitPlumbing: true,
+}
+
+// argsAreData lists programs whose arguments are text they print, search
+// for, compare or store, or the names of packages they install, never a
+// command they run.
+var argsAreData = map[string]bool{
+	"echo": true, "printf": true, "print": true, "grep": true, "egrep": true, "fgrep": true, "zgrep": true,
+	"rg": true, "ag": true, "ack": true, "ugrep": true, "man": true, "info": true, "tldr": true, "help": true,
+	"which": true, "whereis": true, "type": true, "whatis": true, "apropos": true, "logger": true,
+	"cowsay": true, "figlet": true, "banner": true, "notify-send": true, "wall": true, "test": true, "[": true,
+	"expr": true, "yes": true, "true": true, "false": true, ":": true, "jq": true, "yq": true, "gojq": true,
+	"sed": true, "tr": true, "column": true, "cat": true, "head": true, "tail": true, "wc": true, "sort": true,
+	"uniq": true, "cut": true, "diff": true, "cmp": true, "read": true, "local": true, "declare": true,
+	"typeset": true, "readonly": true, "export": true, "set": true, "unset": true, "gettext": true,
+	// package managers: their words are package names (dnf -y install curl git iptables)
+	"apt": true, "apt-get": true, "aptitude": true, "dnf": true, "yum": true, "microdnf": true, "zypper": true,
+	"apk": true, "pacman": true, "yay": true, "brew": true, "port": true, "snap": true, "flatpak": true,
+	"choco": true, "scoop": true, "winget": true, "pip": true, "pip3": true, "gem": true, "nix-env": true,
+	"pkg": true, "emerge": true, "xbps-install": true, "opkg": true,
+}
+
+// embeddedCommand judges the git call a program's arguments may hold (see
+// above): name is the program's base name, args its arguments; hits of
+// embeddedRules are added to j's.
+func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth int, sc *scope) {
+	if argsAreData[name] || depth >= maxDepth || j.guessing {
+		return // a guess inside a guess is not made (mytool "use git commit -n")
+	}
+	for i, a := range args {
+		if n, ok := cmdName(a); ok && (n == "git" || strings.HasPrefix(n, "git-")) {
+			words := args[i:]
+			j.embeddedHits(func() { j.command(words, env, depth+1, nil, sc) })
+			break
+		}
+	}
+	for _, a := range args {
+		if strings.ContainsAny(a.val, " \t\n") && strings.Contains(a.val, "git") {
+			a := a
+			j.embeddedHits(func() { j.scriptField(a, depth+1, env) })
+		}
+	}
+}
+
+// embeddedHits runs judge, which adds its hits to j.hits, and keeps of
+// them only those of embeddedRules.
+func (j *judge) embeddedHits(judge func()) {
+	outer := j.hits
+	sub := &hitSet{record: true}
+	j.hits, j.guessing = sub, true
+	defer func() { j.hits, j.guessing = outer, false }()
+	judge()
+	for _, id := range sub.seen {
+		if embeddedRules[id] {
+			outer.add(id)
+		}
+	}
+}

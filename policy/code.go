@@ -860,6 +860,8 @@ func stdinProgram(argv []field) bool {
 			return false
 		case "at", "batch":
 			return !slices.ContainsFunc(args, func(a field) bool { return a.val == "-f" }) // at -f FILE
+		case "parallel":
+			return parallelRunsStdin(args)
 		case "crontab":
 			return crontabReadsStdin(args)
 		case "ssh":

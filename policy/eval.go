@@ -829,7 +829,7 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 	switch {
 	case name == "xargs":
 		return e.feedXargs(argv, inner, text, known, sc)
-	case name == "at" || name == "batch":
+	case name == "at" || name == "batch" || name == "parallel" && parallelRunsStdin(inner[1:]):
 		return argv, script(), false
 	case name == "crontab" && crontabReadsStdin(inner[1:]):
 		// echo '* * * * * CMD' | crontab -: the jobs' commands (remote.go)

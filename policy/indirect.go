@@ -129,7 +129,9 @@ func (j *judge) tmux(args []field, env []envVar, depth int) ([]field, bool) {
 
 // parallel judges GNU parallel: the command before ::: (or :::: files, read
 // as unknown) with each argument put in place of {} or appended.
-func (j *judge) parallel(args []field, env []envVar, depth int) ([]field, bool) {
+// parallelStart returns the index of the first of GNU parallel's args
+// after its options and their values.
+func parallelStart(args []field) int {
 	i := 0
 	for ; i < len(args) && strings.HasPrefix(args[i].val, "-"); i++ {
 		switch args[i].val {
@@ -137,6 +139,23 @@ func (j *judge) parallel(args []field, env []envVar, depth int) ([]field, bool) 
 			i++
 		}
 	}
+	return i
+}
+
+// parallelRunsStdin reports GNU parallel given neither a command nor
+// ::: / :::: inputs (nor -a): it runs each line of its stdin as a command
+// line (parallel(1)).
+func parallelRunsStdin(args []field) bool {
+	for _, a := range args[:parallelStart(args)] {
+		if a.val == "-a" || a.val == "--arg-file" {
+			return false
+		}
+	}
+	return parallelStart(args) == len(args)
+}
+
+func (j *judge) parallel(args []field, env []envVar, depth int) ([]field, bool) {
+	i := parallelStart(args)
 	var cmd, inputs []field
 	sep := ""
 	for ; i < len(args); i++ {
@@ -155,6 +174,15 @@ func (j *judge) parallel(args []field, env []envVar, depth int) ([]field, bool) 
 	}
 	if sep == "" {
 		inputs = []field{{val: dyn, raw: "$", unquoted: true}} // read from stdin
+	}
+	if len(cmd) == 0 {
+		// No command: each input line is a command line parallel runs
+		// with the shell (GNU parallel(1): "If command is not given, the
+		// line of input is executed").
+		for _, in := range inputs {
+			j.scriptField(in, depth+1, env)
+		}
+		return nil, false
 	}
 	if len(cmd) == 1 {
 		// A one-word command is a shell command line (parallel runs it with

@@ -21,8 +21,9 @@ import "strings"
 // (argsAreData), so that searching for a skip flag stays allowed.
 
 // embeddedRules are the rules a command found in another program's
-// arguments can add: hook skips, hook and config tampering,
-// self-protection, and the bounds (a call the judge could not finish is
+// arguments can add: hook skips (a commit tool's too), hook, config and
+// shell start-up tampering, uninstalling a hook manager, self-protection,
+// and the bounds (a call the judge could not finish is
 // refused). An option known only at run time (git-dynamic-option) is not
 // one: that the program runs the words at all is already a guess
 // (maybe_run git push "${tags[@]}" in etcd's scripts/release_mod.sh).
@@ -31,7 +32,8 @@ var embeddedRules = map[string]bool{
 	RuleScanBoundTargets: true, RuleScanBoundSteps: true,
 	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleHookManagerEnv: true, RuleHookManagerConfig: true,
 	RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true, RuleHooksDirTamper: true,
-	RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleGitPlumbing: true,
+	RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true, RuleShellStartupWrite: true,
+	RuleGitPlumbing: true, RuleHookManagerUninstall: true, RuleCommitToolSkip: true,
 }
 
 // argsAreData lists programs whose arguments are text they print, search
@@ -46,6 +48,10 @@ var argsAreData = map[string]bool{
 	"sed": true, "tr": true, "column": true, "cat": true, "head": true, "tail": true, "wc": true, "sort": true,
 	"uniq": true, "cut": true, "diff": true, "cmp": true, "read": true, "local": true, "declare": true,
 	"typeset": true, "readonly": true, "export": true, "set": true, "unset": true, "gettext": true,
+	"hookwarden": true, // hookwarden check 'CMD' judges CMD; admit's command is judged by the launcher
+	// text written to a file (its path is judged by the write rules)
+	"tee": true, "add-content": true, "set-content": true, "out-file": true, "write-output": true,
+	"write-host": true, "select-string": true, "ac": true, "sc": true,
 	// package managers: their words are package names (dnf -y install curl git iptables)
 	"apt": true, "apt-get": true, "aptitude": true, "dnf": true, "yum": true, "microdnf": true, "zypper": true,
 	"apk": true, "pacman": true, "yay": true, "brew": true, "port": true, "snap": true, "flatpak": true,
@@ -61,18 +67,43 @@ func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth i
 		return // a guess inside a guess is not made (mytool "use git commit -n")
 	}
 	for i, a := range args {
-		if n, ok := cmdName(a); ok && (n == "git" || strings.HasPrefix(n, "git-")) {
+		if n, ok := cmdName(a); ok && embeddedStart(n) {
 			words := args[i:]
 			j.embeddedHits(func() { j.command(words, env, depth+1, nil, sc) })
 			break
 		}
 	}
 	for _, a := range args {
-		if strings.ContainsAny(a.val, " \t\n") && strings.Contains(a.val, "git") {
+		if strings.ContainsAny(a.val, " \t\n") && mentionsHooks(a.val) {
 			a := a
 			j.embeddedHits(func() { j.scriptField(a, depth+1, env) })
 		}
 	}
+}
+
+// embeddedStart reports the program names a command found in another
+// program's words is judged from: git and git-*, env and the shells (gosu
+// U env LEFTHOOK=0 git commit, chroot / sh -c '…'), and the hook managers
+// and clients whose switches are rules of their own.
+func embeddedStart(name string) bool {
+	switch name {
+	case "git", "env", "lefthook", "pre-commit", "husky", "hookwarden", "claude", "codex":
+		return true
+	}
+	return strings.HasPrefix(name, "git-") || shellNames[name]
+}
+
+// mentionsHooks reports whether a word holding a command line names
+// something embeddedRules guard: git, hooks or a hook manager (LEFTHOOK,
+// husky, pre-commit, hookwarden), or a client's settings folder.
+func mentionsHooks(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range []string{"git", "hook", "husky", "pre-commit", ".claude", ".codex", ".gemini", ".cursor"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // embeddedHits runs judge, which adds its hits to j.hits, and keeps of

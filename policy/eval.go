@@ -407,6 +407,14 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		e.markMade(hc.Dir, t)
 	}
 	e.mu.Lock()
+	for _, c := range copies(argv, func(p string) bool { return e.j.isDirAt(sc, p) }) {
+		content, known := e.j.scriptSource(sc, c.src) // see recordWrites
+		key := c.dst
+		if !shellAbs(key) {
+			key = filepath.Join(hc.Dir, key)
+		}
+		e.files.write(e.rel(key), content, known, false)
+	}
 	if e.globUnknown && len(argv) > 0 && path.Base(argv[0].val) == "git" {
 		argv = withUnknownWord(argv)
 	}
@@ -1368,24 +1376,7 @@ func createdFiles(argv []field) []string {
 	if len(argv) < 2 {
 		return nil
 	}
-	var ops []string
-	target := ""
-	opts := true
-	for i := 1; i < len(argv); i++ {
-		v := argv[i].val
-		switch {
-		case opts && v == "--":
-			opts = false
-		case opts && (v == "-t" || v == "--target-directory") && i+1 < len(argv):
-			target = argv[i+1].val
-			i++
-		case opts && strings.HasPrefix(v, "--target-directory="):
-			target = v[len("--target-directory="):]
-		case opts && strings.HasPrefix(v, "-") && v != "-":
-		default:
-			ops = append(ops, v)
-		}
-	}
+	ops, target := fileOperands(argv)
 	switch path.Base(argv[0].val) {
 	case "touch", "tee":
 		return ops
@@ -1402,6 +1393,72 @@ func createdFiles(argv []field) []string {
 		}
 	}
 	return nil
+}
+
+// fileOperands returns the operands of a file command (cp, mv, ln,
+// install, touch, tee) and its -t/--target-directory DIRECTORY; options
+// (with the value of those that take one) are skipped up to "--".
+func fileOperands(argv []field) (ops []string, target string) {
+	valued := "S" // --suffix (cp, mv, ln, install; GNU coreutils 9.1)
+	if path.Base(argv[0].val) == "install" {
+		valued = "SmogZ" // --mode, --owner, --group, --context
+	}
+	opts := true
+	for i := 1; i < len(argv); i++ {
+		v := argv[i].val
+		switch {
+		case opts && v == "--":
+			opts = false
+		case opts && len(v) == 2 && v[0] == '-' && strings.IndexByte(valued, v[1]) >= 0:
+			i++ // -m 755
+		case opts && (v == "-t" || v == "--target-directory") && i+1 < len(argv):
+			target = argv[i+1].val
+			i++
+		case opts && strings.HasPrefix(v, "--target-directory="):
+			target = v[len("--target-directory="):]
+		case opts && strings.HasPrefix(v, "-") && v != "-":
+		default:
+			ops = append(ops, v)
+		}
+	}
+	return ops, target
+}
+
+// copyPair is a file cp, mv, ln or install makes from another: dst then
+// holds what src held.
+type copyPair struct{ src, dst string }
+
+// copies returns the copies (links) cp, mv, ln and install make, with
+// their sources: each source into -t DIRECTORY, or into the last operand
+// when it ends in "/" or isDir reports it a directory, else the one source
+// onto it. A pair with a word known only at run time is left out.
+func copies(argv []field, isDir func(string) bool) []copyPair {
+	if len(argv) < 3 {
+		return nil
+	}
+	switch path.Base(argv[0].val) {
+	case "cp", "mv", "ln", "install":
+	default:
+		return nil
+	}
+	ops, target := fileOperands(argv)
+	srcs := ops
+	if target == "" && len(ops) >= 2 {
+		srcs, target = ops[:len(ops)-1], ops[len(ops)-1]
+		if len(srcs) == 1 && !strings.HasSuffix(target, "/") && !isDir(target) {
+			if unknownText(srcs[0]) || unknownText(target) {
+				return nil
+			}
+			return []copyPair{{srcs[0], target}}
+		}
+	}
+	var out []copyPair
+	for _, s := range srcs {
+		if !unknownText(s) && !unknownText(target) {
+			out = append(out, copyPair{s, filepath.Join(target, filepath.Base(s))})
+		}
+	}
+	return out
 }
 
 type fakeFile string

@@ -89,6 +89,21 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 	return readBounded(full)
 }
 
+// isDirAt reports whether path, as the command at sc reads it, is a
+// directory on disk (false when the directory the command runs in is not
+// known).
+func (j *judge) isDirAt(sc *scope, path string) bool {
+	full := sc.overlayKey(path)
+	if !shellAbs(full) {
+		if j.dir == "" || sc.cwdUnknown {
+			return false
+		}
+		full = filepath.Join(j.dir, full)
+	}
+	fi, err := os.Stat(full)
+	return err == nil && fi.IsDir()
+}
+
 // readBounded reads a regular file of at most maxScriptBytes; anything else
 // (missing, a directory, a FIFO or device that could block, too large) is
 // unknown.
@@ -131,17 +146,23 @@ func (j *judge) recordWrites(st *syntax.Stmt, sc *scope) {
 		}
 		sc.files.write(sc.overlayKey(target.val), content, known, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 	}
-	// curl -o FILE URL, wget URL: the file holds a download (evalDynOut).
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 {
 		var argv []field
 		for _, w := range call.Args {
 			argv = append(argv, sc.fields(w)...)
 		}
+		if sc.files == nil {
+			sc.files = overlay{}
+		}
+		// curl -o FILE URL, wget URL: the file holds a download (evalDynOut).
 		for _, t := range downloadTargets(argv) {
-			if sc.files == nil {
-				sc.files = overlay{}
-			}
 			sc.files.write(sc.overlayKey(t), evalDyn+evalDynOut, false, false)
+		}
+		// cp SRC DST (mv, ln, install): DST holds what SRC holds now
+		// (cp cmd.txt x.sh; sh x.sh runs cmd.txt's commands).
+		for _, c := range copies(argv, func(p string) bool { return j.isDirAt(sc, p) }) {
+			content, known := j.scriptSource(sc, c.src)
+			sc.files.write(sc.overlayKey(c.dst), content, known, false)
 		}
 	}
 	// tee FILE... <<EOF writes its stdin to each FILE.

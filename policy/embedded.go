@@ -13,7 +13,9 @@ import "strings"
 // options. A program judged by no other rule is therefore read for a
 // command it may run: from a word that names git (the words after it are
 // judged as that git call), and from one word that holds a shell command
-// line naming git (it is judged as a script). Only what would make that
+// line naming git (it is judged as a script; in it, a program's words are
+// read for git once more: sqlite3 DB '.shell git commit -n'). Only what
+// would make that
 // call skip or switch off the hooks counts (embeddedRules): the program
 // may run the words or only print them, and a hook-skipping git call has
 // no other use in a program's arguments. Programs that only print, search
@@ -63,20 +65,23 @@ var argsAreData = map[string]bool{
 // above): name is the program's base name, args its arguments; hits of
 // embeddedRules are added to j's.
 func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth int, sc *scope) {
-	if argsAreData[name] || depth >= maxDepth || j.guessing {
-		return // a guess inside a guess is not made (mytool "use git commit -n")
+	if argsAreData[name] || depth >= maxDepth || j.guesses >= 2 {
+		return
 	}
 	for i, a := range args {
 		if n, ok := cmdName(a); ok && embeddedStart(n) {
 			words := args[i:]
-			j.embeddedHits(func() { j.command(words, env, depth+1, nil, sc) })
+			j.embeddedHits(2, func() { j.command(words, env, depth+1, nil, sc) })
 			break
 		}
+	}
+	if j.guesses > 0 {
+		return // one command line in a word, not a line in a line's word
 	}
 	for _, a := range args {
 		if strings.ContainsAny(a.val, " \t\n") && mentionsHooks(a.val) {
 			a := a
-			j.embeddedHits(func() { j.scriptField(a, depth+1, env) })
+			j.embeddedHits(1, func() { j.scriptField(a, depth+1, env) })
 		}
 	}
 }
@@ -106,13 +111,14 @@ func mentionsHooks(s string) bool {
 	return false
 }
 
-// embeddedHits runs judge, which adds its hits to j.hits, and keeps of
-// them only those of embeddedRules.
-func (j *judge) embeddedHits(judge func()) {
-	outer := j.hits
+// embeddedHits runs judge, which adds its hits to j.hits, with j.guesses
+// at guesses (2 after a word naming git: no further search; 1 in a command
+// line found in a word), and keeps of its hits only those of embeddedRules.
+func (j *judge) embeddedHits(guesses int, judge func()) {
+	outer, prev := j.hits, j.guesses
 	sub := &hitSet{record: true}
-	j.hits, j.guessing = sub, true
-	defer func() { j.hits, j.guessing = outer, false }()
+	j.hits, j.guesses = sub, guesses
+	defer func() { j.hits, j.guesses = outer, prev }()
 	judge()
 	for _, id := range sub.seen {
 		if embeddedRules[id] {

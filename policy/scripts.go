@@ -163,13 +163,29 @@ func shebangKind(src string) string {
 // script.
 func (j *judge) shellEnvFile(env []envVar, depth int, sc *scope) {
 	for _, e := range env {
-		if e.name == "BASH_ENV" || e.name == "ENV" {
-			j.scriptFile("sh", e.val, env, depth, sc)
+		j.startupFiles(e.name, e.val, env, depth, sc)
+	}
+	for _, n := range []string{"BASH_ENV", "ENV", "ZDOTDIR"} {
+		if v, ok := sc.vars[n]; ok {
+			j.startupFiles(n, lit(v), env, depth, sc)
 		}
 	}
-	for _, n := range []string{"BASH_ENV", "ENV"} {
-		if v, ok := sc.vars[n]; ok {
-			j.scriptFile("sh", lit(v), env, depth, sc)
+}
+
+// startupFiles judges the files a shell runs because of the variable name
+// set to val: BASH_ENV and ENV name one; ZDOTDIR is the folder zsh reads
+// .zshenv from (always) and .zprofile, .zshrc and .zlogin (login or
+// interactive) instead of $HOME (zsh(1), STARTUP/SHUTDOWN FILES; zsh
+// 5.9), so ZDOTDIR=/tmp/z zsh -c true runs /tmp/z/.zshenv.
+func (j *judge) startupFiles(name string, val field, env []envVar, depth int, sc *scope) {
+	switch name {
+	case "BASH_ENV", "ENV":
+		j.scriptFile("sh", val, env, depth, sc)
+	case "ZDOTDIR":
+		for _, f := range []string{".zshenv", ".zprofile", ".zshrc", ".zlogin"} {
+			p := val
+			p.val, p.raw = strings.TrimSuffix(val.val, "/")+"/"+f, strings.TrimSuffix(val.raw, "/")+"/"+f
+			j.scriptFile("sh", p, env, depth, sc)
 		}
 	}
 }

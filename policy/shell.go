@@ -24,9 +24,10 @@ const MaxLauncherWords = 64
 type judge struct {
 	p    *Policy
 	hits *hitSet
-	// guessing is set while embeddedHits judges a command found in another
-	// program's arguments, which is not searched for a further one.
-	guessing bool
+	// guesses counts the commands found in other programs' arguments being
+	// judged (embeddedCommand): inside a command line found in one word,
+	// a program's words are still read for git, and no further.
+	guesses int
 	// adm is set for an admission walk (Policy.Admit): admHit records the
 	// first heavy step or unreadable command outside `hookwarden admit`;
 	// admitted is true inside one.

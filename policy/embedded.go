@@ -88,11 +88,14 @@ func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth i
 
 // embeddedStart reports the program names a command found in another
 // program's words is judged from: git and git-*, env and the shells (gosu
-// U env LEFTHOOK=0 git commit, chroot / sh -c '…'), and the hook managers
-// and clients whose switches are rules of their own.
+// U env LEFTHOOK=0 git commit, chroot / sh -c '…'), the hook managers and
+// clients whose switches are rules of their own, and the file writers the
+// guard's paths are judged for (gosu U rm .hookwarden.yaml).
 func embeddedStart(name string) bool {
 	switch name {
-	case "git", "env", "lefthook", "pre-commit", "husky", "hookwarden", "claude", "codex":
+	case "git", "env", "lefthook", "pre-commit", "husky", "hookwarden", "claude", "codex",
+		"rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
+		"mv", "cp", "ln", "install", "rsync", "tee", "sed", "dd", "sponge", "patch", "touch":
 		return true
 	}
 	return strings.HasPrefix(name, "git-") || shellNames[name]

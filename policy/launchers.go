@@ -175,8 +175,8 @@ func (j *judge) otherCommand(name string, args []field, env []envVar, depth int,
 		return
 	}
 	code := j.interpreter(name, args, env, depth, st, sc)
-	if code && name != "perl" && name != "ruby" {
-		return
+	if code && name != "perl" && name != "ruby" && name != "awk" && name != "gawk" {
+		return // perl -i, ruby -i and gawk -i inplace write files too (tamper)
 	}
 	j.tamper(name, args, sc)
 	if !code {

@@ -18,9 +18,17 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	switch name {
 	case "sponge", "patch", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "joe", "mcedit":
 		// Commands that write the files they are given (moreutils sponge,
-		// patch's target, the editors): the guard's files only.
+		// patch's target, the editors): the guard's files; a git config
+		// file or hook too when the edit is scripted (ed, ex, sponge, and
+		// vi/vim/nvim given commands or run silent: -e, -s, -c, +CMD),
+		// since an editor opened on a file to read it is ordinary.
+		scripted := editsScripted(name, args)
 		for _, a := range args {
-			if !isOpt(a.val) {
+			switch {
+			case isOpt(a.val) || strings.HasPrefix(a.val, "+"):
+			case scripted:
+				j.writeHit(sc.classify(a), false)
+			default:
 				j.guardHit(sc.classify(a), false)
 			}
 		}
@@ -76,7 +84,46 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				check(field{val: a.val[3:], raw: strings.TrimPrefix(a.raw, "of=")}, false)
 			}
 		}
+	default:
+		// Any other program but those whose words are data (grep -o, ps
+		// -o): the value of an output-file option is a file it writes
+		// (openssl enc -out FILE, go build -o FILE, gcc -o FILE); only a
+		// guarded path there counts, and a glob is not one (the program
+		// gets it as written: grep -o '.*/').
+		if !argsAreData[name] {
+			w := writeTargets{j: j, args: literalOnly(args), sc: sc, isOpt: isOpt}
+			w.optValue([]string{"-o"}, []string{"--output", "--out", "-out", "--output-file", "--outfile", "-outfile"}, false)
+		}
 	}
+}
+
+// literalOnly returns args with each word holding a glob character
+// replaced by an empty word, for judges that take a word as one path.
+func literalOnly(args []field) []field {
+	out := make([]field, len(args))
+	for i, a := range args {
+		if !strings.ContainsAny(a.val, "*?[") {
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// editsScripted reports an editor run that writes without a person at it:
+// ed, ex and sponge always; vi, vim and nvim in Ex or silent mode or given
+// commands (-e, -E, -s, -es, -c CMD, --cmd CMD, +CMD; vim(1)).
+func editsScripted(name string, args []field) bool {
+	switch name {
+	case "ed", "ex", "sponge":
+		return true
+	case "vi", "vim", "nvim":
+		for _, a := range args {
+			if v := a.val; strings.HasPrefix(v, "+") || v == "--cmd" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "eEsc") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // optionTest returns how tamper tells an option from an operand for the
@@ -383,10 +430,47 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 	case "unzip":
 		w.optValue([]string{"-d"}, nil, true)
 		w.operands()
+	case "awk", "gawk":
+		// gawk -i inplace (gawk(1), "The inplace extension"): each file
+		// operand after the program text is rewritten.
+		if awkInPlace(args) {
+			w.awkFiles()
+		}
 	default:
 		return false
 	}
 	return true
+}
+
+// awkInPlace reports gawk's in-place extension loaded: -i inplace,
+// -iinplace, --include inplace or --include=inplace.
+func awkInPlace(args []field) bool {
+	for i, a := range args {
+		v := a.val
+		if v == "-iinplace" || v == "--include=inplace" || (v == "-i" || v == "--include") && i+1 < len(args) && args[i+1].val == "inplace" {
+			return true
+		}
+	}
+	return false
+}
+
+// awkFiles judges awk's file operands: the words after the program text
+// (the first operand, unless -f/--file gives the program), options and
+// their values (-f, -v, -i, --include, -F) skipped.
+func (w writeTargets) awkFiles() {
+	program := !optionIn(w.args, "--file", "f")
+	for i := 0; i < len(w.args); i++ {
+		v := w.args[i].val
+		switch {
+		case v == "-f" || v == "-v" || v == "-i" || v == "-F" || v == "--file" || v == "--include" || v == "--assign" || v == "--field-separator":
+			i++
+		case strings.HasPrefix(v, "-") && v != "-":
+		case program:
+			program = false
+		default:
+			w.hit(w.sc.classify(w.args[i]), false)
+		}
+	}
 }
 
 // tarExtracts reports whether tar's arguments select extraction: --extract,
@@ -413,12 +497,10 @@ type writeTargets struct {
 
 // hit judges one target: a guard file, or (parents: a directory the
 // command writes into) one holding one; the hooks directory or
-// hookwarden's store, or (parents) the git directory itself.
+// hookwarden's store, or (parents) the git directory itself; a git
+// configuration file.
 func (w writeTargets) hit(k pathKind, parents bool) {
-	w.j.guardHit(k, parents)
-	if k.hooks || (parents && k.gitDir) {
-		w.j.hits.add(RuleHooksDirTamper)
-	}
+	w.j.writeHit(k, parents) // a git config file too (curl -o .git/config URL)
 }
 
 // optValue judges the value of each short option in short (-o FILE,

@@ -76,15 +76,9 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 	if f, ok := sc.files[sc.overlayKey(path)]; ok {
 		return f.content, f.known
 	}
-	if sc.cwdUnknown && !shellAbs(path) {
+	full, ok := j.diskPath(sc, path)
+	if !ok {
 		return "", false
-	}
-	full := sc.overlayKey(path)
-	if !shellAbs(full) {
-		if j.dir == "" {
-			return "", false
-		}
-		full = filepath.Join(j.dir, full)
 	}
 	return readBounded(full)
 }
@@ -93,15 +87,26 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 // directory on disk (false when the directory the command runs in is not
 // known).
 func (j *judge) isDirAt(sc *scope, path string) bool {
-	full := sc.overlayKey(path)
-	if !shellAbs(full) {
-		if j.dir == "" || sc.cwdUnknown {
-			return false
-		}
-		full = filepath.Join(j.dir, full)
+	full, ok := j.diskPath(sc, path)
+	if !ok {
+		return false
 	}
 	fi, err := os.Stat(full)
 	return err == nil && fi.IsDir()
+}
+
+// diskPath returns the path on disk the command at sc names by path:
+// joined to the scope's cwd and to the directory the command starts in.
+// ok is false for a relative path when either directory is not known.
+func (j *judge) diskPath(sc *scope, path string) (full string, ok bool) {
+	full = sc.overlayKey(path)
+	if !shellAbs(full) {
+		if j.dir == "" || sc.cwdUnknown {
+			return "", false
+		}
+		full = filepath.Join(j.dir, full)
+	}
+	return full, true
 }
 
 // readBounded reads a regular file of at most maxScriptBytes; anything else

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -199,12 +198,9 @@ func (j *judge) patchOutOfSight(sc *scope, p string) bool {
 	if _, ok := sc.files[sc.overlayKey(p)]; ok {
 		return false
 	}
-	full := sc.overlayKey(p)
-	if !shellAbs(full) {
-		if j.dir == "" || sc.cwdUnknown {
-			return true
-		}
-		full = filepath.Join(j.dir, full)
+	full, ok := j.diskPath(sc, p)
+	if !ok {
+		return true
 	}
 	_, err := os.Lstat(full)
 	return os.IsNotExist(err)

@@ -85,12 +85,9 @@ func (j *judge) scriptMatters(sc *scope, p string) bool {
 	if _, written := sc.files[sc.overlayKey(p)]; written {
 		return true
 	}
-	full := sc.overlayKey(p)
-	if !shellAbs(full) {
-		if j.dir == "" || sc.cwdUnknown {
-			return false
-		}
-		full = filepath.Join(j.dir, full)
+	full, ok := j.diskPath(sc, p)
+	if !ok {
+		return false
 	}
 	fi, err := os.Stat(full)
 	if err != nil {

@@ -17,21 +17,7 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	}
 	switch name {
 	case "sponge", "patch", "ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "joe", "mcedit":
-		// Commands that write the files they are given (moreutils sponge,
-		// patch's target, the editors): the guard's files; a git config
-		// file or hook too when the edit is scripted (ed, ex, sponge, and
-		// vi/vim/nvim given commands or run silent: -e, -s, -c, +CMD),
-		// since an editor opened on a file to read it is ordinary.
-		scripted := editsScripted(name, args)
-		for _, a := range args {
-			switch {
-			case isOpt(a.val) || strings.HasPrefix(a.val, "+"):
-			case scripted:
-				j.writeHit(sc.classify(a), false)
-			default:
-				j.guardHit(sc.classify(a), false)
-			}
-		}
+		j.editorTargets(name, args, sc, isOpt)
 	case "touch", "mkdir", "mkfifo", "mknod":
 		// Creating entries inside hookwarden's store can stop it: a .lock
 		// makes every call wait and fail, more than its scan bound of
@@ -85,16 +71,39 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			}
 		}
 	default:
-		// Any other program but those whose words are data (grep -o, ps
-		// -o): the value of an output-file option is a file it writes
-		// (openssl enc -out FILE, go build -o FILE, gcc -o FILE); only a
-		// guarded path there counts, and a glob is not one (the program
-		// gets it as written: grep -o '.*/').
-		if !argsAreData[name] {
-			w := writeTargets{j: j, args: literalOnly(args), sc: sc, isOpt: isOpt}
-			w.optValue([]string{"-o"}, []string{"--output", "--out", "-out", "--output-file", "--outfile", "-outfile"}, false)
+		j.outputOption(name, args, sc, isOpt)
+	}
+}
+
+// editorTargets judges the files commands that write the files they are
+// given take (moreutils sponge, patch's target, the editors): the guard's
+// files; a git config file or hook too when the edit is scripted (ed, ex,
+// sponge, and vi/vim/nvim given commands or run silent: -e, -s, -c,
+// +CMD), since an editor opened on a file to read it is ordinary.
+func (j *judge) editorTargets(name string, args []field, sc *scope, isOpt func(string) bool) {
+	scripted := editsScripted(name, args)
+	for _, a := range args {
+		switch {
+		case isOpt(a.val) || strings.HasPrefix(a.val, "+"):
+		case scripted:
+			j.writeHit(sc.classify(a), false)
+		default:
+			j.guardHit(sc.classify(a), false)
 		}
 	}
+}
+
+// outputOption judges, for any program but those whose words are data
+// (grep -o, ps -o), the value of an output-file option as a file it
+// writes (openssl enc -out FILE, go build -o FILE, gcc -o FILE); only a
+// guarded path there counts, and a glob is not one (the program gets it
+// as written: grep -o '.*/').
+func (j *judge) outputOption(name string, args []field, sc *scope, isOpt func(string) bool) {
+	if argsAreData[name] {
+		return
+	}
+	w := writeTargets{j: j, args: literalOnly(args), sc: sc, isOpt: isOpt}
+	w.optValue([]string{"-o"}, []string{"--output", "--out", "-out", "--output-file", "--outfile", "-outfile"}, false)
 }
 
 // literalOnly returns args with each word holding a glob character

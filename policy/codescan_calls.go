@@ -24,6 +24,9 @@ const (
 	ckRemove                        // every string argument is a path removed, moved or re-permissioned
 	ckOptsCmd                       // ({cmd: [...]}) or ([...]): Bun.spawn, Deno.run
 	ckCopy                          // (source..., destination): only the last path is written
+	ckGitLib                        // a git library writes a commit or a ref itself (gitlib.go)
+	ckGitCmd                        // GitPython's repo.git.SUB(*args, **kwargs): git SUB with them (gitlib.go)
+	ckGitOpts                       // a commit call given git options as an object's keys: simple-git (gitlib.go)
 )
 
 // codeCalls maps, per language, a call name to what it does. A name with a
@@ -57,6 +60,10 @@ var codeCalls = sync.OnceValue(func() map[string]map[string]callKind {
 			"rmtree": ckRemove, "remove": ckRemove, "unlink": ckRemove, "rmdir": ckRemove, "removedirs": ckRemove,
 			"rename": ckRemove, "renames": ckRemove, "os.replace": ckRemove, "move": ckRemove, "chmod": ckRemove,
 			"lchmod": ckRemove, "chown": ckRemove, "lchown": ckRemove, "Path.replace": ckRemove,
+			"create_commit": ckGitLib, "amend_commit": ckGitLib, "create_from_tree": ckGitLib, "index.commit": ckGitLib,
+			"do_commit": ckGitLib, "porcelain.commit": ckGitLib, "commit_tree": ckGitLib, "git.commit": ckGitCmd,
+			"git.merge": ckGitCmd, "git.push": ckGitCmd, "git.am": ckGitCmd, "git.rebase": ckGitCmd, "git.config": ckGitCmd,
+			"git.execute": ckArgv,
 		},
 		"js": {
 			"execSync": ckShell, "child_process.exec": ckShell, "execa.command": ckShell, "execaCommand": ckShell, "execaCommandSync": ckShell,
@@ -74,6 +81,8 @@ var codeCalls = sync.OnceValue(func() map[string]map[string]callKind {
 			"removeSync": ckRemove, "fs.remove": ckRemove, "emptyDir": ckRemove, "emptyDirSync": ckRemove, "moveSync": ckRemove,
 			"Deno.remove": ckRemove, "Deno.removeSync": ckRemove, "Deno.rename": ckRemove, "Deno.renameSync": ckRemove, "Deno.chmod": ckRemove,
 			"rimraf": ckRemove, "del": ckRemove,
+			"isomorphic-git.commit": ckGitLib, "isomorphic-git.writeCommit": ckGitLib, "isomorphic-git.writeRef": ckGitLib,
+			"createCommit": ckGitLib, "createCommitOnHead": ckGitLib, "commit": ckGitOpts,
 		},
 		"ruby": {
 			"system": ckMulti, "exec": ckMulti, "spawn": ckMulti, "Process.spawn": ckMulti, "Process.exec": ckMulti,
@@ -282,6 +291,10 @@ func kwArg(args []carg, kw string) ([]ctok, bool) {
 // callKind judges a call of kind k with args.
 func (s *codeScanner) callKind(k callKind, name string, args, recv []carg) {
 	pos := positional(args)
+	if k == ckGitLib || k == ckGitCmd || k == ckGitOpts {
+		s.gitLibCall(k, name, args, pos) // gitlib.go
+		return
+	}
 	if len(pos) == 0 {
 		for _, kw := range []string{"args", "cmd", "command", "file", "path"} {
 			if t, ok := kwArg(args, kw); ok {

@@ -180,6 +180,7 @@ func (j *judge) otherCommand(name string, args []field, env []envVar, depth int,
 	}
 	j.tamper(name, args, sc)
 	if !code {
+		j.buildCode(name, args, env, depth, sc)       // buildcode.go
 		j.embeddedCommand(name, args, env, depth, sc) // embedded.go
 	}
 }
@@ -312,6 +313,9 @@ func (j *judge) packageManager(name string, args []field, env []envVar, depth in
 		j.interpreter(name, args, env, depth, st, sc) // bun -e/-p code
 	}
 	rest := skipOpts(args, "", nil)
+	if installs(name, rest) && !optionIn(args, "--ignore-scripts", "") {
+		j.installScripts(env, depth, sc) // taskrunner.go
+	}
 	if len(rest) == 0 {
 		return nil, false
 	}

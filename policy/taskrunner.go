@@ -71,6 +71,43 @@ func (j *judge) packageScript(rest []field, env []envVar, depth int, sc *scope) 
 	}
 }
 
+// installs reports a package manager's words (after its options) that
+// install the project's dependencies, which runs the project's own
+// lifecycle scripts: npm install/ci and their aliases (npm-install(1),
+// npm-ci(1)), yarn with no command or install/add, pnpm and bun
+// install/i/add.
+func installs(name string, rest []field) bool {
+	if len(rest) == 0 {
+		return name == "yarn" // yarn alone installs
+	}
+	switch name {
+	case "npm":
+		switch rest[0].val {
+		case "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add",
+			"ci", "clean-install", "ic", "install-clean", "isntall-clean", "install-ci-test", "cit", "it", "install-test":
+			return true
+		}
+	case "yarn", "pnpm", "bun":
+		switch rest[0].val {
+		case "install", "i", "add":
+			return true
+		}
+	}
+	return false
+}
+
+// installScripts judges the lifecycle scripts of the project's
+// package.json that an install runs: preinstall, install, postinstall,
+// prepublish, preprepare, prepare and postprepare (npm docs, "Life Cycle
+// Operation Order": npm ci and npm install; yarn, pnpm and bun run the
+// root project's install and prepare scripts too). --ignore-scripts runs
+// none (the caller checks it).
+func (j *judge) installScripts(env []envVar, depth int, sc *scope) {
+	for _, t := range []string{"install", "prepublish", "prepare"} {
+		j.packageScript([]field{lit(t)}, env, depth, sc)
+	}
+}
+
 // packageScriptSet judges the scripts a package manager writes into
 // package.json as the shell code they are, when they are written: `npm pkg
 // set scripts.NAME=CMD` (also pnpm and bun's pkg; npm-pkg(1): "set" takes

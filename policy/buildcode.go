@@ -126,17 +126,23 @@ func (j *judge) goGenerate(args []field, env []envVar, depth int, sc *scope) {
 		written = append(written, overlayFile{content: src, known: known})
 	}
 	for _, f := range written {
-		if !f.known {
-			j.hits.add(RuleScriptUnknown)
-			continue
-		}
-		for _, line := range strings.Split(f.content, "\n") {
-			if d, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "//go:generate "); ok {
-				if words, ok := generateWords(d); ok {
-					j.command(words, env, depth+1, nil, sc)
-				} else {
-					j.hits.add(RuleScriptUnknown)
-				}
+		j.generateDirectives(f, env, depth, sc)
+	}
+}
+
+// generateDirectives judges the //go:generate directives of one Go file
+// (unknown content is script-unknown).
+func (j *judge) generateDirectives(f overlayFile, env []envVar, depth int, sc *scope) {
+	if !f.known {
+		j.hits.add(RuleScriptUnknown)
+		return
+	}
+	for _, line := range strings.Split(f.content, "\n") {
+		if d, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "//go:generate "); ok {
+			if words, ok := generateWords(d); ok {
+				j.command(words, env, depth+1, nil, sc)
+			} else {
+				j.hits.add(RuleScriptUnknown)
 			}
 		}
 	}

@@ -418,6 +418,13 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 	if e.globUnknown && len(argv) > 0 && path.Base(argv[0].val) == "git" {
 		argv = withUnknownWord(argv)
 	}
+	if known && piped && len(argv) > 1 && path.Base(argv[0].val) == "tee" {
+		for _, f := range argv[1:] { // printf CODE | tee t_test.py (writtencode.go)
+			if !strings.HasPrefix(f.val, "-") {
+				e.j.writtenFile(sc, f, text)
+			}
+		}
+	}
 	e.recordMade(hc.Dir, argv)
 	if unknownCode {
 		e.j.hits.add(RuleScriptUnknown)

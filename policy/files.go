@@ -150,6 +150,9 @@ func (j *judge) recordWrites(st *syntax.Stmt, sc *scope) {
 			sc.files = overlay{}
 		}
 		sc.files.write(sc.overlayKey(target.val), content, known, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+		if known {
+			j.writtenFile(sc, target, content) // writtencode.go
+		}
 	}
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 {
 		var argv []field
@@ -185,6 +188,9 @@ func (j *judge) recordWrites(st *syntax.Stmt, sc *scope) {
 					sc.files = overlay{}
 				}
 				sc.files.write(sc.overlayKey(f.val), content, known, appendTo)
+				if known {
+					j.writtenFile(sc, f, content)
+				}
 			}
 		}
 	}

@@ -28,6 +28,9 @@ type judge struct {
 	// judged (embeddedCommand): inside a command line found in one word,
 	// a program's words are still read for git, and no further.
 	guesses int
+	// writing is set while writtenFile judges code the command writes to a
+	// file (a write there is not judged again).
+	writing bool
 	// adm is set for an admission walk (Policy.Admit): admHit records the
 	// first heavy step or unreadable command outside `hookwarden admit`;
 	// admitted is true inside one.

@@ -421,6 +421,13 @@ type pathKind struct {
 	guard   guardKind
 }
 
+// guarded reports a path with a write rule of its own: a hooks directory,
+// the store, the git directory or a config file, a hook manager's file, a
+// client's machine-wide settings, a shell start-up file or a guard file.
+func (k pathKind) guarded() bool {
+	return k.hooks || k.store || k.gitDir || k.gitConf || k.mgr || k.sysClient || k.startup || k.guard != (guardKind{})
+}
+
 // classify inspects both spellings of a path, joined to the scope's cwd when
 // relative.
 func (sc *scope) classify(f field) pathKind {

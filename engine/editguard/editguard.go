@@ -72,6 +72,10 @@ const (
 	// (policy.StartupOrManagerPath), which the command policy refuses to
 	// write as shell-startup-write.
 	RuleShellStartup = "shell-startup-edit"
+	// RuleCode: the edit writes code (Python, JavaScript/TypeScript, Ruby,
+	// Perl, shell) that the command policy would refuse to run, into a file
+	// that did not hold that refusal before (Input.Code).
+	RuleCode = "code-edit"
 )
 
 // MaxFileBytes bounds how much of a client hook settings file is read to
@@ -118,6 +122,11 @@ type Input struct {
 	// (policy.ClaudeConfigRunPath), is refused as a shell start-up edit.
 	ClaudeConfigDir string
 	ClaudeEnvFile   string
+	// Code judges content written to the file name as the code it is when
+	// run (policy.(*Policy).JudgeWrittenCode): a test runner imports such
+	// a file without naming it, so the write is judged (codeEdit). nil: not
+	// judged.
+	Code func(name, content string) verdict.Verdict
 }
 
 // Judge returns Deny (with one of the rule ids above and a reason that names
@@ -291,7 +300,42 @@ func (f *found) verdict(g *guard, rootReal string) (verdict.Verdict, error) {
 	case f.envFile != nil:
 		return g.preCommitEdit(*f.envFile)
 	}
-	return verdict.Verdict{Kind: verdict.Allow}, nil
+	return g.codeEdit()
+}
+
+// codeEdit judges the code an Edit/MultiEdit/Write (Gemini replace,
+// write_file) writes, with Input.Code: a result the policy refuses to run
+// is refused, unless the file as it is earns the same refusal (an edit of
+// a file that already holds such a call is not judged by it). An edit
+// apply cannot reproduce is left to the client, which refuses it too; a
+// file that cannot be read is refused as unjudged.
+func (g *guard) codeEdit() (verdict.Verdict, error) {
+	allow := verdict.Verdict{Kind: verdict.Allow}
+	if g.in.Code == nil || !editTool(g.in.Client, g.in.Tool) {
+		return allow, nil
+	}
+	file := absolutes(g.in.FilePath, g.in.Dir)[0]
+	before, exists, err := readBounded(file)
+	if err != nil {
+		return allow, nil // past the bound or unreadable: the client reads it no better
+	}
+	results, why := apply(g.in.Client, g.in.Tool, g.in.ToolInput, before, exists)
+	if why != "" {
+		return allow, nil
+	}
+	for _, r := range results {
+		v := g.in.Code(file, string(r))
+		if v.Kind != verdict.Deny {
+			continue
+		}
+		if exists {
+			if vb := g.in.Code(file, string(before)); vb.Kind == verdict.Deny && vb.RuleID == v.RuleID {
+				continue
+			}
+		}
+		return deny(RuleCode, "the edit writes code into %s that hookwarden would refuse to run (%s), and a test runner or another program may run it without naming it; write the code without that call. The refusal it would get: %s", filepath.Base(file), v.RuleID, v.Reason), nil
+	}
+	return allow, nil
 }
 
 // claudeRunHit names the Claude Code file the absolute target t is, or ""

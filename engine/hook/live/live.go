@@ -164,6 +164,7 @@ func preEdit(ctx context.Context, c hook.Call, refresh checkpoint.Refresher) ver
 				FilePath: t, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
 				PathEnv: getenv(c, "PATH"), EngineBin: getenv(c, "HOOKWARDEN_BIN"),
 				ClaudeConfigDir: getenv(c, "CLAUDE_CONFIG_DIR"), ClaudeEnvFile: getenv(c, "CLAUDE_ENV_FILE"),
+				Code: func(name, content string) verdict.Verdict { return writtenCode(c, name, content) },
 			})
 			if v.Kind != verdict.Allow {
 				return v
@@ -184,6 +185,21 @@ func preEdit(ctx context.Context, c hook.Call, refresh checkpoint.Refresher) ver
 		}
 	}
 	return answer
+}
+
+// writtenCode judges content written to the file name by a pre-edit call
+// c as code (policy.(*Policy).JudgeWrittenCode with the built-in rules, in
+// the call's directory and environment).
+func writtenCode(c hook.Call, name, content string) verdict.Verdict {
+	p, err := policy.New(nil)
+	if err != nil {
+		return verdict.Verdict{Kind: verdict.Deny, RuleID: hook.RuleSettings, Reason: verdict.Cap("[BLOCKED BY hookwarden:" + hook.RuleSettings + "] " + err.Error())}
+	}
+	lookup := func(k string) (string, bool) {
+		v := getenv(c, k)
+		return v, v != ""
+	}
+	return FromDecision(p.JudgeWrittenCode(name, content, policy.Site{Dir: c.Dir, LookupEnv: lookup}))
 }
 
 // editedFile returns the file a post-tool call's tool edited when that tool

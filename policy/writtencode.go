@@ -1,0 +1,120 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// Code a command or an edit writes, judged before anything runs it.
+//
+// A file of code written in one call runs in a later one by a program that
+// does not name it: pytest imports conftest.py and the test files, jest and
+// vitest the *.test.js files, rspec and prove theirs, bats its .bats files.
+// The later command cannot be judged by that code without reading the
+// whole tree, so the write is: JudgeWrittenCode judges the new content as the code it is
+// (writtenCodeKind: by the file's name, else its #! line) and refuses it
+// when running it would skip or switch off the hooks (writtenCodeRules).
+// The edit guard (engine/editguard) calls it for Write and Edit tools, and
+// the shell judge for a redirection or tee of known text into such a file.
+
+// writtenCodeRules are the rules code written to a file can earn it: the
+// hook skips, hook and git config tampering, uninstalling a hook manager,
+// self-protection and git plumbing. Rules about what cannot be known
+// (script-unknown, code-dynamic, git-dynamic-option), sudo in a script and
+// the scan bounds do not refuse a write: they refuse the command that runs
+// the file when it names it.
+var writtenCodeRules = map[string]bool{
+	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleCommitToolSkip: true, RuleHookManagerEnv: true,
+	RuleHookManagerConfig: true, RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true,
+	RuleHooksDirTamper: true, RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true,
+	RuleShellStartupWrite: true, RuleGitPlumbing: true, RuleHookManagerUninstall: true,
+}
+
+// writtenCodeKind returns how a file named name (a path; its base name
+// decides) with content is run: "python3", "node", "ruby", "perl" or
+// "sh"; "" for a file that is not code hookwarden reads. A file without an
+// extension is code when its first line is a #! line (shebangKind).
+// package.json scripts, Makefiles and //go:generate lines are not judged
+// here: every runner of them reads them when it runs (installScripts,
+// packageScript, makeCall, goGenerate).
+func writtenCodeKind(name, content string) string {
+	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	switch strings.ToLower(path.Ext(base)) {
+	case ".py", ".pyw":
+		return "python3"
+	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx":
+		return "node"
+	case ".rb", ".rake":
+		return "ruby"
+	case ".pl", ".pm", ".t":
+		return "perl"
+	case ".sh", ".bash", ".zsh", ".ksh", ".bats":
+		return "sh"
+	case "":
+		if strings.HasPrefix(content, "#!") {
+			return shebangKind(content)
+		}
+	}
+	return ""
+}
+
+// JudgeWrittenCode judges content, to be written to the file name, as the
+// code it is when run (see writtenCodeKind): a Decision that denies with
+// the first of writtenCodeRules the code would earn, else an allow (also
+// for a file that is not code, and for package.json that does not parse).
+// at is where the file is written (its scripts are read from at.Dir).
+func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
+	kind := writtenCodeKind(name, content)
+	if kind == "" {
+		return Decision{Allowed: true}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d = p.deny(RuleIndirectionUnjudgeable) // a defect: fail closed
+		}
+	}()
+	dir := at.Dir
+	if !strings.HasPrefix(dir, "/") {
+		dir = ""
+	}
+	hits := &hitSet{record: true}
+	j := &judge{p: p, hits: hits, dir: dir, env: at.LookupEnv}
+	j.writtenCode(kind, content)
+	best := ""
+	for _, id := range hits.seen {
+		if writtenCodeRules[id] && (best == "" || rulePriority(id) < rulePriority(best)) {
+			best = id
+		}
+	}
+	if best == "" {
+		return Decision{Allowed: true}
+	}
+	return p.deny(best)
+}
+
+// writtenCode judges content as code of kind (writtenCodeKind).
+func (j *judge) writtenCode(kind, content string) {
+	j.judgeSource(kind, content, nil, 1)
+}
+
+// writtenFile adds to j's hits those of writtenCodeRules that content,
+// written by the command to the file name, earns as code (a redirection or
+// tee of known text: printf '...' > t_test.py, cat > conftest.py <<EOF).
+// A target with a rule of its own (a guard, hook, git config, hook
+// manager or start-up file: sc.classify) is judged by that rule alone.
+func (j *judge) writtenFile(sc *scope, target field, content string) {
+	kind := writtenCodeKind(target.val, content)
+	if kind == "" || j.writing || sc.classify(target).guarded() {
+		return
+	}
+	outer := j.hits
+	sub := &hitSet{record: true}
+	j.hits, j.writing = sub, true
+	defer func() { j.hits, j.writing = outer, false }()
+	j.writtenCode(kind, content)
+	for _, id := range sub.seen {
+		if writtenCodeRules[id] {
+			outer.add(id)
+		}
+	}
+}

@@ -32,6 +32,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/parsebound"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/policy"
+	"github.com/hookwarden/hookwarden/protocol/dialect"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
@@ -311,10 +312,19 @@ func (f *found) verdict(g *guard, rootReal string) (verdict.Verdict, error) {
 // file that cannot be read is refused as unjudged.
 func (g *guard) codeEdit() (verdict.Verdict, error) {
 	allow := verdict.Verdict{Kind: verdict.Allow}
-	if g.in.Code == nil || !editTool(g.in.Client, g.in.Tool) {
+	if g.in.Code == nil {
 		return allow, nil
 	}
 	file := absolutes(g.in.FilePath, g.in.Dir)[0]
+	if added, removed, ok := dialect.PatchLines(g.in.ToolInput, g.in.FilePath); ok {
+		// An ApplyPatch call (Codex apply_patch, Droid and Cursor
+		// ApplyPatch): the lines it adds are judged, and those it removes
+		// stand for the file before.
+		return g.codeVerdict(file, strings.Join(added, "\n")+"\n", strings.Join(removed, "\n")+"\n", len(removed) > 0), nil
+	}
+	if !editTool(g.in.Client, g.in.Tool) {
+		return allow, nil
+	}
 	before, exists, err := readBounded(file)
 	if err != nil {
 		return allow, nil // past the bound or unreadable: the client reads it no better
@@ -324,18 +334,26 @@ func (g *guard) codeEdit() (verdict.Verdict, error) {
 		return allow, nil
 	}
 	for _, r := range results {
-		v := g.in.Code(file, string(r))
-		if v.Kind != verdict.Deny {
-			continue
+		if v := g.codeVerdict(file, string(r), string(before), exists); v.Kind != verdict.Allow {
+			return v, nil
 		}
-		if exists {
-			if vb := g.in.Code(file, string(before)); vb.Kind == verdict.Deny && vb.RuleID == v.RuleID {
-				continue
-			}
-		}
-		return deny(RuleCode, "the edit writes code into %s that hookwarden would refuse to run (%s), and a test runner or another program may run it without naming it; write the code without that call. The refusal it would get: %s", filepath.Base(file), v.RuleID, v.Reason), nil
 	}
 	return allow, nil
+}
+
+// codeVerdict judges after, code the edit writes to file, with Input.Code:
+// a refusal unless before (when had) earns the same one.
+func (g *guard) codeVerdict(file, after, before string, had bool) verdict.Verdict {
+	v := g.in.Code(file, after)
+	if v.Kind != verdict.Deny {
+		return verdict.Verdict{Kind: verdict.Allow}
+	}
+	if had {
+		if vb := g.in.Code(file, before); vb.Kind == verdict.Deny && vb.RuleID == v.RuleID {
+			return verdict.Verdict{Kind: verdict.Allow}
+		}
+	}
+	return deny(RuleCode, "the edit writes code into %s that hookwarden would refuse to run (%s), and a test runner or another program may run it without naming it; write the code without that call. The refusal it would get: %s", filepath.Base(file), v.RuleID, v.Reason)
 }
 
 // claudeRunHit names the Claude Code file the absolute target t is, or ""

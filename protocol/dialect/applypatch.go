@@ -129,3 +129,50 @@ func decodePatch(raw []byte, p *Payload) error {
 	p.FilePath, p.Targets, p.ToolInput = targets[0], targets, raw
 	return nil
 }
+
+// PatchLines returns, for the file target of an ApplyPatch call's
+// tool_input (raw; target as the patch names it, which decodePatch gave
+// as a Payload target), the lines the patch adds ("+" lines of its Add
+// File or Update File section) and removes ("-" lines), without their
+// prefixes. ok is false when raw holds no readable patch or the patch has
+// no section for target. An Add File section's added lines are the whole
+// new file.
+func PatchLines(raw []byte, target string) (added, removed []string, ok bool) {
+	text, err := patchText(raw)
+	if err != nil {
+		return nil, nil, false
+	}
+	in := false
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		t := strings.TrimLeft(l, " \t")
+		if header := patchHeader(t); header != "" {
+			p := strings.TrimSpace(strings.TrimPrefix(t, header))
+			if header != "*** Move to: " {
+				in = p == target
+				ok = ok || in
+			}
+			continue
+		}
+		if !in {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "+"):
+			added = append(added, l[1:])
+		case strings.HasPrefix(l, "-"):
+			removed = append(removed, l[1:])
+		}
+	}
+	return added, removed, ok
+}
+
+// patchHeader returns the envelope file header line l starts with ("" when
+// none).
+func patchHeader(l string) string {
+	for _, h := range patchHeaders {
+		if strings.HasPrefix(l, h) {
+			return h
+		}
+	}
+	return ""
+}

@@ -127,7 +127,27 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 		for _, p := range paths {
 			j.writeHit(sc.classify(lit(p)), false)
 		}
+		for _, p := range paths {
+			if writtenCodeKind(p, "") != "" {
+				// the code the patch adds, judged as written code
+				// (writtencode.go): all its added lines, as this file's
+				j.writtenFile(sc, lit(p), patchAdded(t))
+			}
+		}
 	}
+}
+
+// patchAdded returns the lines a patch text adds ("+" lines, not "+++ "
+// headers), without their prefix, one per line.
+func patchAdded(text string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++ ") {
+			b.WriteString(strings.TrimSuffix(l[1:], "\r"))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // patchTargets returns every path a patch text names in a header line, as

@@ -40,7 +40,9 @@ var writtenCodeRules = map[string]bool{
 func writtenCodeKind(name, content string) string {
 	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
 	switch strings.ToLower(path.Ext(base)) {
-	case ".py", ".pyw":
+	case ".py", ".pyw", ".pth":
+		// a .pth file in site-packages runs its import lines at every
+		// interpreter start (Python 3.12 library reference, site)
 		return "python3"
 	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx":
 		return "node"

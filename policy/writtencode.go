@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -63,8 +64,9 @@ func writtenCodeKind(name, content string) string {
 // JudgeWrittenCode judges content, to be written to the file name, as the
 // code it is when run (see writtenCodeKind): a Decision that denies with
 // the first of writtenCodeRules the code would earn, else an allow (also
-// for a file that is not code, and for package.json that does not parse).
-// at is where the file is written (its scripts are read from at.Dir).
+// for a file that is not code). at is where the file is written: scripts
+// the code runs by a relative path are read from at.Dir (absolute; else
+// nothing relative is read).
 func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
 	kind := writtenCodeKind(name, content)
 	if kind == "" {
@@ -76,7 +78,7 @@ func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
 		}
 	}()
 	dir := at.Dir
-	if !strings.HasPrefix(dir, "/") {
+	if !filepath.IsAbs(dir) {
 		dir = ""
 	}
 	hits := &hitSet{record: true}

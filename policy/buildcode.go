@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Code that build and install tools run from the project itself.
@@ -103,11 +105,12 @@ func (j *judge) goGenerate(args []field, env []envVar, depth int, sc *scope) {
 		if p == "..." {
 			dir, all = ".", true
 		}
+		var full string
+		var ok bool
 		if localProject(dir) {
 			written = append(written, sc.goFilesWritten(dir, all)...)
-		}
-		full, ok := j.diskPath(sc, dir)
-		if !localProject(dir) {
+			full, ok = j.diskPath(sc, dir)
+		} else {
 			full, ok = j.importDir(sc, dir)
 		}
 		switch {
@@ -167,13 +170,14 @@ func (sc *scope) goFilesWritten(dir string, all bool) []overlayFile {
 
 // importDir returns the directory of the package an import path names
 // when it is in the module the command runs in (the go.mod found from the
-// command's directory up: its module line is the path's prefix) or in that
+// command's directory up: its module path, read by x/mod's modfile, is the
+// path's prefix) or in that
 // module's vendor folder; ok is false otherwise.
 func (j *judge) importDir(sc *scope, importPath string) (string, bool) {
 	dir, ok := j.diskPath(sc, ".")
 	for ok {
 		if src, known := readBounded(filepath.Join(dir, "go.mod")); known {
-			mod := modulePath(src)
+			mod := modfile.ModulePath([]byte(src))
 			if rel, found := strings.CutPrefix(importPath, mod); mod != "" && found && (rel == "" || rel[0] == '/') {
 				return filepath.Join(dir, filepath.FromSlash(rel)), true
 			}
@@ -188,17 +192,6 @@ func (j *judge) importDir(sc *scope, importPath string) (string, bool) {
 		dir = parent
 	}
 	return "", false
-}
-
-// modulePath returns the path of a go.mod's module directive ("" when it
-// has none).
-func modulePath(gomod string) string {
-	for _, line := range strings.Split(gomod, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
 
 // goFiles appends to files the .go files of dir (of every directory under

@@ -325,9 +325,8 @@ func sensitiveWords(words []string, run bool) bool {
 		if k.hooks || k.gitConf || k.gitDir || k.guard.own || k.guard.client || k.guard.ownParent || k.guard.clientParent {
 			return true
 		}
-		if run && (l == "git" || strings.HasSuffix(l, "/git") || l == "git.exe" || strings.HasPrefix(l, "git-") ||
-			strings.Contains(l, "no-verify") || strings.Contains(l, "no_verify") || strings.Contains(l, "hookspath") || hookEnvName(w) ||
-			l == "husky" || l == "lefthook" || l == "pre-commit" || l == "hookwarden") {
+		if run && (hookProgram(l) || strings.HasSuffix(l, "/git") || l == "git.exe" ||
+			strings.Contains(l, "no-verify") || strings.Contains(l, "no_verify") || strings.Contains(l, "hookspath") || hookEnvName(w)) {
 			return true
 		}
 	}

@@ -16,26 +16,32 @@ import "strings"
 // line naming git (it is judged as a script; in it, a program's words are
 // read for git once more: sqlite3 DB '.shell git commit -n'). Only what
 // would make that
-// call skip or switch off the hooks counts (embeddedRules): the program
+// call skip or switch off the hooks counts (embeddedRule): the program
 // may run the words or only print them, and a hook-skipping git call has
 // no other use in a program's arguments. Programs that only print, search
 // or store their arguments (echo, grep, man, jq, …) are left out
 // (argsAreData), so that searching for a skip flag stays allowed.
 
-// embeddedRules are the rules a command found in another program's
-// arguments can add: hook skips (a commit tool's too), hook, config and
-// shell start-up tampering, uninstalling a hook manager, self-protection,
-// and the bounds (a call the judge could not finish is
-// refused). An option known only at run time (git-dynamic-option) is not
-// one: that the program runs the words at all is already a guess
-// (maybe_run git push "${tags[@]}" in etcd's scripts/release_mod.sh).
-var embeddedRules = map[string]bool{
-	RuleScanBoundCommand: true, RuleScanBoundLine: true, RuleScanBoundNesting: true, RuleScanBoundWords: true,
-	RuleScanBoundTargets: true, RuleScanBoundSteps: true,
-	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleHookManagerEnv: true, RuleHookManagerConfig: true,
-	RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true, RuleHooksDirTamper: true,
-	RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true, RuleShellStartupWrite: true,
-	RuleGitPlumbing: true, RuleHookManagerUninstall: true, RuleCommitToolSkip: true,
+// hookRules are the rules about the hooks themselves: the skips (a commit
+// tool's too), hook, git config and shell start-up tampering, a hook
+// manager switched off or uninstalled, self-protection and git plumbing.
+// Only these count for a command found in another program's words (with
+// the scan bounds: a call the judge could not finish is refused) and for
+// code written to a file (writtencode.go). An option known only at run
+// time (git-dynamic-option) is not one: that the program runs the words at
+// all is already a guess (maybe_run git push "${tags[@]}" in etcd's
+// scripts/release_mod.sh).
+var hookRules = map[string]bool{
+	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleCommitToolSkip: true, RuleHookManagerEnv: true,
+	RuleHookManagerConfig: true, RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true,
+	RuleHooksDirTamper: true, RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true,
+	RuleShellStartupWrite: true, RuleGitPlumbing: true, RuleHookManagerUninstall: true,
+}
+
+// embeddedRule reports the rules a command found in another program's
+// words can add: hookRules and the scan bounds.
+func embeddedRule(id string) bool {
+	return hookRules[id] || strings.HasPrefix(id, "scan-bound-")
 }
 
 // argsAreData lists programs whose arguments are text they print, search
@@ -62,8 +68,8 @@ var argsAreData = map[string]bool{
 }
 
 // embeddedCommand judges the git call a program's arguments may hold (see
-// above): name is the program's base name, args its arguments; hits of
-// embeddedRules are added to j's.
+// above): name is the program's base name, args its arguments; its
+// embeddedRule hits are added to j's.
 func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth int, sc *scope) {
 	if argsAreData[name] || depth >= maxDepth || j.guesses >= 2 {
 		return
@@ -93,16 +99,16 @@ func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth i
 // guard's paths are judged for (gosu U rm .hookwarden.yaml).
 func embeddedStart(name string) bool {
 	switch name {
-	case "git", "env", "lefthook", "pre-commit", "husky", "hookwarden", "claude", "codex",
+	case "env", "claude", "codex",
 		"rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "setfacl",
 		"mv", "cp", "ln", "install", "rsync", "tee", "sed", "dd", "sponge", "patch", "touch":
 		return true
 	}
-	return strings.HasPrefix(name, "git-") || shellNames[name]
+	return hookProgram(name) || shellNames[name]
 }
 
 // mentionsHooks reports whether a word holding a command line names
-// something embeddedRules guard: git, hooks or a hook manager (LEFTHOOK,
+// something hookRules guard: git, hooks or a hook manager (LEFTHOOK,
 // husky, pre-commit, hookwarden), or a client's settings folder.
 func mentionsHooks(s string) bool {
 	s = strings.ToLower(s)
@@ -114,17 +120,26 @@ func mentionsHooks(s string) bool {
 	return false
 }
 
-// embeddedHits runs judge, which adds its hits to j.hits, with j.guesses
-// at guesses (2 after a word naming git: no further search; 1 in a command
-// line found in a word), and keeps of its hits only those of embeddedRules.
+// embeddedHits runs judge with j.guesses at guesses (2 after a word
+// naming git: no further search; 1 in a command line found in a word),
+// keeping of its hits only the embeddedRule ones.
 func (j *judge) embeddedHits(guesses int, judge func()) {
-	outer, prev := j.hits, j.guesses
+	prev := j.guesses
+	j.guesses = guesses
+	defer func() { j.guesses = prev }()
+	j.keepHits(embeddedRule, judge)
+}
+
+// keepHits runs judge, which adds its hits to j.hits, collecting every
+// rule id it adds, and adds to j's hits only those keep accepts.
+func (j *judge) keepHits(keep func(string) bool, judge func()) {
+	outer := j.hits
 	sub := &hitSet{record: true}
-	j.hits, j.guesses = sub, guesses
-	defer func() { j.hits, j.guesses = outer, prev }()
+	j.hits = sub
+	defer func() { j.hits = outer }()
 	judge()
 	for _, id := range sub.seen {
-		if embeddedRules[id] {
+		if keep(id) {
 			outer.add(id)
 		}
 	}

@@ -155,12 +155,11 @@ type evalRun struct {
 	// touch, tee, the target of cp, mv, ln and install), which a later
 	// glob matches (readDir): touch -- --no-verify && git commit -m x *.
 	made map[string]bool
-	// madeUnknown: directories in which the run made a file whose name is
-	// known only at run time (touch "$X"), so a glob there may match any
-	// name; the key "" (the only one markMade writes now) stands for every
-	// directory.
-	madeUnknown map[string]bool
-	// globUnknown: a glob read a directory of madeUnknown. Its entry for
+	// madeUnknown: the run made a file whose name is known only at run
+	// time (touch "$X"), so a glob in any directory may match it (the name
+	// may hold "/../").
+	madeUnknown bool
+	// globUnknown: a glob read a directory after madeUnknown. Its entry for
 	// the unknown name matches only a pattern that matches any name (*, ?*),
 	// while the name may be one *.go or [-]* matches too (touch
 	// "$(date +-nm%s.go)"; git commit -m wip *.go commits with -n -m), so
@@ -451,8 +450,7 @@ func withUnknownWord(argv []field) []field {
 			break
 		}
 	}
-	out := append(append(append(make([]field, 0, len(argv)+1), argv[:at]...), field{val: dyn, raw: dyn, inherited: true}), argv[at:]...)
-	return out
+	return slices.Insert(slices.Clone(argv), at, field{val: dyn, raw: dyn, inherited: true})
 }
 
 // evalArgv converts the words interp expanded into the judge's fields,
@@ -1318,10 +1316,7 @@ func (e *evalRun) markMade(dir, p string) {
 		// A name known only at run time: the later globs of every directory
 		// may match it, since the unknown part may hold "/../" (mkdir out;
 		// touch "out/$(date +../-nm%s)" makes ./-nm<digits>).
-		if e.madeUnknown == nil {
-			e.madeUnknown = map[string]bool{}
-		}
-		e.madeUnknown[""] = true
+		e.madeUnknown = true
 		return
 	}
 	if e.made == nil {
@@ -1341,7 +1336,7 @@ func (e *evalRun) madeIn(dir string) []fs.DirEntry {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out []fs.DirEntry
-	if e.madeUnknown[dir] || e.madeUnknown[""] {
+	if e.madeUnknown {
 		out = append(out, fs.FileInfoToDirEntry(fakeFile(evalDyn)))
 		e.globUnknown = true
 	}

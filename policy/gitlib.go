@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Git libraries in interpreter code.
 //
@@ -28,7 +31,7 @@ func (s *codeScanner) gitLibCall(k callKind, name string, args, pos []carg) {
 		s.runner = true
 		s.shellCode(s.gitPythonArgv(name, args, pos))
 	case ckGitOpts:
-		if s.importsModule("isomorphic-git") || s.importsModule("nodegit") {
+		if s.importsModule("isomorphic-git", "nodegit") {
 			// import('isomorphic-git').then(g => g.commit(...)): the
 			// module's binding is not followed, its name in the code is
 			s.j.hits.add(RuleGitPlumbing)
@@ -83,11 +86,11 @@ func (s *codeScanner) gitPythonArgv(name string, args, pos []carg) cval {
 	return v
 }
 
-// importsModule reports whether the code holds the string literal module
-// (a require, import or import() of it).
-func (s *codeScanner) importsModule(module string) bool {
+// importsModule reports whether the code holds one of modules as a string
+// literal (a require, import or import() of it).
+func (s *codeScanner) importsModule(modules ...string) bool {
 	for _, t := range s.toks {
-		if t.kind == tkStr && strLit(t) == module {
+		if t.kind == tkStr && slices.Contains(modules, strLit(t)) {
 			return true
 		}
 	}

@@ -11,6 +11,17 @@ import (
 // start-up scripts, a binary found on PATH) whose change does the same.
 // Every entry names the source it was read from.
 
+// hookProgram reports the programs (base names, as written) that run or
+// install a repository's hooks: git and git-SUBCOMMAND, hookwarden, and
+// the hook managers' executables lefthook, pre-commit and husky.
+func hookProgram(name string) bool {
+	switch name {
+	case "git", "hookwarden", "lefthook", "pre-commit", "husky":
+		return true
+	}
+	return strings.HasPrefix(name, "git-")
+}
+
 // hookManagerOff reports whether name=v switches a hook manager off or
 // replaces what its installed hook runs. A value known only at run time
 // counts as off. Sources:

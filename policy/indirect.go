@@ -127,8 +127,6 @@ func (j *judge) tmux(args []field, env []envVar, depth int) ([]field, bool) {
 	return rest, true
 }
 
-// parallel judges GNU parallel: the command before ::: (or :::: files, read
-// as unknown) with each argument put in place of {} or appended.
 // parallelStart returns the index of the first of GNU parallel's args
 // after its options and their values.
 func parallelStart(args []field) int {
@@ -146,14 +144,18 @@ func parallelStart(args []field) int {
 // ::: / :::: inputs (nor -a): it runs each line of its stdin as a command
 // line (parallel(1)).
 func parallelRunsStdin(args []field) bool {
-	for _, a := range args[:parallelStart(args)] {
+	start := parallelStart(args)
+	for _, a := range args[:start] {
 		if a.val == "-a" || a.val == "--arg-file" {
 			return false
 		}
 	}
-	return parallelStart(args) == len(args)
+	return start == len(args)
 }
 
+// parallel judges GNU parallel: the command before ::: (or :::: files, read
+// as unknown) with each argument put in place of {} or appended; with no
+// command, each input as a command line.
 func (j *judge) parallel(args []field, env []envVar, depth int) ([]field, bool) {
 	i := parallelStart(args)
 	var cmd, inputs []field

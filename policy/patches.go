@@ -127,11 +127,16 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 		for _, p := range paths {
 			j.writeHit(sc.classify(lit(p)), false)
 		}
+		// the code the patch adds, judged as written code (writtencode.go):
+		// all its added lines, once per language of the code files it names
+		added, kinds := "", map[string]bool{}
 		for _, p := range paths {
-			if writtenCodeKind(p, "") != "" {
-				// the code the patch adds, judged as written code
-				// (writtencode.go): all its added lines, as this file's
-				j.writtenFile(sc, lit(p), patchAdded(t))
+			if kind := writtenCodeKind(p, ""); kind != "" && !kinds[kind] {
+				if len(kinds) == 0 {
+					added = patchAdded(t)
+				}
+				kinds[kind] = true
+				j.writtenFile(sc, lit(p), added)
 			}
 		}
 	}

@@ -462,7 +462,7 @@ type hitSet struct {
 	// added (the evaluator may clear a statement's lone dynamic-option
 	// hit, never one that came with another rule).
 	others bool
-	// record: keep every id added in seen (embeddedHits filters them).
+	// record: keep every id added in seen (keepHits filters them).
 	record bool
 	seen   []string
 }

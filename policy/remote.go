@@ -225,9 +225,7 @@ func (j *judge) hashShadows(args []field) {
 			file = true // -pFILE
 		case strings.HasPrefix(v, "-"):
 		case file:
-			name, known := cmdName(args[i])
-			if !known || name == "git" || strings.HasPrefix(name, "git-") || name == "hookwarden" ||
-				name == "lefthook" || name == "pre-commit" || name == "husky" {
+			if name, known := cmdName(args[i]); !known || hookProgram(name) {
 				j.hits.add(RuleHookManagerConfig)
 			}
 		}

@@ -14,22 +14,9 @@ import (
 // The later command cannot be judged by that code without reading the
 // whole tree, so the write is: JudgeWrittenCode judges the new content as the code it is
 // (writtenCodeKind: by the file's name, else its #! line) and refuses it
-// when running it would skip or switch off the hooks (writtenCodeRules).
+// when running it would skip or switch off the hooks (writtenCodeRule).
 // The edit guard (engine/editguard) calls it for Write and Edit tools, and
 // the shell judge for a redirection or tee of known text into such a file.
-
-// writtenCodeRules are the rules code written to a file can earn it: the
-// hook skips, hook and git config tampering, uninstalling a hook manager,
-// self-protection and git plumbing. Rules about what cannot be known
-// (script-unknown, code-dynamic, git-dynamic-option), sudo in a script and
-// the scan bounds do not refuse a write: they refuse the command that runs
-// the file when it names it.
-var writtenCodeRules = map[string]bool{
-	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleCommitToolSkip: true, RuleHookManagerEnv: true,
-	RuleHookManagerConfig: true, RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true,
-	RuleHooksDirTamper: true, RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true,
-	RuleShellStartupWrite: true, RuleGitPlumbing: true, RuleHookManagerUninstall: true,
-}
 
 // writtenCodeKind returns how a file named name (a path; its base name
 // decides) with content is run: "python3", "node", "ruby", "perl" or
@@ -63,7 +50,7 @@ func writtenCodeKind(name, content string) string {
 
 // JudgeWrittenCode judges content, to be written to the file name, as the
 // code it is when run (see writtenCodeKind): a Decision that denies with
-// the first of writtenCodeRules the code would earn, else an allow (also
+// the first of writtenCodeRule the code would earn, else an allow (also
 // for a file that is not code). at is where the file is written: scripts
 // the code runs by a relative path are read from at.Dir (absolute; else
 // nothing relative is read).
@@ -81,27 +68,22 @@ func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
 	if !filepath.IsAbs(dir) {
 		dir = ""
 	}
-	hits := &hitSet{record: true}
+	hits := &hitSet{}
 	j := &judge{p: p, hits: hits, dir: dir, env: at.LookupEnv}
-	j.writtenCode(kind, content)
-	best := ""
-	for _, id := range hits.seen {
-		if writtenCodeRules[id] && (best == "" || rulePriority(id) < rulePriority(best)) {
-			best = id
-		}
+	j.keepHits(writtenCodeRule, func() { j.judgeSource(kind, content, nil, 1) })
+	if id := hits.first(); id != "" {
+		return p.deny(id)
 	}
-	if best == "" {
-		return Decision{Allowed: true}
-	}
-	return p.deny(best)
+	return Decision{Allowed: true}
 }
 
-// writtenCode judges content as code of kind (writtenCodeKind).
-func (j *judge) writtenCode(kind, content string) {
-	j.judgeSource(kind, content, nil, 1)
-}
+// writtenCodeRule reports the rules code written to a file can earn it:
+// hookRules. What cannot be known (script-unknown, code-dynamic,
+// git-dynamic-option), sudo in a script and the scan bounds do not refuse
+// a write: they refuse the command that runs the file when it names it.
+func writtenCodeRule(id string) bool { return hookRules[id] }
 
-// writtenFile adds to j's hits those of writtenCodeRules that content,
+// writtenFile adds to j's hits those of writtenCodeRule that content,
 // written by the command to the file name, earns as code (a redirection or
 // tee of known text: printf '...' > t_test.py, cat > conftest.py <<EOF).
 // A target with a rule of its own (a guard, hook, git config, hook
@@ -111,14 +93,7 @@ func (j *judge) writtenFile(sc *scope, target field, content string) {
 	if kind == "" || j.writing || sc.classify(target).guarded() {
 		return
 	}
-	outer := j.hits
-	sub := &hitSet{record: true}
-	j.hits, j.writing = sub, true
-	defer func() { j.hits, j.writing = outer, false }()
-	j.writtenCode(kind, content)
-	for _, id := range sub.seen {
-		if writtenCodeRules[id] {
-			outer.add(id)
-		}
-	}
+	j.writing = true
+	defer func() { j.writing = false }()
+	j.keepHits(writtenCodeRule, func() { j.judgeSource(kind, content, nil, 1) })
 }

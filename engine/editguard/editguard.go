@@ -308,8 +308,8 @@ func (f *found) verdict(g *guard, rootReal string) (verdict.Verdict, error) {
 // write_file) writes, with Input.Code: a result the policy refuses to run
 // is refused, unless the file as it is earns the same refusal (an edit of
 // a file that already holds such a call is not judged by it). An edit
-// apply cannot reproduce is left to the client, which refuses it too; a
-// file that cannot be read is refused as unjudged.
+// apply cannot reproduce, and a file past MaxFileBytes or unreadable, are
+// left to the client, which cannot apply the edit either.
 func (g *guard) codeEdit() (verdict.Verdict, error) {
 	allow := verdict.Verdict{Kind: verdict.Allow}
 	if g.in.Code == nil {

@@ -91,19 +91,17 @@ func patchTargets(text string) ([]string, error) {
 		// did not judge (a context line that reads like a header only adds
 		// a file to judge).
 		l = strings.TrimLeft(l, " \t")
-		for _, h := range patchHeaders {
-			if !strings.HasPrefix(l, h) {
-				continue
-			}
-			p := strings.TrimSpace(strings.TrimPrefix(l, h))
-			if p == "" {
-				return nil, fmt.Errorf("the patch has a %q line without a path", strings.TrimSpace(h))
-			}
-			if !seen[p] {
-				seen[p] = true
-				targets = append(targets, p)
-			}
-			break
+		h := patchHeader(l)
+		if h == "" {
+			continue
+		}
+		p := strings.TrimSpace(strings.TrimPrefix(l, h))
+		if p == "" {
+			return nil, fmt.Errorf("the patch has a %q line without a path", strings.TrimSpace(h))
+		}
+		if !seen[p] {
+			seen[p] = true
+			targets = append(targets, p)
 		}
 	}
 	switch {

@@ -10,6 +10,7 @@ package live
 import (
 	"context"
 	"regexp"
+	"sync"
 
 	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/engine/checkpoint"
@@ -158,13 +159,14 @@ func preEdit(ctx context.Context, c hook.Call, refresh checkpoint.Refresher) ver
 		targets = []string{c.Payload.FilePath}
 	}
 	if c.RepoRoot != "" {
+		code := writtenCode(c)
 		for _, t := range targets {
 			v := editguard.Judge(ctx, editguard.Input{
 				Client: c.Row.Client, Tool: c.Payload.ToolName, ToolInput: c.Payload.ToolInput,
 				FilePath: t, Dir: c.Dir, RepoRoot: c.RepoRoot, Home: c.Home, Owner: owner,
 				PathEnv: getenv(c, "PATH"), EngineBin: getenv(c, "HOOKWARDEN_BIN"),
 				ClaudeConfigDir: getenv(c, "CLAUDE_CONFIG_DIR"), ClaudeEnvFile: getenv(c, "CLAUDE_ENV_FILE"),
-				Code: func(name, content string) verdict.Verdict { return writtenCode(c, name, content) },
+				Code: code,
 			})
 			if v.Kind != verdict.Allow {
 				return v
@@ -187,19 +189,23 @@ func preEdit(ctx context.Context, c hook.Call, refresh checkpoint.Refresher) ver
 	return answer
 }
 
-// writtenCode judges content written to the file name by a pre-edit call
-// c as code (policy.(*Policy).JudgeWrittenCode with the built-in rules, in
-// the call's directory and environment).
-func writtenCode(c hook.Call, name, content string) verdict.Verdict {
-	p, err := policy.New(nil)
-	if err != nil {
-		return verdict.Verdict{Kind: verdict.Deny, RuleID: hook.RuleSettings, Reason: verdict.Cap("[BLOCKED BY hookwarden:" + hook.RuleSettings + "] " + err.Error())}
-	}
+// writtenCode returns the judge of content written to a file by the
+// pre-edit call c, as code (policy.(*Policy).JudgeWrittenCode with the
+// built-in rules, in the call's directory and environment); the policy is
+// compiled on the first call, for an edit of a code file only.
+func writtenCode(c hook.Call) func(name, content string) verdict.Verdict {
+	newPolicy := sync.OnceValues(func() (*policy.Policy, error) { return policy.New(nil) })
 	lookup := func(k string) (string, bool) {
 		v := getenv(c, k)
 		return v, v != ""
 	}
-	return FromDecision(p.JudgeWrittenCode(name, content, policy.Site{Dir: c.Dir, LookupEnv: lookup}))
+	return func(name, content string) verdict.Verdict {
+		p, err := newPolicy()
+		if err != nil {
+			return verdict.Verdict{Kind: verdict.Deny, RuleID: hook.RuleSettings, Reason: verdict.Cap("[BLOCKED BY hookwarden:" + hook.RuleSettings + "] " + err.Error())}
+		}
+		return FromDecision(p.JudgeWrittenCode(name, content, policy.Site{Dir: c.Dir, LookupEnv: lookup}))
+	}
 }
 
 // editedFile returns the file a post-tool call's tool edited when that tool

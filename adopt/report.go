@@ -148,6 +148,26 @@ func (d Diff) Summary() string {
 // changed or would change, in write order.
 func (r *RepoReport) Diffs() []Diff { return r.diffs }
 
+// WriteDiffs writes what a dry run (or conform --check) prints before its
+// report: per repository, each diff of a shared file in full under a
+// "# PATH" line, and each rendered file (Diff.Rendered) as one summary line
+// unless full is true, when its whole diff is written too. It returns the
+// writer's error.
+func (r *Report) WriteDiffs(w io.Writer, full bool) error {
+	var b strings.Builder
+	for _, rr := range r.Repositories {
+		for _, d := range rr.Diffs() {
+			if d.Rendered() && !full {
+				fmt.Fprintf(&b, "# %s: %s (--diff=all shows it)\n", rr.Path, d.Summary())
+				continue
+			}
+			fmt.Fprintf(&b, "# %s\n%s", rr.Path, d.Unified)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 // Failed reports whether any repository failed.
 func (r *Report) Failed() bool { return r.Summary.Failed > 0 }
 

@@ -24,55 +24,76 @@ import (
 // (observed.AgentTraffic). The text table is followed by the client
 // versions observed and the clients and versions stated unverified
 // (writeVersions). Exit 0; 2 when the embedded tables are malformed.
-func clientsCommand() *cli.Command {
+func clientsCommand(streams *ioStreams) *cli.Command {
+	o := &clientsOptions{IO: streams}
 	return &cli.Command{
 		Name:  "clients",
 		Usage: "print the capability table: per client and event, what is rendered and what was observed against which client version",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array of rows"},
-			&cli.BoolFlag{Name: "agent-traffic", Usage: "per client: brief capture, return capture and return rules (unenforceable, adapter-defined, observed)"}},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print a JSON array of rows"},
+			&cli.BoolFlag{Name: "agent-traffic", Destination: &o.AgentTraffic, Usage: "per client: brief capture, return capture and return rules (unenforceable, adapter-defined, observed)"}},
 		Action: func(ctx context.Context, c *cli.Command) error {
-			if c.NArg() > 0 {
-				return cli.Exit("hookwarden: clients: takes no arguments", 2)
-			}
-			t, err := registration.Default()
-			if err != nil {
-				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
-			}
-			obs, err := observed.Default()
-			if err != nil {
-				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
-			}
-			if c.Bool("agent-traffic") {
-				tc := observed.AgentTraffic(t, obs)
-				if c.Bool("json") {
-					enc := json.NewEncoder(c.Root().Writer)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(tc); err != nil {
-						return cli.Exit("hookwarden: clients: "+err.Error(), 2)
-					}
-					return nil
-				}
-				return writeTraffic(c.Root().Writer, tc)
-			}
-			caps := observed.Capabilities(t, obs)
-			if c.Bool("json") {
-				enc := json.NewEncoder(c.Root().Writer)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(caps); err != nil {
-					return cli.Exit("hookwarden: clients: "+err.Error(), 2)
-				}
-				return nil
-			}
-			if err := writeCapabilities(c.Root().Writer, caps); err != nil {
-				return err
-			}
-			notes, err := observed.Unverified()
-			if err != nil {
-				return cli.Exit("hookwarden: clients: "+err.Error(), 2)
-			}
-			return writeVersions(c.Root().Writer, observed.Versions(obs), notes)
+			o.Args = c.Args().Slice()
+			return runClients(ctx, o)
 		},
 	}
+}
+
+// clientsOptions is what clients runs with: its arguments (there must be
+// none), --json and --agent-traffic.
+type clientsOptions struct {
+	IO           *ioStreams
+	Args         []string
+	JSON         bool
+	AgentTraffic bool
+}
+
+// runClients writes the capability table (or, with --agent-traffic, the
+// agent-traffic report) to o.IO.Out, as text or JSON. Exit 0; 2 when an
+// argument is given, the embedded tables are malformed or the output
+// cannot be written.
+func runClients(_ context.Context, o *clientsOptions) error {
+	if len(o.Args) > 0 {
+		return cli.Exit("hookwarden: clients: takes no arguments", 2)
+	}
+	t, err := registration.Default()
+	if err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	obs, err := observed.Default()
+	if err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	w := o.IO.Out
+	if o.AgentTraffic {
+		tc := observed.AgentTraffic(t, obs)
+		if o.JSON {
+			return writeIndentedJSON(w, tc)
+		}
+		return writeTraffic(w, tc)
+	}
+	caps := observed.Capabilities(t, obs)
+	if o.JSON {
+		return writeIndentedJSON(w, caps)
+	}
+	if err := writeCapabilities(w, caps); err != nil {
+		return err
+	}
+	notes, err := observed.Unverified()
+	if err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	return writeVersions(w, observed.Versions(obs), notes)
+}
+
+// writeIndentedJSON writes v to w indented by two spaces, with a final
+// newline; an encoding or write error is the clients verb's exit 2.
+func writeIndentedJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return cli.Exit("hookwarden: clients: "+err.Error(), 2)
+	}
+	return nil
 }
 
 // WindowsNote is the line `clients` prints under its table: what the rows

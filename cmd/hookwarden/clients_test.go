@@ -1,40 +1,30 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v3"
-
 	"github.com/hookwarden/hookwarden/engine/conformance/observed"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
-// runClients runs the clients verb with args and returns stdout and the
-// exit code the app would give.
-func runClients(t *testing.T, args ...string) (string, int) {
+// clientsOutput calls the clients verb's run function with o and returns
+// what it wrote to stdout and the exit code the process would give.
+func clientsOutput(t *testing.T, o clientsOptions) (string, int) {
 	t.Helper()
-	var out bytes.Buffer
-	app := &cli.Command{Name: "hookwarden", Writer: &out, ErrWriter: &out, ExitErrHandler: func(context.Context, *cli.Command, error) {},
-		Commands: []*cli.Command{clientsCommand()}}
-	err := app.Run(context.Background(), append([]string{"hookwarden", "clients"}, args...))
-	if ec, ok := err.(cli.ExitCoder); ok {
-		return out.String(), ec.ExitCode()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), 0
+	streams, out, _ := testIO("", nil, t.TempDir())
+	o.IO = streams
+	code, _ := runExit(runClients(context.Background(), &o))
+	return out.String(), code
 }
 
 // TestClientsJSONListsEveryRow: `hookwarden clients --json` prints one
 // object per registration row, with the timeout unit and an observed field
 // that is either "unverified" or names a client version.
 func TestClientsJSONListsEveryRow(t *testing.T) {
-	out, code := runClients(t, "--json")
+	out, code := clientsOutput(t, clientsOptions{JSON: true})
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -66,7 +56,7 @@ func TestClientsJSONListsEveryRow(t *testing.T) {
 // the timeout and its unit and yes/no for rendered; after a blank line, the
 // note that Windows is unverified.
 func TestClientsText(t *testing.T) {
-	out, code := runClients(t)
+	out, code := clientsOutput(t, clientsOptions{})
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -91,7 +81,7 @@ func TestClientsText(t *testing.T) {
 			t.Errorf("row without rendered yes/no: %q", l)
 		}
 	}
-	if _, code := runClients(t, "extra"); code != 2 {
+	if _, code := clientsOutput(t, clientsOptions{Args: []string{"extra"}}); code != 2 {
 		t.Errorf("an argument gave exit %d, want 2", code)
 	}
 }
@@ -103,7 +93,7 @@ func TestClientsText(t *testing.T) {
 // unenforceable throughout, and nothing is "observed" without an
 // observation of its row.
 func TestClientsAgentTraffic(t *testing.T) {
-	out, code := runClients(t, "--agent-traffic", "--json")
+	out, code := clientsOutput(t, clientsOptions{AgentTraffic: true, JSON: true})
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -153,7 +143,7 @@ func TestClientsAgentTraffic(t *testing.T) {
 	if c := by["opencode"]; c.BriefCapture.State != observed.Unenforceable || c.ReturnRules.State != observed.Unenforceable {
 		t.Errorf("opencode: %+v", c)
 	}
-	text, code := runClients(t, "--agent-traffic")
+	text, code := clientsOutput(t, clientsOptions{AgentTraffic: true})
 	if code != 0 || !strings.HasPrefix(text, "CLIENT") || !strings.Contains(text, "claude return rules: observed:") {
 		t.Errorf("text report (exit %d):\n%s", code, text)
 	}
@@ -165,7 +155,7 @@ func TestClientsAgentTraffic(t *testing.T) {
 // 2, Kiro CLI 3 and Devin Desktop unverified, OpenCode 2 because npm serves
 // no 2.x.
 func TestClientsVersionsAndUnverified(t *testing.T) {
-	out, code := runClients(t)
+	out, code := clientsOutput(t, clientsOptions{})
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v3"
 
@@ -16,48 +15,66 @@ import (
 // templates/agentcontext). Exit codes: 0 written or up to date; 1 --verify found
 // stale, missing or refused files, a file was refused, or a line budget was
 // exceeded; 2 usage error or unreadable source.
-func compileContextCommand() *cli.Command {
+// compileContextOptions is what compile-context runs with: its arguments
+// (there must be none) and each flag's value.
+type compileContextOptions struct {
+	IO         *ioStreams
+	Args       []string
+	Source     string
+	TargetDir  string
+	Verify     bool
+	Clients    []string
+	LineBudget int
+	JSON       bool
+}
+
+func compileContextCommand(streams *ioStreams) *cli.Command {
+	o := &compileContextOptions{IO: streams}
 	return &cli.Command{
 		Name:      "compile-context",
 		Usage:     "write vendor instruction files and AGENTS.readonly.md from AGENTS.md; --verify writes nothing",
 		ArgsUsage: " ",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "source", Value: "AGENTS.md", Usage: "the source of agent instructions (relative to --target-dir)"},
-			&cli.StringFlag{Name: "target-dir", Value: ".", Usage: "directory the files are written into"},
-			&cli.BoolFlag{Name: "verify", Usage: "write nothing; exit 1 listing each stale, missing or refused file with a diff"},
-			&cli.StringSliceFlag{Name: "clients", Usage: "clients to compile for (claude, codex, gemini, copilot, cursor, opencode, agy; default all)"},
-			&cli.IntFlag{Name: "line-budget", Value: agentcontext.DefaultLineBudget, Usage: "maximum lines per file (negative: no budget)"},
-			&cli.BoolFlag{Name: "json", Usage: "report as JSON on stdout"},
+			&cli.StringFlag{Name: "source", Value: "AGENTS.md", Destination: &o.Source, Usage: "the source of agent instructions (relative to --target-dir)"},
+			&cli.StringFlag{Name: "target-dir", Value: ".", Destination: &o.TargetDir, Usage: "directory the files are written into"},
+			&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Usage: "write nothing; exit 1 listing each stale, missing or refused file with a diff"},
+			&cli.StringSliceFlag{Name: "clients", Destination: &o.Clients, Usage: "clients to compile for (claude, codex, gemini, copilot, cursor, opencode, agy; default all)"},
+			&cli.IntFlag{Name: "line-budget", Value: agentcontext.DefaultLineBudget, Destination: &o.LineBudget, Usage: "maximum lines per file (negative: no budget)"},
+			&cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "report as JSON on stdout"},
 		},
-		Action: runCompileContext,
+		Action: func(ctx context.Context, c *cli.Command) error {
+			o.Args = c.Args().Slice()
+			return runCompileContext(ctx, o)
+		},
 	}
 }
 
-func runCompileContext(ctx context.Context, c *cli.Command) error {
-	if c.NArg() > 0 {
+// runCompileContext compiles (or, with --verify, checks) the files o names
+// and writes the report to o.IO.Out (a report that cannot be written is
+// said on o.IO.ErrOut). Exit codes are compileContextCommand's.
+func runCompileContext(ctx context.Context, o *compileContextOptions) error {
+	if len(o.Args) > 0 {
 		return cli.Exit("hookwarden: compile-context: takes no arguments (use --source and --target-dir)", 2)
 	}
-	budget := c.Int("line-budget")
+	budget := o.LineBudget
 	if budget == 0 {
 		budget = -1
 	}
 	plan, err := agentcontext.Compile(ctx, agentcontext.Options{
-		Source:     c.String("source"),
-		TargetDir:  c.String("target-dir"),
-		Clients:    c.StringSlice("clients"),
+		Source:     o.Source,
+		TargetDir:  o.TargetDir,
+		Clients:    o.Clients,
 		LineBudget: budget,
 	})
-	out := c.Root().Writer
-	asJSON := c.Bool("json")
 	write := func(r agentcontext.Report) {
 		var werr error
-		if asJSON {
-			werr = r.WriteJSON(out)
+		if o.JSON {
+			werr = r.WriteJSON(o.IO.Out)
 		} else {
-			werr = r.WriteText(out)
+			werr = r.WriteText(o.IO.Out)
 		}
 		if werr != nil {
-			fmt.Fprintf(os.Stderr, "hookwarden: compile-context: %v\n", werr)
+			fmt.Fprintf(o.IO.ErrOut, "hookwarden: compile-context: %v\n", werr)
 		}
 	}
 	if err != nil {
@@ -66,12 +83,12 @@ func runCompileContext(ctx context.Context, c *cli.Command) error {
 		if errors.As(err, &be) {
 			code = 1 // the source is over its line budget: a failed run
 		}
-		if asJSON {
-			write(agentcontext.Report{Verify: c.Bool("verify"), Error: err.Error()})
+		if o.JSON {
+			write(agentcontext.Report{Verify: o.Verify, Error: err.Error()})
 		}
 		return cli.Exit(err.Error(), code)
 	}
-	rep := agentcontext.NewReport(plan, c.Bool("verify"))
+	rep := agentcontext.NewReport(plan, o.Verify)
 	if rep.Verify {
 		rep.Findings = agentcontext.Verify(plan)
 		write(rep)

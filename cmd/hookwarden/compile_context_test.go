@@ -1,25 +1,40 @@
 package main
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	agentcontext "github.com/hookwarden/hookwarden/templates/agentcontext"
 )
 
-// TestCompileContextCLI builds the hookwarden binary and runs
-// `hookwarden compile-context` the way a user does: exit 0 when it writes the
+// TestCompileContextCLI calls compile-context's run function as the verb
+// does and reads its output and exit code as a user would: exit 0 when it writes the
 // files and again when they are up to date; exit 1 from --verify once
 // AGENTS.md changed, naming the stale file; exit 2 for an unknown client or a
 // missing source, writing nothing.
 func TestCompileContextCLI(t *testing.T) {
-	bin := buildBinary(t)
 	dir := t.TempDir()
+	// run takes the flags this test uses: --clients LIST and --verify.
 	run := func(args ...string) (string, int) {
 		t.Helper()
-		out, err := exec.Command(bin, append([]string{"compile-context", "--target-dir", dir}, args...)...).CombinedOutput()
-		return string(out), exitCode(t, err)
+		streams, out, errOut := testIO("", nil, dir)
+		o := &compileContextOptions{IO: streams, Source: "AGENTS.md", TargetDir: dir, LineBudget: agentcontext.DefaultLineBudget}
+		for i := 0; i < len(args); i++ {
+			switch args[i] {
+			case "--clients":
+				i++
+				o.Clients = strings.Split(args[i], ",")
+			case "--verify":
+				o.Verify = true
+			default:
+				t.Fatalf("run: flag %q not mapped", args[i])
+			}
+		}
+		code, msg := runExit(runCompileContext(context.Background(), o))
+		return out.String() + errOut.String() + msg, code
 	}
 	write := func(name, body string) {
 		t.Helper()

@@ -61,7 +61,7 @@ func flagWords(t *testing.T, f cli.Flag) ([]string, string) {
 // app whose verb's action only records what it was given.
 func record(t *testing.T, verb string, words []string) (parsed, error) {
 	t.Helper()
-	app := newApp()
+	app := newApp(systemIO())
 	var got parsed
 	leaf := leaves(app, nil)[verb]
 	leaf.Action = func(_ context.Context, c *cli.Command) error {
@@ -89,7 +89,7 @@ func record(t *testing.T, verb string, words []string) (parsed, error) {
 // arguments are another program's command line, leave a flag after its
 // first word to that program.
 func TestFlagsBeforeOrAfterArguments(t *testing.T) {
-	verbs := leaves(newApp(), nil)
+	verbs := leaves(newApp(systemIO()), nil)
 	for _, want := range []string{"adopt", "conform", "audit", "check", "codex-trust", "compile-context", "clients", "spawn compile", "spawn exec", "trust list", "trust approve", "trust revoke", "admit"} {
 		if verbs[want] == nil {
 			t.Fatalf("verb %q not found among %v", want, slices.Sorted(func(yield func(string) bool) {

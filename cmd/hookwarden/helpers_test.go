@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
-	"github.com/hookwarden/hookwarden/internal/testbin"
 	"os/exec"
+	"strings"
 	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/testbin"
+	"github.com/hookwarden/hookwarden/skewguard"
 )
 
 // buildBinary returns this command built from this tree
@@ -30,4 +33,32 @@ func exitCode(t *testing.T, err error) int {
 		t.Fatal(err)
 	}
 	return 0
+}
+
+// testIO returns streams a run function can be called with in a test:
+// stdin reads in, stdout and stderr go to the returned builders, the
+// environment is env (NAME=value entries, nothing of the test process's)
+// and the working directory dir.
+func testIO(in string, env []string, dir string) (*ioStreams, *strings.Builder, *strings.Builder) {
+	var out, errOut strings.Builder
+	get := skewguard.Getenv(env)
+	lookup := func(name string) (string, bool) {
+		for _, e := range env {
+			if strings.HasPrefix(e, name+"=") {
+				return get(name), true
+			}
+		}
+		return "", false
+	}
+	return &ioStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut, Environ: env, LookupEnv: lookup,
+		Getwd: func() (string, error) { return dir, nil }}, &out, &errOut
+}
+
+// runExit returns the exit code and message a run function's error err
+// gives the process (main's exitStatus), so a test reads what a user would:
+// 0 and "" for nil.
+func runExit(err error) (int, string) {
+	var msg strings.Builder
+	code := exitStatus(&msg, err)
+	return code, strings.TrimSuffix(msg.String(), "\n")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,13 +20,15 @@ import (
 // prints the served pairs, the answer to the launcher's listing probe
 // (skewguard.ProbeAnswer); with two it serves one hook call (engine/hook.Run)
 // and exits with the client's own exit code.
-func hookCommand() *cli.Command {
+func hookCommand(streams *ioStreams) *cli.Command {
 	return &cli.Command{
 		Name:            "hook",
 		Usage:           "serve one hook call of an agent client (payload on stdin); no arguments: list the served pairs",
 		ArgsUsage:       "[CLIENT EVENT]",
 		SkipFlagParsing: true,
-		Action:          runHook,
+		Action: func(_ context.Context, c *cli.Command) error {
+			return runHook(streams, c.Args().Slice())
+		},
 	}
 }
 
@@ -40,37 +43,49 @@ func isHookCall(args []string) bool {
 		!strings.HasPrefix(args[2], "-") && !strings.HasPrefix(args[3], "-")
 }
 
-func runHook(ctx context.Context, c *cli.Command) error {
-	args := c.Args().Slice()
+// runHook is the hook verb reached through the CLI (runHookCall serves the
+// exact `hook CLIENT EVENT` form before the CLI is built): with no args it
+// writes the served pairs to streams.Out (skewguard.ProbeAnswer); with two
+// it serves the call; otherwise it writes the usage to streams.ErrOut and
+// exits 2 (2 also when the embedded registration table is malformed).
+func runHook(streams *ioStreams, args []string) error {
 	if len(args) == 0 {
 		deps, err := live.Deps()
 		if err != nil {
 			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
 		}
-		_, err = os.Stdout.WriteString(skewguard.ProbeAnswer(deps.Table, os.Getenv))
+		_, err = io.WriteString(streams.Out, skewguard.ProbeAnswer(deps.Table, streams.getenv))
 		return err
 	}
 	if len(args) != 2 {
 		if _, err := live.Deps(); err != nil {
 			return cli.Exit("hookwarden: hook: "+err.Error(), 2)
 		}
-		os.Stderr.WriteString(hook.Usage)
+		io.WriteString(streams.ErrOut, hook.Usage)
 		return cli.Exit("", 2)
 	}
-	if code := runHookCall(args[0], args[1]); code != 0 {
+	if code := runHookCall(streams, args[0], args[1]); code != 0 {
 		return cli.Exit("", code)
 	}
 	return nil
 }
 
+// hookIO returns the process's streams and environment for the hook
+// call main serves before the CLI is built: systemIO without the terminal
+// probe and the environment copy, which the hook path does not use.
+func hookIO() *ioStreams {
+	return &ioStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, LookupEnv: os.LookupEnv, Getwd: os.Getwd}
+}
+
 // runHookCall serves one hook call of client for event (engine/hook.Run,
-// payload on stdin) with SIGPIPE ignored, writes the answer (hook.Emit) and
-// returns the process exit code the client reads: hook.Emit's, or 2 when the
-// embedded registration table is malformed.
-func runHookCall(client, event string) int {
+// payload on streams.In) with SIGPIPE ignored, writes the answer
+// (hook.Emit) to streams.Out and streams.ErrOut and returns the process
+// exit code the client reads: hook.Emit's, or 2 when the embedded
+// registration table is malformed.
+func runHookCall(streams *ioStreams, client, event string) int {
 	deps, err := live.DepsWith(os.Executable)
 	if err != nil {
-		os.Stderr.WriteString("hookwarden: hook: " + err.Error() + "\n")
+		io.WriteString(streams.ErrOut, "hookwarden: hook: "+err.Error()+"\n")
 		return 2
 	}
 	// A client that closed a stream must not turn a deny into a death by
@@ -80,11 +95,11 @@ func runHookCall(client, event string) int {
 	resp := hook.Run(context.Background(), deps, hook.Request{
 		Client:    client,
 		Event:     event,
-		Stdin:     os.Stdin,
-		LookupEnv: os.LookupEnv,
-		Getwd:     os.Getwd,
+		Stdin:     streams.In,
+		LookupEnv: streams.LookupEnv,
+		Getwd:     streams.Getwd,
 	})
-	return hook.Emit(resp, client, os.Stdout, os.Stderr)
+	return hook.Emit(resp, client, streams.Out, streams.ErrOut)
 }
 
 // isRefreshCall reports whether args are `hookwarden checkpoint-refresh DIR`,

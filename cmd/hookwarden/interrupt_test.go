@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/urfave/cli/v3"
 )
 
 // TestInterruptExits130: issue 15 — an interrupted run exited 1. adopt,
@@ -18,15 +16,19 @@ func TestInterruptExits130(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("CODEX_HOME", t.TempDir())
+	env := []string{"CODEX_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
 	for _, verb := range []string{"adopt", "conform", "audit"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		app := newApp()
-		err := app.Run(ctx, []string{"hookwarden", verb, "--json", repo})
-		ec, ok := err.(cli.ExitCoder)
-		if !ok || ec.ExitCode() != 130 {
-			t.Errorf("%s interrupted: %v, want exit 130", verb, err)
+		streams, out, _ := testIO("", env, repo)
+		var err error
+		if verb == "audit" {
+			err = runAudit(ctx, &auditOptions{IO: streams, Paths: []string{repo}, Format: "text", JSON: true, Depth: 1})
+		} else {
+			err = runFleet(ctx, &fleetOptions{IO: streams, Verb: verb, Paths: []string{repo}, Diff: "settings", JSON: true, Depth: 1})
+		}
+		if code, msg := runExit(err); code != 130 {
+			t.Errorf("%s interrupted: exit %d (%s), want 130; stdout:\n%s", verb, code, msg, out)
 		}
 		if _, err := os.Stat(filepath.Join(repo, ".hookwarden.yaml")); err == nil {
 			t.Fatalf("%s interrupted before it started wrote the manifest", verb)

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v3"
@@ -18,7 +19,7 @@ import (
 
 func main() {
 	if isHookCall(os.Args) {
-		os.Exit(runHookCall(os.Args[2], os.Args[3]))
+		os.Exit(runHookCall(hookIO(), os.Args[2], os.Args[3]))
 	}
 	if isRefreshCall(os.Args) {
 		os.Exit(runRefresh(os.Args[2]))
@@ -29,17 +30,24 @@ func main() {
 // run builds the app and runs it on args, returning the process exit code:
 // 0 success, 1 findings or a failed run, 2 usage or unreadable input.
 func run(args []string) int {
-	err := newApp().Run(context.Background(), args)
+	streams := systemIO()
+	return exitStatus(streams.ErrOut, newApp(streams).Run(context.Background(), args))
+}
+
+// exitStatus returns the process exit code of the app's error err (0 for
+// nil; a cli.ExitCoder's own code; 2 for any other error, a usage error of
+// the CLI) and writes its message, when it has one, as a line to errOut.
+func exitStatus(errOut io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
 	if ec, ok := err.(cli.ExitCoder); ok {
 		if msg := ec.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, msg)
+			fmt.Fprintln(errOut, msg)
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintf(os.Stderr, "hookwarden: %v\n", err)
+	fmt.Fprintf(errOut, "hookwarden: %v\n", err)
 	return 2
 }
 
@@ -50,7 +58,11 @@ func run(args []string) int {
 // `adopt -- --dry-run` names a directory "--dry-run"). The one exception,
 // `spawn exec`, stops at its first argument (cli.Command.StopOnNthArg):
 // what follows is another program's command line, like env(1)'s.
-func newApp() *cli.Command {
+//
+// Each verb's command binds its flags to an options value and hands it,
+// with streams, to the verb's run function (runFleet, runAudit, …), which
+// tests call directly with buffers.
+func newApp(streams *ioStreams) *cli.Command {
 	return &cli.Command{
 		Name:                   "hookwarden",
 		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
@@ -58,20 +70,23 @@ func newApp() *cli.Command {
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(context.Context, *cli.Command, error) {},
+		Reader:                 streams.In,
+		Writer:                 streams.Out,
+		ErrWriter:              streams.ErrOut,
 		Commands: []*cli.Command{
-			hookCommand(),
-			checkCommand(),
-			adoptCommand(),
-			conformCommand(),
-			auditCommand(),
-			doctorCommand(),
-			compileContextCommand(),
-			clientsCommand(),
-			codexTrustCommand(),
-			spawnCommand(),
-			redactCommand(),
-			trustCommand(),
-			admitCommand(),
+			hookCommand(streams),
+			checkCommand(streams),
+			adoptCommand(streams),
+			conformCommand(streams),
+			auditCommand(streams),
+			doctorCommand(streams),
+			compileContextCommand(streams),
+			clientsCommand(streams),
+			codexTrustCommand(streams),
+			spawnCommand(streams),
+			redactCommand(streams),
+			trustCommand(streams),
+			admitCommand(streams),
 		},
 	}
 }

@@ -18,22 +18,38 @@ import (
 // 17 item 3); the logic is spawn/redact's. Exit 0 on success, 2 for a
 // Codex pre-tool deny (Codex's blocking code), 1 on a failure that refuses
 // the spawn or fails the run, with the reason on stderr.
-func redactCommand() *cli.Command {
+func redactCommand(streams *ioStreams) *cli.Command {
+	o := &redactOptions{IO: streams}
 	return &cli.Command{
 		Name:      "redact",
 		Usage:     "the reference redaction hook: prompt, pre-tool, permission (Claude's PermissionRequest), post-tool, stop and exit events of a spawn under a redaction entry",
 		ArgsUsage: "(with --hook run: -- COMMAND...)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "hook", Required: true, Usage: "prompt | pre-tool | permission | post-tool | stop | exit | run"},
-			&cli.StringFlag{Name: "engine", Required: true, Usage: "claude or codex"},
-			&cli.StringFlag{Name: "values", Usage: "the configured values file {\"version\":1,\"values\":{token: value}} (mode 0600, this account's; prompt only)"},
+			&cli.StringFlag{Name: "hook", Required: true, Destination: &o.Hook, Usage: "prompt | pre-tool | permission | post-tool | stop | exit | run"},
+			&cli.StringFlag{Name: "engine", Required: true, Destination: &o.Engine, Usage: "claude or codex"},
+			&cli.StringFlag{Name: "values", Destination: &o.Values, Usage: "the configured values file {\"version\":1,\"values\":{token: value}} (mode 0600, this account's; prompt only)"},
 		},
-		Action: redactAction,
+		Action: func(ctx context.Context, c *cli.Command) error {
+			o.Args = c.Args().Slice()
+			return runRedact(ctx, o)
+		},
 	}
 }
 
-func redactAction(ctx context.Context, c *cli.Command) error {
-	hook, engine := c.String("hook"), c.String("engine")
+// redactOptions is what redact runs with: --hook, --engine, --values and,
+// for --hook run, the command line after --.
+type redactOptions struct {
+	IO     *ioStreams
+	Hook   string
+	Engine string
+	Values string
+	Args   []string
+}
+
+// runRedact serves one redaction hook event with o.IO's streams and
+// environment (spawn/redact). Exit codes are redactCommand's.
+func runRedact(ctx context.Context, o *redactOptions) error {
+	hook, engine := o.Hook, o.Engine
 	if !slices.Contains([]string{"claude", "codex"}, engine) {
 		return cli.Exit(redact.UsageEngine, 2)
 	}
@@ -44,8 +60,8 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 	if err != nil {
 		self = ""
 	}
-	e := redact.Env{Engine: engine, ValuesPath: c.String("values"), Self: self, Getenv: os.Getenv,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	e := redact.Env{Engine: engine, ValuesPath: o.Values, Self: self, Getenv: o.IO.getenv,
+		Stdin: o.IO.In, Stdout: o.IO.Out, Stderr: o.IO.ErrOut}
 	switch hook {
 	case redact.HookPrompt:
 		if !filepath.IsAbs(e.ValuesPath) {
@@ -63,9 +79,9 @@ func redactAction(ctx context.Context, c *cli.Command) error {
 	case redact.HookExit:
 		err = redact.Exit(e)
 	case redact.HookRun:
-		code, rerr := redact.Run(ctx, e, c.Args().Slice())
+		code, rerr := redact.Run(ctx, e, o.Args)
 		if rerr != nil {
-			fmt.Fprintln(os.Stderr, rerr)
+			fmt.Fprintln(o.IO.ErrOut, rerr)
 		}
 		if code != 0 {
 			return cli.Exit("", code)

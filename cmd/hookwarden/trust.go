@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -12,14 +12,32 @@ import (
 	"github.com/hookwarden/hookwarden/spawn"
 )
 
+// trustOptions is what trust list, approve and revoke run with: the hash
+// prefixes named on the command line, the layer files, --json (list) and
+// --all (approve).
+type trustOptions struct {
+	IO       *ioStreams
+	Prefixes []string
+	JSON     bool
+	All      bool
+	spawnLayers
+}
+
 // trustCommand is `hookwarden trust list|approve|revoke` (issue 8): the
 // approvals of the concrete argvs the registry and layers attach, kept in
 // $HOOKWARDEN_HOME/approvals.json.
-func trustCommand() *cli.Command {
+func trustCommand(streams *ioStreams) *cli.Command {
+	o := &trustOptions{IO: streams}
 	layerFlags := func() []cli.Flag {
 		return []cli.Flag{
-			&cli.StringFlag{Name: "profile", Usage: "profile layer file to include"},
-			&cli.StringFlag{Name: "operator", Usage: "operator layer file to include"},
+			&cli.StringFlag{Name: "profile", Destination: &o.Profile, Usage: "profile layer file to include"},
+			&cli.StringFlag{Name: "operator", Destination: &o.Operator, Usage: "operator layer file to include"},
+		}
+	}
+	action := func(run func(*trustOptions) error) cli.ActionFunc {
+		return func(_ context.Context, c *cli.Command) error {
+			o.Prefixes = c.Args().Slice()
+			return run(o)
 		}
 	}
 	return &cli.Command{
@@ -29,61 +47,71 @@ func trustCommand() *cli.Command {
 			{
 				Name:   "list",
 				Usage:  "every concrete argv the registry and layers attach, with its approval state",
-				Flags:  append(layerFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
-				Action: trustList,
+				Flags:  append(layerFlags(), &cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print JSON"}),
+				Action: action(runTrustList),
 			},
 			{
 				Name:      "approve",
 				Usage:     "approve listed argvs by hash prefix (or --all): records the resolved executable and its digest",
 				ArgsUsage: "[HASH-PREFIX...]",
-				Flags:     append(layerFlags(), &cli.BoolFlag{Name: "all", Usage: "approve every listed argv that has no approval (a stale one only by its hash)"}),
-				Action:    trustApprove,
+				Flags:     append(layerFlags(), &cli.BoolFlag{Name: "all", Destination: &o.All, Usage: "approve every listed argv that has no approval (a stale one only by its hash)"}),
+				Action:    action(runTrustApprove),
 			},
 			{
 				Name:      "revoke",
 				Usage:     "remove approvals by argv hash prefix (at least 8 hex characters)",
 				ArgsUsage: "HASH-PREFIX...",
-				Action:    trustRevoke,
+				Action:    action(runTrustRevoke),
 			},
 		},
 	}
 }
 
-func trustHome() (string, error) {
-	h, err := spawn.Home(os.Getenv)
+// trustRows returns HOOKWARDEN_HOME and the argvs its registry and o's
+// layers attach, or a usage error (exit 2).
+func trustRows(o *trustOptions) (string, []spawn.TrustRow, error) {
+	home, err := spawn.Home(o.IO.getenv)
 	if err != nil {
-		return "", cli.Exit("hookwarden: trust: "+err.Error(), 2)
+		return "", nil, cli.Exit("hookwarden: trust: "+err.Error(), 2)
 	}
-	return h, nil
+	rows, err := spawn.TrustList(home, o.Profile, o.Operator)
+	if err != nil {
+		return "", nil, cli.Exit("hookwarden: trust: "+err.Error(), 2)
+	}
+	return home, rows, nil
 }
 
-func trustList(ctx context.Context, c *cli.Command) error {
-	home, err := trustHome()
+// runTrustList writes every attached argv with its approval state to
+// o.IO.Out (a line each, or a JSON array with --json). Exit 0, 2 on an
+// unusable HOOKWARDEN_HOME, layer or output.
+func runTrustList(o *trustOptions) error {
+	_, rows, err := trustRows(o)
 	if err != nil {
 		return err
 	}
-	rows, err := spawn.TrustList(home, c.String("profile"), c.String("operator"))
-	if err != nil {
-		return cli.Exit("hookwarden: trust: "+err.Error(), 2)
-	}
-	if c.Bool("json") {
-		b, _ := json.MarshalIndent(rows, "", "  ")
-		fmt.Println(string(b))
-		return nil
-	}
-	if len(rows) == 0 {
-		fmt.Println("no attachments")
-	}
-	for _, r := range rows {
-		h := r.ArgvHash
-		if len(h) > 16 {
-			h = h[:16]
+	var b strings.Builder
+	switch {
+	case o.JSON:
+		out, _ := json.MarshalIndent(rows, "", "  ")
+		fmt.Fprintln(&b, string(out))
+	case len(rows) == 0:
+		fmt.Fprintln(&b, "no attachments")
+	default:
+		for _, r := range rows {
+			h := r.ArgvHash
+			if len(h) > 16 {
+				h = h[:16]
+			}
+			fmt.Fprintf(&b, "%-16s %-10s %s  [%s; %s]\n", h, stateWord(r.State), spawn.ShellQuote(r.Argv), strings.Join(r.Attachments, ", "), strings.Join(r.Engines, ","))
 		}
-		fmt.Printf("%-16s %-10s %s  [%s; %s]\n", h, stateWord(r.State), spawn.ShellQuote(r.Argv), strings.Join(r.Attachments, ", "), strings.Join(r.Engines, ","))
+	}
+	if _, err := io.WriteString(o.IO.Out, b.String()); err != nil {
+		return cli.Exit("hookwarden: trust: "+err.Error(), 2)
 	}
 	return nil
 }
 
+// stateWord is trust list's one-word column for an approval state.
 func stateWord(s string) string {
 	switch s {
 	case spawn.StateApproved, spawn.StateMissing:
@@ -94,31 +122,31 @@ func stateWord(s string) string {
 	return "stale"
 }
 
-func trustApprove(ctx context.Context, c *cli.Command) error {
-	home, err := trustHome()
+// runTrustApprove approves the listed argvs o's prefixes (or --all) select,
+// writing a line per approval and per skipped stale argv to o.IO.Out. Exit
+// 0 (also when --all finds nothing left to approve), 1 when no listed argv
+// matches or the approvals cannot be written, 2 usage.
+func runTrustApprove(o *trustOptions) error {
+	home, rows, err := trustRows(o)
 	if err != nil {
 		return err
 	}
-	rows, err := spawn.TrustList(home, c.String("profile"), c.String("operator"))
-	if err != nil {
-		return cli.Exit("hookwarden: trust: "+err.Error(), 2)
-	}
-	prefixes := c.Args().Slice()
-	if !c.Bool("all") && len(prefixes) == 0 {
+	if !o.All && len(o.Prefixes) == 0 {
 		return cli.Exit("hookwarden: trust approve: name hash prefixes or pass --all", 2)
 	}
-	chosen, skipped := spawn.SelectForApproval(rows, c.Bool("all"), prefixes)
+	chosen, skipped := spawn.SelectForApproval(rows, o.All, o.Prefixes)
+	w := o.IO.Out
 	for _, r := range skipped {
-		fmt.Printf("skip    %s %s: %s; approve it by its hash to accept the change\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv), r.State)
+		fmt.Fprintf(w, "skip    %s %s: %s; approve it by its hash to accept the change\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv), r.State)
 	}
 	var argvs [][]string
 	for _, r := range chosen {
 		argvs = append(argvs, r.Argv)
-		fmt.Printf("approve %s %s\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv))
+		fmt.Fprintf(w, "approve %s %s\n", r.ArgvHash[:16], spawn.ShellQuote(r.Argv))
 	}
-	if len(argvs) == 0 && c.Bool("all") && len(skipped) == 0 {
+	if len(argvs) == 0 && o.All && len(skipped) == 0 {
 		// --all with every listed argv approved already: nothing to do.
-		fmt.Println("nothing to approve: every argv the layers attach is approved (hookwarden trust list)")
+		fmt.Fprintln(w, "nothing to approve: every argv the layers attach is approved (hookwarden trust list)")
 		return nil
 	}
 	if len(argvs) == 0 {
@@ -130,19 +158,22 @@ func trustApprove(ctx context.Context, c *cli.Command) error {
 	return nil
 }
 
-func trustRevoke(ctx context.Context, c *cli.Command) error {
-	home, err := trustHome()
+// runTrustRevoke removes the approvals o's prefixes name and says how many
+// on o.IO.Out. Exit 0, 1 when none was removed, 2 usage or an unreadable
+// approvals file.
+func runTrustRevoke(o *trustOptions) error {
+	home, err := spawn.Home(o.IO.getenv)
 	if err != nil {
-		return err
+		return cli.Exit("hookwarden: trust: "+err.Error(), 2)
 	}
-	if c.NArg() == 0 {
+	if len(o.Prefixes) == 0 {
 		return cli.Exit("hookwarden: trust revoke: name hash prefixes", 2)
 	}
-	n, err := spawn.Revoke(home, c.Args().Slice())
+	n, err := spawn.Revoke(home, o.Prefixes)
 	if err != nil {
 		return cli.Exit("hookwarden: trust revoke: "+err.Error(), 2)
 	}
-	fmt.Printf("revoked %d approval(s)\n", n)
+	fmt.Fprintf(o.IO.Out, "revoked %d approval(s)\n", n)
 	if n == 0 {
 		return cli.Exit("", 1)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +16,6 @@ import (
 // matches", exit 1, found following the README), while a hash prefix that
 // names no listed argv is still exit 1.
 func TestTrustApproveAllTwice(t *testing.T) {
-	bin := buildBinary(t)
 	home := t.TempDir()
 	hwHome := filepath.Join(home, ".hookwarden")
 	guard := filepath.Join(home, "guard.sh")
@@ -36,14 +34,28 @@ func TestTrustApproveAllTwice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// run calls the trust verb's run function (list, approve) with
+	// HOOKWARDEN_HOME set; "--all" is approve's flag, other words prefixes.
 	run := func(args ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "HOOKWARDEN_HOME=" + hwHome}
-		var so, se strings.Builder
-		cmd.Stdout, cmd.Stderr = &so, &se
-		code := exitCode(t, cmd.Run())
-		return so.String(), se.String(), code
+		streams, out, errOut := testIO("", []string{"PATH=/usr/bin:/bin", "HOME=" + home, "HOOKWARDEN_HOME=" + hwHome}, home)
+		o := &trustOptions{IO: streams}
+		for _, a := range args[2:] {
+			if a == "--all" {
+				o.All = true
+			} else {
+				o.Prefixes = append(o.Prefixes, a)
+			}
+		}
+		run := runTrustList
+		if args[1] == "approve" {
+			run = runTrustApprove
+		}
+		code, msg := runExit(run(o))
+		if msg != "" {
+			errOut.WriteString(msg + "\n")
+		}
+		return out.String(), errOut.String(), code
 	}
 	if out, errOut, code := run("trust", "approve", "--all"); code != 0 || !strings.HasPrefix(out, "approve ") {
 		t.Fatalf("first approve --all: exit %d, stdout %q, stderr %q", code, out, errOut)

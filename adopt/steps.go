@@ -38,9 +38,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
+
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 )
 
 // Adopt step names (issue 3 item 2 and issue 4). Every step but the manifest
@@ -132,27 +133,21 @@ func FileEvents(f settings.File) []string {
 // SettingsFile returns the repository-relative settings file adopt merges
 // client's rows into, and whether the client has one (claude
 // .claude/settings.json, codex .codex/hooks.json, gemini
-// .gemini/settings.json). The table is policy.GuardPaths' client hook files,
-// the one list of the guard's own files (its sources: Claude Code, Codex
-// 0.169.0 and Gemini CLI 0.61.0 per ../shared/e2e/README.md sections 1-3).
+// .gemini/settings.json, …): internal/clientfiles.SettingsFile, the one
+// table of the clients' repository hook files, with their sources.
 func SettingsFile(client string) (string, bool) {
-	for _, g := range policy.GuardPaths() {
-		if g.ClientHooks && g.Client == client {
-			return g.Path, true
-		}
-	}
-	return "", false
+	return clientfiles.SettingsFile(client)
 }
 
 // SettingsClients returns, as a new slice, the clients that have a settings
-// file (SettingsFile), in policy.GuardPaths order: claude, codex, gemini,
-// cursor (opt-in).
+// file (SettingsFile), in internal/clientfiles order: claude, codex,
+// gemini, then the opt-in cursor, windsurf, qwen, droid and devin.
 // These are the clients of the agent-hooks step.
 func SettingsClients() []string {
 	var out []string
-	for _, g := range policy.GuardPaths() {
-		if g.ClientHooks {
-			out = append(out, g.Client)
+	for _, f := range clientfiles.HookFiles() {
+		if f.Written {
+			out = append(out, f.Client)
 		}
 	}
 	return out

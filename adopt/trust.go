@@ -14,6 +14,8 @@ import (
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/templates"
+
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 )
 
 // TrustOptions steer CodexTrust. TrustProject also records
@@ -138,7 +140,7 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 			continue
 		}
 		rr.Path = root
-		snap, err := safewrite.Preflight(root, ".codex/hooks.json")
+		snap, err := safewrite.Preflight(root, clientfiles.CodexHooks)
 		if err != nil {
 			rr.Errors = append(rr.Errors, err.Error())
 			continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 )
 
@@ -26,59 +27,37 @@ type GuardPath struct {
 	Client      string
 }
 
-// guardPaths is the one list of the guard's own files. adopt's
-// TestAdoptWritesOnlyGuardPaths fails when adopt writes a file outside it
-// (other than the .gitignore block and the context files, which are not the
-// guard's). The client settings files are those of adopt.SettingsFile
-// (Claude Code reads .claude/settings.json, Codex 0.169.0 .codex/hooks.json,
-// Gemini CLI 0.61.0 .gemini/settings.json; ../shared/e2e/README.md sections
-// 1-3).
-var guardPaths = [...]GuardPath{
-	{Path: ".hookwarden.yaml"},
-	{Path: ".hookwarden", Dir: true},
-	{Path: ".agents/plugins/hookwarden", Dir: true},
-	{Path: ".opencode/plugins/hookwarden.js"},
-	{Path: ".github/hooks/hookwarden.json"},
-	// Kiro CLI (opt-in): our v3 hooks file of .kiro/hooks/, read for every
-	// agent of the workspace (protocol/dialect kiro.go); documented, not
-	// observed.
-	{Path: ".kiro/hooks/hookwarden.json"},
-	// Cline (opt-in): the executable hook file Cline runs before every
-	// tool (protocol/dialect cline.go); documented, not observed.
-	{Path: ".clinerules/hooks/PreToolUse"},
-	{Path: ".claude/settings.json", ClientHooks: true, Client: "claude"},
-	{Path: ".codex/hooks.json", ClientHooks: true, Client: "codex"},
-	{Path: ".gemini/settings.json", ClientHooks: true, Client: "gemini"},
-	// Cursor (opt-in): every matching hook of .cursor/hooks.json runs
-	// (protocol/dialect cursor.go); documented, not observed.
-	{Path: ".cursor/hooks.json", ClientHooks: true, Client: "cursor"},
-	// Windsurf (opt-in): the workspace's .windsurf/hooks.json, merged with
-	// the system and user files (protocol/dialect windsurf.go); documented,
-	// not observed.
-	{Path: ".windsurf/hooks.json", ClientHooks: true, Client: "windsurf"},
-	// Qwen Code (opt-in): the start directory's .qwen/settings.json, in
-	// Claude's shape (protocol/dialect qwen.go; observed).
-	{Path: ".qwen/settings.json", ClientHooks: true, Client: "qwen"},
-	// Factory Droid (opt-in): the hooks key of .factory/settings.json
-	// (protocol/dialect droid.go); documented, not observed.
-	{Path: ".factory/settings.json", ClientHooks: true, Client: "droid"},
-	// Devin CLI, run by Devin Desktop (opt-in): the project's
-	// .devin/hooks.v1.json, Claude's groups with the events at the top level
-	// (docs.devin.ai/cli/extensibility/hooks/overview; protocol/dialect
-	// devin.go); documented, not observed.
-	{Path: ".devin/hooks.v1.json", ClientHooks: true, Client: "devin"},
-}
+// guardPaths is the one list of the guard's own files: the manifest, the
+// .hookwarden folder, the files adopt renders whole for the clients and
+// each client's settings file adopt merges its rows into, both from
+// internal/clientfiles (the client facts and their sources are there).
+// adopt's TestAdoptWritesOnlyGuardPaths fails when adopt writes a file
+// outside it (other than the .gitignore block and the context files, which
+// are not the guard's).
+var guardPaths = func() []GuardPath {
+	out := []GuardPath{{Path: ".hookwarden.yaml"}, {Path: ".hookwarden", Dir: true}}
+	for _, r := range clientfiles.Rendered() {
+		out = append(out, GuardPath{Path: r.Path, Dir: r.Dir})
+	}
+	for _, f := range clientfiles.HookFiles() {
+		if f.Written {
+			out = append(out, GuardPath{Path: f.Path, ClientHooks: true, Client: f.Client})
+		}
+	}
+	return out
+}()
 
 // GuardPaths returns the guard's own files of a governed repository, in a
 // fixed order (a new slice each call; callers may keep or change it).
 func GuardPaths() []GuardPath {
-	return append([]GuardPath(nil), guardPaths[:]...)
+	return append([]GuardPath(nil), guardPaths...)
 }
 
 // foldedGuardPaths are guardPaths' paths in ASCII lower case, by index,
 // for LookupGuardPath's fold (Cline's PreToolUse is the one guard path with
 // capitals); computed once rather than on every lookup.
-var foldedGuardPaths = func() (out [len(guardPaths)]string) {
+var foldedGuardPaths = func() []string {
+	out := make([]string, len(guardPaths))
 	for i, g := range guardPaths {
 		out[i] = asciiLower(g.Path)
 	}
@@ -134,30 +113,29 @@ type guardKind struct {
 }
 
 // shellGuardPaths are the guard paths the command rules protect: GuardPaths
-// plus Claude Code's per-checkout .claude/settings.local.json, which adopt
-// never writes but whose "disableAllHooks": true switches our rows off
-// (Claude Code 2.1.328 reads it as project settings; clientjson
-// .ClaudeLocalSettings). A command cannot show that what it writes keeps
-// hooks on, so writing it from the shell is refused like the client hook
-// files; the pre-edit judge lets the client's edit tools change it when
-// the result keeps hooks on.
-var shellGuardPaths = append(guardPaths[:len(guardPaths):len(guardPaths)],
-	GuardPath{Path: ".claude/settings.local.json", ClientHooks: true, Client: "claude"},
-	GuardPath{Path: ".github/copilot/settings.json"},
-	GuardPath{Path: ".github/copilot/settings.local.json"},
-	// Factory Droid reads hooks from .factory/settings.local.json too, and
-	// newer Droids read .factory/hooks.json instead of the settings.json
-	// hooks key when it exists (protocol/dialect droid.go): creating it would
-	// switch our rows off.
-	GuardPath{Path: ".factory/settings.local.json", ClientHooks: true, Client: "droid"},
-	GuardPath{Path: ".factory/hooks.json", ClientHooks: true, Client: "droid"},
-	// Codex CLI 0.169.0 reads inline [hooks] and [features] hooks = false
-	// from a trusted project's .codex/config.toml and from every .codex/
-	// between the repository root and the start directory (measured:
-	// adopt/hookplan testdata plan-codex-project-features-off,
-	// plan-codex-subdir-features-off; codex-rs config/src/loader/README.md):
-	// one line there switches our rows off for the next session.
-	GuardPath{Path: ".codex/config.toml", ClientHooks: true, Client: "codex"})
+// plus the other repository files a client reads hooks or a switch of its
+// hooks from (internal/clientfiles: Claude Code's per-checkout
+// .claude/settings.local.json, whose "disableAllHooks": true switches our
+// rows off; Copilot CLI's settings; Droid's settings.local.json and
+// hooks.json; Codex's .codex/config.toml), which adopt never writes. A
+// command cannot show that what it writes keeps hooks on, so writing one
+// from the shell is refused like the client hook files; the pre-edit judge
+// lets the client's edit tools change Claude's local settings when the
+// result keeps hooks on.
+var shellGuardPaths = func() []GuardPath {
+	out := slices.Clip(guardPaths)
+	for _, f := range clientfiles.HookFiles() {
+		if f.Written {
+			continue
+		}
+		g := GuardPath{Path: f.Path}
+		if f.Hooks {
+			g.ClientHooks, g.Client = true, f.Client
+		}
+		out = append(out, g)
+	}
+	return out
+}()
 
 // shellGuardList is shellGuardPaths plus the lefthook configs lefthook
 // 2.x reads (lefthookcfg.BaseNames: lefthook.yml, .lefthook-local.toml,

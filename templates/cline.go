@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
-// ClineHookPath is Cline's project hook file in a governed repository: the
-// executable .clinerules/hooks/PreToolUse, named after the hook, which
-// Cline runs before every tool (docs.cline.bot hook-reference; protocol/dialect
-// cline.go). One file per hook name, so the file is ours alone; an
-// operator's own PreToolUse (no render header) is kept and reported.
-const ClineHookPath = ".clinerules/hooks/PreToolUse"
+// ClineHookPath is Cline's project hook file in a governed repository
+// (internal/clientfiles.ClineHook): the executable
+// .clinerules/hooks/PreToolUse, named after the hook, which Cline runs
+// before every tool (docs.cline.bot hook-reference). One file per hook
+// name, so the file is ours alone; an operator's own PreToolUse (no render
+// header) is kept and reported.
+const ClineHookPath = clientfiles.ClineHook
 
 // StepClineHook is Cline's hook file .clinerules/hooks/PreToolUse.
 const StepClineHook = "cline-hook"

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/clock"
@@ -30,11 +31,11 @@ const (
 	LauncherPath       = ".hookwarden/hook.sh"
 	PyLauncherPath     = ".hookwarden/hook.py"
 	InterceptorPath    = ".hookwarden/interceptor.py"
-	AgyPluginDir       = ".agents/plugins/hookwarden"
+	AgyPluginDir       = clientfiles.AgyPluginDir
 	AgyPluginJSONPath  = AgyPluginDir + "/plugin.json"
 	AgyHooksJSONPath   = AgyPluginDir + "/hooks.json"
 	AgyLauncherPath    = AgyPluginDir + "/hook.sh"
-	OpencodePluginPath = ".opencode/plugins/hookwarden.js"
+	OpencodePluginPath = clientfiles.OpencodePlugin
 	// OpencodeCanaryEnv is the environment variable doctor sets when it
 	// starts the installed opencode to prove the rendered plugin loaded:
 	// an absolute directory holding canary.json ({"commands": [TEXT…]});
@@ -44,15 +45,15 @@ const (
 	// never overwritten). Unset, the plugin does nothing of the kind.
 	OpencodeCanaryEnv = "HOOKWARDEN_OPENCODE_CANARY"
 	// CopilotHooksPath is GitHub Copilot CLI's hook file in a governed
-	// repository: Copilot CLI 1.0.102 runs every *.json in .github/hooks at
-	// the git root (see copilotHooks), so the file is ours alone and no
-	// operator byte is merged into.
-	CopilotHooksPath = ".github/hooks/hookwarden.json"
-	// KiroHooksPath is Kiro CLI's hook file in a governed repository: a v3
-	// hooks file of .kiro/hooks/, which applies to every agent of the
-	// workspace (kiro.dev/docs/cli/v3/hooks; protocol/dialect kiro.go), so
+	// repository (internal/clientfiles.CopilotHooks): Copilot CLI runs
+	// every *.json in .github/hooks at the git root (see copilotHooks), so
 	// the file is ours alone and no operator byte is merged into.
-	KiroHooksPath = ".kiro/hooks/hookwarden.json"
+	CopilotHooksPath = clientfiles.CopilotHooks
+	// KiroHooksPath is Kiro CLI's hook file in a governed repository
+	// (internal/clientfiles.KiroHooks): a v3 hooks file of .kiro/hooks/,
+	// which applies to every agent of the workspace, so the file is ours
+	// alone and no operator byte is merged into.
+	KiroHooksPath = clientfiles.KiroHooks
 )
 
 type ruleData struct {

@@ -2,18 +2,20 @@ package hookplan
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
 // Scopes of a hook file: where the client finds it.
 const (
 	// ScopeProject: a file in the repository, shared through git.
-	ScopeProject = "project"
+	ScopeProject = clientfiles.ScopeProject
 	// ScopeLocal: a per-checkout file in the repository, usually
 	// git-ignored.
-	ScopeLocal = "local"
+	ScopeLocal = clientfiles.ScopeLocal
 	// ScopeUser: the user's own file outside the repository (read only
 	// with Options.Workstation).
 	ScopeUser = "user"
@@ -98,12 +100,10 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// switches in claudeSwitches, and the enabled plugins' hooks
 		// (claudePlugins).
 		"claude": {
-			files: []fileSpec{
-				{"settings.json", "home", ScopeUser, "claude"},
-				{".claude/settings.json", "start", ScopeProject, "claude"},
-				{".claude/settings.local.json", "start", ScopeLocal, "claude"},
-				{"", "claude-managed", ScopeSystem, "claude"},
-			},
+			files: slices.Concat(
+				[]fileSpec{{"settings.json", "home", ScopeUser, "claude"}},
+				repoFiles("claude"),
+				[]fileSpec{{"", "claude-managed", ScopeSystem, "claude"}}),
 			limits: []string{
 				"hooks of a --settings file or JSON string (flagSettings: merged after the local settings and before the managed ones, bundle settings sources userSettings, projectSettings, localSettings, flagSettings, policySettings), and --setting-sources, which can leave the user, project or local files out",
 				"server-managed settings and the OS policy sources (macOS managed preferences, the Windows HKLM/HKCU policy keys): with managedSourcesBehavior \"first-wins\" (the default) the highest managed source present (server-managed > MDM > managed-settings.json) is the managed tier alone, so one of them can replace the managed files listed here (bundle, managedSourcesBehavior description)",
@@ -138,16 +138,15 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// inline hooks need the user's trusted_hash like the hooks.json ones
 		// (codexTrust).
 		"codex": {
-			files: []fileSpec{
+			files: slices.Concat([]fileSpec{
 				{"hooks.json", "codex-system", ScopeSystem, "codex"},
 				{"config.toml", "codex-system", ScopeSystem, "codex-toml"},
 				{"hooks.json", "home", ScopeUser, "codex"},
-				{"config.toml", "home", ScopeUser, "codex-toml"},
-				{".codex/hooks.json", "root", ScopeProject, "codex"},
-				{".codex/config.toml", "root", ScopeProject, "codex-toml"},
-				{"", "codex-tree", ScopeProject, "codex-auto"},
-				{"managed_config.toml", "codex-system", ScopeSystem, "codex-toml"},
-			},
+				{"config.toml", "home", ScopeUser, "codex-toml"}},
+				repoFiles("codex"),
+				[]fileSpec{
+					{"", "codex-tree", ScopeProject, "codex-auto"},
+					{"managed_config.toml", "codex-system", ScopeSystem, "codex-toml"}}),
 			limits: []string{
 				"-c/--config overrides (the session-flags layer, which can carry [hooks] and [hooks.state]) and --dangerously-bypass-hook-trust, which runs hooks without their trusted_hash (codex-rs config/src/loader/README.md; hooks/src/engine/discovery.rs)",
 				"cloud-managed and MDM config and requirements, the managed hooks of a requirements.toml [hooks] table, and on Windows the machine-wide files (%ProgramData%\\OpenAI\\Codex in codex-rs config/src/loader/mod.rs; not in the 0.169.0 Linux binary, so not read)",
@@ -175,12 +174,11 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// schemaDefaults, systemDefaults, user, safeWorkspace, system): the
 		// system file is applied last and overrides the workspace's switches.
 		"gemini": {
-			files: []fileSpec{
+			files: slices.Concat([]fileSpec{
 				{"system-defaults", "gemini-system-defaults", ScopeSystem, "gemini"},
-				{"settings.json", "home", ScopeUser, "gemini"},
-				{".gemini/settings.json", "start", ScopeProject, "gemini"},
-				{"system", "gemini-system", ScopeSystem, "gemini"},
-			},
+				{"settings.json", "home", ScopeUser, "gemini"}},
+				repoFiles("gemini"),
+				[]fileSpec{{"system", "gemini-system", ScopeSystem, "gemini"}}),
 			homeRel: ".gemini",
 			bin:     "gemini", npm: "@google/gemini-cli",
 			runs:       "Gemini CLI deduplicates matching hooks and runs them in parallel unless one sets sequential: true",
@@ -201,10 +199,7 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// Claude files are Claude's entry here, so a Claude row Cursor also runs
 		// is listed under claude.
 		"cursor": {
-			files: []fileSpec{
-				{"hooks.json", "home", ScopeUser, "cursor"},
-				{".cursor/hooks.json", "root", ScopeProject, "cursor"},
-			},
+			files:   slices.Concat([]fileSpec{{"hooks.json", "home", ScopeUser, "cursor"}}, repoFiles("cursor")),
 			homeRel: ".cursor",
 			runs:    "Cursor runs every matching hook of every hooks.json (project, user, enterprise) and, with third-party configs on, the Claude settings files' hooks; not observed",
 			limits:  []string{"Cursor's enterprise (MDM) and team (cloud) hooks, whose files no source read here places (cursor.com/docs/reference/third-party-hooks, \"Priority Order\")"},
@@ -213,10 +208,7 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// the user file ~/.qwen/settings.json, then the start directory's
 		// .qwen/settings.json, no walk up (protocol/dialect qwen.go).
 		"qwen": {
-			files: []fileSpec{
-				{"settings.json", "home", ScopeUser, "qwen"},
-				{".qwen/settings.json", "start", ScopeProject, "qwen"},
-			},
+			files:   slices.Concat([]fileSpec{{"settings.json", "home", ScopeUser, "qwen"}}, repoFiles("qwen")),
 			homeRel: ".qwen",
 			bin:     "qwen", npm: "@qwen-code/qwen-code",
 			runs:       "Qwen Code runs every matching hook of the user and workspace settings",
@@ -229,11 +221,7 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// that file is absent (docs.factory.ai/harness/hooks), while droid
 		// 0.186.0 ran only the settings.json hooks (Factory-AI/factory issue 3).
 		"droid": {
-			files: []fileSpec{
-				{"settings.json", "home", ScopeUser, "droid"},
-				{".factory/settings.json", "root", ScopeProject, "droid"},
-				{".factory/settings.local.json", "root", ScopeLocal, "droid"},
-			},
+			files:   slices.Concat([]fileSpec{{"settings.json", "home", ScopeUser, "droid"}}, repoFiles("droid")),
 			homeRel: ".factory",
 			bin:     "droid", npm: "@factory/cli",
 			runs: "Factory Droid runs every matching hook of its settings files (documented; not observed)",
@@ -247,11 +235,10 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// workspace (docs.windsurf.com/windsurf/cascade/hooks, "System-Level",
 		// read 2026-12-01).
 		"windsurf": {
-			files: []fileSpec{
+			files: slices.Concat([]fileSpec{
 				{"", "windsurf-system", ScopeSystem, "windsurf"},
-				{"hooks.json", "home", ScopeUser, "windsurf"},
-				{".windsurf/hooks.json", "root", ScopeProject, "windsurf"},
-			},
+				{"hooks.json", "home", ScopeUser, "windsurf"}},
+				repoFiles("windsurf")),
 			homeRel: ".codeium/windsurf",
 			runs:    "Windsurf merges the system, user and workspace hooks.json and runs every hook of the event in that order; not observed",
 			limits:  []string{"hooks an Enterprise team configures in Windsurf's cloud dashboard (docs.windsurf.com/windsurf/cascade/hooks, \"System-Level\")"},
@@ -265,7 +252,7 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 		// (cli.devin.ai/install.sh), so its version is read from the devin
 		// executable only.
 		"devin": {
-			files: []fileSpec{{".devin/hooks.v1.json", "root", ScopeProject, "devin"}},
+			files: repoFiles("devin"),
 			bin:   "devin",
 			runs:  "Devin CLI runs the matching hooks of .devin/hooks.v1.json and of the Claude Code settings files (listed under claude); exit 2 blocks; not observed",
 			limits: []string{
@@ -309,6 +296,17 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 			limits: []string{"Copilot CLI's folder trust (repository hooks load only in a trusted folder or with COPILOT_ALLOW_ALL=true; its trust record is not read: protocol/dialect copilot.go)"}},
 	}
 })
+
+// repoFiles returns client's repository hook files the plan reads, from
+// the one table of them (internal/clientfiles.Planned), as fileSpecs based
+// at the root or the start directory as the client finds them.
+func repoFiles(client string) []fileSpec {
+	var out []fileSpec
+	for _, f := range clientfiles.Planned(client) {
+		out = append(out, fileSpec{rel: f.Path, base: f.Found, scope: f.Scope, format: f.Format})
+	}
+	return out
+}
 
 // homeDir returns the client's home directory ("" when neither its
 // variable nor HOME is set).

@@ -7,20 +7,21 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 )
 
 // CopilotHooksFile is the file adopt renders for GitHub Copilot CLI in a
-// governed repository (templates.CopilotHooksPath; a test keeps the two
-// equal): Copilot CLI 1.0.102 runs every *.json of .github/hooks at the git
-// root (protocol/dialect, copilot.go).
-const CopilotHooksFile = ".github/hooks/hookwarden.json"
+// governed repository (internal/clientfiles.CopilotHooks): Copilot CLI
+// 1.0.102 runs every *.json of .github/hooks at the git root
+// (protocol/dialect, copilot.go).
+const CopilotHooksFile = clientfiles.CopilotHooks
 
-// CursorHooksFile is Cursor's project hook file, into which adopt merges the
-// cursor rows (policy.GuardPaths; a test keeps the two equal): Cursor runs
-// every matching hook of .cursor/hooks.json and of the Claude settings files
+// CursorHooksFile is Cursor's project hook file, into which adopt merges
+// the cursor rows (internal/clientfiles.CursorHooks): Cursor runs every
+// matching hook of .cursor/hooks.json and of the Claude settings files
 // alike (protocol/dialect, cursor.go).
-const CursorHooksFile = ".cursor/hooks.json"
+const CursorHooksFile = clientfiles.CursorHooks
 
 // maxOwnRowFile bounds how much of the caller's hook file crossLoaded reads.
 const maxOwnRowFile = 1 << 20

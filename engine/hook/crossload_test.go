@@ -15,9 +15,6 @@ import (
 // The file crossLoaded reads is the one adopt renders, and the rendered
 // rows end the way crossLoaded looks for.
 func TestCrossLoadReadsTheRenderedFile(t *testing.T) {
-	if CopilotHooksFile != templates.CopilotHooksPath {
-		t.Fatalf("CopilotHooksFile %q, templates.CopilotHooksPath %q", CopilotHooksFile, templates.CopilotHooksPath)
-	}
 	files, err := templates.Render([]string{"copilot"})
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +37,8 @@ func TestCrossLoadReadsTheRenderedFile(t *testing.T) {
 // The Cursor file crossLoaded reads is the one adopt merges into, and the
 // rows adopt writes hold the mark crossLoaded looks for.
 func TestCrossLoadReadsCursorsFile(t *testing.T) {
-	if p, ok := adoptSettingsPath("cursor"); !ok || p != CursorHooksFile {
-		t.Fatalf("guard path of cursor's hook file %q, CursorHooksFile %q", p, CursorHooksFile)
+	if p, ok := adoptSettingsPath("cursor"); !ok || p != ".cursor/hooks.json" {
+		t.Fatalf("cursor's settings file %q, want .cursor/hooks.json (cursor.com/docs/reference/third-party-hooks)", p)
 	}
 	tab, _ := registration.Default()
 	for _, r := range tab.ForClient("cursor") {

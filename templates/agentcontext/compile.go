@@ -21,6 +21,8 @@ import (
 
 	"github.com/hookwarden/hookwarden/internal/buildinfo"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
+
+	"github.com/hookwarden/hookwarden/internal/clientfiles"
 )
 
 // DefaultLineBudget is the line budget of a generated file (and of the source
@@ -86,7 +88,7 @@ const (
 	// "Rules": .cursor/rules/*.mdc).
 	CursorPath = ".cursor/rules/agents.mdc"
 	// GeminiSettingsPath is where the Gemini context file name is read from.
-	GeminiSettingsPath = ".gemini/settings.json"
+	GeminiSettingsPath = clientfiles.GeminiSettings
 )
 
 // Options configure Compile. Source is the AGENTS.md path (default

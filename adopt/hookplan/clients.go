@@ -48,18 +48,11 @@ type fileSpec struct {
 	format string
 }
 
-// fieldSince is a handler field a client reads only from a version on:
-// field its JSON name, since the first version that reads it, ignored what
-// an older version does with it, source where the fact comes from.
-type fieldSince struct {
-	field, since, ignored, source string
-}
-
 // clientSpec is one client's entry in the table: its files in the order the
 // client collects hooks from them, the executable and npm package its
-// installed version is read from, how it runs several matching hooks, the
-// handler fields that need a version, and how a session started below the
-// repository root finds the project file.
+// installed version is read from, how it runs several matching hooks, and
+// how a session started below the repository root finds the project file
+// (the handler fields that need a version are templates' gate table's).
 type clientSpec struct {
 	files []fileSpec
 	// homeEnv names the variable that moves the client's home, homeRel
@@ -67,7 +60,6 @@ type clientSpec struct {
 	homeEnv, homeRel string
 	bin, npm         string
 	runs             string
-	fields           []fieldSince
 	// startBelow says what a session started below the root reads: ""
 	// the root's files (the client walks up), else why it does not.
 	startBelow string
@@ -112,9 +104,7 @@ var clients = sync.OnceValue(func() map[string]clientSpec {
 			},
 			homeEnv: "CLAUDE_CONFIG_DIR", homeRel: ".claude",
 			bin: "claude", npm: "@anthropic-ai/claude-code",
-			runs: "Claude Code runs every matching hook in parallel; any deny blocks the call",
-			fields: []fieldSince{{"onFailure", "2.1.295", "the key is unknown and stripped: a hook that cannot start, crashes or times out lets the call through",
-				"Claude Code release notes v2.1.295 (templates.OnFailure)"}},
+			runs:       "Claude Code runs every matching hook in parallel; any deny blocks the call",
 			startBelow: "Claude Code 2.1.328 reads project settings from the start directory's .claude/settings.json (bundle: projectSettings is `projectConfigDir ?? cwd`), not the repository root's",
 		},
 		// Codex CLI 0.169.0: hooks.json next to each active config layer,

@@ -20,10 +20,11 @@ import (
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/shellquote"
-	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/settings"
 	"github.com/hookwarden/hookwarden/templates"
+
+	"github.com/hookwarden/hookwarden/internal/reason"
 )
 
 // Options steer an adopt or conform run. The zero value is usable: default
@@ -103,20 +104,11 @@ func (p *repoPlan) fail(format string, a ...any) *repoPlan {
 	return p
 }
 
-// CapReason returns s capped at policy.MaxReasonBytes (4096, the house rule
-// for reasons): s itself when it fits, else its longest prefix ending on a
-// UTF-8 boundary followed by "…", 4096 bytes at most in all.
-func CapReason(s string) string {
-	const max = policy.MaxReasonBytes
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("…")
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// CapReason returns s capped at 4096 bytes, the house rule for reasons
+// (internal/reason.CapMarked): s itself when it fits, else its longest
+// prefix ending on a UTF-8 boundary followed by "…", 4096 bytes at most in
+// all.
+func CapReason(s string) string { return reason.CapMarked(s) }
 
 // planRepo plans one repository; conform selects conform's rules. The
 // returned plan has Status failed (and no writes) on any error, and status

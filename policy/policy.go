@@ -3,7 +3,7 @@
 //
 // API contract (other packages build on these signatures; keep them):
 //
-//	New(operator []OperatorPattern) (*Policy, error)
+//	New(operator []settings.Pattern) (*Policy, error)
 //	(*Policy).Judge(command string) Decision
 //	CheckEnvironment(lookup func(string) (string, bool)) Decision
 //	TextRules() []TextRule
@@ -32,6 +32,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 // Decision is the policy's answer for one command text. Allowed is true when no
@@ -43,20 +45,6 @@ type Decision struct {
 	Allowed bool
 	RuleID  string
 	Reason  string
-}
-
-// OperatorPattern is one operator deny pattern from a settings layer: Layer
-// names its source (e.g. "fleet /etc/hw.yaml", "repository .hookwarden.yaml"),
-// Pattern is an RE2 expression (at most 512 bytes) matched against the command.
-// Name is the layer's short name ("fleet", "workstation", "repository") and
-// Line the pattern's 1-based line in its file; with both, the rule id is
-// "operator:<Name>:<Line>" (e.g. "operator:repository:23"), else
-// "operator:<Layer>:<index>".
-type OperatorPattern struct {
-	Layer   string
-	Pattern string
-	Name    string
-	Line    int
 }
 
 // TextRule is one built-in rule in its text form, expressible alike in RE2,
@@ -109,12 +97,12 @@ type operatorRule struct {
 // built-in text rules on first use (Judge needs them only for a command the
 // shell parser rejects). operator may be nil. Operator patterns are RE2, searched in both the raw and the
 // normalised command; at most MaxOperatorPatternsPerLayer per layer (counted
-// by OperatorPattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
-// ids are "operator:<name>:<line>" (OperatorPattern.Name and Line), or
+// by settings.Pattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
+// ids are "operator:<name>:<line>" (settings.Pattern.Name and Line), or
 // "operator:<layer>:<index>" with index counted from 0 within the layer when
 // the pattern's line is not known. Errors: a pattern that does not compile, is too long, or a layer with
 // too many patterns, as "policy: operator layer <layer> pattern <index>: <why>".
-func New(operator []OperatorPattern) (*Policy, error) {
+func New(operator []settings.Pattern) (*Policy, error) {
 	p := &Policy{}
 	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
 	count := map[string]int{}

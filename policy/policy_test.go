@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hookwarden/hookwarden/settings"
 )
 
 func TestOperatorPatterns(t *testing.T) {
-	p, err := New([]OperatorPattern{
+	p, err := New([]settings.Pattern{
 		{Layer: "fleet /etc/hw.yaml", Pattern: `terraform\s+destroy`, Name: "fleet", Line: 4},
 		{Layer: "repository .hookwarden.yaml", Pattern: `^make deploy`},
 		{Layer: "repository .hookwarden.yaml", Pattern: `rm -rf /$`},
@@ -45,26 +47,26 @@ func TestOperatorPatterns(t *testing.T) {
 }
 
 func TestOperatorPatternErrors(t *testing.T) {
-	many := func(layer string, n int) []OperatorPattern {
-		var out []OperatorPattern
+	many := func(layer string, n int) []settings.Pattern {
+		var out []settings.Pattern
 		for i := range n {
-			out = append(out, OperatorPattern{Layer: layer, Pattern: fmt.Sprintf("cmd%d", i)})
+			out = append(out, settings.Pattern{Layer: layer, Pattern: fmt.Sprintf("cmd%d", i)})
 		}
 		return out
 	}
 	tests := []struct {
 		name string
-		ops  []OperatorPattern
+		ops  []settings.Pattern
 		want string // substring of the error; "" means New succeeds
 	}{
-		{"bad regexp", []OperatorPattern{{Layer: "fleet", Pattern: "ok"}, {Layer: "workstation", Pattern: "a("}}, "operator layer workstation pattern 0"},
-		{"index within layer", []OperatorPattern{{Layer: "repo", Pattern: "x"}, {Layer: "repo", Pattern: "[z-a]"}}, "operator layer repo pattern 1"},
-		{"too long", []OperatorPattern{{Layer: "fleet", Pattern: strings.Repeat("a", 513)}}, "operator layer fleet pattern 0: 513 bytes"},
-		{"512 is fine", []OperatorPattern{{Layer: "fleet", Pattern: strings.Repeat("a", 512)}}, ""},
+		{"bad regexp", []settings.Pattern{{Layer: "fleet", Pattern: "ok"}, {Layer: "workstation", Pattern: "a("}}, "operator layer workstation pattern 0"},
+		{"index within layer", []settings.Pattern{{Layer: "repo", Pattern: "x"}, {Layer: "repo", Pattern: "[z-a]"}}, "operator layer repo pattern 1"},
+		{"too long", []settings.Pattern{{Layer: "fleet", Pattern: strings.Repeat("a", 513)}}, "operator layer fleet pattern 0: 513 bytes"},
+		{"512 is fine", []settings.Pattern{{Layer: "fleet", Pattern: strings.Repeat("a", 512)}}, ""},
 		{"65 in a layer", many("fleet", 65), "operator layer fleet pattern 64"},
 		{"64 in each of two layers", append(many("fleet", 64), many("repo", 64)...), ""},
-		{"empty pattern", []OperatorPattern{{Layer: "repo", Pattern: "  "}}, "operator layer repo pattern 0: empty"},
-		{"Perl lookahead is not RE2", []OperatorPattern{{Layer: "repo", Pattern: "git(?!hub)"}}, "operator layer repo pattern 0"},
+		{"empty pattern", []settings.Pattern{{Layer: "repo", Pattern: "  "}}, "operator layer repo pattern 0: empty"},
+		{"Perl lookahead is not RE2", []settings.Pattern{{Layer: "repo", Pattern: "git(?!hub)"}}, "operator layer repo pattern 0"},
 	}
 	for _, tc := range tests {
 		_, err := New(tc.ops)
@@ -79,7 +81,7 @@ func TestOperatorPatternErrors(t *testing.T) {
 
 func TestReasonCap(t *testing.T) {
 	layer := strings.Repeat("é", 3000) // 6000 bytes of two-byte runes
-	p, err := New([]OperatorPattern{{Layer: layer, Pattern: "deploy"}})
+	p, err := New([]settings.Pattern{{Layer: layer, Pattern: "deploy"}})
 	if err != nil {
 		t.Fatal(err)
 	}

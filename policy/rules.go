@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/hookwarden/hookwarden/internal/reason"
 )
 
 // rulesJSON is the one wording source of the built-in policy: rule ids, the
@@ -135,8 +137,9 @@ const (
 // RuleScanBoundTargets (engine/workspace).
 const MaxTargetOperands = 256
 
-// MaxReasonBytes caps every refusal text (DESIGN.md conventions).
-const MaxReasonBytes = 4096
+// MaxReasonBytes caps every refusal text (internal/reason, DESIGN.md
+// conventions).
+const MaxReasonBytes = reason.MaxBytes
 
 // Substitution is one step of the text normalisation: every match of Pattern
 // (a regular expression valid alike in RE2, Python re and JavaScript RegExp)
@@ -349,17 +352,5 @@ func Refusal(id string) (reason string, ok bool) {
 }
 
 func refusal(id, why, instead string) string {
-	return capReason("[BLOCKED BY hookwarden:" + id + "] " + why + "; " + instead)
-}
-
-// capReason cuts s to at most MaxReasonBytes bytes on a UTF-8 boundary.
-func capReason(s string) string {
-	if len(s) <= MaxReasonBytes {
-		return s
-	}
-	i := MaxReasonBytes
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i]
+	return reason.Cap("[BLOCKED BY hookwarden:" + id + "] " + why + "; " + instead)
 }

@@ -269,9 +269,8 @@ type Effective struct {
 // "<layer name> <file path>" (e.g. "fleet /etc/hookwarden/fleet.yaml"),
 // Pattern an RE2 expression of at most 512 bytes, Name the layer's name
 // ("fleet", "workstation", "repository") and Line the pattern's 1-based
-// line in its file (0 when unknown). It converts one to one to
-// policy.OperatorPattern (kept separate so this package builds without the
-// policy package).
+// line in its file (0 when unknown). policy.New takes these as they are
+// read.
 type Pattern struct {
 	Layer   string
 	Pattern string

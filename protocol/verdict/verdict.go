@@ -5,9 +5,10 @@ package verdict
 
 import (
 	"fmt"
-	"github.com/hookwarden/hookwarden/policy"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hookwarden/hookwarden/internal/reason"
 )
 
 // Kind is what the engine decided for one hook call.
@@ -78,8 +79,9 @@ func InvalidInputReason(verb, client, event, problem string) string {
 		client + " " + event + " payload: " + problem + "; the call is refused because it was not judged"
 }
 
-// MaxReasonBytes caps every reason the engine emits (DESIGN.md conventions).
-const MaxReasonBytes = policy.MaxReasonBytes
+// MaxReasonBytes caps every reason the engine emits (internal/reason,
+// DESIGN.md conventions).
+const MaxReasonBytes = reason.MaxBytes
 
 // Verdict is one decision. RuleID is the stable id of the rule that decided a
 // Deny (e.g. "git-no-verify", "checkpoint-due", "invalid-input"), empty
@@ -106,16 +108,7 @@ type Verdict struct {
 }
 
 // Cap returns s cut to at most MaxReasonBytes bytes on a UTF-8 boundary.
-func Cap(s string) string {
-	if len(s) <= MaxReasonBytes {
-		return s
-	}
-	cut := MaxReasonBytes
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut]
-}
+func Cap(s string) string { return reason.Cap(s) }
 
 // EscapeControls returns s with its control characters (U+0000-U+001F,
 // U+007F, U+0080-U+009F, and the line and paragraph separators U+2028 and

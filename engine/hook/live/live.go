@@ -53,11 +53,7 @@ func DepsWith(self func() (string, error)) (hook.Deps, error) {
 // NewPolicy compiles policy.New with the operator patterns of the settings
 // layers and returns it as a hook.CommandPolicy. Errors are policy.New's.
 func NewPolicy(ops []settings.Pattern) (hook.CommandPolicy, error) {
-	conv := make([]policy.OperatorPattern, len(ops))
-	for i, o := range ops {
-		conv[i] = policy.OperatorPattern{Layer: o.Layer, Pattern: o.Pattern, Name: o.Name, Line: o.Line}
-	}
-	p, err := policy.New(conv)
+	p, err := policy.New(ops)
 	if err != nil {
 		return nil, err
 	}

@@ -28,12 +28,6 @@ type trustOptions struct {
 // $HOOKWARDEN_HOME/approvals.json.
 func trustCommand(streams *ioStreams) *cli.Command {
 	o := &trustOptions{IO: streams}
-	layerFlags := func() []cli.Flag {
-		return []cli.Flag{
-			&cli.StringFlag{Name: "profile", Destination: &o.Profile, Usage: "profile layer file to include"},
-			&cli.StringFlag{Name: "operator", Destination: &o.Operator, Usage: "operator layer file to include"},
-		}
-	}
 	action := func(run func(*trustOptions) error) cli.ActionFunc {
 		return func(_ context.Context, c *cli.Command) error {
 			o.Prefixes = c.Args().Slice()
@@ -47,14 +41,14 @@ func trustCommand(streams *ioStreams) *cli.Command {
 			{
 				Name:   "list",
 				Usage:  "every concrete argv the registry and layers attach, with its approval state",
-				Flags:  append(layerFlags(), &cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print JSON"}),
+				Flags:  append(o.spawnLayers.flags(), &cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print JSON"}),
 				Action: action(runTrustList),
 			},
 			{
 				Name:      "approve",
 				Usage:     "approve listed argvs by hash prefix (or --all): records the resolved executable and its digest",
 				ArgsUsage: "[HASH-PREFIX...]",
-				Flags:     append(layerFlags(), &cli.BoolFlag{Name: "all", Destination: &o.All, Usage: "approve every listed argv that has no approval (a stale one only by its hash)"}),
+				Flags:     append(o.spawnLayers.flags(), &cli.BoolFlag{Name: "all", Destination: &o.All, Usage: "approve every listed argv that has no approval (a stale one only by its hash)"}),
 				Action:    action(runTrustApprove),
 			},
 			{

@@ -186,11 +186,7 @@ func gates(event string) bool {
 // returns an error when (client, event) is not a row of
 // protocol/registration.Default or the client has no registration form.
 func RegistrationCommand(client, event string) (string, error) {
-	t, err := registration.Default()
-	if err != nil {
-		return "", fmt.Errorf("hookwarden: registration command: %w", err)
-	}
-	if _, ok := t.Lookup(client, event); !ok {
+	if !registration.Served(client, event) {
 		return "", fmt.Errorf("hookwarden: registration command: %s %s is not a served pair", client, event)
 	}
 	if cmd, ok := sourcedForm(client, event); ok {

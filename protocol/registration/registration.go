@@ -103,6 +103,18 @@ func Default() (*Table, error) {
 	return &Table{Rows: append([]Row(nil), compiled...)}, nil
 }
 
+// Served reports whether (client, event) is a row of the compiled table
+// (Default), without copying the table as Default does: the check adopt and
+// audit make for every handler of every repository.
+func Served(client, event string) bool {
+	for i := range compiled {
+		if compiled[i].Client == client && compiled[i].Event == event {
+			return true
+		}
+	}
+	return false
+}
+
 // Parse decodes a registration table from its JSON form
 // ({"version":1,"rows":[Row…]}). It returns an error for malformed JSON,
 // an unknown version, a row with an invalid client or event name, a

@@ -157,3 +157,17 @@ func TestGeneratedTableMatchesJSON(t *testing.T) {
 		t.Fatal("Default returned the shared compiled rows, not a copy")
 	}
 }
+
+// TestServedMatchesLookup: Served answers as Default's Lookup does for
+// every row of the table, and false for a pair the table lacks.
+func TestServedMatchesLookup(t *testing.T) {
+	tab, _ := Default()
+	for _, r := range tab.Rows {
+		if !Served(r.Client, r.Event) {
+			t.Errorf("Served(%s, %s) = false for a row of the table", r.Client, r.Event)
+		}
+	}
+	if Served("claude", "no-such-event") || Served("no-such-client", "pre-tool") {
+		t.Error("Served is true for a pair the table lacks")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -328,4 +329,36 @@ func TrustList(home, profilePath, operatorPath string) ([]TrustRow, error) {
 		}
 	}
 	return rows, nil
+}
+
+// WriteTrustList writes rows as `hookwarden trust list` prints them: one
+// line per argv with its hash (16 hex digits), its state in one word
+// (approved, missing, no-argv or stale), the argv, its attachments and
+// engines; "no attachments" when rows is empty. It returns the writer's
+// error.
+func WriteTrustList(w io.Writer, rows []TrustRow) error {
+	var b strings.Builder
+	if len(rows) == 0 {
+		b.WriteString("no attachments\n")
+	}
+	for _, r := range rows {
+		h := r.ArgvHash
+		if len(h) > 16 {
+			h = h[:16]
+		}
+		fmt.Fprintf(&b, "%-16s %-10s %s  [%s; %s]\n", h, stateWord(r.State), ShellQuote(r.Argv), strings.Join(r.Attachments, ", "), strings.Join(r.Engines, ","))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// stateWord is trust list's one-word column for an approval state.
+func stateWord(s string) string {
+	switch s {
+	case StateApproved, StateMissing:
+		return s
+	case "no argv":
+		return "no-argv"
+	}
+	return "stale"
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -667,4 +668,29 @@ func (c *compiler) engineHooks() []CompiledHook {
 		}
 	}
 	return out
+}
+
+// WriteText writes the render as `hookwarden spawn compile` prints it: the
+// engine, run id, snapshot and requirement, the argv additions, then one
+// line per run file, hook and note. It returns the writer's error.
+func (r *Render) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "engine: %s %s (%s)\nrun id: %s\nsnapshot: %s\n", r.Engine, r.Version, r.Binary, r.RunID, r.SnapshotDigest)
+	if r.RequirementPath != "" {
+		fmt.Fprintf(&b, "requirement: %s\n", r.RequirementPath)
+	} else {
+		fmt.Fprintln(&b, "requirement: none")
+	}
+	fmt.Fprintf(&b, "args: %s\n", ShellQuote(r.Args))
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "file (remove when the spawn ends): %s\n", f)
+	}
+	for _, h := range r.Hooks {
+		fmt.Fprintf(&b, "hook: %s %s on %s (%s) argv %s\n", h.Layer, h.Hook, h.Event, h.Native, h.ArgvHash[:16])
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -62,8 +62,8 @@ func TestClientsText(t *testing.T) {
 	}
 	table, rest, ok := strings.Cut(out, "\n\n")
 	note, _, _ := strings.Cut(rest, "\n\n") // the versions observed and the unverified follow
-	if !ok || note != WindowsNote || !strings.Contains(note, "windows: unverified") {
-		t.Errorf("after the table %q, want a blank line and %q", note, WindowsNote)
+	if !ok || note != observed.WindowsNote || !strings.Contains(note, "windows: unverified") {
+		t.Errorf("after the table %q, want a blank line and %q", note, observed.WindowsNote)
 	}
 	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
 	tbl, _ := registration.Default()

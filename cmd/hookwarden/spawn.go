@@ -149,39 +149,16 @@ func runSpawnCompile(ctx context.Context, o *spawnCompileOptions) error {
 	if err != nil {
 		return refusalExit(err, 1, o.IO.Out, o.JSON)
 	}
-	var b strings.Builder
 	if o.JSON {
 		out, _ := json.MarshalIndent(r, "", "  ")
-		fmt.Fprintln(&b, string(out))
+		_, err = fmt.Fprintln(o.IO.Out, string(out))
 	} else {
-		writeRender(&b, r)
+		err = r.WriteText(o.IO.Out)
 	}
-	if _, err := io.WriteString(o.IO.Out, b.String()); err != nil {
+	if err != nil {
 		return cli.Exit("hookwarden: spawn: "+err.Error(), 2)
 	}
 	return nil
-}
-
-// writeRender writes spawn compile's text form of r: the engine, run id,
-// snapshot and requirement, the argv additions, one line per run file, hook
-// and note.
-func writeRender(b *strings.Builder, r *spawn.Render) {
-	fmt.Fprintf(b, "engine: %s %s (%s)\nrun id: %s\nsnapshot: %s\n", r.Engine, r.Version, r.Binary, r.RunID, r.SnapshotDigest)
-	if r.RequirementPath != "" {
-		fmt.Fprintf(b, "requirement: %s\n", r.RequirementPath)
-	} else {
-		fmt.Fprintln(b, "requirement: none")
-	}
-	fmt.Fprintf(b, "args: %s\n", spawn.ShellQuote(r.Args))
-	for _, f := range r.Files {
-		fmt.Fprintf(b, "file (remove when the spawn ends): %s\n", f)
-	}
-	for _, h := range r.Hooks {
-		fmt.Fprintf(b, "hook: %s %s on %s (%s) argv %s\n", h.Layer, h.Hook, h.Event, h.Native, h.ArgvHash[:16])
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(b, "note: %s\n", n)
-	}
 }
 
 // runSpawnExec compiles the spawn and runs the engine o.Argv names with

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -83,37 +81,16 @@ func runTrustList(o *trustOptions) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	switch {
-	case o.JSON:
+	if o.JSON {
 		out, _ := json.MarshalIndent(rows, "", "  ")
-		fmt.Fprintln(&b, string(out))
-	case len(rows) == 0:
-		fmt.Fprintln(&b, "no attachments")
-	default:
-		for _, r := range rows {
-			h := r.ArgvHash
-			if len(h) > 16 {
-				h = h[:16]
-			}
-			fmt.Fprintf(&b, "%-16s %-10s %s  [%s; %s]\n", h, stateWord(r.State), spawn.ShellQuote(r.Argv), strings.Join(r.Attachments, ", "), strings.Join(r.Engines, ","))
-		}
+		_, err = fmt.Fprintln(o.IO.Out, string(out))
+	} else {
+		err = spawn.WriteTrustList(o.IO.Out, rows)
 	}
-	if _, err := io.WriteString(o.IO.Out, b.String()); err != nil {
+	if err != nil {
 		return cli.Exit("hookwarden: trust: "+err.Error(), 2)
 	}
 	return nil
-}
-
-// stateWord is trust list's one-word column for an approval state.
-func stateWord(s string) string {
-	switch s {
-	case spawn.StateApproved, spawn.StateMissing:
-		return s
-	case "no argv":
-		return "no-argv"
-	}
-	return "stale"
 }
 
 // runTrustApprove approves the listed argvs o's prefixes (or --all) select,

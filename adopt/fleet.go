@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -69,7 +68,7 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	stamp := now().UTC().Format("20060102T150405Z")
 	jobs := opts.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = workpool.DefaultJobs()
 	}
 	conform := verb == "conform"
 	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, DryRun: opts.DryRun, Repositories: make([]*RepoReport, len(paths))}

@@ -44,7 +44,7 @@ type Options struct {
 	// real run would give, and every change is available as a unified diff.
 	DryRun bool
 	// Jobs bounds how many repositories are planned or written at once;
-	// 0 means runtime.NumCPU().
+	// 0 means workpool.DefaultJobs() (four per CPU).
 	Jobs int
 	// Now is the clock for the backup stamp; nil means time.Now.
 	Now func() time.Time

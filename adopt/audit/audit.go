@@ -59,7 +59,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -130,7 +129,7 @@ type Report struct {
 // Options steer an audit. The zero value is usable.
 type Options struct {
 	// Jobs bounds how many repositories are audited at once; 0 means
-	// runtime.NumCPU().
+	// workpool.DefaultJobs() (four per CPU).
 	Jobs int
 	// Progress, when set, is called after each repository of each phase
 	// ("plan": conform's dry run of the fleet; "audit"), from the worker
@@ -225,7 +224,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	rep := &Report{SchemaVersion: SchemaVersion, Tool: "hookwarden", Version: version, Repositories: make([]*RepoResult, len(paths))}
 	jobs := opts.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = workpool.DefaultJobs()
 	}
 	// The Owners of the client files, built once for the run.
 	a.owners = map[string]*clientjson.Owner{}

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/hookwarden/hookwarden/adopt"
+
+	"github.com/hookwarden/hookwarden/internal/workpool"
 )
 
 // fleetSize is the number of repositories BenchmarkFleet1000 generates.
@@ -60,7 +62,8 @@ func pristineFleet(b *testing.B) string {
 }
 
 // BenchmarkFleet1000 runs the fleet verbs over fleetSize generated
-// repositories, in process, jobs = GOMAXPROCS as the CLI defaults: adopt
+// repositories, in process, jobs as the CLI defaults (workpool.DefaultJobs;
+// HOOKWARDEN_BENCH_JOBS=N runs N at once instead): adopt
 // on a fresh copy of the pristine fleet, then conform (nothing to change)
 // and audit of the adopted fleet. Generation and copying are outside the
 // timed region. It reports adopt-repos/s, conform-repos/s and
@@ -73,7 +76,10 @@ func BenchmarkFleet1000(b *testing.B) {
 	pristine := pristineFleet(b)
 	home := b.TempDir()
 	getenv := emptyEnv(home, nil)
-	jobs := runtime.GOMAXPROCS(0)
+	jobs := workpool.DefaultJobs()
+	if v, err := strconv.Atoi(os.Getenv("HOOKWARDEN_BENCH_JOBS")); err == nil && v > 0 {
+		jobs = v
+	}
 	var tAdopt, tConform, tAudit time.Duration
 	var cAdopt, cConform, cAudit time.Duration
 	b.ResetTimer()

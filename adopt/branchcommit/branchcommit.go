@@ -39,7 +39,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -157,7 +156,7 @@ func Run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	defer os.RemoveAll(hooksOff)
 	jobs := opts.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = workpool.DefaultJobs()
 	}
 	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, Branch: opts.Branch, Repositories: make([]*Result, len(paths))}
 	// Two arguments naming one repository would race for its branch: the

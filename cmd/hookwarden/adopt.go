@@ -52,7 +52,7 @@ func (o *fleetOptions) fleetFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print the report as JSON (schema_version 1)"},
 		&cli.StringFlag{Name: "fleet", Destination: &o.Fleet, Usage: "process every repository below `DIR` (directories holding .git)"},
 		&cli.IntFlag{Name: "depth", Value: 1, Destination: &o.Depth, Usage: "with --fleet, look this many directory levels below DIR"},
-		&cli.IntFlag{Name: "jobs", Destination: &o.Jobs, Usage: "repositories processed at once", DefaultText: "the CPU count"},
+		&cli.IntFlag{Name: "jobs", Destination: &o.Jobs, Usage: "repositories processed at once", DefaultText: "four per CPU"},
 		&cli.BoolFlag{Name: "commit", Destination: &o.Commit, Usage: "put each repository's change on a new branch as one commit (a temporary worktree: the work tree, index and current branch are not touched; dirty repositories and detached HEADs are skipped; nothing is pushed) and print the command that opens its pull request"},
 		&cli.StringFlag{Name: "branch", Destination: &o.Branch, Usage: "with --commit, the branch to create in each repository", DefaultText: "hookwarden/VERB"},
 	}

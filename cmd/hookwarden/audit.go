@@ -49,7 +49,7 @@ func auditCommand(streams *ioStreams) *cli.Command {
 			&cli.BoolFlag{Name: "strict", Destination: &o.Strict, Usage: "exit 1 on warnings too"},
 			&cli.BoolFlag{Name: "plan", Destination: &o.Plan, Usage: "add the effective hook plan: per client every hook that fires on each event, from which file, in what order, and why others do not (a PATH below a governed root plans a session started there)"},
 			&cli.BoolFlag{Name: "workstation", Destination: &o.Workstation, Usage: "with --plan, read the clients' user-level files too (~/.claude/settings.json, ~/.codex/hooks.json, ~/.gemini/settings.json)"},
-			&cli.IntFlag{Name: "jobs", Destination: &o.Jobs, Usage: "repositories audited at once", DefaultText: "the CPU count"},
+			&cli.IntFlag{Name: "jobs", Destination: &o.Jobs, Usage: "repositories audited at once", DefaultText: "four per CPU"},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error {
 			o.Paths, o.FleetSet, o.FormatSet = c.Args().Slice(), c.IsSet("fleet"), c.IsSet("format")

@@ -3,7 +3,23 @@
 // repositories).
 package workpool
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
+
+// JobsPerCPU is how many repositories a fleet run (adopt, conform, audit,
+// --commit) works on at once per CPU when --jobs is not given. A fleet
+// run waits more than it computes: every written file is synced to disk
+// before its rename, and each repository asks git (check-ignore, config)
+// in child processes. Measured with BenchmarkFleet1000 (docs/performance.md,
+// "Fleet throughput"): on 2 cores one job per CPU left the cores idle
+// while the workers waited.
+const JobsPerCPU = 4
+
+// DefaultJobs returns the number of repositories a fleet run works on at
+// once when the caller gives none: JobsPerCPU per CPU (runtime.NumCPU).
+func DefaultJobs() int { return JobsPerCPU * runtime.NumCPU() }
 
 // Run calls fn(i) for every i in 0..n-1 on at most jobs goroutines (jobs < 1
 // counts as 1) and returns when every call has returned. Calls may run in

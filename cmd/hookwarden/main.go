@@ -70,6 +70,14 @@ func newApp(streams *ioStreams) *cli.Command {
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(context.Context, *cli.Command, error) {},
+		// A word that names no verb is a usage error (exit 2), not
+		// urfave/cli's help lookup ("No help topic", exit 3).
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.NArg() > 0 {
+				return cli.Exit(fmt.Sprintf("hookwarden: unknown command %q; run hookwarden --help for the list", c.Args().First()), 2)
+			}
+			return cli.ShowRootCommandHelp(c)
+		},
 		Reader:                 streams.In,
 		Writer:                 streams.Out,
 		ErrWriter:              streams.ErrOut,

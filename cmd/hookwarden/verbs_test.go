@@ -137,3 +137,16 @@ func TestAdoptDryRunRun(t *testing.T) {
 		t.Fatal("adopt --dry-run wrote the manifest")
 	}
 }
+
+// TestUnknownVerbIsUsage: a word that names no verb exits 2 (usage, as
+// README "Exit codes" says) with one line naming it; it was urfave/cli's
+// "No help topic" and exit 3 (found by following the README).
+func TestUnknownVerbIsUsage(t *testing.T) {
+	for _, args := range [][]string{{"nosuch"}, {"help", "adopt"}} {
+		streams, out, _ := testIO("", nil, t.TempDir())
+		code, msg := runExit(newApp(streams).Run(context.Background(), append([]string{"hookwarden"}, args...)))
+		if code != 2 || msg != `hookwarden: unknown command "`+args[0]+`"; run hookwarden --help for the list` || out.Len() != 0 {
+			t.Errorf("%v: exit %d, message %q, stdout %q; want exit 2 naming %q", args, code, msg, out, args[0])
+		}
+	}
+}

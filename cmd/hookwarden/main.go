@@ -70,6 +70,9 @@ func newApp(streams *ioStreams) *cli.Command {
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true,
 		ExitErrHandler:         func(context.Context, *cli.Command, error) {},
+		Reader:                 streams.In,
+		Writer:                 streams.Out,
+		ErrWriter:              streams.ErrOut,
 		// A word that names no verb is a usage error (exit 2), not
 		// urfave/cli's help lookup ("No help topic", exit 3).
 		Action: func(ctx context.Context, c *cli.Command) error {
@@ -78,9 +81,6 @@ func newApp(streams *ioStreams) *cli.Command {
 			}
 			return cli.ShowRootCommandHelp(c)
 		},
-		Reader:                 streams.In,
-		Writer:                 streams.Out,
-		ErrWriter:              streams.ErrOut,
 		Commands: []*cli.Command{
 			hookCommand(streams),
 			checkCommand(streams),

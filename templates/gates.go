@@ -104,6 +104,22 @@ func RowGate(client, event string) (Gate, bool) {
 	return Gate{}, false
 }
 
+// FieldGate returns the gate of the handler field name on client's rows
+// (form "field:NAME") and whether there is one: the first client version
+// that reads the field, what an older one does with it, and the source.
+func FieldGate(client, name string) (Gate, bool) {
+	gates, err := parsedGates()
+	if err != nil {
+		return Gate{}, false
+	}
+	for _, g := range gates {
+		if g.Form == "field:"+name && g.Client == client {
+			return g, true
+		}
+	}
+	return Gate{}, false
+}
+
 // RowAccepted reports whether a client at version accepts the (client,
 // event) row: true for a row without a gate, and for an unknown version
 // (""): the gated rows are measured to be ignored, not rejected, by the

@@ -103,3 +103,17 @@ func TestRowGatesNameServedRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldGate: the onFailure field of Claude Code's rows is gated at
+// 2.1.295 (gates.json), and a field or client without a gate has none.
+func TestFieldGate(t *testing.T) {
+	if g, ok := FieldGate("claude", "onFailure"); !ok || g.Since != "2.1.295" || g.Older == "" || g.Source == "" {
+		t.Fatalf("FieldGate(claude, onFailure) = %+v, %v", g, ok)
+	}
+	if _, ok := FieldGate("codex", "onFailure"); ok {
+		t.Error("codex has an onFailure gate")
+	}
+	if _, ok := FieldGate("claude", "timeout"); ok {
+		t.Error("claude's timeout field has a gate")
+	}
+}

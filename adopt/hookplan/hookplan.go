@@ -487,9 +487,11 @@ func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 				hk.Fires, hk.ReasonID = false, ReasonVersion
 				hk.Why = fmt.Sprintf("%s %s (%s) is older than %s, the first version with %s: this row needs a newer client (%s)", clientname.Title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, g.Since, h.NativeEvent, g.Older)
 			}
-			if g, ok := fieldGate(pl.c.Client, "onFailure"); ok && hk.OnFailure != "" && pl.c.Version != "" && versionLess(pl.c.Version, g.Since) {
-				hk.CaveatID = ReasonVersion
-				hk.Caveat = fmt.Sprintf("%s %s (%s) is older than %s, which introduced %q: %s (%s)", clientname.Title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, g.Since, "onFailure", g.Older, g.Source)
+			if hk.OnFailure != "" && pl.c.Version != "" {
+				if g, ok := templates.FieldGate(pl.c.Client, "onFailure"); ok && versionLess(pl.c.Version, g.Since) {
+					hk.CaveatID = ReasonVersion
+					hk.Caveat = fmt.Sprintf("%s %s (%s) is older than %s, which introduced %q: %s (%s)", clientname.Title(pl.c.Client), pl.c.Version, pl.c.VersionFrom, g.Since, "onFailure", g.Older, g.Source)
+				}
 			}
 			if !hk.Ours && len(pl.allow) > 0 {
 				hk.Allowed = allowed(pl.allow, h.Command, h.Args)
@@ -500,22 +502,6 @@ func (pl *clientPlanner) plan(files []loaded, workstation bool, home string) {
 	if pl.c.Client == "claude" && workstation {
 		pl.claudePlugins(files, home)
 	}
-}
-
-// fieldGate returns the version gate of the handler field name on client's
-// rows (templates' gate table, form "field:NAME"): the first client
-// version that reads it, what an older one does with it, and the source.
-func fieldGate(client, name string) (templates.Gate, bool) {
-	gates, err := templates.Gates()
-	if err != nil {
-		return templates.Gate{}, false
-	}
-	for _, g := range gates {
-		if g.Client == client && g.Form == "field:"+name {
-			return g, true
-		}
-	}
-	return templates.Gate{}, false
 }
 
 // pluginRows plans a client whose rendered plugin file runs our rows: the

@@ -17,9 +17,9 @@ import (
 
 // fleetOptions is what adopt and conform run with: the verb, the
 // repositories named on the command line, and each flag's value (bound to
-// the flags by fleetFlags). Set records the flags the command line named
-// (--fleet, --branch and adopt's --clients mean something when given
-// empty).
+// the flags by fleetFlags). FleetSet, BranchSet and ClientSet record
+// whether the command line named --fleet, --branch and adopt's --clients,
+// which mean something even when given empty.
 type fleetOptions struct {
 	IO        *ioStreams
 	Verb      string

@@ -104,7 +104,7 @@ func (p *Policy) Admit(command string, a *Admission) (d Decision) {
 			d = admissionDeny(admissionHit{rule: RuleAdmissionUnreadable})
 		}
 	}()
-	if ParseBound(command) != "" {
+	if parseBound(command) != "" {
 		return admissionDeny(admissionHit{rule: RuleAdmissionUnreadable})
 	}
 	j := &judge{p: p, hits: &hitSet{}, adm: a}

@@ -309,11 +309,11 @@ func hereDocs(st *syntax.Stmt) []field {
 }
 
 // innerCommand strips the launchers in front of a command (env with its
-// options and assignments, busybox, and every launcher LaunchedCommand
+// options and assignments, busybox, and every launcher launchedCommand
 // knows) and returns the command they run (empty when none); viaXargs
 // reports that xargs was among them.
 func innerCommand(argv []field) (inner []field, viaXargs bool) {
-	for steps := 0; len(argv) > 0 && steps < MaxLauncherWords; steps++ {
+	for steps := 0; len(argv) > 0 && steps < maxLauncherWords; steps++ {
 		name, known := cmdName(argv[0])
 		if !known {
 			return argv, viaXargs
@@ -337,7 +337,7 @@ func innerCommand(argv []field) (inner []field, viaXargs bool) {
 		for i, a := range args {
 			vals[i] = a.val
 		}
-		cmd, ok := LaunchedCommand(name, vals)
+		cmd, ok := launchedCommand(name, vals)
 		if !ok {
 			return argv, viaXargs
 		}

@@ -42,7 +42,7 @@ func (j *judge) commitTool(name string, args []field, env []envVar) bool {
 					j.hits.add(RuleCommitToolSkip)
 				}
 				spec, _ := gitSpecFor(opt.sub)
-				sub := &judge{p: j.p, hits: &hitSet{}}
+				sub := &judge{p: j.p, hits: &hitSet{}, cmd: j.cmd}
 				sub.gitHookOpts(opt.sub, spec, j.splitString(val), nil, maxDepth)
 				if sub.hits.first() != "" {
 					j.hits.add(RuleCommitToolSkip)
@@ -97,7 +97,7 @@ func (j *judge) lerna(args []field) {
 // counts.
 func (j *judge) commitizen(args []field) {
 	spec, _ := gitSpecFor("commit")
-	sub := &judge{p: j.p, hits: &hitSet{}}
+	sub := &judge{p: j.p, hits: &hitSet{}, cmd: j.cmd}
 	sub.gitHookOpts("commit", spec, args, nil, maxDepth)
 	for i, a := range args {
 		if a.val == "--" {

@@ -17,8 +17,8 @@ type launcherSpec struct {
 }
 
 // simpleLaunchers are the launchers whose whole effect, for the policy and
-// for the directory scan of engine/workspace, is to run the command after
-// their options. The policy's launcher step and LaunchedCommand share this
+// for the target scan (ScanTargets), is to run the command after
+// their options. The policy's launcher step and launchedCommand share this
 // one table.
 var simpleLaunchers = map[string]launcherSpec{
 	"exec":       {valShort: "a"},
@@ -50,14 +50,14 @@ var simpleLaunchers = map[string]launcherSpec{
 // systemd-run0(1)).
 var sudoSpec = launcherSpec{valShort: "ugphCDrtTU", valLong: []string{"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--machine", "--description", "--slice", "--unit", "--property", "--nice", "--setenv", "--background"}}
 
-// LaunchedCommand reports whether name (a command's base name) is a launcher
+// launchedCommand reports whether name (a command's base name) is a launcher
 // that runs the command in its arguments (env excepted: its assignments and
 // -C/-S options need their own reading), and returns the words of the
 // command it runs: args without the launcher's options, their values and
 // its positional words. For sudo, doas, pkexec and run0 the NAME=VALUE
 // assignments after the options are kept at the front of the returned words.
 // `command -v`/`-V` runs nothing: ok is true and the result is empty.
-func LaunchedCommand(name string, args []string) (cmd []string, ok bool) {
+func launchedCommand(name string, args []string) (cmd []string, ok bool) {
 	switch name {
 	case "command":
 		for _, a := range args {
@@ -117,18 +117,13 @@ func skipOptsIndex(n int, val func(int) string, valShort string, valLong []strin
 	return n
 }
 
-// IsAssignment reports whether s is a shell assignment word NAME=VALUE
-// (NAME: a letter or underscore, then letters, digits, underscores): what
-// env(1) and sudo(8) read as a variable before the command.
-func IsAssignment(s string) bool { return isAssignment(s) }
-
-// RunsCode reports whether the command name (a base name) with args is an
+// runsCode reports whether the command name (a base name) with args is an
 // interpreter of codeFlags, deno eval or awk that runs a program given on
 // its command line or read from stdin, rather than a script file or a
 // python -m module: a program whose effects (a chdir, a git call) no static
-// reading of the shell command can follow. engine/workspace judges such a
-// command instead of skipping it.
-func RunsCode(name string, args []string) bool {
+// reading of the shell command can follow. The target scan leaves such a
+// command unresolved, so the engine judges it instead of skipping it.
+func runsCode(name string, args []string) bool {
 	name = interpreterName(name)
 	switch name {
 	case "deno":

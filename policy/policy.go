@@ -31,8 +31,6 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/hookwarden/hookwarden/settings"
 )
 
@@ -75,7 +73,6 @@ const (
 // sync.Pool).
 type Policy struct {
 	operators []operatorRule
-	parsers   sync.Pool // *syntax.Parser, reused across calls
 
 	// The text layer is compiled on first use: Judge needs it only for a
 	// command the shell parser rejects, so a hook process that judges one
@@ -104,7 +101,6 @@ type operatorRule struct {
 // too many patterns, as "policy: operator layer <layer> pattern <index>: <why>".
 func New(operator []settings.Pattern) (*Policy, error) {
 	p := &Policy{}
-	p.parsers.New = func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }
 	count := map[string]int{}
 	var c *catalog
 	if len(operator) > 0 {
@@ -148,7 +144,7 @@ func New(operator []settings.Pattern) (*Policy, error) {
 // every command within the bounds. The returned Reason never contains the
 // command.
 func (p *Policy) Judge(command string) Decision {
-	d, _ := p.judgeRecover(command, "", nil)
+	d, _ := p.judgeRecover(NewCommand(command), "", nil)
 	return d
 }
 
@@ -176,35 +172,43 @@ type Site struct {
 // empty or relative Dir is Judge: nothing relative is read from disk, and
 // what would have been read counts as unknown.
 func (p *Policy) JudgeAt(command string, at Site) Decision {
+	return p.JudgeCommand(NewCommand(command), at)
+}
+
+// JudgeCommand is JudgeAt for a Command the target scan (ScanTargets) may
+// already have read: the scripts the scan parsed are not parsed again. c is
+// read and taken over (do not scan it again after).
+func (p *Policy) JudgeCommand(c *Command, at Site) Decision {
 	dir := at.Dir
 	if !filepath.IsAbs(dir) {
 		dir = ""
 	}
-	d, _ := p.judgeRecover(command, dir, at.LookupEnv)
+	d, _ := p.judgeRecover(c, dir, at.LookupEnv)
 	return d
 }
 
 // judgeRecover is Judge with a safety net: a panic inside the shell layer (a
 // defect) denies the command as unjudgeable instead of crashing the hook
 // process; recovered reports it so the fuzz test still fails on it.
-func (p *Policy) judgeRecover(command, dir string, env func(string) (string, bool)) (d Decision, recovered any) {
+func (p *Policy) judgeRecover(c *Command, dir string, env func(string) (string, bool)) (d Decision, recovered any) {
 	defer func() {
 		if r := recover(); r != nil {
 			d, recovered = p.deny(RuleIndirectionUnjudgeable), r
 		}
 	}()
-	return p.judge(command, dir, env), nil
+	return p.judge(c, dir, env), nil
 }
 
-func (p *Policy) judge(command, dir string, env func(string) (string, bool)) Decision {
+func (p *Policy) judge(c *Command, dir string, env func(string) (string, bool)) Decision {
+	command := c.text
 	if d, done := p.bounds(command); done {
 		return d
 	}
-	if id := ParseBound(command); id != "" {
+	if id := parseBound(command); id != "" {
 		return p.deny(id)
 	}
 	hits := &hitSet{}
-	j := &judge{p: p, hits: hits, dir: dir, env: env}
+	j := &judge{p: p, hits: hits, dir: dir, env: env, cmd: c}
 	j.script(command, 0, nil)
 	if id := hits.first(); id != "" {
 		return p.deny(id)
@@ -374,15 +378,15 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// ParseBound returns the id of the bound a command passes before it may be
+// parseBound returns the id of the bound a command passes before it may be
 // handed to the shell parser, or "" when it is within every bound: over
 // MaxCommandBytes (RuleScanBoundCommand), a line over MaxLineBytes
 // (RuleScanBoundLine), or parentheses nested deeper than maxParenDepth
 // (RuleScanBoundNesting: nesting that deep costs mvdan.cc/sh far more than
 // its length, since it recurses per level, and no real command needs it).
-// Judge applies it; engine/workspace applies it before its directory scan,
+// Judge applies it, and so does ScanTargets before its directory scan,
 // so a command no one may parse is refused, never skipped.
-func ParseBound(command string) string {
+func parseBound(command string) string {
 	if len(command) > MaxCommandBytes {
 		return RuleScanBoundCommand
 	}
@@ -409,7 +413,7 @@ func (p *Policy) bounds(command string) (Decision, bool) {
 	if strings.Trim(command, ASCIISpace) == "" {
 		return Decision{Allowed: true}, true
 	}
-	if id := ParseBound(command); id == RuleScanBoundCommand || id == RuleScanBoundLine {
+	if id := parseBound(command); id == RuleScanBoundCommand || id == RuleScanBoundLine {
 		return p.deny(id), true
 	}
 	return Decision{}, false

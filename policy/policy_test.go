@@ -178,7 +178,7 @@ func FuzzJudge(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		d, recovered := p.judgeRecover(cmd, "", nil)
+		d, recovered := p.judgeRecover(NewCommand(cmd), "", nil)
 		if recovered != nil {
 			t.Fatalf("Judge panicked (denied by the safety net): %v", recovered)
 		}

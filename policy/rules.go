@@ -28,11 +28,12 @@ const (
 	// RuleScanBoundNesting: scripts (bash -c, eval, git aliases, launcher
 	// scripts) nested past maxDepth, or parentheses past maxParenDepth.
 	RuleScanBoundNesting = "scan-bound-nesting"
-	// RuleScanBoundWords: more than MaxLauncherWords launcher steps before
+	// RuleScanBoundWords: more than maxLauncherWords launcher steps before
 	// the command they run.
 	RuleScanBoundWords = "scan-bound-words"
 	// RuleScanBoundTargets: more than MaxTargetOperands directory operands;
-	// denied by the engine's directory scan (engine/workspace), not by Judge.
+	// denied by the target scan (ScanTargets, which the engine runs before
+	// it judges), not by Judge.
 	RuleScanBoundTargets = "scan-bound-targets"
 	// RuleScanBoundSteps: the evaluator's run of the command took more than
 	// maxEvalSteps simple commands or evalBudget (loops), or a glob read a
@@ -134,7 +135,7 @@ const (
 // MaxTargetOperands bounds the directory operands (cd, pushd, git -C,
 // --git-dir, --work-tree, GIT_DIR/GIT_WORK_TREE, env -C) the engine resolves
 // in one command to find the repositories it acts in; more is denied with
-// RuleScanBoundTargets (engine/workspace).
+// RuleScanBoundTargets (ScanTargets).
 const MaxTargetOperands = 256
 
 // MaxReasonBytes caps every refusal text (internal/reason, DESIGN.md

@@ -14,11 +14,11 @@ import (
 // aliases, env -S ...). Deeper nesting denies with scan-bound-nesting.
 const maxDepth = 8
 
-// MaxLauncherWords bounds the launcher steps (env, nice, timeout, sudo, ...)
+// maxLauncherWords bounds the launcher steps (env, nice, timeout, sudo, ...)
 // one command may take before the command they run, the command itself
-// counted. More denies with RuleScanBoundWords, in the policy and in the
-// engine's directory scan alike: a chain no one follows is never allowed.
-const MaxLauncherWords = 64
+// counted. More denies with RuleScanBoundWords, in the judge and in the
+// target scan (ScanTargets) alike: a chain no one follows is never allowed.
+const maxLauncherWords = 64
 
 // judge is the state of one Judge call.
 type judge struct {
@@ -59,6 +59,9 @@ type judge struct {
 	// (commandPending); nested counts the scripts judged so far.
 	dynPending map[syntax.Pos]bool
 	nested     int
+	// cmd holds the parses of this call's scripts (Command); nil parses
+	// each script anew.
+	cmd *Command
 }
 
 // scriptKey identifies one script judgement: its text, depth and the
@@ -111,9 +114,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.judged = map[string]bool{}
 	}
 	j.judged[key] = true
-	parser := j.p.parsers.Get().(*syntax.Parser)
-	f, err := parser.Parse(strings.NewReader(src), "")
-	j.p.parsers.Put(parser)
+	f, err := j.cmd.parse(src, false)
 	if err != nil {
 		j.admission(admissionHit{rule: RuleAdmissionUnreadable})
 		if id := j.p.textMatch(j.p.Normalise(src)); id != "" {
@@ -470,7 +471,7 @@ func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, 
 		defer func(prev bool) { j.admitted = prev }(j.admitted)
 	}
 	for steps := 0; len(argv) > 0; steps++ {
-		if steps >= MaxLauncherWords {
+		if steps >= maxLauncherWords {
 			j.hits.add(RuleScanBoundWords)
 			return
 		}

@@ -68,7 +68,7 @@ func runAdmit(ctx context.Context, o *admitOptions) error {
 	}
 	divisor := settings.DefaultMaxJobsDivisor
 	if wd, err := o.IO.Getwd(); err == nil {
-		if tgt, err := workspace.Locate([]string{wd}, "", o.IO.getenv("HOME")); err == nil {
+		if tgt, err := workspace.Locate([]string{wd}, nil, o.IO.getenv("HOME")); err == nil {
 			eff, err := settings.Load(settings.SourcesFromEnv(o.IO.getenv), tgt.Roots)
 			if err != nil {
 				return cli.Exit("hookwarden: admit refused: "+err.Error(), admitRefused)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookwarden/hookwarden/engine/workspace"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
 	"github.com/hookwarden/hookwarden/settings"
 )
@@ -24,7 +25,7 @@ var ErrInvalid = errors.New("invalid input")
 // not look at the process environment's LEFTHOOK variables.
 //
 // It returns Allow or Deny (a command past a bound of the directory scan is
-// denied with the bound's rule, workspace.BoundError), or an error wrapping
+// denied with the bound's rule, policy.BoundError), or an error wrapping
 // ErrInvalid when the command is empty or not valid UTF-8, dir cannot be
 // resolved, a settings layer is invalid, or the policy cannot be built.
 func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.Verdict, error) {
@@ -40,9 +41,10 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 	if !filepath.IsAbs(dir) {
 		return verdict.Verdict{}, fmt.Errorf("%w: %s: directory is not absolute", ErrInvalid, dir)
 	}
-	tgt, err := workspace.Locate([]string{dir}, command, getenv("HOME"))
+	cmd := policy.NewCommand(command)
+	tgt, err := workspace.Locate([]string{dir}, cmd, getenv("HOME"))
 	if err != nil {
-		var be *workspace.BoundError
+		var be *policy.BoundError
 		if errors.As(err, &be) {
 			// Past a bound of the directory scan: refused, as the hook does.
 			return verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: verdict.Cap(be.Error())}, nil
@@ -57,7 +59,7 @@ func Check(deps Deps, dir, command string, getenv func(string) string) (verdict.
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	v := pol.JudgeAt(command, tgt.Base.Dir, func(k string) (string, bool) {
+	v := pol.JudgeAt(cmd, tgt.Base.Dir, func(k string) (string, bool) {
 		v := getenv(k)
 		return v, v != ""
 	})

@@ -62,14 +62,15 @@ const Usage = `usage: hookwarden hook [CLIENT EVENT]
   CLIENT and EVENT must match ^[a-z-]+$ and name a served pair; the payload is read from stdin.
 `
 
-// CommandPolicy judges one command text. JudgeAt returns Allow or Deny (with
+// CommandPolicy judges one command (policy.Command: its text and the parses
+// the workspace scan kept). JudgeAt returns Allow or Deny (with
 // RuleID and a Reason that never quotes the command) for a command the
 // client runs in dir (absolute; "" when not known) with the environment
 // lookup reads: globs are matched and scripts read in dir, git aliases
 // resolved from the config files lookup's HOME and GIT_CONFIG_* name
-// (policy.(*Policy).JudgeAt).
+// (policy.(*Policy).JudgeCommand).
 type CommandPolicy interface {
-	JudgeAt(command, dir string, lookup func(string) (string, bool)) verdict.Verdict
+	JudgeAt(command *policy.Command, dir string, lookup func(string) (string, bool)) verdict.Verdict
 }
 
 // Call is what an event judge receives. Row is the registration served.
@@ -85,6 +86,10 @@ type Call struct {
 	RepoRoot string
 	Settings *settings.Effective
 	Home     string
+	// Command is the shell command of a pre-tool or pre-skill-shell call
+	// with the parses the workspace scan made of it, which the command
+	// policy takes over (nil for other events).
+	Command *policy.Command
 	// Getenv reads the hook process's environment ("" when unset): the
 	// pre-edit judge reads PATH and HOOKWARDEN_BIN there to know which
 	// engine the launcher would choose.
@@ -508,12 +513,12 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 	if err != nil {
 		return Call{}, deny(RuleWorkspace, "%v", err), false
 	}
-	command := ""
+	var command *policy.Command
 	if dialect.ShellEvent(row.Event) {
 		if strings.Trim(p.Command, policy.ASCIISpace) == "" {
 			return Call{}, deny(RuleInvalidInput, "the %s %s payload holds an empty command for a command tool; the call is refused because there is nothing to judge", row.Client, row.Event), false
 		}
-		command = p.Command
+		command = policy.NewCommand(p.Command)
 	}
 	home, _ := lookup("HOME")
 	var named []string
@@ -527,7 +532,7 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 	}
 	tgt, err := workspace.Locate(candidates, command, home, named...)
 	if err != nil {
-		var be *workspace.BoundError
+		var be *policy.BoundError
 		if errors.As(err, &be) {
 			return Call{}, verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: be.Error()}, false
 		}
@@ -547,7 +552,7 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 		}
 		return Call{}, skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName), false
 	}
-	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home,
+	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home, Command: command,
 		Getenv: func(k string) string { v, _ := lookup(k); return v }}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
@@ -575,7 +580,7 @@ func judgeCommand(deps Deps, p dialect.Payload, call Call, lookup func(string) (
 	if err != nil {
 		return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 	}
-	v := pol.JudgeAt(judgedCommand(p), call.Dir, lookup)
+	v := pol.JudgeAt(judgedCommand(p, call.Command), call.Dir, lookup)
 	if v.Kind != verdict.Allow || !call.Settings.Admission.Enforce {
 		return v
 	}
@@ -655,15 +660,18 @@ func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string
 	return dirs, nil
 }
 
-// judgedCommand is the command text the policy judges for payload p: the
-// command itself, or, for Claude Code's PowerShell tool (tool_name
-// "PowerShell", Claude Code 2.1.332 on Windows; also PreSkillShellCommand's
-// PowerShell form), that command as pwsh -Command runs it, so the policy's
-// PowerShell pre-pass reads it (policy/powershell.go) instead of the shell
-// walk alone.
-func judgedCommand(p dialect.Payload) string {
+// judgedCommand is the command the policy judges for payload p: scanned
+// (the call's command with the parses the workspace scan kept), or, for
+// Claude Code's PowerShell tool (tool_name "PowerShell", Claude Code
+// 2.1.332 on Windows; also PreSkillShellCommand's PowerShell form), that
+// command as pwsh -Command runs it, so the policy's PowerShell pre-pass
+// reads it (policy/powershell.go) instead of the shell walk alone.
+func judgedCommand(p dialect.Payload, scanned *policy.Command) *policy.Command {
 	if strings.EqualFold(p.ToolName, "PowerShell") {
-		return "pwsh -NoProfile -Command " + shellquote.Word(p.Command)
+		return policy.NewCommand("pwsh -NoProfile -Command " + shellquote.Word(p.Command))
 	}
-	return p.Command
+	if scanned == nil {
+		return policy.NewCommand(p.Command)
+	}
+	return scanned
 }

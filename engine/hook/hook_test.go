@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/clock"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
@@ -21,7 +22,8 @@ import (
 // real policy is replayed through the hook path in engine/hook/live.
 type fakePolicy struct{ ops []*regexp.Regexp }
 
-func (f fakePolicy) JudgeAt(command, _ string, _ func(string) (string, bool)) verdict.Verdict {
+func (f fakePolicy) JudgeAt(c *policy.Command, _ string, _ func(string) (string, bool)) verdict.Verdict {
+	command := c.Text()
 	if strings.Contains(command, "--no-verify") {
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-no-verify", Reason: "[BLOCKED BY hookwarden:fake-no-verify] skipping hooks; run them"}
 	}
@@ -293,7 +295,7 @@ func TestLongReasonCapped(t *testing.T) {
 
 type longPolicy struct{}
 
-func (longPolicy) JudgeAt(string, string, func(string) (string, bool)) verdict.Verdict {
+func (longPolicy) JudgeAt(*policy.Command, string, func(string) (string, bool)) verdict.Verdict {
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: "long", Reason: strings.Repeat("r", 10000)}
 }
 
@@ -344,7 +346,8 @@ func TestCheck(t *testing.T) {
 
 type panicPolicy struct{}
 
-func (panicPolicy) JudgeAt(command, _ string, _ func(string) (string, bool)) verdict.Verdict {
+func (panicPolicy) JudgeAt(c *policy.Command, _ string, _ func(string) (string, bool)) verdict.Verdict {
+	command := c.Text()
 	panic("boom: " + command)
 }
 
@@ -416,7 +419,7 @@ func TestGetwdOnlyWhenNeeded(t *testing.T) {
 
 type stallPolicy struct{ release chan struct{} }
 
-func (p stallPolicy) JudgeAt(string, string, func(string) (string, bool)) verdict.Verdict {
+func (p stallPolicy) JudgeAt(*policy.Command, string, func(string) (string, bool)) verdict.Verdict {
 	<-p.release
 	return verdict.Verdict{Kind: verdict.Allow}
 }

@@ -19,7 +19,7 @@ func BenchmarkLocateDirectoryOperands(b *testing.B) {
 	} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Locate([]string{dir}, cmd, ""); err != nil {
+				if _, err := Locate([]string{dir}, policy.NewCommand(cmd), ""); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -5,8 +5,8 @@
 // `--git-dir`, `--work-tree`, GIT_DIR=/GIT_WORK_TREE= assignments,
 // `cd <dir>`/`pushd <dir>`, `env -C <dir>`/`env --chdir`, `sudo -D`). A
 // repository is governed when its root holds `.hookwarden.yaml`. The
-// directory scan (ScanTargets) is linear in the command and fails closed at
-// its bounds (BoundError); a directory it cannot follow makes the command
+// directory scan (policy.ScanTargets) is linear in the command and fails closed at
+// its bounds (policy.BoundError); a directory it cannot follow makes the command
 // judged rather than skipped (Target.Unresolved).
 package workspace
 
@@ -17,8 +17,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/settings"
 )
 
@@ -129,24 +131,25 @@ func GovernedAncestors(dir string) ([]string, error) {
 // order (the payload cwd; for agy its workspacePaths, where the first one
 // inside a governed repository wins, an entry that does not exist is passed
 // over, and the first existing one is the base otherwise); command is the
-// shell command text ("" when the call has none); home expands a leading `~`
+// call's shell command (nil when the call has none), whose parses the scan
+// keeps for the judge (policy.Command); home expands a leading `~`
 // in target directories and named paths; paths are the files the call
 // names besides its command (a pre-edit's targets), absolute, `~/`, or
 // relative to the base.
 //
 // Every governed repository that contains the base is a root
 // (GovernedAncestors), and so is every one that contains a directory the
-// command targets (ScanTargets' Dirs), a path the command names that leaves
+// command targets (policy.ScanTargets' Dirs), a path the command names that leaves
 // the base's tree (absolute, `~/` or with a `..` component: Scan.Paths), or
 // one of paths.
 //
 // Errors: no candidate; no candidate that exists; a candidate that exists
-// but cannot be resolved; a *BoundError from ScanTargets (the command passes
+// but cannot be resolved; a *policy.BoundError from policy.ScanTargets (the command passes
 // a bound of the directory scan); a command target that exists but cannot
 // be inspected (that error does not name the path, which comes from the
 // command text). A target directory that does not exist yet
 // (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
-func Locate(candidates []string, command, home string, paths ...string) (Target, error) {
+func Locate(candidates []string, command *policy.Command, home string, paths ...string) (Target, error) {
 	if len(candidates) == 0 {
 		return Target{}, errors.New("no working directory to judge the call in")
 	}
@@ -185,8 +188,8 @@ func Locate(candidates []string, command, home string, paths ...string) (Target,
 			reached = append(reached, ap)
 		}
 	}
-	if command != "" {
-		sc, err := ScanTargets(command, t.Base.Dir, home, isDir)
+	if command != nil {
+		sc, err := policy.ScanTargets(command, t.Base.Dir, home, isDir)
 		if err != nil {
 			return Target{}, err
 		}
@@ -323,3 +326,6 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// isENOTDIR reports whether err is ENOTDIR: a path component is a file.
+func isENOTDIR(err error) bool { return errors.Is(err, syscall.ENOTDIR) }

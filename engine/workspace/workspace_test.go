@@ -1,9 +1,6 @@
 package workspace
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,58 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookwarden/hookwarden/internal/posixtest"
+	"github.com/hookwarden/hookwarden/policy"
 )
-
-// TestTargetDirsCorpus replays testdata/targets.json through ScanTargets
-// from /work/cwd: the directories found, whether the scan leaves a
-// directory to run time (unresolved), and the bound a command passes
-// (error: a rule id). Directories listed in "missing" do not exist.
-func TestTargetDirsCorpus(t *testing.T) {
-	posixtest.SkipOnWindows(t, "the corpus is written in Unix absolute paths (/gov, /work/cwd), which are not absolute on Windows")
-	data, err := os.ReadFile("testdata/targets.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Command    string   `json:"command"`
-		Home       string   `json:"home"`
-		Missing    []string `json:"missing"`
-		Want       []string `json:"want"`
-		Unresolved bool     `json:"unresolved"`
-		Error      string   `json:"error"`
-		Note       string   `json:"note"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
-		t.Run(tc.Command, func(t *testing.T) {
-			isDir := func(d string) bool { return !slices.Contains(tc.Missing, d) }
-			got, err := ScanTargets(tc.Command, "/work/cwd", tc.Home, isDir)
-			if tc.Error != "" {
-				var be *BoundError
-				if !errors.As(err, &be) || be.Rule != tc.Error {
-					t.Fatalf("err = %v, want bound %s", err, tc.Error)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Dirs == nil {
-				got.Dirs = []string{}
-			}
-			if d := cmp.Diff(tc.Want, got.Dirs); d != "" {
-				t.Errorf("targets (-want +got):\n%s", d)
-			}
-			if got.Unresolved != tc.Unresolved {
-				t.Errorf("unresolved = %v, want %v", got.Unresolved, tc.Unresolved)
-			}
-		})
-	}
-}
 
 func mkRepo(t *testing.T, dir string, governed bool) {
 	t.Helper()
@@ -118,7 +65,7 @@ func TestLocate(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Locate(tc.candidates, tc.command, "")
+			got, err := Locate(tc.candidates, commandOf(tc.command), "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +127,7 @@ func TestLocateErrors(t *testing.T) {
 					posixtest.SkipOnWindows(t, "this system made no symbolic link (wine creates none; Windows needs Developer Mode)")
 				}
 			}
-			_, err := Locate(tc.candidates, tc.command, "")
+			_, err := Locate(tc.candidates, commandOf(tc.command), "")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want containing %q", err, tc.want)
 			}
@@ -223,16 +170,11 @@ func TestGovernedAncestors(t *testing.T) {
 	}
 }
 
-// TestScanNamedPaths: words that leave the directory they are read in are
-// named paths; ordinary relative words are not.
-func TestScanNamedPaths(t *testing.T) {
-	posixtest.SkipOnWindows(t, "the case is written in Unix absolute paths (/w/x, /home/u), which are not absolute on Windows")
-	sc, err := ScanTargets(`rm ../.hookwarden.yaml src/x; echo '{}' > /g/.claude/settings.json; cp --target-directory=../y a; cat ~/n`, "/w/x", "/home/u", nil)
-	if err != nil {
-		t.Fatal(err)
+// commandOf is the policy.Command of a case's command text (nil for none,
+// a call without a command).
+func commandOf(text string) *policy.Command {
+	if text == "" {
+		return nil
 	}
-	want := []string{"/w/.hookwarden.yaml", "/g/.claude/settings.json", "/w/y", "/home/u/n"}
-	if !slices.Equal(sc.Paths, want) {
-		t.Fatalf("Paths = %v, want %v", sc.Paths, want)
-	}
+	return policy.NewCommand(text)
 }

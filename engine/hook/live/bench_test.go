@@ -18,6 +18,7 @@ import (
 	"github.com/hookwarden/hookwarden/internal/testbin"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/templates"
 )
 
@@ -209,7 +210,7 @@ func BenchmarkPolicyJudge(b *testing.B) {
 	dir := b.TempDir()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		p.JudgeAt("git commit -m 'fix: typo' && git push origin HEAD", dir, nil)
+		p.JudgeAt(policy.NewCommand("git commit -m 'fix: typo' && git push origin HEAD"), dir, nil)
 	}
 }
 

@@ -69,9 +69,10 @@ func (c commandPolicy) Judge(command string) verdict.Verdict {
 }
 
 // JudgeAt is Judge for a command the client runs in dir (absolute) with the
-// environment lookup reads (policy.(*Policy).JudgeAt).
-func (c commandPolicy) JudgeAt(command, dir string, lookup func(string) (string, bool)) verdict.Verdict {
-	return FromDecision(c.p.JudgeAt(command, policy.Site{Dir: dir, LookupEnv: lookup}))
+// environment lookup reads, taking over the parses command holds
+// (policy.(*Policy).JudgeCommand).
+func (c commandPolicy) JudgeAt(command *policy.Command, dir string, lookup func(string) (string, bool)) verdict.Verdict {
+	return FromDecision(c.p.JudgeCommand(command, policy.Site{Dir: dir, LookupEnv: lookup}))
 }
 
 // FromDecision converts a policy.Decision into a verdict.Verdict: Allow when

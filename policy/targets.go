@@ -1,39 +1,27 @@
-package workspace
+package policy
 
 import (
-	"errors"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/hookwarden/hookwarden/policy"
 )
 
-func isENOTDIR(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
-
-// MaxScriptDepth bounds how deeply the directory scan follows scripts inside
-// scripts (`bash -c '…'`, `eval`, a git `!` alias, `env -S`, `su -c`, a
-// here-document fed to a shell): the policy's own nesting bound. Deeper
-// nesting is a BoundError with policy.RuleScanBoundNesting.
-const MaxScriptDepth = 8
-
 // BoundError reports that a command passed one of the directory scan's
-// bounds: Rule is the policy rule id (policy.RuleScanBoundTargets,
-// policy.RuleScanBoundNesting, or a scan bound of policy.ParseBound). The
+// bounds: Rule is the policy rule id (RuleScanBoundTargets,
+// RuleScanBoundNesting, or a scan bound of parseBound). The
 // engine denies such a command whatever the workspace, because a command it
 // did not scan may act in a governed repository.
 type BoundError struct {
 	Rule string
 }
 
-// Error returns the rule's refusal text (policy.Refusal), which never quotes
+// Error returns the rule's refusal text (Refusal), which never quotes
 // the command.
 func (e *BoundError) Error() string {
-	if r, ok := policy.Refusal(e.Rule); ok {
+	if r, ok := Refusal(e.Rule); ok {
 		return r
 	}
 	return "[BLOCKED BY hookwarden:" + e.Rule + "] the command passed a bound of hookwarden's directory scan"
@@ -68,15 +56,15 @@ type Scan struct {
 // judged wherever it runs (Scan.Unresolved).
 const MaxNamedPaths = 64
 
-// ScanTargets reads the directories a shell command acts in: `cd`/`pushd`
+// ScanTargets reads the directories the shell command c acts in: `cd`/`pushd`
 // (and `popd`, `cd -`), `git -C <dir>` (repeatable; a relative -C is relative
 // to the previous, as git documents), `git --git-dir[=]<dir>`,
 // `--work-tree[=]<dir>`, GIT_DIR=/GIT_WORK_TREE= assignments (also exported
 // and through `env` or `sudo`), `env -C`/`--chdir`, `sudo -D`/`--chdir`,
-// behind the launchers policy.LaunchedCommand knows. Scripts run by `sh|bash|
+// behind the launchers launchedCommand knows. Scripts run by `sh|bash|
 // dash|zsh|ksh … -c`, `eval`, `env -S`, `su|flock|script -c`, `npx -c`, a git
 // `-c alias.X=!…` shell alias and a here-document fed to a shell are read
-// the same way, up to MaxScriptDepth levels.
+// the same way, up to maxDepth levels.
 //
 // The scan is linear in the command: it keeps one current directory per
 // branch of the shell's control flow (a subshell, a pipeline element, a
@@ -90,16 +78,21 @@ const MaxNamedPaths = 64
 // directory is taken to exist); a `cd` to one that does not may fail, which
 // makes the current directory uncertain.
 //
-// Errors are *BoundError: the command is past policy.ParseBound, names more
-// than policy.MaxTargetOperands directory operands, or nests scripts past
-// MaxScriptDepth. A command the shell parser (mvdan.cc/sh/v3/syntax, bash
+// The scan keeps the parses it makes in c, so the judge that reads c after
+// it (JudgeCommand) parses none of those scripts again: the engine's hook
+// call parses its command once.
+//
+// Errors are *BoundError: the command is past the scan bounds (command and
+// line length, parenthesis nesting), names more than MaxTargetOperands
+// directory operands, or nests scripts past the judge's nesting bound (8). A command the shell parser (mvdan.cc/sh/v3/syntax, bash
 // dialect) rejects yields no directories and Unresolved: the policy judges
 // its text.
-func ScanTargets(command, cwd, home string, isDir func(string) bool) (Scan, error) {
-	if id := policy.ParseBound(command); id != "" {
+func ScanTargets(c *Command, cwd, home string, isDir func(string) bool) (Scan, error) {
+	command := c.Text()
+	if id := parseBound(command); id != "" {
 		return Scan{}, &BoundError{Rule: id}
 	}
-	s := &scanner{home: home, isDir: isDir, seen: map[string]bool{}}
+	s := &scanner{cmd: c, home: home, isDir: isDir, seen: map[string]bool{}}
 	st := &cwdState{dir: filepath.Clean(cwd)}
 	if cwd == "" {
 		st.dir = ""
@@ -145,6 +138,7 @@ func (c *cwdState) join(o *cwdState) {
 func (c *cwdState) same(o *cwdState) bool { return c.dir == o.dir && c.uncertain == o.uncertain }
 
 type scanner struct {
+	cmd        *Command // keeps the parses for the judge
 	home       string
 	isDir      func(string) bool
 	dirs       []string
@@ -221,8 +215,8 @@ func hasDotDot(v string) bool {
 // absolute form resolved against base ("" when it cannot be resolved).
 func (s *scanner) operand(v string, ok bool, base *cwdState) string {
 	s.operands++
-	if s.operands > policy.MaxTargetOperands {
-		s.bound(policy.RuleScanBoundTargets)
+	if s.operands > MaxTargetOperands {
+		s.bound(RuleScanBoundTargets)
 		return ""
 	}
 	if !ok || v == "" {
@@ -259,15 +253,15 @@ func (s *scanner) operand(v string, ok bool, base *cwdState) string {
 }
 
 func (s *scanner) script(src string, st *cwdState, depth int) {
-	if depth > MaxScriptDepth {
-		s.bound(policy.RuleScanBoundNesting)
+	if depth > maxDepth {
+		s.bound(RuleScanBoundNesting)
 		return
 	}
-	if id := policy.ParseBound(src); id != "" {
+	if id := parseBound(src); id != "" {
 		s.bound(id)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := s.cmd.parse(src, true)
 	if err != nil {
 		// A script this parser rejects may still run in some shell: judge
 		// the command (the policy reads its text) rather than skip it.
@@ -546,8 +540,8 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 		if s.err != nil {
 			return
 		}
-		if steps >= policy.MaxLauncherWords {
-			s.bound(policy.RuleScanBoundWords)
+		if steps >= maxLauncherWords {
+			s.bound(RuleScanBoundWords)
 			return
 		}
 		if !lit[0] {
@@ -562,7 +556,7 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 		k := 0
 		switch {
 		case name == "builtin" || name == "command":
-			cmd, _ := policy.LaunchedCommand(name, rest)
+			cmd, _ := launchedCommand(name, rest)
 			k = len(rest) - len(cmd)
 		case name == "busybox":
 			k = 0 // busybox APPLET ARGS
@@ -573,13 +567,13 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 			local = local.clone()
 			k, inShell = s.sudo(name, rest, rlit, local), false
 		case name == "xargs" || name == "parallel":
-			cmd, _ := policy.LaunchedCommand("xargs", rest)
+			cmd, _ := launchedCommand("xargs", rest)
 			k, inShell, viaArgs = len(rest)-len(cmd), false, true
 		default:
 			if s.terminal(name, rest, rlit, x, st, local, depth, inShell) {
 				return
 			}
-			cmd, ok := policy.LaunchedCommand(name, rest)
+			cmd, ok := launchedCommand(name, rest)
 			if !ok {
 				return
 			}
@@ -594,9 +588,9 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 // operands, and returns the index in rest of the command it runs.
 func (s *scanner) sudo(name string, rest []string, rlit []bool, local *cwdState) int {
 	s.sudoChdir(rest, rlit, local)
-	cmd, _ := policy.LaunchedCommand(name, rest)
+	cmd, _ := launchedCommand(name, rest)
 	k := len(rest) - len(cmd)
-	for k < len(rest) && rlit[k] && policy.IsAssignment(rest[k]) {
+	for k < len(rest) && rlit[k] && isAssignment(rest[k]) {
 		n, v, _ := strings.Cut(rest[k], "=")
 		if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
 			s.operand(v, true, local)
@@ -649,7 +643,7 @@ func (s *scanner) terminal(name string, rest []string, rlit []bool, x *syntax.St
 		s.unresolved = true
 	case scriptOpts[name] != nil:
 		s.scriptOption(rest, rlit, scriptOpts[name], local, depth)
-	case policy.RunsCode(name, rest):
+	case runsCode(name, rest):
 		s.unresolved = true // an interpreter's own code may change directory and run git
 	case setsVar(name, rest):
 		s.unresolved = true // GIT_DIR, GIT_WORK_TREE or CDPATH set at run time
@@ -753,11 +747,11 @@ func (s *scanner) env(args []string, lit []bool, local *cwdState, depth int) int
 		case a == "--":
 			return i + 1
 		case isOpt(a, "-C", "--chdir"):
-			v, ok, next := optValue(args, lit, i)
+			v, ok, next := scanOptValue(args, lit, i)
 			s.chdir(v, ok, local)
 			i = next
 		case isOpt(a, "-S", "--split-string"):
-			str, ok, next := optValue(args, lit, i)
+			str, ok, next := scanOptValue(args, lit, i)
 			if !ok {
 				s.unresolved = true
 				return len(args)
@@ -767,7 +761,7 @@ func (s *scanner) env(args []string, lit []bool, local *cwdState, depth int) int
 			return len(args)
 		case a == "-u" || a == "--unset" || a == "-P":
 			i++
-		case policy.IsAssignment(a):
+		case isAssignment(a):
 			n, v, _ := strings.Cut(a, "=")
 			if n == "GIT_DIR" || n == "GIT_WORK_TREE" {
 				s.operand(v, true, local)
@@ -794,7 +788,7 @@ func (s *scanner) sudoChdir(args []string, lit []bool, local *cwdState) {
 		if isOpt(args[i], "-D", "--chdir") {
 			var v string
 			var ok bool
-			v, ok, i = optValue(args, lit, i)
+			v, ok, i = scanOptValue(args, lit, i)
 			s.chdir(v, ok, local)
 		}
 	}
@@ -806,10 +800,10 @@ func isOpt(a, short, long string) bool {
 	return a == long || strings.HasPrefix(a, long+"=") || strings.HasPrefix(a, short)
 }
 
-// optValue returns the value of the option at args[i] (isOpt): stuck on it,
+// scanOptValue returns the value of the option at args[i] (isOpt): stuck on it,
 // after "=", or the next word; ok is false when that word is not literal or
 // missing. next is the index of the last word the option used.
-func optValue(args []string, lit []bool, i int) (v string, ok bool, next int) {
+func scanOptValue(args []string, lit []bool, i int) (v string, ok bool, next int) {
 	a := args[i]
 	if _, val, found := strings.Cut(a, "="); found && strings.HasPrefix(a, "--") {
 		return val, true, i
@@ -962,11 +956,11 @@ func (s *scanner) scriptOption(args []string, lit []bool, opts []string, local *
 
 // find: a command run by -exec/-execdir/-ok/-okdir gets paths known only at
 // run time (and -execdir runs it in their directories). A find inside
-// find's -exec is one more nesting level (MaxScriptDepth), which keeps the
+// find's -exec is one more nesting level (maxDepth), which keeps the
 // scan linear: each level reads the words up to its terminator.
 func (s *scanner) find(args []string, lit []bool, x *syntax.Stmt, st, local *cwdState, depth int) {
-	if depth+1 > MaxScriptDepth {
-		s.bound(policy.RuleScanBoundNesting)
+	if depth+1 > maxDepth {
+		s.bound(RuleScanBoundNesting)
 		return
 	}
 	for i := 0; i < len(args); i++ {
@@ -992,7 +986,7 @@ func wordLit(w *syntax.Word, home string) (string, bool) {
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			v := unescape(p.Value)
+			v := unescape(p.Value, false)
 			if i == 0 && home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
 				v = home + v[1:]
 			}
@@ -1008,45 +1002,11 @@ func wordLit(w *syntax.Word, home string) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				b.WriteString(unescapeDbl(l.Value))
+				b.WriteString(unescape(l.Value, true))
 			}
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
-}
-
-// unescapeDbl removes the backslash escapes that count inside double quotes
-// (before $, `, ", \ and a newline).
-func unescapeDbl(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// unescape removes shell backslash escapes from an unquoted literal.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

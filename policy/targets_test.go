@@ -1,0 +1,79 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
+)
+
+// TestTargetDirsCorpus replays testdata/targets.json through ScanTargets
+// from /work/cwd: the directories found, whether the scan leaves a
+// directory to run time (unresolved), and the bound a command passes
+// (error: a rule id). Directories listed in "missing" do not exist.
+func TestTargetDirsCorpus(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the corpus is written in Unix absolute paths (/gov, /work/cwd), which are not absolute on Windows")
+	data, err := os.ReadFile("testdata/targets.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Command    string   `json:"command"`
+		Home       string   `json:"home"`
+		Missing    []string `json:"missing"`
+		Want       []string `json:"want"`
+		Unresolved bool     `json:"unresolved"`
+		Error      string   `json:"error"`
+		Note       string   `json:"note"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Command, func(t *testing.T) {
+			isDir := func(d string) bool { return !slices.Contains(tc.Missing, d) }
+			got, err := ScanTargets(NewCommand(tc.Command), "/work/cwd", tc.Home, isDir)
+			if tc.Error != "" {
+				var be *BoundError
+				if !errors.As(err, &be) || be.Rule != tc.Error {
+					t.Fatalf("err = %v, want bound %s", err, tc.Error)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Dirs == nil {
+				got.Dirs = []string{}
+			}
+			if d := cmp.Diff(tc.Want, got.Dirs); d != "" {
+				t.Errorf("targets (-want +got):\n%s", d)
+			}
+			if got.Unresolved != tc.Unresolved {
+				t.Errorf("unresolved = %v, want %v", got.Unresolved, tc.Unresolved)
+			}
+		})
+	}
+}
+
+// TestScanNamedPaths: words that leave the directory they are read in are
+// named paths; ordinary relative words are not.
+func TestScanNamedPaths(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the case is written in Unix absolute paths (/w/x, /home/u), which are not absolute on Windows")
+	sc, err := ScanTargets(NewCommand(`rm ../.hookwarden.yaml src/x; echo '{}' > /g/.claude/settings.json; cp --target-directory=../y a; cat ~/n`), "/w/x", "/home/u", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/w/.hookwarden.yaml", "/g/.claude/settings.json", "/w/y", "/home/u/n"}
+	if !slices.Equal(sc.Paths, want) {
+		t.Fatalf("Paths = %v, want %v", sc.Paths, want)
+	}
+}

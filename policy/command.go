@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,9 @@ type Command struct {
 	parser *syntax.Parser
 	kept   map[string]parsed
 	parses int // how many times the parser ran (tests)
+	// evaluated is the target scan of the commands the judge's evaluator
+	// ran (ranIn), nil until it runs one.
+	evaluated *scanner
 }
 
 // parsed is one shell parse: its tree, or the parser's error.
@@ -62,4 +66,55 @@ func (c *Command) parse(src string, keep bool) (*syntax.File, error) {
 		c.kept[src] = parsed{f, err}
 	}
 	return f, err
+}
+
+// ranIn records a simple command the judge's evaluator ran, with the words
+// argv (expanded; a word holding the dynamic marker is not known), in dir
+// (the evaluator's current directory, absolute): dir itself, the paths its
+// known words name that leave dir (absolute, `~/` with home, or with a `..`
+// component), and the directories it points git or the shell at (`git -C`,
+// `env -C`, `sudo -D` and the rest of what ScanTargets reads), with the
+// target scan's own reading of one command.
+func (c *Command) ranIn(dir, home string, argv []field) {
+	s := c.evaluated
+	if s == nil {
+		s = &scanner{home: home, seen: map[string]bool{}}
+		c.evaluated = s
+	}
+	if s.err != nil {
+		return
+	}
+	st := &cwdState{dir: filepath.Clean(dir)}
+	s.add(st.dir)
+	args := make([]string, len(argv))
+	lit := make([]bool, len(argv))
+	for i, f := range argv {
+		args[i], lit[i] = f.val, !f.dynamic()
+		if i > 0 {
+			s.named(args[i], lit[i], st)
+		}
+	}
+	s.run(args, lit, nil, st, st, 0, false, false)
+}
+
+// Evaluated returns where the judge's evaluator saw the command act, after
+// JudgeCommand: the directories it ran each simple command in, with the
+// expanded words it knew, and the directories and paths those words name
+// (ScanTargets' reading of each command: `git -C "$d"`, `cd "$1"`, a path
+// built by brace expansion or `set --`), absolute and without duplicates.
+// It is empty when the evaluator did not run (a command of plain literal
+// words, which ScanTargets read whole) or the judge had no directory to run
+// it in. The error is a *BoundError when the commands it ran passed the
+// target scan's bounds (more than MaxTargetOperands directory operands):
+// the engine refuses such a command rather than judge it in fewer
+// repositories than it reaches.
+func (c *Command) Evaluated() ([]string, error) {
+	if c == nil || c.evaluated == nil {
+		return nil, nil
+	}
+	s := c.evaluated
+	if s.err != nil {
+		return nil, s.err
+	}
+	return append(append([]string(nil), s.dirs...), s.paths...), nil
 }

@@ -1,6 +1,13 @@
 package policy
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/internal/posixtest"
+)
 
 // TestCommandParsedOnce: the target scan and then the judge read one
 // Command as the hook call does (ScanTargets, then JudgeCommand); every
@@ -33,4 +40,62 @@ func TestCommandParsedOnce(t *testing.T) {
 			t.Errorf("%s: JudgeCommand after the scan = %+v, Judge = %+v", tc.command, got, want)
 		}
 	}
+}
+
+// TestCommandEvaluated: where the evaluator saw a command act, for the
+// words the static target scan cannot read (ScanTargets leaves them
+// unresolved).
+func TestCommandEvaluated(t *testing.T) {
+	posixtest.SkipOnWindows(t, "the cases are written in Unix absolute paths")
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	gov := t.TempDir()
+	if err := os.Mkdir(filepath.Join(base, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		command string
+		want    []string // beside base itself
+	}{
+		{"D=" + gov + "; cd $D && git status", []string{gov}},
+		{"set -- " + gov + "; git -C \"$1\" log", []string{gov}},
+		{"x=sub; git -C $x status", []string{filepath.Join(base, "sub")}},
+		{"cd " + globOf(gov) + "; make", []string{gov}},
+		{"for d in " + globOf(gov) + "; do git -C $d status; done", []string{gov}},
+		{"git status", nil}, // plain words: the static scan read it whole
+	} {
+		c := NewCommand(tc.command)
+		sc, err := ScanTargets(c, base, "", nil)
+		if err != nil {
+			t.Fatalf("%s: scan: %v", tc.command, err)
+		}
+		p.JudgeCommand(c, Site{Dir: base})
+		got, err := c.Evaluated()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.command, err)
+		}
+		if tc.want == nil {
+			if len(got) != 0 || sc.Unresolved {
+				t.Errorf("%s: evaluated %v (unresolved %v), want nothing", tc.command, got, sc.Unresolved)
+			}
+			continue
+		}
+		if !sc.Unresolved {
+			t.Errorf("%s: the static scan resolved it (%v); the case tests nothing", tc.command, sc.Dirs)
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: evaluated %v, want it to hold %s", tc.command, got, w)
+			}
+		}
+	}
+}
+
+// globOf is a glob that matches dir alone: its last byte as a bracket
+// expression.
+func globOf(dir string) string {
+	return dir[:len(dir)-1] + "[" + dir[len(dir)-1:] + "]"
 }

@@ -425,6 +425,7 @@ func (e *evalRun) exec(ctx context.Context, args []string) error {
 		}
 	}
 	e.recordMade(hc.Dir, argv)
+	e.j.ranIn(hc.Dir, argv)
 	if unknownCode {
 		e.j.hits.add(RuleScriptUnknown)
 	}

@@ -598,3 +598,17 @@ func (j *judge) unknownShellCode(args []field, env []envVar, depth int) {
 		}
 	}
 }
+
+// ranIn hands a simple command the evaluator ran in dir to the call's
+// Command (Command.Evaluated), when the judge knows where the command starts
+// (a run from the unknown directory names no real place).
+func (j *judge) ranIn(dir string, argv []field) {
+	if j.cmd == nil || j.dir == "" || dir == "" || strings.HasPrefix(dir, evalRoot) {
+		return
+	}
+	home := ""
+	if j.env != nil {
+		home, _ = j.env("HOME")
+	}
+	j.cmd.ranIn(dir, home, argv)
+}

@@ -367,6 +367,7 @@ func (s *scanner) command(cmd syntax.Command, x *syntax.Stmt, st *cwdState, dept
 		case *syntax.WordIter:
 			for _, w := range l.Items {
 				s.word(w, st, depth)
+				s.pathWord(w, st) // for d in /gov; do rm $d/x; done
 			}
 		case *syntax.CStyleLoop:
 			if l != nil {
@@ -517,10 +518,11 @@ func (s *scanner) call(ce *syntax.CallExpr, x *syntax.Stmt, st *cwdState, depth 
 	args := make([]string, len(ce.Args))
 	lit := make([]bool, len(ce.Args))
 	for i, w := range ce.Args {
-		args[i], lit[i] = wordLit(w, s.home)
-		if i > 0 {
-			s.named(args[i], lit[i], st)
+		if i == 0 {
+			args[i], lit[i] = wordLit(w, s.home)
+			continue
 		}
+		args[i], lit[i] = s.pathWord(w, st)
 	}
 	for _, a := range ce.Assigns {
 		if a.Value != nil {
@@ -974,6 +976,50 @@ func (s *scanner) find(args []string, lit []bool, x *syntax.Stmt, st, local *cwd
 			i = j
 		}
 	}
+}
+
+// pathWord reads w, a word bash passes to a command (or a for loop's
+// item), read in st: its literal value (ok false when built at run time or
+// expanded by bash into other words), recorded in Scan.Paths when it names a
+// path leaving st's directory. A word bash expands (a glob, a brace
+// expansion: `cd {/gov,}`, `rm /g?v/.hookwarden.yaml`) that may leave the
+// directory (it holds a slash or starts with ~) makes the scan unresolved:
+// the words it becomes are known only at run time.
+func (s *scanner) pathWord(w *syntax.Word, st *cwdState) (string, bool) {
+	v, ok := wordLit(w, s.home)
+	if ok && expands(w) {
+		ok = false
+		if strings.Contains(v, "/") || strings.HasPrefix(v, "~") {
+			s.unresolved = true
+		}
+	}
+	s.named(v, ok, st)
+	return v, ok
+}
+
+// expands reports whether bash expands the command word w into other words
+// after quote removal: an unquoted part holds a glob character (*, ?, [) or
+// a brace expansion ({a,b}, {1..3}). Assignment values are not expanded so.
+func expands(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		l, ok := part.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		if strings.ContainsAny(l.Value, "*?") {
+			return true
+		}
+		if i := strings.IndexByte(l.Value, '['); i >= 0 && strings.IndexByte(l.Value[i+1:], ']') >= 0 {
+			return true // a bracket expression; a lone [ (test) is a word
+		}
+		if i := strings.IndexByte(l.Value, '{'); i >= 0 {
+			inner := l.Value[i:]
+			if end := strings.IndexByte(inner, '}'); end > 0 && (strings.Contains(inner[:end], ",") || strings.Contains(inner[:end], "..")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wordLit returns the literal value of w with quotes removed, and false when

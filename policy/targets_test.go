@@ -76,4 +76,14 @@ func TestScanNamedPaths(t *testing.T) {
 	if !slices.Equal(sc.Paths, want) {
 		t.Fatalf("Paths = %v, want %v", sc.Paths, want)
 	}
+	// A for loop's items are words bash hands the body (found 2026-12-06:
+	// for d in /gov; do rm $d/.hookwarden.yaml; done was skipped from an
+	// ungoverned directory).
+	sc, err = ScanTargets(NewCommand(`for d in /g ../h; do rm $d/.hookwarden.yaml; done`), "/w/x", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/g", "/w/h"}; !slices.Equal(sc.Paths, want) {
+		t.Fatalf("for items: Paths = %v, want %v", sc.Paths, want)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -90,6 +91,13 @@ type Call struct {
 	// with the parses the workspace scan made of it, which the command
 	// policy takes over (nil for other events).
 	Command *policy.Command
+	// roots are the governed roots the workspace found (workspace.Target);
+	// unresolved is true when the command acts in a directory known only
+	// at run time; layers are the operator settings layers. The command
+	// judge widens the call with them (widen).
+	roots      []string
+	unresolved bool
+	layers     []settings.Layer
 	// Getenv reads the hook process's environment ("" when unset): the
 	// pre-edit judge reads PATH and HOOKWARDEN_BIN there to know which
 	// engine the launcher would choose.
@@ -553,6 +561,7 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 		return Call{}, skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName), false
 	}
 	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home, Command: command,
+		roots: tgt.Roots, unresolved: tgt.Unresolved, layers: layers,
 		Getenv: func(k string) string { v, _ := lookup(k); return v }}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]
@@ -580,14 +589,75 @@ func judgeCommand(deps Deps, p dialect.Payload, call Call, lookup func(string) (
 	if err != nil {
 		return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 	}
-	v := pol.JudgeAt(judgedCommand(p, call.Command), call.Dir, lookup)
-	if v.Kind != verdict.Allow || !call.Settings.Admission.Enforce {
+	cmd := judgedCommand(p, call.Command)
+	v := pol.JudgeAt(cmd, call.Dir, lookup)
+	if v.Kind != verdict.Allow {
+		return v
+	}
+	wider, wv, ok := widen(call, cmd)
+	if !ok {
+		return wv
+	}
+	if wider != nil {
+		// The evaluator found the command acting in governed repositories
+		// the workspace scan could not see: judge it again with their
+		// operator patterns, and their admission settings.
+		call.Settings = wider
+		pol, err := deps.NewPolicy(wider.Deny)
+		if err != nil {
+			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
+		}
+		if v := pol.JudgeAt(policy.NewCommand(cmd.Text()), call.Dir, lookup); v.Kind != verdict.Allow {
+			return v
+		}
+	}
+	if !call.Settings.Admission.Enforce {
 		return v
 	}
 	if deps.Admission == nil {
 		return deny(RuleNoJudge, "heavy-step admission is enforced (hooks.admission.enforce) but this build has no admission judge wired in")
 	}
 	return deps.Admission(p.Command, call.Settings.Admission)
+}
+
+// widen returns the settings a command must be judged with again when the
+// policy's evaluator found it acting in governed repositories the workspace
+// scan could not name (policy.Command.Evaluated: `D=/gov; cd "$D" && …`,
+// `cd /g?v && …`): every root the call already had and those, loaded from
+// the call's layers. wider is nil when there are none, or when the scan
+// left nothing to run time. ok is false with the deny to answer when the
+// evaluated targets pass the scan's bounds, cannot be inspected, or their
+// settings are invalid.
+func widen(call Call, cmd *policy.Command) (wider *settings.Effective, v verdict.Verdict, ok bool) {
+	if !call.unresolved {
+		return nil, verdict.Verdict{}, true
+	}
+	paths, err := cmd.Evaluated()
+	if err != nil {
+		var be *policy.BoundError
+		if errors.As(err, &be) {
+			return nil, verdict.Verdict{Kind: verdict.Deny, RuleID: be.Rule, Reason: be.Error()}, false
+		}
+		return nil, deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err), false
+	}
+	reached, err := workspace.Reached(paths)
+	if err != nil {
+		return nil, deny(RuleWorkspace, "hookwarden could not inspect the workspace: %v", err), false
+	}
+	roots := slices.Clone(call.roots)
+	for _, r := range reached {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == len(call.roots) {
+		return nil, verdict.Verdict{}, true
+	}
+	eff, err := settings.LoadWith(call.layers, roots)
+	if err != nil {
+		return nil, deny(RuleSettings, "%v; fix the settings file (every call is refused until it is valid)", err), false
+	}
+	return eff, verdict.Verdict{}, true
 }
 
 // of returns the judge of event (pre-edit, post-tool, stop, or an agent

@@ -196,34 +196,53 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 		t.Unresolved = sc.Unresolved
 		reached = append(append(reached, sc.Dirs...), sc.Paths...)
 	}
+	roots, err := Reached(reached)
+	if err != nil {
+		return Target{}, err
+	}
+	for _, r := range roots {
+		if !contains(t.Roots, r) {
+			t.Roots = append(t.Roots, r)
+			t.Outside = append(t.Outside, r)
+		}
+	}
+	return t, nil
+}
+
+// Reached returns the roots of the governed repositories that contain the
+// paths a command reaches (absolute; a path that does not exist yet counts
+// from its nearest existing ancestor, a file from its directory), without
+// duplicates, in the order the paths name them. The error does not name the
+// path, which comes from the command text: a directory that cannot be
+// inspected (unreadable, or a broken .git file).
+func Reached(paths []string) ([]string, error) {
 	// Many reached paths share their nearest existing directory (cd a; cd a;
 	// ... names a, a/a, a/a/a below one directory): each missing path and
 	// each directory is inspected once, so the bound of directory operands
 	// costs linear work (BenchmarkLocateDirectoryOperands).
 	nearest := map[string]Place{}
 	seen := map[string]bool{}
-	for _, d := range reached {
+	var out []string
+	for _, d := range paths {
 		p, err := resolveNearestCached(d, nearest)
 		if err == nil && seen[p.Dir] {
 			continue
 		}
 		seen[p.Dir] = true
 		if err != nil {
-			// The path comes from the command text: do not repeat it.
-			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
+			return nil, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
 		}
 		roots, err := GovernedAncestors(p.Dir)
 		if err != nil {
-			return Target{}, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
+			return nil, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
 		}
 		for _, r := range roots {
-			if !contains(t.Roots, r) {
-				t.Roots = append(t.Roots, r)
-				t.Outside = append(t.Outside, r)
+			if !contains(out, r) {
+				out = append(out, r)
 			}
 		}
 	}
-	return t, nil
+	return out, nil
 }
 
 // namedPath returns p (a path a call names) made absolute against base,

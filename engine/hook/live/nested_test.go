@@ -24,6 +24,9 @@ type nestedCase struct {
 	Content string `json:"content"`
 	Expect  string `json:"expect"`
 	Rule    string `json:"rule"`
+	// RepoDeny are operator deny patterns written into the governed
+	// repository's .hookwarden.yaml (policy.deny).
+	RepoDeny []string `json:"repo_deny"`
 }
 
 // nestedLayout builds the case's layout around a fresh governed repository
@@ -110,6 +113,9 @@ func TestNestedThroughHook(t *testing.T) {
 	for _, tc := range corpus.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			repo, out, cwd := nestedLayout(t, tc.Layout)
+			if len(tc.RepoDeny) > 0 {
+				plantDeny(t, repo, tc.RepoDeny)
+			}
 			_, lookup := governedRepo(t)
 			sub := strings.NewReplacer("$REPO", repo, "$OUT", out).Replace
 			clients, event := acceptanceClients, "pre-tool"
@@ -133,5 +139,27 @@ func TestNestedThroughHook(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// plantDeny writes patterns as the policy.deny list of repo's manifest (the
+// one governedRepo writes, whose list is empty).
+func plantDeny(t *testing.T, repo string, patterns []string) {
+	t.Helper()
+	p := filepath.Join(repo, ".hookwarden.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := json.Marshal(patterns) // a JSON list is a YAML flow sequence
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := bytes.Replace(b, []byte("  deny: []\n"), []byte("  deny: "+string(list)+"\n"), 1)
+	if bytes.Equal(after, b) {
+		t.Fatal("the manifest has no empty policy.deny list to fill")
+	}
+	if err := os.WriteFile(p, after, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

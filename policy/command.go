@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -116,5 +117,5 @@ func (c *Command) Evaluated() ([]string, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	return append(append([]string(nil), s.dirs...), s.paths...), nil
+	return slices.Concat(s.dirs, s.paths, s.below), nil
 }

@@ -46,9 +46,18 @@ func (e *BoundError) Error() string {
 // in every governed repository one of them reaches (issue 29 item 1: `rm
 // ../.hookwarden.yaml` from a nested repository, an absolute path into a
 // governed repository from outside it).
+//
+// Below are the relative literal words with a slash and no `..` component
+// (`gov/.hookwarden.yaml`, `--file=sub/x`), made absolute the same way, at
+// most MaxNamedPaths of them (more sets Unresolved): a path below the
+// directory may lie in a governed repository nested there (an agent started
+// in a folder of repositories; found 2026-12-06: `rm gov/.hookwarden.yaml`
+// from such a folder was skipped). A bare name is the directory's own entry
+// and is not recorded.
 type Scan struct {
 	Dirs       []string
 	Paths      []string
+	Below      []string
 	Unresolved bool
 }
 
@@ -101,7 +110,7 @@ func ScanTargets(c *Command, cwd, home string, isDir func(string) bool) (Scan, e
 	if s.err != nil {
 		return Scan{}, s.err
 	}
-	return Scan{Dirs: s.dirs, Paths: s.paths, Unresolved: s.unresolved}, nil
+	return Scan{Dirs: s.dirs, Paths: s.paths, Below: s.below, Unresolved: s.unresolved}, nil
 }
 
 // cwdState is the shell's current directory on one branch of the scan. dir
@@ -143,6 +152,7 @@ type scanner struct {
 	isDir      func(string) bool
 	dirs       []string
 	paths      []string
+	below      []string
 	seen       map[string]bool
 	operands   int
 	relative   int // relative operands resolved so far (loop and function bodies)
@@ -164,8 +174,9 @@ func (s *scanner) add(p string) {
 }
 
 // named records v (a literal word when ok) in Scan.Paths when it names a
-// path leaving the directory it is read in (see Scan): the word itself, or
-// the value after its first `=` (`--file=../x`, `NAME=/x`).
+// path leaving the directory it is read in, in Scan.Below when it is a
+// relative path with a slash (see Scan): the word itself, or the value
+// after its first `=` (`--file=../x`, `NAME=/x`).
 func (s *scanner) named(v string, ok bool, st *cwdState) {
 	if !ok || v == "" {
 		return
@@ -173,10 +184,14 @@ func (s *scanner) named(v string, ok bool, st *cwdState) {
 	if i := strings.IndexByte(v, '='); i > 0 && !filepath.IsAbs(v) {
 		v = v[i+1:]
 	}
+	list := &s.paths
 	if !filepath.IsAbs(v) && !strings.HasPrefix(v, "~/") && !hasDotDot(v) {
-		return
+		if !strings.Contains(v, "/") {
+			return // a bare name: this directory's own entry
+		}
+		list = &s.below
 	}
-	if len(s.paths) >= MaxNamedPaths {
+	if len(*list) >= MaxNamedPaths {
 		s.unresolved = true
 		return
 	}
@@ -196,8 +211,8 @@ func (s *scanner) named(v string, ok bool, st *cwdState) {
 		p = filepath.Join(st.dir, v)
 	}
 	p = filepath.Clean(p)
-	if !slices.Contains(s.paths, p) {
-		s.paths = append(s.paths, p)
+	if !slices.Contains(*list, p) {
+		*list = append(*list, p)
 	}
 }
 

@@ -76,6 +76,9 @@ func TestScanNamedPaths(t *testing.T) {
 	if !slices.Equal(sc.Paths, want) {
 		t.Fatalf("Paths = %v, want %v", sc.Paths, want)
 	}
+	if want := []string{"/w/x/src/x"}; !slices.Equal(sc.Below, want) {
+		t.Fatalf("Below = %v, want %v", sc.Below, want)
+	}
 	// A for loop's items are words bash hands the body (found 2026-12-06:
 	// for d in /gov; do rm $d/.hookwarden.yaml; done was skipped from an
 	// ungoverned directory).

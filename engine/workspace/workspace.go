@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -140,8 +141,9 @@ func GovernedAncestors(dir string) ([]string, error) {
 // Every governed repository that contains the base is a root
 // (GovernedAncestors), and so is every one that contains a directory the
 // command targets (policy.ScanTargets' Dirs), a path the command names that leaves
-// the base's tree (absolute, `~/` or with a `..` component: Scan.Paths), or
-// one of paths.
+// the base's tree (absolute, `~/` or with a `..` component: Scan.Paths) or
+// descends into it (a relative path with a slash: Scan.Below, which reaches
+// a governed repository nested below an ungoverned base), or one of paths.
 //
 // Errors: no candidate; no candidate that exists; a candidate that exists
 // but cannot be resolved; a *policy.BoundError from policy.ScanTargets (the command passes
@@ -182,7 +184,7 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 	if !found {
 		return Target{}, missing
 	}
-	var reached []string
+	var reached, nested []string
 	for _, p := range paths {
 		if ap := namedPath(p, t.Base.Dir, home); ap != "" {
 			reached = append(reached, ap)
@@ -194,19 +196,78 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 			return Target{}, err
 		}
 		t.Unresolved = sc.Unresolved
-		reached = append(append(reached, sc.Dirs...), sc.Paths...)
+		var walked []string
+		if nested, walked, err = rootsBelow(t.Base.Dir, sc.Below); err != nil {
+			return Target{}, err
+		}
+		reached = slices.Concat(reached, sc.Dirs, sc.Paths, walked)
 	}
 	roots, err := Reached(reached)
 	if err != nil {
 		return Target{}, err
 	}
-	for _, r := range roots {
+	for _, r := range slices.Concat(nested, roots) {
 		if !contains(t.Roots, r) {
 			t.Roots = append(t.Roots, r)
 			t.Outside = append(t.Outside, r)
 		}
 	}
 	return t, nil
+}
+
+// rootsBelow returns the roots of the governed repositories nested below
+// base (absolute) that the paths below it reach (Scan.Below: relative words
+// with a slash, made absolute), looking only at the directories between
+// base and each path, each once: the repositories that contain base are
+// known already. rest are the paths it leaves to Reached: those not below
+// base (read after a cd elsewhere) and those through a symbolic link, which
+// may lead anywhere. The error does not name the path, which comes from the
+// command text.
+func rootsBelow(base string, paths []string) (roots, rest []string, err error) {
+	const unreadable = "a directory the command targets could not be inspected (unreadable, or a broken .git file)"
+	walked := map[string]bool{} // a directory seen: true when the walk goes on below it
+	for _, p := range paths {
+		rel, err := filepath.Rel(base, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			rest = append(rest, p)
+			continue
+		}
+		d := base
+		for _, c := range strings.Split(rel, string(filepath.Separator)) {
+			d = filepath.Join(d, c)
+			if goOn, seen := walked[d]; seen {
+				if !goOn {
+					break
+				}
+				continue
+			}
+			st, err := os.Lstat(d)
+			switch {
+			case err != nil && (errors.Is(err, fs.ErrNotExist) || isENOTDIR(err)):
+			case err != nil:
+				return nil, nil, errors.New(unreadable)
+			case st.Mode()&fs.ModeSymlink != 0:
+				rest = append(rest, p)
+			case st.IsDir():
+				walked[d] = true
+				if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+					gov, err := IsGoverned(d)
+					if err != nil {
+						return nil, nil, errors.New(unreadable)
+					}
+					if gov && !contains(roots, d) {
+						roots = append(roots, d)
+					}
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					return nil, nil, errors.New(unreadable)
+				}
+				continue
+			}
+			walked[d] = false
+			break
+		}
+	}
+	return roots, rest, nil
 }
 
 // Reached returns the roots of the governed repositories that contain the

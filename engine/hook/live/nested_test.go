@@ -58,6 +58,10 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 		return repo, out, repo
 	case "outside":
 		return repo, out, out
+	case "parent":
+		// The folder that holds the repository, in no repository itself:
+		// an agent started in a folder of repositories.
+		return repo, out, filepath.Dir(repo)
 	case "nested":
 		cwd = filepath.Join(repo, "x")
 		if err := os.MkdirAll(cwd, 0o755); err != nil {

@@ -225,8 +225,9 @@ func (j *judge) copyInto(name string, args, pos []field, dest field, sc *scope) 
 	// cp x/settings.json .claude writes .claude/settings.json, and
 	// cp -r /tmp/x/.hookwarden . writes over .hookwarden/ (a destination of
 	// dots only is the current directory or one above it, which may be the
-	// repository root).
-	if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent {
+	// repository root); so does cp /tmp/x/.hookwarden.yaml /abs/repo, into a
+	// directory that exists (found 2026-12-06: allowed).
+	if dotsOnly(dest.val) || dk.guard.ownParent || dk.guard.clientParent || j.isDirAt(sc, dest.val) {
 		for _, s := range pos {
 			if s.val != dest.val {
 				j.guardHit(sc.classify(lit(into(dest.val, s.val))), true)

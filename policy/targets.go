@@ -52,12 +52,20 @@ func (e *BoundError) Error() string {
 // most MaxNamedPaths of them (more sets Unresolved): a path below the
 // directory may lie in a governed repository nested there (an agent started
 // in a folder of repositories; found 2026-12-06: `rm gov/.hookwarden.yaml`
-// from such a folder was skipped). A bare name is the directory's own entry
-// and is not recorded.
+// from such a folder was skipped).
+//
+// Names are the other literal words (not an option, not `.`), made
+// absolute the same way, at most MaxNamedPaths of them (more sets
+// Unresolved): an entry of the directory, which may be a governed
+// repository itself (`cp .hookwarden.yaml repo`, `tar -C repo -xf x.tar`
+// from a folder of repositories). The engine looks at them only when no
+// governed repository contains the directory, where the call would
+// otherwise be skipped.
 type Scan struct {
 	Dirs       []string
 	Paths      []string
 	Below      []string
+	Names      []string
 	Unresolved bool
 }
 
@@ -110,7 +118,7 @@ func ScanTargets(c *Command, cwd, home string, isDir func(string) bool) (Scan, e
 	if s.err != nil {
 		return Scan{}, s.err
 	}
-	return Scan{Dirs: s.dirs, Paths: s.paths, Below: s.below, Unresolved: s.unresolved}, nil
+	return Scan{Dirs: s.dirs, Paths: s.paths, Below: s.below, Names: s.names, Unresolved: s.unresolved}, nil
 }
 
 // cwdState is the shell's current directory on one branch of the scan. dir
@@ -153,6 +161,7 @@ type scanner struct {
 	dirs       []string
 	paths      []string
 	below      []string
+	names      []string
 	seen       map[string]bool
 	operands   int
 	relative   int // relative operands resolved so far (loop and function bodies)
@@ -175,7 +184,8 @@ func (s *scanner) add(p string) {
 
 // named records v (a literal word when ok) in Scan.Paths when it names a
 // path leaving the directory it is read in, in Scan.Below when it is a
-// relative path with a slash (see Scan): the word itself, or the value
+// relative path with a slash, in Scan.Names when it is a bare name (see
+// Scan): the word itself, or the value
 // after its first `=` (`--file=../x`, `NAME=/x`).
 func (s *scanner) named(v string, ok bool, st *cwdState) {
 	if !ok || v == "" {
@@ -186,10 +196,14 @@ func (s *scanner) named(v string, ok bool, st *cwdState) {
 	}
 	list := &s.paths
 	if !filepath.IsAbs(v) && !strings.HasPrefix(v, "~/") && !hasDotDot(v) {
-		if !strings.Contains(v, "/") {
-			return // a bare name: this directory's own entry
+		switch {
+		case strings.Contains(v, "/"):
+			list = &s.below
+		case v == "." || strings.HasPrefix(v, "-"):
+			return // the directory itself, or an option
+		default:
+			list = &s.names
 		}
-		list = &s.below
 	}
 	if len(*list) >= MaxNamedPaths {
 		s.unresolved = true

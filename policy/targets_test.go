@@ -65,7 +65,8 @@ func TestTargetDirsCorpus(t *testing.T) {
 }
 
 // TestScanNamedPaths: words that leave the directory they are read in are
-// named paths; ordinary relative words are not.
+// named paths (Paths); relative words with a slash are Below, bare names
+// Names.
 func TestScanNamedPaths(t *testing.T) {
 	posixtest.SkipOnWindows(t, "the case is written in Unix absolute paths (/w/x, /home/u), which are not absolute on Windows")
 	sc, err := ScanTargets(NewCommand(`rm ../.hookwarden.yaml src/x; echo '{}' > /g/.claude/settings.json; cp --target-directory=../y a; cat ~/n`), "/w/x", "/home/u", nil)
@@ -78,6 +79,11 @@ func TestScanNamedPaths(t *testing.T) {
 	}
 	if want := []string{"/w/x/src/x"}; !slices.Equal(sc.Below, want) {
 		t.Fatalf("Below = %v, want %v", sc.Below, want)
+	}
+	// Bare names (not options, not the command name): entries of the
+	// directory, looked at when nothing governs it.
+	if want := []string{"/w/x/{}", "/w/x/a"}; !slices.Equal(sc.Names, want) {
+		t.Fatalf("Names = %v, want %v", sc.Names, want)
 	}
 	// A for loop's items are words bash hands the body (found 2026-12-06:
 	// for d in /gov; do rm $d/.hookwarden.yaml; done was skipped from an

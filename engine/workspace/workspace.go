@@ -143,7 +143,9 @@ func GovernedAncestors(dir string) ([]string, error) {
 // command targets (policy.ScanTargets' Dirs), a path the command names that leaves
 // the base's tree (absolute, `~/` or with a `..` component: Scan.Paths) or
 // descends into it (a relative path with a slash: Scan.Below, which reaches
-// a governed repository nested below an ungoverned base), or one of paths.
+// a governed repository nested below an ungoverned base; with no governed
+// repository around the base, a bare name too: Scan.Names), or one of
+// paths.
 //
 // Errors: no candidate; no candidate that exists; a candidate that exists
 // but cannot be resolved; a *policy.BoundError from policy.ScanTargets (the command passes
@@ -196,8 +198,14 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 			return Target{}, err
 		}
 		t.Unresolved = sc.Unresolved
+		below := sc.Below
+		if len(t.Roots) == 0 {
+			// Nothing governs the base, so the call would be skipped: an
+			// entry the command names may be a governed repository.
+			below = slices.Concat(below, sc.Names)
+		}
 		var walked []string
-		if nested, walked, err = rootsBelow(t.Base.Dir, sc.Below); err != nil {
+		if nested, walked, err = rootsBelow(t.Base.Dir, below); err != nil {
 			return Target{}, err
 		}
 		reached = slices.Concat(reached, sc.Dirs, sc.Paths, walked)

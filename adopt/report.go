@@ -150,7 +150,7 @@ func (r *RepoReport) Diffs() []Diff { return r.diffs }
 
 // WriteDiffs writes what a dry run (or conform --check) prints before its
 // report: per repository, each diff of a shared file in full under a
-// "# PATH" line, and each rendered file (Diff.Rendered) as one summary line
+// "# REPO: ACTION FILE" line (# /src/api: merged .claude/settings.json), and each rendered file (Diff.Rendered) as one summary line
 // unless full is true, when its whole diff is written too. It returns the
 // writer's error.
 func (r *Report) WriteDiffs(w io.Writer, full bool) error {
@@ -161,7 +161,7 @@ func (r *Report) WriteDiffs(w io.Writer, full bool) error {
 				fmt.Fprintf(&b, "# %s: %s (--diff=all shows it)\n", rr.Path, d.Summary())
 				continue
 			}
-			fmt.Fprintf(&b, "# %s\n%s", rr.Path, d.Unified)
+			fmt.Fprintf(&b, "# %s: %s %s\n%s", rr.Path, d.Action, d.Path, d.Unified)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -237,7 +237,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			if f.Reason != "" {
 				fmt.Fprintf(&b, " — %s", f.Reason)
 			}
-			if f.Backup != "" {
+			switch {
+			case f.Backup != "" && r.DryRun:
+				// Nothing was written: the stamped path is the real
+				// run's, not a file that exists now.
+				fmt.Fprintf(&b, " [a real run backs it up first, under %s/]", BackupDir)
+			case f.Backup != "":
 				fmt.Fprintf(&b, " [backup %s]", f.Backup)
 			}
 			b.WriteByte('\n')

@@ -217,14 +217,20 @@ func CodexTrust(paths []string, opts TrustOptions) (*TrustReport, error) {
 func (r *TrustReport) WriteJSON(w io.Writer) error { return EncodeJSON(w, r) }
 
 // WriteText writes the human report: per repository the rows with their
-// key, hash and state, then what was written where.
+// key, hash and state, then what was written where. After a run that wrote
+// config.toml, a row or project this run trusted reads "trusted now" (the
+// JSON state stays "will trust", as its schema says); a dry run's reads
+// "will trust".
 func (r *TrustReport) WriteText(w io.Writer) error {
+	written := r.Changed && !r.DryRun
 	var b strings.Builder
 	for _, rr := range r.Repositories {
 		fmt.Fprintf(&b, "%s:\n", rr.Path)
 		switch {
 		case rr.ProjectTrusted:
 			b.WriteString("  project: trusted\n")
+		case rr.TrustProject && written:
+			b.WriteString("  project: trusted now (--trust-project)\n")
 		case rr.TrustProject:
 			b.WriteString("  project: will trust (--trust-project)\n")
 		default:
@@ -235,7 +241,11 @@ func (r *TrustReport) WriteText(w io.Writer) error {
 			if m == "" {
 				m = "(no matcher)"
 			}
-			fmt.Fprintf(&b, "  %-20s %s %s\n    key  %s\n    hash %s\n    command %s\n", row.State, row.NativeEvent, m, row.Key, row.Hash, row.Command)
+			state := row.State
+			if state == "will trust" && written {
+				state = "trusted now"
+			}
+			fmt.Fprintf(&b, "  %-20s %s %s\n    key  %s\n    hash %s\n    command %s\n", state, row.NativeEvent, m, row.Key, row.Hash, row.Command)
 		}
 		for _, e := range rr.Errors {
 			fmt.Fprintf(&b, "  error: %s\n", e)

@@ -40,7 +40,7 @@ func admitCommand(streams *ioStreams) *cli.Command {
 	return &cli.Command{
 		Name:      "admit",
 		Usage:     "run a heavy step once the host has memory, swap and load headroom; exits with the step's code, 125 when refused",
-		ArgsUsage: "[--label L] [--wait DUR] -- COMMAND...",
+		ArgsUsage: "-- COMMAND...",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "label", Destination: &o.Label, Usage: "a name for the step in messages (the pre-tool refusal suggests one)"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Destination: &o.Wait, Usage: "wait at most `DUR` for headroom, then refuse"},

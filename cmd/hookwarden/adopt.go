@@ -42,19 +42,20 @@ type fleetOptions struct {
 	ClientSet bool
 }
 
-// fleetFlags returns the flags adopt and conform share, bound to o's fields.
+// fleetFlags returns the flags adopt and conform share, bound to o's fields;
+// o.Verb names the default --commit branch.
 func (o *fleetOptions) fleetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "decline", Destination: &o.Decline, Usage: "skip an adopt step (repeatable or comma separated): " + strings.Join(adopt.Steps()[1:], ", ")},
 		&cli.BoolFlag{Name: "force", Destination: &o.Force, Usage: "register into a Gemini file whose hooks are switched off; replace hand-edited rendered files"},
 		&cli.BoolFlag{Name: "dry-run", Destination: &o.DryRun, Usage: "write nothing; print the unified diff of every shared file that would change (settings, .gitignore, manifest), one line per rendered file, and the report the real run would give"},
-		&cli.StringFlag{Name: "diff", Value: "settings", Destination: &o.Diff, Usage: "with --dry-run: `settings` (diffs of shared files, one line per rendered file) or all (every diff in full)"},
+		&cli.StringFlag{Name: "diff", Value: "settings", Destination: &o.Diff, Usage: "with --dry-run, `MODE`: settings (diffs of shared files, one line per rendered file) or all (every diff in full)"},
 		&cli.BoolFlag{Name: "json", Destination: &o.JSON, Usage: "print the report as JSON (schema_version 1)"},
 		&cli.StringFlag{Name: "fleet", Destination: &o.Fleet, Usage: "process every repository below `DIR` (directories holding .git)"},
 		&cli.IntFlag{Name: "depth", Value: 1, Destination: &o.Depth, Usage: "with --fleet, look this many directory levels below DIR"},
 		&cli.IntFlag{Name: "jobs", Destination: &o.Jobs, Usage: "repositories processed at once", DefaultText: "four per CPU"},
 		&cli.BoolFlag{Name: "commit", Destination: &o.Commit, Usage: "put each repository's change on a new branch as one commit (a temporary worktree: the work tree, index and current branch are not touched; dirty repositories and detached HEADs are skipped; nothing is pushed) and print the command that opens its pull request"},
-		&cli.StringFlag{Name: "branch", Destination: &o.Branch, Usage: "with --commit, the branch to create in each repository", DefaultText: "hookwarden/VERB"},
+		&cli.StringFlag{Name: "branch", Destination: &o.Branch, Usage: "with --commit, the branch to create in each repository", DefaultText: "hookwarden/" + o.Verb},
 	}
 }
 

@@ -33,7 +33,7 @@ func compileContextCommand(streams *ioStreams) *cli.Command {
 	return &cli.Command{
 		Name:      "compile-context",
 		Usage:     "write vendor instruction files and AGENTS.readonly.md from AGENTS.md; --verify writes nothing",
-		ArgsUsage: " ",
+		UsageText: "hookwarden compile-context [options]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "source", Value: "AGENTS.md", Destination: &o.Source, Usage: "the source of agent instructions (relative to --target-dir)"},
 			&cli.StringFlag{Name: "target-dir", Value: ".", Destination: &o.TargetDir, Usage: "directory the files are written into"},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -63,7 +64,7 @@ func exitStatus(errOut io.Writer, err error) int {
 // with streams, to the verb's run function (runFleet, runAudit, …), which
 // tests call directly with buffers.
 func newApp(streams *ioStreams) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:                   "hookwarden",
 		Usage:                  "govern the hooks of AI coding-agent clients across a fleet of repositories",
 		Version:                buildinfo.Current(),
@@ -96,5 +97,30 @@ func newApp(streams *ioStreams) *cli.Command {
 			trustCommand(streams),
 			admitCommand(streams),
 		},
+	}
+	onUsageError(app, "hookwarden")
+	return app
+}
+
+// onUsageError makes a usage error of cmd and of every command below it
+// (an unknown flag, a flag without its value) one line on stderr and exit
+// 2: "hookwarden VERB: unknown flag --bogus; run hookwarden VERB --help for
+// usage", instead of urfave/cli's "Incorrect Usage" line followed by the
+// whole help text and then the error again. path is cmd's full name.
+func onUsageError(cmd *cli.Command, path string) {
+	cmd.OnUsageError = func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+			// The parser names a long flag with one dash.
+			name = strings.TrimPrefix(name, "-")
+			if len(name) > 1 {
+				name = "-" + name
+			}
+			msg = "unknown flag -" + name
+		}
+		return cli.Exit(fmt.Sprintf("%s: %s; run %s --help for usage", path, msg, path), 2)
+	}
+	for _, sub := range cmd.Commands {
+		onUsageError(sub, path+" "+sub.Name)
 	}
 }

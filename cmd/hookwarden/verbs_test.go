@@ -117,7 +117,7 @@ func TestAdoptDryRunRun(t *testing.T) {
 	}
 	out := run("settings")
 	for _, want := range []string{
-		"# " + repo + "\n--- a/.hookwarden.yaml",
+		"# " + repo + ": created .hookwarden.yaml\n--- a/.hookwarden.yaml",
 		"+++ b/.claude/settings.json",
 		"# " + repo + ": created .hookwarden/hook.sh (",
 		"(--diff=all shows it)\n",
@@ -147,6 +147,29 @@ func TestUnknownVerbIsUsage(t *testing.T) {
 		code, msg := runExit(newApp(streams).Run(context.Background(), append([]string{"hookwarden"}, args...)))
 		if code != 2 || msg != `hookwarden: unknown command "`+args[0]+`"; run hookwarden --help for the list` || out.Len() != 0 {
 			t.Errorf("%v: exit %d, message %q, stdout %q; want exit 2 naming %q", args, code, msg, out, args[0])
+		}
+	}
+}
+
+// TestUnknownFlagIsOneLine: a usage error of any verb is one line naming
+// the verb and the flag with its dashes, and exit 2; neither stream gets
+// the help text or urfave/cli's "Incorrect Usage" line (a fresh-user pass
+// found the error printed twice around the whole help).
+func TestUnknownFlagIsOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"audit", "--bogus", "."}, "hookwarden audit: unknown flag --bogus; run hookwarden audit --help for usage"},
+		{[]string{"audit", "-x"}, "hookwarden audit: unknown flag -x; run hookwarden audit --help for usage"},
+		{[]string{"spawn", "compile", "--nope"}, "hookwarden spawn compile: unknown flag --nope; run hookwarden spawn compile --help for usage"},
+		{[]string{"adopt", "--jobs"}, "hookwarden adopt: flag needs an argument: --jobs; run hookwarden adopt --help for usage"},
+		{[]string{"--bogus"}, "hookwarden: unknown flag --bogus; run hookwarden --help for usage"},
+	} {
+		streams, out, errOut := testIO("", nil, t.TempDir())
+		code, msg := runExit(newApp(streams).Run(context.Background(), append([]string{"hookwarden"}, tc.args...)))
+		if code != 2 || msg != tc.want || out.Len() != 0 || errOut.Len() != 0 {
+			t.Errorf("%v: exit %d, message %q, stdout %q, stderr %q; want exit 2, %q and nothing else", tc.args, code, msg, out, errOut, tc.want)
 		}
 	}
 }

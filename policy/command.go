@@ -117,5 +117,5 @@ func (c *Command) Evaluated() ([]string, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	return slices.Concat(s.dirs, s.paths, s.below), nil
+	return slices.Concat(s.dirs, s.paths, s.below, s.names), nil
 }

@@ -553,7 +553,9 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 	// hooks.scope: all applies to pre-tool only (the seed's step 6); a
 	// command that acts in a directory known only at run time is judged
 	// too, since it may act in a governed repository.
-	judgedAnyway := dialect.ShellEvent(row.Event) && (eff.Scope == settings.ScopeAll || tgt.Unresolved)
+	// A command run where nothing is governed, in a folder that holds a
+	// governed repository, is judged too (workspace.Target.Holds).
+	judgedAnyway := dialect.ShellEvent(row.Event) && (eff.Scope == settings.ScopeAll || tgt.Unresolved || len(tgt.Holds) > 0)
 	if len(tgt.Roots) == 0 && !judgedAnyway {
 		if tgt.Base.RepoRoot == "" {
 			return Call{}, skip("%s is not inside a git repository (no hooks.scope: all in any settings layer)", tgt.Base.Dir), false
@@ -561,7 +563,7 @@ func placeCall(deps Deps, req Request, row registration.Row, p dialect.Payload, 
 		return Call{}, skip("%s is not a governed repository (no %s at its root)", tgt.Base.RepoRoot, settings.RepoFileName), false
 	}
 	call := Call{Row: row, Payload: p, Dir: tgt.Base.Dir, Settings: eff, Home: home, Command: command,
-		roots: tgt.Roots, unresolved: tgt.Unresolved, layers: layers,
+		roots: tgt.Roots, unresolved: tgt.Unresolved || len(tgt.Holds) > 0, layers: layers,
 		Getenv: func(k string) string { v, _ := lookup(k); return v }}
 	if len(tgt.Roots) > 0 {
 		call.RepoRoot = tgt.Roots[0]

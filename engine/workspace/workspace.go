@@ -13,6 +13,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,11 +91,19 @@ func IsGoverned(root string) (bool, error) {
 // command's own targets or named paths. Unresolved is true when the command
 // acts in a directory known only at run time (Scan.Unresolved): the engine
 // judges it even when no root is governed.
+//
+// Holds lists governed repositories found directly below the base, or
+// below a directory the command moves into, when no governed repository
+// contains the base (GovernedChildren): a folder of repositories, where a
+// command may reach one through a glob, a find, a variable or a script
+// (`rm -rf g?v`, `find . -name .hookwarden.yaml -delete`, `bash s.sh`). The
+// engine judges such a command instead of skipping it.
 type Target struct {
 	Base       Place
 	Roots      []string
 	Outside    []string
 	Unresolved bool
+	Holds      []string
 }
 
 // GovernedAncestors returns the root of every governed repository that
@@ -154,6 +163,62 @@ func GovernedAncestors(dir string) ([]string, error) {
 // command text). A target directory that does not exist yet
 // (`mkdir x && cd x`) is resolved from its nearest existing ancestor.
 func Locate(candidates []string, command *policy.Command, home string, paths ...string) (Target, error) {
+	t, err := base(candidates)
+	if err != nil {
+		return Target{}, err
+	}
+	var reached, nested, dirs []string
+	for _, p := range paths {
+		if ap := namedPath(p, t.Base.Dir, home); ap != "" {
+			reached = append(reached, ap)
+		}
+	}
+	if command != nil {
+		sc, err := policy.ScanTargets(command, t.Base.Dir, home, isDir)
+		if err != nil {
+			return Target{}, err
+		}
+		t.Unresolved = sc.Unresolved
+		below := sc.Below
+		if len(t.Roots) == 0 {
+			// Nothing governs the base, so the call would be skipped: an
+			// entry the command names may be a governed repository.
+			below = slices.Concat(below, sc.Names)
+		}
+		var walked []string
+		if nested, walked, err = rootsBelow(t.Base.Dir, below); err != nil {
+			return Target{}, err
+		}
+		reached = slices.Concat(reached, sc.Dirs, sc.Paths, walked)
+		dirs = sc.Dirs
+	}
+	roots, err := Reached(reached)
+	if err != nil {
+		return Target{}, err
+	}
+	for _, r := range slices.Concat(nested, roots) {
+		if !contains(t.Roots, r) {
+			t.Roots = append(t.Roots, r)
+			t.Outside = append(t.Outside, r)
+		}
+	}
+	if len(t.Roots) == 0 && command != nil {
+		// Nothing governs where the command runs: a governed repository
+		// just below it (or below where it moves) may still be reached.
+		for _, d := range slices.Concat([]string{t.Base.Dir}, dirs) {
+			if t.Holds, err = GovernedChildren(d); err != nil || len(t.Holds) > 0 {
+				return t, err
+			}
+		}
+	}
+	return t, nil
+}
+
+// base picks the base of a call among candidates (Locate's): the first one
+// inside a governed repository, with the roots of every governed repository
+// that contains it; otherwise the first that exists. An absolute candidate
+// that does not exist is passed over when there are several.
+func base(candidates []string) (Target, error) {
 	if len(candidates) == 0 {
 		return Target{}, errors.New("no working directory to judge the call in")
 	}
@@ -180,47 +245,64 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 		}
 		if len(roots) > 0 {
 			t.Base, t.Roots = p, roots
-			break
+			return t, nil
 		}
 	}
 	if !found {
 		return Target{}, missing
 	}
-	var reached, nested []string
-	for _, p := range paths {
-		if ap := namedPath(p, t.Base.Dir, home); ap != "" {
-			reached = append(reached, ap)
-		}
-	}
-	if command != nil {
-		sc, err := policy.ScanTargets(command, t.Base.Dir, home, isDir)
-		if err != nil {
-			return Target{}, err
-		}
-		t.Unresolved = sc.Unresolved
-		below := sc.Below
-		if len(t.Roots) == 0 {
-			// Nothing governs the base, so the call would be skipped: an
-			// entry the command names may be a governed repository.
-			below = slices.Concat(below, sc.Names)
-		}
-		var walked []string
-		if nested, walked, err = rootsBelow(t.Base.Dir, below); err != nil {
-			return Target{}, err
-		}
-		reached = slices.Concat(reached, sc.Dirs, sc.Paths, walked)
-	}
-	roots, err := Reached(reached)
-	if err != nil {
-		return Target{}, err
-	}
-	for _, r := range slices.Concat(nested, roots) {
-		if !contains(t.Roots, r) {
-			t.Roots = append(t.Roots, r)
-			t.Outside = append(t.Outside, r)
-		}
-	}
 	return t, nil
+}
+
+// MaxChildren bounds how many entries of a directory GovernedChildren
+// reads; a directory with more is taken to hold a governed repository
+// (fail closed: the command is judged rather than skipped).
+const MaxChildren = 4096
+
+// GovernedChildren returns the roots of the governed repositories that are
+// entries of dir (absolute; a subdirectory holding `.git` and a
+// `.hookwarden.yaml`, a symbolic link to one included), in directory order;
+// dir itself when it has more than MaxChildren entries. A dir that does not
+// exist or is not a directory holds none. Errors name dir: it cannot be
+// read. Cost: one directory read and, per subdirectory, one lstat (two
+// for a repository).
+func GovernedChildren(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || isENOTDIR(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(MaxChildren + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		if isENOTDIR(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	if len(ents) > MaxChildren {
+		return []string{dir}, nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(sub, ".git")); err != nil {
+			continue
+		}
+		gov, err := IsGoverned(sub)
+		if err != nil {
+			return nil, err
+		}
+		if gov {
+			out = append(out, sub)
+		}
+	}
+	return out, nil
 }
 
 // rootsBelow returns the roots of the governed repositories nested below

@@ -178,3 +178,40 @@ func commandOf(text string) *policy.Command {
 	}
 	return policy.NewCommand(text)
 }
+
+// TestGovernedChildren: the governed repositories that are entries of a
+// directory (a folder of repositories), a symbolic link to one included;
+// an ungoverned repository, a plain directory and a file are not.
+func TestGovernedChildren(t *testing.T) {
+	posixtest.SkipOnWindows(t, "makes a symbolic link")
+	dir := t.TempDir()
+	mkRepo(t, filepath.Join(dir, "gov"), true)
+	mkRepo(t, filepath.Join(dir, "free"), false)
+	if err := os.Mkdir(filepath.Join(dir, "plain"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "gov"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := GovernedChildren(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, "gov"), filepath.Join(dir, "link")}; !slices.Equal(sorted(got), want) {
+		t.Errorf("GovernedChildren = %v, want %v", got, want)
+	}
+	for _, d := range []string{filepath.Join(dir, "plain"), filepath.Join(dir, "missing"), filepath.Join(dir, "notes.txt")} {
+		if got, err := GovernedChildren(d); err != nil || len(got) != 0 {
+			t.Errorf("GovernedChildren(%s) = %v, %v; want none", d, got, err)
+		}
+	}
+}
+
+func sorted(l []string) []string {
+	l = slices.Clone(l)
+	slices.Sort(l)
+	return l
+}

@@ -55,25 +55,30 @@ type codeSpec struct {
 // -e; julia -e/-E; nu, xonsh, elvish -c; ts-node and tsx -e/--eval,
 // -p/--print (their --help). A short cluster ending in the letter
 // (perl -ne, ruby -pe, python -Ic) counts.
-var codeFlags = map[string]codeSpec{
-	"python": {short: "c"}, "python2": {short: "c"}, "python3": {short: "c"}, "py": {short: "c"}, "pypy": {short: "c"}, "pypy3": {short: "c"},
-	"node": {short: "ep", long: []string{"--eval", "--print"}}, "nodejs": {short: "ep", long: []string{"--eval", "--print"}},
-	"bun":       {short: "ep", long: []string{"--eval", "--print"}},
-	"perl":      {short: "eE"},
-	"ruby":      {short: "e"},
-	"php":       {short: "r", long: []string{"--run"}},
-	"osascript": {short: "e"},
-	"lua":       {short: "e"}, "luajit": {short: "e"},
-	"rscript": {short: "e"},
-	"julia":   {short: "eE", long: []string{"--eval", "--print"}},
-	"nu":      {short: "c", long: []string{"--commands"}},
-	"ts-node": {short: "ep", long: []string{"--eval", "--print"}},
-	"tsx":     {short: "ep", long: []string{"--eval", "--print"}},
-	"xonsh":   {short: "c"},
-	"elvish":  {short: "c"},
+func codeFlags(name string) (codeSpec, bool) {
+	switch name {
+	case "python", "python2", "python3", "py", "pypy", "pypy3", "xonsh", "elvish":
+		return codeSpec{short: "c"}, true
+	case "node", "nodejs", "bun", "ts-node", "tsx":
+		return codeSpec{short: "ep", long: []string{"--eval", "--print"}}, true
+	case "perl":
+		return codeSpec{short: "eE"}, true
+	case "ruby", "osascript", "lua", "luajit", "rscript":
+		return codeSpec{short: "e"}, true
+	case "php":
+		return codeSpec{short: "r", long: []string{"--run"}}, true
+	case "julia":
+		return codeSpec{short: "eE", long: []string{"--eval", "--print"}}, true
+	case "nu":
+		return codeSpec{short: "c", long: []string{"--commands"}}, true
 	// Tcl reads its program from a file or stdin (tclsh(1)); expect(1)
 	// also takes -c CMDS (runnerforms.go judges exec and spawn in them).
-	"expect": {short: "c"}, "tclsh": {}, "wish": {}, "jimsh": {},
+	case "expect":
+		return codeSpec{short: "c"}, true
+	case "tclsh", "wish", "jimsh":
+		return codeSpec{}, true
+	}
+	return codeSpec{}, false
 }
 
 // isInterpreterName reports python3.12 and the like as python3.
@@ -105,7 +110,7 @@ func (j *judge) interpreter(name string, args []field, env []envVar, depth int, 
 		j.awkCode(name, args, env, depth, sc)
 		return true
 	}
-	spec, ok := codeFlags[name]
+	spec, ok := codeFlags(name)
 	if !ok {
 		return false
 	}
@@ -330,7 +335,7 @@ func innerCommand(argv []field) (inner []field, viaXargs bool) {
 			argv = args
 			continue
 		}
-		if _, simple := simpleLaunchers[name]; !simple && name != "command" && name != "sudo" && name != "doas" && name != "pkexec" && name != "run0" {
+		if _, simple := simpleLaunchers(name); !simple && name != "command" && name != "sudo" && name != "doas" && name != "pkexec" && name != "run0" {
 			return argv, viaXargs
 		}
 		vals := make([]string, len(args))
@@ -484,9 +489,15 @@ var mutatingStems = []string{"rm", "mkdir", "makedirs", "make_path", "mkpath", "
 // init; tar, unzip, rsync, sed, patch). A call whose name is chosen at run
 // time (Python getattr, Ruby send/public_send/__send__, JavaScript
 // Reflect) counts too: what it calls is not in the text (fail closed).
-var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": true, "tee": true, "install": true,
-	"clone": true, "worktree": true, "init": true, "tar": true, "unzip": true, "rsync": true, "sed": true, "patch": true,
-	"getattr": true, "send": true, "public_send": true, "__send__": true, "reflect": true}
+func mutatingWords(id string) bool {
+	switch id {
+	case "cp", "mv", "ln", "dd", "tee", "install",
+		"clone", "worktree", "init", "tar", "unzip", "rsync", "sed", "patch",
+		"getattr", "send", "public_send", "__send__", "reflect":
+		return true
+	}
+	return false
+}
 
 // codeMutates reports whether lower-cased interpreter code calls something
 // that writes, creates, moves or removes a file: an identifier starting with
@@ -497,7 +508,7 @@ var mutatingWords = map[string]bool{"cp": true, "mv": true, "ln": true, "dd": tr
 func codeMutates(lower string) bool {
 	isIdent := func(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
 	for _, id := range runs(lower, isIdent) {
-		if mutatingWords[id] {
+		if mutatingWords(id) {
 			return true
 		}
 		for _, s := range mutatingStems {
@@ -889,7 +900,7 @@ func stdinProgram(argv []field) bool {
 			return true
 		}
 		in := interpreterName(name)
-		if _, ok := codeFlags[in]; ok || in == "deno" {
+		if _, ok := codeFlags(in); ok || in == "deno" {
 			for _, a := range args {
 				v := a.val
 				if isStdinPath(v) {

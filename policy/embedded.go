@@ -31,47 +31,55 @@ import "strings"
 // time (git-dynamic-option) is not one: that the program runs the words at
 // all is already a guess (maybe_run git push "${tags[@]}" in etcd's
 // scripts/release_mod.sh).
-var hookRules = map[string]bool{
-	RuleGitNoVerify: true, RuleGitNoVerifyShort: true, RuleCommitToolSkip: true, RuleHookManagerEnv: true,
-	RuleHookManagerConfig: true, RuleHooksPathConfig: true, RuleGitConfigFileWrite: true, RuleGitConfigRedirect: true,
-	RuleHooksDirTamper: true, RuleSelfProtect: true, RuleSelfProtectClientHooks: true, RuleNestedClientHooks: true,
-	RuleShellStartupWrite: true, RuleGitPlumbing: true, RuleHookManagerUninstall: true,
+func hookRules(id string) bool {
+	switch id {
+	case RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip, RuleHookManagerEnv,
+		RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect,
+		RuleHooksDirTamper, RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks,
+		RuleShellStartupWrite, RuleGitPlumbing, RuleHookManagerUninstall:
+		return true
+	}
+	return false
 }
 
 // embeddedRule reports the rules a command found in another program's
 // words can add: hookRules and the scan bounds.
 func embeddedRule(id string) bool {
-	return hookRules[id] || strings.HasPrefix(id, "scan-bound-")
+	return hookRules(id) || strings.HasPrefix(id, "scan-bound-")
 }
 
 // argsAreData lists programs whose arguments are text they print, search
 // for, compare or store, or the names of packages they install, never a
 // command they run.
-var argsAreData = map[string]bool{
-	"echo": true, "printf": true, "print": true, "grep": true, "egrep": true, "fgrep": true, "zgrep": true,
-	"rg": true, "ag": true, "ack": true, "ugrep": true, "man": true, "info": true, "tldr": true, "help": true,
-	"which": true, "whereis": true, "type": true, "whatis": true, "apropos": true, "logger": true,
-	"cowsay": true, "figlet": true, "banner": true, "notify-send": true, "wall": true, "test": true, "[": true,
-	"expr": true, "yes": true, "true": true, "false": true, ":": true, "jq": true, "yq": true, "gojq": true,
-	"sed": true, "tr": true, "column": true, "cat": true, "head": true, "tail": true, "wc": true, "sort": true,
-	"uniq": true, "cut": true, "diff": true, "cmp": true, "read": true, "local": true, "declare": true,
-	"typeset": true, "readonly": true, "export": true, "set": true, "unset": true, "gettext": true,
-	"hookwarden": true, // hookwarden check 'CMD' judges CMD; admit's command is judged by the launcher
-	// text written to a file (its path is judged by the write rules)
-	"tee": true, "add-content": true, "set-content": true, "out-file": true, "write-output": true,
-	"write-host": true, "select-string": true, "ac": true, "sc": true,
-	// package managers: their words are package names (dnf -y install curl git iptables)
-	"apt": true, "apt-get": true, "aptitude": true, "dnf": true, "yum": true, "microdnf": true, "zypper": true,
-	"apk": true, "pacman": true, "yay": true, "brew": true, "port": true, "snap": true, "flatpak": true,
-	"choco": true, "scoop": true, "winget": true, "pip": true, "pip3": true, "gem": true, "nix-env": true,
-	"pkg": true, "emerge": true, "xbps-install": true, "opkg": true,
+func argsAreData(name string) bool {
+	switch name {
+	case "echo", "printf", "print", "grep", "egrep", "fgrep", "zgrep",
+		"rg", "ag", "ack", "ugrep", "man", "info", "tldr", "help",
+		"which", "whereis", "type", "whatis", "apropos", "logger",
+		"cowsay", "figlet", "banner", "notify-send", "wall", "test", "[",
+		"expr", "yes", "true", "false", ":", "jq", "yq", "gojq",
+		"sed", "tr", "column", "cat", "head", "tail", "wc", "sort",
+		"uniq", "cut", "diff", "cmp", "read", "local", "declare",
+		"typeset", "readonly", "export", "set", "unset", "gettext",
+		"hookwarden", // hookwarden check 'CMD' judges CMD; admit's command is judged by the launcher
+		// text written to a file (its path is judged by the write rules)
+		"tee", "add-content", "set-content", "out-file", "write-output",
+		"write-host", "select-string", "ac", "sc",
+		// package managers: their words are package names (dnf -y install curl git iptables)
+		"apt", "apt-get", "aptitude", "dnf", "yum", "microdnf", "zypper",
+		"apk", "pacman", "yay", "brew", "port", "snap", "flatpak",
+		"choco", "scoop", "winget", "pip", "pip3", "gem", "nix-env",
+		"pkg", "emerge", "xbps-install", "opkg":
+		return true
+	}
+	return false
 }
 
 // embeddedCommand judges the git call a program's arguments may hold (see
 // above): name is the program's base name, args its arguments; its
 // embeddedRule hits are added to j's.
 func (j *judge) embeddedCommand(name string, args []field, env []envVar, depth int, sc *scope) {
-	if argsAreData[name] || depth >= maxDepth || j.guesses >= 2 {
+	if argsAreData(name) || depth >= maxDepth || j.guesses >= 2 {
 		return
 	}
 	for i, a := range args {
@@ -104,7 +112,7 @@ func embeddedStart(name string) bool {
 		"mv", "cp", "ln", "install", "rsync", "tee", "sed", "dd", "sponge", "patch", "touch":
 		return true
 	}
-	return hookProgram(name) || shellNames[name]
+	return hookProgram(name) || shellNames(name)
 }
 
 // mentionsHooks reports whether a word holding a command line names

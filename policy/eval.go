@@ -200,7 +200,7 @@ func worthEvaluating(f *syntax.File) bool {
 				default:
 					// A code interpreter may read a program's output as its
 					// code (curl … | python3): codeFlags' languages.
-					if _, ok := codeFlags[interpreterName(w.Lit())]; ok {
+					if _, ok := codeFlags(interpreterName(w.Lit())); ok {
 						worth = true
 					}
 				}
@@ -710,7 +710,7 @@ func outputAsCode(args []string) bool {
 	if len(inner) == 0 {
 		return false
 	}
-	if name, ok := cmdName(inner[0]); !ok || !shellNames[name] {
+	if name, ok := cmdName(inner[0]); !ok || !shellNames(name) {
 		return false
 	}
 	k, cflag, _ := shellOperand(inner[1:])
@@ -728,14 +728,36 @@ func outputAsCode(args []string) bool {
 // eval or source, is taken as that setup, not as unknown code. The first
 // word after the name that is not an option must be one of the listed
 // subcommands ("" for a program whose output needs none).
-var shellSetupCommands = map[string][]string{
-	"ssh-agent": {""}, "dircolors": {""}, "keychain": {""},
-	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"}, "jenv": {"init"},
-	"direnv": {"hook", "export"}, "conda": {"shell.bash", "shell.zsh", "shell.posix", "shell"}, "micromamba": {"shell"}, "mamba": {"shell"},
-	"brew": {"shellenv"}, "starship": {"init"}, "zoxide": {"init"}, "opam": {"env", "config"}, "fnm": {"env"},
-	"mise": {"activate", "env"}, "minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"},
-	"kubectl": {"completion"}, "helm": {"completion"}, "gh": {"completion"}, "npm": {"completion"}, "pip": {"completion"},
-	"pip3": {"completion"}, "rustup": {"completions"},
+func shellSetupCommands(name string) ([]string, bool) {
+	switch name {
+	case "ssh-agent", "dircolors", "keychain":
+		return []string{""}, true
+	case "pyenv":
+		return []string{"init", "virtualenv-init"}, true
+	case "rbenv", "nodenv", "goenv", "jenv", "starship", "zoxide":
+		return []string{"init"}, true
+	case "direnv":
+		return []string{"hook", "export"}, true
+	case "conda":
+		return []string{"shell.bash", "shell.zsh", "shell.posix", "shell"}, true
+	case "micromamba", "mamba":
+		return []string{"shell"}, true
+	case "brew":
+		return []string{"shellenv"}, true
+	case "opam":
+		return []string{"env", "config"}, true
+	case "fnm", "docker-machine":
+		return []string{"env"}, true
+	case "mise":
+		return []string{"activate", "env"}, true
+	case "minikube":
+		return []string{"docker-env", "podman-env"}, true
+	case "kubectl", "helm", "gh", "npm", "pip", "pip3":
+		return []string{"completion"}, true
+	case "rustup":
+		return []string{"completions"}, true
+	}
+	return nil, false
 }
 
 // shellSetupOutput reports a command that is one of shellSetupCommands.
@@ -744,7 +766,7 @@ func shellSetupOutput(argv []field) bool {
 		return false
 	}
 	name, ok := cmdName(argv[0])
-	subs, listed := shellSetupCommands[name]
+	subs, listed := shellSetupCommands(name)
 	if !ok || !listed {
 		return false
 	}
@@ -856,11 +878,11 @@ func (e *evalRun) feed(argv []field, text string, known bool, sc *scope) (out []
 		}
 	case (name == "docker" || name == "podman" || name == "nerdctl") && containerReadsScript(inner[1:]):
 		return argv, script(), false // remote.go
-	case shellNames[name] && stdinShell(inner[1:]):
+	case shellNames(name) && stdinShell(inner[1:]):
 		f := script()
 		f[0] = withParams(f[0], stdinShellParams(inner[1:]))
 		return argv, f, false
-	case shellNames[name]:
+	case shellNames(name):
 		return argv, e.shellScriptOperand(inner[1:], sc), false
 	}
 	return argv, nil, false
@@ -937,7 +959,13 @@ func readStdin(stdin io.Reader) (text string, known, piped bool) {
 }
 
 // shellNames are the sh-family interpreters launchers.go follows.
-var shellNames = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true, "rbash": true}
+func shellNames(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash":
+		return true
+	}
+	return false
+}
 
 // stdinShell reports whether a shell with args reads its script from stdin:
 // no -c and no script operand, -s, or the operand - or /dev/stdin.
@@ -1068,7 +1096,7 @@ func shellCodeHolds(inner []field, repl string) bool {
 	if name == "eval" {
 		return slices.ContainsFunc(inner[1:], func(f field) bool { return strings.Contains(f.val, repl) })
 	}
-	if !shellNames[name] {
+	if !shellNames(name) {
 		return false
 	}
 	k, cflag, _ := shellOperand(inner[1:])

@@ -32,13 +32,19 @@ type findNode struct {
 
 // findArity is the number of arguments of find's primaries that take any
 // (findutils 4.9 manual); -exec and its kin run to ";" or "+".
-var findArity = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
-	"-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
-	"-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-used": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-fstype": 1, "-context": 1,
-	"-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-printf": 1,
-	"-fprintf": 2, "-files0-from": 1,
+func findArity(name string) int {
+	switch name {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+		"-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm",
+		"-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-used",
+		"-newer", "-anewer", "-cnewer", "-links", "-inum", "-samefile", "-fstype", "-context",
+		"-maxdepth", "-mindepth", "-regextype", "-fprint", "-fprint0", "-fls", "-printf",
+		"-files0-from":
+		return 1
+	case "-fprintf":
+		return 2
+	}
+	return 0
 }
 
 // findParser reads a find expression from its words.
@@ -120,14 +126,14 @@ func (p *findParser) primary() *findNode {
 		p.i++ // the terminator
 		changes := true
 		if len(sub) > 0 {
-			if n, ok := cmdName(sub[0]); ok && !findChangers[n] {
+			if n, ok := cmdName(sub[0]); ok && !findChangers(n) {
 				changes = false
 			}
 		}
 		return &findNode{op: "action", prim: w.val, changes: changes}
 	}
 	n := &findNode{op: "test", prim: w.val}
-	if k := findArity[w.val]; k > 0 || strings.HasPrefix(w.val, "-newer") && len(w.val) == 8 {
+	if k := findArity(w.val); k > 0 || strings.HasPrefix(w.val, "-newer") && len(w.val) == 8 {
 		if k == 0 {
 			k = 1 // -newerXY
 		}

@@ -650,7 +650,7 @@ func gitConfigAction(args []field) (action string, pos []field) {
 			if !ok {
 				continue
 			}
-			if a := gitConfigLongActions[opt]; a != "" {
+			if a := gitConfigLongActions(opt); a != "" {
 				action = a
 			}
 			if takes && !hasEq {
@@ -668,7 +668,7 @@ func gitConfigAction(args []field) (action string, pos []field) {
 		}
 	}
 	if action == "" && len(pos) > 0 {
-		if a := gitConfigSubcommands[pos[0].val]; a != "" {
+		if a := gitConfigSubcommands(pos[0].val); a != "" {
 			action, pos = a, pos[1:]
 		}
 	}
@@ -682,16 +682,37 @@ func gitConfigAction(args []field) (action string, pos []field) {
 }
 
 // gitConfigLongActions maps git config's long options to what they do.
-var gitConfigLongActions = map[string]string{
-	"get": "get", "get-all": "get", "get-regexp": "get", "get-urlmatch": "get", "get-color": "get", "get-colorbool": "get", "list": "get",
-	"edit": "edit", "add": "set", "replace-all": "set", "unset": "unset", "unset-all": "unset",
-	"rename-section": "section", "remove-section": "section",
+func gitConfigLongActions(opt string) string {
+	switch opt {
+	case "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list":
+		return "get"
+	case "edit":
+		return "edit"
+	case "add", "replace-all":
+		return "set"
+	case "unset", "unset-all":
+		return "unset"
+	case "rename-section", "remove-section":
+		return "section"
+	}
+	return ""
 }
 
 // gitConfigSubcommands maps git 2.46+'s config subcommands to what they do.
-var gitConfigSubcommands = map[string]string{
-	"set": "set", "unset": "unset", "get": "get", "list": "get", "edit": "edit",
-	"rename-section": "section", "remove-section": "section",
+func gitConfigSubcommands(sub string) string {
+	switch sub {
+	case "set":
+		return "set"
+	case "unset":
+		return "unset"
+	case "get", "list":
+		return "get"
+	case "edit":
+		return "edit"
+	case "rename-section", "remove-section":
+		return "section"
+	}
+	return ""
 }
 
 // aliasSet judges git config alias.NAME VALUE as the command the alias
@@ -801,7 +822,7 @@ func (j *judge) gh(args []field) {
 		if v == "--admin" || (strings.HasPrefix(v, "--admin=") && !strings.EqualFold(strings.TrimPrefix(v, "--admin="), "false")) {
 			admin = true
 		}
-		if ghValued[v] {
+		if ghValued(v) {
 			i++ // the option's value is not a positional word
 			continue
 		}
@@ -825,10 +846,14 @@ func (j *judge) gh(args []field) {
 // manual: -R/--repo on repository commands; gh pr merge's -b/--body,
 // -F/--body-file, -t/--subject, -A/--author-email, --match-head-commit;
 // --hostname on gh api and auth).
-var ghValued = map[string]bool{
-	"-R": true, "--repo": true, "-b": true, "--body": true, "-F": true, "--body-file": true,
-	"-t": true, "--subject": true, "-A": true, "--author-email": true, "--match-head-commit": true,
-	"--hostname": true,
+func ghValued(opt string) bool {
+	switch opt {
+	case "-R", "--repo", "-b", "--body", "-F", "--body-file",
+		"-t", "--subject", "-A", "--author-email", "--match-head-commit",
+		"--hostname":
+		return true
+	}
+	return false
 }
 
 // wholeTreeSpec reports a git pathspec that covers the whole working tree

@@ -115,9 +115,13 @@ func (j *judge) configCommand(lk string, val field, depth int, env []envVar) {
 // GIT_SEQUENCE_EDITOR, GIT_PAGER, GIT_SSH_COMMAND, GIT_SSH, GIT_ASKPASS,
 // GIT_PROXY_COMMAND, GIT_EXTERNAL_DIFF, and the EDITOR, VISUAL and PAGER
 // git falls back to.
-var gitCommandEnv = map[string]bool{
-	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_PAGER": true, "GIT_SSH_COMMAND": true, "GIT_SSH": true,
-	"GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "EDITOR": true, "VISUAL": true, "PAGER": true,
+func gitCommandEnv(name string) bool {
+	switch name {
+	case "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_SSH",
+		"GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "EDITOR", "VISUAL", "PAGER":
+		return true
+	}
+	return false
 }
 
 // gitConfigFileEnv reports a variable that makes git read configuration
@@ -141,7 +145,7 @@ func gitConfigFileEnv(e envVar) bool {
 func (j *judge) gitEnvConfig(env []envVar, depth int, aliases map[string]string) {
 	for _, e := range env {
 		switch {
-		case gitCommandEnv[e.name]:
+		case gitCommandEnv(e.name):
 			if e.val.dynamic() {
 				j.hits.add(RuleGitConfigRedirect)
 			} else {

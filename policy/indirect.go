@@ -56,11 +56,22 @@ func (j *judge) multiplexer(name string, args []field, env []envVar, depth int, 
 
 // tmuxCommands are the tmux commands that take a shell command after their
 // options, with the options of each that take a value (tmux(1)).
-var tmuxCommands = map[string]string{
-	"new-session": "cFnstxyefc", "new": "cFnstxyefc", "new-window": "cFntse", "neww": "cFntse",
-	"split-window": "cFlte", "splitw": "cFlte", "respawn-pane": "cte", "respawnp": "cte",
-	"respawn-window": "cte", "respawnw": "cte", "run-shell": "dt", "run": "dt",
-	"display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy",
+func tmuxCommands(sub string) (string, bool) {
+	switch sub {
+	case "new-session", "new":
+		return "cFnstxyefc", true
+	case "new-window", "neww":
+		return "cFntse", true
+	case "split-window", "splitw":
+		return "cFlte", true
+	case "respawn-pane", "respawnp", "respawn-window", "respawnw":
+		return "cte", true
+	case "run-shell", "run":
+		return "dt", true
+	case "display-popup", "popup":
+		return "bcdehsStTwxy", true
+	}
+	return "", false
 }
 
 func (j *judge) tmux(args []field, env []envVar, depth int) ([]field, bool) {
@@ -98,7 +109,7 @@ func (j *judge) tmux(args []field, env []envVar, depth int) ([]field, bool) {
 		j.script(strings.Join(keys, " "), depth+1, env)
 		return nil, false
 	}
-	valued, ok := tmuxCommands[sub]
+	valued, ok := tmuxCommands(sub)
 	if !ok {
 		return nil, false
 	}

@@ -20,30 +20,36 @@ type launcherSpec struct {
 // for the target scan (ScanTargets), is to run the command after
 // their options. The policy's launcher step and launchedCommand share this
 // one table.
-var simpleLaunchers = map[string]launcherSpec{
-	"exec":       {valShort: "a"},
-	"builtin":    {},
-	"nohup":      {},
-	"setsid":     {},
-	"nocorrect":  {},
-	"noglob":     {},
-	"caffeinate": {},
-	"unbuffer":   {},
-	"catchsegv":  {},
-	"nice":       {valShort: "n", valLong: []string{"--adjustment"}},
-	"time":       {valShort: "fo", valLong: []string{"--format", "--output"}},
-	"timeout":    {valShort: "sk", valLong: []string{"--signal", "--kill-after"}, positional: 1},
-	"stdbuf":     {valShort: "ioe", valLong: []string{"--input", "--output", "--error"}},
-	"ionice":     {valShort: "cnpPu", valLong: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
-	"chrt":       {positional: 1},
-	"taskset":    {positional: 1},
-	"xargs":      {valShort: "InLPdEas", valLong: []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--process-slot-var"}},
+func simpleLaunchers(name string) (launcherSpec, bool) {
+	switch name {
+	case "exec":
+		return launcherSpec{valShort: "a"}, true
+	case "builtin", "nohup", "setsid", "nocorrect", "noglob", "caffeinate", "unbuffer", "catchsegv":
+		return launcherSpec{}, true
+	case "nice":
+		return launcherSpec{valShort: "n", valLong: []string{"--adjustment"}}, true
+	case "time":
+		return launcherSpec{valShort: "fo", valLong: []string{"--format", "--output"}}, true
+	case "timeout":
+		return launcherSpec{valShort: "sk", valLong: []string{"--signal", "--kill-after"}, positional: 1}, true
+	case "stdbuf":
+		return launcherSpec{valShort: "ioe", valLong: []string{"--input", "--output", "--error"}}, true
+	case "ionice":
+		return launcherSpec{valShort: "cnpPu", valLong: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}, true
+	case "chrt", "taskset":
+		return launcherSpec{positional: 1}, true
+	case "xargs":
+		return launcherSpec{valShort: "InLPdEas", valLong: []string{"--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars",
+			"--process-slot-var"}}, true
 	// systemd-run(1) (systemd 252): the command runs as a transient unit,
 	// now or at a timer's time.
-	"systemd-run": {valShort: "upEHM", valLong: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
-		"--nice", "--working-directory", "--setenv", "--service-type", "--on-active", "--on-boot", "--on-startup",
-		"--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
-		"--socket-property", "--host", "--machine", "--expand-environment"}},
+	case "systemd-run":
+		return launcherSpec{valShort: "upEHM", valLong: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid",
+			"--nice", "--working-directory", "--setenv", "--service-type", "--on-active", "--on-boot", "--on-startup",
+			"--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
+			"--socket-property", "--host", "--machine", "--expand-environment"}}, true
+	}
+	return launcherSpec{}, false
 }
 
 // sudoSpec is the option arity of sudo, doas, pkexec and run0 (sudo(8),
@@ -69,7 +75,7 @@ func launchedCommand(name string, args []string) (cmd []string, ok bool) {
 	case "sudo", "doas", "pkexec", "run0":
 		return args[skipOptsIndex(len(args), func(i int) string { return args[i] }, sudoSpec.valShort, sudoSpec.valLong):], true
 	}
-	spec, ok := simpleLaunchers[name]
+	spec, ok := simpleLaunchers(name)
 	if !ok {
 		return nil, false
 	}
@@ -137,7 +143,7 @@ func runsCode(name string, args []string) bool {
 		}
 		return true
 	}
-	spec, ok := codeFlags[name]
+	spec, ok := codeFlags(name)
 	if !ok {
 		return false
 	}

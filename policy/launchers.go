@@ -29,13 +29,13 @@ func (j *judge) launcher(name string, args []field, env *[]envVar, depth int, st
 	}
 	j.optionCode(name, args, *env, depth)    // optcode.go
 	j.sedScript(name, args, *env, depth, sc) // sedscript.go
-	if spec, ok := simpleLaunchers[name]; ok {
+	if spec, ok := simpleLaunchers(name); ok {
 		return args[specIndex(spec, len(args), func(i int) string { return args[i].val }):], true
 	}
 	if strings.HasPrefix(name, "claude-code@") { // npx @anthropic-ai/claude-code@VERSION
 		name = "claude-code"
 	}
-	if nestedClientNames[name] {
+	if nestedClientNames(name) {
 		j.nestedClient(name, args, *env)
 	}
 	if rest, runs, done := j.launchForm(name, args, env, depth, st, sc); done {
@@ -739,9 +739,15 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 
 // findChangers are commands that, run by find -exec on the files it found,
 // delete, move, truncate, overwrite or re-permission them.
-var findChangers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "mv": true, "truncate": true,
-	"chmod": true, "chown": true, "chgrp": true, "chattr": true, "tee": true, "sed": true, "perl": true, "dd": true, "cp": true,
-	"sh": true, "bash": true, "zsh": true, "dash": true, "xargs": true, "sponge": true}
+func findChangers(name string) bool {
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "mv", "truncate",
+		"chmod", "chown", "chgrp", "chattr", "tee", "sed", "perl", "dd", "cp",
+		"sh", "bash", "zsh", "dash", "xargs", "sponge":
+		return true
+	}
+	return false
+}
 
 // findGuardNames are the names a find name test may match to reach the
 // guard's files: every component of the guard paths, the files rendered

@@ -17,9 +17,13 @@ import (
 // Code's claude, Codex's codex, Gemini CLI's gemini, opencode, Copilot
 // CLI's copilot, Cursor's cursor-agent, Qwen Code's qwen, Factory's droid,
 // Antigravity's agy, Cline's cline and Kiro's kiro-cli).
-var nestedClientNames = map[string]bool{
-	"claude": true, "claude-code": true, "codex": true, "gemini": true, "opencode": true, "copilot": true,
-	"cursor-agent": true, "qwen": true, "droid": true, "agy": true, "cline": true, "kiro-cli": true,
+func nestedClientNames(name string) bool {
+	switch name {
+	case "claude", "claude-code", "codex", "gemini", "opencode", "copilot",
+		"cursor-agent", "qwen", "droid", "agy", "cline", "kiro-cli":
+		return true
+	}
+	return false
 }
 
 // nestedEnvOff reports an environment variable that, set for a nested

@@ -19,39 +19,57 @@ type optCode struct {
 }
 
 // optCodes maps a program to its options that carry a shell command.
-var optCodes = map[string][]optCode{
+func optCodes(name string) []optCode {
+	switch name {
 	// GNU tar 1.34 manual: --checkpoint-action=exec=COMMAND,
 	// --to-command=COMMAND, -I/--use-compress-program=PROG (run by the
 	// shell), -F/--info-script/--new-volume-script=SCRIPT,
 	// --rsh-command=COMMAND.
-	"tar": {{flag: "--checkpoint-action", prefix: "exec="}, {flag: "--to-command"}, {flag: "-I"},
-		{flag: "--use-compress-program"}, {flag: "-F"}, {flag: "--info-script"}, {flag: "--new-volume-script"},
-		{flag: "--rsh-command"}},
+	case "tar":
+		return []optCode{{flag: "--checkpoint-action", prefix: "exec="}, {flag: "--to-command"}, {flag: "-I"},
+			{flag: "--use-compress-program"}, {flag: "-F"}, {flag: "--info-script"}, {flag: "--new-volume-script"},
+			{flag: "--rsh-command"}}
 	// Info-ZIP zip 3.0: -TT/--unzip-command CMD tests the archive with CMD.
-	"zip": {{flag: "-TT"}, {flag: "--unzip-command"}},
+	case "zip":
+		return []optCode{{flag: "-TT"}, {flag: "--unzip-command"}}
 	// rsync 3.2: -e/--rsh=COMMAND is run by the local shell.
-	"rsync": {{flag: "-e"}, {flag: "--rsh"}},
+	case "rsync":
+		return []optCode{{flag: "-e"}, {flag: "--rsh"}}
 	// OpenSSH ssh_config(5): ProxyCommand and LocalCommand are run by the
 	// user's shell on the local machine; -o sets them on the command line;
 	// scp(1) and sftp(1) take -S program.
-	"ssh":  {{flag: "-o", prefix: "ProxyCommand="}, {flag: "-o", prefix: "ProxyCommand "}, {flag: "-o", prefix: "LocalCommand="}, {flag: "-o", prefix: "LocalCommand "}},
-	"scp":  {{flag: "-o", prefix: "ProxyCommand="}, {flag: "-o", prefix: "ProxyCommand "}, {flag: "-S"}},
-	"sftp": {{flag: "-o", prefix: "ProxyCommand="}, {flag: "-o", prefix: "ProxyCommand "}, {flag: "-S"}},
+	case "ssh":
+		return []optCode{{flag: "-o", prefix: "ProxyCommand="}, {flag: "-o", prefix: "ProxyCommand "},
+			{flag: "-o", prefix: "LocalCommand="}, {flag: "-o", prefix: "LocalCommand "}}
+	case "scp", "sftp":
+		return []optCode{{flag: "-o", prefix: "ProxyCommand="}, {flag: "-o", prefix: "ProxyCommand "}, {flag: "-S"}}
 	// man-db man(1): -P/--pager=PAGER runs PAGER through the shell.
-	"man": {{flag: "-P"}, {flag: "--pager"}},
-	// gdb(1): -ex/--eval-command COMMAND; gdb's "shell CMD" and "!CMD" run
-	// CMD in a shell.
+	case "man":
+		return []optCode{{flag: "-P"}, {flag: "--pager"}}
 	// git-difftool(1) -x/--extcmd=COMMAND; git-grep(1)
 	// -O/--open-files-in-pager[=PAGER] (judged by gitSub under these names).
-	"git-difftool": {{flag: "-x"}, {flag: "--extcmd"}},
-	"git-grep":     {{flag: "-O"}, {flag: "--open-files-in-pager"}},
-	"gdb": {{flag: "-ex", prefix: "shell "}, {flag: "-ex", prefix: "!"}, {flag: "--eval-command", prefix: "shell "},
-		{flag: "--eval-command", prefix: "!"}, {flag: "-iex", prefix: "shell "}, {flag: "-iex", prefix: "!"}},
+	case "git-difftool":
+		return []optCode{{flag: "-x"}, {flag: "--extcmd"}}
+	case "git-grep":
+		return []optCode{{flag: "-O"}, {flag: "--open-files-in-pager"}}
+	// gdb(1): -ex/--eval-command COMMAND; gdb's "shell CMD" and "!CMD" run
+	// CMD in a shell.
+	case "gdb":
+		return []optCode{{flag: "-ex", prefix: "shell "}, {flag: "-ex", prefix: "!"}, {flag: "--eval-command", prefix: "shell "},
+			{flag: "--eval-command", prefix: "!"}, {flag: "-iex", prefix: "shell "}, {flag: "-iex", prefix: "!"}}
+	}
+	return nil
 }
 
 // editorNames are vim's names (vim(1): -c CMD, +CMD and --cmd CMD run an
 // Ex command; ":!CMD" runs CMD in a shell).
-var editorNames = map[string]bool{"vim": true, "vi": true, "nvim": true, "ex": true, "view": true, "vimdiff": true, "rvim": true, "gvim": true}
+func editorNames(name string) bool {
+	switch name {
+	case "vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "gvim":
+		return true
+	}
+	return false
+}
 
 // codeEnvVars are environment variables whose value a program runs as a
 // shell command: pagers (man-db man(1) MANPAGER and PAGER, git's GIT_PAGER
@@ -59,9 +77,15 @@ var editorNames = map[string]bool{"vim": true, "vi": true, "nvim": true, "ex": t
 // LESSOPEN and LESSCLOSE (after a leading "|" or "||"), editors (VISUAL,
 // EDITOR, GIT_EDITOR, GIT_SEQUENCE_EDITOR, run by crontab -e, git, visudo
 // and many more) and BROWSER.
-var codeEnvVars = map[string]bool{"PAGER": true, "MANPAGER": true, "GIT_PAGER": true, "SYSTEMD_PAGER": true,
-	"LESSOPEN": true, "LESSCLOSE": true, "VISUAL": true, "EDITOR": true, "GIT_EDITOR": true,
-	"GIT_SEQUENCE_EDITOR": true, "BROWSER": true}
+func codeEnvVars(name string) bool {
+	switch name {
+	case "PAGER", "MANPAGER", "GIT_PAGER", "SYSTEMD_PAGER",
+		"LESSOPEN", "LESSCLOSE", "VISUAL", "EDITOR", "GIT_EDITOR",
+		"GIT_SEQUENCE_EDITOR", "BROWSER":
+		return true
+	}
+	return false
+}
 
 // optionCode judges the shell commands name's options carry (optCodes, vim
 // and less commands after "!"), and the code in the command-running
@@ -70,7 +94,7 @@ func (j *judge) optionCode(name string, args []field, env []envVar, depth int) {
 	var rest []envVar // the environment the command runs with, less these
 	var code []field
 	for _, e := range env {
-		if !codeEnvVars[e.name] {
+		if !codeEnvVars(e.name) {
 			rest = append(rest, e)
 			continue
 		}
@@ -81,8 +105,9 @@ func (j *judge) optionCode(name string, args []field, env []envVar, depth int) {
 	for _, v := range code {
 		j.scriptField(v, depth+1, rest)
 	}
+	codes := optCodes(name)
 	for i, a := range args {
-		for _, oc := range optCodes[name] {
+		for _, oc := range codes {
 			if v, ok := optValue(args, i, oc.flag); ok {
 				if rest, ok := strings.CutPrefix(v.val, oc.prefix); ok {
 					v.val = rest
@@ -90,12 +115,12 @@ func (j *judge) optionCode(name string, args []field, env []envVar, depth int) {
 				}
 			}
 		}
-		if editorNames[name] || name == "less" {
+		if editorNames(name) || name == "less" {
 			v, ok := a, false
 			switch {
 			case strings.HasPrefix(a.val, "+"):
 				v.val, ok = a.val[1:], true
-			case editorNames[name] && (a.val == "-c" || a.val == "--cmd") && i+1 < len(args):
+			case editorNames(name) && (a.val == "-c" || a.val == "--cmd") && i+1 < len(args):
 				v, ok = args[i+1], true
 			}
 			if cmd, bang := exBang(v.val); ok && bang {

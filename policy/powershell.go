@@ -50,8 +50,14 @@ var psRe = sync.OnceValue(func() psRegexps {
 // psRunners are the command names whose run-time-built words could skip a
 // hook: git and the hook managers, and the cmdlets that run a command or
 // code given as words.
-var psRunners = map[string]bool{"git": true, "git.exe": true, "lefthook": true, "husky": true, "pre-commit": true,
-	"invoke-expression": true, "iex": true, "start-process": true, "saps": true, "start": true, "hookwarden": true}
+func psRunners(name string) bool {
+	switch name {
+	case "git", "git.exe", "lefthook", "husky", "pre-commit",
+		"invoke-expression", "iex", "start-process", "saps", "start", "hookwarden":
+		return true
+	}
+	return false
+}
 
 // powershellScript judges src, PowerShell code, as the package comment above
 // says, then as a shell script.
@@ -81,7 +87,7 @@ func (j *judge) powershellScript(src string, depth int, env []envVar) {
 		if len(words) == 0 {
 			continue
 		}
-		if psRunners[strings.ToLower(strings.Trim(words[0], `"'`))] && psRe().dynamic.MatchString(strings.TrimPrefix(s, words[0])) {
+		if psRunners(strings.ToLower(strings.Trim(words[0], `"'`))) && psRe().dynamic.MatchString(strings.TrimPrefix(s, words[0])) {
 			j.hits.add(RulePowerShellDynamic)
 		}
 		if strings.Contains(s, "{") && psRe().gitWord.MatchString(s) && strings.Contains(s, "$") {

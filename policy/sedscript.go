@@ -180,7 +180,13 @@ func sedDelimited(s string, d byte) (int, bool) {
 }
 
 // sedNames are GNU sed's command names (gsed on systems whose sed is BSD's).
-var sedNames = map[string]bool{"sed": true, "gsed": true}
+func sedNames(name string) bool {
+	switch name {
+	case "sed", "gsed":
+		return true
+	}
+	return false
+}
 
 // sedScripts returns the scripts a sed command line runs (each -e SCRIPT,
 // --expression=SCRIPT, or else the first operand), the script files it
@@ -276,7 +282,7 @@ func withVal(f field, v string) field {
 // value is taken as text there. --sandbox turns
 // these commands off, so it is not judged further.
 func (j *judge) sedScript(name string, args []field, env []envVar, depth int, sc *scope) {
-	if !sedNames[name] {
+	if !sedNames(name) {
 		return
 	}
 	scripts, files, sandbox := sedScripts(args)

@@ -99,7 +99,7 @@ func (j *judge) editorTargets(name string, args []field, sc *scope, isOpt func(s
 // guarded path there counts, and a glob is not one (the program gets it
 // as written: grep -o '.*/').
 func (j *judge) outputOption(name string, args []field, sc *scope, isOpt func(string) bool) {
-	if argsAreData[name] {
+	if argsAreData(name) {
 		return
 	}
 	w := writeTargets{j: j, args: literalOnly(args), sc: sc, isOpt: isOpt}

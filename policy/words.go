@@ -208,7 +208,7 @@ func (sc *scope) parts(parts []syntax.WordPart, inDbl bool, val, raw *strings.Bu
 			// option would begin
 			flags.subst = flags.subst || (val.Len() == 0 && x.Param != nil && sc.substVars[x.Param.Value])
 			flags.inherited = flags.inherited || (val.Len() == 0 && inDbl && sc.inheritedParam(x))
-			flags.sourced = flags.sourced || (x.Param != nil && sourcedFileVars[x.Param.Value])
+			flags.sourced = flags.sourced || (x.Param != nil && sourcedFileVars(x.Param.Value))
 			val.WriteString(dyn)
 			raw.WriteString("$")
 		case *syntax.CmdSubst:
@@ -950,16 +950,28 @@ func substOperands(cs *syntax.CmdSubst, out []string) []string {
 // ~/.bash_login, ~/.profile, ~/.bashrc, ~/.bash_logout; zsh(1) STARTUP/
 // SHUTDOWN FILES: ~/.zshenv, ~/.zprofile, ~/.zshrc, ~/.zlogin, ~/.zlogout;
 // ksh and mksh: ~/.kshrc, ~/.mkshrc).
-var shellStartupNames = map[string]bool{".bash_profile": true, ".bash_login": true, ".profile": true, ".bashrc": true,
-	".bash_logout": true, ".zshenv": true, ".zprofile": true, ".zshrc": true, ".zlogin": true, ".zlogout": true,
-	".kshrc": true, ".mkshrc": true}
+func shellStartupNames(name string) bool {
+	switch name {
+	case ".bash_profile", ".bash_login", ".profile", ".bashrc",
+		".bash_logout", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout",
+		".kshrc", ".mkshrc":
+		return true
+	}
+	return false
+}
 
 // sourcedFileVars name a file read as code before the commands of a shell
 // or a client's shell tool: BASH_ENV (bash(1): read by a non-interactive
 // bash), ENV (sh(1) and bash in POSIX mode: read by an interactive shell),
 // CLAUDE_ENV_FILE (Claude Code 2.1.332 bundle: its text is loaded as the
 // "session environment" run ahead of each Bash command).
-var sourcedFileVars = map[string]bool{"BASH_ENV": true, "ENV": true, "CLAUDE_ENV_FILE": true}
+func sourcedFileVars(name string) bool {
+	switch name {
+	case "BASH_ENV", "ENV", "CLAUDE_ENV_FILE":
+		return true
+	}
+	return false
+}
 
 // ClaudeRunFolders are the folders of Claude Code's config directory
 // ($CLAUDE_CONFIG_DIR, default ~/.claude) whose files Claude Code runs or
@@ -1033,5 +1045,5 @@ func shellStartupPath(s string) bool {
 		// $env:USERPROFILE\.bashrc) may be a home directory's
 		return false
 	}
-	return shellStartupNames[path.Base(p)]
+	return shellStartupNames(path.Base(p))
 }

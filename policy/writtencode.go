@@ -81,7 +81,7 @@ func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
 // hookRules. What cannot be known (script-unknown, code-dynamic,
 // git-dynamic-option), sudo in a script and the scan bounds do not refuse
 // a write: they refuse the command that runs the file when it names it.
-func writtenCodeRule(id string) bool { return hookRules[id] }
+func writtenCodeRule(id string) bool { return hookRules(id) }
 
 // writtenFile adds to j's hits those of writtenCodeRule that content,
 // written by the command to the file name, earns as code (a redirection or

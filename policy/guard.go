@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookwarden/hookwarden/internal/clientfiles"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
@@ -27,14 +28,14 @@ type GuardPath struct {
 	Client      string
 }
 
-// guardPaths is the one list of the guard's own files: the manifest, the
+// buildGuardPaths returns guardPaths, the one list of the guard's own files: the manifest, the
 // .hookwarden folder, the files adopt renders whole for the clients and
 // each client's settings file adopt merges its rows into, both from
 // internal/clientfiles (the client facts and their sources are there).
 // adopt's TestAdoptWritesOnlyGuardPaths fails when adopt writes a file
 // outside it (other than the .gitignore block and the context files, which
 // are not the guard's).
-var guardPaths = func() []GuardPath {
+func buildGuardPaths() []GuardPath {
 	out := []GuardPath{{Path: ".hookwarden.yaml"}, {Path: ".hookwarden", Dir: true}}
 	for _, r := range clientfiles.Rendered() {
 		out = append(out, GuardPath{Path: r.Path, Dir: r.Dir})
@@ -45,24 +46,24 @@ var guardPaths = func() []GuardPath {
 		}
 	}
 	return out
-}()
+}
 
 // GuardPaths returns the guard's own files of a governed repository, in a
 // fixed order (a new slice each call; callers may keep or change it).
 func GuardPaths() []GuardPath {
-	return append([]GuardPath(nil), guardPaths...)
+	return append([]GuardPath(nil), guardTables().paths...)
 }
 
-// foldedGuardPaths are guardPaths' paths in ASCII lower case, by index,
-// for LookupGuardPath's fold (Cline's PreToolUse is the one guard path with
-// capitals); computed once rather than on every lookup.
-var foldedGuardPaths = func() []string {
+// foldGuardPaths returns foldedGuardPaths: guardPaths' paths in ASCII lower
+// case, by index, for LookupGuardPath's fold (Cline's PreToolUse is the one
+// guard path with capitals); computed once rather than on every lookup.
+func foldGuardPaths(guardPaths []GuardPath) []string {
 	out := make([]string, len(guardPaths))
 	for i, g := range guardPaths {
 		out[i] = asciiLower(g.Path)
 	}
 	return out
-}()
+}
 
 // LookupGuardPath reports whether rel, a path relative to the repository
 // root, is one of the guard's own files or lies inside a guard directory, and
@@ -84,10 +85,11 @@ func LookupGuardPath(rel string, fold bool) (GuardPath, bool) {
 	if fold {
 		rel = asciiLower(rel)
 	}
-	for i, g := range guardPaths {
+	t := guardTables()
+	for i, g := range t.paths {
 		p := g.Path
 		if fold {
-			p = foldedGuardPaths[i]
+			p = t.folded[i]
 		}
 		if rel == p || (g.Dir && strings.HasPrefix(rel, p+"/")) {
 			return g, true
@@ -112,7 +114,8 @@ type guardKind struct {
 	ownParent, clientParent bool
 }
 
-// shellGuardPaths are the guard paths the command rules protect: GuardPaths
+// buildShellGuardPaths returns shellGuardPaths, the guard paths the command
+// rules protect: GuardPaths
 // plus the other repository files a client reads hooks or a switch of its
 // hooks from (internal/clientfiles: Claude Code's per-checkout
 // .claude/settings.local.json, whose "disableAllHooks": true switches our
@@ -122,7 +125,7 @@ type guardKind struct {
 // from the shell is refused like the client hook files; the pre-edit judge
 // lets the client's edit tools change Claude's local settings when the
 // result keeps hooks on.
-var shellGuardPaths = func() []GuardPath {
+func buildShellGuardPaths(guardPaths []GuardPath) []GuardPath {
 	out := slices.Clip(guardPaths)
 	for _, f := range clientfiles.HookFiles() {
 		if f.Written {
@@ -135,16 +138,16 @@ var shellGuardPaths = func() []GuardPath {
 		out = append(out, g)
 	}
 	return out
-}()
+}
 
-// shellGuardList is shellGuardPaths plus the lefthook configs lefthook
+// buildShellGuardList returns shellGuardList: shellGuardPaths plus the lefthook configs lefthook
 // 2.x reads (lefthookcfg.BaseNames: lefthook.yml, .lefthook-local.toml,
 // ...; a bare name matches at any depth, .config/ included; the .config/
 // spellings are listed too, so that removing .config counts). adopt writes
 // its extends: block into the main one; in either, a job named like ours
 // or a hook-level skip/only/exclude_tags switches our jobs off
 // (lefthookcfg.Overrides, observed on lefthook 2.2.1).
-var shellGuardList = func() []GuardPath {
+func buildShellGuardList(shellGuardPaths []GuardPath) []GuardPath {
 	out := append([]GuardPath(nil), shellGuardPaths...)
 	for _, n := range lefthookcfg.BaseNames() {
 		out = append(out, GuardPath{Path: n, ClientHooks: true, Client: "lefthook"})
@@ -157,16 +160,37 @@ var shellGuardList = func() []GuardPath {
 		}
 	}
 	return out
-}()
+}
 
-// guardComps are shellGuardList split into lower-case components.
-var guardComps = func() [][]string {
+// splitGuardComps returns guardComps: shellGuardList split into lower-case
+// components.
+func splitGuardComps(shellGuardList []GuardPath) [][]string {
 	out := make([][]string, len(shellGuardList))
 	for i, g := range shellGuardList {
 		out[i] = strings.Split(asciiLower(g.Path), "/")
 	}
 	return out
-}()
+}
+
+// guardTable holds the guard's path tables, each as its doc above says:
+// paths (guardPaths), folded (foldedGuardPaths), shellList (shellGuardList)
+// and comps (guardComps, by index of shellList). Never changed once built.
+type guardTable struct {
+	paths     []GuardPath
+	folded    []string
+	shellList []GuardPath
+	comps     [][]string
+}
+
+// guardTables builds the guard's path tables once, on first use rather than
+// at start-up: a hook call whose command names no path never needs them.
+var guardTables = sync.OnceValue(func() *guardTable {
+	t := &guardTable{paths: buildGuardPaths()}
+	t.folded = foldGuardPaths(t.paths)
+	t.shellList = buildShellGuardList(buildShellGuardPaths(t.paths))
+	t.comps = splitGuardComps(t.shellList)
+	return t
+})
 
 // classifyGuard classifies lower-case, cleaned path components (classifyPath's
 // comps) against the guard paths. The repository root is not known to the
@@ -180,9 +204,10 @@ var guardComps = func() [][]string {
 // does not count as a lefthook config's name.
 func classifyGuard(comps []string, noBareGlob bool) guardKind {
 	var k guardKind
-	for gi, gc := range guardComps {
-		client := shellGuardList[gi].ClientHooks
-		bare := len(gc) == 1 && shellGuardList[gi].Client == "lefthook"
+	t := guardTables()
+	for gi, gc := range t.comps {
+		client := t.shellList[gi].ClientHooks
+		bare := len(gc) == 1 && t.shellList[gi].Client == "lefthook"
 		for i := range comps {
 			if bare && (bareGlob(comps[i]) || noBareGlob && i > 0 && strings.ContainsAny(comps[i], "*?[")) {
 				// A lefthook config is named by one component at any
@@ -278,9 +303,10 @@ func guardFileName(s string) guardKind {
 		return guardKind{own: true}
 	}
 	if comps := strings.Split(strings.TrimPrefix(asciiLower(strings.ReplaceAll(s, `\`, "/")), "./"), "/"); len(comps) >= 2 {
-		for gi, gc := range guardComps {
+		t := guardTables()
+		for gi, gc := range t.comps {
 			if len(gc) > len(comps) && slices.Equal(gc[len(gc)-len(comps):], comps) {
-				if shellGuardList[gi].ClientHooks {
+				if t.shellList[gi].ClientHooks {
 					return guardKind{client: true}
 				}
 				return guardKind{own: true}
@@ -304,7 +330,7 @@ func guardFileName(s string) guardKind {
 // while no engine is installed to judge it (skewguard hook.sh, hook.py).
 func GuardFileWords() []string {
 	var names []string
-	for _, g := range shellGuardList {
+	for _, g := range guardTables().shellList {
 		n := asciiLower(path.Base(g.Path))
 		if !strings.Contains(n, ".") {
 			// A bare name (Cline's PreToolUse, the plugin folder hookwarden)

@@ -58,7 +58,7 @@ func TestLookupGuardPath(t *testing.T) {
 // TestGuardKeysCoverGuardPaths: the prefilter of classifyPath skips a path
 // holding none of guardKeys, so every guard path must hold one.
 func TestGuardKeysCoverGuardPaths(t *testing.T) {
-	for _, g := range shellGuardList {
+	for _, g := range guardTables().shellList {
 		if !containsGuardKey(g.Path) {
 			t.Errorf("%s holds none of guardKeys %v", g.Path, guardKeys)
 		}

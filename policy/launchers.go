@@ -790,7 +790,7 @@ func findTestMatches(test string, pat field, name string) bool {
 		if err != nil {
 			return true
 		}
-		for _, g := range guardPaths {
+		for _, g := range guardTables().paths {
 			for _, cand := range []string{"./" + g.Path, "./" + g.Path + "/hook.sh"} {
 				if re.MatchString(cand) || re.MatchString(strings.ToLower(cand)) {
 					return true

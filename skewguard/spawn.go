@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookwarden/hookwarden/internal/execpath"
 )
@@ -79,100 +80,103 @@ func opencodeExec(root, ev string) []string {
 
 // spawnRules is the per-client table of how each client spawns a hook row.
 // A client added to the registration table gets its entry here, with the
-// source of each fact.
-var spawnRules = map[string]spawnRule{
-	// Claude Code 2.1.328: a command without `args` runs through a shell,
-	// measured as /bin/sh -c with cwd the project and CLAUDE_PROJECT_DIR set
-	// (templates.launcherPrefix's doc comment: a probe hook recording argv,
-	// cwd and the parent shell through ../shared/e2e's mock, 2026-11-29).
-	"claude": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: claudeEnv,
-		source: "Claude Code 2.1.328: /bin/sh -c, cwd the project, CLAUDE_PROJECT_DIR (measured, templates.launcherPath)"},
-	// Codex CLI 0.169.0: /bin/bash -c with cwd the session's directory, no
-	// project variable (measured; ../shared/e2e/README.md section 2).
-	"codex": {shell: []string{"/bin/bash", "-c"}, dir: atStart,
-		source: "Codex CLI 0.169.0: /bin/bash -c, cwd the session directory, no project variable (measured, e2e README section 2)"},
-	// Gemini CLI 0.61.0: bash -c (PATH lookup) with cwd the project and
-	// GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set (bundle
-	// executeCommandHook; measured).
-	"gemini": {shell: []string{"bash", "-c"}, dir: atRoot, env: geminiEnv,
-		source: "Gemini CLI 0.61.0: bash -c, cwd the project, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (bundle executeCommandHook)"},
-	// agy: plugin hook commands run from the directory holding hooks.json
-	// (issue 4); its shell is not recorded, /bin/sh -c is assumed.
-	"agy": {shell: []string{"/bin/sh", "-c"}, dir: agyDir,
-		source: "agy: cwd the plugin directory (websentry-ai/setup pull 104, agy 1.0.5); /bin/sh -c assumed, not recorded (unverified)", unverified: true},
-	// opencode 1.18.33: the rendered plugin's tool.execute.before spawns
-	// /bin/sh <root>/.hookwarden/hook.sh opencode EVENT itself (node
-	// child_process.spawn, no shell; templates/files/hookwarden.js), cwd the
-	// project.
-	"opencode": {exec: opencodeExec, dir: atRoot,
-		source: "opencode 1.18.33: the plugin spawns /bin/sh .hookwarden/hook.sh without a shell (templates/files/hookwarden.js)"},
-	// GitHub Copilot CLI 1.0.102: a .github/hooks command (its `bash`
-	// member) runs through bash with cwd the git root, also when the
-	// session starts in a subdirectory, with COPILOT_CLI=1 and
-	// COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the root (measured
-	// with a probe hook through the loopback model; protocol/dialect
-	// copilot.go, templates.launcherPrefix). bash is looked up on PATH and
-	// given the command with -c (the argv form is not recorded); the
-	// COPILOT_HOOK_DIR it also sets is left out (its value is not recorded;
-	// the row does not read it).
-	"copilot": {shell: []string{"bash", "-c"}, dir: atRoot, env: copilotEnv,
-		source: "GitHub Copilot CLI 1.0.102: bash, cwd the git root, COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR the root (measured, protocol/dialect copilot.go)"},
-	// Cursor (documented, not observed): CURSOR_PROJECT_DIR and its alias
-	// CLAUDE_PROJECT_DIR are set (radiusmethod/crow issue 417 quoting the
-	// Cursor hooks docs); the shell and working directory are not stated
-	// (/bin/sh -c from the root assumed; the row needs neither).
-	"cursor": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: cursorEnv,
-		source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
-	// Windsurf (documented, not observed): no project variable and no
-	// stated working directory (templates.launcherPath); /bin/sh -c from the
-	// root assumed.
-	"windsurf": {shell: []string{"/bin/sh", "-c"}, dir: atRoot,
-		source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
-	// Qwen Code 0.24.4: bash -c (PATH lookup) with cwd the session's
-	// directory and GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and
-	// QWEN_PROJECT_DIR set to it (bundle executeCommandHook; observed,
-	// protocol/dialect qwen.go).
-	"qwen": {shell: []string{"bash", "-c"}, dir: atStart, env: qwenEnv,
-		source: "Qwen Code 0.24.4: bash -c, cwd the session directory, QWEN_PROJECT_DIR, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to it (bundle executeCommandHook; observed)"},
-	// Factory Droid (documented, not observed): hooks run from Droid's
-	// current working directory with FACTORY_PROJECT_DIR set
-	// (docs.factory.ai/reference/hooks-reference); the shell is not stated
-	// ("the bash command to execute": bash -c assumed).
-	"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
-		source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; unverified: not observed)", unverified: true},
-	// Devin CLI, run by Devin Desktop (documented, not observed): a command
-	// hook is "a shell command" and DEVIN_PROJECT_DIR is set to the project
-	// root (docs.devin.ai/cli/extensibility/hooks/overview, read
-	// 2026-12-05); the shell and working directory are not stated (/bin/sh
-	// -c from the root assumed; the row names the launcher by
-	// DEVIN_PROJECT_DIR, templates.launcherPath).
-	"devin": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: devinEnv,
-		source: "Devin CLI: DEVIN_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
-	// Kiro CLI (documented, not observed): the shell and working directory
-	// of a hook command are not stated (kiro.dev/docs/cli/hooks; the payload
-	// names cwd); /bin/sh -c from the start directory assumed, which the
-	// row's walk up from $PWD covers (templates.launcherPath).
-	"kiro": {shell: []string{"/bin/sh", "-c"}, dir: atStart,
-		source: "Kiro CLI: /bin/sh -c from the session directory assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
-	// Cline (documented and read from source, not observed): Cline runs
-	// the executable .clinerules/hooks/PreToolUse itself (no shell), for
-	// every tool; its working directory is not relied on (the file finds
-	// the root from its own path: templates.launcherPrefix). The workspace
-	// root is assumed.
-	"cline": {dir: atRoot, exec: clineExec,
-		source: "Cline: runs .clinerules/hooks/PreToolUse as a program (docs.cline.bot hook-reference; cline/cline hook-factory.ts); cwd the workspace root assumed (unverified: not observed)", unverified: true},
-	// lefthook: jobs run from the repository root (lefthook's default root);
-	// `run` commands go through sh -c (not observed on the real lefthook).
-	"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,
-		source: "lefthook: sh -c from the repository root (documented default root; shell unverified: not observed)", unverified: true},
-}
+// source of each fact. Built on first use (Spawn serves doctor and audit,
+// never the hook call, whose start-up should not build it).
+var spawnRules = sync.OnceValue(func() map[string]spawnRule {
+	return map[string]spawnRule{
+		// Claude Code 2.1.328: a command without `args` runs through a shell,
+		// measured as /bin/sh -c with cwd the project and CLAUDE_PROJECT_DIR set
+		// (templates.launcherPrefix's doc comment: a probe hook recording argv,
+		// cwd and the parent shell through ../shared/e2e's mock, 2026-11-29).
+		"claude": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: claudeEnv,
+			source: "Claude Code 2.1.328: /bin/sh -c, cwd the project, CLAUDE_PROJECT_DIR (measured, templates.launcherPath)"},
+		// Codex CLI 0.169.0: /bin/bash -c with cwd the session's directory, no
+		// project variable (measured; ../shared/e2e/README.md section 2).
+		"codex": {shell: []string{"/bin/bash", "-c"}, dir: atStart,
+			source: "Codex CLI 0.169.0: /bin/bash -c, cwd the session directory, no project variable (measured, e2e README section 2)"},
+		// Gemini CLI 0.61.0: bash -c (PATH lookup) with cwd the project and
+		// GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set (bundle
+		// executeCommandHook; measured).
+		"gemini": {shell: []string{"bash", "-c"}, dir: atRoot, env: geminiEnv,
+			source: "Gemini CLI 0.61.0: bash -c, cwd the project, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR (bundle executeCommandHook)"},
+		// agy: plugin hook commands run from the directory holding hooks.json
+		// (issue 4); its shell is not recorded, /bin/sh -c is assumed.
+		"agy": {shell: []string{"/bin/sh", "-c"}, dir: agyDir,
+			source: "agy: cwd the plugin directory (websentry-ai/setup pull 104, agy 1.0.5); /bin/sh -c assumed, not recorded (unverified)", unverified: true},
+		// opencode 1.18.33: the rendered plugin's tool.execute.before spawns
+		// /bin/sh <root>/.hookwarden/hook.sh opencode EVENT itself (node
+		// child_process.spawn, no shell; templates/files/hookwarden.js), cwd the
+		// project.
+		"opencode": {exec: opencodeExec, dir: atRoot,
+			source: "opencode 1.18.33: the plugin spawns /bin/sh .hookwarden/hook.sh without a shell (templates/files/hookwarden.js)"},
+		// GitHub Copilot CLI 1.0.102: a .github/hooks command (its `bash`
+		// member) runs through bash with cwd the git root, also when the
+		// session starts in a subdirectory, with COPILOT_CLI=1 and
+		// COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR set to the root (measured
+		// with a probe hook through the loopback model; protocol/dialect
+		// copilot.go, templates.launcherPrefix). bash is looked up on PATH and
+		// given the command with -c (the argv form is not recorded); the
+		// COPILOT_HOOK_DIR it also sets is left out (its value is not recorded;
+		// the row does not read it).
+		"copilot": {shell: []string{"bash", "-c"}, dir: atRoot, env: copilotEnv,
+			source: "GitHub Copilot CLI 1.0.102: bash, cwd the git root, COPILOT_CLI=1, COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR the root (measured, protocol/dialect copilot.go)"},
+		// Cursor (documented, not observed): CURSOR_PROJECT_DIR and its alias
+		// CLAUDE_PROJECT_DIR are set (radiusmethod/crow issue 417 quoting the
+		// Cursor hooks docs); the shell and working directory are not stated
+		// (/bin/sh -c from the root assumed; the row needs neither).
+		"cursor": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: cursorEnv,
+			source: "Cursor: CURSOR_PROJECT_DIR and CLAUDE_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
+		// Windsurf (documented, not observed): no project variable and no
+		// stated working directory (templates.launcherPath); /bin/sh -c from the
+		// root assumed.
+		"windsurf": {shell: []string{"/bin/sh", "-c"}, dir: atRoot,
+			source: "Windsurf: /bin/sh -c from the workspace root assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
+		// Qwen Code 0.24.4: bash -c (PATH lookup) with cwd the session's
+		// directory and GEMINI_PROJECT_DIR, CLAUDE_PROJECT_DIR and
+		// QWEN_PROJECT_DIR set to it (bundle executeCommandHook; observed,
+		// protocol/dialect qwen.go).
+		"qwen": {shell: []string{"bash", "-c"}, dir: atStart, env: qwenEnv,
+			source: "Qwen Code 0.24.4: bash -c, cwd the session directory, QWEN_PROJECT_DIR, GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR set to it (bundle executeCommandHook; observed)"},
+		// Factory Droid (documented, not observed): hooks run from Droid's
+		// current working directory with FACTORY_PROJECT_DIR set
+		// (docs.factory.ai/reference/hooks-reference); the shell is not stated
+		// ("the bash command to execute": bash -c assumed).
+		"droid": {shell: []string{"bash", "-c"}, dir: atStart, env: droidEnv,
+			source: "Factory Droid: bash -c assumed, cwd Droid's working directory, FACTORY_PROJECT_DIR (documented; unverified: not observed)", unverified: true},
+		// Devin CLI, run by Devin Desktop (documented, not observed): a command
+		// hook is "a shell command" and DEVIN_PROJECT_DIR is set to the project
+		// root (docs.devin.ai/cli/extensibility/hooks/overview, read
+		// 2026-12-05); the shell and working directory are not stated (/bin/sh
+		// -c from the root assumed; the row names the launcher by
+		// DEVIN_PROJECT_DIR, templates.launcherPath).
+		"devin": {shell: []string{"/bin/sh", "-c"}, dir: atRoot, env: devinEnv,
+			source: "Devin CLI: DEVIN_PROJECT_DIR set (documented); /bin/sh -c from the root assumed (unverified: not observed)", unverified: true},
+		// Kiro CLI (documented, not observed): the shell and working directory
+		// of a hook command are not stated (kiro.dev/docs/cli/hooks; the payload
+		// names cwd); /bin/sh -c from the start directory assumed, which the
+		// row's walk up from $PWD covers (templates.launcherPath).
+		"kiro": {shell: []string{"/bin/sh", "-c"}, dir: atStart,
+			source: "Kiro CLI: /bin/sh -c from the session directory assumed; neither is stated by its docs (unverified: not observed)", unverified: true},
+		// Cline (documented and read from source, not observed): Cline runs
+		// the executable .clinerules/hooks/PreToolUse itself (no shell), for
+		// every tool; its working directory is not relied on (the file finds
+		// the root from its own path: templates.launcherPrefix). The workspace
+		// root is assumed.
+		"cline": {dir: atRoot, exec: clineExec,
+			source: "Cline: runs .clinerules/hooks/PreToolUse as a program (docs.cline.bot hook-reference; cline/cline hook-factory.ts); cwd the workspace root assumed (unverified: not observed)", unverified: true},
+		// lefthook: jobs run from the repository root (lefthook's default root);
+		// `run` commands go through sh -c (not observed on the real lefthook).
+		"lefthook": {shell: []string{"sh", "-c"}, dir: atRoot,
+			source: "lefthook: sh -c from the repository root (documented default root; shell unverified: not observed)", unverified: true},
+	}
+})
 
 // Spawn returns how client runs a registered hook command of event in the
 // repository rooted at root (absolute) when its session started in start
 // (root or a directory below it; "" means root). It returns an error for a
 // client without an entry in the table.
 func Spawn(client, event, root, start string) (RowSpawn, error) {
-	rule, ok := spawnRules[client]
+	rule, ok := spawnRules()[client]
 	if !ok {
 		return RowSpawn{}, fmt.Errorf("skewguard: client %q: how it spawns hook rows is not known", client)
 	}

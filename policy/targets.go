@@ -522,19 +522,32 @@ func (s *scanner) assign(a *syntax.Assign, st, base *cwdState, depth int) {
 }
 
 // shells run their -c string as a script; its targets count too.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true, "yash": true, "rbash": true, "fish": true}
+func shells(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish":
+		return true
+	}
+	return false
+}
 
 // scriptOpts are launchers whose option runs a script string: su(1) -c,
 // flock(1) -c, script(1) -c, npx/bunx/pnpx -c (npm exec --call).
-var scriptOpts = map[string][]string{
-	"su": {"-c", "--command", "--session-command"}, "flock": {"-c", "--command"},
-	"script": {"-c", "--command"}, "npx": {"-c", "--call"}, "bunx": {"-c", "--call"}, "pnpx": {"-c", "--call"},
+func scriptOpts(name string) []string {
+	switch name {
+	case "su":
+		return []string{"-c", "--command", "--session-command"}
+	case "flock", "script":
+		return []string{"-c", "--command"}
+	case "npx", "bunx", "pnpx":
+		return []string{"-c", "--call"}
+	}
+	return nil
 }
 
 // dirCommands are the command names whose words the scan reads.
 func dirCommand(name string) bool {
 	return name == "git" || strings.HasPrefix(name, "git-") || name == "cd" || name == "pushd" || name == "popd" ||
-		name == "env" || shells[name] || name == "eval" || name == "source" || name == "."
+		name == "env" || shells(name) || name == "eval" || name == "source" || name == "."
 }
 
 func (s *scanner) call(ce *syntax.CallExpr, x *syntax.Stmt, st *cwdState, depth int) {
@@ -647,7 +660,7 @@ func (s *scanner) terminal(name string, rest []string, rlit []bool, x *syntax.St
 		if name == "git" {
 			s.git(rest, rlit, local, depth)
 		}
-	case shells[name]:
+	case shells(name):
 		s.shell(rest, rlit, x, local, depth)
 	case name == "eval":
 		src, ok := joinLit(rest, rlit)
@@ -672,8 +685,8 @@ func (s *scanner) terminal(name string, rest []string, rlit []bool, x *syntax.St
 	case name == "cmd" || name == "powershell" || name == "pwsh" || name == "watch":
 		// Their scripts are not read by this scan: judge the command.
 		s.unresolved = true
-	case scriptOpts[name] != nil:
-		s.scriptOption(rest, rlit, scriptOpts[name], local, depth)
+	case scriptOpts(name) != nil:
+		s.scriptOption(rest, rlit, scriptOpts(name), local, depth)
 	case runsCode(name, rest):
 		s.unresolved = true // an interpreter's own code may change directory and run git
 	case setsVar(name, rest):

@@ -61,12 +61,20 @@ type ownRow struct {
 //     which of them Cursor hands a Claude row under which name is not
 //     documented, so a Claude pre-edit row called by Cursor judges the call
 //     itself (judged twice rather than perhaps not at all).
-var ownRows = map[string]ownRow{
-	"copilot": {envVar: "COPILOT_CLI", envValue: "1", file: CopilotHooksFile, title: "Copilot CLI",
-		mark: func(caller, event string) string { return ".hookwarden/hook.sh " + caller + " " + event + `"` }},
-	"cursor": {envVar: "CURSOR_PROJECT_DIR", file: CursorHooksFile, title: "Cursor",
-		mark:   func(caller, event string) string { return "set -- " + caller + " " + event + ";" },
-		events: []string{"pre-tool", "stop"}},
+//
+// A switch rather than a map: a map literal is built at start-up, in every
+// hook process, whether or not a caller is cross-loaded.
+func ownRows(caller string) (ownRow, bool) {
+	switch caller {
+	case "copilot":
+		return ownRow{envVar: "COPILOT_CLI", envValue: "1", file: CopilotHooksFile, title: "Copilot CLI",
+			mark: func(caller, event string) string { return ".hookwarden/hook.sh " + caller + " " + event + `"` }}, true
+	case "cursor":
+		return ownRow{envVar: "CURSOR_PROJECT_DIR", file: CursorHooksFile, title: "Cursor",
+			mark:   func(caller, event string) string { return "set -- " + caller + " " + event + ";" },
+			events: []string{"pre-tool", "stop"}}, true
+	}
+	return ownRow{}, false
 }
 
 // crossLoaded returns why a call of row by caller (a client other than the
@@ -84,7 +92,7 @@ var ownRows = map[string]ownRow{
 // Anything else is judged here, in the caller's dialect: judging twice costs
 // time, skipping a call no row judges would be an allow.
 func crossLoaded(t *registration.Table, row registration.Row, caller, root string, lookup func(string) (string, bool)) string {
-	own, known := ownRows[caller]
+	own, known := ownRows(caller)
 	if !known || caller == row.Client || t == nil {
 		return ""
 	}

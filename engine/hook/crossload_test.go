@@ -40,13 +40,17 @@ func TestCrossLoadReadsCursorsFile(t *testing.T) {
 	if p, ok := adoptSettingsPath("cursor"); !ok || p != ".cursor/hooks.json" {
 		t.Fatalf("cursor's settings file %q, want .cursor/hooks.json (cursor.com/docs/reference/third-party-hooks)", p)
 	}
+	cursorRow, ok := ownRows("cursor")
+	if !ok {
+		t.Fatal("ownRows has no cursor entry")
+	}
 	tab, _ := registration.Default()
 	for _, r := range tab.ForClient("cursor") {
 		cmd, err := templates.RegistrationCommand("cursor", r.Event)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(cmd, ownRows["cursor"].mark("cursor", r.Event)) {
+		if !strings.Contains(cmd, cursorRow.mark("cursor", r.Event)) {
 			t.Errorf("cursor %s: %q lacks the mark crossLoaded looks for", r.Event, cmd)
 		}
 	}

@@ -42,28 +42,36 @@ type TrafficCapability struct {
 }
 
 // trafficFacts are the per-client reasons behind the states, each with its
-// source; a client not listed has no audited boundary at all.
-var trafficFacts = map[string][3]string{
-	"claude": {
-		"PreToolUse on Agent carries tool_input.prompt (Claude Code 2.1.328 sdk-tools.d.ts AgentInput)",
-		"SubagentStop carries last_assistant_message and agent_id (2.1.328 bundle hook input schema)",
-		"the receipt (PostToolUse tool_response.agentId) binds a dispatch to its agent; SubagentStop exit 2 keeps the subagent working",
-	},
-	"codex": {
-		"spawn_agent's message/items reach PreToolUse as tool_name spawn_agent (Codex 0.169.0 SpawnAgentArgs; the tool is offered with features.multi_agent on)",
-		"SubagentStop carries last_assistant_message (0.169.0 schema subagent-stop.command.input)",
-		"no documented key ties a spawn_agent call to the agent that later stops, so ownership cannot be told",
-	},
-	"gemini": {
-		"invoke_agent's prompt reaches BeforeTool (Gemini CLI 0.61.0 agent-tool.ts {agent_name, prompt})",
-		"the hook schema documents no field holding invoke_agent's returned report and none is recorded",
-		"no return capture",
-	},
-	"agy": {
-		"invoke_subagent's Subagents[].Prompt (design record, agy 1.3.3 contract; no agy binary here)",
-		"its PostToolUse and Stop payloads expose no subagent return body (design record)",
-		"no return capture",
-	},
+// source; a client not listed has no audited boundary at all. A switch, not
+// a map literal, so that the hook process's start-up builds nothing.
+func trafficFacts(client string) ([3]string, bool) {
+	switch client {
+	case "claude":
+		return [3]string{
+			"PreToolUse on Agent carries tool_input.prompt (Claude Code 2.1.328 sdk-tools.d.ts AgentInput)",
+			"SubagentStop carries last_assistant_message and agent_id (2.1.328 bundle hook input schema)",
+			"the receipt (PostToolUse tool_response.agentId) binds a dispatch to its agent; SubagentStop exit 2 keeps the subagent working",
+		}, true
+	case "codex":
+		return [3]string{
+			"spawn_agent's message/items reach PreToolUse as tool_name spawn_agent (Codex 0.169.0 SpawnAgentArgs; the tool is offered with features.multi_agent on)",
+			"SubagentStop carries last_assistant_message (0.169.0 schema subagent-stop.command.input)",
+			"no documented key ties a spawn_agent call to the agent that later stops, so ownership cannot be told",
+		}, true
+	case "gemini":
+		return [3]string{
+			"invoke_agent's prompt reaches BeforeTool (Gemini CLI 0.61.0 agent-tool.ts {agent_name, prompt})",
+			"the hook schema documents no field holding invoke_agent's returned report and none is recorded",
+			"no return capture",
+		}, true
+	case "agy":
+		return [3]string{
+			"invoke_subagent's Subagents[].Prompt (design record, agy 1.3.3 contract; no agy binary here)",
+			"its PostToolUse and Stop payloads expose no subagent return body (design record)",
+			"no return capture",
+		}, true
+	}
+	return [3]string{}, false
 }
 
 // AgentTraffic returns one TrafficCapability per client of clientname.All(),
@@ -85,7 +93,7 @@ func AgentTraffic(t *registration.Table, obs *File) []TrafficCapability {
 	}
 	var out []TrafficCapability
 	for _, c := range clientname.All() {
-		f, ok := trafficFacts[c]
+		f, ok := trafficFacts(c)
 		if !ok {
 			none := TrafficState{State: Unenforceable, Why: "no audited hook boundary for agent dispatch or return"}
 			out = append(out, TrafficCapability{Client: c, BriefCapture: none, ReturnCapture: none, ReturnRules: none})

@@ -299,7 +299,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 		src = snap.Data
 	}
 	var switchedOn string
-	if sw, ok := hooksSwitch[client]; ok && snap.Exists {
+	if sw, ok := hooksSwitch(client); ok && snap.Exists {
 		off, err := opts.files.disabled(absPath, snap.Data, client)
 		if err != nil {
 			return err

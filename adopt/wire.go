@@ -31,8 +31,14 @@ func realClientFiles() clientFiles {
 // gives the sources: Claude Code 2.1.328 settings schema, Gemini CLI 0.61.0
 // settings schema, ../shared/e2e/README.md section 3). Codex has none in
 // .codex/hooks.json.
-var hooksSwitch = map[string]struct{ off, on string }{
-	"claude": {"disableAllHooks: true", "disableAllHooks: false"},
-	"gemini": {"hooksConfig.enabled: false", "hooksConfig.enabled: true"},
-	"qwen":   {"disableAllHooks: true", "disableAllHooks: false"},
+func hooksSwitch(client string) (sw struct{ off, on string }, ok bool) {
+	switch client {
+	case "claude", "qwen":
+		sw.off, sw.on = "disableAllHooks: true", "disableAllHooks: false"
+	case "gemini":
+		sw.off, sw.on = "hooksConfig.enabled: false", "hooksConfig.enabled: true"
+	default:
+		return sw, false
+	}
+	return sw, true
 }

@@ -458,7 +458,7 @@ func stopScratch(ctx context.Context, manifest []byte) (string, error) {
 // and Gemini CLI take added context after a tool). A stated skip (no
 // engine: the checkpoint is not evaluated), a block, or an error does not.
 func probePostTool(ctx context.Context, root string, cp hookplan.Client, row registration.Row, env []string, eng string) Row {
-	r, p := probeClocked(ctx, root, cp, row, postToolTool[cp.Client], postToolCanaries()[cp.Client](root), env, eng, "post-tool", []string{"allow", "context"},
+	r, p := probeClocked(ctx, root, cp, row, postToolTool(cp.Client), postToolCanaries()[cp.Client](root), env, eng, "post-tool", []string{"allow", "context"},
 		"a post-tool row only annotates, and this one fails or blocks", "the checkpoint is not evaluated after a tool")
 	r.Post = p
 	return r
@@ -497,7 +497,15 @@ func probeSubagentStart(ctx context.Context, root string, cp hookplan.Client, ro
 }
 
 // postToolTool is the tool each post-tool canary reports as run.
-var postToolTool = map[string]string{"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+func postToolTool(client string) string {
+	switch client {
+	case "claude", "codex":
+		return "Bash"
+	case "gemini":
+		return "run_shell_command"
+	}
+	return ""
+}
 
 // rowLimit returns the client's timeout of row.
 func rowLimit(row registration.Row) time.Duration {

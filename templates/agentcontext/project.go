@@ -47,10 +47,14 @@ var (
 	inlineCommRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?-->`) })
 )
 
-var shellInfo = map[string]bool{
-	"": true, "sh": true, "bash": true, "shell": true, "console": true, "zsh": true, "fish": true,
-	"powershell": true, "pwsh": true, "ps1": true, "cmd": true, "bat": true, "terminal": true,
-	"shell-session": true, "shellsession": true, "ksh": true,
+func shellInfo(info string) bool {
+	switch info {
+	case "", "sh", "bash", "shell", "console", "zsh", "fish",
+		"powershell", "pwsh", "ps1", "cmd", "bat", "terminal",
+		"shell-session", "shellsession", "ksh":
+		return true
+	}
+	return false
 }
 
 // Project returns the read-only projection of the document lines (without
@@ -288,7 +292,7 @@ func (p *projector) fence(ls []srcLine, i int) int {
 	if innerEnd > len(ls) {
 		innerEnd = len(ls)
 	}
-	p.code(ls[i:end], ls[i+1:innerEnd], shellInfo[info])
+	p.code(ls[i:end], ls[i+1:innerEnd], shellInfo(info))
 	return end
 }
 

@@ -45,15 +45,6 @@ var (
 	// files or strings): under the entry spawn exec reads them and puts
 	// each server behind a redacting proxy (mcpproxy.go).
 	claudeMCPFlags = []string{"--mcp-config"}
-	// claudePostureFlags would widen the permission posture the render
-	// sets under the entry (default mode, permissions.ask ["*"] and the
-	// PermissionRequest arbiter, render.go): they let a call run that no
-	// arbiter was asked about (--allowedTools rules allow before any ask,
-	// the bypass modes skip the permission check, a prompt tool or the SDK
-	// host answers when the arbiter gives no decision). Refused
-	// (redaction-posture), except --permission-mode default and
-	// --permission-prompts none, which are the posture or narrow it.
-	claudePostureFlags = slices.Concat(claudePostureNoValue, claudePostureOneValue, claudePostureVariadic, []string{"--permission-prompt-tool"})
 	// claudePostureNoValue, claudePostureOneValue and claudePostureVariadic
 	// are the posture flags by how Claude Code 2.1.328 parses them (no
 	// value, one value, variadic), which --auto-finish outside the entry
@@ -62,6 +53,22 @@ var (
 	claudePostureOneValue = []string{"--permission-mode", "--permission-prompts"}
 	claudePostureVariadic = []string{"--allowedTools", "--allowed-tools"}
 )
+
+// claudePostureFlags reports whether name is one of the flags that would
+// widen the permission posture the render sets under the entry (default
+// mode, permissions.ask ["*"] and the PermissionRequest arbiter, render.go):
+// they let a call run that no arbiter was asked about (--allowedTools rules
+// allow before any ask, the bypass modes skip the permission check, a prompt
+// tool or the SDK host answers when the arbiter gives no decision): the
+// three claudePosture lists and --permission-prompt-tool. Refused
+// (redaction-posture), except --permission-mode default and
+// --permission-prompts none, which are the posture or narrow it. A function
+// rather than a concatenated slice, which package initialisation would build
+// in every hook process.
+func claudePostureFlags(name string) bool {
+	return slices.Contains(claudePostureNoValue, name) || slices.Contains(claudePostureOneValue, name) ||
+		slices.Contains(claudePostureVariadic, name) || name == "--permission-prompt-tool"
+}
 
 // claudeGatedTools are the built-in tools a Claude spawn under a
 // redaction entry is offered, each one the pre-tool hook has a route for
@@ -202,7 +209,7 @@ func parseClaudeRedactArgs(args []string) (*claudeRedactArgv, error) {
 		}
 		name, inline, hasInline := claudeOption(a)
 		switch {
-		case slices.Contains(claudePostureFlags, name):
+		case claudePostureFlags(name):
 			v := inline
 			if !hasInline && i+1 < len(args) && (name == "--permission-mode" || name == "--permission-prompts") {
 				i++

@@ -127,7 +127,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		return
 	}
 	defined, assigned := scriptNames(f)
-	sc := &scope{vars: map[string]string{}, defined: defined, assigned: assigned, dir: j.dir, allExport: allExportOn().MatchString(src)}
+	sc := &scope{vars: map[string]string{}, defined: defined, assigned: assigned, dir: j.dir, allExport: allExportSet(src)}
 	for _, p := range j.siteEngineList() {
 		if sc.engines == nil {
 			sc.engines = map[string]bool{}
@@ -397,6 +397,14 @@ func isDigits(s string) bool {
 var allExportOn = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(^|[\s;&|(])set\s+(-[A-Za-z]*a|-o\s+allexport)`)
 })
+
+// allExportSet reports whether src turns on allexport (allExportOn). A
+// script without the word "set" cannot match, and most do not hold it, so
+// the expression is compiled only for one that does (a hook process judges
+// one command, and the compile was a measurable part of it).
+func allExportSet(src string) bool {
+	return strings.Contains(src, "set") && allExportOn().MatchString(src)
+}
 
 // plainHookVar reports a plain assignment (NAME=V, no export) of a
 // hook-manager switch that stays a shell variable: the environment of the

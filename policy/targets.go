@@ -521,15 +521,6 @@ func (s *scanner) assign(a *syntax.Assign, st, base *cwdState, depth int) {
 	}
 }
 
-// shells run their -c string as a script; its targets count too.
-func shells(name string) bool {
-	switch name {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "rbash", "fish":
-		return true
-	}
-	return false
-}
-
 // scriptOpts are launchers whose option runs a script string: su(1) -c,
 // flock(1) -c, script(1) -c, npx/bunx/pnpx -c (npm exec --call).
 func scriptOpts(name string) []string {
@@ -547,7 +538,7 @@ func scriptOpts(name string) []string {
 // dirCommands are the command names whose words the scan reads.
 func dirCommand(name string) bool {
 	return name == "git" || strings.HasPrefix(name, "git-") || name == "cd" || name == "pushd" || name == "popd" ||
-		name == "env" || shells(name) || name == "eval" || name == "source" || name == "."
+		name == "env" || isShellName(name) || name == "eval" || name == "source" || name == "."
 }
 
 func (s *scanner) call(ce *syntax.CallExpr, x *syntax.Stmt, st *cwdState, depth int) {
@@ -660,7 +651,7 @@ func (s *scanner) terminal(name string, rest []string, rlit []bool, x *syntax.St
 		if name == "git" {
 			s.git(rest, rlit, local, depth)
 		}
-	case shells(name):
+	case isShellName(name):
 		s.shell(rest, rlit, x, local, depth)
 	case name == "eval":
 		src, ok := joinLit(rest, rlit)

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,8 +93,10 @@ type operatorRule struct {
 
 // New prepares a Policy: the operator deny patterns are compiled now, the
 // built-in text rules on first use (Judge needs them only for a command the
-// shell parser rejects). operator may be nil. Operator patterns are RE2, searched in both the raw and the
-// normalised command; at most MaxOperatorPatternsPerLayer per layer (counted
+// shell parser rejects). operator may be nil. Operator patterns are RE2, searched in the raw and the
+// normalised command and in each simple command the judge sees run, its
+// words as expanded joined by one space (`t=terraform; $t destroy` runs
+// "terraform destroy"); at most MaxOperatorPatternsPerLayer per layer (counted
 // by settings.Pattern.Layer) and MaxOperatorPatternBytes bytes each. Their rule
 // ids are "operator:<name>:<line>" (settings.Pattern.Name and Line), or
 // "operator:<layer>:<index>" with index counted from 0 within the layer when
@@ -216,7 +219,7 @@ func (p *Policy) judge(c *Command, dir string, env func(string) (string, bool)) 
 	if len(p.operators) > 0 {
 		normalised := p.Normalise(command)
 		for _, op := range p.operators {
-			if op.re.MatchString(command) || op.re.MatchString(normalised) {
+			if op.re.MatchString(command) || op.re.MatchString(normalised) || slices.ContainsFunc(j.lines, op.re.MatchString) {
 				return Decision{RuleID: op.id, Reason: op.reason}
 			}
 		}

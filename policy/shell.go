@@ -62,6 +62,10 @@ type judge struct {
 	// cmd holds the parses of this call's scripts (Command); nil parses
 	// each script anew.
 	cmd *Command
+	// lines are the simple commands the walk and the evaluator judged,
+	// each as its words joined by one space (ran), for the operator
+	// patterns; kept only when the policy has some.
+	lines []string
 }
 
 // scriptKey identifies one script judgement: its text, depth and the
@@ -473,6 +477,7 @@ func gitLike(name string, known bool) bool {
 
 // command judges one simple command after launcher resolution.
 func (j *judge) command(argv []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
+	j.ran(argv)
 	if j.adm != nil {
 		// Scripts nested in this command (bash -c, xargs) inherit its
 		// admission; the next command does not.
@@ -619,4 +624,28 @@ func (j *judge) ranIn(dir string, argv []field) {
 		home, _ = j.env("HOME")
 	}
 	j.cmd.ranIn(dir, home, argv)
+}
+
+// maxRanLines bounds judge.lines: a command that runs more simple commands
+// is still matched on its text and the first maxRanLines of them.
+const maxRanLines = 1024
+
+// ran records argv, a simple command the walk or the evaluator judges
+// (words expanded as far as they are known), as one line for the operator
+// patterns: `t=terraform; $t destroy`, `terraform  destroy` and
+// `bash -c 'terraform $0' destroy` all run the words "terraform destroy".
+func (j *judge) ran(argv []field) {
+	if len(j.p.operators) == 0 || len(j.lines) >= maxRanLines || len(argv) == 0 {
+		return
+	}
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.val)
+	}
+	if line := b.String(); len(line) <= MaxCommandBytes {
+		j.lines = append(j.lines, line)
+	}
 }

@@ -1,0 +1,43 @@
+package policy
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/hookwarden/hookwarden/settings"
+)
+
+// TestOperatorPatternsOnWhatRuns replays testdata/operator-runs.json: an
+// operator pattern denies a command whose simple commands, as the shell
+// expands them, match it, however the text spells them.
+func TestOperatorPatternsOnWhatRuns(t *testing.T) {
+	data, err := os.ReadFile("testdata/operator-runs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corpus struct {
+		Pattern string `json:"pattern"`
+		Cases   []struct {
+			Command string `json:"command"`
+			Verdict string `json:"verdict"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &corpus); err != nil {
+		t.Fatal(err)
+	}
+	p, err := New([]settings.Pattern{{Layer: "repository", Pattern: corpus.Pattern, Name: "repository", Line: 27}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range corpus.Cases {
+		d := p.JudgeAt(c.Command, Site{Dir: t.TempDir()})
+		got := "allow"
+		if !d.Allowed {
+			got = "deny"
+		}
+		if got != c.Verdict || (!d.Allowed && d.RuleID != "operator:repository:27") {
+			t.Errorf("%q: %s %s, want %s by the operator pattern", c.Command, got, d.RuleID, c.Verdict)
+		}
+	}
+}

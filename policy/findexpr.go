@@ -219,9 +219,14 @@ func (e *findEval) test(n *findNode) findOutcome {
 //
 // present, when not nil, holds the lower-case base names found below the
 // start paths (findPresent): a guard name absent there reaches nothing.
-func findReach(expr []field, ancestor bool, present map[string]bool) (any, own, client bool) {
+//
+// hooksDir: below a start path of dots only, a name test matches a hooks
+// directory's name (findHookDirNames) on its way to a changing action:
+// find . -name hooks -exec rm -rf {} + reaches .git/hooks (an adversarial
+// pass found it allowed, 2026-12-06).
+func findReach(expr []field, ancestor bool, present map[string]bool) (any, own, client, hooksDir bool) {
 	if len(expr) == 0 {
-		return false, false, false
+		return false, false, false, false
 	}
 	p := &findParser{words: expr}
 	root := p.comma()
@@ -243,8 +248,21 @@ func findReach(expr []field, ancestor bool, present map[string]bool) (any, own, 
 			own, client = own || g.own, client || !g.own
 		}
 	}
-	return any, own, client
+	if ancestor {
+		for _, h := range findHookDirNames {
+			e := &findEval{name: h}
+			e.eval(root, false)
+			hooksDir = hooksDir || e.reached && e.named
+		}
+	}
+	return any, own, client, hooksDir
 }
+
+// findHookDirNames are the base names of the directories the
+// hooks-dir-tamper rule guards: isStoreDirName's below a git directory
+// (hooks, hookwarden) and isHookDirName's (TestFindHookDirNames holds the
+// three lists together).
+var findHookDirNames = []string{"hooks", StoreDirName, ".husky", ".lefthook", ".lefthook-local", ".githooks"}
 
 // maxFindEntries bounds the directory entries findPresent reads in all.
 const maxFindEntries = 4096

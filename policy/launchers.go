@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -707,10 +708,11 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 		// (find build -name '*.json' -delete in a build tree without one).
 		present = sc.findPresent(paths)
 	}
-	anyFile, own, client := findReach(args[i:], ancestor, present)
+	anyFile, own, client, hooksDir := findReach(args[i:], ancestor, present)
 	if !anyFile {
 		hooks, guard = false, pathKind{}
 	}
+	hooks = hooks || hooksDir
 	if !inGuardDir {
 		// Under a guard directory (find .claude -name '*.json') the start
 		// path already says which guard files are reached.
@@ -789,6 +791,10 @@ func findTestMatches(test string, pat field, name string) bool {
 		re, err := regexp.Compile("^(?:" + p + ")$")
 		if err != nil {
 			return true
+		}
+		if slices.Contains(findHookDirNames, name) {
+			// A hooks directory's paths (findReach's hooksDir).
+			return re.MatchString("./.git/"+name) || re.MatchString("./"+name)
 		}
 		for _, g := range guardTables().paths {
 			for _, cand := range []string{"./" + g.Path, "./" + g.Path + "/hook.sh"} {

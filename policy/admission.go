@@ -107,7 +107,7 @@ func (p *Policy) Admit(command string, a *Admission) (d Decision) {
 	if parseBound(command) != "" {
 		return admissionDeny(admissionHit{rule: RuleAdmissionUnreadable})
 	}
-	j := &judge{p: p, hits: &hitSet{}, adm: a}
+	j := &judge{p: p, hits: &hitSet{}, adm: a, cmd: NewCommand(command)}
 	j.script(command, 0, nil)
 	if j.admHit != nil {
 		return admissionDeny(*j.admHit)

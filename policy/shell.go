@@ -633,7 +633,9 @@ const maxRanLines = 1024
 // ran records argv, a simple command the walk or the evaluator judges
 // (words expanded as far as they are known), as one line for the operator
 // patterns: `t=terraform; $t destroy`, `terraform  destroy` and
-// `bash -c 'terraform $0' destroy` all run the words "terraform destroy".
+// `echo destroy | xargs terraform` all run the words "terraform destroy".
+// (A `bash -c` script's positional parameters are not bound, so
+// `bash -c 'terraform $0' destroy` is matched on its text alone.)
 func (j *judge) ran(argv []field) {
 	if len(j.p.operators) == 0 || len(j.lines) >= maxRanLines || len(argv) == 0 {
 		return

@@ -69,7 +69,9 @@ func (p *Policy) JudgeWrittenCode(name, content string, at Site) (d Decision) {
 		dir = ""
 	}
 	hits := &hitSet{}
-	j := &judge{p: p, hits: hits, dir: dir, env: at.LookupEnv}
+	// The Command is only a parse memo here: its parser serves every shell
+	// snippet found in the file.
+	j := &judge{p: p, hits: hits, dir: dir, env: at.LookupEnv, cmd: NewCommand("")}
 	j.keepHits(writtenCodeRule, func() { j.judgeSource(kind, content, nil, 1) })
 	if id := hits.first(); id != "" {
 		return p.deny(id)

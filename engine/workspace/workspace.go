@@ -263,8 +263,10 @@ const MaxChildren = 4096
 // entries of dir (absolute; a subdirectory holding `.git` and a
 // `.hookwarden.yaml`, a symbolic link to one included), in directory order;
 // dir itself when it has more than MaxChildren entries. A dir that does not
-// exist or is not a directory holds none. Errors name dir: it cannot be
-// read. Cost: one directory read and, per subdirectory, one lstat (two
+// exist or is not a directory holds none, nor does an entry whose `.git`
+// cannot be inspected (one unreadable sibling does not refuse every command
+// in the folder). Errors name dir: it cannot be read, or a repository's
+// `.hookwarden.yaml` cannot be inspected (IsGoverned). Cost: one directory read and, per subdirectory, one lstat (two
 // for a repository).
 func GovernedChildren(dir string) ([]string, error) {
 	f, err := os.Open(dir)

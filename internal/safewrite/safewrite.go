@@ -359,9 +359,11 @@ func readRegularOwned(path string) ([]byte, fs.FileMode, int, int, error) {
 	}
 	// Sized from the stat (a file that grows meanwhile still reads whole,
 	// up to the limit), so a rendered file of 100 KiB is not read through a
-	// dozen reallocations.
+	// dozen reallocations. ReadFrom wants bytes.MinRead free before each
+	// read, the one that meets the end included: without that room it
+	// doubles the buffer and copies the whole file once more.
 	var buf bytes.Buffer
-	buf.Grow(int(min(max(fi.Size(), 0), MaxFileBytes)) + 1)
+	buf.Grow(int(min(max(fi.Size(), 0), MaxFileBytes)) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
 		return nil, 0, -1, -1, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,9 +1,11 @@
 package safewrite
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/internal/posixtest"
@@ -149,5 +151,31 @@ func TestCompareAndSwap(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
 		t.Fatal("a removed file was recreated")
+	}
+}
+
+// TestPreflightReadsOnce: reading a file 100 bytes short of 128 KiB
+// allocates about the file once, not a doubled copy (bytes.Buffer.ReadFrom
+// doubles a buffer that has less than bytes.MinRead free before its last
+// read, and the allocation of size+1 bytes rounds up to 128 KiB; a fleet
+// audit reads the 120-135 KiB interceptor and plugin of every repository).
+func TestPreflightReadsOnce(t *testing.T) {
+	root := t.TempDir()
+	const size = 128<<10 - 100
+	if err := os.WriteFile(filepath.Join(root, "big"), bytes.Repeat([]byte("x"), size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const runs = 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		s, err := Preflight(root, "big")
+		if err != nil || len(s.Data) != size {
+			t.Fatalf("Preflight: %d bytes, %v", len(s.Data), err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > size*5/4 {
+		t.Errorf("Preflight of a %d-byte file allocated %d bytes a read; want at most %d (one buffer, not a doubled one)", size, per, size*5/4)
 	}
 }

@@ -132,7 +132,7 @@ func TestCASConflict(t *testing.T) {
 	opts := testOptions(t)
 	opts.files = realClientFiles()
 	table, _ := registration.Default()
-	p := planRepo(context.Background(), root, &opts, false, table, fixedStamp)
+	p := planRepo(context.Background(), root, &opts, false, table, fixedStamp, nil)
 	if p.rep.Status != StatusChanged {
 		t.Fatalf("plan: %+v", p.rep)
 	}

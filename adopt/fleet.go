@@ -39,7 +39,19 @@ func Conform(ctx context.Context, paths []string, opts Options) (*Report, error)
 	return run(ctx, "conform", paths, opts)
 }
 
-func run(ctx context.Context, verb string, paths []string, opts Options) (*Report, error) {
+// runSetup is what every repository of one run shares: the validated
+// options (their Owners, renders and ignore cache included), the
+// registration table and the backup stamp.
+type runSetup struct {
+	opts  Options
+	table *registration.Table
+	stamp string
+	jobs  int
+}
+
+// newRunSetup validates opts and builds what a run shares; its errors are
+// Adopt's.
+func newRunSetup(opts Options) (*runSetup, error) {
 	if err := ValidateDecline(opts.Decline); err != nil {
 		return nil, err
 	}
@@ -65,17 +77,53 @@ func run(ctx context.Context, verb string, paths []string, opts Options) (*Repor
 	if opts.IgnoreCache == nil {
 		opts.IgnoreCache = &ignorecheck.Cache{}
 	}
-	stamp := now().UTC().Format("20060102T150405Z")
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = workpool.DefaultJobs()
 	}
+	return &runSetup{opts: opts, table: table, stamp: now().UTC().Format("20060102T150405Z"), jobs: jobs}, nil
+}
+
+// ConformDryRun is conform's dry run taken one repository at a time, each
+// as the caller reaches it: `audit` checks every repository against it
+// while it holds that repository's files, instead of planning the whole
+// fleet first and holding every plan. Repositories share one run's
+// Owners, renders and ignore verdicts, as Conform's do.
+type ConformDryRun struct{ run *runSetup }
+
+// NewConformDryRun returns the dry run of Conform with opts (DryRun is
+// implied; Jobs and Progress are not used). Its errors are Conform's.
+func NewConformDryRun(opts Options) (*ConformDryRun, error) {
+	opts.DryRun = true
+	r, err := newRunSetup(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ConformDryRun{run: r}, nil
+}
+
+// Plan returns the report Conform's dry run gives the repository at path.
+// rd, when not nil, is a Reader of the repository's symlink-resolved root
+// through which the plan reads, so a caller that read the same files
+// through it pays for each once (a Reader of another root is not used).
+// Plan may be called from several goroutines at once, each with a Reader
+// of its own.
+func (d *ConformDryRun) Plan(ctx context.Context, path string, rd *safewrite.Reader) *RepoReport {
+	return planRepo(ctx, path, &d.run.opts, true, d.run.table, d.run.stamp, rd).rep
+}
+
+func run(ctx context.Context, verb string, paths []string, opts Options) (*Report, error) {
+	setup, err := newRunSetup(opts)
+	if err != nil {
+		return nil, err
+	}
+	opts, table, stamp, jobs := setup.opts, setup.table, setup.stamp, setup.jobs
 	conform := verb == "conform"
 	rep := &Report{SchemaVersion: SchemaVersion, Verb: verb, DryRun: opts.DryRun, Repositories: make([]*RepoReport, len(paths))}
 	plans := make([]*repoPlan, len(paths))
 
 	workpool.Run(len(paths), jobs, func(i int) {
-		plans[i] = planRepo(ctx, paths[i], &opts, conform, table, stamp)
+		plans[i] = planRepo(ctx, paths[i], &opts, conform, table, stamp, nil)
 	}, PhaseCounter(opts.Progress, "plan", len(paths)))
 
 	// Two arguments naming one repository would race on its files.

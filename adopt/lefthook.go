@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/lefthookcfg"
 	"github.com/hookwarden/hookwarden/templates"
 )
@@ -201,7 +200,7 @@ func (s *planState) planLefthook(planStep) error {
 		s.p.rep.Files = append(s.p.rep.Files, &FileReport{Path: rel, Step: templates.StepLefthookJobs, Client: "lefthook", Action: ActionDeclined, Reason: "declined"})
 		return nil
 	}
-	snap, err := safewrite.Preflight(s.root, rel)
+	snap, err := s.rd.Preflight(rel)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
@@ -230,7 +229,7 @@ func (s *planState) planLefthook(planStep) error {
 		}
 		data := snap.Data
 		if f != rel {
-			ls, err := safewrite.Preflight(s.root, f)
+			ls, err := s.rd.Preflight(f)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f, err)
 			}

@@ -113,7 +113,11 @@ func CapReason(s string) string { return reason.CapMarked(s) }
 // planRepo plans one repository; conform selects conform's rules. The
 // returned plan has Status failed (and no writes) on any error, and status
 // not-governed for conform on a repository without a manifest.
-func planRepo(ctx context.Context, path string, opts *Options, conform bool, table *registration.Table, stamp string) *repoPlan {
+//
+// rd, when not nil, is the Reader of the repository's root that the plan
+// reads its files through (an audit shares one with the dry run it checks);
+// nil reads through a Reader of the plan's own.
+func planRepo(ctx context.Context, path string, opts *Options, conform bool, table *registration.Table, stamp string, rd *safewrite.Reader) *repoPlan {
 	p := &repoPlan{rep: &RepoReport{Path: path}}
 	if err := ctx.Err(); err != nil {
 		return p.fail("not planned: %v", err)
@@ -144,8 +148,11 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 		return p.fail("inside the git repository %s; the engine reads .hookwarden.yaml only at a repository's root, so adopt %s instead", top, top)
 	}
 
+	if rd == nil || rd.Root() != root {
+		rd = safewrite.NewReader(root)
+	}
 	// manifest
-	man, err := safewrite.Preflight(root, ManifestFile)
+	man, err := rd.Preflight(ManifestFile)
 	if err != nil {
 		return p.fail("%s: %v", ManifestFile, err)
 	}
@@ -227,7 +234,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	for _, c := range governed {
 		versions[c] = ResolveClientVersion(c, declared)
 	}
-	st := &planState{ctx: ctx, p: p, root: root, opts: opts, conform: conform, table: table, governed: governed, lefthook: lefthook, events: events, dispatch: dispatch, decline: decline, versions: versions}
+	st := &planState{ctx: ctx, p: p, root: root, rd: rd, opts: opts, conform: conform, table: table, governed: governed, lefthook: lefthook, events: events, dispatch: dispatch, decline: decline, versions: versions}
 	p.rep.Files = append(p.rep.Files, manRep)
 	for _, step := range planSteps() {
 		if step.conformOnly && !conform {
@@ -268,7 +275,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 					continue
 				}
 				rel := dir + "/" + w.snap.Rel
-				bs, err := safewrite.Preflight(root, rel)
+				bs, err := rd.Preflight(rel)
 				if err != nil {
 					return p.fail("%v", err)
 				}

@@ -71,6 +71,7 @@ type planState struct {
 	ctx      context.Context
 	p        *repoPlan
 	root     string
+	rd       *safewrite.Reader // reads the files below root, each once
 	opts     *Options
 	conform  bool
 	table    *registration.Table
@@ -114,7 +115,7 @@ func (s *planState) add(rep *FileReport, snap safewrite.Snapshot, data []byte, m
 // planGitIgnore plans the managed block of .gitignore.
 func (s *planState) planGitIgnore(planStep) error {
 	giRep := &FileReport{Path: ".gitignore", Step: StepGitIgnore}
-	gi, err := safewrite.Preflight(s.root, ".gitignore")
+	gi, err := s.rd.Preflight(".gitignore")
 	if err != nil {
 		return fmt.Errorf(".gitignore: %w", err)
 	}
@@ -152,7 +153,7 @@ func (s *planState) planRendered(step planStep) error {
 			s.p.rep.Files = append(s.p.rep.Files, rep)
 			continue
 		}
-		snap, err := safewrite.Preflight(s.root, f.Path)
+		snap, err := s.rd.Preflight(f.Path)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
@@ -238,7 +239,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 	}
 	if !selected {
 		// conform: a client no longer selected keeps no row of ours.
-		snap, err := safewrite.Preflight(root, rel)
+		snap, err := s.rd.Preflight(rel)
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
@@ -263,7 +264,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 		p.rep.Files = append(p.rep.Files, rep)
 		return nil
 	}
-	snap, err := safewrite.Preflight(root, rel)
+	snap, err := s.rd.Preflight(rel)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}

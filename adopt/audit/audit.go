@@ -131,8 +131,8 @@ type Options struct {
 	// Jobs bounds how many repositories are audited at once; 0 means
 	// workpool.DefaultJobs() (four per CPU).
 	Jobs int
-	// Progress, when set, is called after each repository of each phase
-	// ("plan": conform's dry run of the fleet; "audit"), from the worker
+	// Progress, when set, is called after each repository of the
+	// "audit" phase (conform's dry run included), from the worker
 	// goroutines but never concurrently (adopt.PhaseCounter): the CLI
 	// draws adopt.ProgressBar with it when stderr is a terminal.
 	Progress func(phase string, done, total int)
@@ -233,16 +233,11 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	// conform's dry run of the whole fleet at once (one run shares its
-	// Owners and renders), for repoAudit.conformDrift.
-	a.conform = map[string]*adopt.RepoReport{}
-	if cr, err := adopt.Conform(ctx, roots, adopt.Options{DryRun: true, Jobs: jobs, Getenv: a.getenv, IgnoreCache: a.ignore, Progress: opts.Progress}); err == nil {
-		for i, rr := range cr.Repositories {
-			if _, dup := a.conform[roots[i]]; !dup {
-				a.conform[roots[i]] = rr
-			}
-		}
-	}
+	// conform's dry run, planned per repository as its audit reaches it
+	// (repoAudit.conformDrift), sharing the run's Owners, renders and
+	// ignore verdicts; a run that cannot start leaves drift unchecked, as
+	// Conform itself would refuse it.
+	a.dry, _ = adopt.NewConformDryRun(adopt.Options{Getenv: a.getenv, IgnoreCache: a.ignore})
 	workpool.Run(len(paths), jobs, func(i int) {
 		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i], starts[i])
 	}, adopt.PhaseCounter(opts.Progress, "audit", len(paths)))
@@ -293,11 +288,12 @@ type auditor struct {
 	// acknowledged lists the note ids the fleet and workstation settings
 	// acknowledge (settings File.Acknowledge).
 	acknowledged []string
-	// owners are adopt.Owner of each client file; conform holds conform's
-	// dry run per repository root (both built once by Audit; absent
-	// entries are computed per repository).
-	owners  map[string]*clientjson.Owner
-	conform map[string]*adopt.RepoReport
+	// owners are adopt.Owner of each client file (built once by Audit);
+	// dry is conform's dry run, planned per repository (nil: one is
+	// made per repository, and a run conform refuses to start leaves
+	// drift unchecked).
+	owners map[string]*clientjson.Owner
+	dry    *adopt.ConformDryRun
 	// ignore remembers git's ignore verdicts for the run (shared with
 	// conform's dry run).
 	ignore *ignorecheck.Cache

@@ -33,6 +33,9 @@ type repoAudit struct {
 	// given, or the root when a planned session starts below it.
 	fixPath string
 	res     *RepoResult
+	// rd reads the repository's files, each once, for the checks and for
+	// conform's dry run alike.
+	rd *safewrite.Reader
 	// declared is the manifest's client_versions (adopt.ResolveClientVersion).
 	declared map[string]string
 }
@@ -49,7 +52,7 @@ func (r *repoAudit) add(id, file string, line int, client, event, msg, fix strin
 // read reads a repository file without following symlinks; a refusal is a
 // repository-unreadable finding and ok false.
 func (r *repoAudit) read(rel string) (safewrite.Snapshot, bool) {
-	s, err := safewrite.Preflight(r.root, rel)
+	s, err := r.rd.Preflight(rel)
 	if err != nil {
 		fix := "replace it with a regular file, then run " + r.conform
 		if link := r.symlinkIn(rel); link != "" {
@@ -84,7 +87,7 @@ func (r *repoAudit) symlinkIn(rel string) string {
 // repo audits one repository: path as given, root its root, start the
 // directory a planned session starts in (with Options.Plan; "" otherwise).
 func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResult {
-	r := &repoAudit{ctx: ctx, a: a, root: root, fixPath: path, res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
+	r := &repoAudit{ctx: ctx, a: a, root: root, fixPath: path, rd: safewrite.NewReader(root), res: &RepoResult{Path: path, Root: root, Findings: []Finding{}}}
 	if start != "" && start != root {
 		r.fixPath = root
 	}
@@ -179,14 +182,14 @@ func (a *auditor) repo(ctx context.Context, path, root, start string) *RepoResul
 // only where conform would change no byte. The detailed findings above say
 // why; this one is the catch-all for any change they do not explain.
 func (r *repoAudit) conformDrift() {
-	plan := r.a.conform[r.root]
-	if plan == nil {
-		rep, err := adopt.Conform(r.ctx, []string{r.root}, adopt.Options{DryRun: true, Jobs: 1, Getenv: r.a.getenv})
-		if err != nil || len(rep.Repositories) != 1 {
+	dry := r.a.dry
+	if dry == nil {
+		var err error
+		if dry, err = adopt.NewConformDryRun(adopt.Options{Getenv: r.a.getenv, IgnoreCache: r.a.ignore}); err != nil {
 			return
 		}
-		plan = rep.Repositories[0]
 	}
+	plan := dry.Plan(r.ctx, r.root, r.rd)
 	named := map[string]bool{}
 	for _, f := range r.res.Findings {
 		if f.Severity == Error && f.Fix == r.conform {

@@ -80,38 +80,103 @@ const MaxFileBytes = 8 << 20
 // missing directory on the way is fine: Write creates it). It returns an
 // error wrapping ErrRefused for a symlink at any component at or below root,
 // a FIFO, device, socket or other non-regular file, or a rel that leaves the
-// root; other errors wrap the os error and name the path.
+// root; other errors wrap the os error and name the path. A caller that
+// reads several files of one root uses a Reader instead.
 func Preflight(root, rel string) (Snapshot, error) {
+	return NewReader(root).Preflight(rel)
+}
+
+// Reader preflights files below one root as Preflight does, but each file,
+// each directory's lstat and each directory's listing (for Leftovers) at
+// most once: a plan or an audit that reads a dozen files in half a dozen
+// directories pays for each once, and two passes over one repository (an
+// audit and the conform dry run it checks) read it as of one moment. The
+// Snapshots it returns share their Data and Leftovers between calls, so
+// callers only read them. A Reader is used by one goroutine at a time and
+// holds what it read until it is dropped: one per repository and pass.
+type Reader struct {
+	root     string
+	rootStat *fileStat
+	lstats   map[string]fileStat
+	lists    map[string][]string // a directory's regular files (nil: unreadable)
+	files    map[string]read
+}
+
+// fileStat is an (l)stat's result.
+type fileStat struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// read is a Preflight's result.
+type read struct {
+	snap Snapshot
+	err  error
+}
+
+// NewReader returns a Reader of the files below root (taken as the caller
+// names it, as Preflight takes it). It reads nothing yet.
+func NewReader(root string) *Reader { return &Reader{root: root} }
+
+// Root returns the root the Reader was made for.
+func (r *Reader) Root() string { return r.root }
+
+// Preflight is the package's Preflight of (r.Root(), rel), answered from
+// what the Reader read before when it read rel before.
+func (r *Reader) Preflight(rel string) (Snapshot, error) {
+	if got, ok := r.files[rel]; ok {
+		return got.snap, got.err
+	}
+	s, err := r.preflight(rel)
+	if r.files == nil {
+		r.files = map[string]read{}
+	}
+	r.files[rel] = read{s, err}
+	return s, err
+}
+
+func (r *Reader) preflight(rel string) (Snapshot, error) {
+	root := r.root
 	s := Snapshot{Root: root, Rel: rel, UID: -1, GID: -1}
 	if err := checkRel(rel); err != nil {
 		return s, err
 	}
-	if fi, err := os.Stat(root); err == nil {
-		s.UID, s.GID = fileowner.Of(fi)
+	if r.rootStat == nil {
+		fi, err := os.Stat(root)
+		r.rootStat = &fileStat{fi, err}
+	}
+	if r.rootStat.err == nil {
+		s.UID, s.GID = fileowner.Of(r.rootStat.fi)
 	}
 	parts := strings.Split(rel, "/")
 	base := parts[len(parts)-1]
 	if len(parts) == 1 {
-		s.Leftovers = leftovers(root, "", base)
+		s.Leftovers = r.leftovers(root, "", base)
 	}
 	cur := root
 	for i, p := range parts {
 		cur = filepath.Join(cur, p)
-		fi, err := os.Lstat(cur)
+		last := i == len(parts)-1
+		var fi fs.FileInfo
+		var err error
+		if last {
+			fi, err = os.Lstat(cur)
+		} else {
+			fi, err = r.lstatDir(cur)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return s, nil
 		}
 		if err != nil {
 			return s, fmt.Errorf("%s: %w", cur, err)
 		}
-		last := i == len(parts)-1
 		if err := checkMode(cur, fi.Mode(), last); err != nil {
 			return s, err
 		}
 		if !last {
 			s.UID, s.GID = fileowner.Of(fi)
 			if i == len(parts)-2 {
-				s.Leftovers = leftovers(cur, pathDir(rel), base)
+				s.Leftovers = r.leftovers(cur, pathDir(rel), base)
 			}
 		}
 	}
@@ -121,6 +186,19 @@ func Preflight(root, rel string) (Snapshot, error) {
 	}
 	s.Exists, s.Data, s.Mode, s.UID, s.GID = true, data, mode, uid, gid
 	return s, nil
+}
+
+// lstatDir is os.Lstat of a directory on the way to a file, once per path.
+func (r *Reader) lstatDir(path string) (fs.FileInfo, error) {
+	if got, ok := r.lstats[path]; ok {
+		return got.fi, got.err
+	}
+	fi, err := os.Lstat(path)
+	if r.lstats == nil {
+		r.lstats = map[string]fileStat{}
+	}
+	r.lstats[path] = fileStat{fi, err}
+	return fi, err
 }
 
 // IsTemporaryOf reports whether name is a temporary atomicfile creates for a
@@ -139,19 +217,30 @@ func IsTemporaryOf(name, base string) bool {
 }
 
 // leftovers lists the regular files in dir (dirRel below the root, "" for
-// the root) that are temporaries of base.
-func leftovers(dir, dirRel, base string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
+// the root) that are temporaries of base, listing dir once per Reader.
+func (r *Reader) leftovers(dir, dirRel, base string) []string {
+	names, listed := r.lists[dir]
+	if !listed {
+		if ents, err := os.ReadDir(dir); err == nil {
+			names = []string{}
+			for _, e := range ents {
+				if e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") {
+					names = append(names, e.Name())
+				}
+			}
+		}
+		if r.lists == nil {
+			r.lists = map[string][]string{}
+		}
+		r.lists[dir] = names
 	}
 	var out []string
-	for _, e := range ents {
-		if e.Type().IsRegular() && IsTemporaryOf(e.Name(), base) {
+	for _, name := range names {
+		if IsTemporaryOf(name, base) {
 			if dirRel == "" {
-				out = append(out, e.Name())
+				out = append(out, name)
 			} else {
-				out = append(out, dirRel+"/"+e.Name())
+				out = append(out, dirRel+"/"+name)
 			}
 		}
 	}

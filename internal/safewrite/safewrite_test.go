@@ -179,3 +179,40 @@ func TestPreflightReadsOnce(t *testing.T) {
 		t.Errorf("Preflight of a %d-byte file allocated %d bytes a read; want at most %d (one buffer, not a doubled one)", size, per, size*5/4)
 	}
 }
+
+// TestReaderReadsOnce: a Reader answers a second Preflight of a file, and
+// the leftovers of a directory it listed, as of its first read (one moment
+// for a plan and the audit that checks it), refuses what Preflight refuses,
+// and a new Reader sees the files as they are now.
+func TestReaderReadsOnce(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, "d", "a"), "one", 0o644)
+	mustWrite(t, filepath.Join(root, "d", "b"), "b", 0o644)
+	rd := NewReader(root)
+	if s, err := rd.Preflight("d/a"); err != nil || string(s.Data) != "one" || len(s.Leftovers) != 0 {
+		t.Fatalf("first read: %q %v %v", s.Data, s.Leftovers, err)
+	}
+	mustWrite(t, filepath.Join(root, "d", "a"), "two", 0o644)
+	mustWrite(t, filepath.Join(root, "d", ".b123"), "tmp", 0o644)
+	if s, _ := rd.Preflight("d/a"); string(s.Data) != "one" {
+		t.Errorf("second read through the Reader: %q, want the first read's %q", s.Data, "one")
+	}
+	if s, _ := rd.Preflight("d/b"); len(s.Leftovers) != 0 {
+		t.Errorf("leftovers of b after d was listed: %v, want none (listed once)", s.Leftovers)
+	}
+	fresh := NewReader(root)
+	if s, _ := fresh.Preflight("d/a"); string(s.Data) != "two" {
+		t.Errorf("a new Reader read %q, want %q", s.Data, "two")
+	}
+	if s, _ := fresh.Preflight("d/b"); len(s.Leftovers) != 1 || s.Leftovers[0] != "d/.b123" {
+		t.Errorf("a new Reader's leftovers of b: %v, want [d/.b123]", s.Leftovers)
+	}
+	if err := os.Symlink(filepath.Join(root, "d"), filepath.Join(root, "l")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for range 2 {
+		if _, err := fresh.Preflight("l/a"); !errors.Is(err, ErrRefused) {
+			t.Errorf("read through a symlinked directory: %v, want ErrRefused", err)
+		}
+	}
+}

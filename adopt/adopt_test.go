@@ -130,7 +130,7 @@ func TestCASConflict(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
 	makeRepo(t, root, true, map[string]string{".claude/settings.json": "{}\n"}, nil)
 	opts := testOptions(t)
-	opts.files = realClientFiles()
+	opts.files = realClientFiles(nil)
 	table, _ := registration.Default()
 	p := planRepo(context.Background(), root, &opts, false, table, fixedStamp, nil)
 	if p.rep.Status != StatusChanged {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/adopt/ignorecheck"
+	"github.com/hookwarden/hookwarden/clientjson"
 	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"github.com/hookwarden/hookwarden/internal/workpool"
 	"github.com/hookwarden/hookwarden/protocol/registration"
@@ -64,8 +65,11 @@ func newRunSetup(opts Options) (*runSetup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Memo == nil {
+		opts.Memo = &clientjson.Memo{}
+	}
 	if opts.files.merge == nil {
-		opts.files = realClientFiles()
+		opts.files = realClientFiles(opts.Memo)
 	}
 	if opts.shared, err = newRunShared(table); err != nil {
 		return nil, err

@@ -61,6 +61,12 @@ type Options struct {
 	// once per distinct set. nil: Adopt and Conform make one per run;
 	// audit passes its own so its conform dry run shares it.
 	IgnoreCache *ignorecheck.Cache
+	// Memo remembers the client-file merges and hook switches of the run
+	// by the files' bytes (clientjson.Memo): a fleet whose client files
+	// are alike parses each distinct one once. nil: Adopt and Conform make
+	// one per run; audit passes its own so its checks and its conform dry
+	// run share it.
+	Memo *clientjson.Memo
 	// shared is what the run computes once for all repositories (run sets
 	// it; nil computes per repository).
 	shared *runShared

@@ -21,9 +21,10 @@ type clientFiles struct {
 	enable   enableFunc
 }
 
-// realClientFiles returns the clientjson implementation.
-func realClientFiles() clientFiles {
-	return clientFiles{merge: clientjson.Merge, disabled: clientjson.HooksDisabled, enable: clientjson.EnableHooks}
+// realClientFiles returns the clientjson implementation, merges and hook
+// switches answered through memo (nil: each computed).
+func realClientFiles(memo *clientjson.Memo) clientFiles {
+	return clientFiles{merge: memo.Merge, disabled: memo.HooksDisabled, enable: clientjson.EnableHooks}
 }
 
 // hooksSwitch names, per client, the settings-file switch that turns all of

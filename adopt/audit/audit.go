@@ -205,7 +205,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &auditor{ignore: &ignorecheck.Cache{}, table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
+	a := &auditor{ignore: &ignorecheck.Cache{}, memo: &clientjson.Memo{}, table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
@@ -237,7 +237,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	// (repoAudit.conformDrift), sharing the run's Owners, renders and
 	// ignore verdicts; a run that cannot start leaves drift unchecked, as
 	// Conform itself would refuse it.
-	a.dry, _ = adopt.NewConformDryRun(adopt.Options{Getenv: a.getenv, IgnoreCache: a.ignore})
+	a.dry, _ = adopt.NewConformDryRun(adopt.Options{Getenv: a.getenv, IgnoreCache: a.ignore, Memo: a.memo})
 	workpool.Run(len(paths), jobs, func(i int) {
 		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i], starts[i])
 	}, adopt.PhaseCounter(opts.Progress, "audit", len(paths)))
@@ -297,6 +297,9 @@ type auditor struct {
 	// ignore remembers git's ignore verdicts for the run (shared with
 	// conform's dry run).
 	ignore *ignorecheck.Cache
+	// memo answers the client-file parses of the run by the files' bytes
+	// (shared with conform's dry run; nil: each computed).
+	memo *clientjson.Memo
 
 	// plan and workstation are Options.Plan and Options.Workstation,
 	// systemRoot Options.SystemRoot.

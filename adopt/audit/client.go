@@ -58,7 +58,7 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	abs := relJoin(r.root, rel)
 	var all []clientjson.Found
 	if snap.Exists {
-		all, err = clientjson.Registered(rel, snap.Data, client, owner)
+		all, err = r.a.memo.Registered(rel, snap.Data, client, owner)
 		if err != nil {
 			if pe, ok := errorsAs[*clientjson.ParseError](err); ok {
 				r.add(IDClientFileInvalid, rel, pe.Line, client, "", unparseableMessage(client, rel)+": "+pe.Msg, pe.Fix)
@@ -197,7 +197,7 @@ func (r *repoAudit) claudeLocal() {
 	if !ok || !snap.Exists {
 		return
 	}
-	if off, err := clientjson.HooksDisabled(claudeLocalFile, snap.Data, "claude"); err == nil && off {
+	if off, err := r.a.memo.HooksDisabled(claudeLocalFile, snap.Data, "claude"); err == nil && off {
 		r.add(IDHooksDisabled, claudeLocalFile, lineOfKey(snap.Data, 0, `"disableAllHooks"`), "claude", "", "disableAllHooks: true in the local project settings — Claude Code runs no hook in this checkout, ours included", "remove disableAllHooks from "+claudeLocalFile)
 	}
 }
@@ -259,7 +259,7 @@ func unitName(unit string) string {
 
 // disabled reports the switches that turn hooks off in a client file.
 func (r *repoAudit) disabled(client, rel string, src []byte, all []clientjson.Found) {
-	off, err := clientjson.HooksDisabled(rel, src, client)
+	off, err := r.a.memo.HooksDisabled(rel, src, client)
 	if err == nil && off {
 		switch client {
 		case "claude", "qwen":

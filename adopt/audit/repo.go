@@ -185,7 +185,7 @@ func (r *repoAudit) conformDrift() {
 	dry := r.a.dry
 	if dry == nil {
 		var err error
-		if dry, err = adopt.NewConformDryRun(adopt.Options{Getenv: r.a.getenv, IgnoreCache: r.a.ignore}); err != nil {
+		if dry, err = adopt.NewConformDryRun(adopt.Options{Getenv: r.a.getenv, IgnoreCache: r.a.ignore, Memo: r.a.memo}); err != nil {
 			return
 		}
 	}

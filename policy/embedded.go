@@ -36,7 +36,7 @@ func hookRules(id string) bool {
 	case RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip, RuleHookManagerEnv,
 		RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect,
 		RuleHooksDirTamper, RuleSelfProtect, RuleSelfProtectClientHooks, RuleNestedClientHooks,
-		RuleShellStartupWrite, RuleGitPlumbing, RuleHookManagerUninstall:
+		RuleShellStartupWrite, RuleGitPlumbing, RulePatchUnreadable, RuleHookManagerUninstall:
 		return true
 	}
 	return false

@@ -17,7 +17,10 @@ const maxPatchTargets = 256
 // from the file operands, or stdin when there are none or one is "-"
 // (git-apply(1)); stdin is known from a here-document or here-string of the
 // statement, a file from what the command wrote earlier or the disk
-// (scriptSource). A patch hookwarden cannot read is refused (RuleGitPlumbing).
+// (scriptSource); stdin redirected from a file (git apply < p.diff) is that
+// file. A patch hookwarden cannot read is refused (RulePatchUnreadable):
+// it may write any path, the guard's files and the hooks directory among
+// them, so the refusal is about what it could tamper with, not git plumbing.
 func (j *judge) gitApply(args []field, st *syntax.Stmt, sc *scope) {
 	report, apply := false, false
 	var files []field
@@ -100,13 +103,21 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 		if isStdinPath(f.val) {
 			docs := hereDocs(st)
 			if len(docs) == 0 {
-				known = false
+				// patch -p1 < x.patch: stdin from a file is read as a
+				// patch file operand is
+				if in, ok := stdinFile(st, sc); ok {
+					f = in
+				} else {
+					known = false
+				}
 			}
 			for _, d := range docs {
 				texts = append(texts, d.val)
 				known = known && !d.dynamic()
 			}
-			continue
+			if isStdinPath(f.val) {
+				continue
+			}
 		}
 		if j.patchOutOfSight(sc, f.val) {
 			continue
@@ -116,13 +127,13 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 		texts = append(texts, src)
 	}
 	if !known {
-		j.hits.add(RuleGitPlumbing)
+		j.hits.add(RulePatchUnreadable)
 		return
 	}
 	for _, t := range texts {
 		paths, ok := patchTargets(t)
 		if !ok {
-			j.hits.add(RuleGitPlumbing)
+			j.hits.add(RulePatchUnreadable)
 		}
 		for _, p := range paths {
 			j.writeHit(sc.classify(lit(p)), false)
@@ -229,4 +240,25 @@ func (j *judge) patchOutOfSight(sc *scope, p string) bool {
 	}
 	_, err := os.Lstat(full)
 	return os.IsNotExist(err)
+}
+
+// stdinFile returns the file a statement's standard input is redirected
+// from (< FILE or 0< FILE, the last one wins), when there is one and it is
+// not a descriptor (<&3, < /dev/fd/3) or stdin itself.
+func stdinFile(st *syntax.Stmt, sc *scope) (field, bool) {
+	if st == nil || stdinFromDescriptor(st) {
+		return field{}, false
+	}
+	var in field
+	found := false
+	for _, r := range st.Redirs {
+		if r.Op != syntax.RdrIn || r.Word == nil || (r.N != nil && r.N.Value != "0") {
+			continue
+		}
+		in, found = sc.word(r.Word), true
+	}
+	if !found || isStdinPath(in.val) {
+		return field{}, false
+	}
+	return in, true
 }

@@ -80,9 +80,12 @@ const (
 	// RuleShellStartupWrite: a shell start-up file written (words.go
 	// shellStartupPath).
 	RuleShellStartupWrite = "shell-startup-write"
-	// RuleGitPlumbing: git plumbing past the commit or push hooks, or a
-	// patch or index input that cannot be read (gitplumbing.go, patches.go).
+	// RuleGitPlumbing: git plumbing past the commit or push hooks, or index
+	// input that cannot be read (gitplumbing.go).
 	RuleGitPlumbing = "git-plumbing"
+	// RulePatchUnreadable: a patch (git apply, GNU patch, apply_patch) whose
+	// text cannot be read, so the paths it writes are unknown (patches.go).
+	RulePatchUnreadable = "patch-unreadable"
 	// RuleHookManagerUninstall: lefthook, pre-commit or husky uninstall.
 	RuleHookManagerUninstall = "hook-manager-uninstall"
 	// RulePrivilegeEscalation: sudo, doas, pkexec, run0, su -c, runas, gsudo,

@@ -215,8 +215,9 @@ func worthEvaluating(f *syntax.File) bool {
 
 // evaluate runs f symbolically in both modes and judges what it would run.
 // It returns the positions of the simple commands both runs reached with
-// every word known each time (none when it did not run).
-func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) map[syntax.Pos]bool {
+// every word known each time (none when it did not run). arg0 is the
+// script's $0 (sh -c SCRIPT NAME; "" for the interpreter's default).
+func (j *judge) evaluate(f *syntax.File, depth int, env []envVar, arg0 string) map[syntax.Pos]bool {
 	if !worthEvaluating(f) {
 		return nil
 	}
@@ -224,6 +225,8 @@ func (j *judge) evaluate(f *syntax.File, depth int, env []envVar) map[syntax.Pos
 	rewriteDefaultQuotes(f)
 	rewritePrintfV(f)
 	markLoops(f)
+	// the interpreter's $0 is the file's name (sh -c SCRIPT NAME)
+	f.Name = arg0
 	var runs [2]map[syntax.Pos]bool
 	for i, m := range [...]evalMode{{unknownSet: true, exit: 0}, {unknownSet: false, exit: 1}} {
 		reached, bound := j.evalOnce(f, depth, env, m)

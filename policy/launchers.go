@@ -539,13 +539,9 @@ func (j *judge) shell(args []field, env []envVar, depth int, st *syntax.Stmt, sc
 	}
 	if cflag {
 		if k < len(args) {
-			// sh -c SCRIPT NAME ARG...: the words after NAME are the
-			// script's positional parameters ($1 ...).
-			var params []field
-			if k+2 < len(args) {
-				params = args[k+2:]
-			}
-			j.scriptField(withParams(args[k], params), depth+1, env)
+			// sh -c SCRIPT NAME ARG...: NAME is the script's $0, the
+			// words after it its positional parameters ($1 ...).
+			j.shellC(args[k:], depth+1, env)
 		}
 		return
 	}

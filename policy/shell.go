@@ -62,6 +62,9 @@ type judge struct {
 	// cmd holds the parses of this call's scripts (Command); nil parses
 	// each script anew.
 	cmd *Command
+	// arg0 is the $0 of the next script judged (shellC), "" for the
+	// default; script takes it over and clears it.
+	arg0 string
 	// lines are the simple commands the walk and the evaluator judged,
 	// each as its words joined by one space (ran), for the operator
 	// patterns; kept only when the policy has some.
@@ -102,6 +105,8 @@ type envVar struct {
 // holds assignments inherited from enclosing launchers. A script that does
 // not parse is judged by the text rules.
 func (j *judge) script(src string, depth int, env []envVar) {
+	arg0 := j.arg0
+	j.arg0 = ""
 	if depth > maxDepth {
 		j.hits.add(RuleScanBoundNesting)
 		return
@@ -110,7 +115,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	// nothing the first judgement did not: the static walk and both
 	// symbolic runs reach a nested bash -c or eval each, which would
 	// otherwise cost 3^depth.
-	key := scriptKey(src, depth, env)
+	key := scriptKey(src, depth, env) + "\x02" + arg0
 	if j.judged[key] {
 		return
 	}
@@ -163,7 +168,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.hits.add(RuleScanBoundCommand)
 		return // denied whole; never built by the evaluator either
 	}
-	known := j.evaluate(f, depth, env)
+	known := j.evaluate(f, depth, env, arg0)
 	for pos := range pending {
 		if !known[pos] {
 			j.hits.add(RuleGitDynamicOption)
@@ -278,6 +283,25 @@ func withParams(s field, params []field) field {
 	out := s
 	out.val = b.String() + s.val
 	return out
+}
+
+// shellC judges sh -c's operands: words[0] the script, words[1] (when
+// given) its $0 and the rest its positional parameters, so `bash -c
+// 'terraform $0' destroy` and `sh -c 'terraform "$@"' x destroy` run
+// "terraform destroy" for the evaluator and the operator patterns.
+func (j *judge) shellC(words []field, depth int, env []envVar) {
+	var params []field
+	if len(words) > 2 {
+		params = words[2:]
+	}
+	if len(words) > 1 {
+		j.arg0 = words[1].val
+		if words[1].dynamic() {
+			j.arg0 = evalDyn
+		}
+	}
+	j.scriptField(withParams(words[0], params), depth, env)
+	j.arg0 = ""
 }
 
 // scriptField judges a field holding a script; run-time parts become a
@@ -602,11 +626,7 @@ func (j *judge) unknownShellCode(args []field, env []envVar, depth int) {
 			return
 		}
 		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.HasSuffix(v, "c") && !args[i].dynamic() {
-			var params []field
-			if i+3 < len(args) {
-				params = args[i+3:]
-			}
-			j.scriptField(withParams(args[i+1], params), depth+1, env)
+			j.shellC(args[i+1:], depth+1, env)
 			return
 		}
 	}
@@ -633,9 +653,9 @@ const maxRanLines = 1024
 // ran records argv, a simple command the walk or the evaluator judges
 // (words expanded as far as they are known), as one line for the operator
 // patterns: `t=terraform; $t destroy`, `terraform  destroy` and
-// `echo destroy | xargs terraform` all run the words "terraform destroy".
-// (A `bash -c` script's positional parameters are not bound, so
-// `bash -c 'terraform $0' destroy` is matched on its text alone.)
+// `echo destroy | xargs terraform` all run the words "terraform destroy",
+// and so does `bash -c 'terraform $0' destroy` (shellC binds $0 and the
+// positional parameters).
 func (j *judge) ran(argv []field) {
 	if len(j.p.operators) == 0 || len(j.lines) >= maxRanLines || len(argv) == 0 {
 		return

@@ -41,10 +41,7 @@ func (j *judge) commitTool(name string, args []field, env []envVar) bool {
 				if val.dynamic() {
 					j.hits.add(RuleCommitToolSkip)
 				}
-				spec, _ := gitSpecFor(opt.sub)
-				sub := &judge{p: j.p, hits: &hitSet{}, cmd: j.cmd}
-				sub.gitHookOpts(opt.sub, spec, j.splitString(val), nil, maxDepth)
-				if sub.hits.first() != "" {
+				if j.toolGitSkips(opt.sub, j.splitString(val)) {
 					j.hits.add(RuleCommitToolSkip)
 				}
 			}
@@ -96,18 +93,32 @@ func (j *judge) lerna(args []field) {
 // commit's options, and so are the words after "--"; bump's --no-verify
 // counts.
 func (j *judge) commitizen(args []field) {
-	spec, _ := gitSpecFor("commit")
-	sub := &judge{p: j.p, hits: &hitSet{}, cmd: j.cmd}
-	sub.gitHookOpts("commit", spec, args, nil, maxDepth)
+	skip := j.toolGitSkips("commit", args)
 	for i, a := range args {
 		if a.val == "--" {
-			sub.gitHookOpts("commit", spec, args[i+1:], nil, maxDepth)
+			skip = j.toolGitSkips("commit", args[i+1:]) || skip
 			break
 		}
 	}
-	if sub.hits.first() != "" || yargsTrue(args, "no-verify") {
+	if skip || yargsTrue(args, "no-verify") {
 		j.hits.add(RuleCommitToolSkip)
 	}
+}
+
+// toolGitSkips judges words as the options of the git subcommand sub
+// (commit or push) a tool runs for the agent: the git command is recorded
+// in judge.lines as one that runs, so an operator pattern sees it
+// (release-it --git.pushArgs=--force runs git push --force), and the
+// words are judged in a judge of their own, which shares those lines (a
+// rebase --exec script's commands reach the patterns too); it reports
+// whether the words skip a hook.
+func (j *judge) toolGitSkips(sub string, words []field) bool {
+	j.ran(append([]field{lit("git"), lit(sub)}, words...))
+	spec, _ := gitSpecFor(sub)
+	s := &judge{p: j.p, hits: &hitSet{}, cmd: j.cmd, lines: j.lines}
+	s.gitHookOpts(sub, spec, words, nil, maxDepth)
+	j.lines = s.lines
+	return s.hits.first() != ""
 }
 
 // npmCommitHooks judges npm's commit-hooks setting (npm 11.19.1, npm

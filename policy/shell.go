@@ -655,17 +655,40 @@ const maxRanLines = 1024
 // patterns: `t=terraform; $t destroy`, `terraform  destroy` and
 // `echo destroy | xargs terraform` all run the words "terraform destroy",
 // and so does `bash -c 'terraform $0' destroy` (shellC binds $0 and the
-// positional parameters).
+// positional parameters). When argv holds options before a "--", the line
+// without them is recorded too (optionless), so a pattern written without
+// the options between its words (terraform destroy) matches
+// `terraform -chdir=infra destroy`.
 func (j *judge) ran(argv []field) {
-	if len(j.p.operators) == 0 || len(j.lines) >= maxRanLines || len(argv) == 0 {
+	if len(j.p.operators) == 0 || len(argv) == 0 {
+		return
+	}
+	j.ranLine(argv, false)
+	j.ranLine(argv, true)
+}
+
+// ranLine records argv's words joined by one space, without the option
+// words before the first "--" (and that "--") when optionless, in
+// judge.lines; an optionless line equal to the full one is not recorded.
+func (j *judge) ranLine(argv []field, optionless bool) {
+	if len(j.lines) >= maxRanLines {
 		return
 	}
 	var b strings.Builder
+	skipped, opts := false, optionless
 	for i, a := range argv {
-		if i > 0 {
+		if opts && i > 0 && len(a.val) > 1 && a.val[0] == '-' {
+			skipped = true
+			opts = a.val != "--"
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(a.val)
+	}
+	if optionless && !skipped {
+		return
 	}
 	if line := b.String(); len(line) <= MaxCommandBytes {
 		j.lines = append(j.lines, line)

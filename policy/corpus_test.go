@@ -95,6 +95,9 @@ func TestCorpus(t *testing.T) {
 		if id == RuleEnvLefthookDisabled {
 			continue // judged by CheckEnvironment, not by Judge
 		}
+		if id == RuleGovernanceRollback {
+			continue // needs a real git history: engine/hook/live/testdata/nested.json
+		}
 		if !rules[id] {
 			t.Errorf("no corpus case expects rule %s", id)
 		}

@@ -292,6 +292,7 @@ func (j *judge) indexDrop(sub string, args []field, sc *scope) {
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
 func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
 	j.optionCode("git-"+sub, args, nil, depth) // difftool -x, grep -O (optcode.go)
+	j.governance(sub, args, sc)                // clean, stash, checkout … in a governed repository (governance.go)
 	if j.gitPlumbing(sub, args, st, sc) {
 		return
 	}
@@ -375,15 +376,19 @@ func (j *judge) gitPathWriter(sub string, args []field, sc *scope) {
 
 // gitRemoval judges git rm, mv and clean by the paths they name; git rm -r
 // . removes every tracked file, the guard's among them (--cached leaves the
-// working tree alone).
+// working tree alone). git clean's -e/--exclude values are patterns it
+// keeps, not paths it removes.
 func (j *judge) gitRemoval(sub string, args []field, sc *scope) {
 	cached := false
 	for _, a := range args {
 		cached = cached || a.val == "--cached"
 	}
-	for _, a := range args {
+	for i, a := range args {
 		if strings.HasPrefix(a.val, "-") {
 			continue
+		}
+		if sub == "clean" && i > 0 && (args[i-1].val == "-e" || args[i-1].val == "--exclude") {
+			continue // git clean -e PATTERN keeps what it names (governance.go judges the rest)
 		}
 		k := sc.classify(a)
 		if k.hooks {

@@ -73,6 +73,12 @@ const (
 	// manages (.claude/settings.json, .codex/hooks.json,
 	// .gemini/settings.json).
 	RuleSelfProtectClientHooks = "self-protect-client-hooks"
+	// RuleGovernanceRollback: a git command that takes the guard's files
+	// out of a governed repository's work tree without naming them (git
+	// clean and stash of untracked ones, checkout, switch, reset --hard,
+	// revert, rebase and worktree add of a revision that lacks them;
+	// engine only, governance.go).
+	RuleGovernanceRollback = "governance-rollback"
 	// RuleNestedClientHooks: a nested agent client started past its rows or
 	// with another engine, or a client's machine-wide settings written
 	// (nestedclients.go).

@@ -62,6 +62,9 @@ type judge struct {
 	// cmd holds the parses of this call's scripts (Command); nil parses
 	// each script anew.
 	cmd *Command
+	// gitReplies: git's answers to the questions this call asked
+	// (gitask.go), by directory and arguments.
+	gitReplies map[string]gitReply
 	// arg0 is the $0 of the next script judged (shellC), "" for the
 	// default; script takes it over and clears it.
 	arg0 string

@@ -56,6 +56,9 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 	switch layout {
 	case "governed":
 		return repo, out, repo
+	case "history":
+		historyLayout(t, repo, git)
+		return repo, out, repo
 	case "outside":
 		return repo, out, out
 	case "parent":
@@ -87,6 +90,34 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 	}
 	t.Fatalf("layout %q", layout)
 	return "", "", ""
+}
+
+// historyLayout commits the governed repository's history: src/a.go on
+// branch old (before adoption), then the manifest and .claude/settings.json
+// on main (branch same at that commit), and branch nogov whose last commit
+// removes the manifest; main is checked out, its work tree clean.
+func historyLayout(t *testing.T, repo string, git func(dir string, args ...string)) {
+	t.Helper()
+	for name, body := range map[string]string{"src/a.go": "package a\n", ".claude/settings.json": "{}\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := []string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}
+	git(repo, "add", "src/a.go")
+	git(repo, append(id, "commit", "-q", "-m", "before adoption")...)
+	git(repo, "checkout", "-q", "-B", "main")
+	git(repo, "branch", "old")
+	git(repo, "add", "-A")
+	git(repo, append(id, "commit", "-q", "-m", "adopt hookwarden")...)
+	git(repo, "branch", "same")
+	git(repo, "checkout", "-q", "-b", "nogov")
+	git(repo, "rm", "-q", ".hookwarden.yaml")
+	git(repo, append(id, "commit", "-q", "-m", "drop the manifest")...)
+	git(repo, "checkout", "-q", "main")
 }
 
 // TestNestedThroughHook replays testdata/nested.json through hook.Run: a

@@ -1,0 +1,250 @@
+package policy
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// This file judges git commands that take a governed repository's own
+// files (the guard's: .hookwarden.yaml, .hookwarden/, the client hook
+// files) out of its work tree without naming them (adversarial pass,
+// 2026-12-06; RuleGovernanceRollback). adopt leaves them uncommitted until
+// a person commits them, and a branch made before adoption lacks them:
+//   - git clean removes them while untracked: judged by git clean -n with
+//     the command's own options (its -e exclusions, -x, -X, -d and
+//     pathspecs honoured), so git clean -fdx -e .hookwarden.yaml ... that
+//     leaves every guard file alone stays allowed, and so does git clean -n.
+//   - git stash -u/-a (push or save) takes them away while untracked
+//     (ignored too for -a); any git stash push takes away uncommitted
+//     changes of tracked ones (adopt's rows merged into a tracked
+//     .claude/settings.json); a pathspec that leaves them out is honoured.
+//   - git checkout <rev>, git switch <branch> (and their start points of
+//     -b/-c), git reset --hard|--keep|--merge <rev>, git merge and git
+//     rebase onto a revision that lacks a guard file the current commit
+//     tracks remove it; for merge and rebase only when their merge base
+//     still had it (so replaying the commit that adopted hookwarden onto an
+//     older base keeps it). git reset --hard also drops uncommitted changes
+//     of tracked guard files. git revert of a commit (or a range) that
+//     added a guard file removes it.
+//   - git worktree add of a revision without .hookwarden.yaml (and
+//     --orphan) makes a work tree no hook governs.
+//
+// A revision known only at run time is refused where the current commit
+// tracks a guard file. Git is asked (gitask.go) only for these commands,
+// only in a governed repository whose directory the judge knows.
+
+// governance judges sub with args at sc (gitSub calls it first).
+func (j *judge) governance(sub string, args []field, sc *scope) {
+	switch sub {
+	case "clean", "stash", "checkout", "switch", "reset", "revert", "rebase", "merge", "worktree":
+	default:
+		return
+	}
+	dir, top, ok := j.governedDir(sc)
+	if !ok {
+		return
+	}
+	g := govCall{j: j, dir: dir, top: top}
+	var removes bool
+	switch sub {
+	case "clean":
+		removes = g.clean(args)
+	case "stash":
+		removes = g.stash(args)
+	case "checkout", "switch":
+		removes = g.checkout(sub, args)
+	case "reset":
+		removes = g.reset(args)
+	case "revert":
+		removes = g.revert(args)
+	case "rebase", "merge":
+		removes = g.rebase(sub, args)
+	case "worktree":
+		removes = g.worktree(args)
+	}
+	if removes {
+		j.hits.add(RuleGovernanceRollback)
+	}
+}
+
+// govCall is one governance question: the judge, the directory the git
+// command runs in and its work tree's root.
+type govCall struct {
+	j        *judge
+	dir, top string
+}
+
+// clean reports git clean removing a guard file: git clean -n with the
+// same options says what it would remove (an option known only at run time
+// counts as -d -x: everything untracked).
+func (g govCall) clean(args []field) bool {
+	dry := []string{"clean", "-n"}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic() {
+			dry = []string{"clean", "-n", "-d", "-x"}
+			break
+		}
+		keep, dryRun, takesNext := cleanOption(a.val)
+		if dryRun {
+			return false
+		}
+		if keep != "" {
+			dry = append(dry, keep)
+		}
+		if takesNext && i+1 < len(args) {
+			i++
+			dry = append(dry, args[i].val)
+		}
+	}
+	r := g.j.askGit(g.dir, dry...)
+	if r.broken {
+		return true
+	}
+	prefix := g.prefix()
+	for _, l := range strings.Split(r.out, "\n") {
+		if p, ok := strings.CutPrefix(l, "Would remove "); ok && guardRemoved(g.top, path.Join(prefix, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanOption reads one word of git clean's arguments: what the dry run
+// keeps of it ("" for nothing: -f, -i, -q and their long forms), whether
+// it is already a dry run (-n, --dry-run) and whether -e takes the next
+// word as its value.
+func cleanOption(v string) (keep string, dryRun, takesNext bool) {
+	switch {
+	case v == "-n" || v == "--dry-run":
+		return "", true, false
+	case v == "--force" || v == "--interactive" || v == "--quiet":
+		return "", false, false
+	case v == "-e" || v == "--exclude":
+		return v, false, true
+	case strings.HasPrefix(v, "--") || !strings.HasPrefix(v, "-") || v == "-":
+		return v, false, false
+	}
+	var b strings.Builder
+	b.WriteByte('-')
+	for k := 1; k < len(v); k++ {
+		switch c := v[k]; c {
+		case 'n':
+			return "", true, false
+		case 'f', 'i', 'q':
+		case 'e':
+			b.WriteString(v[k:])
+			return b.String(), false, k == len(v)-1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if b.Len() == 1 {
+		return "", false, false
+	}
+	return b.String(), false, false
+}
+
+// prefix is the command's directory relative to the work tree's root
+// ("" at the root), as git clean -n's paths are relative to it.
+func (g govCall) prefix() string {
+	top, dir := g.top, g.dir
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		top = t
+	}
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	rel, err := filepath.Rel(top, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// stash reports git stash push (or save, or the bare git stash) taking a
+// guard file away: untracked ones with -u/--include-untracked, ignored
+// ones too with -a/--all, and uncommitted changes of tracked ones always.
+func (g govCall) stash(args []field) bool {
+	sub, rest := "push", args
+	if len(args) > 0 && !strings.HasPrefix(args[0].val, "-") {
+		sub, rest = args[0].val, args[1:]
+	}
+	if sub != "push" && sub != "save" {
+		return false
+	}
+	untracked, ignored, specs := stashOptions(sub, rest)
+	entries, r := g.j.guardStatus(g.dir, specs, ignored)
+	if r.broken {
+		return true
+	}
+	for _, e := range entries {
+		switch e[0] {
+		case "??":
+			if untracked {
+				return true
+			}
+		case "!!":
+			if ignored {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// stashOptions reads git stash push's (or save's) words: -u, -a and the
+// pathspecs (push only; save's words are its message). A word known only
+// at run time may be -a, and a --pathspec-from-file names any path: both
+// count as every path, ignored ones too.
+func stashOptions(sub string, args []field) (untracked, ignored bool, specs []string) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case args[i].dynamic() || strings.HasPrefix(v, "--pathspec-from-file"):
+			return true, true, nil
+		case v == "--":
+			if sub == "push" {
+				specs = append(specs, fieldVals(args[i+1:])...)
+			}
+			return untracked, ignored, specs
+		case v == "-u" || v == "--include-untracked":
+			untracked = true
+		case v == "-a" || v == "--all":
+			untracked, ignored = true, true
+		case v == "--no-include-untracked":
+			untracked = false
+		case v == "-m" || v == "--message":
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			m := strings.IndexByte(v, 'm')
+			flags := v
+			if m >= 0 {
+				flags = v[:m] // -um msg: the rest is the message
+			}
+			untracked = untracked || strings.ContainsAny(flags, "ua")
+			ignored = ignored || strings.Contains(flags, "a")
+			if m == len(v)-1 {
+				i++
+			}
+		default:
+			if sub == "push" {
+				specs = append(specs, v)
+			}
+		}
+	}
+	return untracked, ignored, specs
+}
+
+// fieldVals returns the fields' values.
+func fieldVals(fs []field) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, f.val)
+	}
+	return out
+}

@@ -1,0 +1,293 @@
+package policy
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// The revision half of governance.go: git commands that make the work tree
+// some revision's, judged by the guard's files that revision lacks.
+
+// lacks reports whether moving the work tree from HEAD to rev removes a
+// guard file: one HEAD tracks that rev lacks (a rev known only at run time
+// counts when HEAD tracks any). A rev git does not know removes nothing
+// (the command fails); a question git cannot answer counts.
+func (g govCall) lacks(rev field) bool {
+	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
+	if hr.broken {
+		return true
+	}
+	if len(head) == 0 {
+		return false // no commit yet, or it tracks none of them
+	}
+	if rev.dynamic() {
+		return true
+	}
+	target, r := g.j.guardFilesAt(g.dir, rev.val)
+	if r.broken {
+		return true
+	}
+	if !r.ok {
+		return false
+	}
+	return missing(head, target)
+}
+
+// missing reports a path of from that to lacks.
+func missing(from, to map[string]bool) bool {
+	for p := range from {
+		if !to[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// revPositionals reads a branch-moving command's words: the operands
+// before "--" (whether one was given), and whether an option named in
+// valued took the word after it (a new branch name, -m's parent) or an
+// option in stops (a sequencer's --continue, --abort …) was given.
+func revPositionals(args []field, valued, stops string) (pos []field, dashdash, stopped bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		name, _, hasEq := strings.Cut(v, "=")
+		switch {
+		case v == "--":
+			return pos, true, false
+		case strings.Contains(" "+stops+" ", " "+v+" "):
+			return nil, false, true
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			if !hasEq && strings.Contains(" "+valued+" ", " "+name+" ") {
+				i++
+			}
+		default:
+			pos = append(pos, args[i])
+		}
+	}
+	return pos, false, false
+}
+
+// checkout reports git checkout <rev> or git switch <branch> (or the
+// start point of -b/-B, -c/-C) removing a guard file. git checkout with
+// paths (git checkout <rev> -- <paths>) is gitCheckout's.
+func (g govCall) checkout(sub string, args []field) bool {
+	valued := "-b -B --orphan --conflict --pathspec-from-file"
+	if sub == "switch" {
+		valued = "-c -C --create --force-create --orphan --conflict"
+	}
+	pos, _, _ := revPositionals(args, valued, "-p --patch")
+	if len(pos) != 1 || pathsAfterDashes(args) {
+		return false
+	}
+	rev := pos[0]
+	if rev.val == "-" {
+		rev = lit("@{-1}")
+	}
+	if !rev.dynamic() && sub == "checkout" && g.isPath(rev.val) {
+		return false // git checkout file.txt restores a file
+	}
+	if !rev.dynamic() {
+		if _, r := g.j.guardFilesAt(g.dir, rev.val); !r.ok && !r.broken {
+			return g.remoteGuess(rev.val)
+		}
+	}
+	return g.lacks(rev)
+}
+
+// pathsAfterDashes reports words after a "--" (git checkout <rev> --
+// <paths>, gitCheckout's).
+func pathsAfterDashes(args []field) bool {
+	for i, a := range args {
+		if a.val == "--" {
+			return i+1 < len(args)
+		}
+	}
+	return false
+}
+
+// isPath reports a checkout operand that is a path in the work tree and
+// not a revision git knows.
+func (g govCall) isPath(v string) bool {
+	if _, r := g.j.guardFilesAt(g.dir, v); r.ok {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(g.dir, v))
+	return err == nil
+}
+
+// remoteGuess judges git checkout/switch NAME where NAME is no revision:
+// git makes the branch from the remote-tracking branch of that name
+// (git-switch(1) --guess), each of which is judged.
+func (g govCall) remoteGuess(name string) bool {
+	r := g.j.askGit(g.dir, "for-each-ref", "--format=%(refname)", "refs/remotes/")
+	if r.broken {
+		return true
+	}
+	for _, ref := range strings.Split(r.out, "\n") {
+		if strings.HasSuffix(ref, "/"+name) && strings.Count(strings.TrimPrefix(ref, "refs/remotes/"), "/") == strings.Count(name, "/")+1 {
+			if g.lacks(lit(ref)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reset reports git reset --hard, --keep or --merge to a revision that
+// lacks a guard file; --hard also drops uncommitted changes of tracked
+// guard files (a staged new one is removed).
+func (g govCall) reset(args []field) bool {
+	mode := ""
+	for _, a := range args {
+		if a.val == "--" {
+			break
+		}
+		if a.val == "--hard" || a.val == "--keep" || a.val == "--merge" {
+			mode = a.val
+		}
+	}
+	if mode == "" {
+		return false
+	}
+	pos, _, _ := revPositionals(args, "--pathspec-from-file", "")
+	if len(pos) > 0 && g.lacks(pos[0]) {
+		return true
+	}
+	if mode != "--hard" {
+		return false
+	}
+	entries, r := g.j.guardStatus(g.dir, nil, false)
+	if r.broken {
+		return true
+	}
+	for _, e := range entries {
+		if e[0] != "??" && e[0] != "!!" {
+			return true
+		}
+	}
+	return false
+}
+
+// revert reports git revert of a commit that added a guard file (its
+// parent lacks it), or of a range A..B over which one was added.
+func (g govCall) revert(args []field) bool {
+	pos, _, stopped := revPositionals(args, "-m --mainline --strategy -X --strategy-option --cleanup", "--continue --abort --skip --quit")
+	if stopped {
+		return false
+	}
+	for _, c := range pos {
+		if c.dynamic() {
+			return g.lacks(c)
+		}
+		from, to := c.val+"^", c.val
+		if a, b, ok := strings.Cut(c.val, ".."); ok {
+			from, to = a, strings.TrimPrefix(b, ".")
+			if from == "" {
+				from = "HEAD"
+			}
+			if to == "" {
+				to = "HEAD"
+			}
+		}
+		if g.added(from, to) {
+			return true
+		}
+	}
+	return false
+}
+
+// added reports a guard file to holds that from lacks (from failing to
+// resolve: to is a root commit, everything in it was added).
+func (g govCall) added(from, to string) bool {
+	after, r := g.j.guardFilesAt(g.dir, to)
+	if r.broken {
+		return true
+	}
+	before, rb := g.j.guardFilesAt(g.dir, from)
+	if rb.broken {
+		return true
+	}
+	return missing(after, before)
+}
+
+// rebase reports git rebase or git merge bringing in a revision that
+// removed a guard file HEAD tracks: the new base (--onto, else the
+// upstream, else @{upstream}) or the merged commit lacks it while their
+// merge base with HEAD had it.
+func (g govCall) rebase(sub string, args []field) bool {
+	valued := "--onto -s --strategy -X --strategy-option -x --exec -C --whitespace --empty"
+	if sub == "merge" {
+		valued = "-m --message -F --file -s --strategy -X --strategy-option --cleanup --into-name"
+	}
+	pos, _, stopped := revPositionals(args, valued, "--continue --abort --skip --quit --edit-todo --show-current-patch --root")
+	if stopped {
+		return false
+	}
+	base := lit("@{upstream}")
+	if len(pos) > 0 {
+		base = pos[0]
+	}
+	for i, a := range args {
+		if a.val == "--onto" && i+1 < len(args) {
+			base = args[i+1]
+		} else if v, ok := strings.CutPrefix(a.val, "--onto="); ok {
+			base = withVal(a, v)
+		}
+	}
+	if base.dynamic() || !g.lacks(base) {
+		return base.dynamic() && g.lacks(base)
+	}
+	r := g.j.askGit(g.dir, "merge-base", base.val, "HEAD")
+	if r.broken {
+		return true
+	}
+	// no merge base: HEAD's own commits, replayed or merged, carry the files
+	return r.ok && g.lacksAny(lit(strings.TrimSpace(r.out)), base)
+}
+
+// lacksAny reports a guard file HEAD and from track that to lacks.
+func (g govCall) lacksAny(from, to field) bool {
+	head, _ := g.j.guardFilesAt(g.dir, "HEAD")
+	a, _ := g.j.guardFilesAt(g.dir, from.val)
+	b, _ := g.j.guardFilesAt(g.dir, to.val)
+	for p := range head {
+		if a[p] && !b[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// worktree reports git worktree add making a work tree without
+// .hookwarden.yaml: --orphan, or a commit-ish (default: the branch named
+// after the path's last component when there is one, else HEAD) that
+// lacks it, or one known only at run time.
+func (g govCall) worktree(args []field) bool {
+	if len(args) == 0 || args[0].val != "add" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a.val == "--orphan" {
+			return true
+		}
+	}
+	pos, _, _ := revPositionals(args[1:], "-b -B --reason", "")
+	if len(pos) == 0 {
+		return false
+	}
+	rev := lit("HEAD")
+	if len(pos) > 1 {
+		rev = pos[1]
+	} else if !optionIn(args[1:], "-b", "") && !optionIn(args[1:], "-B", "") && !optionIn(args[1:], "--detach", "") && !pos[0].dynamic() {
+		if _, r := g.j.guardFilesAt(g.dir, "refs/heads/"+path.Base(pos[0].val)); r.ok {
+			rev = lit("refs/heads/" + path.Base(pos[0].val))
+		}
+	}
+	if rev.dynamic() {
+		return true
+	}
+	files, r := g.j.guardFilesAt(g.dir, rev.val)
+	return r.broken || (r.ok && !files[".hookwarden.yaml"])
+}

@@ -28,10 +28,13 @@ const gitAskTimeout = 3 * time.Second
 // maxGitAskOutput bounds what one answer may print; more is broken.
 const maxGitAskOutput = 1 << 20
 
-// gitAskGlobals are the options of every question: no optional locks (the
-// agent's own git commands keep the index lock), no fsmonitor daemon or
-// hook command started, names printed as bytes (git-config(1)).
-var gitAskGlobals = [...]string{"--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false"}
+// gitAskArgs returns args after the options of every question: no
+// optional locks (the agent's own git commands keep the index lock), no
+// fsmonitor daemon or hook command started, names printed as bytes
+// (git-config(1)).
+func gitAskArgs(args []string) []string {
+	return append([]string{"--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false"}, args...)
+}
 
 // gitReply is git's answer to one question: out its standard output and
 // ok its exit status 0; broken when git could not be run, did not answer
@@ -85,7 +88,7 @@ func (j *judge) askGit(dir string, args ...string) gitReply {
 func runGitAsk(dir string, args []string) gitReply {
 	ctx, cancel := context.WithTimeout(context.Background(), gitAskTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append(gitAskGlobals[:len(gitAskGlobals):len(gitAskGlobals)], args...)...)
+	cmd := exec.CommandContext(ctx, "git", gitAskArgs(args)...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "LC_ALL=") {

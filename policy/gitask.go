@@ -21,9 +21,10 @@ import (
 // such a command is judged, only in a repository whose root holds
 // .hookwarden.yaml, and each question once per call (judge.gitReplies).
 
-// gitAskTimeout bounds one question; one git does not answer in time is
-// a refusal (gitReply.broken), never an allow.
-const gitAskTimeout = 3 * time.Second
+// gitAskBudget bounds all of one call's questions together (from the
+// first); a question git does not answer in time is a refusal
+// (gitReply.broken), never an allow.
+const gitAskBudget = 3 * time.Second
 
 // maxGitAskOutput bounds what one answer may print; more is broken.
 const maxGitAskOutput = 1 << 20
@@ -74,7 +75,10 @@ func (j *judge) askGit(dir string, args ...string) gitReply {
 	if r, ok := j.gitReplies[key]; ok {
 		return r
 	}
-	r := runGitAsk(dir, args)
+	if j.gitDeadline.IsZero() {
+		j.gitDeadline = time.Now().Add(gitAskBudget)
+	}
+	r := runGitAsk(j.gitDeadline, dir, args)
 	if j.gitReplies == nil {
 		j.gitReplies = map[string]gitReply{}
 	}
@@ -82,11 +86,11 @@ func (j *judge) askGit(dir string, args ...string) gitReply {
 	return r
 }
 
-// runGitAsk runs git with args in dir, with the hook process's environment
+// runGitAsk runs git with args in dir until deadline, with the hook process's environment
 // less every GIT_* variable (an inherited GIT_DIR or GIT_INDEX_FILE would
 // answer for another checkout), as engine/checkpoint does.
-func runGitAsk(dir string, args []string) gitReply {
-	ctx, cancel := context.WithTimeout(context.Background(), gitAskTimeout)
+func runGitAsk(deadline time.Time, dir string, args []string) gitReply {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", gitAskArgs(args)...)
 	cmd.Dir = dir

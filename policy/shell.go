@@ -65,6 +65,9 @@ type judge struct {
 	// gitReplies: git's answers to the questions this call asked
 	// (gitask.go), by directory and arguments.
 	gitReplies map[string]gitReply
+	// gitDeadline ends every git question of this call; set by the
+	// first one (gitAskBudget).
+	gitDeadline time.Time
 	// arg0 is the $0 of the next script judged (shellC), "" for the
 	// default; script takes it over and clears it.
 	arg0 string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/safewrite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,11 +30,18 @@ var lefthookBlockBody = []string{
 // the local one ("" when there is none), each the first of its names that
 // exists, in lefthook's order (lefthookcfg.Candidates).
 func LefthookConfigs(root string) (main, local string) {
+	return LefthookConfigsIn(safewrite.NewReader(root))
+}
+
+// LefthookConfigsIn is LefthookConfigs of rd's root, each directory
+// listed once through rd (a plan or an audit asks with the Reader it reads
+// the repository's files through).
+func LefthookConfigsIn(rd *safewrite.Reader) (main, local string) {
 	first := func(local bool) string {
 		for _, n := range lefthookcfg.Candidates(local) {
 			// lefthook asks afero.Exists, which follows a symlink;
 			// reading it later refuses one (safewrite).
-			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n))); err == nil {
+			if rd.Exists(n) {
 				return n
 			}
 		}
@@ -188,7 +196,7 @@ func firstLine(s string) string {
 // local config (never edited); for conform with lefthook not selected, the
 // block's retraction and a warning about the rendered file left behind.
 func (s *planState) planLefthook(planStep) error {
-	main, local := LefthookConfigs(s.root)
+	main, local := LefthookConfigsIn(s.rd)
 	if !s.lefthook && (!s.conform || main == "") {
 		return nil
 	}

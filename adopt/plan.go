@@ -207,7 +207,7 @@ func planRepo(ctx context.Context, path string, opts *Options, conform bool, tab
 	if !man.Exists && !lefthook {
 		// The repository uses lefthook: offer the jobs once, on the first
 		// adopt (LefthookConfigs: the names lefthook 2.x reads).
-		if main, local := LefthookConfigs(root); main != "" || local != "" {
+		if main, local := LefthookConfigsIn(rd); main != "" || local != "" {
 			p.rep.Warnings = append(p.rep.Warnings, "lefthook: "+strings.TrimSpace(main+" "+local)+" found; hookwarden's lefthook jobs judge the agent's payload from a lefthook job too: adopt with --clients naming lefthook too (or add lefthook to clients in "+ManifestFile+" and run conform) to write them to "+templates.LefthookJobsPath+" and an extends: entry naming it")
 		}
 	}

@@ -308,6 +308,32 @@ type auditor struct {
 
 	mu      sync.Mutex
 	renders map[string]renderResult
+	// pathProblems remembers commandPathProblem by command (under mu),
+	// at most maxPathProblems of them: a fleet's hook commands are few.
+	pathProblems map[string]string
+}
+
+// maxPathProblems bounds auditor.pathProblems.
+const maxPathProblems = 4096
+
+// pathProblem is commandPathProblem(cmd), parsed once per run and command.
+func (a *auditor) pathProblem(cmd string) string {
+	a.mu.Lock()
+	why, ok := a.pathProblems[cmd]
+	a.mu.Unlock()
+	if ok {
+		return why
+	}
+	why = commandPathProblem(cmd)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pathProblems == nil {
+		a.pathProblems = map[string]string{}
+	}
+	if len(a.pathProblems) < maxPathProblems {
+		a.pathProblems[cmd] = why
+	}
+	return why
 }
 
 // renderKey is the render cache key of (clients, dispatch).

@@ -170,7 +170,7 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 		if !mentionsHookwarden(h.Command) {
 			continue
 		}
-		if why := commandPathProblem(h.Command); why != "" {
+		if why := r.a.pathProblem(h.Command); why != "" {
 			fix := r.conform
 			if !h.Claim.Ours() {
 				fix = "rewrite that handler's command in " + rel + " with quoted, forward-slash paths, or delete it (conform never edits a handler that is not one of our forms)"

@@ -374,7 +374,7 @@ func relJoin(root, rel string) string { return filepath.Join(root, filepath.From
 // jobs: a job of the same name, a hook-level skip, only or exclude_tags
 // (lefthook-job-foreign; adopt.LefthookOverrides).
 func (r *repoAudit) lefthook() {
-	main, local := adopt.LefthookConfigs(r.root)
+	main, local := adopt.LefthookConfigsIn(r.rd)
 	rel := main
 	if rel == "" {
 		rel = "lefthook.yml"

@@ -27,7 +27,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookwarden/hookwarden/internal/atomicfile"
@@ -98,7 +100,7 @@ type Reader struct {
 	root     string
 	rootStat *fileStat
 	lstats   map[string]fileStat
-	lists    map[string][]string // a directory's regular files (nil: unreadable)
+	lists    map[string]map[string]fs.FileMode // a directory's entries and their types (nil: unreadable)
 	files    map[string]read
 }
 
@@ -219,24 +221,9 @@ func IsTemporaryOf(name, base string) bool {
 // leftovers lists the regular files in dir (dirRel below the root, "" for
 // the root) that are temporaries of base, listing dir once per Reader.
 func (r *Reader) leftovers(dir, dirRel, base string) []string {
-	names, listed := r.lists[dir]
-	if !listed {
-		if ents, err := os.ReadDir(dir); err == nil {
-			names = []string{}
-			for _, e := range ents {
-				if e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") {
-					names = append(names, e.Name())
-				}
-			}
-		}
-		if r.lists == nil {
-			r.lists = map[string][]string{}
-		}
-		r.lists[dir] = names
-	}
 	var out []string
-	for _, name := range names {
-		if IsTemporaryOf(name, base) {
+	for name, typ := range r.list(dir) {
+		if typ.IsRegular() && IsTemporaryOf(name, base) {
 			if dirRel == "" {
 				out = append(out, name)
 			} else {
@@ -244,7 +231,40 @@ func (r *Reader) leftovers(dir, dirRel, base string) []string {
 			}
 		}
 	}
+	slices.Sort(out)
 	return out
+}
+
+// list returns dir's entries and their type bits (fs.DirEntry.Type), read
+// once per Reader; nil when dir cannot be listed.
+func (r *Reader) list(dir string) map[string]fs.FileMode {
+	if got, listed := r.lists[dir]; listed {
+		return got
+	}
+	var names map[string]fs.FileMode
+	if ents, err := os.ReadDir(dir); err == nil {
+		names = make(map[string]fs.FileMode, len(ents))
+		for _, e := range ents {
+			names[e.Name()] = e.Type()
+		}
+	}
+	if r.lists == nil {
+		r.lists = map[string]map[string]fs.FileMode{}
+	}
+	r.lists[dir] = names
+	return names
+}
+
+// Exists reports whether rel (slash separated, below the root) names an
+// entry of its directory, of any type, a symbolic link included (what
+// os.Lstat finds), from one listing of that directory per Reader; false
+// when the directory cannot be listed or rel leaves the root.
+func (r *Reader) Exists(rel string) bool {
+	if checkRel(rel) != nil {
+		return false
+	}
+	_, ok := r.list(filepath.Join(r.root, filepath.FromSlash(pathDir(rel))))[path.Base(rel)]
+	return ok
 }
 
 // RemoveLeftovers removes the files rels (slash separated, below root:

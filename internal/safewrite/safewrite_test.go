@@ -216,3 +216,26 @@ func TestReaderReadsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderExists: Exists finds what os.Lstat finds (a file, a directory,
+// a symbolic link, dangling or not) from one listing of the directory, and
+// nothing absent, below a missing or non-directory component, or outside
+// the root.
+func TestReaderExists(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, ".config", "lefthook.yml"), "x", 0o644)
+	mustWrite(t, filepath.Join(root, "file"), "x", 0o644)
+	if err := os.Symlink("nowhere", filepath.Join(root, "dangling")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	rd := NewReader(root)
+	for rel, want := range map[string]bool{
+		".config/lefthook.yml": true, ".config": true, "file": true, "dangling": true,
+		"absent": false, ".config/absent": false, "missing/lefthook.yml": false, "file/x": false, "../x": false,
+	} {
+		_, lerr := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		if got := rd.Exists(rel); got != want || (rel != "../x" && got != (lerr == nil)) {
+			t.Errorf("Exists(%q) = %v, want %v (os.Lstat: %v)", rel, got, want, lerr)
+		}
+	}
+}

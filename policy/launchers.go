@@ -695,7 +695,9 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 	// find . -name '*.o' -o -name '*.tmp' -delete deletes *.tmp files only.
 	ancestor := false
 	for _, p := range paths {
-		ancestor = ancestor || dotsOnly(p.val)
+		// A start path that is or holds a governed repository (find gov
+		// -delete from a folder of repositories) is read like one of dots.
+		ancestor = ancestor || dotsOnly(p.val) || j.holdsWord(sc, p)
 	}
 	var present map[string]bool
 	if !ancestor && !inGuardDir && !hooks {
@@ -725,7 +727,10 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 			var sub []field
 			for i++; i < len(args) && args[i].val != ";" && args[i].val != "+"; i++ {
 				if args[i].val == "{}" && len(paths) > 0 {
-					sub = append(sub, paths...)
+					for _, p := range paths {
+						p.found = true
+						sub = append(sub, p)
+					}
 					continue
 				}
 				sub = append(sub, args[i])

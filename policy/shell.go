@@ -49,6 +49,8 @@ type judge struct {
 	// after.
 	siteEngines     []string
 	siteEnginesDone bool
+	// holders: the governed repositories found on disk so far (holders.go).
+	holders *holderState
 	// evalDeadline ends every symbolic run of this call (eval.go); set by
 	// the first one.
 	evalDeadline time.Time

@@ -42,6 +42,8 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			v := a
 			if _, after, ok := strings.Cut(a.val, "="); ok && isOpt(a.val) {
 				v = field{val: after, raw: after}
+			} else if removesWhole(name) {
+				j.holderHit(sc, v)
 			}
 			check(v, true)
 		}
@@ -73,6 +75,20 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	default:
 		j.outputOption(name, args, sc, isOpt)
 	}
+}
+
+// removesWhole reports the commands of tamper's removal family that
+// remove, move or re-permission a directory operand with what it holds
+// (holderHit), unlike those that write into a file (tee, truncate,
+// Set-Content).
+func removesWhole(name string) bool {
+	switch name {
+	case "rm", "rmdir", "shred", "chmod", "chown", "chgrp", "chattr", "setfacl",
+		"del", "erase", "rd", "move", "ren", "rename", "attrib", "icacls", "cacls", "takeown",
+		"remove-item", "ri", "move-item", "mi", "rename-item", "rni", "set-acl":
+		return true
+	}
+	return false
 }
 
 // editorTargets judges the files commands that write the files they are
@@ -584,6 +600,7 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 	}
 	for _, src := range pos {
 		check(src, true)
+		j.holderHit(sc, src)
 	}
 	if dest == nil {
 		return

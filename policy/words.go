@@ -35,6 +35,9 @@ type field struct {
 	// word (rm "$(echo .hookwarden.yaml)" holds .hookwarden.yaml), at most
 	// maxSubstWords; classify counts them as spellings of the path.
 	substWords []string
+	// found: a path find hands its -exec command for {} (written as its
+	// start path); find judges the start path itself (holderHit).
+	found bool
 }
 
 // maxSubstWords bounds the substitution operands one field keeps.

@@ -1,0 +1,183 @@
+package policy
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookwarden/hookwarden/settings"
+)
+
+// maxHolderEntries bounds the directory entries one call reads while it
+// looks for a governed repository directly inside the directories it
+// removes, moves or re-permissions (holderHit); a call that would read more
+// is refused as RuleScanBoundSteps (no bound turns into an allow).
+const maxHolderEntries = 16384
+
+// holderState is what one call learned about governed repositories on
+// disk (judge.holders): the governed roots above each directory a command
+// ran in, and the directory entries read so far.
+type holderState struct {
+	above map[string][]string
+	read  int
+}
+
+// holderHit judges an operand f of a command that removes, moves or
+// re-permissions what it is given (rm -rf, rmdir, mv, chmod -R, chown,
+// Remove-Item, …): when it names, or a glob in it matches, an existing
+// directory that is a governed repository's root, holds one directly
+// (a folder of repositories: rm -rf gov, chmod -R 000 *), or holds the
+// governed repository the command runs in (rm -rf ../gov, rm -rf "$PWD",
+// rm -rf . at the root, rm -rf .. below it), the whole repository with its
+// guard files goes, and that is self-protect. A directory read past
+// maxHolderEntries is RuleScanBoundSteps.
+//
+// A path find hands its -exec command ({}, field.found) is left to find's
+// judge, which reads a start path holding a governed repository like one
+// of dots (the expression decides whether the guard's files are reached).
+func (j *judge) holderHit(sc *scope, f field) {
+	if f.found {
+		return
+	}
+	switch j.holderWord(sc, f) {
+	case holdsYes:
+		j.hits.add(RuleSelfProtect)
+	case holdsUnknown:
+		j.hits.add(RuleScanBoundSteps)
+	}
+}
+
+// holdsWord reports whether the word f (a path, or a glob matched on disk)
+// is or holds a governed repository's root (holdsGoverned); an answer
+// past maxHolderEntries counts as yes.
+func (j *judge) holdsWord(sc *scope, f field) bool {
+	return j.holderWord(sc, f) != holdsNo
+}
+
+// holderWord is holdsGoverned for every path the word f names.
+func (j *judge) holderWord(sc *scope, f field) holds {
+	if j.dir == "" || sc.cwdUnknown {
+		return holdsNo
+	}
+	words := []string{f.val}
+	if m, ok := sc.globMatches(f.val); ok {
+		words = m
+	}
+	out := holdsNo
+	for _, w := range words {
+		if w == "" || strings.Contains(w, dyn) {
+			continue
+		}
+		full, ok := j.diskPath(sc, w)
+		if !ok {
+			continue
+		}
+		if h := j.holdsGoverned(sc, filepath.Clean(full)); h > out {
+			out = h
+		}
+	}
+	return out
+}
+
+// holds is holdsGoverned's answer.
+type holds int
+
+const (
+	holdsNo holds = iota
+	holdsYes
+	holdsUnknown
+)
+
+// holdsGoverned reports whether dir (absolute, cleaned) is an existing
+// directory that is or holds a governed repository's root: one above the
+// directory the command runs in at sc, dir itself, or an entry of dir
+// (GovernedChildren's reach in engine/workspace; a repository deeper
+// below is not looked for).
+func (j *judge) holdsGoverned(sc *scope, dir string) holds {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return holdsNo
+	}
+	if here, ok := j.diskPath(sc, "."); ok {
+		for _, root := range j.governedAbove(filepath.Clean(here)) {
+			if within(root, dir) {
+				return holdsYes
+			}
+		}
+	}
+	if governedRoot(dir) {
+		return holdsYes
+	}
+	return j.governedEntry(dir)
+}
+
+// governedEntry reports whether an entry of dir is a governed
+// repository's root, reading at most what is left of maxHolderEntries.
+func (j *judge) governedEntry(dir string) holds {
+	d, err := os.Open(dir)
+	if err != nil {
+		return holdsNo
+	}
+	defer d.Close()
+	left := maxHolderEntries - j.holderState().read
+	ents, err := d.ReadDir(left + 1)
+	if len(ents) > left {
+		return holdsUnknown
+	}
+	j.holderState().read += len(ents)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return holdsNo
+	}
+	for _, e := range ents {
+		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && governedRoot(filepath.Join(dir, e.Name())) {
+			return holdsYes
+		}
+	}
+	return holdsNo
+}
+
+// holderState returns the call's holderState, made on first use.
+func (j *judge) holderState() *holderState {
+	if j.holders == nil {
+		j.holders = &holderState{above: map[string][]string{}}
+	}
+	return j.holders
+}
+
+// governedAbove returns the governed repository roots that contain dir
+// (absolute, cleaned), dir included, once per directory and call.
+func (j *judge) governedAbove(dir string) []string {
+	st := j.holderState()
+	if roots, ok := st.above[dir]; ok {
+		return roots
+	}
+	var roots []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if governedRoot(d) {
+			roots = append(roots, d)
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	st.above[dir] = roots
+	return roots
+}
+
+// governedRoot reports whether dir holds a .git entry and a
+// .hookwarden.yaml (one that cannot be inspected counts: fail closed).
+func governedRoot(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err != nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, settings.RepoFileName))
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// within reports whether p is dir or below it (both absolute, cleaned).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

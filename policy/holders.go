@@ -42,7 +42,7 @@ func (j *judge) holderHit(sc *scope, f field) {
 	if f.found {
 		return
 	}
-	switch j.holderWord(sc, f) {
+	switch j.holderWord(sc, f, false) {
 	case holdsYes:
 		j.hits.add(RuleSelfProtect)
 	case holdsUnknown:
@@ -54,11 +54,14 @@ func (j *judge) holderHit(sc *scope, f field) {
 // is or holds a governed repository's root (holdsGoverned); an answer
 // past maxHolderEntries counts as yes.
 func (j *judge) holdsWord(sc *scope, f field) bool {
-	return j.holderWord(sc, f) != holdsNo
+	return j.holderWord(sc, f, false) != holdsNo
 }
 
-// holderWord is holdsGoverned for every path the word f names.
-func (j *judge) holderWord(sc *scope, f field) holds {
+// holderWord is holdsGoverned for every path the word f names; with
+// localEntries, a directory's entries are looked at only below the
+// directory the command starts in (a write into /tmp does not depend on
+// the repositories other work left there).
+func (j *judge) holderWord(sc *scope, f field, localEntries bool) holds {
 	if j.dir == "" || sc.cwdUnknown {
 		return holdsNo
 	}
@@ -75,7 +78,9 @@ func (j *judge) holderWord(sc *scope, f field) holds {
 		if !ok {
 			continue
 		}
-		if h := j.holdsGoverned(sc, filepath.Clean(full)); h > out {
+		full = filepath.Clean(full)
+		entries := !localEntries || within(full, j.dir)
+		if h := j.holdsGoverned(sc, full, entries); h > out {
 			out = h
 		}
 	}
@@ -94,9 +99,9 @@ const (
 // holdsGoverned reports whether dir (absolute, cleaned) is an existing
 // directory that is or holds a governed repository's root: one above the
 // directory the command runs in at sc, dir itself, or an entry of dir
-// (GovernedChildren's reach in engine/workspace; a repository deeper
-// below is not looked for).
-func (j *judge) holdsGoverned(sc *scope, dir string) holds {
+// (GovernedChildren's reach in engine/workspace, when entries is set; a
+// repository deeper below is not looked for).
+func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return holdsNo
 	}
@@ -109,6 +114,9 @@ func (j *judge) holdsGoverned(sc *scope, dir string) holds {
 	}
 	if governedRoot(dir) {
 		return holdsYes
+	}
+	if !entries {
+		return holdsNo
 	}
 	return j.governedEntry(dir)
 }

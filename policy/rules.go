@@ -79,6 +79,10 @@ const (
 	// revert, rebase and worktree add of a revision that lacks them;
 	// engine only, governance.go).
 	RuleGovernanceRollback = "governance-rollback"
+	// RuleUnknownContentsOverGuard: an archive extracted, or a directory's
+	// contents copied, into a governed repository's root, a folder holding
+	// one or a guard directory (unknowncontents.go).
+	RuleUnknownContentsOverGuard = "unknown-contents-over-guard"
 	// RuleNestedClientHooks: a nested agent client started past its rows or
 	// with another engine, or a client's machine-wide settings written
 	// (nestedclients.go).

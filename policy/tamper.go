@@ -221,12 +221,13 @@ func copyOperands(name string, args []field, isOpt func(string) bool) (pos []fie
 func (j *judge) copyInto(name string, args, pos []field, dest field, sc *scope) {
 	dk := sc.classify(dest)
 	j.writeHit(dk, false)
+	j.contentsCopy(name, args, pos, dest, sc)
 	if mirrorDeletes(name, args) {
 		// rsync --delete empty/ ./ and robocopy /MIR remove what the
 		// source lacks from the destination: the guard's files when it
 		// holds them (the repository root: dots only where the command
 		// runs at the root or somewhere unknown).
-		root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown)
+		root := dotsOnly(dest.val) && (sc.cwd == "" || sc.cwdUnknown) || j.holdsWord(sc, dest)
 		if root || dk.guard.ownParent || dk.guard.own {
 			j.hits.add(RuleSelfProtect)
 		}
@@ -429,8 +430,10 @@ func stageNames(argv []field) []string {
 // file named by an option or rewrite their operands in place: curl -o and
 // --output, wget -O/--output-document and -P (a directory), sort -o, yq
 // -i/--inplace, sd, dos2unix/unix2dos, chflags, tar in extract mode (its
-// members and -C), unzip (its members and -d). It reports whether name was
-// one of them.
+// members and -C), unzip (its members and -d), and every archive
+// extraction (judgeArchive: tar, unzip, cpio, 7z, jar) of members not
+// known into a directory that may hold guard files. It reports whether
+// name was one of them.
 func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(string) bool) bool {
 	w := writeTargets{j: j, args: args, sc: sc, isOpt: isOpt}
 	switch name {
@@ -453,9 +456,13 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 			w.optValue([]string{"-C"}, []string{"--directory"}, true)
 			w.operands()
 		}
+		j.judgeArchive(name, args, sc)
 	case "unzip":
 		w.optValue([]string{"-d"}, nil, true)
 		w.operands()
+		j.judgeArchive(name, args, sc)
+	case "cpio", "bsdcpio", "7z", "7za", "7zz", "7zr", "jar":
+		j.judgeArchive(name, args, sc)
 	case "awk", "gawk":
 		// gawk -i inplace (gawk(1), "The inplace extension"): each file
 		// operand after the program text is rewritten.

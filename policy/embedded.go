@@ -35,7 +35,7 @@ func hookRules(id string) bool {
 	switch id {
 	case RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip, RuleHookManagerEnv,
 		RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect,
-		RuleHooksDirTamper, RuleSelfProtect, RuleSelfProtectClientHooks, RuleUnknownContentsOverGuard, RuleNestedClientHooks,
+		RuleHooksDirTamper, RuleSelfProtect, RuleSelfProtectClientHooks, RuleUnknownContentsOverGuard, RuleUnknownOperands, RuleNestedClientHooks,
 		RuleShellStartupWrite, RuleGitPlumbing, RulePatchUnreadable, RuleHookManagerUninstall:
 		return true
 	}

@@ -491,7 +491,7 @@ func (h *hitSet) first() string { return h.best }
 // does (TestRuleIDConstants).
 var ruleOrder = [...]string{RuleScanBoundCommand, RuleScanBoundLine, RuleScanBoundNesting, RuleScanBoundWords, RuleScanBoundTargets, RuleScanBoundSteps, RuleGitNoVerify, RuleGitNoVerifyShort, RuleCommitToolSkip,
 	RuleHookManagerEnv, RuleHookManagerConfig, RuleHooksPathConfig, RuleGitConfigFileWrite, RuleGitConfigRedirect, RuleHooksDirTamper,
-	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGovernanceRollback, RuleUnknownContentsOverGuard, RuleNestedClientHooks, RuleShellStartupWrite, RuleGitPlumbing, RulePatchUnreadable,
+	RuleSelfProtect, RuleSelfProtectClientHooks, RuleGovernanceRollback, RuleUnknownContentsOverGuard, RuleUnknownOperands, RuleNestedClientHooks, RuleShellStartupWrite, RuleGitPlumbing, RulePatchUnreadable,
 	RuleHookManagerUninstall, RulePrivilegeEscalation, RuleForgeAdminMerge,
 	RuleGitDynamicOption, RulePowerShellDynamic, RuleDecodedCodeToShell, RuleCodeDynamic, RuleScriptUnknown, RuleOutputAsCode,
 	RuleIndirectionUnjudgeable, RuleEnvLefthookDisabled}

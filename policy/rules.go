@@ -83,6 +83,9 @@ const (
 	// contents copied, into a governed repository's root, a folder holding
 	// one or a guard directory (unknowncontents.go).
 	RuleUnknownContentsOverGuard = "unknown-contents-over-guard"
+	// RuleUnknownOperands: a command that changes files given operands
+	// from pipeline data in a governed repository (unknowncontents.go).
+	RuleUnknownOperands = "unknown-operands"
 	// RuleNestedClientHooks: a nested agent client started past its rows or
 	// with another engine, or a client's machine-wide settings written
 	// (nestedclients.go).

@@ -306,7 +306,11 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 	for _, s := range pipeStages(b) {
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok || len(call.Args) == 0 {
-			ps = pipeState{decoded: ps.decoded}
+			if w, ok := s.Cmd.(*syntax.WhileClause); ok {
+				j.whileReadOperands(w, ps.unbounded, sc)
+			}
+			// What a compound stage prints is not read: unbounded.
+			ps = pipeState{decoded: ps.decoded, unbounded: true}
 			continue
 		}
 		var argv []field
@@ -314,7 +318,7 @@ func (j *judge) pipeline(b *syntax.BinaryCmd, depth int, env []envVar, sc *scope
 			argv = append(argv, sc.fields(w)...)
 		}
 		if len(argv) == 0 {
-			ps = pipeState{decoded: ps.decoded}
+			ps = pipeState{decoded: ps.decoded, unbounded: true}
 			continue
 		}
 		j.pipeStage(s, argv, &ps, depth, env, sc)
@@ -340,10 +344,14 @@ func pipeStages(b *syntax.BinaryCmd) []*syntax.Stmt {
 }
 
 // pipeState is what the stages of a pipeline so far hand the next one:
-// whether the previous stage listed the hooks directory or a guard file
+// whether the previous stage printed names not bounded away from the
+// guard's files, whether it listed the hooks directory or a guard file
 // (find .git/hooks | xargs rm), whether a decoder ran earlier (base64 -d |
 // sh), and the known text the previous stage printed (echo '…' | python3).
 type pipeState struct {
+	// unbounded: the previous stage printed names the judge cannot bound
+	// away from the guard's files (pipeoperands.go).
+	unbounded   bool
 	hooksListed bool
 	guardListed pathKind
 	decoded     bool
@@ -355,6 +363,8 @@ type pipeState struct {
 func (j *judge) pipeStage(s *syntax.Stmt, argv []field, ps *pipeState, depth int, env []envVar, sc *scope) {
 	names := stageNames(argv)
 	first, known := cmdName(argv[0])
+	j.pipeOperands(argv, ps.unbounded, sc)
+	ps.unbounded = j.stageUnbounded(argv, ps.unbounded, sc)
 	if ps.hooksListed || ps.guardListed.guard != (guardKind{}) {
 		for _, n := range names {
 			switch n {

@@ -363,33 +363,15 @@ func contentsSource(name, s string) bool {
 
 // globMayNameGuard reports a member pattern holding a glob whose last
 // component may match a component of a guard path, the git directory or a
-// hooks directory (*, .*, *.json; not */golangci-lint or *.go): what
-// such a pattern selects may be or hold a guard file.
+// hooks directory (*, .*, *.json; not */golangci-lint or *.go; tar's
+// wildcards match a leading dot): what such a pattern selects may be or
+// hold a guard file.
 func globMayNameGuard(m string) bool {
-	if !strings.ContainsAny(m, "*?[") {
-		return false
-	}
 	last := strings.TrimRight(strings.ReplaceAll(m, `\`, "/"), "/")
 	if i := strings.LastIndexByte(last, '/'); i >= 0 {
 		last = last[i+1:]
 	}
-	if !strings.ContainsAny(last, "*?[") {
-		return false
-	}
-	last = asciiLower(last)
-	for _, n := range []string{".git", "hooks", ".husky", ".lefthook", ".lefthook-local", ".githooks"} {
-		if matchGlob(last, n) {
-			return true
-		}
-	}
-	for _, g := range guardTables().comps {
-		for _, c := range g {
-			if matchGlob(last, c) {
-				return true
-			}
-		}
-	}
-	return false
+	return strings.ContainsAny(last, "*?[") && globMayNameGuardComp(last, false)
 }
 
 // globMayNameGuardEntry reports whether the glob component c may match the

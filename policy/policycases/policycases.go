@@ -147,10 +147,14 @@ func checkCases(path string, schema int, cases []Case) ([]Case, error) {
 // the installed engine as a guard path, env-switch look-alikes).
 var corpusFiles = []string{"cases.json", "selfprotect.json", "growth.json", "perimeter.json", "code.json", "evaluator.json", "perimeter-engine.json"}
 
-// IsHookOnly reports whether c expects a rule that only the hook's
-// directory scan (engine/workspace) answers, scan-bound-targets: Judge
-// alone cannot answer it.
-func (c Case) IsHookOnly() bool { return c.Rule == "scan-bound-targets" }
+// IsHookOnly reports whether c expects a rule that Judge alone cannot
+// answer: scan-bound-targets, which only the hook's directory scan
+// (engine/workspace) answers, and unknown-operands, which the judge
+// answers only in a governed repository (the hook's replay runs in one;
+// Judge and JudgeAt's empty repository are not).
+func (c Case) IsHookOnly() bool {
+	return c.Rule == "scan-bound-targets" || c.Rule == "unknown-operands"
+}
 
 // LoadCorpus reads the corpus files (cases.json, selfprotect.json,
 // growth.json, perimeter.json, code.json) from dir (testdata/policy), each with Load, and returns their

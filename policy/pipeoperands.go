@@ -90,7 +90,15 @@ func (j *judge) pipeOperands(argv []field, unbounded bool, sc *scope) {
 		return
 	}
 	inner, viaXargs := innerCommand(argv)
-	if viaXargs && changesOperands(inner) && !replacedBounded(argv, len(argv)-len(inner), inner) && j.inGoverned(sc) {
+	if !viaXargs || len(inner) == 0 {
+		return
+	}
+	if n, _ := cmdName(inner[0]); copyLike(n) && targetGiven(inner) {
+		if _, repl := xargsReplace(argv, len(argv)-len(inner)); !repl {
+			return // xargs cp -t DIR: the names are sources, read only
+		}
+	}
+	if changesOperands(inner) && !replacedBounded(argv, len(argv)-len(inner), inner) && j.inGoverned(sc) {
 		j.hits.add(RuleUnknownOperands)
 	}
 }
@@ -129,8 +137,16 @@ func (j *judge) whileReadOperands(w *syntax.WhileClause, unbounded bool, sc *sco
 	if vars == nil {
 		return
 	}
+	if bodyChanges(w.Do, vars, sc) && j.inGoverned(sc) {
+		j.hits.add(RuleUnknownOperands)
+	}
+}
+
+// bodyChanges reports whether a loop body runs a command that changes
+// files (changesOperands) with an operand expanding one of vars.
+func bodyChanges(body []*syntax.Stmt, vars map[string]bool, sc *scope) bool {
 	hit := false
-	for _, st := range w.Do {
+	for _, st := range body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			call, ok := n.(*syntax.CallExpr)
 			if !ok || hit || len(call.Args) < 2 {
@@ -146,9 +162,162 @@ func (j *judge) whileReadOperands(w *syntax.WhileClause, unbounded bool, sc *sco
 			return !hit
 		})
 	}
-	if hit && j.inGoverned(sc) {
-		j.hits.add(RuleUnknownOperands)
+	return hit
+}
+
+// forOperands refuses `for f in $(ls -a); do rm -rf "$f"; done`: a loop
+// over a command substitution whose output the judge cannot bound, whose
+// body changes the files the loop variable names, inside a governed
+// repository.
+func (j *judge) forOperands(f *syntax.ForClause, sc *scope) {
+	wi, ok := f.Loop.(*syntax.WordIter)
+	if !ok || wi.Name == nil {
+		return
 	}
+	for _, w := range wi.Items {
+		if j.wordUnbounded(w, sc) {
+			if bodyChanges(f.Do, map[string]bool{wi.Name.Value: true}, sc) && j.inGoverned(sc) {
+				j.hits.add(RuleUnknownOperands)
+			}
+			return
+		}
+	}
+}
+
+// substOperands refuses a command that changes files (changesOperands,
+// its name known) given the output of a command substitution the judge
+// cannot bound (rm -rf $(ls -a), chmod 000 `git ls-files`), inside a
+// governed repository.
+func (j *judge) substOperands(call *syntax.CallExpr, argv []field, sc *scope) {
+	inner, _ := innerCommand(argv)
+	if len(inner) == 0 {
+		return
+	}
+	if _, known := cmdName(inner[0]); !known || !changesOperands(inner) {
+		return
+	}
+	words := call.Args[1:]
+	if n, _ := cmdName(inner[0]); copyLike(n) && len(inner) == len(argv) && len(words) > 0 {
+		words = words[len(words)-1:] // what a copy writes is its destination, the last word
+	}
+	for _, w := range words {
+		if j.wordUnbounded(w, sc) {
+			if j.inGoverned(sc) {
+				j.hits.add(RuleUnknownOperands)
+			}
+			return
+		}
+	}
+}
+
+// copyLike reports the commands whose operands are sources they only read
+// and a destination they write (the last operand, or -t DIR).
+func copyLike(name string) bool {
+	switch name {
+	case "cp", "ln", "install", "rsync", "scp":
+		return true
+	}
+	return false
+}
+
+// targetGiven reports a -t DIR or --target-directory of a copy: the
+// operands xargs appends are then sources only.
+func targetGiven(inner []field) bool {
+	for _, a := range inner[1:] {
+		if a.val == "-t" || strings.HasPrefix(a.val, "--target-directory") {
+			return true
+		}
+	}
+	return false
+}
+
+// wordUnbounded reports a word holding a command substitution whose
+// output the judge cannot bound (substUnbounded), unless literal text
+// after the last such substitution gives the word a last component no
+// guard entry is named ("$(dirname "$x")/build", "$(basename "$f").o").
+//
+// basename prints one component: after a literal directory that is not the
+// repository root or a guard directory (x/$(basename "$f")) it names an
+// entry of that directory only.
+func (j *judge) wordUnbounded(w *syntax.Word, sc *scope) bool {
+	found, tail, tailKnown := false, "", true
+	var walk func(parts []syntax.WordPart)
+	walk = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				tail += x.Value
+			case *syntax.SglQuoted:
+				tail += x.Value
+			case *syntax.DblQuoted:
+				walk(x.Parts)
+			case *syntax.CmdSubst:
+				if oneComponentIn(x, tail, tailKnown && !found, sc) {
+					tail += "x"
+					continue
+				}
+				if j.substUnbounded(x, sc) {
+					found, tail, tailKnown = true, "", true
+				}
+			default:
+				tailKnown = false // a parameter or arithmetic part: not literal
+			}
+		}
+	}
+	walk(w.Parts)
+	if !found {
+		return false
+	}
+	return !tailKnown || tail == "" || strings.ContainsAny(tail, "*?[") || globMayNameGuardComp("*"+tail, false)
+}
+
+// oneComponentIn reports a basename substitution after the literal
+// prefix (known: nothing but literal text before it) that ends in a
+// directory that is neither dots only nor guarded: what it prints is one
+// entry of that directory.
+func oneComponentIn(cs *syntax.CmdSubst, prefix string, known bool, sc *scope) bool {
+	if !known || len(cs.Stmts) != 1 || !strings.HasSuffix(prefix, "/") {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "basename" {
+		return false
+	}
+	dir := strings.TrimRight(prefix, "/")
+	if dir == "" || dotsOnly(dir) {
+		return false
+	}
+	k := sc.classify(lit(dir))
+	return !k.guarded()
+}
+
+// substUnbounded reports a command substitution whose output the judge
+// cannot bound: anything but one statement whose last pipeline stage
+// prints bounded names (stageUnbounded).
+func (j *judge) substUnbounded(cs *syntax.CmdSubst, sc *scope) bool {
+	if len(cs.Stmts) != 1 {
+		return true
+	}
+	stages := []*syntax.Stmt{cs.Stmts[0]}
+	if b, ok := cs.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		stages = pipeStages(b)
+	}
+	prev := false
+	for _, st := range stages {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		var argv []field
+		if ok {
+			for _, w := range call.Args {
+				argv = append(argv, sc.fields(w)...)
+			}
+		}
+		if len(argv) == 0 {
+			prev = true
+			continue
+		}
+		prev = j.stageUnbounded(argv, prev, sc)
+	}
+	return prev
 }
 
 // readVars returns the variables a `read` statement sets (REPLY when it
@@ -217,6 +386,12 @@ func (j *judge) stageUnbounded(argv []field, prev bool, sc *scope) bool {
 		return !gitListBounded(args)
 	case "ls":
 		return !lsBounded(args, sc)
+	case "pwd", "mktemp", "seq", "date", "nproc", "uname", "id", "whoami", "hostname",
+		"command", "which", "type", "whereis":
+		// A directory the evaluator resolves, a fresh temporary path,
+		// numbers, a date, system names, a program's path (a lookup of
+		// the engine is judged by lookpath.go): never a guard file's name.
+		return false
 	case "go":
 		// go list prints packages (import paths, or their directories with
 		// -f {{.Dir}}); its ./... patterns skip directories starting with

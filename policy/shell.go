@@ -162,6 +162,8 @@ func (j *judge) script(src string, depth int, env []envVar) {
 			j.stmt(x, depth, env, sc)
 		case *syntax.DeclClause:
 			j.declClause(x, depth, env, sc)
+		case *syntax.ForClause:
+			j.forOperands(x, sc)
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !innerPipes[x] {
 				innerPipes = markInnerPipes(x, innerPipes)
@@ -388,6 +390,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		// when the shell runs, which the judge cannot read.
 		j.hits.add(RuleScriptUnknown)
 	}
+	j.substOperands(call, argv, sc)
 	all := append(append(append([]envVar(nil), env...), sc.env...), local...)
 	j.commandPending(call, argv, all, depth, st, sc)
 }

@@ -322,25 +322,63 @@ func (j *judge) judgeArchive(name string, args []field, sc *scope) {
 	}
 }
 
-// contentsCopy refuses a recursive copy (cp -r/-R/-a, rsync -r/-a) into a
-// destination that may hold guard files (guardDest) of a source whose
-// contents land there under names the command does not show: a
-// directory's contents (src/., rsync's src/) or a glob whose last
-// component may match the name of a guard file or directory at the
-// destination (src/* may match lefthook.yml; src/*.go cannot).
+// contentsCopy judges a copy into a destination that may hold guard files
+// (guardDest) of sources whose names the command does not show. A glob
+// source is matched on disk where it can be: each match is judged by the
+// name it lands under (cp /tmp/x/* . with /tmp/x/lefthook.yml is
+// self-protect-client-hooks; cp -a template/* . of ordinary files is
+// allowed); a glob the judge cannot match is RuleUnknownContentsOverGuard
+// when its last component may name a guard entry (src/* may match
+// lefthook.yml; src/*.go cannot). A recursive copy (cp -r/-R/-a, rsync
+// -r/-a) of a directory's contents (src/., rsync's src/, any source of cp
+// -T) is RuleUnknownContentsOverGuard too.
 func (j *judge) contentsCopy(name string, args, pos []field, dest field, sc *scope) {
-	if !copiesRecursively(name, args) {
-		return
-	}
+	recursive := copiesRecursively(name, args)
+	noTarget := name == "cp" && noTargetDir(args)
 	for _, s := range pos {
-		if s.val == dest.val || !contentsSource(name, s.val) {
+		if s.val == dest.val {
 			continue
 		}
-		if j.guardDest(sc, dest) {
+		if strings.ContainsAny(s.val, "*?[") {
+			j.globCopy(s, dest, sc)
+			continue
+		}
+		if recursive && (noTarget || contentsSource(name, s.val)) && j.guardDest(sc, dest) {
 			j.hits.add(RuleUnknownContentsOverGuard)
-			return
 		}
 	}
+}
+
+// globCopy judges one glob source of a copy into dest (contentsCopy).
+func (j *judge) globCopy(s, dest field, sc *scope) {
+	if !j.guardDest(sc, dest) {
+		return
+	}
+	if matches, ok := sc.globMatches(s.val); ok && len(matches) > 0 {
+		// (None matching now: an earlier statement may make them, and the
+		// glob is judged by its last component below.)
+		for _, m := range matches {
+			k := sc.classify(lit(into(dest.val, m)))
+			j.writeHit(k, true)
+		}
+		return
+	}
+	if contentsSource("", s.val) {
+		j.hits.add(RuleUnknownContentsOverGuard)
+	}
+}
+
+// noTargetDir reports cp's -T/--no-target-directory (GNU coreutils): the
+// destination is written as the source itself, so cp -rT src . copies
+// src's contents into the current directory.
+func noTargetDir(args []field) bool {
+	for _, a := range args {
+		v := a.val
+		if v == "--no-target-directory" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "T") {
+			return true
+		}
+	}
+	return false
 }
 
 // contentsSource reports a copy source whose contents are copied under

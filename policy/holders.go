@@ -99,7 +99,8 @@ const (
 // holdsGoverned reports whether dir (absolute, cleaned) is an existing
 // directory that is or holds a governed repository's root: one above the
 // directory the command runs in at sc, dir itself, or an entry of dir
-// (GovernedChildren's reach in engine/workspace, when entries is set; a
+// (GovernedChildren's reach in engine/workspace, when entries is set and
+// dir lies in no governed repository around the command's directory; a
 // repository deeper below is not looked for).
 func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -109,6 +110,13 @@ func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 		for _, root := range j.governedAbove(filepath.Clean(here)) {
 			if within(root, dir) {
 				return holdsYes
+			}
+			if within(dir, root) {
+				// Inside the governed repository the command runs in
+				// (rm -rf node_modules): its entries are that repository's
+				// files, not repositories of their own, and reading a
+				// large one would cost every such removal.
+				entries = false
 			}
 		}
 	}

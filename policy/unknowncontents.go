@@ -82,16 +82,20 @@ func (j *judge) judgeExtraction(sc *scope, x extraction) {
 // -f, -C, -T, -X, -b, -g, -H, -I, -K, -L, -N, -V, -F.
 const tarValueLetters = "fCTXbgHIKLNVF"
 
-// tarLongValues are tar's long options that take a value given as the
-// next word.
-var tarLongValues = map[string]bool{
-	"--file": true, "--directory": true, "--files-from": true, "--exclude-from": true, "--exclude": true,
-	"--use-compress-program": true, "--to-command": true, "--transform": true, "--xform": true,
-	"--owner": true, "--group": true, "--mode": true, "--format": true, "--label": true, "--newer": true,
-	"--after-date": true, "--blocking-factor": true, "--checkpoint-action": true, "--index-file": true,
-	"--info-script": true, "--new-volume-script": true, "--rmt-command": true, "--rsh-command": true,
-	"--tape-length": true, "--volno-file": true, "--record-size": true, "--suffix": true, "--listed-incremental": true,
-	"--strip-components": true, "--strip": true,
+// tarLongValue reports tar's long options that take a value given as
+// the next word.
+func tarLongValue(name string) bool {
+	switch name {
+	case "--file", "--directory", "--files-from", "--exclude-from", "--exclude",
+		"--use-compress-program", "--to-command", "--transform", "--xform",
+		"--owner", "--group", "--mode", "--format", "--label", "--newer",
+		"--after-date", "--blocking-factor", "--checkpoint-action", "--index-file",
+		"--info-script", "--new-volume-script", "--rmt-command", "--rsh-command",
+		"--tape-length", "--volno-file", "--record-size", "--suffix", "--listed-incremental",
+		"--strip-components", "--strip":
+		return true
+	}
+	return false
 }
 
 // tarExtraction reads tar's words in extract mode (tarExtracts): -C and
@@ -117,7 +121,7 @@ func tarExtraction(args []field) extraction {
 			pending = pending[1:]
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal := strings.Cut(v, "=")
-			if tarLongValues[name] && !hasVal && i+1 < len(args) {
+			if tarLongValue(name) && !hasVal && i+1 < len(args) {
 				i++
 				val = args[i].val
 			}

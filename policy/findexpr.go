@@ -258,6 +258,29 @@ func findReach(expr []field, ancestor bool, present map[string]bool) (any, own, 
 	return any, own, client, hooksDir
 }
 
+// findNamesReach reports whether a file with one of names as its base
+// name reaches a changing action of the find expression through a name
+// test it matched (find .. -maxdepth 1 -name repo -exec rm -rf {} +).
+func findNamesReach(expr []field, names []string) bool {
+	if len(expr) == 0 || len(names) == 0 {
+		return false
+	}
+	p := &findParser{words: expr}
+	root := p.comma()
+	for p.i < len(p.words) {
+		p.i++
+		root = &findNode{op: ",", a: root, b: p.comma()}
+	}
+	for _, n := range names {
+		e := &findEval{name: strings.ToLower(n)}
+		e.eval(root, false)
+		if e.reached && e.named {
+			return true
+		}
+	}
+	return false
+}
+
 // findHookDirNames are the base names of the directories the
 // hooks-dir-tamper rule guards: isStoreDirName's below a git directory
 // (hooks, hookwarden) and isHookDirName's (TestFindHookDirNames holds the

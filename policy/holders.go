@@ -132,26 +132,77 @@ func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 // governedEntry reports whether an entry of dir is a governed
 // repository's root, reading at most what is left of maxHolderEntries.
 func (j *judge) governedEntry(dir string) holds {
+	roots, h := j.governedEntries(dir)
+	if len(roots) > 0 {
+		return holdsYes
+	}
+	return h
+}
+
+// governedEntries returns the entries of dir that are governed
+// repositories' roots, reading at most what is left of maxHolderEntries
+// (holdsUnknown past it).
+func (j *judge) governedEntries(dir string) ([]string, holds) {
 	d, err := os.Open(dir)
 	if err != nil {
-		return holdsNo
+		return nil, holdsNo
 	}
 	defer d.Close()
 	left := maxHolderEntries - j.holderState().read
 	ents, err := d.ReadDir(left + 1)
 	if len(ents) > left {
-		return holdsUnknown
+		return nil, holdsUnknown
 	}
 	j.holderState().read += len(ents)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return holdsNo
+		return nil, holdsNo
 	}
+	var roots []string
 	for _, e := range ents {
 		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && governedRoot(filepath.Join(dir, e.Name())) {
-			return holdsYes
+			roots = append(roots, filepath.Join(dir, e.Name()))
 		}
 	}
-	return holdsNo
+	return roots, holdsNo
+}
+
+// repoNamesUnder returns the base names under which find, started at p,
+// meets a governed repository's root: p itself as written when it is one,
+// each governed root between it and the command's directory, and each
+// governed entry of p (find .. -maxdepth 1 -name repo from inside repo).
+// unknown is true past maxHolderEntries.
+func (j *judge) repoNamesUnder(sc *scope, p field) (names []string, unknown bool) {
+	if j.dir == "" || sc.cwdUnknown || p.dynamic() {
+		return nil, false
+	}
+	full, ok := j.diskPath(sc, p.val)
+	if !ok {
+		return nil, false
+	}
+	full = filepath.Clean(full)
+	if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
+		return nil, false
+	}
+	if governedRoot(full) {
+		names = append(names, filepath.Base(filepath.Clean(p.val)))
+	}
+	inside := false // in a governed repository around the command: entries not read (holdsGoverned)
+	if here, ok := j.diskPath(sc, "."); ok {
+		for _, root := range j.governedAbove(filepath.Clean(here)) {
+			if root != full && within(root, full) {
+				names = append(names, filepath.Base(root))
+			}
+			inside = inside || root != full && within(full, root)
+		}
+	}
+	if inside {
+		return names, false
+	}
+	roots, h := j.governedEntries(full)
+	for _, r := range roots {
+		names = append(names, filepath.Base(r))
+	}
+	return names, h == holdsUnknown
 }
 
 // holderState returns the call's holderState, made on first use.

@@ -706,6 +706,7 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 		// (find build -name '*.json' -delete in a build tree without one).
 		present = sc.findPresent(paths)
 	}
+	j.findRepos(paths, args[i:], sc)
 	anyFile, own, client, hooksDir := findReach(args[i:], ancestor, present)
 	if !anyFile {
 		hooks, guard = false, pathKind{}
@@ -736,6 +737,21 @@ func (j *judge) find(args []field, env []envVar, depth int, st *syntax.Stmt, sc 
 				sub = append(sub, args[i])
 			}
 			j.command(sub, env, depth+1, nil, sc)
+		}
+	}
+}
+
+// findRepos refuses a find whose name tests bring a governed
+// repository's root, met below or at its start paths (repoNamesUnder), to
+// -delete or a changing -exec: the whole repository goes (self-protect).
+func (j *judge) findRepos(paths, expr []field, sc *scope) {
+	for _, p := range paths {
+		names, unknown := j.repoNamesUnder(sc, p)
+		if unknown {
+			j.hits.add(RuleScanBoundSteps)
+		}
+		if findNamesReach(expr, names) {
+			j.hits.add(RuleSelfProtect)
 		}
 	}
 }

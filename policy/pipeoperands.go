@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path"
 	"strings"
 
@@ -634,4 +635,49 @@ func globMayNameGuardComp(g string, dotSpecial bool) bool {
 		}
 	}
 	return false
+}
+
+// fileOperands refuses xargs running a command that changes files with
+// names read from a file whose content the judge cannot know (written
+// earlier in the command with output it cannot read: ls -a > l; xargs rm
+// < l), through stdin (<) or -a/--arg-file, inside a governed repository.
+// A file on disk, or one written with known text, is read by the
+// evaluator and its names judged as written.
+func (j *judge) fileOperands(st *syntax.Stmt, argv []field, sc *scope) {
+	inner, viaXargs := innerCommand(argv)
+	if !viaXargs || len(inner) == 0 || !changesOperands(inner) {
+		return
+	}
+	var files []field
+	if f, ok := xargsArgFile(argv, len(argv)-len(inner)); ok {
+		files = append(files, f)
+	}
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && r.Word != nil {
+			files = append(files, sc.word(r.Word))
+		}
+	}
+	for _, f := range files {
+		if _, known := j.scriptSource(sc, f.val); !known && j.fileExistsOrWritten(sc, f.val) && j.inGoverned(sc) {
+			j.hits.add(RuleUnknownOperands)
+			return
+		}
+	}
+}
+
+// fileExistsOrWritten reports whether the command wrote path earlier or
+// it exists on disk (a missing file hands xargs nothing).
+func (j *judge) fileExistsOrWritten(sc *scope, p string) bool {
+	if strings.Contains(p, dyn) {
+		return true
+	}
+	if _, ok := sc.files[sc.overlayKey(p)]; ok {
+		return true
+	}
+	full, ok := j.diskPath(sc, p)
+	if !ok {
+		return true
+	}
+	_, err := os.Stat(full)
+	return err == nil
 }

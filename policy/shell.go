@@ -391,6 +391,7 @@ func (j *judge) stmt(st *syntax.Stmt, depth int, env []envVar, sc *scope) {
 		j.hits.add(RuleScriptUnknown)
 	}
 	j.substOperands(call, argv, sc)
+	j.fileOperands(st, argv, sc)
 	all := append(append(append([]envVar(nil), env...), sc.env...), local...)
 	j.commandPending(call, argv, all, depth, st, sc)
 }

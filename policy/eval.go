@@ -260,7 +260,7 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), j.evalDeadline)
 	defer cancel()
-	r, err := interp.New(
+	opts := []interp.RunnerOption{
 		interp.Env(unknownEnv{set: m.unknownSet, known: j.siteVars(knownEnv(env))}),
 		interp.StdIO(nil, io.Discard, io.Discard),
 		interp.CallHandler(e.call),
@@ -269,7 +269,13 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 		interp.ReadDirHandler2(e.readDir),
 		interp.StatHandler(e.stat),
 		interp.AccessHandler(func(context.Context, string, interp.AccessMode) error { return nil }),
-	)
+	}
+	if assignsGlobIgnore(f) {
+		// bash(1): a non-null GLOBIGNORE turns dotglob on, which the
+		// interpreter does not model; * then matches .hookwarden.yaml.
+		opts = append(opts, interp.BashOpts("-s", "dotglob"))
+	}
+	r, err := interp.New(opts...)
 	if err != nil {
 		return nil, false
 	}
@@ -278,6 +284,19 @@ func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (r
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.reached, e.bound || errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
+
+// assignsGlobIgnore reports whether the script assigns GLOBIGNORE
+// anywhere (GLOBIGNORE=x, export GLOBIGNORE=x, declare GLOBIGNORE=x).
+func assignsGlobIgnore(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Name.Value == "GLOBIGNORE" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // call counts every simple command (builtins too) against maxEvalSteps.

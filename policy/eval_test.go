@@ -45,6 +45,8 @@ func TestEvaluatorDisk(t *testing.T) {
 		{"sed -i s/a/b/ .github/workflows/*.yml", "", true},
 		{"rm -f .claude/*.json", RuleSelfProtectClientHooks, false},
 		{"cd .claude && rm -f *.json", RuleSelfProtectClientHooks, false},
+		{"GLOBIGNORE=x; rm -rf *", RuleSelfProtectClientHooks, false}, // a non-null GLOBIGNORE turns dotglob on (adversarial: allowed)
+		{"GLOBIGNORE=x; ls *", "", true},
 		{"cd build && rm -f *.json", "", true},
 		{"ls build/*.json | xargs cat", "", true},
 		{"bash < run.sh", RuleGitNoVerifyShort, false},

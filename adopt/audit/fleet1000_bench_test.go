@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/adopt"
 
+	"github.com/hookwarden/hookwarden/internal/fleetgc"
 	"github.com/hookwarden/hookwarden/internal/workpool"
 )
 
@@ -63,7 +64,8 @@ func pristineFleet(b *testing.B) string {
 
 // BenchmarkFleet1000 runs the fleet verbs over fleetSize generated
 // repositories, in process, jobs as the CLI defaults (workpool.DefaultJobs;
-// HOOKWARDEN_BENCH_JOBS=N runs N at once instead): adopt
+// HOOKWARDEN_BENCH_JOBS=N runs N at once instead) and the collector's
+// pace they set (internal/fleetgc; GOGC in the environment overrides it): adopt
 // on a fresh copy of the pristine fleet, then conform (nothing to change)
 // and audit of the adopted fleet. Generation and copying are outside the
 // timed region. It reports adopt-repos/s, conform-repos/s and
@@ -80,6 +82,8 @@ func BenchmarkFleet1000(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("HOOKWARDEN_BENCH_JOBS")); err == nil && v > 0 {
 		jobs = v
 	}
+	// The collector's pace the CLI's fleet verbs set (internal/fleetgc).
+	defer fleetgc.Tune(os.Getenv)()
 	var tAdopt, tConform, tAudit time.Duration
 	var cAdopt, cConform, cAudit time.Duration
 	b.ResetTimer()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/fleetgc"
 	"os"
 	"os/signal"
 	"strings"
@@ -160,6 +161,7 @@ func runFleet(ctx context.Context, o *fleetOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer fleetgc.Tune(o.IO.getenv)()
 	if o.Commit {
 		return runCommit(ctx, o, paths, opts)
 	}

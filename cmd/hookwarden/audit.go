@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hookwarden/hookwarden/internal/fleetgc"
 	"os"
 	"os/signal"
 	"syscall"
@@ -90,6 +91,7 @@ func runAudit(ctx context.Context, o *auditOptions) error {
 	if o.IO.ErrTTY {
 		opts.Progress = adopt.ProgressBar(o.IO.ErrOut)
 	}
+	defer fleetgc.Tune(o.IO.getenv)()
 	rep, err := audit.Audit(ctx, paths, opts)
 	if err != nil {
 		// A PATH that is not a directory (audit.ErrNotDirectory) or a

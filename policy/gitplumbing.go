@@ -31,6 +31,11 @@ import (
 //     updates from --stdin: any value may be a commit written past the hooks.
 //     Deleting (-d) and other namespaces (refs/remotes/, refs/tags/) stay
 //     allowed.
+//   - symbolic-ref pointing HEAD (or any ref) at another moves what the
+//     next git reset --hard empties the work tree to: an unborn branch
+//     holds no file, the guard's included (adversarial pass, 2026-12-06:
+//     git symbolic-ref HEAD refs/heads/nope && git reset --hard was
+//     allowed). Reading it and -d stay allowed.
 //   - a stash entry (stash, stash@{n}, refs/stash, their ^ and ~ forms) is
 //     a commit git stash wrote without hooks; cherry-pick, merge, rebase,
 //     reset, branch, checkout and switch of one land it on a branch.
@@ -63,6 +68,11 @@ func (j *judge) gitPlumbing(sub string, args []field, st *syntax.Stmt, sc *scope
 		return true
 	case "update-ref":
 		if updateRefMoves(args) {
+			j.hits.add(RuleGitPlumbing)
+		}
+		return true
+	case "symbolic-ref":
+		if symbolicRefWrites(args) {
 			j.hits.add(RuleGitPlumbing)
 		}
 		return true
@@ -153,6 +163,30 @@ func replaceReadOnly(args []field) bool {
 		}
 	}
 	return false
+}
+
+// symbolicRefWrites reports git symbolic-ref pointing a ref at another
+// (two operands: git symbolic-ref HEAD refs/heads/unborn, after which
+// git reset --hard empties the work tree of every tracked file, the
+// guard's included), or operands known only at run time; reading (one
+// operand, --short, -q) and -d/--delete are left alone.
+func symbolicRefWrites(args []field) bool {
+	n := 0
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case args[i].dynamic():
+			return true
+		case v == "-d" || v == "--delete":
+			return false
+		case v == "-m":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // updateRefMoves reports git update-ref setting HEAD or a branch

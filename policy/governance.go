@@ -29,6 +29,8 @@ import (
 //     added a guard file removes it.
 //   - git worktree add of a revision without .hookwarden.yaml (and
 //     --orphan) makes a work tree no hook governs.
+//   - git bisect checks out revisions between the good and bad ones it
+//     holds, chosen at run time (bisect in governance_revs.go).
 //
 // A revision known only at run time is refused where the current commit
 // tracks a guard file. Git is asked (gitask.go) only for these commands,
@@ -37,7 +39,7 @@ import (
 // governance judges sub with args at sc (gitSub calls it first).
 func (j *judge) governance(sub string, args []field, sc *scope) {
 	switch sub {
-	case "clean", "stash", "checkout", "switch", "reset", "revert", "rebase", "merge", "worktree":
+	case "clean", "stash", "checkout", "switch", "reset", "revert", "rebase", "merge", "worktree", "bisect":
 	default:
 		return
 	}
@@ -62,6 +64,8 @@ func (j *judge) governance(sub string, args []field, sc *scope) {
 		removes = g.rebase(sub, args)
 	case "worktree":
 		removes = g.worktree(args)
+	case "bisect":
+		removes = g.bisect(args)
 	}
 	if removes {
 		j.hits.add(RuleGovernanceRollback)

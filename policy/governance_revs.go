@@ -291,3 +291,51 @@ func (g govCall) worktree(args []field) bool {
 	files, r := g.j.guardFilesAt(g.dir, rev.val)
 	return r.broken || (r.ok && !files[".hookwarden.yaml"])
 }
+
+// bisect reports git bisect moving the work tree where the guard's files
+// may be missing (git-bisect(1)): start with revisions, good, bad, old,
+// new, skip, a term of the user's own, run and replay check out
+// revisions between the good and bad ones, chosen by git at run time, so
+// the command counts when any revision it names or the bisection already
+// holds (refs/bisect/) lacks a guard file HEAD tracks, or is known only at
+// run time. reset <commit> is judged like a checkout of it; reset alone
+// (back where the bisection started), log, visualize, view, terms and
+// help move nothing of the guard's.
+func (g govCall) bisect(args []field) bool {
+	if len(args) == 0 {
+		return false
+	}
+	sub := args[0]
+	if sub.dynamic() {
+		return g.lacks(sub)
+	}
+	pos, _, _ := revPositionals(args[1:], "--term-old --term-new --term-good --term-bad", "")
+	switch sub.val {
+	case "log", "visualize", "view", "terms", "help":
+		return false
+	case "reset":
+		return len(pos) > 0 && g.lacks(pos[0])
+	case "start":
+		for _, rev := range pos {
+			if g.lacks(rev) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, rev := range pos {
+		if g.lacks(rev) {
+			return true
+		}
+	}
+	r := g.j.askGit(g.dir, "for-each-ref", "--format=%(objectname)", "refs/bisect/")
+	if r.broken {
+		return true
+	}
+	for _, oid := range strings.Fields(r.out) {
+		if g.lacks(lit(oid)) {
+			return true
+		}
+	}
+	return false
+}

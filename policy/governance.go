@@ -26,7 +26,8 @@ import (
 //     still had it (so replaying the commit that adopted hookwarden onto an
 //     older base keeps it). git reset --hard also drops uncommitted changes
 //     of tracked guard files. git revert of a commit (or a range) that
-//     added a guard file removes it.
+//     added a guard file removes it, and so does git cherry-pick of one
+//     that removed it.
 //   - git worktree add of a revision without .hookwarden.yaml (and
 //     --orphan) makes a work tree no hook governs.
 //   - git bisect checks out revisions between the good and bad ones it
@@ -39,7 +40,7 @@ import (
 // governance judges sub with args at sc (gitSub calls it first).
 func (j *judge) governance(sub string, args []field, sc *scope) {
 	switch sub {
-	case "clean", "stash", "checkout", "switch", "reset", "revert", "rebase", "merge", "worktree", "bisect":
+	case "clean", "stash", "checkout", "switch", "reset", "revert", "cherry-pick", "rebase", "merge", "worktree", "bisect":
 	default:
 		return
 	}
@@ -60,6 +61,8 @@ func (j *judge) governance(sub string, args []field, sc *scope) {
 		removes = g.reset(args)
 	case "revert":
 		removes = g.revert(args)
+	case "cherry-pick":
+		removes = g.cherryPick(args)
 	case "rebase", "merge":
 		removes = g.rebase(sub, args)
 	case "worktree":

@@ -173,6 +173,24 @@ func (g govCall) reset(args []field) bool {
 // revert reports git revert of a commit that added a guard file (its
 // parent lacks it), or of a range A..B over which one was added.
 func (g govCall) revert(args []field) bool {
+	return g.picks(args, func(parent, commit string) bool { return g.added(parent, commit) })
+}
+
+// cherryPick reports git cherry-pick of a commit that removed a guard
+// file (its parent holds one it lacks), or of a range A..B over which one
+// was removed: picking it removes the file from HEAD's work tree too
+// (adversarial pass, stop 44: git cherry-pick of a branch's commit that
+// deleted .hookwarden.yaml was allowed).
+func (g govCall) cherryPick(args []field) bool {
+	return g.picks(args, func(parent, commit string) bool { return g.added(commit, parent) })
+}
+
+// picks reads git revert's or cherry-pick's commits, each C as the pair
+// (C^, C) and each range A..B as (A, B), and reports whether changes says
+// one of them changes a guard file as the command would undo or replay
+// it; a commit known only at run time counts as g.lacks says, and a
+// sequencer step (--continue, --abort, --skip, --quit) counts not.
+func (g govCall) picks(args []field, changes func(parent, commit string) bool) bool {
 	pos, _, stopped := revPositionals(args, "-m --mainline --strategy -X --strategy-option --cleanup", "--continue --abort --skip --quit")
 	if stopped {
 		return false
@@ -191,7 +209,7 @@ func (g govCall) revert(args []field) bool {
 				to = "HEAD"
 			}
 		}
-		if g.added(from, to) {
+		if changes(from, to) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/hookwarden/hookwarden/internal/gitrun"
 	"os"
 	"os/exec"
 	"path"
@@ -28,14 +29,6 @@ const gitAskBudget = 3 * time.Second
 
 // maxGitAskOutput bounds what one answer may print; more is broken.
 const maxGitAskOutput = 1 << 20
-
-// gitAskArgs returns args after the options of every question: no
-// optional locks (the agent's own git commands keep the index lock), no
-// fsmonitor daemon or hook command started, names printed as bytes
-// (git-config(1)).
-func gitAskArgs(args []string) []string {
-	return append([]string{"--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false"}, args...)
-}
 
 // gitReply is git's answer to one question: out its standard output and
 // ok its exit status 0; broken when git could not be run, did not answer
@@ -86,21 +79,13 @@ func (j *judge) askGit(dir string, args ...string) gitReply {
 	return r
 }
 
-// runGitAsk runs git with args in dir until deadline, with the hook process's environment
-// less every GIT_* variable (an inherited GIT_DIR or GIT_INDEX_FILE would
-// answer for another checkout), as engine/checkpoint does.
+// runGitAsk runs git with args in dir until deadline, as every question
+// hookwarden asks git (internal/gitrun: no GIT_* variable inherited, so an
+// inherited GIT_DIR or GIT_INDEX_FILE cannot answer for another checkout).
 func runGitAsk(deadline time.Time, dir string, args []string) gitReply {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", gitAskArgs(args)...)
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "LC_ALL=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "LC_ALL=C")
-	cmd.WaitDelay = 250 * time.Millisecond
+	cmd := gitrun.Command(ctx, dir, args...)
 	out := &cappedBuffer{}
 	cmd.Stdout = out
 	err := cmd.Run()

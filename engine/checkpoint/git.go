@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/hookwarden/hookwarden/internal/gitrun"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -22,31 +22,6 @@ var ErrNotRepository = errors.New("not inside a git work tree")
 // denying would only cost a turn.
 var ErrNoGit = errors.New("git is not installed (not found on PATH)")
 
-// gitArgs are the global options of every git call: --no-optional-locks so a
-// status never takes .git/index.lock while the agent runs its own git
-// commands (git(1), GIT_OPTIONAL_LOCKS); core.fsmonitor=false so a repository
-// configured for the builtin fsmonitor does not make us start a daemon that
-// outlives the hook, and a configured fsmonitor hook command is not run
-// (git-config(1) core.fsmonitor); core.quotepath=false keeps non-ASCII names
-// as bytes (they are NUL-separated under -z anyway).
-var gitArgs = []string{"--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false"}
-
-// gitEnv returns the environment for git: the process environment without
-// any GIT_* variable (an inherited GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE,
-// e.g. from a git hook that started the agent, would make git judge another
-// checkout than cwd), with LC_ALL=C so diagnostics are stable.
-func gitEnv() []string {
-	env := os.Environ()
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "LC_ALL=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "LC_ALL=C")
-}
-
 // runGit runs git with args in dir and returns its stdout. A context that
 // ends first kills git and yields an error wrapping ctx.Err() (so
 // errors.Is(err, context.DeadlineExceeded) holds on a slow git).
@@ -54,10 +29,7 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("git %s in %s: %w", args[0], dir, err)
 	}
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, gitArgs...), args...)...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv()
-	cmd.WaitDelay = 250 * time.Millisecond
+	cmd := gitrun.Command(ctx, dir, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -60,18 +60,20 @@ func binaries(tb testing.TB) (hookwarden, trivial string) {
 		if buildErr != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "enginemain"), "./testdata/enginemain").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{"enginemain", err, out}
-			return
-		}
 		src := filepath.Join(buildDir, "trivial.go")
 		if buildErr = os.WriteFile(src, []byte(trivialSource), 0o644); buildErr != nil {
 			return
 		}
-		out, err = exec.Command("go", "build", "-o", filepath.Join(buildDir, "trivial"), src).CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{"trivial", err, out}
+		// Built as internal/testbin builds hookwarden (CGO_ENABLED=0, a
+		// static binary): a dynamically linked reference would pay the
+		// dynamic loader's start and flatter every ratio.
+		for _, b := range [][2]string{{"enginemain", "./testdata/enginemain"}, {"depsfloor", "./testdata/depsfloor"}, {"trivial", src}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, b[0]), b[1])
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = &buildError{b[0], err, out}
+				return
+			}
 		}
 	})
 	if buildErr != nil {
@@ -106,33 +108,48 @@ func claudePayload(tb testing.TB, repo, command string) []byte {
 
 // BenchmarkHookProcess measures the whole process: exec the built
 // hookwarden binary on a Claude pre-tool payload (piped, as the clients hand
-// it over) in a governed temporary repository, the trivial Go binary
-// (trivialSource: read stdin, decode JSON, write a line), and testdata/enginemain (the hook path without the
-// other verbs' packages: what start-up the rest of the CLI adds). The three
-// are run alternately, one of each per iteration in an order that rotates,
-// so that a change of load on a shared machine reaches all three alike and
-// none always runs after the same one. The target is
-// hookwarden's median within 1.3x of the trivial binary's: reported as
-// x-trivial. Also reported: each binary's median wall time in milliseconds,
-// and hookwarden's user and system CPU time (milliseconds per run) and minor
-// page faults per run (getrusage), which vary less than wall time.
+// it over) in a governed temporary repository, alternated with four
+// references that take the gap apart:
+//   - trivial (trivialSource: read stdin, decode JSON, write a line), the
+//     program the target names;
+//   - testdata/depsfloor, the trivial program linked with every package
+//     outside this module that the hook path links: their initialisation
+//     and size, none of our code;
+//   - testdata/enginemain -start-only, the hook-path-only binary doing what
+//     the trivial program does: our packages initialised and mapped, no hook
+//     work;
+//   - testdata/enginemain, the hook path without the other verbs' packages.
+//
+// All are built like hookwarden (CGO_ENABLED=0) and run one of each per
+// iteration in an order that rotates, so that a change of load on a shared
+// machine reaches all alike and none always runs after the same one. The
+// target is hookwarden's median within 1.3x of the trivial binary's:
+// reported as x-trivial; each reference's median is reported in
+// milliseconds and as its own ratio to trivial (depsfloor-x-trivial,
+// startonly-x-trivial, enginemain-x-trivial). Also reported: hookwarden's
+// user and system CPU time (milliseconds per run) and minor page faults per
+// run (getrusage), which vary less than wall time.
 func BenchmarkHookProcess(b *testing.B) {
 	hw, trivial := binaries(b)
 	engine := filepath.Join(filepath.Dir(trivial), "enginemain")
+	floor := filepath.Join(filepath.Dir(trivial), "depsfloor")
 	repo, _ := governedRepo(b)
 	payload := claudePayload(b, repo, "git status")
 	home := filepath.Join(filepath.Dir(repo), "home")
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}
 	type series struct {
+		name      string
 		argv      []string
 		times     []time.Duration
 		user, sys time.Duration
 		faults    int64
 	}
 	all := []*series{
-		{argv: []string{hw, "hook", "claude", "pre-tool"}},
-		{argv: []string{trivial}},
-		{argv: []string{engine, "claude", "pre-tool"}},
+		{name: "hookwarden", argv: []string{hw, "hook", "claude", "pre-tool"}},
+		{name: "trivial", argv: []string{trivial}},
+		{name: "depsfloor", argv: []string{floor}},
+		{name: "startonly", argv: []string{engine, "-start-only"}},
+		{name: "enginemain", argv: []string{engine, "claude", "pre-tool"}},
 	}
 	for i := 0; i < b.N; i++ {
 		// The order rotates every iteration: a fixed order moved a binary's
@@ -153,17 +170,21 @@ func BenchmarkHookProcess(b *testing.B) {
 			s.faults += minorFaults(cmd.ProcessState)
 		}
 	}
-	// The target is about the median: the mean (ns/op, all three binaries
+	// The target is about the median: the mean (ns/op, all binaries
 	// together) is inflated by a loaded machine's outliers.
 	median := func(s *series) float64 {
 		slices.Sort(s.times)
 		return float64(s.times[len(s.times)/2].Microseconds()) / 1000
 	}
-	hwMed, trivMed, engMed := median(all[0]), median(all[1]), median(all[2])
+	hwMed, trivMed := median(all[0]), median(all[1])
 	b.ReportMetric(hwMed, "median-ms")
 	b.ReportMetric(trivMed, "trivial-median-ms")
-	b.ReportMetric(engMed, "enginemain-median-ms")
 	b.ReportMetric(hwMed/trivMed, "x-trivial")
+	for _, s := range all[2:] {
+		m := median(s)
+		b.ReportMetric(m, s.name+"-median-ms")
+		b.ReportMetric(m/trivMed, s.name+"-x-trivial")
+	}
 	b.ReportMetric(float64(all[0].user.Microseconds())/1000/float64(b.N), "user-ms")
 	b.ReportMetric(float64(all[0].sys.Microseconds())/1000/float64(b.N), "sys-ms")
 	b.ReportMetric(float64(all[0].faults)/float64(b.N), "minflt")

@@ -44,6 +44,7 @@
 
 set -f
 hw_first_bin=
+hw_signalled=
 hw_rows='__HOOKWARDEN_ROWS__'
 hw_skip='__HOOKWARDEN_SKIP_PREFIX__'
 hw_probe_ms=__HOOKWARDEN_PROBE_MS__
@@ -62,77 +63,6 @@ hw_usage() {
 hw_exit() {
 	if [ -n "$hw_tmp" ]; then rm -f "$hw_out" "$hw_err" "$hw_tmp.probe"; fi
 	exit "$1"
-}
-
-# hw_clock: for a row that carries the clock line (the prompt rows, and the
-# post-tool rows of clients that take added context after a tool; the list
-# and each answer's form are rendered from hookwarden's protocol/dialect and
-# protocol/clock), print the answer holding the line on stdout; false for any
-# other row or when date fails. The times come from date(1): UTC, then the
-# local zone (two calls; a second may pass between them). It runs only when
-# no engine answers the row.
-hw_clock() {
-	case $hw_client/$hw_event in
-__HOOKWARDEN_CLOCK_ROWS__
-	*) return 1 ;;
-	esac
-	hw_utc=$(TZ=UTC0 date '+%Y-%m-%dT%H:%M:%S' 2>/dev/null) || return 1
-	hw_loc=$(date '+%Y-%m-%dT%H:%M:%S%z %Z' 2>/dev/null) || return 1
-	hw_zone=${hw_loc#* }
-	hw_loc=${hw_loc%% *}
-	hw_off=${hw_loc#"${hw_loc%?????}"}
-	case $hw_utc/$hw_off in
-	[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]/[+-][0-9][0-9][0-9][0-9]) ;;
-	*) return 1 ;;
-	esac
-	hw_loc=${hw_loc%?????}${hw_off%??}:${hw_off#???}
-	case $hw_zone in '' | *[!A-Za-z0-9+-]*) hw_zone=$hw_off ;; esac
-	hw_tpl=${hw_tpl%%@UTC@*}$hw_utc+00:00${hw_tpl#*@UTC@}
-	hw_tpl=${hw_tpl%%@LOCAL@*}$hw_loc${hw_tpl#*@LOCAL@}
-	hw_tpl=${hw_tpl%%@ZONE@*}$hw_zone${hw_tpl#*@ZONE@}
-	printf '%s\n' "$hw_tpl"
-}
-
-# hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then
-# exit. A skip of a row that carries the clock line carries it (hw_clock).
-hw_answer() {
-	if [ "$1" = skip ] && hw_clock; then
-		printf '%s%s\n' "$hw_skip" "$2" >&2
-		hw_exit 0
-	fi
-	# Cline reads only stdout JSON (protocol/dialect cline.go): a stated skip
-	# is {"cancel":false} with the skip line; a deny stays on stderr with
-	# exit 2, which the rendered .clinerules/hooks/PreToolUse turns into its
-	# own one-line cancel (no reason text is put into JSON here).
-	if [ "$hw_client" = cline ] && [ "$1" = skip ]; then
-		printf '%s\n' '{"cancel":false}'
-		printf '%s%s\n' "$hw_skip" "$2" >&2
-		hw_exit 0
-	fi
-	if [ "$hw_client" = agy ]; then
-		if [ "$1" = deny ]; then
-			printf '{"decision":"deny","reason":"%s"}\n' "$2"
-		else
-			printf '%s\n' '{"decision":"allow"}'
-			printf '%s%s\n' "$hw_skip" "$2" >&2
-		fi
-		hw_exit 0
-	fi
-	if [ "$1" = deny ]; then
-		printf '%s\n' "$2" >&2
-		if [ "$hw_client" = lefthook ]; then hw_exit 1; fi
-		hw_exit 2
-	fi
-	printf '%s%s\n' "$hw_skip" "$2" >&2
-	hw_exit 0
-}
-
-# hw_fail_closed WHY: deny for events that gate an action, a stated skip otherwise.
-hw_fail_closed() {
-	case $hw_event in
-	pre-tool | pre-skill-shell | pre-edit | pre-dispatch | pre-handback) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
-	esac
-	hw_answer skip "launcher: $1; the $hw_event call was not judged"
 }
 
 [ $# -eq 2 ] || hw_usage "${1-}"
@@ -233,10 +163,89 @@ if [ -n "$hw_bin" ] && hw_cached "$hw_label" "$hw_bin" && [ "$hw_bounded" = boun
 	case $hw_client in codex | gemini) exec "$hw_bin" hook "$hw_client" "$hw_event" ;; esac
 	"$hw_bin" hook "$hw_client" "$hw_event"
 	hw_rc=$?
-	if [ "$hw_rc" -gt 128 ]; then
-		hw_fail_closed "the hookwarden engine ended on signal $((hw_rc - 128))"
+	[ "$hw_rc" -gt 128 ] || exit "$hw_rc"
+	hw_signalled=$((hw_rc - 128))
+fi
+
+# The answers the launcher gives itself. They are defined after the common
+# path so that a shell taking it never parses them (in bash that parse was
+# about 0.7 ms of the row, skewguard's BenchmarkRegisteredRow launcher-ms).
+
+# hw_clock: for a row that carries the clock line (the prompt rows, and the
+# post-tool rows of clients that take added context after a tool; the list
+# and each answer's form are rendered from hookwarden's protocol/dialect and
+# protocol/clock), print the answer holding the line on stdout; false for any
+# other row or when date fails. The times come from date(1): UTC, then the
+# local zone (two calls; a second may pass between them). It runs only when
+# no engine answers the row.
+hw_clock() {
+	case $hw_client/$hw_event in
+__HOOKWARDEN_CLOCK_ROWS__
+	*) return 1 ;;
+	esac
+	hw_utc=$(TZ=UTC0 date '+%Y-%m-%dT%H:%M:%S' 2>/dev/null) || return 1
+	hw_loc=$(date '+%Y-%m-%dT%H:%M:%S%z %Z' 2>/dev/null) || return 1
+	hw_zone=${hw_loc#* }
+	hw_loc=${hw_loc%% *}
+	hw_off=${hw_loc#"${hw_loc%?????}"}
+	case $hw_utc/$hw_off in
+	[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]/[+-][0-9][0-9][0-9][0-9]) ;;
+	*) return 1 ;;
+	esac
+	hw_loc=${hw_loc%?????}${hw_off%??}:${hw_off#???}
+	case $hw_zone in '' | *[!A-Za-z0-9+-]*) hw_zone=$hw_off ;; esac
+	hw_tpl=${hw_tpl%%@UTC@*}$hw_utc+00:00${hw_tpl#*@UTC@}
+	hw_tpl=${hw_tpl%%@LOCAL@*}$hw_loc${hw_tpl#*@LOCAL@}
+	hw_tpl=${hw_tpl%%@ZONE@*}$hw_zone${hw_tpl#*@ZONE@}
+	printf '%s\n' "$hw_tpl"
+}
+
+# hw_answer KIND REASON: a deny or a stated skip in the client's dialect, then
+# exit. A skip of a row that carries the clock line carries it (hw_clock).
+hw_answer() {
+	if [ "$1" = skip ] && hw_clock; then
+		printf '%s%s\n' "$hw_skip" "$2" >&2
+		hw_exit 0
 	fi
-	exit "$hw_rc"
+	# Cline reads only stdout JSON (protocol/dialect cline.go): a stated skip
+	# is {"cancel":false} with the skip line; a deny stays on stderr with
+	# exit 2, which the rendered .clinerules/hooks/PreToolUse turns into its
+	# own one-line cancel (no reason text is put into JSON here).
+	if [ "$hw_client" = cline ] && [ "$1" = skip ]; then
+		printf '%s\n' '{"cancel":false}'
+		printf '%s%s\n' "$hw_skip" "$2" >&2
+		hw_exit 0
+	fi
+	if [ "$hw_client" = agy ]; then
+		if [ "$1" = deny ]; then
+			printf '{"decision":"deny","reason":"%s"}\n' "$2"
+		else
+			printf '%s\n' '{"decision":"allow"}'
+			printf '%s%s\n' "$hw_skip" "$2" >&2
+		fi
+		hw_exit 0
+	fi
+	if [ "$1" = deny ]; then
+		printf '%s\n' "$2" >&2
+		if [ "$hw_client" = lefthook ]; then hw_exit 1; fi
+		hw_exit 2
+	fi
+	printf '%s%s\n' "$hw_skip" "$2" >&2
+	hw_exit 0
+}
+
+# hw_fail_closed WHY: deny for events that gate an action, a stated skip otherwise.
+hw_fail_closed() {
+	case $hw_event in
+	pre-tool | pre-skill-shell | pre-edit | pre-dispatch | pre-handback) hw_answer deny "[BLOCKED BY hookwarden:launcher] $1; the call is refused because it was not judged" ;;
+	esac
+	hw_answer skip "launcher: $1; the $hw_event call was not judged"
+}
+
+# The common path's engine died of a signal: a deny for a gate (its
+# functions above are read only now).
+if [ -n "$hw_signalled" ]; then
+	hw_fail_closed "the hookwarden engine ended on signal $hw_signalled"
 fi
 
 hw_probes=0

@@ -6,8 +6,10 @@
 // synced, and renamed over the target.
 //
 // On every platform but Windows the temporary file and the rename are
-// github.com/google/renameio/v2's PendingFile (fsync of the file, rename(2),
-// fsync of the directory). renameio/v2 has no Windows implementation (its
+// github.com/google/renameio/v2's PendingFile: fsync of the file, then
+// rename(2). The directory is not synced afterwards (renameio v2.0.2's
+// CloseAtomicallyReplace, tempfile.go), so after a power loss the rename
+// itself may be lost while the file's new bytes never appear half written. renameio/v2 has no Windows implementation (its
 // tempfile.go is built "!windows"), so on Windows the temporary is
 // os.CreateTemp in the same directory, synced (FlushFileBuffers) and closed,
 // then renamed with github.com/rogpeppe/go-internal/robustio.Rename: that is

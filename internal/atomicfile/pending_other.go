@@ -46,7 +46,7 @@ func (p *Pending) File() *os.File { return p.pf.File }
 func (p *Pending) Write(b []byte) (int, error) { return p.pf.Write(b) }
 
 // Replace syncs and closes the temporary file and renames it over the
-// target (rename(2)), then syncs the directory.
+// target (rename(2)); the directory is not synced.
 func (p *Pending) Replace() error { return p.pf.CloseAtomicallyReplace() }
 
 // Cleanup closes and removes the temporary file unless Replace succeeded;

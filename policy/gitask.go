@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
+	"github.com/hookwarden/hookwarden/settings/governed"
 )
 
 // This file lets the judge ask git about the repository a command runs in,
@@ -56,7 +57,7 @@ func (j *judge) governedDir(sc *scope) (dir, top string, ok bool) {
 	if err != nil || !found {
 		return "", "", false
 	}
-	if _, err := os.Lstat(filepath.Join(repo.WorkTree, ".hookwarden.yaml")); err != nil {
+	if !governed.Manifest(repo.WorkTree) {
 		return "", "", false
 	}
 	return dir, repo.WorkTree, true

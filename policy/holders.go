@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookwarden/hookwarden/settings"
+	"github.com/hookwarden/hookwarden/settings/governed"
 )
 
 // maxHolderEntries bounds the directory entries one call reads while it
@@ -120,7 +120,7 @@ func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 			}
 		}
 	}
-	if governedRoot(dir) {
+	if governed.Root(dir) {
 		return holdsYes
 	}
 	if !entries {
@@ -159,7 +159,7 @@ func (j *judge) governedEntries(dir string) ([]string, holds) {
 	}
 	var roots []string
 	for _, e := range ents {
-		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && governedRoot(filepath.Join(dir, e.Name())) {
+		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && governed.Root(filepath.Join(dir, e.Name())) {
 			roots = append(roots, filepath.Join(dir, e.Name()))
 		}
 	}
@@ -183,7 +183,7 @@ func (j *judge) repoNamesUnder(sc *scope, p field) (names []string, unknown bool
 	if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
 		return nil, false
 	}
-	if governedRoot(full) {
+	if governed.Root(full) {
 		names = append(names, filepath.Base(filepath.Clean(p.val)))
 	}
 	inside := false // in a governed repository around the command: entries not read (holdsGoverned)
@@ -214,33 +214,16 @@ func (j *judge) holderState() *holderState {
 }
 
 // governedAbove returns the governed repository roots that contain dir
-// (absolute, cleaned), dir included, once per directory and call.
+// (absolute, cleaned), dir included (governed.Above), once per directory
+// and call.
 func (j *judge) governedAbove(dir string) []string {
 	st := j.holderState()
 	if roots, ok := st.above[dir]; ok {
 		return roots
 	}
-	var roots []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if governedRoot(d) {
-			roots = append(roots, d)
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
+	roots := governed.Above(dir)
 	st.above[dir] = roots
 	return roots
-}
-
-// governedRoot reports whether dir holds a .git entry and a
-// .hookwarden.yaml (one that cannot be inspected counts: fail closed).
-func governedRoot(dir string) bool {
-	if _, err := os.Lstat(filepath.Join(dir, ".git")); err != nil {
-		return false
-	}
-	_, err := os.Stat(filepath.Join(dir, settings.RepoFileName))
-	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
 // within reports whether p is dir or below it (both absolute, cleaned).

@@ -26,7 +26,6 @@ import (
 	"strings"
 
 	"github.com/hookwarden/hookwarden/clientjson"
-	"github.com/hookwarden/hookwarden/engine/workspace"
 	"github.com/hookwarden/hookwarden/internal/clientname"
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/internal/parsebound"
@@ -34,6 +33,7 @@ import (
 	"github.com/hookwarden/hookwarden/policy"
 	"github.com/hookwarden/hookwarden/protocol/dialect"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
+	"github.com/hookwarden/hookwarden/settings/governed"
 )
 
 // Rule ids carried in Verdict.RuleID.
@@ -642,9 +642,8 @@ func governedRootOf(t string) (string, bool, error) {
 	if err != nil || !found {
 		return "", false, nil //nolint:nilerr // not inside a readable repository: nothing of a guard there
 	}
-	ok, err := workspace.IsGoverned(repo.WorkTree)
-	if err != nil || !ok {
-		return "", false, nil //nolint:nilerr // an unreadable manifest is judged by the repository's own calls
+	if !governed.Manifest(repo.WorkTree) {
+		return "", false, nil
 	}
 	r, err := resolve(repo.WorkTree)
 	if err != nil {

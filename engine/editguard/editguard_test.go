@@ -81,9 +81,9 @@ func TestApplyGemini(t *testing.T) {
 	}
 }
 
-// governed makes a governed repository with a Claude settings file holding
+// governedRepo makes a governed repository with a Claude settings file holding
 // one row whose command owner claims.
-func governed(t testing.TB) (string, func(string) (*clientjson.Owner, error)) {
+func governedRepo(t testing.TB) (string, func(string) (*clientjson.Owner, error)) {
 	t.Helper()
 	repo := t.TempDir()
 	for _, d := range []string{".git", ".claude"} {
@@ -116,7 +116,7 @@ func input(repo string, owner func(string) (*clientjson.Owner, error), tool, pat
 // TestDeadline: a judgement whose context has ended is a deny, never an
 // allow, even for an edit that would be allowed.
 func TestDeadline(t *testing.T) {
-	repo, owner := governed(t)
+	repo, owner := governedRepo(t)
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
 	v := Judge(ctx, input(repo, owner, "Write", "notes.txt", map[string]any{"content": "x"}))
@@ -128,7 +128,7 @@ func TestDeadline(t *testing.T) {
 // TestJudgeClientFile: an edit of the settings file that keeps the row is
 // allowed, one that changes it is denied.
 func TestJudgeClientFile(t *testing.T) {
-	repo, owner := governed(t)
+	repo, owner := governedRepo(t)
 	keep := Judge(context.Background(), input(repo, owner, "Edit", ".claude/settings.json", map[string]any{"old_string": `"Bash(npm test)"`, "new_string": `"Bash(make)"`}))
 	change := Judge(context.Background(), input(repo, owner, "Edit", ".claude/settings.json", map[string]any{"old_string": `"timeout": 15`, "new_string": `"timeout": 1`}))
 	if keep.Kind != verdict.Allow || change.Kind != verdict.Deny || change.RuleID != RuleClientHooks {
@@ -141,7 +141,7 @@ func TestJudgeClientFile(t *testing.T) {
 // the Claude settings file that keeps our row (the edit applied, both files
 // parsed).
 func BenchmarkJudge(b *testing.B) {
-	repo, owner := governed(b)
+	repo, owner := governedRepo(b)
 	for _, bc := range []struct {
 		name string
 		in   Input
@@ -167,7 +167,7 @@ func BenchmarkJudge(b *testing.B) {
 // named .git (a gitfile to a --separate-git-dir), which the name check
 // cannot see; a sibling of the store stays allowed.
 func TestStoreInSeparateGitDir(t *testing.T) {
-	repo, owner := governed(t)
+	repo, owner := governedRepo(t)
 	sep := filepath.Join(t.TempDir(), "repo-state")
 	if err := os.MkdirAll(filepath.Join(sep, "hooks"), 0o755); err != nil {
 		t.Fatal(err)

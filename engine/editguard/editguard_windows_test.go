@@ -18,7 +18,7 @@ import (
 // guard file that does not exist yet (.claude/settings.local.json, where
 // the identity check has nothing to compare).
 func TestWindowsNameForms(t *testing.T) {
-	repo, owner := governed(t)
+	repo, owner := governedRepo(t)
 	short := func(p string) string {
 		u, err := windows.UTF16PtrFromString(p)
 		if err != nil {

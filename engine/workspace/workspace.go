@@ -23,7 +23,7 @@ import (
 
 	"github.com/hookwarden/hookwarden/internal/gitdisc"
 	"github.com/hookwarden/hookwarden/policy"
-	"github.com/hookwarden/hookwarden/settings"
+	"github.com/hookwarden/hookwarden/settings/governed"
 )
 
 // Place is one resolved directory. Dir is the absolute, cleaned directory.
@@ -36,9 +36,10 @@ type Place struct {
 }
 
 // Resolve finds the repository containing dir (absolute) and whether it is
-// governed. Errors name the path: dir missing or unreadable, a broken `.git`
-// file, a `.hookwarden.yaml` that is not a regular file or cannot be
-// inspected. A failure is never reported as "ungoverned".
+// governed (governed.Manifest: a `.hookwarden.yaml` that cannot be
+// inspected, or is not a regular file, counts). Errors name the path: dir
+// missing or unreadable, a `.git` that cannot be inspected, a broken `.git`
+// file. A failure is never reported as "ungoverned".
 func Resolve(dir string) (Place, error) {
 	if !filepath.IsAbs(dir) {
 		return Place{}, fmt.Errorf("%s: directory is not absolute", dir)
@@ -53,33 +54,8 @@ func Resolve(dir string) (Place, error) {
 		return p, nil
 	}
 	p.RepoRoot = repo.WorkTree
-	p.Governed, err = IsGoverned(repo.WorkTree)
-	return p, err
-}
-
-// IsGoverned reports whether root holds a `.hookwarden.yaml` regular file. It
-// returns an error when the entry exists but is not a regular file (a
-// directory, a FIFO, a symbolic link to a missing file) or cannot be
-// inspected.
-func IsGoverned(root string) (bool, error) {
-	path := filepath.Join(root, settings.RepoFileName)
-	st, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			// A marker that is there but leads nowhere (a dangling
-			// symbolic link) is unreadable, not absent: treating it as
-			// absent would switch governance off.
-			if _, lerr := os.Lstat(path); lerr == nil {
-				return false, fmt.Errorf("%s: a symbolic link to a missing file", path)
-			}
-			return false, nil
-		}
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s: not a regular file", path)
-	}
-	return true, nil
+	p.Governed = governed.Manifest(repo.WorkTree)
+	return p, nil
 }
 
 // Target is where a call is judged. Dir is the place the call runs in (the
@@ -106,37 +82,6 @@ type Target struct {
 	Holds      []string
 }
 
-// GovernedAncestors returns the root of every governed repository that
-// contains dir (absolute), innermost first: each of dir and its ancestors
-// that holds a `.git` entry (a directory, or the file of a linked worktree
-// or submodule) and a `.hookwarden.yaml` (IsGoverned). A nested repository
-// does not end the walk, so the outermost governed tree is found as well;
-// a `.git` that cannot be read as a repository does not end it either.
-// Errors: a `.git` or `.hookwarden.yaml` entry that cannot be inspected
-// (IsGoverned's errors), naming the path. Cost: two lstat(2) calls per
-// ancestor.
-func GovernedAncestors(dir string) ([]string, error) {
-	var out []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		_, err := os.Lstat(filepath.Join(d, ".git"))
-		switch {
-		case err == nil:
-			gov, err := IsGoverned(d)
-			if err != nil {
-				return nil, err
-			}
-			if gov {
-				out = append(out, d)
-			}
-		case !errors.Is(err, fs.ErrNotExist) && !isENOTDIR(err):
-			return nil, fmt.Errorf("%s: %w", filepath.Join(d, ".git"), err)
-		}
-		if filepath.Dir(d) == d {
-			return out, nil
-		}
-	}
-}
-
 // Locate resolves a call. candidates are the base directories in priority
 // order (the payload cwd; for agy its workspacePaths, where the first one
 // inside a governed repository wins, an entry that does not exist is passed
@@ -148,7 +93,7 @@ func GovernedAncestors(dir string) ([]string, error) {
 // relative to the base.
 //
 // Every governed repository that contains the base is a root
-// (GovernedAncestors), and so is every one that contains a directory the
+// (governed.Above), and so is every one that contains a directory the
 // command targets (policy.ScanTargets' Dirs), a path the command names that leaves
 // the base's tree (absolute, `~/` or with a `..` component: Scan.Paths) or
 // descends into it (a relative path with a slash: Scan.Below, which reaches
@@ -239,11 +184,7 @@ func base(candidates []string) (Target, error) {
 		if !found {
 			t.Base, found = p, true
 		}
-		roots, err := GovernedAncestors(p.Dir)
-		if err != nil {
-			return Target{}, err
-		}
-		if len(roots) > 0 {
+		if roots := governed.Above(p.Dir); len(roots) > 0 {
 			t.Base, t.Roots = p, roots
 			return t, nil
 		}
@@ -263,11 +204,12 @@ const MaxChildren = 4096
 // entries of dir (absolute; a subdirectory holding `.git` and a
 // `.hookwarden.yaml`, a symbolic link to one included), in directory order;
 // dir itself when it has more than MaxChildren entries. A dir that does not
-// exist or is not a directory holds none, nor does an entry whose `.git`
-// cannot be inspected (one unreadable sibling does not refuse every command
-// in the folder). Errors name dir: it cannot be read, or a repository's
-// `.hookwarden.yaml` cannot be inspected (IsGoverned). Cost: one directory read and, per subdirectory, one lstat (two
-// for a repository).
+// exist or is not a directory holds none. An entry whose `.git` or
+// `.hookwarden.yaml` cannot be inspected counts as governed (governed.Root):
+// the command is judged with the built-in rules, not refused, so one
+// unreadable sibling does not refuse every command in the folder. Errors
+// name dir: it cannot be read. Cost: one directory read and, per
+// subdirectory, one lstat (two for a repository).
 func GovernedChildren(dir string) ([]string, error) {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -293,14 +235,7 @@ func GovernedChildren(dir string) ([]string, error) {
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
-		if _, err := os.Stat(filepath.Join(sub, ".git")); err != nil {
-			continue
-		}
-		gov, err := IsGoverned(sub)
-		if err != nil {
-			return nil, err
-		}
-		if gov {
+		if governed.Root(sub) {
 			out = append(out, sub)
 		}
 	}
@@ -342,16 +277,8 @@ func rootsBelow(base string, paths []string) (roots, rest []string, err error) {
 				rest = append(rest, p)
 			case st.IsDir():
 				walked[d] = true
-				if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-					gov, err := IsGoverned(d)
-					if err != nil {
-						return nil, nil, errors.New(unreadable)
-					}
-					if gov && !contains(roots, d) {
-						roots = append(roots, d)
-					}
-				} else if !errors.Is(err, fs.ErrNotExist) {
-					return nil, nil, errors.New(unreadable)
+				if governed.Root(d) && !contains(roots, d) {
+					roots = append(roots, d)
 				}
 				continue
 			}
@@ -385,11 +312,7 @@ func Reached(paths []string) ([]string, error) {
 		if err != nil {
 			return nil, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
 		}
-		roots, err := GovernedAncestors(p.Dir)
-		if err != nil {
-			return nil, errors.New("a directory the command targets could not be inspected (unreadable, or a broken .git file)")
-		}
-		for _, r := range roots {
+		for _, r := range governed.Above(p.Dir) {
 			if !contains(out, r) {
 				out = append(out, r)
 			}

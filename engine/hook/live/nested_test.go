@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/hookwarden/hookwarden/engine/hook"
+	"github.com/hookwarden/hookwarden/internal/posixtest"
 	"github.com/hookwarden/hookwarden/protocol/verdict"
 )
 
@@ -72,6 +74,41 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 		}
 		git(cwd, "init", "-q")
 		return repo, out, cwd
+	case "broken-manifest":
+		// The repository's manifest is a symbolic link that leads nowhere:
+		// governed (settings/governed), and unreadable as a settings layer.
+		link(t, filepath.Join(repo, ".hookwarden.yaml"))
+		return repo, out, repo
+	case "broken-child", "broken-outside":
+		// A repository whose manifest is a symbolic link that leads
+		// nowhere, and one whose manifest is a directory, inside the
+		// governed repository or in the outside folder.
+		at := map[string]string{"broken-child": repo, "broken-outside": out}[layout]
+		for _, name := range []string{"vendored", "dirmark"} {
+			if err := os.MkdirAll(filepath.Join(at, name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			git(filepath.Join(at, name), "init", "-q")
+		}
+		link(t, filepath.Join(at, "vendored", ".hookwarden.yaml"))
+		if err := os.Mkdir(filepath.Join(at, "dirmark", ".hookwarden.yaml"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return repo, out, at
+	case "locked", "locked-outside":
+		// A directory without any permission (chmod 000) inside the
+		// governed repository or in the outside folder: whether it holds
+		// a governed repository cannot be inspected.
+		at := map[string]string{"locked": repo, "locked-outside": out}[layout]
+		locked := filepath.Join(at, "locked")
+		if err := os.MkdirAll(filepath.Join(locked, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(locked, 0); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(locked, 0o755) })
+		return repo, out, at
 	case "submodule":
 		// What `git submodule add` leaves in the work tree: a .git file
 		// naming the module's git directory inside the superproject's.
@@ -90,6 +127,16 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 	}
 	t.Fatalf("layout %q", layout)
 	return "", "", ""
+}
+
+// link makes p a symbolic link to a file that does not exist (the case is
+// skipped where this system makes none).
+func link(t *testing.T, p string) {
+	t.Helper()
+	if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	posixtest.Symlink(t, filepath.Join(filepath.Dir(p), "missing.yaml"), p)
 }
 
 // historyLayout commits the governed repository's history: src/a.go on
@@ -147,6 +194,9 @@ func TestNestedThroughHook(t *testing.T) {
 	}
 	for _, tc := range corpus.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
+			if strings.HasPrefix(tc.Layout, "locked") && (runtime.GOOS == "windows" || os.Geteuid() == 0) {
+				t.Skip("skipped: a chmod 000 directory stops only an unprivileged user on a POSIX system (this run is root, or Windows)")
+			}
 			repo, out, cwd := nestedLayout(t, tc.Layout)
 			if len(tc.RepoDeny) > 0 {
 				plantDeny(t, repo, tc.RepoDeny)

@@ -3,9 +3,11 @@ package policy
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -81,6 +83,30 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 		return "", false
 	}
 	return readBounded(full)
+}
+
+// fileInSight reports whether the file p, as the command at sc names it,
+// may hold what the command then reads from it: the command wrote it
+// earlier (sc.files), or it is there on disk (lstat(2): a symbolic link is
+// there wherever it leads). Every case the judge cannot settle is in sight
+// (fail closed): an empty or run-time path, a relative path while the
+// directory the command runs in is not known (Policy.Judge, or after a cd
+// to a run-time directory), a file lstat cannot inspect. Only a file known
+// to be missing (absent, or below a file: the command then reads nothing
+// from it) is out of sight.
+func (j *judge) fileInSight(sc *scope, p string) bool {
+	if p == "" || strings.Contains(p, dyn) {
+		return true
+	}
+	if _, ok := sc.files[sc.overlayKey(p)]; ok {
+		return true
+	}
+	full, ok := j.diskPath(sc, p)
+	if !ok {
+		return true
+	}
+	_, err := os.Lstat(full)
+	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR)
 }
 
 // isDirAt reports whether path, as the command at sc reads it, is a

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"os"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -119,7 +118,8 @@ func (j *judge) patchInputs(files []field, st *syntax.Stmt, sc *scope) {
 				continue
 			}
 		}
-		if j.patchOutOfSight(sc, f.val) {
+		if !j.fileInSight(sc, f.val) {
+			// missing: git apply and patch fail
 			continue
 		}
 		src, ok := j.scriptSource(sc, f.val)
@@ -219,27 +219,6 @@ func patchTargets(text string) (paths []string, ok bool) {
 		}
 	}
 	return paths, true
-}
-
-// patchOutOfSight reports a patch file the judge does not look at, as the
-// evaluator's task runners do not (files.go, scriptSource's callers): one
-// the command did not write, relative while the directory the command runs
-// in is unknown (Judge rather than JudgeIn), or missing on disk (git apply
-// then fails). A file the command wrote, or one on disk that cannot be
-// read, is still judged (unknown: refused).
-func (j *judge) patchOutOfSight(sc *scope, p string) bool {
-	if p == "" || strings.Contains(p, dyn) {
-		return false
-	}
-	if _, ok := sc.files[sc.overlayKey(p)]; ok {
-		return false
-	}
-	full, ok := j.diskPath(sc, p)
-	if !ok {
-		return true
-	}
-	_, err := os.Lstat(full)
-	return os.IsNotExist(err)
 }
 
 // stdinFile returns the file a statement's standard input is redirected

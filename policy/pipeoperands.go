@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"os"
 	"path"
 	"strings"
 
@@ -658,26 +657,9 @@ func (j *judge) fileOperands(st *syntax.Stmt, argv []field, sc *scope) {
 		}
 	}
 	for _, f := range files {
-		if _, known := j.scriptSource(sc, f.val); !known && j.fileExistsOrWritten(sc, f.val) && j.inGoverned(sc) {
+		if _, known := j.scriptSource(sc, f.val); !known && j.fileInSight(sc, f.val) && j.inGoverned(sc) {
 			j.hits.add(RuleUnknownOperands)
 			return
 		}
 	}
-}
-
-// fileExistsOrWritten reports whether the command wrote path earlier or
-// it exists on disk (a missing file hands xargs nothing).
-func (j *judge) fileExistsOrWritten(sc *scope, p string) bool {
-	if strings.Contains(p, dyn) {
-		return true
-	}
-	if _, ok := sc.files[sc.overlayKey(p)]; ok {
-		return true
-	}
-	full, ok := j.diskPath(sc, p)
-	if !ok {
-		return true
-	}
-	_, err := os.Stat(full)
-	return err == nil
 }

@@ -71,8 +71,10 @@ func newRunSetup(opts Options) (*runSetup, error) {
 	if opts.files.merge == nil {
 		opts.files = realClientFiles(opts.Memo)
 	}
-	if opts.shared, err = newRunShared(table); err != nil {
-		return nil, err
+	if opts.Shared == nil {
+		if opts.Shared, err = NewShared(table, nil); err != nil {
+			return nil, err
+		}
 	}
 	now := time.Now
 	if opts.Now != nil {
@@ -92,7 +94,8 @@ func newRunSetup(opts Options) (*runSetup, error) {
 // as the caller reaches it: `audit` checks every repository against it
 // while it holds that repository's files, instead of planning the whole
 // fleet first and holding every plan. Repositories share one run's
-// Owners, renders and ignore verdicts, as Conform's do.
+// Owners, renders and ignore verdicts, as Conform's do (Options.Shared,
+// IgnoreCache and Memo: audit passes its own, so its checks share them).
 type ConformDryRun struct{ run *runSetup }
 
 // NewConformDryRun returns the dry run of Conform with opts (DryRun is

@@ -67,9 +67,10 @@ type Options struct {
 	// one per run; audit passes its own so its checks and its conform dry
 	// run share it.
 	Memo *clientjson.Memo
-	// shared is what the run computes once for all repositories (run sets
-	// it; nil computes per repository).
-	shared *runShared
+	// Shared is what the run computes once for all repositories (the
+	// Owners and renders). nil: Adopt and Conform make one per run; audit
+	// passes its own so its checks and its conform dry run share it.
+	Shared *Shared
 	// probe, set only by this package's tests, is called at every write
 	// point (safewrite.WriteProbed, RemoveLeftovers): the crash test stops
 	// the process there.

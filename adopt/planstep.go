@@ -142,7 +142,7 @@ func (s *planState) planRendered(step planStep) error {
 	if !slices.ContainsFunc(step.names, func(n string) bool { return !s.declined(n) }) {
 		return nil
 	}
-	files, err := s.opts.shared.render(s.renderClients(), s.dispatch)
+	files, err := s.opts.Shared.Render(s.renderClients(), s.dispatch)
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
@@ -233,7 +233,7 @@ func (s *planState) planClientFile(client string, selected bool) error {
 	p, root, opts := s.p, s.root, s.opts
 	rel, _ := SettingsFile(client)
 	rep := &FileReport{Path: rel, Step: StepAgentHooks, Client: client}
-	owner, err := opts.shared.owner(client, s.table)
+	owner, err := opts.Shared.Owner(client, s.table)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}

@@ -60,7 +60,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/hookwarden/hookwarden/adopt"
@@ -71,7 +70,6 @@ import (
 	"github.com/hookwarden/hookwarden/internal/workpool"
 	"github.com/hookwarden/hookwarden/protocol/registration"
 	"github.com/hookwarden/hookwarden/settings"
-	"github.com/hookwarden/hookwarden/templates"
 )
 
 // Finding is one problem in one repository. ID is a Rules ID; File is
@@ -205,7 +203,7 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &auditor{ignore: &ignorecheck.Cache{}, memo: &clientjson.Memo{}, table: table, getenv: opts.Getenv, renders: map[string]renderResult{}, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
+	a := &auditor{ignore: &ignorecheck.Cache{}, memo: &clientjson.Memo{}, table: table, getenv: opts.Getenv, plan: opts.Plan, workstation: opts.Workstation, systemRoot: opts.SystemRoot}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
@@ -226,18 +224,16 @@ func Audit(ctx context.Context, paths []string, opts Options) (*Report, error) {
 	if jobs <= 0 {
 		jobs = workpool.DefaultJobs()
 	}
-	// The Owners of the client files, built once for the run.
-	a.owners = map[string]*clientjson.Owner{}
-	for _, c := range adopt.SettingsClients() {
-		if a.owners[c], err = templates.Owner(c, table); err != nil {
-			return nil, err
-		}
+	// The Owners of the client files and the renders, built once for the
+	// run and shared with conform's dry run.
+	if a.shared, err = adopt.NewShared(table, nil); err != nil {
+		return nil, err
 	}
 	// conform's dry run, planned per repository as its audit reaches it
 	// (repoAudit.conformDrift), sharing the run's Owners, renders and
 	// ignore verdicts; a run that cannot start leaves drift unchecked, as
 	// Conform itself would refuse it.
-	a.dry, _ = adopt.NewConformDryRun(adopt.Options{Getenv: a.getenv, IgnoreCache: a.ignore, Memo: a.memo})
+	a.dry, _ = adopt.NewConformDryRun(a.dryOptions())
 	workpool.Run(len(paths), jobs, func(i int) {
 		rep.Repositories[i] = a.repo(ctx, paths[i], roots[i], starts[i])
 	}, adopt.PhaseCounter(opts.Progress, "audit", len(paths)))
@@ -274,25 +270,20 @@ func (r *Report) Failed(strict bool) bool {
 	return r.Summary.Errors > 0 || (strict && r.Summary.Warnings > 0)
 }
 
-// renderResult caches templates.Render per client list within one run.
-type renderResult struct {
-	files []templates.File
-	err   error
-}
-
 // auditor holds what one run shares between repositories: the registration
-// table, the environment and the render cache.
+// table, the environment, the Owners and renders (shared).
 type auditor struct {
 	table  *registration.Table
 	getenv func(string) string
 	// acknowledged lists the note ids the fleet and workstation settings
 	// acknowledge (settings File.Acknowledge).
 	acknowledged []string
-	// owners are adopt.Owner of each client file (built once by Audit);
+	// shared holds the Owner of each client file and the renders, built
+	// once by Audit and shared with dry (nil: each built when asked);
 	// dry is conform's dry run, planned per repository (nil: one is
 	// made per repository, and a run conform refuses to start leaves
 	// drift unchecked).
-	owners map[string]*clientjson.Owner
+	shared *adopt.Shared
 	dry    *adopt.ConformDryRun
 	// ignore remembers git's ignore verdicts for the run (shared with
 	// conform's dry run).
@@ -306,8 +297,7 @@ type auditor struct {
 	plan, workstation bool
 	systemRoot        string
 
-	mu      sync.Mutex
-	renders map[string]renderResult
+	mu sync.Mutex
 	// pathProblems remembers commandPathProblem by command (under mu),
 	// at most maxPathProblems of them: a fleet's hook commands are few.
 	pathProblems map[string]string
@@ -336,21 +326,10 @@ func (a *auditor) pathProblem(cmd string) string {
 	return why
 }
 
-// renderKey is the render cache key of (clients, dispatch).
-func renderKey(clients []string, dispatch bool) string {
-	return strings.Join(clients, ",") + fmt.Sprintf(";%v", dispatch)
-}
-
-func (a *auditor) render(clients []string, dispatch bool) ([]templates.File, error) {
-	key := renderKey(clients, dispatch)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if r, ok := a.renders[key]; ok {
-		return r.files, r.err
-	}
-	files, err := templates.RenderFor(clients, dispatch)
-	a.renders[key] = renderResult{files, err}
-	return files, err
+// dryOptions are the options of conform's dry run: the run's
+// environment, ignore verdicts, client-file memo, Owners and renders.
+func (a *auditor) dryOptions() adopt.Options {
+	return adopt.Options{Getenv: a.getenv, IgnoreCache: a.ignore, Memo: a.memo, Shared: a.shared}
 }
 
 // sortFindings orders findings by file, line, id, client, event.

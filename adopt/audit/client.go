@@ -47,10 +47,7 @@ func (r *repoAudit) clientFile(client string, events []string, selected bool) {
 	if !selected && !snap.Exists {
 		return
 	}
-	owner, err := r.a.owners[client], error(nil)
-	if owner == nil {
-		owner, err = templates.Owner(client, r.a.table)
-	}
+	owner, err := r.a.shared.Owner(client, r.a.table)
 	if err != nil {
 		r.add(IDRenderUnavailable, rel, 0, client, "", "rows not checked: "+err.Error(), "use a hookwarden build whose templates render")
 		return

@@ -185,7 +185,7 @@ func (r *repoAudit) conformDrift() {
 	dry := r.a.dry
 	if dry == nil {
 		var err error
-		if dry, err = adopt.NewConformDryRun(adopt.Options{Getenv: r.a.getenv, IgnoreCache: r.a.ignore, Memo: r.a.memo}); err != nil {
+		if dry, err = adopt.NewConformDryRun(r.a.dryOptions()); err != nil {
 			return
 		}
 	}
@@ -311,7 +311,7 @@ func lineOfText(data []byte, text string) int {
 // rendered compares each rendered file with this build's render (with the
 // agent-traffic rows when the manifest has a dispatch: section).
 func (r *repoAudit) rendered(governed []string, declined func(string) bool, dispatch bool) {
-	files, err := r.a.render(governed, dispatch)
+	files, err := r.a.shared.Render(governed, dispatch)
 	if err != nil {
 		r.add(IDRenderUnavailable, "", 0, "", "", "rendered files not checked: "+err.Error(), "use a hookwarden build whose templates render")
 		return

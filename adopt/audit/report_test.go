@@ -18,7 +18,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/hookwarden/hookwarden/adopt"
 	"github.com/hookwarden/hookwarden/protocol/registration"
+	"github.com/hookwarden/hookwarden/templates"
 )
 
 // sarifSchema compiles the SARIF 2.1.0 JSON schema (sarif-2.1.0-rtm.5.json,
@@ -374,26 +376,40 @@ func TestSARIFFleetURIs(t *testing.T) {
 	}
 }
 
-// TestRenderUnavailable makes this build's render fail (through the run's
-// render cache) and checks the audit says the rendered files were not
-// checked, as an error, instead of passing them.
+// TestRenderUnavailable makes this build's render fail through the run's
+// one render (adopt.Shared, which audit's checks and its conform dry run
+// share) and checks the audit says the rendered files were not checked,
+// as an error, instead of passing them; the render is asked once for the
+// whole run.
 func TestRenderUnavailable(t *testing.T) {
 	repo, getenv := sharedCase(t, "rendered-missing")
 	table, err := registration.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &auditor{table: table, getenv: getenv, renders: map[string]renderResult{
-		renderKey([]string{"claude", "codex", "gemini", "agy", "opencode"}, false): {err: errors.New("hookwarden: render: template broken")},
-	}}
+	calls := 0
+	shared, err := adopt.NewShared(table, func([]string, bool) ([]templates.File, error) {
+		calls++
+		return nil, errors.New("hookwarden: render: template broken")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &auditor{table: table, getenv: getenv, shared: shared}
+	if a.dry, err = adopt.NewConformDryRun(a.dryOptions()); err != nil {
+		t.Fatal(err)
+	}
 	res := a.repo(context.Background(), repo, repo, "")
 	var ids []string
 	for _, f := range res.Findings {
 		ids = append(ids, f.ID+"@"+string(f.Severity))
 	}
-	// conform (whose render works) would still write the missing file.
-	want := []string{IDRenderUnavailable + "@error", IDCodexTrust + "@note", IDConformDrift + "@error"}
+	// conform's dry run meets the same broken render and plans nothing.
+	want := []string{IDRenderUnavailable + "@error", IDCodexTrust + "@note"}
 	if strings.Join(ids, " ") != strings.Join(want, " ") {
 		t.Fatalf("findings %v, want %v (a render failure hides rendered-missing; it must be an error itself)", ids, want)
+	}
+	if calls != 1 {
+		t.Errorf("the render was asked %d times in one run, want once (audit and its conform dry run share it)", calls)
 	}
 }

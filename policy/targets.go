@@ -1032,7 +1032,11 @@ func (s *scanner) pathWord(w *syntax.Word, st *cwdState) (string, bool) {
 
 // expands reports whether bash expands the command word w into other words
 // after quote removal: an unquoted part holds a glob character (*, ?, [) or
-// a brace expansion ({a,b}, {1..3}). Assignment values are not expanded so.
+// a brace expansion ({a,b}, {1..3}, {a,'b'}; not {} or {x..1y}), found as
+// the evaluator's expansion (mvdan.cc/sh expand.Fields) finds it:
+// syntax.SplitBraces on a copy of w (it rewrites the word it is given),
+// then a brace expansion among the parts. Assignment values are not
+// expanded so.
 func expands(w *syntax.Word) bool {
 	for _, part := range w.Parts {
 		l, ok := part.(*syntax.Lit)
@@ -1045,14 +1049,12 @@ func expands(w *syntax.Word) bool {
 		if i := strings.IndexByte(l.Value, '['); i >= 0 && strings.IndexByte(l.Value[i+1:], ']') >= 0 {
 			return true // a bracket expression; a lone [ (test) is a word
 		}
-		if i := strings.IndexByte(l.Value, '{'); i >= 0 {
-			inner := l.Value[i:]
-			if end := strings.IndexByte(inner, '}'); end > 0 && (strings.Contains(inner[:end], ",") || strings.Contains(inner[:end], "..")) {
-				return true
-			}
-		}
 	}
-	return false
+	cp := *w
+	return syntax.SplitBraces(&cp) && slices.ContainsFunc(cp.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.BraceExp)
+		return ok
+	})
 }
 
 // wordLit returns the literal value of w with quotes removed, and false when

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hookwarden/hookwarden/internal/posixtest"
 )
@@ -94,5 +96,30 @@ func TestScanNamedPaths(t *testing.T) {
 	}
 	if want := []string{"/g", "/w/h"}; !slices.Equal(sc.Paths, want) {
 		t.Fatalf("for items: Paths = %v, want %v", sc.Paths, want)
+	}
+}
+
+// TestExpands: a word the shell expands into other words is a glob or a
+// brace expansion as the evaluator's expansion reads it (syntax.SplitBraces
+// then a brace among the parts): xargs' {} and a sequence that is not one
+// stay words; a quoted part inside the braces still expands.
+func TestExpands(t *testing.T) {
+	for word, want := range map[string]bool{
+		"plain": false, "a*": true, "x?y": true, "[ab]c": true, "[": false,
+		"{a,b}": true, "x{,.bak}": true, "{1..3}": true, "{a..c}": true, "{a,'b'}": true,
+		"{}": false, "a{b": false, "{foo..bar}": false, "'{a,b}'": false, `"a*"`: false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader("echo "+word), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
+		before := len(w.Parts)
+		if got := expands(w); got != want {
+			t.Errorf("expands(%s) = %v, want %v", word, got, want)
+		}
+		if len(w.Parts) != before {
+			t.Errorf("expands(%s) rewrote the word", word)
+		}
 	}
 }

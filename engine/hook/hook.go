@@ -459,9 +459,11 @@ func judge(ctx context.Context, deps Deps, req Request, row registration.Row, de
 	if !ok {
 		return v
 	}
-	switch row.Event {
-	case "pre-tool", "pre-skill-shell":
+	if dialect.ShellEvent(row.Event) {
+		// placeCall set call.Command for exactly these events.
 		return judgeCommand(deps, p, call, lookup)
+	}
+	switch row.Event {
 	case "environment":
 		if deps.Environment == nil {
 			return deny(RuleNoJudge, "this build has no environment check wired in")
@@ -732,18 +734,17 @@ func baseDirs(row registration.Row, p dialect.Payload, processCwd func() (string
 	return dirs, nil
 }
 
-// judgedCommand is the command the policy judges for payload p: scanned
-// (the call's command with the parses the workspace scan kept), or, for
-// Claude Code's PowerShell tool (tool_name "PowerShell", Claude Code
+// judgedCommand returns the command a pre-tool or pre-skill-shell call is
+// judged as: the call's scanned command (Call.Command, with the parses the
+// workspace scan kept; never nil here: placeCall sets it for every event
+// dialect.ShellEvent names, and judge hands judgeCommand no other), or,
+// for Claude Code's PowerShell tool (tool_name "PowerShell", Claude Code
 // 2.1.332 on Windows; also PreSkillShellCommand's PowerShell form), that
 // command as pwsh -Command runs it, so the policy's PowerShell pre-pass
 // reads it (policy/powershell.go) instead of the shell walk alone.
 func judgedCommand(p dialect.Payload, scanned *policy.Command) *policy.Command {
 	if strings.EqualFold(p.ToolName, "PowerShell") {
 		return policy.NewCommand("pwsh -NoProfile -Command " + shellquote.Word(p.Command))
-	}
-	if scanned == nil {
-		return policy.NewCommand(p.Command)
 	}
 	return scanned
 }

@@ -25,7 +25,19 @@ type Command struct {
 	// evaluated is the target scan of the commands the judge's evaluator
 	// ran (ranIn), nil until it runs one.
 	evaluated *scanner
+	// keepRan (KeepRan) makes the judge record the simple commands it saw
+	// run (judge.lines) even when its policy has no operator pattern; ran
+	// holds those of the last judgement, for JudgeOperators.
+	keepRan bool
+	ran     []string
 }
+
+// KeepRan makes the next judgement of c (JudgeCommand) keep the simple
+// commands it sees run, as it does for a policy with operator patterns, so
+// that Policy.JudgeOperators can match further operator patterns against
+// them without judging c again. The engine asks for it only for a command
+// that may reach governed repositories the workspace scan could not name.
+func (c *Command) KeepRan() { c.keepRan = true }
 
 // parsed is one shell parse: its tree, or the parser's error.
 type parsed struct {

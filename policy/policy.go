@@ -216,12 +216,36 @@ func (p *Policy) judge(c *Command, dir string, env func(string) (string, bool)) 
 	if id := hits.first(); id != "" {
 		return p.deny(id)
 	}
-	if len(p.operators) > 0 {
-		normalised := p.Normalise(command)
-		for _, op := range p.operators {
-			if op.re.MatchString(command) || op.re.MatchString(normalised) || slices.ContainsFunc(j.lines, op.re.MatchString) {
-				return Decision{RuleID: op.id, Reason: op.reason}
-			}
+	c.ran = j.lines
+	return p.operatorDecision(command, j.lines)
+}
+
+// JudgeOperators applies only p's operator patterns to c, as JudgeCommand
+// applies them after the built-in rules: to c's text, its normalised form
+// and the simple commands the last JudgeCommand of c saw run (kept when
+// that policy had operator patterns, or c.KeepRan was called before it).
+// It is for a command another Policy (built-in rules and fewer operator
+// patterns) already judged and allowed, when more patterns apply to it:
+// the built-in rules are not applied again. A command past the scan bounds
+// is denied as JudgeCommand denies it.
+func (p *Policy) JudgeOperators(c *Command) Decision {
+	if d, done := p.bounds(c.text); done {
+		return d
+	}
+	return p.operatorDecision(c.text, c.ran)
+}
+
+// operatorDecision is the first of p's operator patterns that matches
+// command, its normalised form or one of the simple commands ran, as a
+// deny; Allowed when none does.
+func (p *Policy) operatorDecision(command string, ran []string) Decision {
+	if len(p.operators) == 0 {
+		return Decision{Allowed: true}
+	}
+	normalised := p.Normalise(command)
+	for _, op := range p.operators {
+		if op.re.MatchString(command) || op.re.MatchString(normalised) || slices.ContainsFunc(ran, op.re.MatchString) {
+			return Decision{RuleID: op.id, Reason: op.reason}
 		}
 	}
 	return Decision{Allowed: true}

@@ -75,7 +75,8 @@ type judge struct {
 	arg0 string
 	// lines are the simple commands the walk and the evaluator judged,
 	// each as its words joined by one space (ran), for the operator
-	// patterns; kept only when the policy has some.
+	// patterns; kept only when the policy has some or the command asks
+	// for them (Command.KeepRan).
 	lines []string
 }
 
@@ -672,7 +673,7 @@ const maxRanLines = 1024
 // the options between its words (terraform destroy) matches
 // `terraform -chdir=infra destroy`.
 func (j *judge) ran(argv []field) {
-	if len(j.p.operators) == 0 || len(argv) == 0 {
+	if len(j.p.operators) == 0 && (j.cmd == nil || !j.cmd.keepRan) || len(argv) == 0 {
 		return
 	}
 	j.ranLine(argv, false)

@@ -70,8 +70,14 @@ const Usage = `usage: hookwarden hook [CLIENT EVENT]
 // lookup reads: globs are matched and scripts read in dir, git aliases
 // resolved from the config files lookup's HOME and GIT_CONFIG_* name
 // (policy.(*Policy).JudgeCommand).
+//
+// JudgeOperators applies only the policy's operator patterns to a command
+// JudgeAt (of another CommandPolicy, with fewer patterns) already allowed
+// (policy.(*Policy).JudgeOperators): the built-in rules are not judged
+// twice.
 type CommandPolicy interface {
 	JudgeAt(command *policy.Command, dir string, lookup func(string) (string, bool)) verdict.Verdict
+	JudgeOperators(command *policy.Command) verdict.Verdict
 }
 
 // Call is what an event judge receives. Row is the registration served.
@@ -594,6 +600,11 @@ func judgeCommand(deps Deps, p dialect.Payload, call Call, lookup func(string) (
 		return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 	}
 	cmd := judgedCommand(p, call.Command)
+	if call.unresolved {
+		// widen may find more governed repositories, whose operator
+		// patterns then meet the simple commands this judgement saw run.
+		cmd.KeepRan()
+	}
 	v := pol.JudgeAt(cmd, call.Dir, lookup)
 	if v.Kind != verdict.Allow {
 		return v
@@ -604,14 +615,15 @@ func judgeCommand(deps Deps, p dialect.Payload, call Call, lookup func(string) (
 	}
 	if wider != nil {
 		// The evaluator found the command acting in governed repositories
-		// the workspace scan could not see: judge it again with their
-		// operator patterns, and their admission settings.
+		// the workspace scan could not see: their operator patterns apply
+		// to it too (the built-in rules allowed it already), and their
+		// admission settings.
 		call.Settings = wider
 		pol, err := deps.NewPolicy(wider.Deny)
 		if err != nil {
 			return deny(RuleSettings, "the command policy could not be built with the settings layers: %v", err)
 		}
-		if v := pol.JudgeAt(policy.NewCommand(cmd.Text()), call.Dir, lookup); v.Kind != verdict.Allow {
+		if v := pol.JudgeOperators(cmd); v.Kind != verdict.Allow {
 			return v
 		}
 	}

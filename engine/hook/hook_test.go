@@ -27,6 +27,12 @@ func (f fakePolicy) JudgeAt(c *policy.Command, _ string, _ func(string) (string,
 	if strings.Contains(command, "--no-verify") {
 		return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-no-verify", Reason: "[BLOCKED BY hookwarden:fake-no-verify] skipping hooks; run them"}
 	}
+	return f.JudgeOperators(c)
+}
+
+// JudgeOperators matches the operator patterns alone.
+func (f fakePolicy) JudgeOperators(c *policy.Command) verdict.Verdict {
+	command := c.Text()
 	for _, re := range f.ops {
 		if re.MatchString(command) {
 			return verdict.Verdict{Kind: verdict.Deny, RuleID: "fake-operator", Reason: "[BLOCKED BY hookwarden:fake-operator] operator pattern"}
@@ -299,6 +305,10 @@ func (longPolicy) JudgeAt(*policy.Command, string, func(string) (string, bool)) 
 	return verdict.Verdict{Kind: verdict.Deny, RuleID: "long", Reason: strings.Repeat("r", 10000)}
 }
 
+func (longPolicy) JudgeOperators(*policy.Command) verdict.Verdict {
+	return verdict.Verdict{Kind: verdict.Allow}
+}
+
 // A build without a policy wired denies rather than allowing.
 func TestMissingPolicyDenies(t *testing.T) {
 	deps := fakeDeps(t, false)
@@ -349,6 +359,10 @@ type panicPolicy struct{}
 func (panicPolicy) JudgeAt(c *policy.Command, _ string, _ func(string) (string, bool)) verdict.Verdict {
 	command := c.Text()
 	panic("boom: " + command)
+}
+
+func (p panicPolicy) JudgeOperators(c *policy.Command) verdict.Verdict {
+	return p.JudgeAt(c, "", nil)
 }
 
 // A judge that panics denies in the client's form and does not leak the
@@ -422,6 +436,10 @@ type stallPolicy struct{ release chan struct{} }
 func (p stallPolicy) JudgeAt(*policy.Command, string, func(string) (string, bool)) verdict.Verdict {
 	<-p.release
 	return verdict.Verdict{Kind: verdict.Allow}
+}
+
+func (p stallPolicy) JudgeOperators(c *policy.Command) verdict.Verdict {
+	return p.JudgeAt(c, "", nil)
 }
 
 // TestBudgetBoundsTheWholeCall: a judgement that is still running when the

@@ -75,6 +75,11 @@ func (c commandPolicy) JudgeAt(command *policy.Command, dir string, lookup func(
 	return FromDecision(c.p.JudgeCommand(command, policy.Site{Dir: dir, LookupEnv: lookup}))
 }
 
+// JudgeOperators is policy.(*Policy).JudgeOperators as a verdict.
+func (c commandPolicy) JudgeOperators(command *policy.Command) verdict.Verdict {
+	return FromDecision(c.p.JudgeOperators(command))
+}
+
 // FromDecision converts a policy.Decision into a verdict.Verdict: Allow when
 // d.Allowed, otherwise Deny with d.RuleID and d.Reason capped at
 // verdict.MaxReasonBytes.

@@ -12,10 +12,15 @@ import (
 )
 
 // maxHolderEntries bounds the directory entries one call reads while it
-// looks for a governed repository directly inside the directories it
-// removes, moves or re-permissions (holderHit); a call that would read more
-// is refused as RuleScanBoundSteps (no bound turns into an allow).
+// looks for a governed repository inside the directories it removes, moves
+// or re-permissions (holderHit); a call that would read more is refused as
+// RuleScanBoundSteps (no bound turns into an allow).
 const maxHolderEntries = 16384
+
+// maxHolderDepth is how many levels below such a directory the search for
+// a governed repository goes: 1 is the directory's own entries (a folder
+// of repositories), 4 reaches ~/src/github.com/org/repo from ~/src.
+const maxHolderDepth = 4
 
 // holderState is what one call learned about governed repositories on
 // disk (judge.holders): the governed roots above each directory a command
@@ -98,10 +103,9 @@ const (
 
 // holdsGoverned reports whether dir (absolute, cleaned) is an existing
 // directory that is or holds a governed repository's root: one above the
-// directory the command runs in at sc, dir itself, or an entry of dir
-// (GovernedChildren's reach in engine/workspace, when entries is set and
-// dir lies in no governed repository around the command's directory; a
-// repository deeper below is not looked for).
+// directory the command runs in at sc, dir itself, or, when entries is set
+// and dir lies in no governed repository around the command's directory,
+// one up to maxHolderDepth levels below dir (governedEntries).
 func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return holdsNo
@@ -129,8 +133,8 @@ func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 	return j.governedEntry(dir)
 }
 
-// governedEntry reports whether an entry of dir is a governed
-// repository's root, reading at most what is left of maxHolderEntries.
+// governedEntry reports whether a directory below dir is a governed
+// repository's root (governedEntries).
 func (j *judge) governedEntry(dir string) holds {
 	roots, h := j.governedEntries(dir)
 	if len(roots) > 0 {
@@ -139,10 +143,38 @@ func (j *judge) governedEntry(dir string) holds {
 	return h
 }
 
-// governedEntries returns the entries of dir that are governed
-// repositories' roots, reading at most what is left of maxHolderEntries
-// (holdsUnknown past it).
+// governedEntries returns the governed repositories' roots below dir, level
+// by level down to maxHolderDepth, reading at most what is left of
+// maxHolderEntries (holdsUnknown past it, with the roots found so far). It
+// descends into real directories only: a symbolic link to a directory is
+// itself checked as a root but not entered (a link can loop), nor is a
+// `.git` directory, a governed root already found (what it holds goes with
+// it) or a `node_modules` directory (a package manager's tree, which holds
+// no repository the user put there and would spend the budget: rm -rf of a
+// project folder beside governed repositories stays allowed). A directory
+// it cannot open or read to the end is left out, as the commands it judges
+// would fail on it as well.
 func (j *judge) governedEntries(dir string) ([]string, holds) {
+	var roots []string
+	level := []string{dir}
+	for depth := 1; depth <= maxHolderDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, d := range level {
+			sub, h := j.governedLevel(d, &roots)
+			if h == holdsUnknown {
+				return roots, holdsUnknown
+			}
+			next = append(next, sub...)
+		}
+		level = next
+	}
+	return roots, holdsNo
+}
+
+// governedLevel reads the entries of dir within the call's budget, adds
+// those that are governed roots to roots and returns the directories to
+// read at the next level.
+func (j *judge) governedLevel(dir string, roots *[]string) ([]string, holds) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, holdsNo
@@ -157,13 +189,20 @@ func (j *judge) governedEntries(dir string) ([]string, holds) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, holdsNo
 	}
-	var roots []string
+	var sub []string
 	for _, e := range ents {
-		if (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && governed.Root(filepath.Join(dir, e.Name())) {
-			roots = append(roots, filepath.Join(dir, e.Name()))
+		if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 || e.Name() == ".git" {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case governed.Root(p):
+			*roots = append(*roots, p)
+		case e.IsDir() && e.Name() != "node_modules":
+			sub = append(sub, p)
 		}
 	}
-	return roots, holdsNo
+	return sub, holdsNo
 }
 
 // repoNamesUnder returns the base names under which find, started at p,

@@ -67,6 +67,19 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 		// The folder that holds the repository, in no repository itself:
 		// an agent started in a folder of repositories.
 		return repo, out, filepath.Dir(repo)
+	case "deep":
+		// The parent layout with a second governed repository three levels
+		// down a sibling folder (ws/team/proj, as ~/src/github.com/org/repo
+		// lies below ~/src): a .git made by git init and a manifest.
+		deep := filepath.Join(filepath.Dir(repo), "ws", "team", "proj")
+		if err := os.MkdirAll(deep, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(deep, "init", "-q")
+		if err := os.WriteFile(filepath.Join(deep, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return repo, out, filepath.Dir(repo)
 	case "nested":
 		cwd = filepath.Join(repo, "x")
 		if err := os.MkdirAll(cwd, 0o755); err != nil {

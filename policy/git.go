@@ -434,7 +434,8 @@ func (j *judge) gitIndexWrite(sub string, args []field, sc *scope) {
 // <tree-ish> -- ., git restore --source=<tree-ish> .) over the whole tree
 // writes that revision's copies of the guard's files (restore also removes
 // those it lacks); from the index (git checkout -- ., git restore .) the
-// committed copies come back, which stays allowed.
+// committed copies come back, which stays allowed here (governance.go
+// refuses it while a guard file has uncommitted changes the paths cover).
 func (j *judge) gitCheckout(sub string, args []field, sc *scope) {
 	if sub == "restore" && restoreStagedOnly(args) {
 		return

@@ -28,6 +28,10 @@ import (
 //     of tracked guard files. git revert of a commit (or a range) that
 //     added a guard file removes it, and so does git cherry-pick of one
 //     that removed it.
+//   - git checkout . and git restore . (any pathspec covering a guard
+//     file, git checkout -f, git switch -f) drop uncommitted changes of
+//     tracked ones (governance_discard.go); git pull merges or rebases
+//     like git merge and rebase.
 //   - git worktree add of a revision without .hookwarden.yaml (and
 //     --orphan) makes a work tree no hook governs.
 //   - git bisect checks out revisions between the good and bad ones it
@@ -40,7 +44,7 @@ import (
 // governance judges sub with args at sc (gitSub calls it first).
 func (j *judge) governance(sub string, args []field, sc *scope) {
 	switch sub {
-	case "clean", "stash", "checkout", "switch", "reset", "revert", "cherry-pick", "rebase", "merge", "worktree", "bisect":
+	case "clean", "stash", "checkout", "switch", "restore", "reset", "revert", "cherry-pick", "rebase", "merge", "pull", "worktree", "bisect":
 	default:
 		return
 	}
@@ -56,7 +60,11 @@ func (j *judge) governance(sub string, args []field, sc *scope) {
 	case "stash":
 		removes = g.stash(args)
 	case "checkout", "switch":
-		removes = g.checkout(sub, args)
+		removes = g.checkout(sub, args) || g.discards(sub, args)
+	case "restore":
+		removes = g.discards(sub, args)
+	case "pull":
+		removes = g.pull(args)
 	case "reset":
 		removes = g.reset(args)
 	case "revert":

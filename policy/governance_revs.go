@@ -231,9 +231,8 @@ func (g govCall) added(from, to string) bool {
 }
 
 // rebase reports git rebase or git merge bringing in a revision that
-// removed a guard file HEAD tracks: the new base (--onto, else the
-// upstream, else @{upstream}) or the merged commit lacks it while their
-// merge base with HEAD had it.
+// removed a guard file HEAD tracks (replays): the new base (--onto, else
+// the upstream, else @{upstream}) or the merged commit.
 func (g govCall) rebase(sub string, args []field) bool {
 	valued := "--onto -s --strategy -X --strategy-option -x --exec -C --whitespace --empty"
 	if sub == "merge" {
@@ -254,24 +253,83 @@ func (g govCall) rebase(sub string, args []field) bool {
 			base = withVal(a, v)
 		}
 	}
-	if base.dynamic() || !g.lacks(base) {
-		return base.dynamic() && g.lacks(base)
+	return g.replays(base)
+}
+
+// replays reports a rebase or merge onto (or of) base removing a guard
+// file HEAD tracks: one their merge base had (so no replayed commit adds
+// it) and base lacks. A revision known only at run time counts as g.lacks
+// says; one git does not know removes nothing (the command fails); no
+// merge base: HEAD's own commits, replayed or merged, carry the files.
+func (g govCall) replays(base field) bool {
+	if base.dynamic() {
+		return g.lacks(base)
 	}
-	r := g.j.askGit(g.dir, "merge-base", base.val, "HEAD")
+	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
+	if hr.broken {
+		return true
+	}
+	if len(head) == 0 {
+		return false
+	}
+	target, r := g.j.guardFilesAt(g.dir, base.val)
 	if r.broken {
 		return true
 	}
-	// no merge base: HEAD's own commits, replayed or merged, carry the files
-	return r.ok && g.lacksAny(lit(strings.TrimSpace(r.out)), base)
+	if !r.ok || !missing(head, target) {
+		return false
+	}
+	mr := g.j.askGit(g.dir, "merge-base", base.val, "HEAD")
+	if mr.broken {
+		return true
+	}
+	if !mr.ok {
+		return false
+	}
+	from, br := g.j.guardFilesAt(g.dir, strings.TrimSpace(mr.out))
+	if br.broken {
+		return true
+	}
+	for p := range head {
+		if from[p] && !target[p] {
+			return true
+		}
+	}
+	return false
 }
 
-// lacksAny reports a guard file HEAD and from track that to lacks.
-func (g govCall) lacksAny(from, to field) bool {
-	head, _ := g.j.guardFilesAt(g.dir, "HEAD")
-	a, _ := g.j.guardFilesAt(g.dir, from.val)
-	b, _ := g.j.guardFilesAt(g.dir, to.val)
-	for p := range head {
-		if a[p] && !b[p] {
+// pull reports git pull merging or rebasing onto a revision that removed
+// a guard file HEAD tracks, judged as git merge (git rebase with --rebase)
+// of it: the branches named from the repository itself (git pull .
+// <branch>), a remote's branch by its remote-tracking branch when there is
+// one, else the current branch's upstream. What the fetch brings from
+// another repository is not known when the command is judged; a dry run
+// (--dry-run) changes nothing.
+func (g govCall) pull(args []field) bool {
+	if optionIn(args, "--dry-run", "") {
+		return false
+	}
+	pos, _, _ := revPositionals(args, "-s --strategy -X --strategy-option -o --server-option --depth --deepen --shallow-since --shallow-exclude --upload-pack --refmap --negotiation-tip --cleanup", "")
+	up := lit("@{upstream}")
+	if len(pos) < 2 || pos[0].dynamic() {
+		return g.replays(up)
+	}
+	for _, ref := range pos[1:] {
+		if ref.dynamic() {
+			if pos[0].val == "." && g.lacks(ref) {
+				return true
+			}
+			continue
+		}
+		src, _, _ := strings.Cut(strings.TrimPrefix(ref.val, "+"), ":")
+		rev := lit(src)
+		if pos[0].val != "." {
+			rev = lit("refs/remotes/" + pos[0].val + "/" + strings.TrimPrefix(src, "refs/heads/"))
+			if _, r := g.j.guardFilesAt(g.dir, rev.val); !r.ok && !r.broken {
+				continue // not fetched yet: what it holds is not known
+			}
+		}
+		if g.replays(rev) {
 			return true
 		}
 	}

@@ -61,6 +61,14 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 	case "history":
 		historyLayout(t, repo, git)
 		return repo, out, repo
+	case "dirty":
+		// history, then a change to the tracked .claude/settings.json
+		// left uncommitted (adopt's rows merged into a committed file)
+		historyLayout(t, repo, git)
+		if err := os.WriteFile(filepath.Join(repo, ".claude", "settings.json"), []byte("{\"hooks\": {}}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return repo, out, repo
 	case "outside":
 		return repo, out, out
 	case "parent":

@@ -31,7 +31,8 @@ import (
 //   - git checkout . and git restore . (any pathspec covering a guard
 //     file, git checkout -f, git switch -f) drop uncommitted changes of
 //     tracked ones (governance_discard.go); git pull merges or rebases
-//     like git merge and rebase.
+//     like git merge and rebase; git rebase -i may drop the commit that
+//     added one (its todo list is not known).
 //   - git worktree add of a revision without .hookwarden.yaml (and
 //     --orphan) makes a work tree no hook governs.
 //   - git bisect checks out revisions between the good and bad ones it

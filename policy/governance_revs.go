@@ -231,39 +231,78 @@ func (g govCall) added(from, to string) bool {
 }
 
 // rebase reports git rebase or git merge bringing in a revision that
-// removed a guard file HEAD tracks (replays): the new base (--onto, else
-// the upstream, else @{upstream}) or the merged commit.
+// removed a guard file HEAD tracks (replays), and git rebase -i (or
+// --interactive, or --root with it) whose todo list may drop a commit
+// that added one.
 func (g govCall) rebase(sub string, args []field) bool {
 	valued := "--onto -s --strategy -X --strategy-option -x --exec -C --whitespace --empty"
 	if sub == "merge" {
 		valued = "-m --message -F --file -s --strategy -X --strategy-option --cleanup --into-name"
 	}
-	pos, _, stopped := revPositionals(args, valued, "--continue --abort --skip --quit --edit-todo --show-current-patch --root")
+	pos, _, stopped := revPositionals(args, valued, "--continue --abort --skip --quit --edit-todo --show-current-patch")
 	if stopped {
 		return false
 	}
-	base := lit("@{upstream}")
-	if len(pos) > 0 {
-		base = pos[0]
+	interactive := sub == "rebase" && rebaseInteractive(args)
+	if sub == "rebase" && optionIn(args, "--root", "") {
+		// every commit HEAD reaches is replayed: only an interactive
+		// todo list can drop the one that added a guard file
+		return interactive && g.lacks(lit(emptyTree))
 	}
+	upstream := lit("@{upstream}")
+	if len(pos) > 0 {
+		upstream = pos[0]
+	}
+	onto := upstream
 	for i, a := range args {
 		if a.val == "--onto" && i+1 < len(args) {
-			base = args[i+1]
+			onto = args[i+1]
 		} else if v, ok := strings.CutPrefix(a.val, "--onto="); ok {
-			base = withVal(a, v)
+			onto = withVal(a, v)
 		}
 	}
-	return g.replays(base)
+	return g.replays(upstream, onto, interactive)
 }
 
-// replays reports a rebase or merge onto (or of) base removing a guard
-// file HEAD tracks: one their merge base had (so no replayed commit adds
-// it) and base lacks. A revision known only at run time counts as g.lacks
-// says; one git does not know removes nothing (the command fails); no
-// merge base: HEAD's own commits, replayed or merged, carry the files.
-func (g govCall) replays(base field) bool {
-	if base.dynamic() {
-		return g.lacks(base)
+// emptyTree is git's empty tree object, a revision that lacks every file.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// rebaseInteractive reports git rebase's -i (alone or in a cluster of
+// letters before one that takes a value) or --interactive.
+func rebaseInteractive(args []field) bool {
+	for _, a := range args {
+		v := a.val
+		if v == "--" {
+			return false
+		}
+		if v == "--interactive" {
+			return true
+		}
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			for k := 1; k < len(v); k++ {
+				if v[k] == 'i' {
+					return true
+				}
+				if strings.IndexByte("sXxC", v[k]) >= 0 {
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// replays reports a rebase or merge that replays the commits from the
+// merge base of upstream and HEAD onto onto (a merge: upstream and onto
+// are the merged commit) removing a guard file HEAD tracks: one the merge
+// base had (so no replayed commit adds it) and onto lacks; with
+// interactive also one a replayed commit added (the todo list may drop
+// that commit) that onto lacks. A revision known only at run time counts
+// as g.lacks says; one git does not know removes nothing (the command
+// fails); no merge base: every commit is replayed.
+func (g govCall) replays(upstream, onto field, interactive bool) bool {
+	if upstream.dynamic() || onto.dynamic() {
+		return g.lacks(lit(dyn))
 	}
 	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
 	if hr.broken {
@@ -272,26 +311,26 @@ func (g govCall) replays(base field) bool {
 	if len(head) == 0 {
 		return false
 	}
-	target, r := g.j.guardFilesAt(g.dir, base.val)
+	target, r := g.j.guardFilesAt(g.dir, onto.val)
 	if r.broken {
 		return true
 	}
 	if !r.ok || !missing(head, target) {
 		return false
 	}
-	mr := g.j.askGit(g.dir, "merge-base", base.val, "HEAD")
+	mr := g.j.askGit(g.dir, "merge-base", upstream.val, "HEAD")
 	if mr.broken {
 		return true
 	}
-	if !mr.ok {
-		return false
-	}
-	from, br := g.j.guardFilesAt(g.dir, strings.TrimSpace(mr.out))
-	if br.broken {
-		return true
+	var base map[string]bool
+	if mr.ok {
+		var br gitReply
+		if base, br = g.j.guardFilesAt(g.dir, strings.TrimSpace(mr.out)); br.broken {
+			return true
+		}
 	}
 	for p := range head {
-		if from[p] && !target[p] {
+		if !target[p] && (base[p] || interactive) {
 			return true
 		}
 	}
@@ -310,9 +349,15 @@ func (g govCall) pull(args []field) bool {
 		return false
 	}
 	pos, _, _ := revPositionals(args, "-s --strategy -X --strategy-option -o --server-option --depth --deepen --shallow-since --shallow-exclude --upload-pack --refmap --negotiation-tip --cleanup", "")
+	interactive := false
+	for _, a := range args {
+		if a.val == "--rebase=i" || a.val == "--rebase=interactive" {
+			interactive = true
+		}
+	}
 	up := lit("@{upstream}")
 	if len(pos) < 2 || pos[0].dynamic() {
-		return g.replays(up)
+		return g.replays(up, up, interactive)
 	}
 	for _, ref := range pos[1:] {
 		if ref.dynamic() {
@@ -329,7 +374,7 @@ func (g govCall) pull(args []field) bool {
 				continue // not fetched yet: what it holds is not known
 			}
 		}
-		if g.replays(rev) {
+		if g.replays(rev, rev, interactive) {
 			return true
 		}
 	}

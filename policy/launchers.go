@@ -379,6 +379,7 @@ func (j *judge) environmentRunner(name string, args []field, env []envVar, depth
 		return skipOpts(args, "", []string{"--from", "--with", "--python"}), true
 	case "python", "python3", "py":
 		j.interpreter(name, args, env, depth, st, sc)
+		j.judgeArchive("python3", args, sc) // python -m zipfile -e, -m tarfile -e
 		for i, a := range args {
 			if a.val == "-m" && i+1 < len(args) {
 				return args[i+1:], true

@@ -441,7 +441,8 @@ func stageNames(argv []field) []string {
 // --output, wget -O/--output-document and -P (a directory), sort -o, yq
 // -i/--inplace, sd, dos2unix/unix2dos, chflags, tar in extract mode (its
 // members and -C), unzip (its members and -d), and every archive
-// extraction (judgeArchive: tar, unzip, cpio, 7z, jar) of members not
+// extraction (judgeArchive: tar, unzip, cpio, 7z, jar, pax, ar; python -m
+// zipfile/tarfile from environmentRunner) of members not
 // known into a directory that may hold guard files. It reports whether
 // name was one of them.
 func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(string) bool) bool {
@@ -480,6 +481,9 @@ func (j *judge) guardWriters(name string, args []field, sc *scope, isOpt func(st
 			w.awkFiles()
 		}
 	default:
+		if name == "pax" || name == "ar" {
+			j.judgeArchive(name, args, sc) // and their options as any program's (tamper)
+		}
 		return false
 	}
 	return true

@@ -305,7 +305,8 @@ func jarExtraction(args []field) (x extraction, ok bool) {
 }
 
 // judgeArchive judges the extraction, if any, of the archive command name
-// with args.
+// (python3 for every python interpreter: its -m zipfile and tarfile) with
+// args.
 func (j *judge) judgeArchive(name string, args []field, sc *scope) {
 	var x extraction
 	ok := false
@@ -320,6 +321,12 @@ func (j *judge) judgeArchive(name string, args []field, sc *scope) {
 		x, ok = sevenZipExtraction(args)
 	case "jar":
 		x, ok = jarExtraction(args)
+	case "pax":
+		x, ok = paxExtraction(args)
+	case "ar":
+		x, ok = arExtraction(args)
+	case "python3":
+		x, ok = pythonArchiveExtraction(args)
 	}
 	if ok {
 		j.judgeExtraction(sc, x)
@@ -449,4 +456,133 @@ func copiesRecursively(name string, args []field) bool {
 		}
 	}
 	return false
+}
+
+// paxExtraction reads pax's words (POSIX pax): -r reads an archive (from
+// -f FILE or stdin) into the current directory, its operands the member
+// patterns; -r with -w copies the operands, each under its own path, into
+// the last operand (a directory). -s renames and -c inverts the patterns,
+// so both make the members unknown. ok is false in list mode (neither -r
+// nor -w) and in write mode (-w alone writes an archive).
+func paxExtraction(args []field) (x extraction, ok bool) {
+	read, write := false, false
+	var ops []field
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for k := 1; k < len(v); k++ {
+				c := v[k]
+				read = read || c == 'r'
+				write = write || c == 'w'
+				x.unknown = x.unknown || c == 's' || c == 'c'
+				if strings.IndexByte("bfopsxGTUBE", c) >= 0 {
+					if k == len(v)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	switch {
+	case read && write:
+		if len(ops) < 2 {
+			return x, false
+		}
+		x.dests = []field{ops[len(ops)-1]}
+		x.members = ops[:len(ops)-1]
+		return x, true
+	case read:
+		x.members = ops
+		return x, true
+	}
+	return x, false
+}
+
+// arExtraction reads ar's words (GNU binutils ar x, ar -x): the members
+// named after the archive are extracted into the current directory, or
+// --output's (binutils 2.34 and later); none named extracts every one.
+// The N modifier takes a count before the archive. ok is false for keys
+// without x.
+func arExtraction(args []field) (x extraction, ok bool) {
+	var words []field
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "--output" || v == "--plugin" || v == "--target" || v == "--record-libdeps":
+			if i+1 < len(args) && v == "--output" {
+				x.dests = append(x.dests, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(v, "--output="):
+			x.dests = append(x.dests, lit(strings.TrimPrefix(v, "--output=")))
+		case strings.HasPrefix(v, "--"):
+		default:
+			words = append(words, args[i])
+		}
+	}
+	if len(words) == 0 || !strings.Contains(words[0].val, "x") {
+		return x, false
+	}
+	rest := words[1:]
+	if strings.Contains(words[0].val, "N") && len(rest) > 0 {
+		rest = rest[1:]
+	}
+	if len(rest) > 0 {
+		x.members = rest[1:]
+	}
+	return x, true
+}
+
+// pythonArchiveExtraction reads python -m zipfile -e ARCHIVE DIR and
+// python -m tarfile -e ARCHIVE [DIR] (--extract too; the standard
+// library's command-line interfaces): every member is extracted into DIR
+// (tarfile's default: the current directory), none can be named. ok is
+// false for any other module or mode.
+func pythonArchiveExtraction(args []field) (x extraction, ok bool) {
+	module := ""
+	var rest []field
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if v == "-m" && i+1 < len(args) {
+			module, rest = args[i+1].val, args[i+2:]
+			break
+		}
+		if strings.HasPrefix(v, "-m") {
+			module, rest = v[2:], args[i+1:]
+			break
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" || v == "-c" {
+			return x, false // a script, stdin or inline code: not a module
+		}
+		if v == "-W" || v == "-X" || v == "-Q" {
+			i++
+		}
+	}
+	if module != "zipfile" && module != "tarfile" {
+		return x, false
+	}
+	for i, a := range rest {
+		if a.val != "-e" && a.val != "--extract" {
+			continue
+		}
+		var ops []field
+		for _, b := range rest[i+1:] {
+			if !strings.HasPrefix(b.val, "-") {
+				ops = append(ops, b)
+			}
+		}
+		if len(ops) > 1 {
+			x.dests = []field{ops[1]}
+		}
+		x.unknown = true
+		return x, true
+	}
+	return x, false
 }

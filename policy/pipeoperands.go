@@ -38,7 +38,8 @@ func changingName(name string) bool {
 
 // changesOperands reports whether argv (a command xargs or a loop runs)
 // changes the files its operands name: changingName, sed/perl/ruby
-// in-place, or git rm, mv, checkout, restore or clean.
+// in-place, git rm, mv, checkout, restore or clean, or a shell's -c
+// script that changes the files its arguments name (scriptChangesArgs).
 func changesOperands(argv []field) bool {
 	if len(argv) == 0 {
 		return false
@@ -64,6 +65,9 @@ func changesOperands(argv []field) bool {
 			}
 		}
 		return false
+	}
+	if shellName(name) {
+		return scriptChangesArgs(argv, "") // sh -c 'rm "$@"' (pipescript.go)
 	}
 	return changingName(name)
 }
@@ -98,7 +102,11 @@ func (j *judge) pipeOperands(argv []field, unbounded bool, sc *scope) {
 			return // xargs cp -t DIR: the names are sources, read only
 		}
 	}
-	if changesOperands(inner) && !replacedBounded(argv, len(argv)-len(inner), inner) && j.inGoverned(sc) {
+	changes := changesOperands(inner)
+	if repl, ok := xargsReplace(argv, len(argv)-len(inner)); ok && !changes {
+		changes = scriptChangesArgs(inner, repl) // xargs -I {} sh -c 'rm {}'
+	}
+	if changes && !replacedBounded(argv, len(argv)-len(inner), inner) && j.inGoverned(sc) {
 		j.hits.add(RuleUnknownOperands)
 	}
 }

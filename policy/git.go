@@ -127,7 +127,7 @@ func (j *judge) git(args []field, env []envVar, depth int, st *syntax.Stmt, sc *
 	}
 	sub := args[i]
 	rest := args[i+1:]
-	j.foreignGitDir(args[:i], env, sc, workTree, sub) // GIT_DIR or --git-dir elsewhere over a governed work tree
+	j.foreignGitDir(args[:i], env, sc, workTree, sub, rest) // GIT_DIR or --git-dir elsewhere over a governed work tree
 	// otherTree: the command runs on a work tree other than the one it
 	// starts in
 	otherTree := workTree != nil && (workTree.dynamic() || !dotsOnly(strings.TrimRight(workTree.val, "/")))

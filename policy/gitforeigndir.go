@@ -29,8 +29,11 @@ const worktreeGitSubs = " checkout switch restore reset clean stash merge pull r
 // none): the git directory is GIT_DIR's or --git-dir's (or, with only a
 // work tree named, the directory's own repository's), and the work tree
 // --work-tree's or GIT_WORK_TREE's (else the directory the command runs
-// in).
-func (j *judge) foreignGitDir(opts []field, env []envVar, sc *scope, workTree *field, sub field) {
+// in). On the work tree's own git directory from a directory outside it
+// (cd /tmp && git --git-dir=$REPO/.git --work-tree=$REPO checkout -f),
+// the governance questions are asked there (governance.go; with the
+// command's directory they would go unasked).
+func (j *judge) foreignGitDir(opts []field, env []envVar, sc *scope, workTree *field, sub field, rest []field) {
 	if !sub.dynamic() && isGitBuiltin(sub.val) && !strings.Contains(worktreeGitSubs, " "+sub.val+" ") {
 		return
 	}
@@ -70,6 +73,13 @@ func (j *judge) foreignGitDir(opts []field, env []envVar, sc *scope, workTree *f
 		return
 	}
 	if !tree.dynamic() && (gitDir == nil || !gitDir.dynamic()) && j.ownGitDir(sc, tree, gitDir) {
+		here, ok := j.diskPath(sc, ".")
+		wt, wok := j.diskPath(sc, tree.val)
+		if ok && wok && !sub.dynamic() && !within(filepath.Clean(here), filepath.Clean(wt)) {
+			moved := *sc
+			moved.chdir(tree)
+			j.governance(sub.val, rest, &moved)
+		}
 		return
 	}
 	j.hits.add(RuleGovernanceRollback)

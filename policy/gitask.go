@@ -189,7 +189,8 @@ func guardPaths() []string {
 // guardStatus returns git status's short entries (XY and the path from
 // the root) for the guard's files, or for specs (pathspecs from dir) when
 // given; untracked files are listed one by one, ignored ones too when
-// ignored is set.
+// ignored is set. After a git command of the call that may have staged
+// them (judge.gitMoved), an untracked file is reported as added ("A ").
 func (j *judge) guardStatus(dir string, specs []string, ignored bool) (entries [][2]string, r gitReply) {
 	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"}
 	if ignored {
@@ -205,7 +206,13 @@ func (j *judge) guardStatus(dir string, specs []string, ignored bool) (entries [
 	}
 	for _, e := range strings.Split(r.out, "\x00") {
 		if len(e) > 3 && guardTouched(e[3:]) {
-			entries = append(entries, [2]string{e[:2], e[3:]})
+			xy := e[:2]
+			if j.gitMoved && xy == "??" {
+				// An earlier git command of the call (git add) may have
+				// staged it: a change of the index, not an untracked file.
+				xy = "A "
+			}
+			entries = append(entries, [2]string{xy, e[3:]})
 		}
 	}
 	return entries, r

@@ -84,6 +84,29 @@ func (j *judge) governance(sub string, args []field, sc *scope) {
 	}
 }
 
+// gitLeavesIndex reports whether git subcommand sub leaves HEAD, the
+// index and the branches as they are: the commands that read, and those
+// that write only elsewhere (fetch: remote-tracking refs; clean: untracked
+// files). Any other (add, commit, rm, stash, reset, checkout, merge,
+// apply, update-index, an alias, a name known only at run time, …) may
+// change what the current commit tracks, so a later governance question of
+// the same call cannot trust git's answer about the state before the call
+// (judge.gitMoved): git add -A && git commit -m x && git checkout old
+// removes the guard's files the commit had just recorded, while git,
+// asked before the call, says HEAD tracks none of them.
+func gitLeavesIndex(sub string) bool {
+	switch sub {
+	case "status", "log", "diff", "show", "ls-files", "ls-tree", "ls-remote", "rev-parse", "rev-list",
+		"describe", "blame", "annotate", "grep", "shortlog", "cat-file", "for-each-ref", "merge-base",
+		"show-ref", "show-branch", "name-rev", "check-ignore", "check-attr", "check-ref-format",
+		"count-objects", "fsck", "reflog", "whatchanged", "format-patch", "archive", "var", "help",
+		"version", "fetch", "remote", "clean", "difftool", "range-diff", "cherry", "verify-commit",
+		"verify-tag", "diff-tree", "diff-index", "diff-files", "ls", "config":
+		return true
+	}
+	return false
+}
+
 // govCall is one governance question: the judge, the directory the git
 // command runs in and its work tree's root.
 type govCall struct {

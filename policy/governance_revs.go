@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +19,23 @@ func (g govCall) lacks(rev field) bool {
 	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
 	if hr.broken {
 		return true
+	}
+	if g.j.gitMoved {
+		// An earlier git command of the call may have committed what the
+		// work tree holds: count every guard file git would stage.
+		staged, r := g.j.guardStatus(g.dir, nil, false)
+		if r.broken {
+			return true
+		}
+		head = maps.Clone(head)
+		if head == nil {
+			head = map[string]bool{}
+		}
+		for _, e := range staged {
+			if e[0] != "D" && e[1] != "D" {
+				head[e[1]] = true
+			}
+		}
 	}
 	if len(head) == 0 {
 		return false // no commit yet, or it tracks none of them

@@ -70,6 +70,11 @@ type judge struct {
 	// gitDeadline ends every git question of this call; set by the
 	// first one (gitAskBudget).
 	gitDeadline time.Time
+	// gitMoved: a git command judged earlier in this call may have
+	// changed what HEAD and the index hold (gitLeavesIndex), so the git
+	// state the governance questions read is the state before the call,
+	// not the one the command at hand meets (governance.go).
+	gitMoved bool
 	// arg0 is the $0 of the next script judged (shellC), "" for the
 	// default; script takes it over and clears it.
 	arg0 string

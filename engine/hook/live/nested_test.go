@@ -61,6 +61,21 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 	case "history":
 		historyLayout(t, repo, git)
 		return repo, out, repo
+	case "adopting":
+		// A repository with a history, adopted a moment ago: a commit of
+		// src/a.go on main, a branch old at it, and the guard's files
+		// untracked, as adopt leaves them.
+		if err := os.MkdirAll(filepath.Join(repo, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "src", "a.go"), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(repo, "add", "src/a.go")
+		git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "before adoption")
+		git(repo, "checkout", "-q", "-B", "main")
+		git(repo, "branch", "old")
+		return repo, out, repo
 	case "dirty":
 		// history, then a change to the tracked .claude/settings.json
 		// left uncommitted (adopt's rows merged into a committed file)

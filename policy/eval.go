@@ -247,6 +247,9 @@ func (j *judge) evaluate(f *syntax.File, depth int, env []envVar, arg0 string) m
 
 // evalOnce is one symbolic run; it reports whether a bound stopped it.
 func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (reached map[syntax.Pos]bool, bound bool) {
+	// Each run starts where the script starts (judge.gitEntry): the runs
+	// before it are other courses the script may take, not earlier steps.
+	j.gitMoved = j.gitEntry
 	start := evalRoot
 	if j.dir != "" {
 		start = j.dir

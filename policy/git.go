@@ -292,7 +292,10 @@ func (j *judge) indexDrop(sub string, args []field, sc *scope) {
 
 // gitSub judges one git subcommand's arguments (also the dashed git-<sub>).
 func (j *judge) gitSub(sub string, args []field, env []envVar, depth int, st *syntax.Stmt, sc *scope) {
-	defer func() { j.gitMoved = j.gitMoved || !gitLeavesIndex(sub) }()
+	defer func() {
+		j.gitMoved = j.gitMoved || !gitLeavesIndex(sub, args)
+		j.noteRefMove(sub, args)
+	}()
 	j.optionCode("git-"+sub, args, nil, depth) // difftool -x, grep -O (optcode.go)
 	j.governance(sub, args, sc)                // clean, stash, checkout … in a governed repository (governance.go)
 	if j.gitPlumbing(sub, args, st, sc) {

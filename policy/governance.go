@@ -94,7 +94,25 @@ func (j *judge) governance(sub string, args []field, sc *scope) {
 // (judge.gitMoved): git add -A && git commit -m x && git checkout old
 // removes the guard's files the commit had just recorded, while git,
 // asked before the call, says HEAD tracks none of them.
-func gitLeavesIndex(sub string) bool {
+func gitLeavesIndex(sub string, args []field) bool {
+	switch sub {
+	case "tag", "branch":
+		// Listing leaves the refs; making or moving one (git branch tmp
+		// nogov, then git checkout tmp) names a revision git did not know
+		// when asked.
+		if len(args) == 0 {
+			return true
+		}
+		for _, a := range args {
+			switch a.val {
+			case "-l", "--list", "-v", "-vv", "--verify", "-a", "--all", "-r", "--remotes", "--show-current", "--contains", "--merged", "--no-merged", "--points-at":
+				return true
+			}
+		}
+		return false
+	case "clone", "init":
+		return true // another repository, or this one's git directory set up again
+	}
 	switch sub {
 	case "status", "log", "diff", "show", "ls-files", "ls-tree", "ls-remote", "rev-parse", "rev-list",
 		"describe", "blame", "annotate", "grep", "shortlog", "cat-file", "for-each-ref", "merge-base",
@@ -105,6 +123,99 @@ func gitLeavesIndex(sub string) bool {
 		return true
 	}
 	return false
+}
+
+// noteRefMove records in judge.gitRefs the branch or tag git branch or
+// git tag (sub, with args) makes or moves and the revision it then names:
+// git branch [-f] NAME [START], git branch -m|-M|-c|-C [OLD] NEW, git tag
+// [-f] NAME [COMMIT] (HEAD when no start is given). Listing and deleting
+// forms record nothing.
+func (j *judge) noteRefMove(sub string, args []field) {
+	if sub == "fetch" {
+		j.noteFetchRefs(args)
+		return
+	}
+	if sub != "branch" && sub != "tag" || gitLeavesIndex(sub, args) {
+		return
+	}
+	var pos []field
+	rename := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case v == "-d" || v == "-D" || v == "--delete":
+			return
+		case sub == "branch" && (v == "-m" || v == "-M" || v == "-c" || v == "-C" || v == "--move" || v == "--copy"):
+			rename = true
+		case sub == "tag" && (v == "-m" || v == "-F" || v == "-u" || v == "--message" || v == "--file" || v == "--local-user"):
+			i++ // takes a value
+		case strings.HasPrefix(v, "-"):
+		default:
+			pos = append(pos, args[i])
+		}
+	}
+	if len(pos) == 0 || pos[len(pos)-1].dynamic() && !rename && len(pos) == 1 {
+		return
+	}
+	name, start := pos[0], lit("HEAD")
+	switch {
+	case rename && len(pos) >= 2:
+		name, start = pos[1], pos[0]
+	case rename:
+		// renames the current branch: NEW is HEAD
+	case len(pos) >= 2:
+		start = pos[1]
+	}
+	if name.dynamic() {
+		return
+	}
+	if j.gitRefs == nil {
+		j.gitRefs = map[string]field{}
+	}
+	j.gitRefs[name.val] = start
+}
+
+// noteFetchRefs records the local refs git fetch's refspecs write
+// (REMOTE SRC:DST, + allowed): from "." DST names SRC, from another
+// repository a revision not known here (dynamic), so git fetch . nogov:tmp
+// && git checkout tmp is judged as a checkout of nogov.
+func (j *judge) noteFetchRefs(args []field) {
+	var pos []field
+	for _, a := range args {
+		if !strings.HasPrefix(a.val, "-") {
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) < 2 {
+		return
+	}
+	local := pos[0].val == "."
+	for _, spec := range pos[1:] {
+		src, dst, ok := strings.Cut(strings.TrimPrefix(spec.val, "+"), ":")
+		if !ok || dst == "" || strings.Contains(dst, dyn) {
+			continue
+		}
+		to := field{val: dyn, raw: spec.raw}
+		if local && src != "" {
+			to = lit(src)
+		}
+		if j.gitRefs == nil {
+			j.gitRefs = map[string]field{}
+		}
+		j.gitRefs[strings.TrimPrefix(strings.TrimPrefix(dst, "refs/heads/"), "refs/tags/")] = to
+	}
+}
+
+// refAsMoved returns rev, or the revision an earlier git branch, git tag
+// or git fetch of the call made it name (judge.gitRefs).
+func (j *judge) refAsMoved(rev field) field {
+	if rev.dynamic() {
+		return rev
+	}
+	if to, ok := j.gitRefs[rev.val]; ok {
+		return to
+	}
+	return rev
 }
 
 // govCall is one governance question: the judge, the directory the git

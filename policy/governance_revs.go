@@ -14,28 +14,22 @@ import (
 // lacks reports whether moving the work tree from HEAD to rev removes a
 // guard file: one HEAD tracks that rev lacks (a rev known only at run time
 // counts when HEAD tracks any). A rev git does not know removes nothing
-// (the command fails); a question git cannot answer counts.
+// (the command fails); one an earlier git branch, tag or fetch of the call
+// made is judged as the revision it names (judge.refAsMoved); a question
+// git cannot answer counts. After a git command of the call that may have
+// committed them (judge.gitMoved), the guard files git would stage count
+// as tracked by HEAD.
 func (g govCall) lacks(rev field) bool {
-	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
-	if hr.broken {
+	return g.lacksFrom(rev, g.j.gitMoved)
+}
+
+// lacksFrom is lacks, counting the guard files git would stage as tracked
+// by HEAD only when staged is set.
+func (g govCall) lacksFrom(rev field, staged bool) bool {
+	rev = g.j.refAsMoved(rev)
+	head, broken := g.headGuards(staged)
+	if broken {
 		return true
-	}
-	if g.j.gitMoved {
-		// An earlier git command of the call may have committed what the
-		// work tree holds: count every guard file git would stage.
-		staged, r := g.j.guardStatus(g.dir, nil, false)
-		if r.broken {
-			return true
-		}
-		head = maps.Clone(head)
-		if head == nil {
-			head = map[string]bool{}
-		}
-		for _, e := range staged {
-			if e[0] != "D" && e[1] != "D" {
-				head[e[1]] = true
-			}
-		}
 	}
 	if len(head) == 0 {
 		return false // no commit yet, or it tracks none of them
@@ -51,6 +45,33 @@ func (g govCall) lacks(rev field) bool {
 		return false
 	}
 	return missing(head, target)
+}
+
+// headGuards returns the guard's files HEAD tracks and, with staged set
+// (an earlier git command of the call may have committed them), every one
+// git would stage as well; broken when git could not answer.
+func (g govCall) headGuards(staged bool) (map[string]bool, bool) {
+	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
+	if hr.broken {
+		return nil, true
+	}
+	if !staged {
+		return head, false
+	}
+	entries, r := g.j.guardStatus(g.dir, nil, false)
+	if r.broken {
+		return nil, true
+	}
+	head = maps.Clone(head)
+	if head == nil {
+		head = map[string]bool{}
+	}
+	for _, e := range entries {
+		if e[0] != "D" && e[1] != "D" {
+			head[e[1]] = true
+		}
+	}
+	return head, false
 }
 
 // missing reports a path of from that to lacks.
@@ -99,7 +120,7 @@ func (g govCall) checkout(sub string, args []field) bool {
 	if len(pos) != 1 || pathsAfterDashes(args) {
 		return false
 	}
-	rev := pos[0]
+	rev := g.j.refAsMoved(pos[0])
 	if rev.val == "-" {
 		rev = lit("@{-1}")
 	}
@@ -108,7 +129,7 @@ func (g govCall) checkout(sub string, args []field) bool {
 	}
 	if !rev.dynamic() {
 		if _, r := g.j.guardFilesAt(g.dir, rev.val); !r.ok && !r.broken {
-			return g.remoteGuess(rev.val)
+			return g.remoteGuess(rev.val) // a branch git makes from a remote one
 		}
 	}
 	return g.lacks(rev)
@@ -320,10 +341,14 @@ func rebaseInteractive(args []field) bool {
 // fails); no merge base: every commit is replayed.
 func (g govCall) replays(upstream, onto field, interactive bool) bool {
 	if upstream.dynamic() || onto.dynamic() {
-		return g.lacks(lit(dyn))
+		// Guard files an earlier git command of the call committed go in
+		// a merge or a plain rebase only if the revision's own history
+		// removed them, and no revision made before the call holds that
+		// history; an interactive todo list can drop their commit.
+		return g.lacksFrom(lit(dyn), interactive && g.j.gitMoved)
 	}
-	head, hr := g.j.guardFilesAt(g.dir, "HEAD")
-	if hr.broken {
+	head, broken := g.headGuards(interactive && g.j.gitMoved)
+	if broken {
 		return true
 	}
 	if len(head) == 0 {

@@ -70,11 +70,18 @@ type judge struct {
 	// gitDeadline ends every git question of this call; set by the
 	// first one (gitAskBudget).
 	gitDeadline time.Time
-	// gitMoved: a git command judged earlier in this call may have
-	// changed what HEAD and the index hold (gitLeavesIndex), so the git
-	// state the governance questions read is the state before the call,
-	// not the one the command at hand meets (governance.go).
-	gitMoved bool
+	// gitMoved: a git command that runs before the one being judged may
+	// have changed what HEAD and the index hold (gitLeavesIndex), so the
+	// git state the governance questions read (the state before the call)
+	// is not the one that command meets (governance.go). It is kept per
+	// pass over a script: the static walk and each symbolic run start from
+	// gitEntry, the state where the script itself runs, so a statement is
+	// not taken to run after its own judgement in another pass.
+	gitMoved, gitEntry bool
+	// gitRefs: the branches and tags an earlier git branch, git tag or
+	// git fetch of this call made or moved, each to the revision it names
+	// then (noteRefMove); a later command naming one means that revision.
+	gitRefs map[string]field
 	// arg0 is the $0 of the next script judged (shellC), "" for the
 	// default; script takes it over and clears it.
 	arg0 string
@@ -161,6 +168,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	outerPending := j.dynPending
 	j.dynPending = map[syntax.Pos]bool{}
 	defer func() { j.dynPending = outerPending }()
+	outerEntry := j.gitEntry
+	j.gitEntry = j.gitMoved
+	defer func() { j.gitEntry = outerEntry }()
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -184,7 +194,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.hits.add(RuleScanBoundCommand)
 		return // denied whole; never built by the evaluator either
 	}
+	walked := j.gitMoved
 	known := j.evaluate(f, depth, env, arg0)
+	j.gitMoved = j.gitMoved || walked
 	for pos := range pending {
 		if !known[pos] {
 			j.hits.add(RuleGitDynamicOption)

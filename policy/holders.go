@@ -103,15 +103,26 @@ const (
 
 // holdsGoverned reports whether dir (absolute, cleaned) is an existing
 // directory that is or holds a governed repository's root: one above the
-// directory the command runs in at sc, dir itself, or, when entries is set
-// and dir lies in no governed repository around the command's directory,
-// one up to maxHolderDepth levels below dir (governedEntries).
+// directory the command runs in at sc or above the one it started in, dir
+// itself, or, when entries is set and dir lies in no governed repository
+// around the command's directory, one up to maxHolderDepth levels below
+// dir (governedEntries).
 func (j *judge) holdsGoverned(sc *scope, dir string, entries bool) holds {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return holdsNo
 	}
+	// The governed repositories around where the command is now and
+	// around where it started: after cd .. the one it started in is no
+	// longer above it, and a directory holding it still holds it.
+	var heres []string
 	if here, ok := j.diskPath(sc, "."); ok {
-		for _, root := range j.governedAbove(filepath.Clean(here)) {
+		heres = append(heres, filepath.Clean(here))
+	}
+	if start := filepath.Clean(j.dir); j.dir != "" && (len(heres) == 0 || heres[0] != start) {
+		heres = append(heres, start)
+	}
+	for _, h := range heres {
+		for _, root := range j.governedAbove(h) {
 			if within(root, dir) {
 				return holdsYes
 			}

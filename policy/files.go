@@ -135,6 +135,40 @@ func (j *judge) diskPath(sc *scope, path string) (full string, ok bool) {
 	return full, true
 }
 
+// physicalDiskPath is diskPath as the kernel resolves it: a `..` after a
+// symbolic link leads to the parent of the link's target (with l ->
+// /src/gov/sub, l/.. is /src/gov, and so is .. after a logical `cd l`),
+// where diskPath's lexical reading stays beside the link. ok is false when
+// the path cannot be placed or does not exist.
+func (j *judge) physicalDiskPath(sc *scope, path string) (string, bool) {
+	raw := path
+	if sc.cwd != "" && !shellAbs(raw) {
+		raw = sc.cwd + "/" + raw
+	}
+	if !shellAbs(raw) {
+		if j.dir == "" || sc.cwdUnknown {
+			return "", false
+		}
+		raw = j.dir + "/" + raw
+	}
+	phys, err := filepath.EvalSymlinks(raw)
+	return phys, err == nil
+}
+
+// chdirPhysical moves sc to dir as chdir(2) does (git -C, cd -P): a `..`
+// after a symbolic link leads to the parent of the link's target
+// (physicalDiskPath), where the shell's logical cd stays beside the link.
+func (j *judge) chdirPhysical(sc *scope, dir field) {
+	before := *sc
+	sc.chdir(dir)
+	if sc.cwdUnknown || !hasDotDot(dir.val) {
+		return
+	}
+	if phys, ok := j.physicalDiskPath(&before, strings.ReplaceAll(dir.raw, `\`, "/")); ok {
+		sc.cwd = phys
+	}
+}
+
 // readBounded reads a regular file of at most maxScriptBytes; anything else
 // (missing, a directory, a FIFO or device that could block, too large) is
 // unknown.

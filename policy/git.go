@@ -186,7 +186,7 @@ func (j *judge) gitGlobalOptions(args []field, env []envVar, depth int, sc *scop
 		case v == "-C":
 			if next {
 				moved := *sc
-				moved.chdir(args[i+1])
+				j.chdirPhysical(&moved, args[i+1])
 				sc = &moved
 			}
 			i++

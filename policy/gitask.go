@@ -53,6 +53,9 @@ func (j *judge) governedDir(sc *scope) (dir, top string, ok bool) {
 	if !ok || strings.HasPrefix(dir, evalRoot) || strings.Contains(dir, dyn) || strings.Contains(dir, evalDyn) {
 		return "", "", false
 	}
+	if phys, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = phys // git finds its repository from the physical directory (cd l, git -C l/..)
+	}
 	repo, found, err := gitdisc.Find(dir)
 	if err != nil || !found {
 		return "", "", false

@@ -88,6 +88,14 @@ func (j *judge) holderWord(sc *scope, f field, localEntries bool) holds {
 		if h := j.holdsGoverned(sc, full, entries); h > out {
 			out = h
 		}
+		// Where the kernel takes it (chmod -R 000 l/.., cd l && chmod -R
+		// 000 .., with l a link into a governed repository) when that is
+		// elsewhere.
+		if phys, ok := j.physicalDiskPath(sc, w); ok && phys != full {
+			if h := j.holdsGoverned(sc, phys, !localEntries || within(phys, j.dir)); h > out {
+				out = h
+			}
+		}
 	}
 	return out
 }

@@ -115,7 +115,11 @@ func (j *judge) launchForm(name string, args []field, env *[]envVar, depth int, 
 	case "cd", "pushd", "chdir", "set-location", "sl", "popd":
 		rest := skipOpts(args, "", nil)
 		if name != "popd" && len(rest) == 1 {
-			sc.chdir(rest[0])
+			if cdPhysical(args) {
+				j.chdirPhysical(sc, rest[0])
+			} else {
+				sc.chdir(rest[0])
+			}
 		} else {
 			sc.cwd, sc.cwdUnknown = "", true
 		}
@@ -832,6 +836,27 @@ func findTestMatches(test string, pat field, name string) bool {
 	}
 	ok, err := path.Match(bashBrackets(p), name)
 	return err == nil && ok
+}
+
+// cdPhysical reports whether cd's options make it resolve `..` after a
+// symbolic link physically (-P, the last of -L and -P wins).
+func cdPhysical(args []field) bool {
+	phys := false
+	for _, a := range args {
+		v := a.val
+		if v == "--" || !strings.HasPrefix(v, "-") || v == "-" {
+			break
+		}
+		for _, c := range v[1:] {
+			switch c {
+			case 'P':
+				phys = true
+			case 'L':
+				phys = false
+			}
+		}
+	}
+	return phys
 }
 
 // chdir moves the scope's working directory to dir, as cd does: a

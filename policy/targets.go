@@ -222,11 +222,54 @@ func (s *scanner) named(v string, ok bool, st *cwdState) {
 		s.unresolved = true
 		return
 	default:
-		p = filepath.Join(st.dir, v)
+		p = st.dir + "/" + v
 	}
+	s.physical(p)
 	p = filepath.Clean(p)
 	if !slices.Contains(*list, p) {
 		*list = append(*list, p)
+	}
+}
+
+// physical records in Scan.Paths where the kernel takes raw (an absolute
+// path as written, not cleaned) when a `..` in it follows a symbolic link
+// and so leads elsewhere than its lexical reading: with l -> /src/gov/sub,
+// `rm l/../.hookwarden.yaml` and `git -C l/.. clean -fdx` act in /src/gov,
+// though l/.. reads as the directory holding l (found 2026-12-06: both
+// were skipped from an ungoverned repository). The shell's own `cd l/..`
+// is logical, but `cd -P`, `git -C`, `env -C` and every path a program
+// opens are not, and an extra path only widens where the call is judged.
+func (s *scanner) physical(raw string) {
+	if !hasDotDot(raw) {
+		return
+	}
+	phys, ok := physicalPath(raw)
+	if !ok || phys == filepath.Clean(raw) || slices.Contains(s.paths, phys) {
+		return
+	}
+	if len(s.paths) >= MaxNamedPaths {
+		s.unresolved = true
+		return
+	}
+	s.paths = append(s.paths, phys)
+}
+
+// physicalPath returns raw (absolute, not cleaned) resolved as the kernel
+// resolves it: its longest existing prefix through filepath.EvalSymlinks
+// (which takes a `..` after a link from the link's target), the rest
+// appended lexically; ok is false when no prefix but the root resolves.
+func physicalPath(raw string) (string, bool) {
+	p, rest := raw, ""
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest), true
+		}
+		i := strings.LastIndexByte(strings.TrimRight(p, "/"), '/')
+		if i <= 0 {
+			return "", false
+		}
+		rest = filepath.Join(strings.TrimRight(p, "/")[i+1:], rest)
+		p = p[:i]
 	}
 }
 
@@ -274,8 +317,9 @@ func (s *scanner) operand(v string, ok bool, base *cwdState) string {
 		if base.uncertain {
 			s.unresolved = true
 		}
-		p = filepath.Join(base.dir, v)
+		p = base.dir + "/" + v
 	}
+	s.physical(p)
 	p = filepath.Clean(p)
 	s.add(p)
 	return p

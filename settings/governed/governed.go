@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 
 	"github.com/hookwarden/hookwarden/settings"
@@ -44,16 +45,53 @@ func Manifest(root string) bool {
 // (absolute, cleaned), dir included, innermost first (Root for dir and each
 // of its ancestors). A nested repository does not end the walk, so the
 // outermost governed tree is found as well.
+//
+// dir is walked as written and, when a symbolic link on its way leads
+// elsewhere, as the kernel (and git) reach it (filepath.EvalSymlinks): a
+// directory reached through a link into a governed repository (pkg/l ->
+// /src/gov/sub; a shell's logical `cd l`) lies in that repository, though
+// no lexical ancestor of it is governed. The roots of the physical walk
+// follow the lexical ones. Cost: one lstat(2) more per component of dir.
 func Above(dir string) []string {
-	var out []string
+	out := above(dir, nil)
+	if phys, err := filepath.EvalSymlinks(dir); err == nil && phys != dir {
+		out = above(phys, out)
+	}
+	return out
+}
+
+// above appends to out the governed roots among dir and its lexical
+// ancestors that out does not hold yet (by name, or as the same directory
+// under another spelling: /tmp and /private/tmp on macOS), innermost first.
+func above(dir string, out []string) []string {
 	for d := dir; ; d = filepath.Dir(d) {
-		if Root(d) {
+		if Root(d) && !holds(out, d) {
 			out = append(out, d)
 		}
 		if filepath.Dir(d) == d {
 			return out
 		}
 	}
+}
+
+// holds reports whether roots holds d, or the directory d names.
+func holds(roots []string, d string) bool {
+	if slices.Contains(roots, d) {
+		return true
+	}
+	if len(roots) == 0 {
+		return false
+	}
+	fi, err := os.Stat(d)
+	if err != nil {
+		return false
+	}
+	for _, r := range roots {
+		if ri, err := os.Stat(r); err == nil && os.SameFile(fi, ri) {
+			return true
+		}
+	}
+	return false
 }
 
 // present reports whether lstat(2) finds p, or fails for a reason other

@@ -84,3 +84,26 @@ func TestRootUninspectable(t *testing.T) {
 		}
 	})
 }
+
+// TestAboveThroughLink: a directory reached through a symbolic link into a
+// governed repository (out/l -> g/src, a shell's logical cd l) lies in that
+// repository, as the kernel and git see it, though no lexical ancestor of
+// out/l is governed; the lexical roots come first.
+func TestAboveThroughLink(t *testing.T) {
+	root := t.TempDir()
+	mkdirs(t, root, []string{"g/.git", "g/src/deep", "out/.git", "outer/.git", "outer/inner"}, []string{"g/.hookwarden.yaml", "outer/.hookwarden.yaml"})
+	posixtest.Symlink(t, filepath.Join(root, "g", "src"), filepath.Join(root, "out", "l"))
+	posixtest.Symlink(t, filepath.Join(root, "g", "src"), filepath.Join(root, "outer", "inner", "l"))
+	posixtest.Symlink(t, filepath.Join(root, "g"), filepath.Join(root, "out", "lg"))
+	g, outer := filepath.Join(root, "g"), filepath.Join(root, "outer")
+	for dir, want := range map[string][]string{
+		filepath.Join(root, "out", "l"):            {g},
+		filepath.Join(root, "out", "l", "deep"):    {g},
+		filepath.Join(root, "outer", "inner", "l"): {outer, g},
+		filepath.Join(root, "out"):                 nil,
+	} {
+		if got := Above(dir); !slices.Equal(got, want) {
+			t.Errorf("Above(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}

@@ -103,6 +103,38 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 			t.Fatal(err)
 		}
 		return repo, out, filepath.Dir(repo)
+	case "linked", "linked-cwd":
+		// An ungoverned repository beside the governed one holding l, a
+		// symbolic link to the governed repository's src: the kernel (and
+		// git) take l/.. to the governed root, a lexical reading to out.
+		// linked-cwd: the call's cwd is out/l itself (a client that
+		// reports a logical directory).
+		if err := os.MkdirAll(filepath.Join(repo, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(out, "init", "-q")
+		posixtest.Symlink(t, filepath.Join(repo, "src"), filepath.Join(out, "l"))
+		if layout == "linked-cwd" {
+			return repo, out, filepath.Join(out, "l")
+		}
+		return repo, out, out
+	case "deep-linked":
+		// The governed repository holds vend/l, a symbolic link to src of
+		// a second governed repository (ws/team/proj, as in deep):
+		// vend/l/.. is that repository's root.
+		deep := filepath.Join(filepath.Dir(repo), "ws", "team", "proj")
+		if err := os.MkdirAll(filepath.Join(deep, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(deep, "init", "-q")
+		if err := os.WriteFile(filepath.Join(deep, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(repo, "vend"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		posixtest.Symlink(t, filepath.Join(deep, "src"), filepath.Join(repo, "vend", "l"))
+		return repo, out, repo
 	case "nested":
 		cwd = filepath.Join(repo, "x")
 		if err := os.MkdirAll(cwd, 0o755); err != nil {

@@ -28,6 +28,9 @@ const maxHolderDepth = 4
 type holderState struct {
 	above map[string][]string
 	read  int
+	// follow is set while a command that follows every symbolic link it
+	// meets (chmod -R -L) is judged: the search enters links too.
+	follow bool
 }
 
 // holderHit judges an operand f of a command that removes, moves or
@@ -53,6 +56,57 @@ func (j *judge) holderHit(sc *scope, f field) {
 	case holdsUnknown:
 		j.hits.add(RuleScanBoundSteps)
 	}
+}
+
+// holderHitFollow is holderHit for a command that follows every symbolic
+// link it meets in the tree (chmod, chown, chgrp -R -L; setfacl -R -L):
+// a link in the directory may lead to a governed repository, or a
+// directory holding one, that the command re-permissions through it.
+func (j *judge) holderHitFollow(sc *scope, f field) {
+	st := j.holderState()
+	st.follow = true
+	defer func() { st.follow = false }()
+	j.holderHit(sc, f)
+}
+
+// followsLinks reports whether the command name with args walks a tree
+// following every symbolic link in it: chmod, chown, chgrp and setfacl
+// with -R and -L (the last of -H, -L and -P wins; setfacl's -P is
+// --physical).
+func followsLinks(name string, args []field) bool {
+	switch name {
+	case "chmod", "chown", "chgrp", "setfacl":
+	default:
+		return false
+	}
+	recursive, follow := false, false
+	for _, a := range args {
+		v := a.val
+		if v == "--" {
+			break
+		}
+		switch {
+		case v == "--recursive":
+			recursive = true
+		case v == "--logical":
+			follow = true
+		case v == "--physical":
+			follow = false
+		case strings.HasPrefix(v, "--") || !strings.HasPrefix(v, "-") || len(v) < 2:
+		default:
+			for _, c := range v[1:] {
+				switch c {
+				case 'R':
+					recursive = true
+				case 'L':
+					follow = true
+				case 'H', 'P':
+					follow = false
+				}
+			}
+		}
+	}
+	return recursive && follow
 }
 
 // holdsWord reports whether the word f (a path, or a glob matched on disk)
@@ -219,6 +273,8 @@ func (j *judge) governedLevel(dir string, roots *[]string) ([]string, holds) {
 			*roots = append(*roots, p)
 		case e.IsDir() && e.Name() != "node_modules":
 			sub = append(sub, p)
+		case j.holderState().follow && e.Type()&fs.ModeSymlink != 0 && isDirPath(p):
+			sub = append(sub, p) // chmod -R -L enters it (bounded by depth and budget: a loop only spends them)
 		}
 	}
 	return sub, holdsNo
@@ -282,6 +338,12 @@ func (j *judge) governedAbove(dir string) []string {
 	roots := governed.Above(dir)
 	st.above[dir] = roots
 	return roots
+}
+
+// isDirPath reports whether p leads to a directory (links followed).
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // within reports whether p is dir or below it (both absolute, cleaned).

@@ -42,6 +42,8 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 			v := a
 			if _, after, ok := strings.Cut(a.val, "="); ok && isOpt(a.val) {
 				v = field{val: after, raw: after}
+			} else if followsLinks(name, args) {
+				j.holderHitFollow(sc, v)
 			} else if removesWhole(name) {
 				j.holderHit(sc, v)
 			}

@@ -90,7 +90,7 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 		// The folder that holds the repository, in no repository itself:
 		// an agent started in a folder of repositories.
 		return repo, out, filepath.Dir(repo)
-	case "deep":
+	case "deep", "deep-out-link":
 		// The parent layout with a second governed repository three levels
 		// down a sibling folder (ws/team/proj, as ~/src/github.com/org/repo
 		// lies below ~/src): a .git made by git init and a manifest.
@@ -101,6 +101,11 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 		git(deep, "init", "-q")
 		if err := os.WriteFile(filepath.Join(deep, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if layout == "deep-out-link" {
+			// $OUT/l: a symbolic link to ws/team, the folder holding the
+			// second governed repository (chmod -R -L follows it).
+			posixtest.Symlink(t, filepath.Dir(deep), filepath.Join(out, "l"))
 		}
 		return repo, out, filepath.Dir(repo)
 	case "linked", "linked-cwd":

@@ -319,6 +319,32 @@ func (j *judge) repoNamesUnder(sc *scope, p field) (names []string, unknown bool
 	return names, h == holdsUnknown
 }
 
+// GovernedBelow returns the roots of the governed repositories that dirs
+// (absolute, cleaned) are, or hold up to maxHolderDepth levels down, as
+// holderHit searches for them (one budget of maxHolderEntries for all of
+// dirs; a directory that does not exist holds none); unknown is true past
+// the budget. The engine asks it for a command's Scan.Holders where no
+// governed repository contains the command's directory, so that `rm -rf
+// ws` with ws/team/proj governed is judged rather than skipped.
+func GovernedBelow(dirs []string) (roots []string, unknown bool) {
+	j := &judge{}
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		if governed.Root(d) {
+			roots = append(roots, d)
+			continue
+		}
+		r, h := j.governedEntries(d)
+		roots = append(roots, r...)
+		if h == holdsUnknown {
+			return roots, true
+		}
+	}
+	return roots, false
+}
+
 // holderState returns the call's holderState, made on first use.
 func (j *judge) holderState() *holderState {
 	if j.holders == nil {

@@ -67,6 +67,15 @@ type Scan struct {
 	Below      []string
 	Names      []string
 	Unresolved bool
+	// Holders are the directories a command that removes, moves or
+	// re-permissions what it is given (rm, rmdir, mv, chmod, chown, find's
+	// start paths, rsync, …) or cleans (git clean) may take whole, absolute
+	// and cleaned, at most MaxNamedPaths of them (more sets Unresolved): a
+	// governed repository may lie several levels below one (rm -rf ws with
+	// ws/team/proj governed), where Names and Below do not look. For a
+	// glob it is the directory the glob is read in; an operand known only
+	// at run time sets Unresolved.
+	Holders []string
 }
 
 // MaxNamedPaths bounds Scan.Paths; a command naming more such paths is
@@ -118,7 +127,7 @@ func ScanTargets(c *Command, cwd, home string, isDir func(string) bool) (Scan, e
 	if s.err != nil {
 		return Scan{}, s.err
 	}
-	return Scan{Dirs: s.dirs, Paths: s.paths, Below: s.below, Names: s.names, Unresolved: s.unresolved}, nil
+	return Scan{Dirs: s.dirs, Paths: s.paths, Below: s.below, Names: s.names, Unresolved: s.unresolved, Holders: s.holders}, nil
 }
 
 // cwdState is the shell's current directory on one branch of the scan. dir
@@ -162,6 +171,7 @@ type scanner struct {
 	paths      []string
 	below      []string
 	names      []string
+	holders    []string
 	seen       map[string]bool
 	operands   int
 	relative   int // relative operands resolved so far (loop and function bodies)
@@ -271,6 +281,89 @@ func physicalPath(raw string) (string, bool) {
 		rest = filepath.Join(strings.TrimRight(p, "/")[i+1:], rest)
 		p = p[:i]
 	}
+}
+
+// holderOperands records in Scan.Holders the directories the command name
+// with args rest may take whole (Scan.Holders): the operands of the
+// commands holderHit judges (removesWhole, mv), find's start paths,
+// rsync's operands, and the directory git clean runs in. A glob's
+// directory is the one it is read in; an operand known only at run time
+// sets Unresolved.
+func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local *cwdState) {
+	ops := false
+	switch {
+	case removesWhole(name) || name == "mv" || name == "rsync":
+		ops = true
+	case name == "find":
+		ops = true
+		i := 0
+		for i < len(rest) && rlit[i] && (rest[i] == "-L" || rest[i] == "-H" || rest[i] == "-P") {
+			i++
+		}
+		k := i
+		for k < len(rest) && !(rlit[k] && (strings.HasPrefix(rest[k], "-") || rest[k] == "(" || rest[k] == "!")) {
+			k++
+		}
+		rest, rlit = rest[i:k], rlit[i:k]
+		if len(rest) == 0 {
+			s.holder(local.dir) // find with no start path starts at .
+			return
+		}
+	case name == "git":
+		for i, a := range rest {
+			if rlit[i] && a == "clean" {
+				s.holder(local.dir)
+				break
+			}
+		}
+		return
+	}
+	if !ops {
+		return
+	}
+	dashdash := false
+	for i, a := range rest {
+		switch {
+		case !rlit[i]:
+			if strings.ContainsAny(a, "*?[") && !strings.ContainsAny(a, "$`") {
+				s.holder(local.dir) // a glob: read in this directory (or below)
+			} else {
+				s.unresolved = true
+			}
+		case a == "--" && !dashdash:
+			dashdash = true
+		case strings.HasPrefix(a, "-") && !dashdash, a == "":
+		default:
+			var p string
+			switch {
+			case filepath.IsAbs(a):
+				p = a
+			case local.dir == "":
+				s.unresolved = true
+				continue
+			default:
+				p = local.dir + "/" + a
+			}
+			s.holder(p)
+		}
+	}
+}
+
+// holder records p in Scan.Holders.
+func (s *scanner) holder(p string) {
+	if p == "" {
+		s.unresolved = true
+		return
+	}
+	p = filepath.Clean(p)
+	if slices.Contains(s.holders, p) {
+		return
+	}
+	if len(s.holders) >= MaxNamedPaths {
+		s.unresolved = true
+		return
+	}
+	s.holders = append(s.holders, p)
 }
 
 // hasDotDot reports whether v has a `..` path component (either separator).
@@ -649,6 +742,7 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 			cmd, _ := launchedCommand("xargs", rest)
 			k, inShell, viaArgs = len(rest)-len(cmd), false, true
 		default:
+			s.holderOperands(name, rest, rlit, local)
 			if s.terminal(name, rest, rlit, x, st, local, depth, inShell) {
 				return
 			}

@@ -72,8 +72,12 @@ func Resolve(dir string) (Place, error) {
 // below a directory the command moves into, when no governed repository
 // contains the base (GovernedChildren): a folder of repositories, where a
 // command may reach one through a glob, a find, a variable or a script
-// (`rm -rf g?v`, `find . -name .hookwarden.yaml -delete`, `bash s.sh`). The
-// engine judges such a command instead of skipping it.
+// (`rm -rf g?v`, `find . -name .hookwarden.yaml -delete`, `bash s.sh`);
+// failing that, those up to four levels below a directory the command
+// removes, moves, re-permissions or cleans (Scan.Holders,
+// policy.GovernedBelow: `rm -rf ws` with ws/team/proj governed), or the
+// first such directory when that search passes its budget. The engine
+// judges such a command instead of skipping it.
 type Target struct {
 	Base       Place
 	Roots      []string
@@ -112,7 +116,7 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 	if err != nil {
 		return Target{}, err
 	}
-	var reached, nested, dirs []string
+	var reached, nested, dirs, holders []string
 	for _, p := range paths {
 		if ap := namedPath(p, t.Base.Dir, home); ap != "" {
 			reached = append(reached, ap)
@@ -135,7 +139,7 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 			return Target{}, err
 		}
 		reached = slices.Concat(reached, sc.Dirs, sc.Paths, walked)
-		dirs = sc.Dirs
+		dirs, holders = sc.Dirs, sc.Holders
 	}
 	roots, err := Reached(reached)
 	if err != nil {
@@ -154,6 +158,17 @@ func Locate(candidates []string, command *policy.Command, home string, paths ...
 			if t.Holds, err = GovernedChildren(d); err != nil || len(t.Holds) > 0 {
 				return t, err
 			}
+		}
+		// A directory the command removes, moves, re-permissions or
+		// cleans may hold one several levels down (rm -rf ws with
+		// ws/team/proj governed; found 2026-12-06: skipped from a folder
+		// whose entries are not governed, and from an ungoverned
+		// repository). Past the search's budget the first such directory
+		// is taken to hold one (judged, not skipped).
+		roots, unknown := policy.GovernedBelow(holders)
+		t.Holds = roots
+		if unknown {
+			t.Holds = append(t.Holds, holders[0])
 		}
 	}
 	return t, nil

@@ -108,6 +108,22 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 			posixtest.Symlink(t, filepath.Dir(deep), filepath.Join(out, "l"))
 		}
 		return repo, out, filepath.Dir(repo)
+	case "folder-deep", "repo-deep":
+		// $OUT holds a governed repository three levels down (ws/team/proj)
+		// and none among its own entries; repo-deep: $OUT is an ungoverned
+		// repository of its own (the governed one untracked in it).
+		deep := filepath.Join(out, "ws", "team", "proj")
+		if err := os.MkdirAll(deep, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(deep, "init", "-q")
+		if err := os.WriteFile(filepath.Join(deep, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if layout == "repo-deep" {
+			git(out, "init", "-q")
+		}
+		return repo, out, out
 	case "linked", "linked-cwd":
 		// An ungoverned repository beside the governed one holding l, a
 		// symbolic link to the governed repository's src: the kernel (and

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookwarden/hookwarden/settings/governed"
@@ -228,6 +229,13 @@ func (j *judge) governedEntry(dir string) holds {
 // it cannot open or read to the end is left out, as the commands it judges
 // would fail on it as well.
 func (j *judge) governedEntries(dir string) ([]string, holds) {
+	if !j.holderState().follow && inNodeModules(dir) {
+		// rm -rf node_modules (or a package in it): a package manager's
+		// tree, not entered below either (its entries would spend the
+		// budget: refused as scan-bound-steps where rm -rf of the project
+		// around it was allowed).
+		return nil, holdsNo
+	}
 	var roots []string
 	level := []string{dir}
 	for depth := 1; depth <= maxHolderDepth && len(level) > 0; depth++ {
@@ -364,6 +372,12 @@ func (j *judge) governedAbove(dir string) []string {
 	roots := governed.Above(dir)
 	st.above[dir] = roots
 	return roots
+}
+
+// inNodeModules reports whether a component of p (absolute, cleaned) is
+// node_modules.
+func inNodeModules(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "node_modules")
 }
 
 // isDirPath reports whether p leads to a directory (links followed).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,6 +107,21 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 			// $OUT/l: a symbolic link to ws/team, the folder holding the
 			// second governed repository (chmod -R -L follows it).
 			posixtest.Symlink(t, filepath.Dir(deep), filepath.Join(out, "l"))
+		}
+		return repo, out, filepath.Dir(repo)
+	case "parent-node-modules":
+		// The parent layout with $OUT/node_modules holding 16400 entries,
+		// more than the holder search's budget (policy/holders.go).
+		nm := filepath.Join(out, "node_modules")
+		if err := os.MkdirAll(nm, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 16400 {
+			f, err := os.Create(filepath.Join(nm, fmt.Sprintf("p%d", i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
 		}
 		return repo, out, filepath.Dir(repo)
 	case "folder-deep", "repo-deep":

@@ -1,11 +1,15 @@
 package policy
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookwarden/hookwarden/internal/gitdisc"
 )
 
 // gitSpec is what the policy knows of one git subcommand's options, from
@@ -388,6 +392,9 @@ func (j *judge) gitRemoval(sub string, args []field, sc *scope) {
 	for _, a := range args {
 		cached = cached || a.val == "--cached"
 	}
+	if sub == "clean" {
+		j.cleanNestedRepos(args, sc)
+	}
 	for i, a := range args {
 		if strings.HasPrefix(a.val, "-") {
 			continue
@@ -403,6 +410,74 @@ func (j *judge) gitRemoval(sub string, args []field, sc *scope) {
 		if sub == "rm" && !cached && wholeTreeSpec(a.val) {
 			j.hits.add(RuleSelfProtect)
 			j.hits.add(RuleSelfProtectClientHooks)
+		}
+	}
+}
+
+// cleanNestedRepos judges git clean -ff (force given twice, not a dry
+// run), which removes untracked nested repositories whole (git-clean(1)),
+// governed ones with their guard files: from a repository holding an
+// untracked governed one (a checkout of ws/team/proj inside a repository of
+// the user's home, or a governed repository nested in another), `git clean
+// -ffdx` was allowed. A governed repository up to maxHolderDepth levels
+// below the directory it cleans, or below a pathspec it is given, is
+// self-protect (governedEntries; past its budget, scan-bound-steps).
+func (j *judge) cleanNestedRepos(args []field, sc *scope) {
+	force := 0
+	var specs []field
+	for i, a := range args {
+		v := a.val
+		switch {
+		case v == "--force":
+			force++
+		case v == "-n" || v == "--dry-run":
+			return
+		case v == "-e" || v == "--exclude":
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			if strings.Contains(v, "n") {
+				return
+			}
+			force += strings.Count(v, "f")
+		case i > 0 && (args[i-1].val == "-e" || args[i-1].val == "--exclude"):
+		default:
+			specs = append(specs, a)
+		}
+	}
+	if force < 2 {
+		return
+	}
+	if len(specs) == 0 {
+		specs = []field{lit(".")}
+	}
+	for _, f := range specs {
+		w := f.val
+		if f.dynamic() || strings.ContainsAny(w, "*?[") || w == ":/" || strings.HasPrefix(w, ":") {
+			w = "." // a pattern or a magic pathspec: the whole directory
+			if here, ok := j.diskPath(sc, "."); ok && strings.HasPrefix(f.val, ":/") {
+				if phys, err := filepath.EvalSymlinks(here); err == nil {
+					here = phys
+				}
+				if repo, found, err := gitdisc.Find(here); err == nil && found {
+					w = repo.WorkTree // :/ is the work tree's top
+				}
+			}
+		}
+		full, ok := j.diskPath(sc, w)
+		if !ok {
+			continue
+		}
+		if phys, err := filepath.EvalSymlinks(full); err == nil {
+			full = phys
+		}
+		if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
+			continue
+		}
+		switch roots, h := j.governedEntries(filepath.Clean(full)); {
+		case len(roots) > 0:
+			j.hits.add(RuleSelfProtect)
+		case h == holdsUnknown:
+			j.hits.add(RuleScanBoundSteps)
 		}
 	}
 }

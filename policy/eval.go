@@ -1252,6 +1252,22 @@ func (e *evalRun) open(ctx context.Context, path string, flag int, _ os.FileMode
 		}
 		return readOnly{strings.NewReader(f.content)}, nil
 	}
+	if raw := path; hasDotDot(raw) {
+		// The file the kernel opens: a `..` after a symbolic link leads
+		// beside the link's target (xargs rm < l/../list), where the key's
+		// lexical reading stays beside the link.
+		if !shellAbs(raw) {
+			raw = hc.Dir + "/" + raw
+		}
+		if !strings.HasPrefix(raw, evalRoot) {
+			if phys, err := filepath.EvalSymlinks(raw); err == nil {
+				if src, ok := readBounded(phys); ok {
+					return readOnly{strings.NewReader(src)}, nil
+				}
+				return readOnly{strings.NewReader(evalDyn)}, nil
+			}
+		}
+	}
 	if src, ok := e.j.scriptSource(&scope{}, e.abs(key)); ok {
 		return readOnly{strings.NewReader(src)}, nil
 	}

@@ -82,6 +82,9 @@ func (j *judge) scriptSource(sc *scope, path string) (src string, known bool) {
 	if !ok {
 		return "", false
 	}
+	if phys, ok := j.physicalDiskPath(sc, path); ok {
+		full = phys // the file the kernel opens (l/../list with l a link: beside l's target)
+	}
 	return readBounded(full)
 }
 
@@ -104,6 +107,9 @@ func (j *judge) fileInSight(sc *scope, p string) bool {
 	full, ok := j.diskPath(sc, p)
 	if !ok {
 		return true
+	}
+	if _, ok := j.physicalDiskPath(sc, p); ok {
+		return true // there as the kernel reaches it (l/../list), whatever the lexical reading says
 	}
 	_, err := os.Lstat(full)
 	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR)

@@ -171,6 +171,13 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 			t.Fatal(err)
 		}
 		posixtest.Symlink(t, filepath.Join(deep, "src"), filepath.Join(repo, "vend", "l"))
+		// list: a list of names beside the link's target (naming the
+		// manifest) and, as decoy, beside the link (naming README.md).
+		for p, body := range map[string]string{filepath.Join(deep, "list"): ".hookwarden.yaml\n", filepath.Join(repo, "vend", "list"): "README.md\n"} {
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		return repo, out, repo
 	case "nested":
 		cwd = filepath.Join(repo, "x")

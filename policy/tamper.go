@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -12,6 +13,10 @@ import (
 func (j *judge) tamper(name string, args []field, sc *scope) {
 	isOpt := optionTest(name)
 	check := func(f field, allowGitDir bool) { j.writeHit(sc.classify(f), allowGitDir) }
+	for _, v := range removedOperands(name, args) {
+		j.holderHit(sc, v)
+		check(v, true)
+	}
 	if j.guardWriters(name, args, sc, isOpt) {
 		return
 	}
@@ -77,6 +82,60 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	default:
 		j.outputOption(name, args, sc, isOpt)
 	}
+}
+
+// removedOperands returns the words of a command that removes or moves
+// what it is given besides its main job, each taken as a path it removes
+// (every word not an option: fail closed on an option's value): tar
+// --remove-files (and bsdtar's), zip -m/--move, 7z -sdel, gio
+// trash/remove/move/rename, gvfs-trash/rm/move, trash, trash-put, rmtrash,
+// gtrash put and mmv. Found 2026-12-06 (adversarial pass h36): `tar -cf
+// /tmp/x.tar --remove-files .hookwarden.yaml`, `zip -m x.zip
+// .hookwarden.yaml`, `gio trash .hookwarden.yaml`, `trash-put
+// .hookwarden` and `7z a -sdel x.7z .hookwarden` were allowed.
+func removedOperands(name string, args []field) []field {
+	removes := false
+	skip := 0 // leading words that are not paths (gio's subcommand, 7z's command letter)
+	switch name {
+	case "tar", "bsdtar", "gtar":
+		removes = slices.ContainsFunc(args, func(a field) bool { return a.val == "--remove-files" })
+	case "zip":
+		for _, a := range args {
+			v := a.val
+			if v == "--move" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m") {
+				removes = true
+			}
+		}
+	case "7z", "7za", "7zz", "7zr":
+		removes = slices.ContainsFunc(args, func(a field) bool { return strings.EqualFold(a.val, "-sdel") })
+		skip = 1
+	case "gio":
+		if len(args) > 0 {
+			switch args[0].val {
+			case "trash", "remove", "rm", "move", "mv", "rename":
+				removes, skip = true, 1
+			}
+		}
+	case "gtrash":
+		removes, skip = len(args) > 0 && args[0].val == "put", 1
+	case "gvfs-trash", "gvfs-rm", "gvfs-move", "gvfs-rename", "trash", "trash-put", "rmtrash", "mmv":
+		removes = true
+	}
+	if !removes {
+		return nil
+	}
+	var out []field
+	words := 0
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-") && len(a.val) > 1 {
+			continue
+		}
+		if words++; words <= skip {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // removesWhole reports the commands of tamper's removal family that

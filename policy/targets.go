@@ -294,6 +294,8 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 	switch {
 	case removesWhole(name) || name == "mv" || name == "rsync":
 		ops = true
+	case removedOperands(name, lits(rest)) != nil:
+		ops = true // tar --remove-files, zip -m, gio trash, …
 	case name == "find":
 		ops = true
 		i := 0
@@ -347,6 +349,15 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 			s.holder(p)
 		}
 	}
+}
+
+// lits returns words as literal fields.
+func lits(words []string) []field {
+	out := make([]field, len(words))
+	for i, w := range words {
+		out[i] = lit(w)
+	}
+	return out
 }
 
 // holder records p in Scan.Holders.

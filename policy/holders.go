@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/hookwarden/hookwarden/settings/governed"
 )
@@ -32,6 +33,12 @@ type holderState struct {
 	// follow is set while a command that follows every symbolic link it
 	// meets (chmod -R -L) is judged: the search enters links too.
 	follow bool
+	// removing is set while a command that only removes (rm, rmdir, …) is
+	// judged: a directory the search cannot read is left out, as the
+	// command fails on it too; for any other (mv, chmod, a find, a copy)
+	// it counts as a governed root (fail closed: mv ws moves ws/team/proj
+	// though ws/team cannot be read).
+	removing bool
 }
 
 // holderHit judges an operand f of a command that removes, moves or
@@ -68,6 +75,26 @@ func (j *judge) holderHitFollow(sc *scope, f field) {
 	st.follow = true
 	defer func() { st.follow = false }()
 	j.holderHit(sc, f)
+}
+
+// holderHitRemoving is holderHit for a command that only removes what it
+// is given (rm, rmdir, shred, unlink, del, Remove-Item, …): it cannot
+// remove a directory it cannot read, so one the search cannot read is
+// left out (holderState.removing).
+func (j *judge) holderHitRemoving(sc *scope, f field) {
+	st := j.holderState()
+	st.removing = true
+	defer func() { st.removing = false }()
+	j.holderHit(sc, f)
+}
+
+// removesOnly reports the commands of removesWhole that only remove.
+func removesOnly(name string) bool {
+	switch name {
+	case "rm", "rmdir", "shred", "unlink", "del", "erase", "rd", "remove-item", "ri":
+		return true
+	}
+	return false
 }
 
 // followsLinks reports whether the command name with args walks a tree
@@ -226,8 +253,8 @@ func (j *judge) governedEntry(dir string) holds {
 // it) or a `node_modules` directory (a package manager's tree, which holds
 // no repository the user put there and would spend the budget: rm -rf of a
 // project folder beside governed repositories stays allowed). A directory
-// it cannot open or read to the end is left out, as the commands it judges
-// would fail on it as well.
+// it cannot open or read to the end counts as a governed root, unless the
+// command only removes (it fails on that directory as well: unreadable).
 func (j *judge) governedEntries(dir string) ([]string, holds) {
 	if !j.holderState().follow && inNodeModules(dir) {
 		// rm -rf node_modules (or a package in it): a package manager's
@@ -258,6 +285,7 @@ func (j *judge) governedEntries(dir string) ([]string, holds) {
 func (j *judge) governedLevel(dir string, roots *[]string) ([]string, holds) {
 	d, err := os.Open(dir)
 	if err != nil {
+		j.unreadable(dir, err, roots)
 		return nil, holdsNo
 	}
 	defer d.Close()
@@ -268,6 +296,7 @@ func (j *judge) governedLevel(dir string, roots *[]string) ([]string, holds) {
 	}
 	j.holderState().read += len(ents)
 	if err != nil && !errors.Is(err, io.EOF) {
+		j.unreadable(dir, err, roots)
 		return nil, holdsNo
 	}
 	var sub []string
@@ -286,6 +315,17 @@ func (j *judge) governedLevel(dir string, roots *[]string) ([]string, holds) {
 		}
 	}
 	return sub, holdsNo
+}
+
+// unreadable adds dir, a directory the search could not open or read to
+// the end (err), to roots unless the command only removes
+// (holderState.removing) or dir is gone: what it holds cannot be inspected,
+// and it counts as governed (settings/governed's rule).
+func (j *judge) unreadable(dir string, err error, roots *[]string) {
+	if j.holderState().removing || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return
+	}
+	*roots = append(*roots, dir)
 }
 
 // repoNamesUnder returns the base names under which find, started at p,

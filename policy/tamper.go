@@ -49,6 +49,8 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 				v = field{val: after, raw: after}
 			} else if followsLinks(name, args) {
 				j.holderHitFollow(sc, v)
+			} else if removesOnly(name) {
+				j.holderHitRemoving(sc, v)
 			} else if removesWhole(name) {
 				j.holderHit(sc, v)
 			}

@@ -207,6 +207,24 @@ func nestedLayout(t *testing.T, layout string) (repo, out, cwd string) {
 			t.Fatal(err)
 		}
 		return repo, out, at
+	case "locked-holder":
+		// The parent layout with ws/team/proj governed beside $REPO and
+		// ws/team without read permission (0311): its entries cannot be
+		// listed, though mv ws or chmod ws still reach proj.
+		deep := filepath.Join(filepath.Dir(repo), "ws", "team", "proj")
+		if err := os.MkdirAll(deep, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(deep, "init", "-q")
+		if err := os.WriteFile(filepath.Join(deep, ".hookwarden.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		team := filepath.Dir(deep)
+		if err := os.Chmod(team, 0o311); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(team, 0o755) })
+		return repo, out, filepath.Dir(repo)
 	case "locked", "locked-outside":
 		// A directory without any permission (chmod 000) inside the
 		// governed repository or in the outside folder: whether it holds

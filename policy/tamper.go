@@ -86,6 +86,33 @@ func (j *judge) tamper(name string, args []field, sc *scope) {
 	}
 }
 
+// shortTarget reads a bundle of short options of cp, ln, install or mv
+// for -t (GNU getopt: -rt DIR, -ft DIR, -t.claude): ok when the bundle
+// holds t; val is the directory written after the t ("" when it is the
+// next word). A value-taking option before the t (-S SUFFIX; install's -m,
+// -o, -g) ends the bundle. Found 2026-12-06 (adversarial pass h36): `cp -ft
+// .claude /tmp/x/settings.json` overwrote Claude's settings, as -t was
+// recognised only as a word of its own.
+func shortTarget(name, v string) (val string, ok bool) {
+	switch name {
+	case "cp", "ln", "install", "mv":
+	default:
+		return "", false
+	}
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false
+	}
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == 't':
+			return v[i+1:], true
+		case c == 'S', name == "install" && (c == 'm' || c == 'o' || c == 'g'):
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // removedOperands returns the words of a command that removes or moves
 // what it is given besides its main job, each taken as a path it removes
 // (every word not an option: fail closed on an option's value): tar
@@ -245,6 +272,19 @@ func copyOperands(name string, args []field, isOpt func(string) bool) (pos []fie
 		}
 		if !isOpt(v) {
 			pos = append(pos, args[i])
+			continue
+		}
+		if val, ok := shortTarget(name, v); ok && v != "-t" {
+			// -rt DIR, -ft DIR, -t.claude: -t inside a bundle of cp's,
+			// ln's or install's short options.
+			if val == "" && i+1 < len(args) {
+				d := args[i+1]
+				dest = &d
+				i++
+			} else if val != "" {
+				d := withVal(args[i], val)
+				dest = &d
+			}
 			continue
 		}
 		switch {
@@ -664,6 +704,18 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 	var dest *field
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
+		if val, ok := shortTarget("mv", v); ok && v != "-t" {
+			// -ft DIR, -t.claude: -t inside a bundle of short options.
+			if val == "" && i+1 < len(args) {
+				d := args[i+1]
+				dest = &d
+				i++
+			} else if val != "" {
+				d := withVal(args[i], val)
+				dest = &d
+			}
+			continue
+		}
 		switch {
 		case (v == "-t" || v == "--target-directory") && i+1 < len(args):
 			d := args[i+1]

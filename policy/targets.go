@@ -73,8 +73,10 @@ type Scan struct {
 	// and cleaned, at most MaxNamedPaths of them (more sets Unresolved): a
 	// governed repository may lie several levels below one (rm -rf ws with
 	// ws/team/proj governed), where Names and Below do not look. For a
-	// glob it is the directory the glob is read in; an operand known only
-	// at run time sets Unresolved.
+	// glob, or operands xargs or find -exec adds, it is the directory they
+	// are read in; an operand known only at run time sets Unresolved. A copy's
+	// destination (cp, install) counts too: its contents may overwrite a
+	// governed repository's files below it (cp -r src/. ws).
 	Holders []string
 }
 
@@ -289,9 +291,32 @@ func physicalPath(raw string) (string, bool) {
 // rsync's operands, and the directory git clean runs in. A glob's
 // directory is the one it is read in; an operand known only at run time
 // sets Unresolved.
-func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local *cwdState) {
+func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local *cwdState, viaArgs bool) {
 	ops := false
 	switch {
+	case name == "cp" || name == "install":
+		// A recursive copy's contents may overwrite a governed
+		// repository's files below its destination (cp -r src/. ws): the
+		// destination, -t's value or the last operand.
+		dest, destLit := "", false
+		for i := 0; i < len(rest); i++ {
+			a := rest[i]
+			switch {
+			case (a == "-t" || a == "--target-directory" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "t")) && i+1 < len(rest):
+				dest, destLit, i = rest[i+1], rlit[i+1], len(rest) // -t DIR names it
+			case strings.HasPrefix(a, "--target-directory="):
+				dest, destLit, i = strings.TrimPrefix(a, "--target-directory="), rlit[i], len(rest)
+			case !strings.HasPrefix(a, "-"):
+				dest, destLit = a, rlit[i] // the last operand, unless -t follows
+			}
+		}
+		if viaArgs {
+			s.holder(local.dir) // operands from xargs or find -exec: names read in this directory
+		}
+		if dest != "" {
+			rest, rlit = []string{dest}, []bool{destLit}
+			ops = true
+		}
 	case removesWhole(name) || name == "mv" || name == "rsync":
 		ops = true
 	case removedOperands(name, lits(rest)) != nil:
@@ -322,6 +347,9 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 	}
 	if !ops {
 		return
+	}
+	if viaArgs {
+		s.holder(local.dir) // operands from xargs or find -exec: names read in this directory
 	}
 	dashdash := false
 	for i, a := range rest {
@@ -753,7 +781,7 @@ func (s *scanner) run(args []string, lit []bool, x *syntax.Stmt, st, local *cwdS
 			cmd, _ := launchedCommand("xargs", rest)
 			k, inShell, viaArgs = len(rest)-len(cmd), false, true
 		default:
-			s.holderOperands(name, rest, rlit, local)
+			s.holderOperands(name, rest, rlit, local, viaArgs)
 			if s.terminal(name, rest, rlit, x, st, local, depth, inShell) {
 				return
 			}

@@ -298,18 +298,7 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 		// A recursive copy's contents may overwrite a governed
 		// repository's files below its destination (cp -r src/. ws): the
 		// destination, -t's value or the last operand.
-		dest, destLit := "", false
-		for i := 0; i < len(rest); i++ {
-			a := rest[i]
-			switch {
-			case (a == "-t" || a == "--target-directory" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "t")) && i+1 < len(rest):
-				dest, destLit, i = rest[i+1], rlit[i+1], len(rest) // -t DIR names it
-			case strings.HasPrefix(a, "--target-directory="):
-				dest, destLit, i = strings.TrimPrefix(a, "--target-directory="), rlit[i], len(rest)
-			case !strings.HasPrefix(a, "-"):
-				dest, destLit = a, rlit[i] // the last operand, unless -t follows
-			}
-		}
+		dest, destLit := copyDest(rest, rlit)
 		if viaArgs {
 			s.holder(local.dir) // operands from xargs or find -exec: names read in this directory
 		}
@@ -323,15 +312,7 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 		ops = true // tar --remove-files, zip -m, gio trash, …
 	case name == "find":
 		ops = true
-		i := 0
-		for i < len(rest) && rlit[i] && (rest[i] == "-L" || rest[i] == "-H" || rest[i] == "-P") {
-			i++
-		}
-		k := i
-		for k < len(rest) && !(rlit[k] && (strings.HasPrefix(rest[k], "-") || rest[k] == "(" || rest[k] == "!")) {
-			k++
-		}
-		rest, rlit = rest[i:k], rlit[i:k]
+		rest, rlit = findStarts(rest, rlit)
 		if len(rest) == 0 {
 			s.holder(local.dir) // find with no start path starts at .
 			return
@@ -377,6 +358,39 @@ func (s *scanner) holderOperands(name string, rest []string, rlit []bool, local 
 			s.holder(p)
 		}
 	}
+}
+
+// copyDest returns the destination of cp or install with words rest
+// (rlit: which are literal): -t's value (also at the end of a bundle of
+// short options, -ft DIR), --target-directory's, else the last operand;
+// destLit tells whether it is literal.
+func copyDest(rest []string, rlit []bool) (dest string, destLit bool) {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case (a == "-t" || a == "--target-directory" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "t")) && i+1 < len(rest):
+			return rest[i+1], rlit[i+1] // -t DIR names it
+		case strings.HasPrefix(a, "--target-directory="):
+			return strings.TrimPrefix(a, "--target-directory="), rlit[i]
+		case !strings.HasPrefix(a, "-"):
+			dest, destLit = a, rlit[i] // the last operand, unless -t follows
+		}
+	}
+	return dest, destLit
+}
+
+// findStarts returns find's start paths among its words rest (rlit: which
+// are literal): after -L, -H and -P, up to the first option, ( or !.
+func findStarts(rest []string, rlit []bool) ([]string, []bool) {
+	i := 0
+	for i < len(rest) && rlit[i] && (rest[i] == "-L" || rest[i] == "-H" || rest[i] == "-P") {
+		i++
+	}
+	k := i
+	for k < len(rest) && !(rlit[k] && (strings.HasPrefix(rest[k], "-") || rest[k] == "(" || rest[k] == "!")) {
+		k++
+	}
+	return rest[i:k], rlit[i:k]
 }
 
 // lits returns words as literal fields.

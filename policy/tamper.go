@@ -274,17 +274,13 @@ func copyOperands(name string, args []field, isOpt func(string) bool) (pos []fie
 			pos = append(pos, args[i])
 			continue
 		}
-		if val, ok := shortTarget(name, v); ok && v != "-t" {
+		if d, next, ok := bundledTarget(name, args, i); ok {
 			// -rt DIR, -ft DIR, -t.claude: -t inside a bundle of cp's,
 			// ln's or install's short options.
-			if val == "" && i+1 < len(args) {
-				d := args[i+1]
-				dest = &d
-				i++
-			} else if val != "" {
-				d := withVal(args[i], val)
-				dest = &d
+			if d != nil {
+				dest = d
 			}
+			i = next
 			continue
 		}
 		switch {
@@ -692,6 +688,28 @@ func (w writeTargets) operands() {
 	}
 }
 
+// bundledTarget reads args[i] of name (cp, ln, install, mv) when it is
+// -t inside a bundle of short options (shortTarget; -t alone is the
+// caller's): the target directory it names (the rest of the word, or the
+// next word; nil when neither is there) and the index of the last word it
+// took; ok is false for any other word.
+func bundledTarget(name string, args []field, i int) (dest *field, last int, ok bool) {
+	v := args[i].val
+	val, ok := shortTarget(name, v)
+	if !ok || v == "-t" {
+		return nil, i, false
+	}
+	switch {
+	case val != "":
+		d := withVal(args[i], val)
+		return &d, i, true
+	case i+1 < len(args):
+		d := args[i+1]
+		return &d, i + 1, true
+	}
+	return nil, i, true
+}
+
 // mvTargets judges mv's operands (GNU coreutils mv(1)): each source is
 // moved away (check with its parents, so moving a directory that holds a
 // guard file counts); the destination (-t DIR, --target-directory=DIR, or
@@ -704,16 +722,12 @@ func (j *judge) mvTargets(args []field, sc *scope, isOpt func(string) bool, chec
 	var dest *field
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
-		if val, ok := shortTarget("mv", v); ok && v != "-t" {
+		if d, next, ok := bundledTarget("mv", args, i); ok {
 			// -ft DIR, -t.claude: -t inside a bundle of short options.
-			if val == "" && i+1 < len(args) {
-				d := args[i+1]
-				dest = &d
-				i++
-			} else if val != "" {
-				d := withVal(args[i], val)
-				dest = &d
+			if d != nil {
+				dest = d
 			}
+			i = next
 			continue
 		}
 		switch {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -249,7 +250,7 @@ func (j *judge) evaluate(f *syntax.File, depth int, env []envVar, arg0 string) m
 func (j *judge) evalOnce(f *syntax.File, depth int, env []envVar, m evalMode) (reached map[syntax.Pos]bool, bound bool) {
 	// Each run starts where the script starts (judge.gitEntry): the runs
 	// before it are other courses the script may take, not earlier steps.
-	j.gitMoved = j.gitEntry
+	j.gitMoved, j.gitRefs = j.gitEntry, maps.Clone(j.gitEntryRefs)
 	start := evalRoot
 	if j.dir != "" {
 		start = j.dir

@@ -131,8 +131,12 @@ func gitLeavesIndex(sub string, args []field) bool {
 // [-f] NAME [COMMIT] (HEAD when no start is given). Listing and deleting
 // forms record nothing.
 func (j *judge) noteRefMove(sub string, args []field) {
-	if sub == "fetch" {
+	switch sub {
+	case "fetch":
 		j.noteFetchRefs(args)
+		return
+	case "reset":
+		j.noteReset(args)
 		return
 	}
 	if sub != "branch" && sub != "tag" || gitLeavesIndex(sub, args) {
@@ -173,6 +177,36 @@ func (j *judge) noteRefMove(sub string, args []field) {
 		j.gitRefs = map[string]field{}
 	}
 	j.gitRefs[name.val] = start
+}
+
+// noteReset records, as judge.gitRefs["HEAD"], the revision a git reset
+// that keeps the work tree (--soft, --mixed or no mode) moves HEAD to: the
+// guard's files then differ from the new HEAD as changes of the index or
+// the work tree that a later git stash, git reset --hard or git checkout .
+// of the call takes away (movedHead). A word git does not know as a
+// revision (a path: git reset src/a.go) moves nothing there.
+func (j *judge) noteReset(args []field) {
+	for _, a := range args {
+		if a.val == "--hard" || a.val == "--keep" || a.val == "--merge" {
+			return
+		}
+	}
+	pos, _, _ := revPositionals(args, "--pathspec-from-file", "")
+	if len(pos) == 0 {
+		return
+	}
+	if j.gitRefs == nil {
+		j.gitRefs = map[string]field{}
+	}
+	j.gitRefs["HEAD"] = pos[0]
+}
+
+// movedHead reports an earlier git reset of the call (noteReset) having
+// moved HEAD to a revision that lacks a guard file the current commit
+// tracks: git reset --soft nogov && git stash takes the manifest away.
+func (g govCall) movedHead() bool {
+	to, ok := g.j.gitRefs["HEAD"]
+	return ok && g.lacks(to)
 }
 
 // noteFetchRefs records the local refs git fetch's refspecs write
@@ -323,6 +357,9 @@ func (g govCall) stash(args []field) bool {
 	}
 	if sub != "push" && sub != "save" {
 		return false
+	}
+	if g.movedHead() {
+		return true
 	}
 	untracked, ignored, specs := stashOptions(sub, rest)
 	entries, r := g.j.guardStatus(g.dir, specs, ignored)

@@ -32,6 +32,9 @@ func (g govCall) discards(sub string, args []field) bool {
 	if !ok {
 		return false
 	}
+	if g.movedHead() {
+		return true // git reset nogov && git checkout -- .
+	}
 	entries, r := g.j.guardStatus(g.dir, specs, false)
 	if r.broken {
 		return true

@@ -197,6 +197,9 @@ func (g govCall) reset(args []field) bool {
 	if mode != "--hard" {
 		return false
 	}
+	if len(pos) == 0 && g.movedHead() {
+		return true // git reset --soft nogov && git reset --hard
+	}
 	entries, r := g.j.guardStatus(g.dir, nil, false)
 	if r.broken {
 		return true

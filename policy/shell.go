@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,9 +80,11 @@ type judge struct {
 	// not taken to run after its own judgement in another pass.
 	gitMoved, gitEntry bool
 	// gitRefs: the branches and tags an earlier git branch, git tag or
-	// git fetch of this call made or moved, each to the revision it names
-	// then (noteRefMove); a later command naming one means that revision.
-	gitRefs map[string]field
+	// git fetch of this call made or moved, and HEAD an earlier git reset
+	// moved, each to the revision it names then (noteRefMove); a later
+	// command naming one means that revision. Kept per pass like gitMoved,
+	// from gitEntryRefs.
+	gitRefs, gitEntryRefs map[string]field
 	// arg0 is the $0 of the next script judged (shellC), "" for the
 	// default; script takes it over and clears it.
 	arg0 string
@@ -168,9 +171,9 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	outerPending := j.dynPending
 	j.dynPending = map[syntax.Pos]bool{}
 	defer func() { j.dynPending = outerPending }()
-	outerEntry := j.gitEntry
-	j.gitEntry = j.gitMoved
-	defer func() { j.gitEntry = outerEntry }()
+	outerEntry, outerRefs := j.gitEntry, j.gitEntryRefs
+	j.gitEntry, j.gitEntryRefs = j.gitMoved, maps.Clone(j.gitRefs)
+	defer func() { j.gitEntry, j.gitEntryRefs = outerEntry, outerRefs }()
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -194,9 +197,17 @@ func (j *judge) script(src string, depth int, env []envVar) {
 		j.hits.add(RuleScanBoundCommand)
 		return // denied whole; never built by the evaluator either
 	}
-	walked := j.gitMoved
+	walked, walkedRefs := j.gitMoved, j.gitRefs
 	known := j.evaluate(f, depth, env, arg0)
 	j.gitMoved = j.gitMoved || walked
+	for name, to := range walkedRefs {
+		if _, ok := j.gitRefs[name]; !ok {
+			if j.gitRefs == nil {
+				j.gitRefs = map[string]field{}
+			}
+			j.gitRefs[name] = to
+		}
+	}
 	for pos := range pending {
 		if !known[pos] {
 			j.hits.add(RuleGitDynamicOption)

@@ -30,13 +30,17 @@ func (j *judge) guardHit(k pathKind, parents bool) {
 
 // writeHit adds the rules for a path a command writes (remove: or removes,
 // moves or re-permissions): the hooks directory (also the git directory
-// itself when remove), a git config file, and guardHit's.
+// itself when remove), a git config file, git's own state (HEAD, the
+// index, refs: git-plumbing), and guardHit's.
 func (j *judge) writeHit(k pathKind, remove bool) {
 	if k.hooks || (remove && k.gitDir) {
 		j.hits.add(RuleHooksDirTamper)
 	}
 	if k.gitConf {
 		j.hits.add(RuleGitConfigFileWrite)
+	}
+	if k.gitState {
+		j.hits.add(RuleGitPlumbing)
 	}
 	j.guardHit(k, remove)
 }

@@ -1292,6 +1292,9 @@ func (e *evalRun) judgeWrite(dir, path string) {
 	if k.gitConf {
 		e.j.hits.add(RuleGitConfigFileWrite)
 	}
+	if k.gitState {
+		e.j.hits.add(RuleGitPlumbing)
+	}
 	e.j.guardHit(k, false)
 }
 

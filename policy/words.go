@@ -416,7 +416,10 @@ type pathKind struct {
 	store   bool // hookwarden's store directory below a git directory (also sets hooks)
 	gitDir  bool // the .git directory itself
 	gitConf bool // a git config file
-	mgr     bool // a file a hook manager reads or runs (hookManagerPath)
+	// gitState: a file git keeps what is checked out in (HEAD, the index,
+	// refs, packed-refs, a linked worktree's HEAD and index)
+	gitState bool
+	mgr      bool // a file a hook manager reads or runs (hookManagerPath)
 	// sysClient: a client's machine-wide settings (clientSystemPath)
 	sysClient bool
 	// startup: a shell start-up file (shellStartupPath)
@@ -428,7 +431,7 @@ type pathKind struct {
 // the store, the git directory or a config file, a hook manager's file, a
 // client's machine-wide settings, a shell start-up file or a guard file.
 func (k pathKind) guarded() bool {
-	return k.hooks || k.store || k.gitDir || k.gitConf || k.mgr || k.sysClient || k.startup || k.guard != (guardKind{})
+	return k.hooks || k.store || k.gitDir || k.gitConf || k.gitState || k.mgr || k.sysClient || k.startup || k.guard != (guardKind{})
 }
 
 // classify inspects both spellings of a path, joined to the scope's cwd when
@@ -502,6 +505,7 @@ func (sc *scope) classifyOne(s string, k *pathKind) {
 	k.guard.clientParent = k.guard.clientParent || c.guard.clientParent
 	k.gitDir = k.gitDir || c.gitDir
 	k.gitConf = k.gitConf || c.gitConf
+	k.gitState = k.gitState || c.gitState
 	k.mgr = k.mgr || c.mgr
 	k.sysClient = k.sysClient || c.sysClient
 	k.startup = k.startup || c.startup
@@ -651,6 +655,21 @@ func (k *pathKind) gitComponent(comps []string, i int) {
 	if n == "worktrees" && i+3 < len(comps) && comps[i+3] == "config.worktree" {
 		k.gitConf = true
 	}
+	if gitStateName(n) || n == "worktrees" && i+3 < len(comps) && gitStateName(comps[i+3]) {
+		k.gitState = true
+	}
+}
+
+// gitStateName reports the entries of a git directory (lower case) that
+// hold what is checked out: HEAD and the other *_HEAD files, the index,
+// refs and packed-refs; a glob that matches one counts.
+func gitStateName(n string) bool {
+	for _, s := range []string{"head", "orig_head", "fetch_head", "merge_head", "cherry_pick_head", "revert_head", "index", "refs", "packed-refs"} {
+		if n == s || strings.ContainsAny(n, "*?[") && matchGlob(n, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchGlob reports whether a glob component matches name; as in the shell,

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"maps"
 	"path"
 	"path/filepath"
 	"strings"
@@ -177,6 +178,31 @@ func (j *judge) noteRefMove(sub string, args []field) {
 		j.gitRefs = map[string]field{}
 	}
 	j.gitRefs[name.val] = start
+}
+
+// gitScriptEntry starts a script's passes (the walk, then each symbolic
+// run) from the git state where the script runs (judge.gitEntry,
+// gitEntryRefs) and returns the function that restores the enclosing
+// script's.
+func (j *judge) gitScriptEntry() (restore func()) {
+	outerEntry, outerRefs := j.gitEntry, j.gitEntryRefs
+	j.gitEntry, j.gitEntryRefs = j.gitMoved, maps.Clone(j.gitRefs)
+	return func() { j.gitEntry, j.gitEntryRefs = outerEntry, outerRefs }
+}
+
+// gitAfterRuns leaves, after a script's passes, the git state any of them
+// reached: moved when the walk (walked) or the runs saw a writer, and the
+// refs the walk recorded (walkedRefs) beside those of the last run.
+func (j *judge) gitAfterRuns(walked bool, walkedRefs map[string]field) {
+	j.gitMoved = j.gitMoved || walked
+	for name, to := range walkedRefs {
+		if _, ok := j.gitRefs[name]; !ok {
+			if j.gitRefs == nil {
+				j.gitRefs = map[string]field{}
+			}
+			j.gitRefs[name] = to
+		}
+	}
 }
 
 // noteReset records, as judge.gitRefs["HEAD"], the revision a git reset

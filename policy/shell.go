@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -171,9 +170,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	outerPending := j.dynPending
 	j.dynPending = map[syntax.Pos]bool{}
 	defer func() { j.dynPending = outerPending }()
-	outerEntry, outerRefs := j.gitEntry, j.gitEntryRefs
-	j.gitEntry, j.gitEntryRefs = j.gitMoved, maps.Clone(j.gitRefs)
-	defer func() { j.gitEntry, j.gitEntryRefs = outerEntry, outerRefs }()
+	defer j.gitScriptEntry()()
 	var innerPipes map[*syntax.BinaryCmd]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -199,15 +196,7 @@ func (j *judge) script(src string, depth int, env []envVar) {
 	}
 	walked, walkedRefs := j.gitMoved, j.gitRefs
 	known := j.evaluate(f, depth, env, arg0)
-	j.gitMoved = j.gitMoved || walked
-	for name, to := range walkedRefs {
-		if _, ok := j.gitRefs[name]; !ok {
-			if j.gitRefs == nil {
-				j.gitRefs = map[string]field{}
-			}
-			j.gitRefs[name] = to
-		}
-	}
+	j.gitAfterRuns(walked, walkedRefs)
 	for pos := range pending {
 		if !known[pos] {
 			j.hits.add(RuleGitDynamicOption)

@@ -159,7 +159,7 @@ func (j *judge) noteRefMove(sub string, args []field) {
 			pos = append(pos, args[i])
 		}
 	}
-	if len(pos) == 0 || pos[len(pos)-1].dynamic() && !rename && len(pos) == 1 {
+	if len(pos) == 0 {
 		return
 	}
 	name, start := pos[0], lit("HEAD")
@@ -174,10 +174,7 @@ func (j *judge) noteRefMove(sub string, args []field) {
 	if name.dynamic() {
 		return
 	}
-	if j.gitRefs == nil {
-		j.gitRefs = map[string]field{}
-	}
-	j.gitRefs[name.val] = start
+	j.setGitRef(name.val, start)
 }
 
 // gitScriptEntry starts a script's passes (the walk, then each symbolic
@@ -197,10 +194,7 @@ func (j *judge) gitAfterRuns(walked bool, walkedRefs map[string]field) {
 	j.gitMoved = j.gitMoved || walked
 	for name, to := range walkedRefs {
 		if _, ok := j.gitRefs[name]; !ok {
-			if j.gitRefs == nil {
-				j.gitRefs = map[string]field{}
-			}
-			j.gitRefs[name] = to
+			j.setGitRef(name, to)
 		}
 	}
 }
@@ -221,10 +215,7 @@ func (j *judge) noteReset(args []field) {
 	if len(pos) == 0 {
 		return
 	}
-	if j.gitRefs == nil {
-		j.gitRefs = map[string]field{}
-	}
-	j.gitRefs["HEAD"] = pos[0]
+	j.setGitRef("HEAD", pos[0])
 }
 
 // movedHead reports an earlier git reset of the call (noteReset) having
@@ -259,11 +250,16 @@ func (j *judge) noteFetchRefs(args []field) {
 		if local && src != "" {
 			to = lit(src)
 		}
-		if j.gitRefs == nil {
-			j.gitRefs = map[string]field{}
-		}
-		j.gitRefs[strings.TrimPrefix(strings.TrimPrefix(dst, "refs/heads/"), "refs/tags/")] = to
+		j.setGitRef(strings.TrimPrefix(strings.TrimPrefix(dst, "refs/heads/"), "refs/tags/"), to)
 	}
+}
+
+// setGitRef records in judge.gitRefs that name now means the revision to.
+func (j *judge) setGitRef(name string, to field) {
+	if j.gitRefs == nil {
+		j.gitRefs = map[string]field{}
+	}
+	j.gitRefs[name] = to
 }
 
 // refAsMoved returns rev, or the revision an earlier git branch, git tag
